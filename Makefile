@@ -1,0 +1,52 @@
+# mlds: `make run` and `make test` do all set-up on a fresh Debian machine.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Needed to build and run the service (node-canvas builds from source here).
+APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev \
+            libgif-dev librsvg2-dev fonts-dejavu-core
+# Needed only by the tests (real ffmpeg, Java for the clock fixtures, ...).
+APT_TEST_PKGS := iproute2
+TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
+PORT ?= 9199
+
+.PHONY: deps test-deps build run test lint typecheck bench clean
+
+# Installs only what is missing; silent when everything is there.
+define apt_ensure
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+endef
+
+deps:
+	$(call apt_ensure,$(APT_PKGS))
+	@if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+	  echo "make: npm ci"; npm ci --no-audit --no-fund --loglevel=error; fi
+
+test-deps: deps
+	$(call apt_ensure,$(APT_TEST_PKGS))
+
+build: deps
+	@npx tsc -p tsconfig.json
+
+typecheck: deps
+	@npx tsc -p tsconfig.check.json
+
+lint: deps
+	@npx eslint src test bench
+
+run: build
+	node dist/cli.js start --config examples/config.json --port $(PORT) --state-dir state --log-dir logs
+
+test: test-deps build typecheck lint
+	node --import tsx --test --test-reporter=spec $(TESTS)
+
+bench: build
+	node --import tsx bench/run.ts
+
+clean:
+	rm -rf dist native/build

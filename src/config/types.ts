@@ -1,0 +1,125 @@
+// The normalized, validated configuration the rest of the service works with.
+// The raw file (strings for numbers, "x y X Y" coordinates) is turned into these
+// shapes once, by src/config/normalize.ts, so no other module parses config text.
+
+export interface Rgb { r: number; g: number; b: number }
+/** `a` is opacity 0..1 (the file's GD alpha 0 = opaque .. 127 = transparent, converted). */
+export interface Rgba extends Rgb { a: number }
+
+export type AreaType = 'static' | 'text' | 'dynamic' | 'image' | 'video' | 'date' | 'audio' | 'web';
+export type Align = 'left' | 'center' | 'right';
+
+export interface AreaConfig {
+  id: string;
+  type: AreaType;
+  /** Upper-left corner and size in pixels; the file's `x y X Y` is inclusive. */
+  x: number; y: number; width: number; height: number;
+  /** Seconds; undefined = content never expires. */
+  ttl?: number;
+  defaultValue?: string;
+  /** Request key -> text (static), file path relative to images/ (image/video/audio) or URL (web). */
+  params: Record<string, string>;
+  align: Align;
+  /** Absolute path of the resolved .ttf, or undefined for the built-in default font. */
+  font?: string;
+  fontSize: number;
+  fontColor: Rgb;
+  backgroundColor?: Rgba;
+  textFromStart: boolean;
+  textLiveUpdate: boolean;
+  headToTail: number;
+  scrollSpeed: number;
+  dispEffect: number;
+  clearEffect: number;
+  /** Hours from UTC, may be fractional. */
+  dateOffset?: number;
+  dateFormat?: string;
+  xy?: { x: number; y: number };
+}
+
+export interface LayoutConfig {
+  name: string;
+  /** In file order: later areas draw on top. */
+  areas: AreaConfig[];
+}
+
+export type OutputConfig =
+  | { driver: 'virtual' }
+  | { driver: 'fbdev'; device: string }
+  | { driver: 'colorlight'; interface: string }
+  | { driver: 'ddp'; host: string; port: number };
+
+export interface StartScreenConfig {
+  completeUrls?: string;
+  loadLastRequest: boolean;
+  /** Absolute path of the logo inside images/. */
+  image?: string;
+  imageTtl?: number;
+}
+
+export interface SensorConfig {
+  path?: string;
+  baudRate: number;
+  protocol: 'ascii' | 'modbus-rtu' | 'modbus-tcp';
+  unitId: number;
+  register: number;
+  pollMs: number;
+  host?: string;
+  port?: number;
+  curve?: Array<[number, number]>;
+}
+
+export interface DisplayConfig {
+  id: string;
+  displayName?: string;
+  displayIp?: string;
+  displayPort?: number;
+  controllerType?: string;
+  confirmIp?: string;
+  confirmPort?: number;
+  width: number;
+  height: number;
+  infoScreenTtl: number;
+  sensorBrightness: boolean;
+  brightnessUrl?: string;
+  startScreen: StartScreenConfig;
+  layouts: Map<string, LayoutConfig>;
+  output: OutputConfig;
+  sensor?: SensorConfig;
+  /** Key of the physical unit this display draws on (see units). */
+  unit: string;
+}
+
+/** Displays sharing one output: composited in config order, later ids on top. */
+export interface UnitConfig {
+  key: string;
+  output: OutputConfig;
+  width: number;
+  height: number;
+  /** Display ids in config order; displayIds[0] is the unit's MAIN for brightness. */
+  displayIds: string[];
+}
+
+export interface CronConfig { type: 'sendInfo' | 'data' | 'loadLastRequest' | 'url'; value?: string; cron: string }
+export interface PollerConfig { url: string; interval: number }
+
+export interface ServiceConfig {
+  /** Folder holding config.json: fonts/ and images/ are looked up here first. */
+  dir: string;
+  port: number;
+  crons: CronConfig[];
+  pollers: PollerConfig[];
+  /** In file order; displays[0] is MAIN for the whole service. */
+  displays: DisplayConfig[];
+  displayById: Map<string, DisplayConfig>;
+  units: UnitConfig[];
+  latitude?: number;
+  longitude?: number;
+  timezone?: string;
+  logRetentionDays: number;
+  unknownAreaKeys: 'reject' | 'ignore';
+  https?: { cert: string; key: string; port: number };
+  security?: { apiKey?: string; adminKey?: string };
+  rateLimit: number;
+  effectDurationMs: number;
+}
