@@ -7,11 +7,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev \
             libgif-dev librsvg2-dev fonts-dejavu-core
 # Needed only by the tests (real ffmpeg, Java for the clock fixtures, ...).
-APT_TEST_PKGS := iproute2
+APT_TEST_PKGS := iproute2 qemu-system-x86 busybox-static
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
 PORT ?= 9199
 
-.PHONY: deps test-deps build run test lint typecheck bench clean
+.PHONY: deps test-deps build native run test test-vm lint typecheck bench clean
 
 # Installs only what is missing; silent when everything is there.
 define apt_ensure
@@ -30,8 +30,20 @@ deps:
 test-deps: deps
 	$(call apt_ensure,$(APT_TEST_PKGS))
 
-build: deps
+build: deps native
 	@npx tsc -p tsconfig.json
+
+# The native helper (framebuffer, raw Ethernet) fails soft: without it the service still builds
+# and runs with the virtual output, and each hardware output reports why it cannot open.
+NATIVE_NODEDIR := $(shell [ -f /usr/include/node/node.h ] && echo --nodedir=/usr)
+native: deps
+	@if [ ! -f native/build/Release/mlds_native.node ] || [ -n "$$(find native/src native/binding.gyp -newer native/build/Release/mlds_native.node)" ]; then \
+	  ( cd native && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && \
+	    npx --no-install node-gyp rebuild $(NATIVE_NODEDIR) >build.log 2>&1 ) \
+	  || echo "make: WARNING native helper not built (see native/build.log); only the virtual output will work"; fi
+
+test-vm: test-deps build
+	node --import tsx --test --test-reporter=spec test/output/fbdev-vm.test.ts
 
 typecheck: deps
 	@npx tsc -p tsconfig.check.json

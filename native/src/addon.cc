@@ -1,0 +1,14 @@
+#include <napi.h>
+#include "convert.h"
+
+Napi::Function InitFbDevice(Napi::Env env);
+Napi::Function InitPacketSocket(Napi::Env env);
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("FbDevice", InitFbDevice(env));
+  exports.Set("PacketSocket", InitPacketSocket(env));
+  exports.Set("convert", Napi::Function::New(env, ConvertJs, "convert"));
+  return exports;
+}
+
+NODE_API_MODULE(mlds_native, Init)
