@@ -122,4 +122,6 @@ export interface ServiceConfig {
   security?: { apiKey?: string; adminKey?: string };
   rateLimit: number;
   effectDurationMs: number;
+  /** Frames per second of the render loop (default 50). */
+  fps: number;
 }

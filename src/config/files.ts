@@ -1,0 +1,55 @@
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The checkout or installed package: its fonts/ and images/ are the fallback after the service directory's. */
+export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export type AssetFolder = 'fonts' | 'images';
+
+/**
+ * Finds `name` inside `<serviceDir>/<folder>` or else `<packageRoot>/<folder>`. A reference
+ * that could leave the folder (absolute, `..`, a link pointing outside) is refused even if
+ * the file exists, so a config can never make the service read arbitrary files.
+ */
+export function resolveAsset(serviceDir: string, folder: AssetFolder, name: string): { file: string } | { error: string } {
+  const unsafe = unsafeReference(name, folder);
+  if (unsafe) return { error: unsafe };
+  for (const root of [serviceDir, packageRoot]) {
+    const base = path.join(root, folder);
+    const candidate = path.join(base, name);
+    let real: string;
+    try {
+      real = realpathSync(candidate);
+    } catch {
+      continue;
+    }
+    let realBase: string;
+    try { realBase = realpathSync(base); } catch { continue; }
+    if (real !== realBase && !real.startsWith(realBase + path.sep)) return { error: `"${name}" is a link that leads outside ${folder}/` };
+    if (!statSync(real).isFile()) return { error: `"${name}" in ${folder}/ is not a file` };
+    return { file: real };
+  }
+  return { error: `"${name}" was not found in ${folder}/` };
+}
+
+/** Why a file name could point outside its folder, or undefined when its form is safe. */
+export function unsafeReference(name: string, folder: AssetFolder): string | undefined {
+  if (name === '') return 'is empty';
+  if (path.isAbsolute(name) || name.includes('\\')) return `"${name}" must be a file name inside ${folder}/, not an absolute path`;
+  if (name.split('/').some((s) => s === '..')) return `"${name}" must not contain ".." (files must stay inside ${folder}/)`;
+  return undefined;
+}
+
+/** Resolves a `$include` path inside the service directory with the same rules. */
+export function resolveInclude(serviceDir: string, name: string): { file: string } | { error: string } {
+  if (path.isAbsolute(name) || name.split(/[\\/]/).some((s) => s === '..')) return { error: `"${name}" must be a relative path inside the service directory` };
+  try {
+    const real = realpathSync(path.join(serviceDir, name));
+    const base = realpathSync(serviceDir);
+    if (!real.startsWith(base + path.sep)) return { error: `"${name}" is a link that leads outside the service directory` };
+    return { file: real };
+  } catch {
+    return { error: `"${name}" was not found in the service directory` };
+  }
+}

@@ -1,0 +1,306 @@
+import { CronTime } from 'cron';
+import { existsSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import path from 'node:path';
+import { APPLIES_TO, DEFAULTS, FILE_TYPES, KEYED, defaultFontSize } from './areas.js';
+import { pointer, type ConfigFault } from './faults.js';
+import { resolveAsset, unsafeReference } from './files.js';
+import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
+import type {
+  AreaConfig, AreaType, CronConfig, DisplayConfig, LayoutConfig, OutputConfig, PollerConfig, Rgb, Rgba,
+  SensorConfig, ServiceConfig, StartScreenConfig, UnitConfig,
+} from './types.js';
+
+type Raw = Record<string, unknown>;
+const MAX_UNITS = 99;
+
+/**
+ * Cross-field rules the schema cannot express, and the conversion of the file's text
+ * into typed values. Runs defensively on a file that may also have schema faults, so
+ * one load reports everything wrong at once.
+ */
+export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): ServiceConfig {
+  const fault = (p: string, message: string) => faults.push({ path: p, message });
+  const displays: DisplayConfig[] = [];
+  const rawDisplays = isObj(raw.displays) ? raw.displays : {};
+  for (const [id, d] of Object.entries(rawDisplays)) {
+    if (isObj(d)) displays.push(normalizeDisplay(id, d, serviceDir, fault));
+  }
+  const units = groupUnits(displays);
+  if (units.length > MAX_UNITS) fault('/displays', `defines ${units.length} physical display units; at most ${MAX_UNITS} are allowed`);
+
+  const crons: CronConfig[] = [];
+  (Array.isArray(raw.crons) ? raw.crons : []).forEach((c: unknown, i: number) => {
+    if (!isObj(c) || typeof c.cron !== 'string') return;
+    const err = cronError(c.cron);
+    if (err) fault(pointer('crons', i, 'cron'), err);
+    if ((c.type === 'sendInfo' || c.type === 'url') && !isHttpUrl(c.value)) fault(pointer('crons', i, 'value'), `a ${String(c.type)} cron needs an http:// or https:// URL as value`);
+    if (c.type === 'data' && (typeof c.value !== 'string' || c.value === '')) fault(pointer('crons', i, 'value'), 'a data cron needs a control query string as value');
+    crons.push({ type: c.type as CronConfig['type'], value: typeof c.value === 'string' ? c.value : undefined, cron: c.cron });
+  });
+  const pollers: PollerConfig[] = (Array.isArray(raw.pollers) ? raw.pollers : [])
+    .filter(isObj)
+    .map((p) => ({ url: String(p.url), interval: parseIntLike(p.interval) ?? 60 }));
+
+  const security = isObj(raw.security) ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) } : undefined;
+  const https = isObj(raw.https) ? { cert: String(raw.https.cert), key: String(raw.https.key), port: parseIntLike(raw.https.port) ?? 9443 } : undefined;
+  if (typeof raw.timezone === 'string' && !validZone(raw.timezone)) fault('/timezone', `"${raw.timezone}" is not an IANA time zone name such as Europe/Warsaw`);
+
+  return {
+    dir: serviceDir,
+    port: parseIntLike(raw.port) ?? DEFAULTS.port,
+    crons,
+    pollers,
+    displays,
+    displayById: new Map(displays.map((d) => [d.id, d])),
+    units,
+    latitude: parseNumLike(raw.latitude),
+    longitude: parseNumLike(raw.longitude),
+    timezone: str(raw.timezone),
+    logRetentionDays: parseIntLike(raw.logRetentionDays) ?? DEFAULTS.logRetentionDays,
+    unknownAreaKeys: raw.unknownAreaKeys === 'ignore' ? 'ignore' : 'reject',
+    https,
+    security,
+    rateLimit: parseIntLike(raw.rateLimit) ?? DEFAULTS.rateLimit,
+    effectDurationMs: parseIntLike(raw.effectDurationMs) ?? DEFAULTS.effectDurationMs,
+    fps: parseIntLike(raw.fps) ?? DEFAULTS.fps,
+  };
+}
+
+type Fault = (path: string, message: string) => void;
+
+function normalizeDisplay(id: string, d: Raw, dir: string, fault: Fault): DisplayConfig {
+  const at = (...s: Array<string | number>) => pointer('displays', id, ...s);
+  const width = parseIntLike(d.displayWidth) ?? 0;
+  const height = parseIntLike(d.displayHeight) ?? 0;
+  const layouts = new Map<string, LayoutConfig>();
+  if (isObj(d.layout)) {
+    for (const [name, l] of Object.entries(d.layout)) {
+      if (!isObj(l)) continue;
+      const areas: AreaConfig[] = [];
+      for (const [areaId, a] of Object.entries(l)) {
+        if (isObj(a)) {
+          const area = normalizeArea(areaId, a, width, height, dir, (p, m) => fault(at('layout', name, areaId) + p, m));
+          if (area) areas.push(area);
+        }
+      }
+      layouts.set(name, { name, areas });
+    }
+  }
+  const ss = isObj(d.startScreen) ? d.startScreen : {};
+  const startScreen: StartScreenConfig = {
+    completeUrls: str(ss.completeUrls),
+    loadLastRequest: parseBoolLike(ss.loadLastRequest) ?? true,
+    imageTtl: parseIntLike(ss.imageTtl),
+  };
+  if (typeof ss.image === 'string') {
+    const r = resolveAsset(dir, 'images', ss.image);
+    if ('error' in r) fault(at('startScreen', 'image'), r.error);
+    else startScreen.image = r.file;
+  }
+  const displayIp = str(d.displayIp);
+  const displayPort = parseIntLike(d.displayPort);
+  const output = outputFor(d.output, displayIp, displayPort);
+  return {
+    id,
+    displayName: str(d.displayName),
+    displayIp,
+    displayPort,
+    controllerType: str(d.controllerType),
+    confirmIp: str(d.confirmIp),
+    confirmPort: parseIntLike(d.confirmPort),
+    width,
+    height,
+    infoScreenTtl: parseIntLike(d.infoScreenTtl) ?? DEFAULTS.infoScreenTtl,
+    sensorBrightness: parseBoolLike(d.sensorBrightness) ?? false,
+    brightnessUrl: str(d.brightnessUrl),
+    startScreen,
+    layouts,
+    output,
+    sensor: isObj(d.sensor) ? sensorFrom(d.sensor) : undefined,
+    unit: unitKey(output, displayIp, displayPort),
+  };
+}
+
+function normalizeArea(id: string, a: Raw, dw: number, dh: number, dir: string, fault: Fault): AreaConfig | undefined {
+  const type = a.type as AreaType;
+  if (!APPLIES_TO.type.includes(type)) return undefined;
+  for (const key of Object.keys(a)) {
+    const types = APPLIES_TO[key];
+    if (types && !types.includes(type)) fault(pointer(key), `does not apply to ${type} areas (only to ${types.join(', ')})`);
+  }
+  const c = typeof a.coordinates === 'string' ? a.coordinates.trim().split(/\s+/).map(Number) : [];
+  if (c.length !== 4 || c.some((n) => !Number.isInteger(n))) return undefined;
+  const [x, y, X, Y] = c;
+  if (x > X || y > Y) fault('/coordinates', `"${String(a.coordinates)}": the lower-right corner must not be left of or above the upper-left corner`);
+  else if (dw > 0 && dh > 0 && (X >= dw || Y >= dh)) fault('/coordinates', `"${String(a.coordinates)}" does not fit the ${dw}x${dh} display (largest corner is ${dw - 1} ${dh - 1})`);
+  const height = Y - y + 1;
+
+  const params: Record<string, string> = isObj(a.params) ? Object.fromEntries(Object.entries(a.params).map(([k, v]) => [k, String(v)])) : {};
+  if (KEYED.includes(type) && !isObj(a.params)) fault('/params', `is required for ${type} areas (the request value is a key into it)`);
+  const exts = FILE_TYPES[type];
+  for (const [k, v] of Object.entries(params)) {
+    const p = pointer('params', k);
+    if (exts) {
+      const r = fileCheck(dir, v, exts);
+      if ('error' in r) fault(p, r.error); else params[k] = r.file;
+    } else if (type === 'web') {
+      if (!isHttpUrl(v)) fault(p, 'must be an http:// or https:// URL');
+    } else if (v.length > 255) fault(p, 'must be at most 255 characters');
+  }
+  let defaultValue = str(a.defaultValue);
+  if (defaultValue !== undefined && defaultValue !== '' && exts) {
+    const r = fileCheck(dir, defaultValue, exts);
+    if ('error' in r) fault('/defaultValue', r.error); else defaultValue = r.file;
+  }
+
+  let font: string | undefined;
+  if (APPLIES_TO.font.includes(type)) {
+    const r = resolveAsset(dir, 'fonts', typeof a.font === 'string' ? a.font : DEFAULTS.defaultFont);
+    if ('error' in r) fault('/font', r.error);
+    else if (!/\.(ttf|otf)$/i.test(r.file)) fault('/font', 'must be a .ttf or .otf file');
+    else font = r.file;
+  }
+  const fontSize = parseIntLike(a.fontSize) ?? defaultFontSize(height);
+  if (a.fontSize !== undefined && height > 0 && fontSize >= height) fault('/fontSize', `${fontSize} must be smaller than the area height (${height} px)`);
+
+  if (type === 'date' && typeof a.dateFormat === 'string') {
+    const err = dateFormatError(a.dateFormat);
+    if (err) fault('/dateFormat', err);
+  }
+  const xy = typeof a.xy === 'string' ? a.xy.trim().split(/\s+/).map(Number) : undefined;
+
+  return {
+    id,
+    type,
+    x, y, width: X - x + 1, height,
+    ttl: parseIntLike(a.ttl),
+    defaultValue,
+    params,
+    align: (a.align as AreaConfig['align']) ?? DEFAULTS.align,
+    font,
+    fontSize,
+    fontColor: rgb(a.fontColor) ?? DEFAULTS.fontColor,
+    backgroundColor: rgba(a.backgroundColor),
+    textFromStart: parseBoolLike(a.textFromStart) ?? DEFAULTS.textFromStart,
+    textLiveUpdate: parseBoolLike(a.textLiveUpdate) ?? DEFAULTS.textLiveUpdate,
+    headToTail: parseIntLike(a.headToTail) ?? DEFAULTS.headToTail,
+    scrollSpeed: parseIntLike(a.scrollSpeed) ?? DEFAULTS.scrollSpeed,
+    dispEffect: parseIntLike(a.dispEffect) ?? DEFAULTS.effect,
+    clearEffect: parseIntLike(a.clearEffect) ?? DEFAULTS.effect,
+    dateOffset: parseNumLike(a.dateOffset),
+    dateFormat: type === 'date' ? str(a.dateFormat) ?? DEFAULTS.dateFormat : undefined,
+    xy: xy && xy.length === 2 ? { x: xy[0], y: xy[1] } : undefined,
+  };
+}
+
+function fileCheck(dir: string, name: string, exts: string[]): { file: string } | { error: string } {
+  const unsafe = unsafeReference(name, 'images');
+  if (unsafe) return { error: unsafe };
+  if (!exts.includes(path.extname(name).toLowerCase())) return { error: `"${name}" must be a ${exts.join(', ')} file` };
+  return resolveAsset(dir, 'images', name);
+}
+
+/** java.time rejects unknown pattern letters and unclosed quotes; catch them at load, not on screen. */
+function dateFormatError(pattern: string): string | undefined {
+  let quoted = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === "'") { quoted = !quoted; continue; }
+    if (!quoted && /[A-Za-z]/.test(ch) && !'GuyDMLdQqYwWEecFaBhKkHmsSAnNVvzOXxZp'.includes(ch)) return `"${ch}" is not a DateTimeFormatter pattern letter (quote literal text: 'at')`;
+  }
+  return quoted ? 'has an unclosed quote' : undefined;
+}
+
+function outputFor(raw: unknown, ip: string | undefined, port: number | undefined): OutputConfig {
+  if (isObj(raw)) {
+    switch (raw.driver) {
+      case 'fbdev': return { driver: 'fbdev', device: String(raw.device) };
+      case 'colorlight': return { driver: 'colorlight', interface: String(raw.interface) };
+      case 'ddp': return { driver: 'ddp', host: ip ?? '127.0.0.1', port: port ?? DEFAULTS.ddpPort };
+      default: return { driver: 'virtual' };
+    }
+  }
+  if (ip === undefined || isLocalAddress(ip)) return existsSync('/dev/fb0') ? { driver: 'fbdev', device: '/dev/fb0' } : { driver: 'virtual' };
+  return { driver: 'ddp', host: ip, port: port ?? DEFAULTS.ddpPort };
+}
+
+function unitKey(o: OutputConfig, ip: string | undefined, port: number | undefined): string {
+  switch (o.driver) {
+    case 'fbdev': return `fbdev:${o.device}`;
+    case 'colorlight': return `colorlight:${o.interface}`;
+    case 'ddp': return `ddp:${o.host}:${o.port}`;
+    case 'virtual': return `virtual:${ip ?? '127.0.0.1'}:${port ?? ''}`;
+  }
+}
+
+function groupUnits(displays: DisplayConfig[]): UnitConfig[] {
+  const units = new Map<string, UnitConfig>();
+  for (const d of displays) {
+    const u = units.get(d.unit);
+    if (u) {
+      u.displayIds.push(d.id);
+      u.width = Math.max(u.width, d.width);
+      u.height = Math.max(u.height, d.height);
+    } else units.set(d.unit, { key: d.unit, output: d.output, width: d.width, height: d.height, displayIds: [d.id] });
+  }
+  return [...units.values()];
+}
+
+function sensorFrom(s: Raw): SensorConfig {
+  return {
+    path: str(s.path),
+    baudRate: parseIntLike(s.baudRate) ?? 9600,
+    protocol: (s.protocol as SensorConfig['protocol']) ?? 'ascii',
+    unitId: parseIntLike(s.unitId) ?? 1,
+    register: parseIntLike(s.register) ?? 0,
+    pollMs: parseIntLike(s.pollMs) ?? 1000,
+    host: str(s.host),
+    port: parseIntLike(s.port),
+    curve: Array.isArray(s.curve) ? (s.curve as unknown[][]).map((p) => [parseNumLike(p[0]) ?? 0, parseNumLike(p[1]) ?? 0] as [number, number]) : undefined,
+  };
+}
+
+export function cronError(expr: string): string | undefined {
+  const fields = expr.trim().split(/\s+/);
+  if (fields.length !== 6) return `"${expr}" must have 6 fields (seconds minutes hours day-of-month month day-of-week), it has ${fields.length}`;
+  try {
+    new CronTime(expr);
+    return undefined;
+  } catch (err) {
+    return `"${expr}" is not a valid cron expression: ${(err as Error).message}`;
+  }
+}
+
+function validZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isLocalAddress(ip: string): boolean {
+  if (ip.startsWith('127.')) return true;
+  return Object.values(networkInterfaces()).some((list) => list?.some((i) => i.address === ip));
+}
+
+function rgb(v: unknown): Rgb | undefined {
+  const p = parseColorParts(v);
+  return p && p.length === 3 ? { r: p[0], g: p[1], b: p[2] } : undefined;
+}
+
+function rgba(v: unknown): Rgba | undefined {
+  const p = parseColorParts(v);
+  if (!p || p.length < 3) return undefined;
+  // GD alpha: 0 opaque .. 127 fully transparent.
+  return { r: p[0], g: p[1], b: p[2], a: p.length === 4 ? 1 - Math.min(127, p[3]) / 127 : 1 };
+}
+
+const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const isHttpUrl = (v: unknown): boolean => {
+  if (typeof v !== 'string') return false;
+  try { const u = new URL(v); return u.protocol === 'http:' || u.protocol === 'https:'; } catch { return false; }
+};

@@ -1,0 +1,120 @@
+import type { AreaConfig, DisplayConfig, LayoutConfig, Rgb, ServiceConfig } from '../config/types.js';
+import { MldsError } from '../errors.js';
+import { parseQuery } from './query.js';
+
+/** One area's part of a validated command. */
+export interface AreaCommand {
+  area: AreaConfig;
+  /** The value as sent; '' clears the area. */
+  value: string;
+  /** Resolved content: text (text/dynamic/static), absolute file (image/video/audio) or URL (web). */
+  text?: string;
+  file?: string;
+  url?: string;
+}
+
+/** A control message checked against the configuration: nothing in it can fail to apply. */
+export interface Command {
+  display: DisplayConfig;
+  layout: LayoutConfig;
+  areas: Map<string, AreaCommand>;
+  fontColor: Map<string, Rgb>;
+  fontSize: Map<string, number>;
+  inumber?: string;
+  /** Area keys not in the layout, accepted because unknownAreaKeys = ignore. */
+  ignored: string[];
+  /** The query with credentials removed: what is stored and replayed. */
+  query: string;
+}
+
+const OVERRIDE = /^(fontColor|fontSize)\[(.*)\]$/;
+const MAX_TEXT = 4096;
+const MAX_INUMBER = 255;
+const FONT_TYPES = new Set(['text', 'static', 'dynamic']);
+
+/**
+ * Parses and validates a control query string (the part after `?` of /mlds, a cron's
+ * `data` value, a poller's body, a saved request). Throws MldsError naming the field.
+ * `credentialNames` are query names that carry keys, not content (removed from `query`).
+ */
+export function parseCommand(raw: string, config: ServiceConfig, credentialNames: string[] = []): Command {
+  const pairs = parseQuery(raw.startsWith('?') ? raw.slice(1) : raw).filter((p) => !credentialNames.includes(p.name));
+  const single = (name: 'id' | 'layout', missing: 'MLDS_MISSING_ID' | 'MLDS_MISSING_LAYOUT', repeated: 'MLDS_REPEATED_ID' | 'MLDS_REPEATED_LAYOUT'): string => {
+    const found = pairs.filter((p) => p.name === name);
+    if (found.length > 1) throw new MldsError(repeated, `"${name}" must appear exactly once; it appears ${found.length} times`, name);
+    if (found.length === 0 || found[0].value === '') throw new MldsError(missing, `"${name}" is required`, name);
+    return found[0].value;
+  };
+  const id = single('id', 'MLDS_MISSING_ID', 'MLDS_REPEATED_ID');
+  const layoutName = single('layout', 'MLDS_MISSING_LAYOUT', 'MLDS_REPEATED_LAYOUT');
+  const display = config.displayById.get(id);
+  if (!display) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
+  const layout = display.layouts.get(layoutName);
+  if (!layout) throw new MldsError('MLDS_UNKNOWN_LAYOUT', `display "${id}" has no layout "${layoutName}" (it has: ${[...display.layouts.keys()].join(', ')})`, 'layout');
+
+  const areaById = new Map(layout.areas.map((a) => [a.id, a]));
+  const cmd: Command = { display, layout, areas: new Map(), fontColor: new Map(), fontSize: new Map(), ignored: [], query: '' };
+  const seen = new Set<string>();
+  for (const { name, value } of pairs) {
+    if (name === 'id' || name === 'layout') continue;
+    if (name === 'inumber') {
+      if (cmd.inumber !== undefined) throw new MldsError('MLDS_BAD_PARAMETER', '"inumber" must appear at most once', 'inumber');
+      if (value.length > MAX_INUMBER) throw new MldsError('MLDS_BAD_PARAMETER', `"inumber" must be at most ${MAX_INUMBER} characters`, 'inumber');
+      cmd.inumber = value;
+      continue;
+    }
+    if (seen.has(name)) throw new MldsError('MLDS_REPEATED_AREA', `"${name}" appears more than once`, name);
+    seen.add(name);
+    const override = OVERRIDE.exec(name);
+    if (override) {
+      parseOverride(cmd, override[1] as 'fontColor' | 'fontSize', areaById.get(override[2]), override[2], name, value);
+      continue;
+    }
+    const area = areaById.get(name);
+    if (!area) {
+      if (config.unknownAreaKeys === 'ignore') { cmd.ignored.push(name); continue; }
+      throw new MldsError('MLDS_UNKNOWN_AREA', `layout "${layoutName}" has no area "${name}" (it has: ${layout.areas.map((a) => a.id).join(', ')})`, name);
+    }
+    cmd.areas.set(name, resolveValue(area, value));
+  }
+  cmd.query = pairs.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&');
+  return cmd;
+}
+
+function resolveValue(area: AreaConfig, value: string): AreaCommand {
+  if (value === '') return { area, value };
+  switch (area.type) {
+    case 'text':
+    case 'dynamic':
+      if (value.length > MAX_TEXT) throw new MldsError('MLDS_BAD_VALUE', `"${area.id}": text must be at most ${MAX_TEXT} characters`, area.id);
+      return { area, value, text: value };
+    case 'date':
+      throw new MldsError('MLDS_BAD_VALUE', `"${area.id}" is a date area: it shows the clock and takes no value (send "${area.id}=" to clear it)`, area.id);
+    default: {
+      if (!Object.prototype.hasOwnProperty.call(area.params, value)) {
+        const keys = Object.keys(area.params);
+        throw new MldsError('MLDS_UNKNOWN_PARAM_KEY', `"${area.id}": "${value}" is not one of its params keys (${keys.slice(0, 20).join(', ')}${keys.length > 20 ? ', ...' : ''})`, area.id);
+      }
+      const target = area.params[value];
+      if (area.type === 'static') return { area, value, text: target };
+      if (area.type === 'web') return { area, value, url: target };
+      return { area, value, file: target };
+    }
+  }
+}
+
+function parseOverride(cmd: Command, kind: 'fontColor' | 'fontSize', area: AreaConfig | undefined, areaId: string, name: string, value: string): void {
+  if (!area) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": layout "${cmd.layout.name}" has no area "${areaId}"`, name);
+  if (!FONT_TYPES.has(area.type)) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${kind} overrides apply to text and static areas, "${areaId}" is ${area.type}`, name);
+  if (kind === 'fontColor') {
+    const m = /^(\d{1,3})_(\d{1,3})_(\d{1,3})$/.exec(value);
+    const parts = m ? [m[1], m[2], m[3]].map(Number) : [];
+    if (!m || parts.some((p) => p > 255)) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": "${value}" must be R_G_B with each value 0..255, e.g. 255_128_0`, name);
+    cmd.fontColor.set(areaId, { r: parts[0], g: parts[1], b: parts[2] });
+  } else {
+    const size = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+    if (!(size >= 1)) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": "${value}" must be a whole number of points (1 pt = 1 px)`, name);
+    if (size >= area.height) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${size} must be smaller than the area height (${area.height} px)`, name);
+    cmd.fontSize.set(areaId, size);
+  }
+}

@@ -1,0 +1,40 @@
+// Every error the service reports has one code, one HTTP status and one documented meaning
+// (after fastify's error table). docs/http-api.md lists them all; a test checks that.
+
+export const ERRORS = {
+  MLDS_BAD_ENCODING: { status: 400, doc: 'A query name or value has invalid percent-encoding or is not valid UTF-8.' },
+  MLDS_MISSING_ID: { status: 400, doc: '`id` is missing or empty.' },
+  MLDS_REPEATED_ID: { status: 400, doc: '`id` appears more than once; send one request per display.' },
+  MLDS_UNKNOWN_ID: { status: 400, doc: '`id` names no display in the configuration.' },
+  MLDS_MISSING_LAYOUT: { status: 400, doc: '`layout` is missing or empty.' },
+  MLDS_REPEATED_LAYOUT: { status: 400, doc: '`layout` appears more than once.' },
+  MLDS_UNKNOWN_LAYOUT: { status: 400, doc: '`layout` names no layout of that display.' },
+  MLDS_REPEATED_AREA: { status: 400, doc: 'An area key (or an override of one area) appears more than once.' },
+  MLDS_UNKNOWN_AREA: { status: 400, doc: 'An area key is not an area of the layout (with `unknownAreaKeys` = reject).' },
+  MLDS_UNKNOWN_PARAM_KEY: { status: 400, doc: 'The value of a static, image, video, audio or web area is not a key of its `params`.' },
+  MLDS_BAD_OVERRIDE: { status: 400, doc: 'A `fontColor[area]` or `fontSize[area]` override is malformed, names an unknown area, or targets an area type that has no font.' },
+  MLDS_BAD_VALUE: { status: 400, doc: 'An area value is not acceptable for its area type (too long, or a value for a date area).' },
+  MLDS_BAD_PARAMETER: { status: 400, doc: 'A query parameter of a non-control endpoint is missing or malformed.' },
+  MLDS_CONFIG_INVALID: { status: 400, doc: 'A configuration offered by reload_config or load_config has faults; the running one stays. The body lists every fault with its JSON path.' },
+  MLDS_UNAUTHORIZED: { status: 401, doc: '`security.apiKey` is set and the `key` query value or `X-API-Key` header is missing or wrong.' },
+  MLDS_FORBIDDEN: { status: 403, doc: '`security.adminKey` is set and an admin endpoint was called without it.' },
+  MLDS_NOT_FOUND: { status: 404, doc: 'No such path.' },
+  MLDS_METHOD_NOT_ALLOWED: { status: 405, doc: 'Only GET and HEAD are served.' },
+  MLDS_NOT_ACCEPTABLE: { status: 406, doc: 'The `Accept` header excludes JSON on a JSON endpoint.' },
+  MLDS_RATE_LIMITED: { status: 429, doc: 'More than `rateLimit` requests per second from one client.' },
+  MLDS_INTERNAL: { status: 500, doc: 'A defect in the service; the log has the stack trace.' },
+  MLDS_UNAVAILABLE: { status: 503, doc: 'The service is starting, or a configuration swap is in progress; retry shortly.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** An error meant for the client: `expose` says its message may be shown as-is (koa convention). */
+export class MldsError extends Error {
+  readonly status: number;
+  readonly expose = true;
+  constructor(readonly code: ErrorCode, message: string, readonly field?: string, readonly details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'MldsError';
+    this.status = ERRORS[code].status;
+  }
+}
