@@ -53,6 +53,13 @@ class PacketSocket : public Napi::ObjectWrap<PacketSocket> {
     // Room for a whole large frame, so a picture rarely waits for the NIC mid-way.
     int sndbuf = 8 << 20;
     setsockopt(fd_, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+    if (proto != 0) {
+      // A receiving socket (discovery, test captures) must hold a whole picture's burst;
+      // FORCE passes rmem_max when we are root, plain RCVBUF is the unprivileged fallback.
+      int rcvbuf = 8 << 20;
+      if (setsockopt(fd_, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf) < 0)
+        setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+    }
   }
   ~PacketSocket() override {
     if (fd_ >= 0) ::close(fd_);

@@ -8,10 +8,20 @@ export interface OutputHealth {
   consecutiveFailures: number;
   framesSent: number;
   lastError?: string;
+  /** When the next attempt to (re)open is due, while the output is closed after a failure. */
+  nextRetryAt?: string;
+  /** Conditions an operator should see on /info even while frames go out (slow link, no receiver...). */
+  warnings: string[];
   details: Record<string, unknown>;
 }
 
 export interface RunnerLog { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
+
+/** Reopen delays: 0.5 s doubling to 30 s, so a dead panel costs little and a returning one is found soon. */
+export const BACKOFF_MIN_MS = 500;
+export const BACKOFF_MAX_MS = 30_000;
+/** Send failures in a row after which the output is closed and reopened: one lost packet is not a dead device. */
+export const REOPEN_AFTER_FAILURES = 3;
 
 /**
  * Wraps one Output so a failing panel is a warning, never a crash: open failures and
@@ -22,15 +32,19 @@ export class OutputRunner {
   private isOpen = false;
   private framesSent = 0;
   private consecutiveFailures = 0;
+  private openFailures = 0;
+  private nextOpenAt = 0;
   private lastSendAt: number | undefined;
   private lastResult: 'ok' | 'error' | undefined;
   private lastError: string | undefined;
+  private stopped = false;
+  private brightness: number | undefined;
 
   constructor(readonly output: Output, private readonly log: RunnerLog, private readonly now: () => number = Date.now) {}
 
   /** Opens the output and writes one black frame before anything else (blank on restart). */
   async start(width: number, height: number): Promise<void> {
-    await this.ensureOpen();
+    this.stopped = false;
     await this.submit({ width, height, data: new Uint8Array(width * height * 4), seq: 0 });
   }
 
@@ -45,15 +59,21 @@ export class OutputRunner {
       return true;
     } catch (err) {
       this.fail(err, 'send');
+      if (this.consecutiveFailures >= REOPEN_AFTER_FAILURES) await this.closeForRetry();
       return false;
     }
   }
 
   async setBrightness(percent: number): Promise<void> {
+    this.brightness = percent;
+    if (!this.isOpen) return; // applied on the next successful open
     try { await this.output.setBrightness(percent); } catch (err) { this.fail(err, 'brightness'); }
   }
 
   health(): OutputHealth {
+    const details = this.output.describe();
+    const warnings = Array.isArray(details.warnings) ? details.warnings.map(String) : [];
+    if (!this.isOpen && this.lastError) warnings.unshift(`output not open: ${this.lastError}`);
     return {
       driver: this.output.driver,
       open: this.isOpen,
@@ -62,25 +82,46 @@ export class OutputRunner {
       consecutiveFailures: this.consecutiveFailures,
       framesSent: this.framesSent,
       lastError: this.lastError,
-      details: this.output.describe(),
+      nextRetryAt: !this.isOpen && this.nextOpenAt > this.now() ? new Date(this.nextOpenAt).toISOString() : undefined,
+      warnings,
+      details,
     };
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     this.isOpen = false;
     await this.output.close();
   }
 
   private async ensureOpen(): Promise<boolean> {
     if (this.isOpen) return true;
+    if (this.stopped || this.now() < this.nextOpenAt) return false;
     try {
       await this.output.open();
       this.isOpen = true;
+      if (this.openFailures > 0) this.log.info({ driver: this.output.driver, after: this.openFailures }, 'output reopened');
+      this.openFailures = 0;
+      if (this.brightness !== undefined) await this.setBrightness(this.brightness);
       return true;
     } catch (err) {
       this.fail(err, 'open');
+      await this.output.close().catch(() => undefined);
+      this.scheduleRetry();
       return false;
     }
+  }
+
+  private async closeForRetry(): Promise<void> {
+    this.isOpen = false;
+    await this.output.close().catch(() => undefined);
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    this.openFailures++;
+    const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (this.openFailures - 1));
+    this.nextOpenAt = this.now() + delay;
   }
 
   private fail(err: unknown, phase: string): void {
@@ -88,9 +129,9 @@ export class OutputRunner {
     this.consecutiveFailures++;
     this.lastResult = 'error';
     this.lastSendAt = this.now();
-    this.lastError = `${phase}: ${e.code ? e.code + ' ' : ''}${e.message ?? String(err)}`;
+    this.lastError = `${phase}: ${e.code && !e.message?.startsWith(e.code) ? e.code + ' ' : ''}${e.message ?? String(err)}`;
     if (this.consecutiveFailures === 1 || this.consecutiveFailures % 100 === 0) {
-      this.log.warn({ driver: this.output.driver, phase, err: this.lastError, failures: this.consecutiveFailures }, 'output failed');
+      this.log.warn({ driver: this.output.driver, phase, code: e.code, err: this.lastError, failures: this.consecutiveFailures }, 'output failed');
     }
   }
 }

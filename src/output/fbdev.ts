@@ -1,0 +1,174 @@
+// A Linux framebuffer (/dev/fbN): an LCD on HDMI, or a panel controller that shows up as one.
+// The frame sits at the top-left of the visible area; a frame larger than it is a config fault.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Output } from './types.js';
+import { nativeHelper, type FbDevice, type FixScreenInfo, type VarScreenInfo } from './native.js';
+import { brightnessTable, formatName } from './pixel-format.js';
+
+/** Geometry for a device whose ioctls cannot answer (a plain file standing in for one in tests). */
+export interface FbGeometry { var: VarScreenInfo; fix: FixScreenInfo }
+
+export interface FbdevOptions {
+  /** Used only when FBIOGET_*SCREENINFO fail with ENOTTY/EINVAL, i.e. the path is not a framebuffer. */
+  geometry?: FbGeometry;
+  /** /sys/class/backlight/<name>; default: the only backlight there is, if exactly one. */
+  backlight?: string | null;
+}
+
+const FB_BLANK_UNBLANK = 0;
+const FB_BLANK_POWERDOWN = 4;
+const notAnFbdev = (e: unknown) => ['ENOTTY', 'EINVAL'].includes((e as NodeJS.ErrnoException).code ?? '');
+
+function errnoError(code: string, message: string): Error {
+  return Object.assign(new Error(`${code}: ${message}`), { code });
+}
+
+function findBacklight(): string | undefined {
+  try {
+    const all = readdirSync('/sys/class/backlight');
+    return all.length === 1 ? join('/sys/class/backlight', all[0]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class FbdevOutput implements Output {
+  readonly driver = 'fbdev';
+  private dev: FbDevice | undefined;
+  private vinfo: VarScreenInfo | undefined;
+  private finfo: FixScreenInfo | undefined;
+  private stride = 0;
+  private pages = 1;
+  private front = 0;
+  private vsync: boolean | undefined;
+  private brightness = 100;
+  private lut: Uint8Array | undefined;
+  private blanked = false;
+  private readonly backlight: string | undefined;
+  private geometrySource: 'ioctl' | 'injected' = 'ioctl';
+
+  constructor(readonly device: string, private readonly opts: FbdevOptions = {}) {
+    this.backlight = opts.backlight === null ? undefined : opts.backlight ?? findBacklight();
+  }
+
+  async open(): Promise<void> {
+    const dev = new (nativeHelper().FbDevice)(this.device);
+    try {
+      this.readGeometry(dev);
+      const v = this.vinfo!, fix = this.finfo!;
+      this.stride = fix.lineLength || (v.xresVirtual * v.bitsPerPixel) / 8;
+      const size = fix.smemLen || this.stride * v.yresVirtual;
+      // Touching a mapping past the end of a plain file is SIGBUS, which no catch can stop.
+      if (statSync(this.device).isFile() && statSync(this.device).size < size) {
+        throw errnoError('ERANGE', `${this.device} holds ${statSync(this.device).size} bytes, the geometry needs ${size}`);
+      }
+      dev.map(size);
+      // Two pages and a driver that pans: draw off-screen and flip, so no half-drawn frame shows.
+      this.pages = v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 && this.geometrySource === 'ioctl' ? 2 : 1;
+      dev.clear();
+      this.front = 0;
+      if (this.pages > 1) dev.pan(0, 0);
+      this.dev = dev;
+      this.setBlank(false, true);
+    } catch (err) {
+      dev.close();
+      throw err;
+    }
+  }
+
+  async send(frame: Frame): Promise<void> {
+    const dev = this.dev, v = this.vinfo;
+    if (!dev || !v) throw errnoError('EBADF', `${this.device} is not open`);
+    if (frame.width > v.xres || frame.height > v.yres) {
+      throw errnoError('EFBIG', `display ${frame.width}x${frame.height} is larger than the framebuffer ${v.xres}x${v.yres} (config fault)`);
+    }
+    const page = this.pages > 1 ? 1 - this.front : 0;
+    const draw = (p: number) => dev.draw(frame.data, frame.width, frame.height, p * v.yres * this.stride, this.stride, v, this.lut);
+    if (this.pages === 1) {
+      await this.waitVsync(dev);
+      draw(0);
+      return;
+    }
+    draw(page);
+    await this.waitVsync(dev);
+    try {
+      dev.pan(0, page * v.yres);
+      this.front = page;
+    } catch (err) {
+      if (!notAnFbdev(err)) throw err;
+      // The driver reported a pannable virtual screen but refuses to pan: single-buffer from now on.
+      this.pages = 1;
+      draw(0);
+    }
+  }
+
+  async setBrightness(percent: number): Promise<void> {
+    this.brightness = percent;
+    if (this.dev) this.setBlank(percent <= 0);
+    if (this.backlight) {
+      try {
+        const max = Number(readFileSync(join(this.backlight, 'max_brightness'), 'utf8'));
+        writeFileSync(join(this.backlight, 'brightness'), String(Math.round((max * percent) / 100)));
+        this.lut = undefined;
+        return;
+      } catch {
+        // A backlight we may not write (permissions, vanished): fall back to scaling pixels.
+      }
+    }
+    this.lut = brightnessTable(percent);
+  }
+
+  async close(): Promise<void> {
+    this.dev?.close();
+    this.dev = undefined;
+  }
+
+  describe(): Record<string, unknown> {
+    const v = this.vinfo, fix = this.finfo;
+    return {
+      device: this.device,
+      ...(v && fix ? {
+        id: fix.id,
+        resolution: `${v.xres}x${v.yres}`,
+        virtual: `${v.xresVirtual}x${v.yresVirtual}`,
+        format: formatName(v),
+        stride: this.stride,
+        buffering: this.pages > 1 ? 'double (FBIOPAN_DISPLAY)' : 'single',
+        vsync: this.vsync === undefined ? 'unknown' : this.vsync,
+        geometry: this.geometrySource,
+      } : {}),
+      brightness: this.brightness,
+      brightnessBy: this.backlight ? `backlight ${this.backlight}` : 'pixel scaling',
+      blanked: this.blanked,
+    };
+  }
+
+  private readGeometry(dev: FbDevice): void {
+    try {
+      this.vinfo = dev.varInfo();
+      this.finfo = dev.fixInfo();
+      this.geometrySource = 'ioctl';
+    } catch (err) {
+      if (!notAnFbdev(err) || !this.opts.geometry) throw err;
+      this.vinfo = this.opts.geometry.var;
+      this.finfo = this.opts.geometry.fix;
+      this.geometrySource = 'injected';
+    }
+  }
+
+  private async waitVsync(dev: FbDevice): Promise<void> {
+    if (this.vsync === false || this.geometrySource === 'injected') return;
+    this.vsync = await dev.waitVsync();
+  }
+
+  private setBlank(blank: boolean, force = false): void {
+    if (blank === this.blanked && !force) return;
+    try {
+      this.dev?.blank(blank ? FB_BLANK_POWERDOWN : FB_BLANK_UNBLANK);
+    } catch (err) {
+      if (!notAnFbdev(err)) throw err;
+    }
+    this.blanked = blank;
+  }
+}

@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { OutputRunner, BACKOFF_MAX_MS, REOPEN_AFTER_FAILURES } from '../../src/output/runner.js';
+import type { Frame, Output } from '../../src/output/types.js';
+
+/** An output whose open and send fail on demand, recording what reached it. */
+class FlakyOutput implements Output {
+  readonly driver = 'flaky';
+  openFails = false;
+  sendFails = false;
+  opens = 0;
+  closes = 0;
+  frames: Frame[] = [];
+  brightness: number[] = [];
+  async open(): Promise<void> {
+    this.opens++;
+    if (this.openFails) throw Object.assign(new Error('ENODEV: no such device'), { code: 'ENODEV' });
+  }
+  async send(frame: Frame): Promise<void> {
+    if (this.sendFails) throw Object.assign(new Error('ECONNREFUSED: receiver gone'), { code: 'ECONNREFUSED' });
+    this.frames.push(frame);
+  }
+  async setBrightness(p: number): Promise<void> { this.brightness.push(p); }
+  async close(): Promise<void> { this.closes++; }
+  describe(): Record<string, unknown> { return { warnings: this.sendFails ? ['link down'] : [] }; }
+}
+
+const quiet = { warn: () => undefined, info: () => undefined };
+const frame = (seq: number): Frame => ({ width: 2, height: 1, data: new Uint8Array(8).fill(seq), seq });
+
+test('start sends a black frame of the display size first', async () => {
+  const out = new FlakyOutput();
+  const r = new OutputRunner(out, quiet);
+  await r.start(3, 2);
+  assert.equal(out.frames.length, 1);
+  assert.equal(out.frames[0].data.length, 3 * 2 * 4);
+  assert.ok(out.frames[0].data.every((b) => b === 0));
+  assert.equal(r.health().framesSent, 1);
+});
+
+test('a failing open is a warning, retried with doubling backoff capped at 30 s', async () => {
+  let t = 1_000_000;
+  const out = new FlakyOutput();
+  out.openFails = true;
+  const r = new OutputRunner(out, quiet, () => t);
+  assert.equal(await r.submit(frame(1)), false);
+  assert.equal(out.opens, 1);
+  let h = r.health();
+  assert.equal(h.open, false);
+  assert.match(h.lastError!, /^open: ENODEV/);
+  assert.match(h.warnings[0], /output not open/);
+  assert.equal(h.nextRetryAt, new Date(t + 500).toISOString());
+
+  assert.equal(await r.submit(frame(2)), false); // inside the backoff: no new attempt
+  assert.equal(out.opens, 1);
+  const delays: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const due = Date.parse(r.health().nextRetryAt!) - t;
+    delays.push(due);
+    t += due;
+    await r.submit(frame(3));
+  }
+  assert.deepEqual(delays, [500, 1000, 2000, 4000, 8000, 16000, BACKOFF_MAX_MS, BACKOFF_MAX_MS, BACKOFF_MAX_MS]);
+  out.openFails = false;
+  t += BACKOFF_MAX_MS;
+  assert.equal(await r.submit(frame(4)), true);
+  h = r.health();
+  assert.equal(h.open, true);
+  assert.equal(h.consecutiveFailures, 0);
+  assert.equal(h.lastResult, 'ok');
+  assert.deepEqual(out.frames.map((f) => f.seq), [4]);
+});
+
+test('repeated send failures close the output and reopen it after the backoff', async () => {
+  let t = 0;
+  const out = new FlakyOutput();
+  const r = new OutputRunner(out, quiet, () => t);
+  await r.start(2, 1);
+  await r.setBrightness(40);
+  out.sendFails = true;
+  for (let i = 0; i < REOPEN_AFTER_FAILURES; i++) assert.equal(await r.submit(frame(i)), false);
+  let h = r.health();
+  assert.equal(h.open, false);
+  assert.equal(h.consecutiveFailures, REOPEN_AFTER_FAILURES);
+  assert.match(h.lastError!, /^send: ECONNREFUSED/);
+  assert.ok(h.warnings.includes('link down'));
+  assert.equal(out.closes, 1);
+  out.sendFails = false;
+  t += 500;
+  assert.equal(await r.submit(frame(9)), true);
+  assert.equal(out.opens, 2);
+  assert.deepEqual(out.brightness, [40, 40], 'brightness is re-applied after a reopen');
+  h = r.health();
+  assert.equal(h.framesSent, 2);
+  assert.equal(h.lastSendAt, new Date(t).toISOString());
+});
+
+test('stop closes the output and no frame reaches it afterwards', async () => {
+  const out = new FlakyOutput();
+  const r = new OutputRunner(out, quiet);
+  await r.start(2, 1);
+  await r.stop();
+  assert.equal(await r.submit(frame(5)), false);
+  assert.equal(out.frames.length, 1);
+});
