@@ -2,41 +2,84 @@ import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas
 import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import type { Frame } from '../output/types.js';
-import { drawers } from './areas/index.js';
-import { cssRgba } from './color.js';
+import { AreaRenderer, type RenderOptions } from './area.js';
+import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
+
+export interface CompositorOptions extends Partial<RenderOptions> {
+  /** Folders whose fonts form the glyph fallback chain (service fonts/ first). */
+  fontDirs?: string[];
+}
+
+interface Rect { x: number; y: number; w: number; h: number }
+
+interface DisplayMemory {
+  layout: string | undefined;
+  layoutSetAt: number;
+  renderers: AreaRenderer[];
+}
+
+/** Past this share of the frame, one full read-back is cheaper than several partial ones. */
+const FULL_READ_SHARE = 0.6;
+
+function intersects(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+function contains(a: Rect, b: Rect): boolean {
+  return b.x >= a.x && b.y >= a.y && b.x + b.w <= a.x + a.w && b.y + b.h <= a.y + a.h;
+}
 
 /**
  * Draws the virtual displays of one physical unit, in config order (later ids on top),
- * into one canvas and hands out finished RGBA frames.
+ * into one canvas and hands out finished RGBA frames. Only areas whose picture changed
+ * (see Content.key) are repainted, together with whatever overlaps them, and only those
+ * rectangles are read back from cairo; an unchanged screen yields the previous frame.
  */
 export class Compositor {
   private readonly canvas: Canvas;
   private readonly ctx: CanvasRenderingContext2D;
+  private readonly memory = new Map<string, DisplayMemory>();
+  private readonly opts: RenderOptions;
+  private readonly listeners = new Set<(frame: Frame) => void>();
   private seq = 0;
   private last: Frame;
+  private everythingDirty = true;
 
   constructor(
     readonly unit: UnitConfig,
     private readonly displays: DisplayConfig[],
     private readonly stateOf: (id: string) => DisplayState,
+    options: CompositorOptions = {},
   ) {
+    useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
+    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone };
     this.canvas = createCanvas(unit.width, unit.height);
     this.ctx = this.canvas.getContext('2d');
     this.last = { width: unit.width, height: unit.height, data: new Uint8Array(unit.width * unit.height * 4), seq: 0 };
   }
 
+  /** Brings the frame up to date for time `now` (ms epoch); returns the previous frame object when nothing changed. */
   render(now: number = Date.now()): Frame {
+    const dirty = this.collectDirty(now);
+    if (dirty.length === 0) return this.last;
     const ctx = this.ctx;
-    ctx.fillStyle = '#000';
-    ctx.fillRect(0, 0, this.unit.width, this.unit.height);
-    for (const d of this.displays) this.drawDisplay(d, now);
-    const img = ctx.getImageData(0, 0, this.unit.width, this.unit.height);
-    this.last = {
-      width: this.unit.width,
-      height: this.unit.height,
-      data: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength),
-      seq: ++this.seq,
-    };
+    const all = this.allRenderers();
+    for (const r of dirty) {
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(r.x, r.y, r.w, r.h);
+      ctx.clip();
+      ctx.fillStyle = '#000';
+      ctx.fillRect(r.x, r.y, r.w, r.h);
+      for (const ar of all) {
+        const a = ar.area;
+        if (intersects(r, { x: a.x, y: a.y, w: a.width, h: a.height })) ar.draw(ctx, now);
+      }
+      ctx.restore();
+    }
+    for (const ar of all) ar.drawnKey = ar.key(now);
+    this.last = { width: this.unit.width, height: this.unit.height, data: this.readBack(dirty), seq: ++this.seq };
+    for (const fn of this.listeners) fn(this.last);
     return this.last;
   }
 
@@ -44,24 +87,92 @@ export class Compositor {
     return this.last;
   }
 
-  private drawDisplay(d: DisplayConfig, now: number): void {
-    const st = this.stateOf(d.id);
-    if (!st.layout) return;
-    const layout = d.layouts.get(st.layout);
-    if (!layout) return;
-    const ctx = this.ctx;
-    for (const area of layout.areas) {
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(area.x, area.y, area.width, area.height);
-      ctx.clip();
-      if (area.backgroundColor) {
-        ctx.fillStyle = cssRgba(area.backgroundColor);
-        ctx.fillRect(area.x, area.y, area.width, area.height);
-      }
-      const as = st.areas.get(area.id);
-      if (as && as.source !== 'none') drawers[area.type](ctx, as, now);
-      ctx.restore();
-    }
+  /** ms epoch of the earliest change on screen after `now`; Infinity when nothing animates. */
+  nextChange(now: number): number {
+    let t = Infinity;
+    for (const ar of this.allRenderers()) t = Math.min(t, ar.nextChange(now));
+    return t;
   }
+
+  /** Called with every new frame (not with unchanged ones); returns the unsubscribe function. */
+  subscribe(fn: (frame: Frame) => void): () => void {
+    this.listeners.add(fn);
+    return () => { this.listeners.delete(fn); };
+  }
+
+  /** Repaint everything on the next render (after a brightness or configuration change). */
+  invalidateAll(): void {
+    this.everythingDirty = true;
+  }
+
+  private allRenderers(): AreaRenderer[] {
+    const out: AreaRenderer[] = [];
+    for (const d of this.displays) {
+      const m = this.memory.get(d.id);
+      if (m) out.push(...m.renderers);
+    }
+    return out;
+  }
+
+  private collectDirty(now: number): Rect[] {
+    const full: Rect = { x: 0, y: 0, w: this.unit.width, h: this.unit.height };
+    let dirty: Rect[] = [];
+    for (const d of this.displays) {
+      const st = this.stateOf(d.id);
+      let m = this.memory.get(d.id);
+      const layout = st.layout ? d.layouts.get(st.layout) : undefined;
+      if (!m || m.layout !== layout?.name || m.layoutSetAt !== st.layoutSetAt) {
+        // A layout switch replaces the whole picture of the display at once.
+        m = {
+          layout: layout?.name,
+          layoutSetAt: st.layoutSetAt,
+          renderers: layout ? layout.areas.map((a) => new AreaRenderer(a, this.opts)) : [],
+        };
+        this.memory.set(d.id, m);
+        dirty.push({ x: 0, y: 0, w: Math.min(d.width, full.w), h: Math.min(d.height, full.h) });
+      }
+      for (const ar of m.renderers) {
+        ar.sync(st.areas.get(ar.area.id), now);
+        if (ar.key(now) !== ar.drawnKey) dirty.push({ x: ar.area.x, y: ar.area.y, w: ar.area.width, h: ar.area.height });
+      }
+    }
+    if (this.everythingDirty) {
+      this.everythingDirty = false;
+      return [full];
+    }
+    dirty = dirty
+      .map((r) => clip(r, full))
+      .filter((r) => r.w > 0 && r.h > 0);
+    return dirty.filter((r, i) => !dirty.some((o, j) => j !== i && contains(o, r) && (!contains(r, o) || j < i)));
+  }
+
+  /**
+   * The new frame's pixels: the previous frame with the dirty rectangles replaced.
+   * getImageData converts cairo's premultiplied BGRA to RGBA only where something changed.
+   */
+  private readBack(dirty: Rect[]): Uint8Array {
+    const W = this.unit.width;
+    const H = this.unit.height;
+    const share = dirty.reduce((s, r) => s + r.w * r.h, 0) / (W * H);
+    if (share >= FULL_READ_SHARE) {
+      const img = this.ctx.getImageData(0, 0, W, H);
+      return new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength);
+    }
+    // Frames handed out are immutable (an output may keep one), so each change gets a copy.
+    const out = this.last.data.slice();
+    for (const r of dirty) {
+      const img = this.ctx.getImageData(r.x, r.y, r.w, r.h).data;
+      const row = r.w * 4;
+      for (let y = 0; y < r.h; y++) {
+        out.set(img.subarray(y * row, (y + 1) * row), ((r.y + y) * W + r.x) * 4);
+      }
+    }
+    return out;
+  }
+}
+
+function clip(r: Rect, to: Rect): Rect {
+  const x = Math.max(r.x, to.x);
+  const y = Math.max(r.y, to.y);
+  return { x, y, w: Math.min(r.x + r.w, to.x + to.w) - x, h: Math.min(r.y + r.h, to.y + to.h) - y };
 }

@@ -1,11 +1,30 @@
-import { createCanvas, createImageData } from 'canvas';
+import { createCanvas, createImageData, type Canvas } from 'canvas';
 import type { Frame } from '../output/types.js';
 
-/** Encodes the top-left width x height of a frame as JPEG or PNG (PNG is lossless: tests compare it byte for byte). */
-export function encodeFrame(frame: Frame, width: number, height: number, format: 'jpeg' | 'png'): Buffer {
-  const c = createCanvas(width, height);
-  const ctx = c.getContext('2d');
+function toCanvas(frame: Frame, width: number, height: number, reuse?: Canvas): Canvas {
+  const w = Math.min(width, frame.width);
+  const h = Math.min(height, frame.height);
+  const c = reuse && reuse.width === w && reuse.height === h ? reuse : createCanvas(w, h);
   const data = new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, frame.data.byteLength);
-  ctx.putImageData(createImageData(data, frame.width, frame.height), 0, 0);
+  // Only the top-left w x h is put: a display may be smaller than the unit it draws on.
+  c.getContext('2d').putImageData(createImageData(data, frame.width, frame.height), 0, 0, 0, 0, w, h);
+  return c;
+}
+
+/** Encodes the top-left width x height of a frame as JPEG or PNG (PNG is lossless: tests compare pixels). */
+export function encodeFrame(frame: Frame, width: number, height: number, format: 'jpeg' | 'png'): Buffer {
+  const c = toCanvas(frame, width, height);
   return format === 'png' ? c.toBuffer('image/png') : c.toBuffer('image/jpeg', { quality: 0.9 });
+}
+
+/**
+ * JPEG of the top-left width x height, compressed on libuv's thread pool so a live view
+ * never holds up the frame loop. `scratch` is a canvas the caller may pass back in to
+ * avoid reallocating it every frame (it must not be in use by another encode).
+ */
+export function encodeJpegAsync(frame: Frame, width: number, height: number, quality = 0.8, scratch?: Canvas): Promise<{ jpeg: Buffer; canvas: Canvas }> {
+  const canvas = toCanvas(frame, width, height, scratch);
+  return new Promise((resolve, reject) => {
+    canvas.toBuffer((err, jpeg) => (err ? reject(err) : resolve({ jpeg, canvas })), 'image/jpeg', { quality });
+  });
 }

@@ -1,14 +1,23 @@
 import { registerFont } from 'canvas';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-// node-canvas (pango) only sees a .ttf once it is registered under a family name, and
-// registration must precede the canvases that use it; one family per file keeps two
-// fonts with the same internal name apart.
+// node-canvas (pango) only sees a font file once it is registered with fontconfig under a
+// family name. One unique family per file keeps two files with the same internal name
+// apart. Registration is process-wide and cannot be undone, so it is done once per file.
 const families = new Map<string, string>();
+/** Families of every font found in the font folders, in search order: the fallback chain. */
+let fallbackChain: string[] = [];
+let defaultFile: string | undefined;
 
-/** The family name to put in ctx.font for a font file (registered on first use). */
-export function fontFamily(file: string | undefined): string {
-  if (!file) return DEFAULT_FAMILY;
+/** The package's own fonts/ (src/render and dist/render both sit two levels below the root). */
+export const PACKAGE_FONT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fonts');
+const DEFAULT_NAME = 'DejaVuSans.ttf';
+/** System family used when no DejaVuSans.ttf is in any font folder (fonts-dejavu-core). */
+const SYSTEM_DEFAULT = 'DejaVu Sans';
+
+function register(file: string): string {
   let family = families.get(file);
   if (!family) {
     family = `mlds-${families.size}-${path.basename(file, path.extname(file)).replace(/[^A-Za-z0-9]/g, '')}`;
@@ -18,8 +27,29 @@ export function fontFamily(file: string | undefined): string {
   return family;
 }
 
-export const DEFAULT_FAMILY = 'DejaVu Sans';
+/**
+ * Registers every .ttf/.otf in the given folders (service fonts/ first, then the package's).
+ * A glyph missing from an area's font is then looked up in these files, in this order,
+ * before pango falls back to system fonts or draws a box: the panel's own fonts decide.
+ */
+export function useFontDirs(dirs: string[] = [PACKAGE_FONT_DIR]): void {
+  const chain: string[] = [];
+  defaultFile = undefined;
+  for (const dir of dirs) {
+    let names: string[];
+    try { names = readdirSync(dir).filter((n) => /\.(ttf|otf)$/i.test(n)).sort(); } catch { continue; }
+    // The default font leads the fallback chain so a missing glyph looks like the rest of the UI.
+    if (!defaultFile && names.includes(DEFAULT_NAME)) defaultFile = path.join(dir, DEFAULT_NAME);
+    for (const n of names) chain.push(register(path.join(dir, n)));
+  }
+  const lead = defaultFile ? register(defaultFile) : SYSTEM_DEFAULT;
+  fallbackChain = [lead, ...chain.filter((f) => f !== lead)];
+}
 
+/** ctx.font value for a size in px and an area font file (undefined: the default font). */
 export function cssFont(sizePx: number, file: string | undefined): string {
-  return `${sizePx}px "${fontFamily(file)}"`;
+  if (fallbackChain.length === 0) useFontDirs();
+  const first = file ? register(file) : fallbackChain[0];
+  const list = [first, ...fallbackChain.filter((f) => f !== first)];
+  return `${sizePx}px ${list.map((f) => `"${f}"`).join(', ')}`;
 }

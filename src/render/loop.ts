@@ -3,25 +3,159 @@ import type { Compositor } from './compositor.js';
 
 export type FrameSink = (frame: Frame) => Promise<boolean>;
 
+export interface LoopOptions {
+  /** Frame rate ceiling (default 50). */
+  fps?: number;
+}
+
+export interface LoopStats {
+  fps: number;
+  rendered: number;
+  sent: number;
+  /** Frames replaced before the output took them (the output was slower than the loop). */
+  dropped: number;
+  /** Frame deadlines that passed without a frame (the process was late). */
+  missed: number;
+}
+
+interface Outgoing { frame: Frame; waiters: Array<(ok: boolean) => void> }
+
 /**
  * Decides when a unit's compositor draws and hands frames to its output.
- * invalidate() is the one entry point for "content changed".
+ *
+ * Frames are due on an absolute grid (start + k / fps), so a late frame never shifts the
+ * ones after it, and the compositor positions everything from the time it is given, so a
+ * late frame shows where the scroll is, not where it was. Between changes the loop sleeps
+ * until the compositor's next change (a clock's next second, a GIF's next frame) and with
+ * nothing animating it has no timer at all. One frame at a time goes to the sink; a newer
+ * frame replaces one still waiting, so a slow output sees fewer frames, never older ones.
  */
 export class FrameLoop {
-  private chain: Promise<boolean> = Promise.resolve(true);
+  readonly period: number;
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private wakeAt: number | undefined;
+  private epoch = 0;
+  private waiters: Array<(ok: boolean) => void> = [];
+  private sending = false;
+  private pending: Outgoing | undefined;
+  private lastQueuedSeq = -1;
+  private readonly counts: LoopStats;
 
   constructor(
     private readonly compositor: Compositor,
     private readonly sink: FrameSink,
     private readonly now: () => number = Date.now,
-  ) {}
+    options: LoopOptions = {},
+  ) {
+    const fps = options.fps && options.fps > 0 ? options.fps : 50;
+    this.period = 1000 / fps;
+    this.counts = { fps, rendered: 0, sent: 0, dropped: 0, missed: 0 };
+  }
 
-  start(): void {}
-  stop(): void {}
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.epoch = this.now();
+    this.tick(true);
+  }
 
-  /** Draws a frame with the current state; resolves with whether it reached the output. */
+  stop(): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.wakeAt = undefined;
+  }
+
+  /**
+   * Content changed: draws a frame with the current state as soon as the event loop is
+   * free and resolves with whether that frame (or a newer one) reached the output.
+   */
   invalidate(): Promise<boolean> {
-    this.chain = this.chain.then(() => this.sink(this.compositor.render(this.now())));
-    return this.chain;
+    const p = new Promise<boolean>((resolve) => this.waiters.push(resolve));
+    this.immediate ??= setImmediate(() => {
+      this.immediate = undefined;
+      this.tick(true);
+    });
+    return p;
+  }
+
+  stats(): LoopStats {
+    return { ...this.counts };
+  }
+
+  private tick(forced = false): void {
+    this.timer = undefined;
+    const t = this.now();
+    const due = this.wakeAt;
+    if (!forced && due !== undefined && t < due) {
+      // Timers may fire a little early; a clock must not change before its second.
+      this.arm(due);
+      return;
+    }
+    let at = t;
+    if (!forced && due !== undefined) {
+      const late = t - due;
+      if (late < this.period) at = due; // on time: draw the moment the frame stands for
+      else this.counts.missed += Math.floor(late / this.period);
+    }
+    const frame = this.compositor.render(at);
+    this.counts.rendered++;
+    const waiters = this.waiters;
+    this.waiters = [];
+    if (frame.seq !== this.lastQueuedSeq || waiters.length > 0) this.queue({ frame, waiters });
+    this.schedule(at);
+  }
+
+  private schedule(renderedAt: number): void {
+    if (!this.running) return;
+    let next = this.compositor.nextChange(renderedAt);
+    if (next === Infinity) {
+      this.wakeAt = undefined;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    const earliest = renderedAt + this.period;
+    if (next < earliest) {
+      // Faster than the frame rate (scrolling): the next grid point, never drifting.
+      const k = Math.ceil((earliest - this.epoch) / this.period - 1e-6);
+      next = this.epoch + k * this.period;
+    }
+    this.wakeAt = next;
+    this.arm(next);
+  }
+
+  private arm(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), Math.max(0, at - this.now()));
+  }
+
+  private queue(out: Outgoing): void {
+    this.lastQueuedSeq = out.frame.seq;
+    if (!this.sending) {
+      this.send(out);
+      return;
+    }
+    if (this.pending) {
+      this.counts.dropped++;
+      out.waiters.unshift(...this.pending.waiters);
+    }
+    this.pending = out;
+  }
+
+  private send(out: Outgoing): void {
+    this.sending = true;
+    this.sink(out.frame)
+      .catch(() => false)
+      .then((ok) => {
+        if (ok) this.counts.sent++;
+        for (const w of out.waiters) w(ok);
+        this.sending = false;
+        const next = this.pending;
+        this.pending = undefined;
+        if (next) this.send(next);
+      });
   }
 }

@@ -1,22 +1,67 @@
 import type { CanvasRenderingContext2D } from 'canvas';
-import type { AreaState } from '../../control/state.js';
-import { cssRgb } from '../color.js';
-import { cssFont } from '../fonts.js';
+import type { Align } from '../../config/types.js';
+import { nextContentId, type Content } from './content.js';
+import { copyPositions, scrollDistance, timeOfDistance } from './scroll.js';
+import { measureWidth, TextStrip, type TextStyle } from './strip.js';
 
-/** static, text and dynamic areas: text that fits honours align; longer text starts at the left edge. */
-export function drawText(ctx: CanvasRenderingContext2D, st: AreaState, _now: number): void {
-  const text = st.text;
-  if (!text) return;
-  const a = st.area;
-  const size = st.fontSize ?? a.fontSize;
-  ctx.font = cssFont(size, a.font);
-  ctx.fillStyle = cssRgb(st.fontColor ?? a.fontColor);
-  ctx.textBaseline = 'middle';
-  const width = ctx.measureText(text).width;
-  let x = a.x;
-  if (width <= a.width) {
-    if (a.align === 'center') x = a.x + (a.width - width) / 2;
-    else if (a.align === 'right') x = a.x + a.width - width;
+export interface TextOptions {
+  text: string;
+  style: TextStyle;
+  width: number;
+  height: number;
+  align: Align;
+  pxPerSecond: number;
+  /** Number of spaces (in the area's font) between the tail and the next head. */
+  headToTail: number;
+  /** ms epoch at which the head stands at the right edge (distance 0). */
+  origin: number;
+}
+
+/**
+ * A line of text in an area: static with its alignment when it fits, otherwise scrolling
+ * right to left forever, each repetition `headToTail` spaces behind the previous tail.
+ */
+export class TextContent implements Content {
+  readonly id = nextContentId();
+  readonly strip: TextStrip;
+  readonly scrolls: boolean;
+  /** Distance in px from one head to the next (text + gap), whole pixels so the loop is exact. */
+  readonly period: number;
+  private readonly staticX: number;
+
+  constructor(readonly opts: TextOptions) {
+    this.strip = new TextStrip(opts.text, opts.style, opts.height);
+    this.scrolls = this.strip.width > opts.width;
+    const gap = opts.headToTail > 0 ? measureWidth(' '.repeat(opts.headToTail), opts.style) : 0;
+    this.period = Math.max(1, Math.round(this.strip.width + gap));
+    const free = opts.width - this.strip.width;
+    this.staticX = opts.align === 'center' ? Math.round(free / 2) : opts.align === 'right' ? Math.round(free) : 0;
   }
-  ctx.fillText(text, Math.round(x), a.y + a.height / 2);
+
+  get origin(): number {
+    return this.opts.origin;
+  }
+
+  distance(now: number): number {
+    return scrollDistance(this.opts.pxPerSecond, this.opts.origin, now);
+  }
+
+  key(now: number): string {
+    return this.scrolls ? `t${this.id}:${this.distance(now)}` : `t${this.id}`;
+  }
+
+  nextChange(now: number): number {
+    if (!this.scrolls) return Infinity;
+    return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + 1));
+  }
+
+  /** Left edges of the visible copies, relative to the area. */
+  positions(now: number): number[] {
+    if (!this.scrolls) return [this.staticX];
+    return copyPositions(this.opts.width, Math.ceil(this.strip.width), this.period, this.distance(now));
+  }
+
+  draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void {
+    for (const x of this.positions(now)) this.strip.draw(ctx, ox + x, oy);
+  }
 }

@@ -1,0 +1,160 @@
+import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
+import type { AreaConfig } from '../config/types.js';
+import type { AreaState } from '../control/state.js';
+import type { Content } from './areas/content.js';
+import { DateContent } from './areas/date.js';
+import { ImageContent } from './areas/image.js';
+import { scrollPxPerSecond } from './areas/scroll.js';
+import { TextContent } from './areas/text.js';
+import { drawWithEffect, type EffectPhase } from './effects.js';
+
+export interface RenderOptions {
+  /** Length of one dispEffect or clearEffect. */
+  effectDurationMs: number;
+  /** IANA zone for date areas without dateOffset (undefined: the system's). */
+  timezone?: string;
+}
+
+/** What decides whether two states look the same: equal ones swap without an effect. */
+function signature(area: AreaConfig, st: AreaState | undefined): string {
+  if (area.type === 'date') return st?.source === 'none' ? '' : 'clock';
+  if (!st || st.source === 'none') return '';
+  const c = st.fontColor;
+  return JSON.stringify([st.text ?? null, st.file ?? null, c ? [c.r, c.g, c.b] : null, st.fontSize ?? null]);
+}
+
+/**
+ * One area's memory between frames: the content on show, the content leaving, and the
+ * effect timeline. Control only replaces AreaState objects; everything that depends on
+ * what was there before (clearEffect of the old content, textFromStart=false continuing
+ * the scroll, live updates) is worked out here by comparing old and new.
+ *
+ * Timeline of a change at T (the new state's setAt), D = effectDurationMs:
+ * [T, T+Dc) old content leaves with clearEffect (Dc = D, or 0 when there was nothing or
+ * clearEffect is 1); [T+Dc, T+Dc+Dd) new content enters with dispEffect (Dd likewise);
+ * the new content's own clock (scroll origin, GIF start) is T+Dc.
+ */
+export class AreaRenderer {
+  private seen: AreaState | undefined | null = null;
+  private sig = '';
+  private current: Content | undefined;
+  private leaving: Content | undefined;
+  private changeAt = 0;
+  private clearMs = 0;
+  private dispMs = 0;
+  private generation = 0;
+  private layer: Canvas | undefined;
+  /** Key of the picture last painted into the frame (owned by the compositor). */
+  drawnKey: string | undefined;
+
+  constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {}
+
+  sync(st: AreaState | undefined, now: number): void {
+    if (st === this.seen) return;
+    const first = this.seen === null;
+    this.seen = st;
+    const sig = signature(this.area, st);
+    if (!first && sig === this.sig) return;
+    this.sig = sig;
+    this.generation++;
+    const at = st?.setAt ?? now;
+    const old = this.current;
+    const a = this.area;
+
+    const live = a.type === 'dynamic' || (a.textLiveUpdate && (a.type === 'text' || a.type === 'static'));
+    if (live && old instanceof TextContent && st?.text) {
+      // Swapped in place: no effect, and the scroll keeps its origin so nothing jumps back.
+      this.current = this.makeContent(st, old.scrolls ? old.origin : at);
+      this.leaving = undefined;
+      this.changeAt = at;
+      this.clearMs = this.dispMs = 0;
+      return;
+    }
+
+    const D = this.opts.effectDurationMs;
+    this.leaving = old;
+    this.changeAt = at;
+    this.clearMs = old && a.clearEffect !== 1 ? D : 0;
+    const start = at + this.clearMs;
+    const keepScroll = !a.textFromStart && old instanceof TextContent && old.scrolls;
+    this.current = this.makeContent(st, keepScroll ? old.origin : start);
+    this.dispMs = this.current && a.dispEffect !== 1 ? D : 0;
+  }
+
+  private makeContent(st: AreaState | undefined, origin: number): Content | undefined {
+    const a = this.area;
+    if (a.type === 'date') {
+      if (st?.source === 'none') return undefined;
+      return new DateContent(a, { font: a.font, size: a.fontSize, color: a.fontColor }, this.opts.timezone);
+    }
+    if (!st || st.source === 'none') return undefined;
+    switch (a.type) {
+      case 'text': case 'dynamic': case 'static':
+        if (!st.text) return undefined;
+        return new TextContent({
+          text: st.text,
+          style: { font: a.font, size: st.fontSize ?? a.fontSize, color: st.fontColor ?? a.fontColor },
+          width: a.width, height: a.height, align: a.align,
+          pxPerSecond: scrollPxPerSecond(a.scrollSpeed), headToTail: a.headToTail, origin,
+        });
+      case 'image':
+        return st.file ? new ImageContent(st.file, a.width, a.height, origin) : undefined;
+      default:
+        // video, audio and web belong to other parts of the service: background only here.
+        return undefined;
+    }
+  }
+
+  /** Which content shows at `now`, through which effect, at what progress. */
+  private phase(now: number): { content: Content | undefined; effect?: number; kind?: EffectPhase; p: number; elapsed: number } {
+    const e = now - this.changeAt;
+    if (e < this.clearMs) return { content: this.leaving, effect: this.area.clearEffect, kind: 'leave', p: Math.max(0, e) / this.clearMs, elapsed: e };
+    const d = e - this.clearMs;
+    if (d < this.dispMs) return { content: this.current, effect: this.area.dispEffect, kind: 'enter', p: Math.max(0, d) / this.dispMs, elapsed: e };
+    return { content: this.current, p: 1, elapsed: e };
+  }
+
+  key(now: number): string {
+    const ph = this.phase(now);
+    const inner = ph.content ? ph.content.key(now) : '-';
+    return ph.effect ? `${this.generation}:${ph.kind}${Math.max(0, ph.elapsed)}:${inner}` : `${this.generation}:${inner}`;
+  }
+
+  nextChange(now: number): number {
+    const end = this.changeAt + this.clearMs + this.dispMs;
+    // An effect changes the picture on every frame until it ends; the loop paces it.
+    if (now < end) return now < this.changeAt ? this.changeAt : now;
+    return this.current ? this.current.nextChange(now) : Infinity;
+  }
+
+  draw(ctx: CanvasRenderingContext2D, now: number): void {
+    const a = this.area;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(a.x, a.y, a.width, a.height);
+    ctx.clip();
+    const bg = a.backgroundColor;
+    if (bg && bg.a > 0) {
+      ctx.fillStyle = `rgba(${bg.r},${bg.g},${bg.b},${bg.a})`;
+      ctx.fillRect(a.x, a.y, a.width, a.height);
+    }
+    const ph = this.phase(now);
+    if (ph.content) {
+      if (ph.effect === undefined || ph.effect === 1 || !ph.kind) {
+        ph.content.draw(ctx, a.x, a.y, now);
+      } else {
+        const layer = this.layerCanvas();
+        const lctx = layer.getContext('2d');
+        lctx.clearRect(0, 0, a.width, a.height);
+        ph.content.draw(lctx, 0, 0, now);
+        drawWithEffect(ctx, layer, a.x, a.y, a.width, a.height, ph.effect, ph.kind, ph.p);
+      }
+    }
+    ctx.restore();
+  }
+
+  private layerCanvas(): Canvas {
+    if (!this.layer) this.layer = createCanvas(this.area.width, this.area.height);
+    return this.layer;
+  }
+}

@@ -1,0 +1,21 @@
+import type { CanvasRenderingContext2D } from 'canvas';
+
+/**
+ * What an area shows, as a function of time. The compositor redraws an area only when
+ * key(now) differs from the key it last drew, and the frame loop sleeps until the
+ * earliest nextChange(), so both must describe the picture exactly.
+ */
+export interface Content {
+  /** Changes exactly when the picture changes (scroll pixel, GIF frame, clock text). */
+  key(now: number): string;
+  /** ms epoch of the next change after `now`; Infinity for a still picture. */
+  nextChange(now: number): number;
+  /** Paints the content with the area's top-left corner at (ox, oy); the caller has clipped to the area. */
+  draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void;
+}
+
+let serial = 0;
+/** A process-unique id, so keys of two contents can never collide. */
+export function nextContentId(): number {
+  return ++serial;
+}

@@ -1,0 +1,41 @@
+// Geometry of right-to-left scrolling, kept pure so tests can check it without pixels.
+
+/** DECISIONS.md: scrollSpeed 0..8 -> pixels per second (0 fastest). */
+export const SCROLL_SPEED_PX_PER_S = [480, 360, 240, 180, 120, 90, 60, 45, 30] as const;
+
+export function scrollPxPerSecond(scrollSpeed: number): number {
+  const i = Math.min(8, Math.max(0, Math.round(scrollSpeed)));
+  return SCROLL_SPEED_PX_PER_S[i];
+}
+
+/**
+ * Whole pixels travelled since the scroll origin. Whole pixels keep LED text crisp, and
+ * because the value comes from the clock a late frame shows the right position, not a
+ * slower scroll.
+ */
+export function scrollDistance(pxPerSecond: number, origin: number, now: number): number {
+  return now <= origin ? 0 : Math.floor(((now - origin) * pxPerSecond) / 1000);
+}
+
+/** ms epoch at which the distance first reaches `d` (the next frame worth drawing). */
+export function timeOfDistance(pxPerSecond: number, origin: number, d: number): number {
+  return origin + Math.ceil((d * 1000) / pxPerSecond);
+}
+
+/**
+ * Left edges (relative to the area) of the copies of a strip `stripWidth` wide, repeating
+ * every `period` px, after travelling `d` px: copy n's head entered at the right edge when
+ * the distance was n * period, so no copy exists before its time (the first pass starts
+ * with an empty area).
+ */
+export function copyPositions(areaWidth: number, stripWidth: number, period: number, d: number): number[] {
+  const xs: number[] = [];
+  const last = Math.floor(d / period);
+  // Copies whose right end is already past the left edge are skipped without iterating them.
+  const first = Math.max(0, Math.ceil((d - areaWidth - stripWidth) / period));
+  for (let n = first; n <= last; n++) {
+    const x = areaWidth - d + n * period;
+    if (x < areaWidth && x + stripWidth > 0) xs.push(x);
+  }
+  return xs;
+}
