@@ -39,6 +39,7 @@ export class OutputRunner {
   private lastError: string | undefined;
   private stopped = false;
   private brightness: number | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly output: Output, private readonly log: RunnerLog, private readonly now: () => number = Date.now) {}
 
@@ -48,7 +49,14 @@ export class OutputRunner {
     await this.submit({ width, height, data: new Uint8Array(width * height * 4), seq: 0 });
   }
 
-  async submit(frame: Frame): Promise<boolean> {
+  /** Frames reach the output one at a time, in order: drivers reuse their packet buffers. */
+  submit(frame: Frame): Promise<boolean> {
+    const next = this.queue.then(() => this.submitNow(frame));
+    this.queue = next.catch(() => false);
+    return next;
+  }
+
+  private async submitNow(frame: Frame): Promise<boolean> {
     if (!(await this.ensureOpen())) return false;
     try {
       await this.output.send(frame);
