@@ -43,7 +43,8 @@ export class DdpOutput implements Output {
       let left = lengths.length, failed: Error | undefined;
       const done = (err: Error | null) => {
         failed ??= err ?? undefined;
-        if (--left === 0) (failed ? reject(failed) : resolve());
+        if (--left > 0) return;
+        if (failed) reject(failed); else resolve();
       };
       for (let i = 0, at = 0; i < lengths.length; at += lengths[i++]) sock.send(buf.subarray(at, at + lengths[i]), done);
     });
