@@ -51,7 +51,9 @@ typecheck: deps
 lint: deps
 	@npx eslint src test bench
 
+# A first run replays the example's saved requests, so the virtual displays show content at once.
 run: build
+	@[ -f state/state.json ] || { mkdir -p state && cp examples/state.json state/state.json; }
 	node dist/cli.js start --config examples/config.json --port $(PORT) --state-dir state --log-dir logs
 
 test: test-deps build typecheck lint

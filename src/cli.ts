@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError } from './config/faults.js';
+import { loadConfig } from './config/load.js';
+import { packageRoot } from './config/files.js';
+import { startService } from './main.js';
+import { renderLayoutsToPng } from './preview.js';
+import { VERSION } from './version.js';
+
+const EX_CONFIG = 78;
+const USAGE = `mlds ${VERSION}: display control service
+
+Usage:
+  mlds start [--config FILE] [--port N] [--state-dir DIR] [--log-dir DIR]
+  mlds test  [--config FILE] [--out DIR]
+  mlds -h | --help
+  mlds -V | --version
+
+start   runs the service (HTTP on the configuration's port, default 9199)
+test    checks the configuration, prints every fault with its JSON path, and renders
+        every layout of every display once to PNG files in --out (default ./mlds-test)
+
+Defaults: --config ./config.json, else /etc/mlds/config.json; --state-dir ./state in a
+checkout, else /var/lib/mlds; logs only to stdout unless --log-dir is given.
+Exit codes: 0 ok, 64 usage error, 78 configuration cannot start.`;
+
+function defaultConfig(): string {
+  return existsSync('config.json') ? 'config.json' : '/etc/mlds/config.json';
+}
+
+function defaultStateDir(): string {
+  return existsSync(path.join(packageRoot, '.git')) ? path.join(process.cwd(), 'state') : '/var/lib/mlds';
+}
+
+function printFaults(err: ConfigError): void {
+  console.error(`mlds: ${err.faults.length} configuration fault(s):`);
+  for (const f of err.faults) console.error(`  ${f.path || '/'}: ${f.message}`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string', short: 'c' },
+        port: { type: 'string', short: 'p' },
+        'state-dir': { type: 'string' },
+        'log-dir': { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
+      },
+    });
+  } catch (err) {
+    console.error(`mlds: ${(err as Error).message}\n\n${USAGE}`);
+    return 64;
+  }
+  const { values, positionals } = args;
+  if (values.help) { console.log(USAGE); return 0; }
+  if (values.version) { console.log(VERSION); return 0; }
+  const command = positionals[0];
+  const configFile = values.config ?? defaultConfig();
+
+  if (command === 'test') {
+    let config;
+    try {
+      config = loadConfig(configFile);
+    } catch (err) {
+      if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
+      throw err;
+    }
+    const out = path.resolve(values.out ?? 'mlds-test');
+    mkdirSync(out, { recursive: true });
+    const files = await renderLayoutsToPng(config);
+    for (const f of files) {
+      writeFileSync(path.join(out, f.name), f.png);
+      console.log(`rendered ${path.join(out, f.name)}`);
+    }
+    console.log(`configuration ${path.resolve(configFile)} is valid: ${config.displays.length} display(s), ${files.length} layout(s) rendered`);
+    return 0;
+  }
+
+  if (command === 'start') {
+    let port: number | undefined;
+    if (values.port !== undefined) {
+      port = Number(values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) { console.error(`mlds: --port ${values.port} is not a port number`); return 64; }
+    }
+    try {
+      const svc = await startService({ configFile, port, stateDir: values['state-dir'] ?? defaultStateDir(), logDir: values['log-dir'] });
+      const stop = async (signal: string) => {
+        svc.log.info({ signal }, 'stopping');
+        await svc.close();
+        process.exit(0);
+      };
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+      process.once('SIGINT', () => void stop('SIGINT'));
+      console.error(`mlds ${VERSION} listening on port ${svc.port}: status page http://localhost:${svc.port}/info`);
+      return -1;
+    } catch (err) {
+      if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
+      const e = err as NodeJS.ErrnoException;
+      if (e.code === 'EADDRINUSE' || e.code === 'EACCES') { console.error(`mlds: cannot listen: ${e.message}`); return EX_CONFIG; }
+      throw err;
+    }
+  }
+
+  console.error(command ? `mlds: unknown command "${command}"\n\n${USAGE}` : USAGE);
+  return 64;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { if (code >= 0) process.exit(code); },
+  (err: unknown) => { console.error('mlds: fatal:', err); process.exit(1); },
+);

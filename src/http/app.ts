@@ -1,0 +1,27 @@
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import type { ServiceApi } from './api.js';
+import { auth, errors, onlyGetAndHead, rateLimit, whenReady, type HttpLog } from './middleware.js';
+import { controlRoutes } from './routes/control.js';
+import { statusRoutes } from './routes/status.js';
+import { screenshotRoutes } from './routes/screenshot.js';
+import { configRoutes } from './routes/config.js';
+
+export function createApp(api: ServiceApi, log: HttpLog): Koa {
+  const app = new Koa();
+  // Behind no proxy on a display controller: the socket address is the client.
+  app.proxy = false;
+  app.silent = true;
+  const router = new Router();
+  controlRoutes(router, api);
+  statusRoutes(router, api);
+  screenshotRoutes(router, api);
+  configRoutes(router, api);
+  app.use(errors(log));
+  app.use(onlyGetAndHead());
+  app.use(rateLimit(() => api.config().rateLimit));
+  app.use(whenReady(api));
+  app.use(auth(api));
+  app.use(router.routes());
+  return app;
+}

@@ -1,0 +1,103 @@
+import type { Context, Next } from 'koa';
+import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
+import type { ServiceApi } from './api.js';
+
+export interface HttpLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export function sendError(ctx: Context, code: ErrorCode, message: string, extra: Record<string, unknown> = {}): void {
+  ctx.status = ERRORS[code].status;
+  ctx.body = { result: 'error', code, message, ...extra };
+}
+
+/** Every error leaves as JSON with a code; anything unexpected is a 500 and a logged defect. */
+export function errors(log: HttpLog) {
+  return async (ctx: Context, next: Next) => {
+    const started = performance.now();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) sendError(ctx, 'MLDS_NOT_FOUND', `no such path: ${ctx.path}`);
+    } catch (err) {
+      if (err instanceof MldsError) {
+        sendError(ctx, err.code, err.message, { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) });
+      } else {
+        log.error({ err: (err as Error).stack ?? String(err), url: ctx.url }, 'request failed');
+        sendError(ctx, 'MLDS_INTERNAL', 'internal error; see the service log');
+      }
+    }
+    log.info({ method: ctx.method, url: redact(ctx.url), status: ctx.status, ms: +(performance.now() - started).toFixed(2), ip: ctx.ip }, 'request');
+  };
+}
+
+function redact(url: string): string {
+  return url.replace(/([?&]key=)[^&]*/g, '$1***');
+}
+
+export function onlyGetAndHead() {
+  return async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD');
+      return sendError(ctx, 'MLDS_METHOD_NOT_ALLOWED', `${ctx.method} is not allowed; use GET`);
+    }
+    await next();
+  };
+}
+
+/** Fixed one-second windows per client address: enough to stop a runaway script without state to tune. */
+export function rateLimit(perSecond: () => number) {
+  const windows = new Map<string, { second: number; count: number }>();
+  return async (ctx: Context, next: Next) => {
+    const second = Math.floor(Date.now() / 1000);
+    const w = windows.get(ctx.ip);
+    if (!w || w.second !== second) {
+      if (windows.size > 10_000) windows.clear();
+      windows.set(ctx.ip, { second, count: 1 });
+    } else if (++w.count > perSecond()) {
+      ctx.set('Retry-After', '1');
+      return sendError(ctx, 'MLDS_RATE_LIMITED', `more than ${perSecond()} requests per second from ${ctx.ip}`);
+    }
+    await next();
+  };
+}
+
+const ADMIN_PATHS = new Set(['/setethernetconfig', '/load_config', '/reload_config']);
+
+export function auth(api: ServiceApi) {
+  return async (ctx: Context, next: Next) => {
+    const sec = api.config().security;
+    if (sec && (sec.apiKey || sec.adminKey)) {
+      const given = (ctx.get('X-API-Key') || (typeof ctx.query.key === 'string' ? ctx.query.key : '')) as string;
+      const isAdmin = !!sec.adminKey && given === sec.adminKey;
+      if (ADMIN_PATHS.has(ctx.path) && sec.adminKey && !isAdmin) {
+        return sendError(ctx, 'MLDS_FORBIDDEN', `${ctx.path} needs the admin key`);
+      }
+      if (sec.apiKey && !isAdmin && given !== sec.apiKey) {
+        return sendError(ctx, 'MLDS_UNAUTHORIZED', given ? 'the API key is wrong' : 'an API key is required (key query value or X-API-Key header)');
+      }
+    }
+    await next();
+  };
+}
+
+export function whenReady(api: ServiceApi) {
+  return async (ctx: Context, next: Next) => {
+    if (!api.ready()) {
+      ctx.set('Retry-After', '1');
+      return sendError(ctx, 'MLDS_UNAVAILABLE', 'the service is starting or swapping its configuration; retry shortly');
+    }
+    await next();
+  };
+}
+
+/** JSON endpoints refuse an Accept header that rules JSON out. */
+export function json() {
+  return async (ctx: Context, next: Next) => {
+    if (!ctx.accepts('application/json')) {
+      return sendError(ctx, 'MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
+    }
+    await next();
+  };
+}

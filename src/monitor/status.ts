@@ -1,0 +1,91 @@
+import type { AreaConfig, ServiceConfig } from '../config/types.js';
+import type { ConfigFault } from '../config/faults.js';
+import type { Controller } from '../control/controller.js';
+import type { OutputHealth } from '../output/runner.js';
+import { dateText } from '../render/areas/date.js';
+
+export interface ConfigStatus {
+  file: string;
+  /** When the running configuration was loaded. */
+  loadedAt: number;
+  /** The last load attempt (start, reload, periodic re-check) and its faults, if it failed. */
+  lastAttemptAt: number;
+  faults: ConfigFault[];
+}
+
+export interface StatusInput {
+  version: string;
+  startedAt: number;
+  now: number;
+  config: ServiceConfig;
+  configStatus: ConfigStatus;
+  controller: Controller;
+  health(unitKey: string): OutputHealth | undefined;
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+/** The machine-readable status (/status, sendInfo crons); /info renders the same facts as HTML. */
+export function buildStatus(s: StatusInput): Record<string, unknown> {
+  const { config, now } = s;
+  const cs = s.configStatus;
+  return {
+    service: 'mlds',
+    version: s.version,
+    uptimeSeconds: Math.round((now - s.startedAt) / 1000),
+    time: iso(now),
+    timezone: config.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    config: {
+      status: cs.faults.length === 0 ? 'ok' : 'faulty',
+      file: cs.file,
+      loadedAt: iso(cs.loadedAt),
+      lastAttemptAt: iso(cs.lastAttemptAt),
+      ...(cs.faults.length ? { message: `the last load of ${cs.file} failed with ${cs.faults.length} fault(s); the configuration loaded at ${iso(cs.loadedAt)} keeps running`, faults: cs.faults } : {}),
+    },
+    displays: config.displays.map((d, i) => {
+      const st = s.controller.state(d.id);
+      const unit = config.units.find((u) => u.key === d.unit);
+      return {
+        id: d.id,
+        name: d.displayName,
+        main: i === 0,
+        unitMain: unit?.displayIds[0] === d.id,
+        unit: d.unit,
+        resolution: `${d.width}x${d.height}`,
+        width: d.width,
+        height: d.height,
+        controllerType: d.controllerType,
+        displayIp: d.displayIp,
+        output: s.health(d.unit),
+        layout: st.layout ?? null,
+        layoutSince: iso(st.layout ? st.layoutSetAt : undefined),
+        areas: st.layout ? [...st.areas.values()].map((a) => ({
+          id: a.area.id,
+          type: a.area.type,
+          source: a.source,
+          value: a.value,
+          text: a.area.type === 'date' && a.source !== 'none' ? safeDate(a.area, now, config.timezone) : a.text,
+          file: a.file ? relative(config.dir, a.file) : undefined,
+          url: a.url,
+          fontColor: a.fontColor,
+          fontSize: a.fontSize,
+          since: iso(a.setAt),
+          ttlLeftSeconds: a.expiresAt === undefined ? null : Math.max(0, Math.ceil((a.expiresAt - now) / 1000)),
+          fault: a.fault,
+        })) : [],
+        lastCommand: st.lastCommand ? { ...st.lastCommand, at: iso(st.lastCommand.at) } : null,
+        lastFault: st.lastFault ? { ...st.lastFault, at: iso(st.lastFault.at) } : null,
+        ignoredKeys: st.lastIgnored ?? [],
+      };
+    }),
+    recentFaults: s.controller.recentFaults.map((f) => ({ ...f, at: iso(f.at) })),
+  };
+}
+
+function safeDate(area: AreaConfig, now: number, zone?: string): string {
+  try { return dateText(area, now, zone); } catch (err) { return `(${(err as Error).message})`; }
+}
+
+function relative(dir: string, file: string): string {
+  return file.startsWith(dir + '/') ? file.slice(dir.length + 1) : file;
+}
