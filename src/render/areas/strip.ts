@@ -45,10 +45,13 @@ export class TextStrip {
     const total = Math.ceil(this.width) + 2 * this.pad;
     const font = cssFont(this.style.size, this.style.font);
     measureCtx.font = font;
-    // The line box comes from the area font's own ascent and descent, not from this
-    // text's ink, so every text in the area sits on the same baseline ("Ag" and "ag" alike).
-    const m = measureCtx.measureText('Hg');
-    const baseline = Math.round((this.height - (m.emHeightAscent + m.emHeightDescent)) / 2 + m.emHeightAscent);
+    // The text's own ink is centred, so a route number or a word in capitals sits in the
+    // middle of its box as a reader expects; an all-blank text falls back to the font box.
+    const m = measureCtx.measureText(this.text);
+    let asc = m.actualBoundingBoxAscent;
+    let desc = m.actualBoundingBoxDescent;
+    if (!(asc + desc > 0)) { asc = m.emHeightAscent; desc = m.emHeightDescent; }
+    const baseline = Math.round((this.height - (asc + desc)) / 2 + asc);
     const { r, g, b } = this.style.color;
     this.tiles = [];
     for (let x0 = 0; x0 < total; x0 += TILE) {

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { area, FONT_DIR, inkColumns, rig, T0 } from './helpers.js';
+
+// Font registration is process-wide and permanent, so the case without the fallback font
+// must render before anything registers the repository's fonts/: it runs first, alone here.
+const DEVANAGARI = 'नमस्ते';
+
+function render(fontDirs: string[], font?: string) {
+  const a = area({ id: 'a', align: 'left', fontSize: 60, font });
+  const r = rig([a], { fontDirs });
+  r.set(a, { text: DEVANAGARI, setAt: T0 });
+  return r.compositor.render(T0);
+}
+
+test('a glyph the area font lacks comes from another font in fonts/ before it becomes a box', () => {
+  const only = mkdtempSync(path.join(tmpdir(), 'mlds-fonts-'));
+  copyFileSync(path.join(FONT_DIR, 'DejaVuSans.ttf'), path.join(only, 'DejaVuSans.ttf'));
+  // DejaVu Sans has no Devanagari, and no system font here has it either: boxes.
+  const boxes = render([only]);
+  const withFallback = render([FONT_DIR]);
+  const lohitItself = render([FONT_DIR], path.join(FONT_DIR, 'Lohit-Devanagari.ttf'));
+  assert.deepEqual(withFallback.data, lohitItself.data, 'drawn with the Lohit glyphs from fonts/');
+  assert.notDeepEqual(boxes.data, withFallback.data);
+  // Six boxes are far wider than the shaped word (conjuncts merge letters).
+  const span = (f: typeof boxes) => { const c = inkColumns(f, 0, 640); return c[c.length - 1] - c[0]; };
+  assert.ok(span(boxes) > span(withFallback) * 1.3, `boxes ${span(boxes)} px vs glyphs ${span(withFallback)} px`);
+});
