@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, mock, test } from 'node:test';
+import type { Frame } from '../../src/output/types.js';
+import { FrameLoop } from '../../src/render/loop.js';
+import { area, rig, T0 } from './helpers.js';
+
+// Time is mocked (setTimeout and Date): the loop runs exactly as in service, and the test
+// can watch 5 s of it without waiting 5 s. setImmediate stays real (invalidate uses it).
+beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: T0 }));
+afterEach(() => mock.timers.reset());
+
+async function flush(): Promise<void> {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
+/** Advances mocked time 1 ms at a time so each timer fires at its own instant. */
+async function advance(ms: number): Promise<void> {
+  for (let i = 0; i < ms; i++) {
+    mock.timers.tick(1);
+    await flush();
+  }
+}
+
+function recorder(result: boolean | (() => Promise<boolean>) = true) {
+  const got: Array<{ seq: number; at: number }> = [];
+  const sink = async (f: Frame) => {
+    got.push({ seq: f.seq, at: Date.now() });
+    return typeof result === 'function' ? result() : result;
+  };
+  return { got, sink };
+}
+
+test('a static screen produces no new frames for 5 s (and the loop holds no timer)', async () => {
+  const a = area({ id: 'a', align: 'center' });
+  const r = rig([a]);
+  r.set(a, { text: 'Fits', setAt: T0 });
+  const { got, sink } = recorder();
+  const loop = new FrameLoop(r.compositor, sink);
+  loop.start();
+  await flush();
+  await advance(5000);
+  loop.stop();
+  assert.equal(got.length, 1, 'only the first frame');
+  assert.equal(loop.stats().rendered, 1, 'not even a render was attempted after it');
+});
+
+test('scrolling runs on the absolute frame grid at the configured fps, no frame missed', async () => {
+  const a = area({ id: 'a', scrollSpeed: 0 });
+  const r = rig([a]);
+  r.set(a, { text: 'A text far too long to fit in six hundred and forty pixels of panel', setAt: T0 });
+  const { got, sink } = recorder();
+  const loop = new FrameLoop(r.compositor, sink, Date.now, { fps: 50 });
+  loop.start();
+  await advance(1000);
+  loop.stop();
+  assert.ok(got.length >= 50 && got.length <= 51, `${got.length} frames in 1 s`);
+  for (let i = 1; i < got.length; i++) assert.equal(got[i].at - got[i - 1].at, 20, `frame ${i} off the 20 ms grid`);
+  assert.equal(loop.stats().missed, 0);
+
+  const slow = new FrameLoop(r.compositor, recorder().sink, Date.now, { fps: 25 });
+  slow.start();
+  await advance(1000);
+  slow.stop();
+  assert.ok(Math.abs(slow.stats().rendered - 25) <= 1, `${slow.stats().rendered} renders at 25 fps`);
+});
+
+test('a clock wakes the loop exactly on the second boundary and sleeps in between', async () => {
+  mock.timers.setTime(T0 + 300);
+  const a = area({ id: 'c', type: 'date', dateFormat: 'HH:mm:ss', dateOffset: 0 });
+  const r = rig([a]);
+  r.state.areas.set('c', { area: a, source: 'default', setAt: T0 });
+  const { got, sink } = recorder();
+  const loop = new FrameLoop(r.compositor, sink);
+  loop.start();
+  await advance(2800);
+  loop.stop();
+  assert.deepEqual(got.map((g) => g.at - T0), [300, 1000, 2000, 3000]);
+  assert.equal(loop.stats().rendered, 4);
+});
+
+test('invalidate() resolves with whether the frame holding the change reached the output', async () => {
+  const a = area({ id: 'a' });
+  const r = rig([a]);
+  let ok = true;
+  const { got, sink } = recorder(async () => ok);
+  const loop = new FrameLoop(r.compositor, sink);
+  loop.start();
+  await flush();
+  r.set(a, { text: 'One', setAt: Date.now() });
+  assert.equal(await loop.invalidate(), true);
+  const seqOne = got[got.length - 1].seq;
+  ok = false;
+  r.set(a, { text: 'Two', setAt: Date.now() });
+  assert.equal(await loop.invalidate(), false, 'the output failed');
+  assert.ok(got[got.length - 1].seq > seqOne);
+  ok = true;
+  // Nothing visible changed, yet the confirmation still reflects a real write.
+  const before = got.length;
+  assert.equal(await loop.invalidate(), true);
+  assert.equal(got.length, before + 1);
+  loop.stop();
+});
+
+test('a slow output gets the newest frame, never an older one, and the loop is not held up', async () => {
+  const a = area({ id: 'a', scrollSpeed: 0 });
+  const r = rig([a]);
+  r.set(a, { text: 'A text far too long to fit in six hundred and forty pixels of panel', setAt: T0 });
+  // Each write takes 100 ms (five frame periods).
+  const { got, sink } = recorder(() => new Promise((res) => setTimeout(() => res(true), 100)));
+  const loop = new FrameLoop(r.compositor, sink, Date.now, { fps: 50 });
+  loop.start();
+  await advance(1000);
+  loop.stop();
+  const s = loop.stats();
+  assert.ok(s.rendered >= 50, `rendered ${s.rendered}`);
+  assert.ok(got.length >= 9 && got.length <= 11, `${got.length} writes of 100 ms in 1 s`);
+  assert.ok(s.dropped >= 35, `dropped ${s.dropped}`);
+  for (let i = 1; i < got.length; i++) assert.ok(got[i].seq > got[i - 1].seq);
+  assert.equal(s.missed, 0);
+});
