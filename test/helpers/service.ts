@@ -1,0 +1,101 @@
+// Shared by the service-level tests: a throw-away service directory, a service on a free
+// loopback port, HTTP helpers, and decoded screenshot pixels.
+import { loadImage, createCanvas } from 'canvas';
+import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startService, type RunningService, type StartOptions } from '../../src/main.js';
+
+export const REPO = path.resolve(import.meta.dirname, '../..');
+
+export interface ServiceDir { dir: string; configFile: string; stateDir: string; cleanup(): void }
+
+/** A temporary service directory holding `config` and a copy of the example images. */
+export function serviceDir(config: unknown): ServiceDir {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-test-'));
+  cpSync(path.join(REPO, 'examples/images'), path.join(dir, 'images'), { recursive: true });
+  mkdirSync(path.join(dir, 'fonts'));
+  const configFile = path.join(dir, 'config.json');
+  writeFileSync(configFile, JSON.stringify(config, null, 1));
+  return { dir, configFile, stateDir: path.join(dir, 'state'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function start(sd: ServiceDir, extra: Partial<StartOptions> = {}): Promise<RunningService> {
+  return startService({ configFile: sd.configFile, port: 0, host: '127.0.0.1', stateDir: sd.stateDir, logToStdout: false, ...extra });
+}
+
+export interface Reply { status: number; headers: Headers; json: Record<string, unknown>; text: string; bytes: Buffer }
+
+export async function get(svc: { url: string }, pathAndQuery: string, init: RequestInit = {}): Promise<Reply> {
+  const res = await fetch(svc.url + pathAndQuery, init);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
+  let json: Record<string, unknown> = {};
+  if ((res.headers.get('content-type') ?? '').includes('json')) json = JSON.parse(text) as Record<string, unknown>;
+  return { status: res.status, headers: res.headers, json, text, bytes };
+}
+
+/** Polls until `cond` holds (the frame loop draws on its own schedule), failing after `ms`. */
+export async function until(cond: () => boolean | Promise<boolean>, ms = 3000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Waits until the display's unit has drawn a frame newer than `afterSeq`. */
+export async function nextFrame(svc: RunningService, id: string, afterSeq: number): Promise<void> {
+  await until(() => (svc.api.frame(id)?.seq ?? -1) > afterSeq, 3000, `a frame of ${id} after ${afterSeq}`);
+}
+
+export interface Pixels { width: number; height: number; at(x: number, y: number): [number, number, number] }
+
+/** Decodes a JPEG or PNG as a browser would, for checking colours at coordinates. */
+export async function decode(bytes: Buffer): Promise<Pixels> {
+  const img = await loadImage(bytes);
+  const c = createCanvas(img.width, img.height);
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const d = ctx.getImageData(0, 0, img.width, img.height).data;
+  return {
+    width: img.width,
+    height: img.height,
+    at: (x, y) => { const i = (y * img.width + x) * 4; return [d[i], d[i + 1], d[i + 2]]; },
+  };
+}
+
+/** Colour equality within a JPEG's tolerance. */
+export function near(actual: [number, number, number], expected: [number, number, number], tol = 12): boolean {
+  return actual.every((v, i) => Math.abs(v - expected[i]) <= tol);
+}
+
+/** A minimal valid single-display configuration to mutate in tests. */
+export function baseConfig(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return {
+    port: '9199',
+    effectDurationMs: '0',
+    rateLimit: '100000',
+    displays: {
+      main: {
+        displayName: 'Test display',
+        displayIp: '127.0.0.1',
+        displayPort: '9001',
+        controllerType: 'T430',
+        displayWidth: '200',
+        displayHeight: '100',
+        output: { driver: 'virtual' },
+        layout: {
+          l1: {
+            title: { coordinates: '0 0 199 49', type: 'text', fontSize: '30', fontColor: '255 255 255', backgroundColor: '0 0 255', align: 'left' },
+            sign: { coordinates: '0 50 99 99', type: 'static', fontSize: '20', params: { a: 'Alpha', b: 'Beta' }, defaultValue: 'Def' },
+            pic: { coordinates: '100 50 199 99', type: 'image', params: { logo: 'logo.png', bus: 'bus.png' } },
+          },
+          l2: {
+            other: { coordinates: '0 0 199 99', type: 'text', fontSize: '40' },
+          },
+        },
+      },
+    },
+  };
+}
