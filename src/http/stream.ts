@@ -1,0 +1,181 @@
+import type { Context } from 'koa';
+import { PassThrough } from 'node:stream';
+import type { Canvas } from 'canvas';
+import type { Frame } from '../output/types.js';
+import { encodeJpegAsync } from '../render/encode.js';
+
+/** Where a live view takes its pictures: one display's part of its unit's frames. */
+export interface LiveSource {
+  /** The display's size: the top-left width x height of each unit frame. */
+  width: number;
+  height: number;
+  latest(): Frame | undefined;
+  /** Called with every new frame; returns the unsubscribe function. */
+  subscribe(fn: (frame: Frame) => void): () => void;
+}
+
+export interface LiveViewOptions {
+  /** Ceiling of pictures per second sent to viewers (default 25). */
+  maxFps?: number;
+  /** JPEG quality 0..1 (default 0.8). */
+  quality?: number;
+  /** A still screen re-sends its last picture this often so proxies keep the stream open (default 10 s). */
+  keepAliveMs?: number;
+}
+
+const BOUNDARY = 'mldsframe';
+
+interface Viewer { out: PassThrough; busy: boolean }
+
+/**
+ * The viewers of one display. Each new frame is encoded once, whatever the number of
+ * viewers, at most maxFps times a second and never two encodes at a time (a frame that
+ * arrives meanwhile waits, replaced by any newer one). A viewer whose connection has not
+ * taken the previous picture yet skips pictures instead of queueing them, so a slow phone
+ * neither delays the other viewers nor buffers memory, and nothing here waits for the
+ * frame loop or makes it wait.
+ */
+class Broadcast {
+  readonly viewers = new Set<Viewer>();
+  encodes = 0;
+  private readonly unsubscribe: () => void;
+  private readonly minInterval: number;
+  private pending: Frame | undefined;
+  private encoding = false;
+  private lastStart = -Infinity;
+  private timer: NodeJS.Timeout | undefined;
+  private keepAlive: NodeJS.Timeout | undefined;
+  private lastJpeg: { seq: number; jpeg: Buffer } | undefined;
+  private scratch: Canvas | undefined;
+  private closed = false;
+
+  constructor(private readonly source: LiveSource, private readonly opts: Required<LiveViewOptions>, private readonly onEmpty: () => void) {
+    this.minInterval = 1000 / opts.maxFps;
+    this.unsubscribe = source.subscribe((f) => this.offer(f));
+    this.keepAlive = setInterval(() => { if (this.lastJpeg) this.send(this.lastJpeg.jpeg, true); }, opts.keepAliveMs);
+    this.keepAlive.unref();
+  }
+
+  add(v: Viewer): void {
+    this.viewers.add(v);
+    const latest = this.source.latest();
+    if (this.lastJpeg && (!latest || latest.seq === this.lastJpeg.seq)) this.write(v, this.lastJpeg.jpeg);
+    else if (latest) this.offer(latest, true);
+  }
+
+  remove(v: Viewer): void {
+    this.viewers.delete(v);
+    if (this.viewers.size === 0) this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.timer = this.keepAlive = undefined;
+    for (const v of this.viewers) v.out.end();
+    this.viewers.clear();
+    this.onEmpty();
+  }
+
+  private offer(frame: Frame, now = false): void {
+    this.pending = frame;
+    if (this.encoding || this.timer) return;
+    const wait = now ? 0 : this.lastStart + this.minInterval - performance.now();
+    if (wait <= 0) void this.encode();
+    else this.timer = setTimeout(() => { this.timer = undefined; void this.encode(); }, wait);
+  }
+
+  private async encode(): Promise<void> {
+    const frame = this.pending;
+    if (!frame || this.closed) return;
+    this.pending = undefined;
+    this.encoding = true;
+    this.lastStart = performance.now();
+    try {
+      const { jpeg, canvas } = await encodeJpegAsync(frame, this.source.width, this.source.height, this.opts.quality, this.scratch);
+      this.scratch = canvas;
+      this.encodes++;
+      this.lastJpeg = { seq: frame.seq, jpeg };
+      this.send(jpeg, false);
+    } catch {
+      // A picture that fails to encode is skipped; the next frame tries again.
+    } finally {
+      this.encoding = false;
+    }
+    if (this.pending) this.offer(this.pending);
+  }
+
+  private send(jpeg: Buffer, onlyIdle: boolean): void {
+    for (const v of this.viewers) if (!onlyIdle || !v.busy) this.write(v, jpeg);
+  }
+
+  private write(v: Viewer, jpeg: Buffer): void {
+    if (v.busy) return;
+    const head = `Content-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`;
+    v.out.write(head);
+    v.out.write(jpeg);
+    // The closing boundary goes out with the part, so a browser shows it at once
+    // instead of waiting for the next picture.
+    if (!v.out.write(`\r\n--${BOUNDARY}\r\n`)) {
+      v.busy = true;
+      v.out.once('drain', () => { v.busy = false; });
+    }
+  }
+}
+
+/**
+ * Live MJPEG views (multipart/x-mixed-replace) of displays, for GET /screenshot?stream=1.
+ * `key` identifies the source (the display id); one encoder per key serves all its viewers.
+ */
+export class LiveViews {
+  private readonly broadcasts = new Map<string, Broadcast>();
+  private readonly opts: Required<LiveViewOptions>;
+
+  constructor(options: LiveViewOptions = {}) {
+    this.opts = { maxFps: options.maxFps ?? 25, quality: options.quality ?? 0.8, keepAliveMs: options.keepAliveMs ?? 10_000 };
+  }
+
+  /** Answers the request with an endless stream of this display's pictures. */
+  serve(ctx: Context, key: string, source: LiveSource): void {
+    ctx.status = 200;
+    ctx.type = `multipart/x-mixed-replace; boundary=${BOUNDARY}`;
+    ctx.set('Cache-Control', 'no-store, no-cache, must-revalidate');
+    ctx.set('Pragma', 'no-cache');
+    ctx.set('X-Accel-Buffering', 'no');
+    if (ctx.method === 'HEAD') return;
+    ctx.req.socket.setNoDelay(true);
+    ctx.req.socket.setTimeout(0);
+    const out = new PassThrough({ highWaterMark: 64 * 1024 });
+    out.write(`--${BOUNDARY}\r\n`);
+    ctx.body = out;
+    let b = this.broadcasts.get(key);
+    if (!b) {
+      b = new Broadcast(source, this.opts, () => this.broadcasts.delete(key));
+      this.broadcasts.set(key, b);
+    }
+    const viewer: Viewer = { out, busy: false };
+    const broadcast = b;
+    const gone = () => broadcast.remove(viewer);
+    ctx.req.once('close', gone);
+    ctx.res.once('close', gone);
+    broadcast.add(viewer);
+  }
+
+  /** Viewers and encodes per key, for /status and tests. */
+  stats(): Record<string, { viewers: number; encodes: number; maxBufferedBytes: number }> {
+    const out: Record<string, { viewers: number; encodes: number; maxBufferedBytes: number }> = {};
+    for (const [k, b] of this.broadcasts) {
+      const buffered = [...b.viewers].map((v) => v.out.writableLength);
+      out[k] = { viewers: b.viewers.size, encodes: b.encodes, maxBufferedBytes: Math.max(0, ...buffered) };
+    }
+    return out;
+  }
+
+  /** Ends every stream (configuration swap, shutdown): browsers reload the picture. */
+  closeAll(): void {
+    for (const b of [...this.broadcasts.values()]) b.close();
+  }
+}

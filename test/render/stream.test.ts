@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { loadImage, createCanvas } from 'canvas';
+import Koa from 'koa';
+import { LiveViews, type LiveSource } from '../../src/http/stream.js';
+import type { Frame } from '../../src/output/types.js';
+
+/** A unit whose frames the test pushes by hand; the display is its top-left W x H. */
+class FakeUnit implements LiveSource {
+  readonly listeners = new Set<(f: Frame) => void>();
+  last: Frame | undefined;
+  seq = 0;
+  constructor(readonly width: number, readonly height: number, readonly unitWidth = width + 16) {}
+  latest() { return this.last; }
+  subscribe(fn: (f: Frame) => void) { this.listeners.add(fn); return () => { this.listeners.delete(fn); }; }
+  push(rgb: [number, number, number], noise = false): void {
+    const data = new Uint8Array(this.unitWidth * this.height * 4);
+    for (let i = 0; i < data.length; i += 4) {
+      if (noise) { data[i] = Math.random() * 256; data[i + 1] = Math.random() * 256; data[i + 2] = Math.random() * 256; }
+      else { data[i] = rgb[0]; data[i + 1] = rgb[1]; data[i + 2] = rgb[2]; }
+      data[i + 3] = 255;
+    }
+    this.last = { width: this.unitWidth, height: this.height, data, seq: ++this.seq };
+    for (const fn of this.listeners) fn(this.last);
+  }
+}
+
+const views = new LiveViews({ maxFps: 25 });
+const sources = new Map<string, FakeUnit>();
+let server: http.Server;
+let port = 0;
+
+before(async () => {
+  const app = new Koa();
+  app.use((ctx) => {
+    const id = String(ctx.query.id);
+    views.serve(ctx, id, sources.get(id)!);
+  });
+  server = app.listen(0);
+  await new Promise((r) => server.once('listening', r));
+  port = (server.address() as AddressInfo).port;
+});
+after(() => { views.closeAll(); server.close(); });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Connects a viewer and collects the JPEG parts it receives. */
+function viewer(id: string) {
+  const parts: Buffer[] = [];
+  let headers: http.IncomingHttpHeaders = {};
+  let buf = Buffer.alloc(0);
+  let res: http.IncomingMessage | undefined;
+  const req = http.get({ port, path: `/screenshot?stream=1&id=${id}` }, (r) => {
+    res = r;
+    headers = r.headers;
+    r.on('data', (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      for (;;) {
+        const m = /Content-Length: (\d+)\r\n\r\n/.exec(buf.toString('latin1'));
+        if (!m) break;
+        const start = m.index + m[0].length;
+        const len = Number(m[1]);
+        if (buf.length < start + len) break;
+        parts.push(buf.subarray(start, start + len));
+        buf = buf.subarray(start + len);
+      }
+    });
+  });
+  req.on('error', () => {});
+  return { parts, headers: () => headers, res: () => res, close: () => req.destroy() };
+}
+
+async function colourOf(jpeg: Buffer): Promise<{ rgb: number[]; w: number; h: number }> {
+  const img = await loadImage(jpeg);
+  const c = createCanvas(img.width, img.height);
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  return { rgb: [...ctx.getImageData(img.width >> 1, img.height >> 1, 1, 1).data.slice(0, 3)], w: img.width, h: img.height };
+}
+
+test('a viewer gets multipart JPEG parts of the display, starting with the current picture', async () => {
+  const src = new FakeUnit(64, 32);
+  sources.set('a', src);
+  src.push([200, 30, 30]);
+  const v = viewer('a');
+  await sleep(150);
+  assert.match(String(v.headers()['content-type']), /^multipart\/x-mixed-replace; boundary=mldsframe$/);
+  assert.equal(v.parts.length, 1, 'the current picture at once');
+  const first = await colourOf(v.parts[0]);
+  assert.deepEqual([first.w, first.h], [64, 32], 'cropped to the display');
+  assert.ok(Math.abs(first.rgb[0] - 200) < 8 && first.rgb[1] < 40);
+  src.push([20, 20, 220]);
+  await sleep(150);
+  assert.equal(v.parts.length, 2);
+  assert.ok((await colourOf(v.parts[1])).rgb[2] > 200);
+  v.close();
+  await sleep(50);
+  assert.equal(src.listeners.size, 0, 'the last viewer leaving unsubscribes from the unit');
+  assert.equal(views.stats().a, undefined);
+});
+
+test('at most 25 pictures a second however fast frames come, each frame encoded once for all viewers', async () => {
+  const src = new FakeUnit(64, 32);
+  sources.set('b', src);
+  src.push([0, 0, 0]);
+  const vs = Array.from({ length: 5 }, () => viewer('b'));
+  await sleep(100);
+  for (let i = 0; i < 100; i++) { src.push([i * 2, 0, 0]); await sleep(10); }
+  await sleep(100);
+  const { encodes } = views.stats().b;
+  const seconds = 1.2;
+  assert.ok(encodes <= 25 * seconds + 2, `${encodes} encodes`);
+  for (const v of vs) {
+    assert.ok(v.parts.length >= 15 && v.parts.length <= encodes, `viewer got ${v.parts.length} of ${encodes}`);
+  }
+  // The last frame pushed is the last picture sent (a waiting frame is replaced, never lost).
+  assert.ok(Math.abs((await colourOf(vs[0].parts[vs[0].parts.length - 1])).rgb[0] - 198) < 8);
+  for (const v of vs) v.close();
+});
+
+test('a viewer that stops reading skips pictures; the others keep the full rate', async () => {
+  const src = new FakeUnit(480, 320);
+  sources.set('c', src);
+  src.push([0, 0, 0], true);
+  const slow = viewer('c');
+  const fast = viewer('c');
+  await sleep(100);
+  slow.res()?.pause();
+  for (let i = 0; i < 40; i++) { src.push([0, 0, 0], true); await sleep(40); }
+  await sleep(100);
+  const s = views.stats().c;
+  assert.ok(fast.parts.length >= 30, `fast viewer got ${fast.parts.length}`);
+  assert.ok(slow.parts.length < fast.parts.length / 2, `slow viewer got ${slow.parts.length}`);
+  // Noise JPEGs are ~200 kB each: the stalled viewer holds about one, not forty.
+  assert.ok(s.maxBufferedBytes < 2 * fast.parts[0].length + 64 * 1024, `buffered ${s.maxBufferedBytes}`);
+  slow.close();
+  fast.close();
+});
