@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { loadImage } from 'canvas';
+import { REPO, baseConfig, serviceDir, until } from './helpers/service.js';
+
+const CLI = path.join(REPO, 'dist/cli.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+
+test('the built CLI exists (make build)', () => {
+  assert.ok(existsSync(CLI), `${CLI} is missing: run make build`);
+});
+
+test('-V prints the package version, -h the usage', () => {
+  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+  for (const flag of ['-V', '--version']) {
+    const r = run(flag);
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout.trim(), pkg.version);
+  }
+  for (const flag of ['-h', '--help']) {
+    const r = run(flag);
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /mlds start/);
+    assert.match(r.stdout, /mlds test/);
+  }
+  assert.equal(run('bogus').status, 64);
+});
+
+test('mlds test: a faulty configuration prints every fault with its path and exits 78', () => {
+  const c = baseConfig();
+  c.port = '22';
+  c.displays.main.layout.l1.title.scrollSpeed = '11';
+  const sd = serviceDir(c);
+  try {
+    const r = run('test', '--config', sd.configFile);
+    assert.equal(r.status, 78);
+    assert.match(r.stderr, /\/port: must be between 1025 and 65535/);
+    assert.match(r.stderr, /\/displays\/main\/layout\/l1\/title\/scrollSpeed: must be between 0 and 8/);
+  } finally { sd.cleanup(); }
+});
+
+test('mlds test: a good configuration renders every layout of every display to PNG', async () => {
+  const sd = serviceDir(baseConfig());
+  try {
+    const out = path.join(sd.dir, 'out');
+    const r = run('test', '--config', sd.configFile, '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(readdirSync(out).sort(), ['main--l1.png', 'main--l2.png']);
+    const img = await loadImage(path.join(out, 'main--l1.png'));
+    assert.deepEqual([img.width, img.height], [200, 100]);
+  } finally { sd.cleanup(); }
+});
+
+test('mlds start: exit 78 on a configuration that cannot start; serves and stops on SIGTERM', async () => {
+  const bad = serviceDir({ displays: {} });
+  try {
+    const r = run('start', '--config', bad.configFile, '--state-dir', bad.stateDir);
+    assert.equal(r.status, 78);
+    assert.match(r.stderr, /\/displays/);
+  } finally { bad.cleanup(); }
+
+  const sd = serviceDir(baseConfig());
+  const logDir = path.join(sd.dir, 'logs');
+  const child = spawn(process.execPath, [CLI, 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir, '--log-dir', logDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    await until(() => /listening on port \d+/.test(err), 15_000, 'the service to listen');
+    const port = /listening on port (\d+)/.exec(err)![1];
+    const res = await fetch(`http://127.0.0.1:${port}/mlds?id=main&layout=l1&title=Logged`);
+    assert.equal(res.status, 200);
+    child.kill('SIGTERM');
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    assert.equal(code, 0);
+    // Every request, its result and the configuration load are in today's log file.
+    const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.ok(log.some((l) => l.msg === 'configuration loaded' && typeof l.time === 'string'));
+    assert.ok(log.some((l) => l.msg === 'request' && String(l.url).includes('title=Logged') && l.status === 200));
+    assert.ok(log.some((l) => l.msg === 'command applied'));
+  } finally {
+    child.kill('SIGKILL');
+    sd.cleanup();
+  }
+});
