@@ -67,42 +67,90 @@ function compare(dump: { width: number; height: number; data: Uint8ClampedArray 
   return bad;
 }
 
-test('fbdev on a real kernel framebuffer (QEMU, bochs-drm): screendump equals the written frame', { skip, timeout: 180_000 }, async () => {
+const SERVICE_CONFIG = {
+  port: '9199',
+  displays: {
+    main: {
+      displayName: 'VM framebuffer', displayIp: '127.0.0.1', displayWidth: '320', displayHeight: '96',
+      infoScreenTtl: '0', sensorBrightness: 'false', output: { driver: 'fbdev', device: '/dev/fb0' },
+      startScreen: { loadLastRequest: false },
+      layout: {
+        l: {
+          line: { coordinates: '0 0 95 95', type: 'text', fontSize: '60', fontColor: '0 0 0', backgroundColor: '255 170 0', align: 'center' },
+          dest: { coordinates: '100 0 319 95', type: 'text', fontSize: '40', fontColor: '40 200 255', backgroundColor: '0 0 64' },
+        },
+      },
+    },
+  },
+};
+
+const noService = existsSync(join(ROOT, 'dist', 'cli.js')) ? undefined : 'dist/cli.js is not built';
+
+test('a real kernel framebuffer under QEMU (bochs-drm)', { skip, timeout: 240_000 }, async (t) => {
   const work = mkdtempSync(join(CACHE, 'run-'));
   const out = join(work, 'out');
-  mkdirSync(out);
+  mkdirSync(join(out, 'svc'), { recursive: true });
   let guest: Guest | undefined;
+  const w = 640, h = 400;
   try {
     initramfs(kernel!, join(work, 'initramfs.cpio'));
-    const w = 640, h = 400;
+    writeFileSync(join(out, 'svc', 'config.json'), JSON.stringify(SERVICE_CONFIG, null, 2));
     writeFileSync(join(out, 'run.sh'), [
       `cd ${ROOT}`,
       `node test/output/fixtures/vm-fb-writer.mjs /mnt ${w} ${h} || echo MLDS-A-FAILED`,
+      noService ? 'echo MLDS-B-SKIPPED' : 'node test/output/fixtures/vm-drive-service.mjs /mnt 9199 || echo MLDS-B-FAILED',
     ].join('\n') + '\n');
     const started = Date.now();
     guest = boot({
       kernel: kernel!.vmlinuz, initrd: join(work, 'initramfs.cpio'), outDir: out, monitorSocket: join(work, 'monitor.sock'),
       onLine: (l) => { if (process.env.MLDS_VM_VERBOSE || /MLDS/.test(l)) console.log(`# guest ${((Date.now() - started) / 1000).toFixed(1)}s: ${l}`); },
     });
-    const ready = await guest.waitFor(/MLDS-GUEST-READY fb=(\d+),(\d+) bpp=(\d+)/, 60_000);
+    const g = guest;
+    const ready = await g.waitFor(/MLDS-GUEST-READY fb=(\d+),(\d+) bpp=(\d+)/, 60_000);
     assert.deepEqual([Number(ready[1]), Number(ready[3])], [FB_W, 32], 'bochs-drm gives a 1280-wide 32 bpp /dev/fb0');
 
-    await guest.waitFor(/MLDS-DUMP a|MLDS-A-FAILED/, 60_000);
-    assert.ok(!guest.lines.some((l) => l.includes('MLDS-A-FAILED')), 'the fbdev writer ran in the guest');
-    await guest.monitor(`screendump ${join(work, 'a.png')} -f png`);
-    writeFileSync(join(out, 'dumped-a'), '');
-    const described = JSON.parse(readFileSync(join(out, 'fb-a.json'), 'utf8'));
-    assert.equal(described.format, 'XRGB8888');
-    assert.equal(described.geometry, 'ioctl', 'geometry came from FBIOGET_VSCREENINFO / FBIOGET_FSCREENINFO');
-    const dump = await rgbaOfPng(join(work, 'a.png'));
-    assert.deepEqual([dump.width, dump.height], [FB_W, FB_H]);
-    const mism = compare(dump, readFileSync(join(out, 'frame-a.rgba')), w, h);
-    assert.deepEqual(mism, [], 'every pixel of the screendump equals the frame (top-left) or black');
+    await t.test('the fbdev output writes a known frame: the screendump equals it pixel for pixel', async () => {
+      await g.waitFor(/MLDS-DUMP a|MLDS-A-FAILED/, 60_000);
+      assert.ok(!g.lines.some((l) => l.includes('MLDS-A-FAILED')), 'the fbdev writer ran in the guest');
+      await g.monitor(`screendump ${join(work, 'a.png')} -f png`);
+      writeFileSync(join(out, 'dumped-a'), '');
+      const described = JSON.parse(readFileSync(join(out, 'fb-a.json'), 'utf8'));
+      assert.equal(described.format, 'XRGB8888');
+      assert.equal(described.geometry, 'ioctl', 'geometry came from FBIOGET_VSCREENINFO / FBIOGET_FSCREENINFO');
+      const dump = await rgbaOfPng(join(work, 'a.png'));
+      assert.deepEqual([dump.width, dump.height], [FB_W, FB_H]);
+      assert.deepEqual(compare(dump, readFileSync(join(out, 'frame-a.rgba')), w, h), [],
+        'every pixel of the screendump equals the frame (top-left) or black');
+    });
 
-    const code = await Promise.race([guest.exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000).unref())]);
+    await t.test('the service drives /dev/fb0: screendump equals its own PNG screenshot', { skip: noService }, async () => {
+      const m = await g.waitFor(/MLDS-DUMP b|MLDS-B-FAILED/, 150_000);
+      assert.equal(m[0], 'MLDS-DUMP b', `the service ran in the guest (see ${join(out, 'service.log')})`);
+      await g.monitor(`screendump ${join(work, 'b.png')} -f png`);
+      writeFileSync(join(out, 'dumped-b'), '');
+      await g.waitFor(/MLDS-B done|MLDS-B-FAILED/, 30_000);
+      const shot = await rgbaOfPng(join(out, 'shot-b.png'));
+      const again = await rgbaOfPng(join(out, 'shot-b2.png'));
+      assert.deepEqual([shot.width, shot.height], [320, 96]);
+      assert.ok(Buffer.from(shot.data).equals(Buffer.from(again.data)), 'the picture was still while the screendump was taken');
+      assert.ok(shot.data.some((v, i) => i % 4 === 0 && v === 255), 'the screenshot shows the layout, not a black screen');
+      const dump = await rgbaOfPng(join(work, 'b.png'));
+      // Black outside the display also proves open() cleared the writer's larger picture.
+      assert.deepEqual(compare(dump, new Uint8Array(shot.data.buffer), shot.width, shot.height), [],
+        'the panel shows exactly the frame of the service at the top-left and black elsewhere');
+      const status = JSON.parse(readFileSync(join(out, 'status-b.json'), 'utf8'));
+      const output = status.displays[0].output;
+      assert.equal(output.driver, 'fbdev');
+      assert.equal(output.open, true);
+      assert.equal(output.lastResult, 'ok');
+      assert.equal(output.details.format, 'XRGB8888');
+      assert.ok(output.framesSent >= 2, 'the black start frame and the frame of the command');
+    });
+
+    const code = await Promise.race([g.exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000).unref())]);
     assert.equal(code, 0, 'the guest powered off cleanly');
   } finally {
     guest?.kill();
-    rmSync(work, { recursive: true, force: true });
+    if (!process.env.MLDS_VM_KEEP) rmSync(work, { recursive: true, force: true });
   }
 });
