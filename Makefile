@@ -6,8 +6,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Needed to build and run the service (node-canvas builds from source here).
 APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev \
             libgif-dev librsvg2-dev fonts-dejavu-core
+# The framebuffer VM test only: installed when possible, the test says why it skips otherwise.
+VM_APT_PKGS := qemu-system-x86 busybox-static
 # Needed only by the tests (real ffmpeg, Java for the clock fixtures, ...).
-APT_TEST_PKGS := iproute2 qemu-system-x86 busybox-static
+APT_TEST_PKGS := iproute2
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
 PORT ?= 9199
 
@@ -29,6 +31,7 @@ deps:
 
 test-deps: deps
 	$(call apt_ensure,$(APT_TEST_PKGS))
+	-$(call apt_ensure,$(VM_APT_PKGS))
 
 build: deps native
 	@npx tsc -p tsconfig.json
