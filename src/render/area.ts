@@ -44,8 +44,9 @@ export class AreaRenderer {
   private dispMs = 0;
   private generation = 0;
   private layer: Canvas | undefined;
-  /** Key of the picture last painted into the frame (owned by the compositor). */
-  drawnKey: string | undefined;
+  private drawnKey: string | undefined;
+  private drawnGeneration = -1;
+  private drawnSteady = false;
 
   constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {}
 
@@ -118,6 +119,35 @@ export class AreaRenderer {
     const ph = this.phase(now);
     const inner = ph.content ? ph.content.key(now) : '-';
     return ph.effect ? `${this.generation}:${ph.kind}${Math.max(0, ph.elapsed)}:${inner}` : `${this.generation}:${inner}`;
+  }
+
+  /** Whether the picture at `now` differs from the one last painted (see markDrawn). */
+  changed(now: number): boolean {
+    return this.key(now) !== this.drawnKey;
+  }
+
+  /**
+   * The part of the frame that may differ from what was last painted: the whole area,
+   * except while the same content runs without an effect and says which rows it paints
+   * (a scrolling line in a tall area only changes its own rows).
+   */
+  changedRect(now: number): { x: number; y: number; w: number; h: number } {
+    const a = this.area;
+    const rows = this.current?.rows?.();
+    if (!rows || !this.drawnSteady || this.drawnGeneration !== this.generation || !this.steady(now)) {
+      return { x: a.x, y: a.y, w: a.width, h: a.height };
+    }
+    return { x: a.x, y: a.y + rows.y, w: a.width, h: rows.h };
+  }
+
+  markDrawn(now: number): void {
+    this.drawnKey = this.key(now);
+    this.drawnGeneration = this.generation;
+    this.drawnSteady = this.steady(now);
+  }
+
+  private steady(now: number): boolean {
+    return now >= this.changeAt + this.clearMs + this.dispMs;
   }
 
   nextChange(now: number): number {

@@ -77,7 +77,7 @@ export class Compositor {
       }
       ctx.restore();
     }
-    for (const ar of all) ar.drawnKey = ar.key(now);
+    for (const ar of all) ar.markDrawn(now);
     this.last = { width: this.unit.width, height: this.unit.height, data: this.readBack(dirty), seq: ++this.seq };
     for (const fn of this.listeners) fn(this.last);
     return this.last;
@@ -133,7 +133,7 @@ export class Compositor {
       }
       for (const ar of m.renderers) {
         ar.sync(st.areas.get(ar.area.id), now);
-        if (ar.key(now) !== ar.drawnKey) dirty.push({ x: ar.area.x, y: ar.area.y, w: ar.area.width, h: ar.area.height });
+        if (ar.changed(now)) dirty.push(ar.changedRect(now));
       }
     }
     if (this.everythingDirty) {

@@ -47,13 +47,11 @@ after(() => { views.closeAll(); server.close(); });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Connects a viewer and collects the JPEG parts it receives. */
-function viewer(id: string) {
+function viewer(id: string, stallAfterFirstPart = false) {
   const parts: Buffer[] = [];
   let headers: http.IncomingHttpHeaders = {};
   let buf = Buffer.alloc(0);
-  let res: http.IncomingMessage | undefined;
   const req = http.get({ port, path: `/screenshot?stream=1&id=${id}` }, (r) => {
-    res = r;
     headers = r.headers;
     r.on('data', (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
@@ -65,11 +63,13 @@ function viewer(id: string) {
         if (buf.length < start + len) break;
         parts.push(buf.subarray(start, start + len));
         buf = buf.subarray(start + len);
+        // A phone on a bad link: it takes one picture, then reads nothing more.
+        if (stallAfterFirstPart) { r.pause(); break; }
       }
     });
   });
   req.on('error', () => {});
-  return { parts, headers: () => headers, res: () => res, close: () => req.destroy() };
+  return { parts, headers: () => headers, close: () => req.destroy() };
 }
 
 async function colourOf(jpeg: Buffer): Promise<{ rgb: number[]; w: number; h: number }> {
@@ -124,15 +124,14 @@ test('a viewer that stops reading skips pictures; the others keep the full rate'
   const src = new FakeUnit(480, 320);
   sources.set('c', src);
   src.push([0, 0, 0], true);
-  const slow = viewer('c');
+  const slow = viewer('c', true);
   const fast = viewer('c');
-  await sleep(100);
-  slow.res()?.pause();
+  await sleep(200);
   for (let i = 0; i < 40; i++) { src.push([0, 0, 0], true); await sleep(40); }
   await sleep(100);
   const s = views.stats().c;
   assert.ok(fast.parts.length >= 30, `fast viewer got ${fast.parts.length}`);
-  assert.ok(slow.parts.length < fast.parts.length / 2, `slow viewer got ${slow.parts.length}`);
+  assert.equal(slow.parts.length, 1);
   // Noise JPEGs are ~200 kB each: the stalled viewer holds about one, not forty.
   assert.ok(s.maxBufferedBytes < 2 * fast.parts[0].length + 64 * 1024, `buffered ${s.maxBufferedBytes}`);
   slow.close();

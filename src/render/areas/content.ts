@@ -12,6 +12,11 @@ export interface Content {
   nextChange(now: number): number;
   /** Paints the content with the area's top-left corner at (ox, oy); the caller has clipped to the area. */
   draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void;
+  /**
+   * Rows of the area (y from its top, h) outside which this content never paints, so a
+   * change of key only needs those rows redrawn and read back. Undefined: the whole area.
+   */
+  rows?(): { y: number; h: number };
 }
 
 let serial = 0;

@@ -28,11 +28,26 @@ export class TextStrip {
   readonly width: number;
   /** Room left and right of the advance box for glyph overhang (italics, accents). */
   private readonly pad: number;
+  private readonly baseline: number;
+  /** Rows (from the top of the area) that can hold ink; the rest is always transparent. */
+  readonly inkTop: number;
+  readonly inkBottom: number;
   private tiles: Array<{ x: number; canvas: Canvas }> | undefined;
 
   constructor(readonly text: string, readonly style: TextStyle, readonly height: number) {
-    this.width = measureWidth(text, style);
+    measureCtx.font = cssFont(style.size, style.font);
+    const m = measureCtx.measureText(text);
+    this.width = m.width;
     this.pad = Math.ceil(style.size / 4);
+    // The text's own ink is centred, so a route number or a word in capitals sits in the
+    // middle of its box as a reader expects; an all-blank text falls back to the font box.
+    let asc = m.actualBoundingBoxAscent;
+    let desc = m.actualBoundingBoxDescent;
+    if (!(asc + desc > 0)) { asc = m.emHeightAscent; desc = m.emHeightDescent; }
+    this.baseline = Math.round((height - (asc + desc)) / 2 + asc);
+    // Antialiasing and hinting may spill a row or two past the measured box.
+    this.inkTop = Math.max(0, Math.floor(this.baseline - asc) - 2);
+    this.inkBottom = Math.min(height, Math.ceil(this.baseline + desc) + 2);
   }
 
   /** Draws the strip with the text's advance box starting at (x, y) (y = top of the area). */
@@ -44,14 +59,7 @@ export class TextStrip {
     if (this.tiles) return this.tiles;
     const total = Math.ceil(this.width) + 2 * this.pad;
     const font = cssFont(this.style.size, this.style.font);
-    measureCtx.font = font;
-    // The text's own ink is centred, so a route number or a word in capitals sits in the
-    // middle of its box as a reader expects; an all-blank text falls back to the font box.
-    const m = measureCtx.measureText(this.text);
-    let asc = m.actualBoundingBoxAscent;
-    let desc = m.actualBoundingBoxDescent;
-    if (!(asc + desc > 0)) { asc = m.emHeightAscent; desc = m.emHeightDescent; }
-    const baseline = Math.round((this.height - (asc + desc)) / 2 + asc);
+    const baseline = this.baseline;
     const { r, g, b } = this.style.color;
     this.tiles = [];
     for (let x0 = 0; x0 < total; x0 += TILE) {

@@ -61,6 +61,10 @@ export class TextContent implements Content {
     return copyPositions(this.opts.width, Math.ceil(this.strip.width), this.period, this.distance(now));
   }
 
+  rows(): { y: number; h: number } {
+    return { y: this.strip.inkTop, h: this.strip.inkBottom - this.strip.inkTop };
+  }
+
   draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void {
     for (const x of this.positions(now)) this.strip.draw(ctx, ox + x, oy);
   }

@@ -1,0 +1,168 @@
+// Rendering benchmark: frame times of the compositor and the behaviour of the real frame
+// loop in real time, for the two reference screens of issue 3. Figures are also given as
+// ratios to a baseline measured in the same run (a plain fill + read-back of a frame of the
+// same size), because the machine is shared and absolute times drift between runs.
+//   node --import tsx bench/render.ts          (MLDS_BENCH_SECONDS=5 for a quick look)
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createCanvas } from 'canvas';
+import { GifWriter } from 'omggif';
+import type { AreaConfig, DisplayConfig, UnitConfig } from '../src/config/types.js';
+import type { AreaState, DisplayState } from '../src/control/state.js';
+import { VirtualOutput } from '../src/output/virtual.js';
+import { Compositor } from '../src/render/compositor.js';
+import { preloadImage } from '../src/render/images.js';
+import { FrameLoop } from '../src/render/loop.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const FPS = 50;
+const LONG = 'Intercity 1234 to Amsterdam Centraal via Utrecht, Schiphol Airport and Leiden: expect a delay of about 10 minutes  ';
+
+interface Screen { name: string; width: number; height: number; areas: AreaConfig[]; values: Record<string, Partial<AreaState>> }
+
+function a(id: string, type: AreaConfig['type'], x: number, y: number, width: number, height: number, extra: Partial<AreaConfig> = {}): AreaConfig {
+  return {
+    id, type, x, y, width, height, params: {}, align: 'left', fontSize: Math.round(height * 0.6),
+    fontColor: { r: 255, g: 170, b: 0 }, textFromStart: true, textLiveUpdate: false, headToTail: 6,
+    scrollSpeed: 4, dispEffect: 1, clearEffect: 1, ...extra,
+  };
+}
+
+/** A 240 x 240 GIF of 12 frames, 80 ms each: a square circling on transparency. */
+function makeGif(dir: string): string {
+  const W = 240;
+  const buf = Buffer.alloc(2_000_000);
+  const gw = new GifWriter(buf, W, W, { palette: [0x000000, 0xff0000, 0x00ff00, 0xffffff], loop: 0 });
+  for (let f = 0; f < 12; f++) {
+    const px = new Array(W * W).fill(0);
+    const cx = 120 + Math.round(80 * Math.cos((f / 12) * 2 * Math.PI)), cy = 120 + Math.round(80 * Math.sin((f / 12) * 2 * Math.PI));
+    for (let y = cy - 30; y < cy + 30; y++) for (let x = cx - 30; x < cx + 30; x++) px[y * W + x] = 1 + (f % 3);
+    gw.addFrame(0, 0, W, W, px, { delay: 8, disposal: 2, transparent: 0 });
+  }
+  const file = path.join(dir, 'bench.gif');
+  writeFileSync(file, buf.subarray(0, gw.end()));
+  return file;
+}
+
+function screens(gif: string): { led: Screen; hd: Screen; idle: Screen } {
+  const led: Screen = {
+    name: '640x160, one scrolling line', width: 640, height: 160,
+    areas: [a('line', 'text', 0, 0, 640, 160, { fontSize: 96 })],
+    values: { line: { text: LONG } },
+  };
+  const hd: Screen = {
+    name: '1920x1080, six areas (two scrolling, clock, animated GIF)', width: 1920, height: 1080,
+    areas: [
+      a('header', 'static', 0, 0, 1920, 160, { align: 'center', backgroundColor: { r: 0, g: 63, b: 127, a: 1 } }),
+      a('logo', 'image', 0, 160, 400, 400),
+      a('anim', 'image', 0, 560, 400, 320),
+      a('lines', 'text', 400, 160, 1520, 720, { fontSize: 160, backgroundColor: { r: 20, g: 20, b: 20, a: 1 } }),
+      a('ticker', 'text', 0, 880, 1920, 120, { fontSize: 80, scrollSpeed: 3 }),
+      a('clock', 'date', 0, 1000, 1920, 80, { dateFormat: 'EEEE, d MMMM yyyy  HH:mm:ss', align: 'center' }),
+    ],
+    values: {
+      header: { text: 'Departures' }, logo: { file: path.join(ROOT, 'examples/images/logo.png') },
+      anim: { file: gif }, lines: { text: LONG }, ticker: { text: LONG.toUpperCase() }, clock: { source: 'default' },
+    },
+  };
+  const idle: Screen = {
+    name: '1920x1080, nothing animating', width: 1920, height: 1080,
+    areas: [hd.areas[0], hd.areas[1], a('note', 'text', 400, 160, 1520, 720, { fontSize: 96 })],
+    values: { header: { text: 'Departures' }, logo: hd.values.logo, note: { text: 'Platform 3' } },
+  };
+  return { led, hd, idle };
+}
+
+function compositorFor(s: Screen, at: number): Compositor {
+  const display: DisplayConfig = {
+    id: 'bench', width: s.width, height: s.height, infoScreenTtl: 0, sensorBrightness: false,
+    startScreen: { loadLastRequest: false }, layouts: new Map([['main', { name: 'main', areas: s.areas }]]),
+    output: { driver: 'virtual' }, unit: 'bench',
+  };
+  const unit: UnitConfig = { key: 'bench', output: { driver: 'virtual' }, width: s.width, height: s.height, displayIds: ['bench'] };
+  const areas = new Map<string, AreaState>();
+  for (const ar of s.areas) areas.set(ar.id, { area: ar, source: 'request', setAt: at, ...s.values[ar.id] });
+  const state: DisplayState = { id: 'bench', layout: 'main', layoutSetAt: at, areas, version: 1 };
+  return new Compositor(unit, [display], () => state, { fontDirs: [path.join(ROOT, 'fonts')], timezone: 'UTC' });
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** Median ms of filling and reading back a whole frame: what any software renderer pays at least. */
+function baselineMs(w: number, h: number): number {
+  const ctx = createCanvas(w, h).getContext('2d');
+  const times: number[] = [];
+  for (let i = 0; i < 120; i++) {
+    const t = performance.now();
+    ctx.fillStyle = i % 2 ? '#123' : '#321';
+    ctx.fillRect(0, 0, w, h);
+    ctx.getImageData(0, 0, w, h);
+    times.push(performance.now() - t);
+  }
+  return quantile(times.slice(20).sort((x, y) => x - y), 0.5);
+}
+
+/** Frame times of the compositor alone, 50 fps of simulated time (no waiting). */
+function frameTimes(s: Screen, frames: number): { median: number; p99: number } {
+  const start = Date.now();
+  const c = compositorFor(s, start);
+  const times: number[] = [];
+  for (let i = 0; i < frames + 50; i++) {
+    const t = performance.now();
+    c.render(start + 2000 + (i * 1000) / FPS);
+    if (i >= 50) times.push(performance.now() - t);
+  }
+  times.sort((x, y) => x - y);
+  return { median: quantile(times, 0.5), p99: quantile(times, 0.99) };
+}
+
+/** The real frame loop against a virtual output in real time. */
+async function realTime(s: Screen, seconds: number): Promise<{ sent: number; missed: number; cpu: number }> {
+  const out = new VirtualOutput();
+  const c = compositorFor(s, Date.now() - 2000);
+  const loop = new FrameLoop(c, async (f) => { await out.send(f); return true; }, Date.now, { fps: FPS });
+  loop.start();
+  // The first frame paints everything and decodes fonts: measure the steady state.
+  await new Promise((r) => setTimeout(r, 500));
+  const before = loop.stats();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const cpu = process.cpuUsage(cpu0);
+  const wall = performance.now() - t0;
+  const after = loop.stats();
+  loop.stop();
+  return { sent: after.sent - before.sent, missed: after.missed - before.missed, cpu: ((cpu.user + cpu.system) / 1000 / wall) * 100 };
+}
+
+const f2 = (x: number) => x.toFixed(2);
+
+export async function benchRender(seconds = Number(process.env.MLDS_BENCH_SECONDS ?? 30)): Promise<string> {
+  const gif = makeGif(mkdtempSync(path.join(tmpdir(), 'mlds-bench-')));
+  const { led, hd, idle } = screens(gif);
+  await preloadImage(gif);
+  await preloadImage(path.join(ROOT, 'examples/images/logo.png'));
+  const lines = [
+    `Frame loop at ${FPS} fps; ${seconds} s real time per case; node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`,
+    '',
+    '| screen | median frame | p99 frame | baseline (fill + read-back) | median / baseline | frames sent | frames missed | CPU % of one core |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const s of [led, hd]) {
+    const base = baselineMs(s.width, s.height);
+    const ft = frameTimes(s, 1500);
+    const rt = await realTime(s, seconds);
+    lines.push(`| ${s.name} | ${f2(ft.median)} ms | ${f2(ft.p99)} ms | ${f2(base)} ms | ${f2(ft.median / base)} | ${rt.sent} | ${rt.missed} | ${rt.cpu.toFixed(1)} |`);
+  }
+  const rt = await realTime(idle, Math.min(seconds, 10));
+  lines.push(`| ${idle.name} | - | - | - | - | ${rt.sent} | ${rt.missed} | ${rt.cpu.toFixed(2)} |`);
+  return lines.join('\n');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(await benchRender());
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { before, test } from 'node:test';
+import { GifWriter } from 'omggif';
+import type { DisplayConfig, UnitConfig } from '../../src/config/types.js';
+import type { DisplayState } from '../../src/control/state.js';
+import { AreaRenderer } from '../../src/render/area.js';
+import { Compositor } from '../../src/render/compositor.js';
+import { preloadImage } from '../../src/render/images.js';
+import { area, FONT_DIR, px, T0 } from './helpers.js';
+
+let gif = '';
+before(async () => {
+  const buf = Buffer.alloc(8192);
+  const gw = new GifWriter(buf, 40, 40, { palette: [0x000000, 0xff0000, 0x00ff00, 0x0000ff], loop: 0 });
+  for (let f = 0; f < 3; f++) gw.addFrame(0, 0, 40, 40, new Array(1600).fill(f + 1), { delay: 7 });
+  gif = path.join(mkdtempSync(path.join(tmpdir(), 'mlds-comp-')), 'a.gif');
+  writeFileSync(gif, buf.subarray(0, gw.end()));
+  await preloadImage(gif);
+});
+
+/** A scene with everything at once: a scroll in a tall area, a clock, a GIF, overlapping areas and a translucent one on top. */
+function scene() {
+  const areas = [
+    area({ id: 'scroll', x: 0, y: 0, width: 640, height: 120, fontSize: 40, backgroundColor: { r: 0, g: 0, b: 90, a: 1 } }),
+    area({ id: 'clock', type: 'date', x: 300, y: 110, width: 340, height: 50, fontSize: 30, dateFormat: 'HH:mm:ss', dateOffset: 1 }),
+    area({ id: 'gif', type: 'image', x: 10, y: 60, width: 60, height: 60 }),
+    area({ id: 'badge', type: 'static', x: 500, y: 40, width: 120, height: 60, fontSize: 30, backgroundColor: { r: 200, g: 0, b: 0, a: 0.5 } }),
+  ];
+  const display: DisplayConfig = {
+    id: 'd1', width: 640, height: 160, infoScreenTtl: 0, sensorBrightness: false, startScreen: { loadLastRequest: false },
+    layouts: new Map([['main', { name: 'main', areas }]]), output: { driver: 'virtual' }, unit: 'u',
+  };
+  const unit: UnitConfig = { key: 'u', output: { driver: 'virtual' }, width: 640, height: 160, displayIds: ['d1'] };
+  const state: DisplayState = { id: 'd1', layout: 'main', layoutSetAt: T0, areas: new Map(), version: 1 };
+  const [scroll, clock, pic, badge] = areas;
+  state.areas.set('scroll', { area: scroll, source: 'request', text: 'Scrolling along under a translucent badge, past a clock and a GIF', setAt: T0 });
+  state.areas.set('clock', { area: clock, source: 'default', setAt: T0 });
+  state.areas.set('gif', { area: pic, source: 'request', file: gif, setAt: T0 });
+  state.areas.set('badge', { area: badge, source: 'request', text: 'NEW', setAt: T0 });
+  return { unit, display, state };
+}
+
+test('frames drawn incrementally (dirty areas only) equal frames drawn from scratch', () => {
+  const s = scene();
+  const incremental = new Compositor(s.unit, [s.display], () => s.state, { fontDirs: [FONT_DIR] });
+  let checked = 0;
+  for (let t = T0; t <= T0 + 2600; t += 20) {
+    const f = incremental.render(t);
+    if ((t - T0) % 260 === 0) {
+      const fresh = new Compositor(s.unit, [s.display], () => s.state, { fontDirs: [FONT_DIR] }).render(t);
+      assert.ok(Buffer.from(f.data).equals(Buffer.from(fresh.data)), `frame at +${t - T0} ms differs from a full redraw`);
+      checked++;
+    }
+  }
+  assert.equal(checked, 11);
+});
+
+test('only areas whose picture changed are redrawn, with what overlaps them', (t) => {
+  const s = scene();
+  const c = new Compositor(s.unit, [s.display], () => s.state, { fontDirs: [FONT_DIR] });
+  // Stop the scroll and the GIF so that only the clock changes between the two frames.
+  s.state.areas.set('scroll', { ...s.state.areas.get('scroll')!, text: 'Short', setAt: T0 });
+  s.state.areas.set('gif', { ...s.state.areas.get('gif')!, source: 'none', setAt: T0 });
+  c.render(T0 + 500);
+  const drawn: string[] = [];
+  const draw = AreaRenderer.prototype.draw;
+  t.mock.method(AreaRenderer.prototype, 'draw', function (this: AreaRenderer, ...args: Parameters<typeof draw>) {
+    drawn.push(this.area.id);
+    return draw.apply(this, args);
+  });
+  const before = c.latest();
+  const f = c.render(T0 + 1000);
+  // The clock's rectangle overlaps the scroll area's last rows: that is redrawn too (clipped).
+  assert.deepEqual(drawn.sort(), ['clock', 'scroll']);
+  assert.notEqual(f.seq, before.seq);
+  assert.deepEqual(px(f, 100, 50), px(before, 100, 50));
+  drawn.length = 0;
+  assert.equal(c.render(T0 + 1500).seq, f.seq, 'same second: nothing drawn, same frame');
+  assert.deepEqual(drawn, []);
+});
+
+test('a layout switch replaces the picture at once; no layout is black', () => {
+  const s = scene();
+  const c = new Compositor(s.unit, [s.display], () => s.state, { fontDirs: [FONT_DIR] });
+  assert.deepEqual(px(c.render(T0), 5, 5), [0, 0, 90, 255]);
+  s.state.layout = undefined;
+  s.state.layoutSetAt = T0 + 10;
+  assert.deepEqual(px(c.render(T0 + 10), 5, 5), [0, 0, 0, 255]);
+  assert.equal(c.nextChange(T0 + 10), Infinity);
+});
