@@ -5,6 +5,7 @@ import path from 'node:path';
 import { APPLIES_TO, DEFAULTS, FILE_TYPES, KEYED, defaultFontSize } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { resolveAsset, unsafeReference } from './files.js';
+import { formatEnglish, zonedAt } from '../render/areas/date-format.js';
 import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
 import type {
   AreaConfig, AreaType, CronConfig, DisplayConfig, LayoutConfig, OutputConfig, PollerConfig, Rgb, Rgba,
@@ -201,15 +202,14 @@ function fileCheck(dir: string, name: string, exts: string[]): { file: string } 
   return resolveAsset(dir, 'images', name);
 }
 
-/** java.time rejects unknown pattern letters and unclosed quotes; catch them at load, not on screen. */
+/** A pattern java.time would reject fails here, at load, rather than on screen. */
 function dateFormatError(pattern: string): string | undefined {
-  let quoted = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === "'") { quoted = !quoted; continue; }
-    if (!quoted && /[A-Za-z]/.test(ch) && !'GuyDMLdQqYwWEecFaBhKkHmsSAnNVvzOXxZp'.includes(ch)) return `"${ch}" is not a DateTimeFormatter pattern letter (quote literal text: 'at')`;
+  try {
+    formatEnglish(zonedAt(0, 0, 'UTC'), pattern);
+    return undefined;
+  } catch (err) {
+    return `is not a valid DateTimeFormatter pattern: ${(err as Error).message.split('\n')[0]} (quote literal text: 'at')`;
   }
-  return quoted ? 'has an unclosed quote' : undefined;
 }
 
 function outputFor(raw: unknown, ip: string | undefined, port: number | undefined): OutputConfig {

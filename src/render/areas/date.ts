@@ -1,40 +1,18 @@
 import type { CanvasRenderingContext2D } from 'canvas';
-import { DateTimeFormatter, Instant, ZonedDateTime, ZoneId, ZoneOffset } from '@js-joda/core';
-import { Locale } from '@js-joda/locale_en';
-import '@js-joda/timezone';
 import type { AreaConfig } from '../../config/types.js';
+import { formatEnglish, zonedAt } from './date-format.js';
 import { nextContentId, type Content } from './content.js';
 import { TextStrip, type TextStyle } from './strip.js';
 
 const DEFAULT_PATTERN = 'HH:mm:ss';
-const formatters = new Map<string, DateTimeFormatter>();
-const zones = new Map<string, ZoneId>();
+const systemZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
 
-function formatter(pattern: string): DateTimeFormatter {
-  let f = formatters.get(pattern);
-  if (!f) {
-    f = DateTimeFormatter.ofPattern(pattern).withLocale(Locale.ENGLISH);
-    formatters.set(pattern, f);
-  }
-  return f;
-}
-
-/** dateOffset (hours, fractional allowed) wins; else the configured IANA zone; else the system's. */
-function zoneOf(area: AreaConfig, zone: string | undefined): ZoneId {
-  if (area.dateOffset !== undefined) return ZoneOffset.ofTotalSeconds(Math.round(area.dateOffset * 3600));
-  const name = zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
-  let z = zones.get(name);
-  if (!z) {
-    z = ZoneId.of(name);
-    zones.set(name, z);
-  }
-  return z;
-}
-
-/** The text a date area shows at `now` (ms epoch): its java.time pattern in English. */
+/**
+ * The text a date area shows at `now` (ms epoch): its java.time pattern in English.
+ * dateOffset (hours, fractional allowed) wins; else the configured IANA zone; else the system's.
+ */
 export function dateText(area: AreaConfig, now: number, zone?: string): string {
-  const t = ZonedDateTime.ofInstant(Instant.ofEpochMilli(Math.floor(now)), zoneOf(area, zone));
-  return t.format(formatter(area.dateFormat ?? DEFAULT_PATTERN));
+  return formatEnglish(zonedAt(now, area.dateOffset, zone ?? systemZone), area.dateFormat ?? DEFAULT_PATTERN);
 }
 
 /** A live clock: static aligned text that is re-rasterised only when the formatted text changes. */
