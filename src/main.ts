@@ -183,7 +183,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (runtime) await teardown(runtime);
-      await store.flush();
+      await store.flush().catch((err: Error) => log.warn({ err: err.message }, 'saving the state failed'));
       log.info({}, 'service stopped');
       await closeLog();
     },
