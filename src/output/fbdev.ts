@@ -65,10 +65,10 @@ export class FbdevOutput implements Output {
       }
       dev.map(size);
       // Two pages and a driver that pans: draw off-screen and flip, so no half-drawn frame shows.
-      this.pages = v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 && this.geometrySource === 'ioctl' ? 2 : 1;
+      this.pages = v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 ? 2 : 1;
       dev.clear();
       this.front = 0;
-      if (this.pages > 1) dev.pan(0, 0);
+      if (this.pages > 1) this.tryPan(dev, 0);
       this.dev = dev;
       this.setBlank(false, true);
     } catch (err) {
@@ -92,14 +92,19 @@ export class FbdevOutput implements Output {
     }
     draw(page);
     await this.waitVsync(dev);
+    if (this.tryPan(dev, page * v.yres)) this.front = page;
+    else draw(0);
+  }
+
+  /** false when the driver refuses to pan at all: from then on the output is single-buffered. */
+  private tryPan(dev: FbDevice, yoffset: number): boolean {
     try {
-      dev.pan(0, page * v.yres);
-      this.front = page;
+      dev.pan(0, yoffset);
+      return true;
     } catch (err) {
       if (!notAnFbdev(err)) throw err;
-      // The driver reported a pannable virtual screen but refuses to pan: single-buffer from now on.
       this.pages = 1;
-      draw(0);
+      return false;
     }
   }
 

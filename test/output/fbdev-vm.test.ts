@@ -41,7 +41,7 @@ function initramfs(k: Kernel, path: string): void {
   const order = loadOrder(k, MODULES);
   const entries = [dir('bin'), dir('dev'), dir('proc'), dir('sys'), dir('tmp'), dir('modules'),
     file('bin/busybox', readFileSync('/bin/busybox'), 0o755), symlink('bin/sh', 'busybox'),
-    file('init', Buffer.from(initScript(order)), 0o755),
+    file('init', Buffer.from(initScript(order, { drm_kms_helper: process.env.MLDS_VM_KMS ?? '' })), 0o755),
     ...order.map((m) => file(`modules/${m}.ko`, readFileSync(k.modules.get(m)!)))];
   writeFileSync(path, cpio(entries));
 }
@@ -102,7 +102,7 @@ test('a real kernel framebuffer under QEMU (bochs-drm)', { skip, timeout: 240_00
     ].join('\n') + '\n');
     const started = Date.now();
     guest = boot({
-      kernel: kernel!.vmlinuz, initrd: join(work, 'initramfs.cpio'), outDir: out, monitorSocket: join(work, 'monitor.sock'),
+      kernel: kernel!.vmlinuz, initrd: join(work, 'initramfs.cpio'), outDir: out, monitorSocket: join(work, 'monitor.sock'), cmdline: process.env.MLDS_VM_CMDLINE,
       onLine: (l) => { if (process.env.MLDS_VM_VERBOSE || /MLDS/.test(l)) console.log(`# guest ${((Date.now() - started) / 1000).toFixed(1)}s: ${l}`); },
     });
     const g = guest;

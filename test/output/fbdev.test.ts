@@ -138,3 +138,24 @@ test('fbdev faults: larger display, missing device, a file without geometry, a s
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('fbdev with room for two pages but no pan ioctl falls back to one page', { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mlds-fb-'));
+  try {
+    const path = join(dir, 'fb'), stride = 4 * 4;
+    writeFileSync(path, Buffer.alloc(stride * 3 * 2));
+    const out = new FbdevOutput(path, { geometry: geometry(FORMATS.XRGB8888, 4, 3, stride, 6), backlight: null });
+    await out.open();
+    assert.equal(out.describe().buffering, 'single', 'the pan at open already failed with ENOTTY');
+    const f = frame(4, 3);
+    await out.send(f);
+    const mem = readFileSync(path);
+    for (let i = 0; i < 12; i++) {
+      assert.deepEqual([...mem.subarray(i * 4, i * 4 + 3)], [f.data[i * 4 + 2], f.data[i * 4 + 1], f.data[i * 4]], `pixel ${i} on page 0`);
+    }
+    assert.ok(mem.subarray(stride * 3).every((b) => b === 0), 'page 1 untouched');
+    await out.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

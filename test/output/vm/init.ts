@@ -1,12 +1,13 @@
 // The guest's /init: load the drivers, free /dev/fb0 from the console, mount the host, then run
 // /mnt/run.sh (from the writable share) inside a chroot of the host's own filesystem.
-export function initScript(modules: string[]): string {
+export function initScript(modules: string[], params: Record<string, string> = {}): string {
+  const load = modules.map((m) => `insmod /modules/${m}.ko ${params[m] ?? ''} || echo "MLDS-GUEST insmod ${m} failed"`).join('\n');
   return `#!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
-for m in ${modules.join(' ')}; do insmod /modules/$m.ko || echo "MLDS-GUEST insmod $m failed"; done
+${load}
 i=0; while [ ! -e /dev/fb0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 # The framebuffer console would repaint over the test's pixels.
 for v in /sys/class/vtconsole/vtcon*; do grep -q "frame buffer" $v/name && echo 0 > $v/bind; done

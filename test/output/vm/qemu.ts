@@ -29,6 +29,8 @@ export interface BootOptions {
   /** Host folder the guest sees writable as the 9p tag "out". */
   outDir: string;
   monitorSocket: string;
+  /** Extra kernel command line. */
+  cmdline?: string;
   onLine?: (line: string) => void;
 }
 
@@ -37,7 +39,7 @@ export function boot(o: BootOptions): Guest {
     '-machine', 'q35,accel=tcg', '-m', '1024', '-smp', '1',
     '-vga', 'std', '-display', 'none', '-no-reboot',
     '-kernel', o.kernel, '-initrd', o.initrd,
-    '-append', 'console=ttyS0 quiet loglevel=3 panic=-1',
+    '-append', `console=ttyS0 quiet loglevel=3 panic=-1 ${o.cmdline ?? ''}`,
     '-serial', 'stdio', '-monitor', `unix:${o.monitorSocket},server=on,wait=off`,
     '-virtfs', 'local,path=/,mount_tag=host,security_model=none,readonly=on',
     '-virtfs', `local,path=${o.outDir},mount_tag=out,security_model=none`,
