@@ -63,7 +63,7 @@ test: test-deps build typecheck lint
 	node --import tsx --test --test-reporter=spec $(TESTS)
 
 bench: build
-	node --import tsx bench/run.ts
+	node --import tsx bench/run.ts --write
 
 clean:
 	rm -rf dist native/build

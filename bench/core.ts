@@ -1,0 +1,130 @@
+// Core service figures: /mlds throughput and latency against a bare node:http handler
+// (both in their own process, both loaded by autocannon from this one), the time to
+// render a frame of the example LED display, and the resident memory of an idle service.
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createCanvas } from 'canvas';
+import { loadConfig } from '../src/config/load.js';
+import { Controller } from '../src/control/controller.js';
+import { StateStore } from '../src/control/store.js';
+import { Compositor } from '../src/render/compositor.js';
+import { preloadImage } from '../src/render/images.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const SECONDS = Number(process.env.MLDS_BENCH_HTTP_SECONDS ?? 5);
+
+function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
+function pct(xs: number[], p: number): number { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; }
+
+async function waitForPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (d: Buffer) => {
+      buf += d.toString();
+      const m = /listening on port (\d+)/.exec(buf);
+      if (m) resolve(Number(m[1]));
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${buf}`)));
+  });
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+const BARE = `
+const http = require('node:http');
+const s = http.createServer((req, res) => { res.setHeader('Content-Type', 'application/json'); res.end('{"result":"command received"}'); });
+s.listen(0, '127.0.0.1', () => console.log('listening on port ' + s.address().port));`;
+
+async function load(port: number, connections: number, paths: string[]) {
+  let i = 0;
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: SECONDS,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+export async function benchCore(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-bench-'));
+  const cfg = JSON.parse(readFileSync(path.join(REPO, 'examples/config.json'), 'utf8'));
+  cfg.rateLimit = '100000';
+  cpSync(path.join(REPO, 'examples/images'), path.join(dir, 'images'), { recursive: true });
+  writeFileSync(path.join(dir, 'config.json'), JSON.stringify(cfg));
+  const lines: string[] = [];
+  const bare = spawn(process.execPath, ['-e', BARE], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const svc = spawn(process.execPath, [path.join(REPO, 'dist/cli.js'), 'start', '--config', path.join(dir, 'config.json'), '--port', '0', '--state-dir', path.join(dir, 'state')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    const [barePort, svcPort] = await Promise.all([waitForPort(bare), waitForPort(svc)]);
+    // Idle: the service has started, drawn its first frames and settled; nothing commanded yet.
+    await new Promise((r) => setTimeout(r, 3000));
+    const idle = rssMb(svc.pid!);
+    const bareRss = rssMb(bare.pid!);
+    // Four different departures, so every request changes the screen and is rendered.
+    const paths = ['175', '128', 'N12', '24'].map((route, i) =>
+      `/mlds?id=led1&layout=departure&route=${route}&destination=Destination%20number%20${i}%20via%20Centrum&inumber=${i}`);
+    lines.push('| connections | bare node:http req/s | /mlds req/s | ratio | bare p50 / p99 ms | /mlds p50 / p99 ms | errors |', '|---|---|---|---|---|---|---|');
+    for (const c of [1, 50]) {
+      const b = await load(barePort, c, ['/mlds?id=led1']);
+      const m = await load(svcPort, c, paths);
+      lines.push(`| ${c} | ${b.rps.toFixed(0)} | ${m.rps.toFixed(0)} | **${(m.rps / b.rps).toFixed(2)}** | ${b.p50} / ${b.p99} | ${m.p50} / ${m.p99} | ${m.errors} |`);
+    }
+    lines.push('', `RSS idle: service **${idle.toFixed(1)} MB** (bare node:http process: ${bareRss.toFixed(1)} MB; ratio ${(idle / bareRss).toFixed(2)}); target under 90 MB.`);
+    lines.push(`RSS after the load: ${rssMb(svc.pid!).toFixed(1)} MB.`);
+  } finally {
+    await Promise.all([bare, svc].map((c) => new Promise((r) => { if (c.exitCode !== null) r(null); else { c.once('exit', r); c.kill(); } })));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  lines.push('', ...(await frameTime()));
+  return lines.join('\n');
+}
+
+/** One frame of the example LED display (scrolling destination, clock) against clearing and reading back the same canvas. */
+async function frameTime(): Promise<string[]> {
+  const config = loadConfig(path.join(REPO, 'examples/config.json'));
+  const led = config.displayById.get('led1')!;
+  const unit = config.units.find((u) => u.key === led.unit)!;
+  const ctl = new Controller(config, {
+    clock: { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => {} },
+    store: new StateStore(path.join(tmpdir(), 'mlds-bench-unused')), log: { info() {}, warn() {} },
+    redraw: async () => true, confirm: () => {}, preload: preloadImage,
+  });
+  const seed = JSON.parse(readFileSync(path.join(REPO, 'examples/state.json'), 'utf8')) as { lastRequest: Record<string, { query: string }> };
+  await ctl.apply(seed.lastRequest.led1.query, 'reload');
+  const comp = new Compositor(unit, [led], (id) => ctl.state(id), { effectDurationMs: config.effectDurationMs });
+  const t0 = Date.now() + 1000;
+  const render: number[] = [];
+  for (let i = 0; i < 1500; i++) {
+    const s = performance.now();
+    comp.render(t0 + i * 20);
+    render.push(performance.now() - s);
+  }
+  const c = createCanvas(unit.width, unit.height);
+  const g = c.getContext('2d');
+  const base: number[] = [];
+  for (let i = 0; i < 1500; i++) {
+    const s = performance.now();
+    g.fillStyle = i % 2 ? '#000' : '#010101';
+    g.fillRect(0, 0, unit.width, unit.height);
+    g.getImageData(0, 0, unit.width, unit.height);
+    base.push(performance.now() - s);
+  }
+  ctl.dispose();
+  return [
+    `Example LED display (640x160, destination scrolling, clock): one frame **${median(render).toFixed(3)} ms** median, ${pct(render, 0.99).toFixed(3)} ms p99 over 1500 frames 20 ms apart;`,
+    `baseline (fill + full read-back of the same canvas) ${median(base).toFixed(3)} ms: ratio **${(median(render) / median(base)).toFixed(2)}**.`,
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await benchCore());
+}

@@ -1,0 +1,31 @@
+// `npm run bench`: every benchmark, each figure against a baseline measured in the same run
+// (the machines are shared and noisy). `--write` also replaces docs/performance.md.
+import { cpus } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { benchCore } from './core.js';
+import { benchRender } from './render.js';
+import { benchOutputs } from './outputs.js';
+
+const sections: Array<[string, () => Promise<string>]> = [
+  ['Core service (issue: core service)', benchCore],
+  ['Rendering', () => benchRender()],
+  ['Outputs', benchOutputs],
+];
+
+const out: string[] = [
+  '# Performance',
+  '',
+  `Latest \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}.`,
+  'Figures are ratios against a baseline measured in the same run; absolute numbers move with the shared machine.',
+];
+for (const [title, run] of sections) {
+  process.stderr.write(`bench: ${title}...\n`);
+  out.push('', `## ${title}`, '', await run());
+}
+const text = out.join('\n') + '\n';
+console.log(text);
+if (process.argv.includes('--write')) {
+  writeFileSync(path.resolve(import.meta.dirname, '../docs/performance.md'), text);
+  process.stderr.write('bench: wrote docs/performance.md\n');
+}
