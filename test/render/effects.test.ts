@@ -145,3 +145,19 @@ test('old content leaves with clearEffect, then new content enters with dispEffe
   assert.ok(px(fading, AX + 10, AY + 10)[0] > 100 && px(fading, AX + 10, AY + 10)[0] < 150, 'then fading in');
   assert.equal(share(r.compositor.render(T0 + 2 * D), 0, 0, AW, AH), 1);
 });
+
+test('effects work the same on text, static, date and image areas', () => {
+  for (const type of ['text', 'static', 'date', 'image'] as const) {
+    const cfg = area({
+      id: 'x', type, x: AX, y: AY, width: AW, height: AH, dispEffect: 7, fontSize: 60, align: 'center',
+      dateFormat: "'WW'", dateOffset: 0, backgroundColor: { r: 0, g: 0, b: 255, a: 1 },
+    });
+    const r = rig([cfg], { effectDurationMs: D });
+    const value = type === 'image' ? { file: white } : type === 'date' ? { source: 'default' as const } : { text: 'WW' };
+    r.set(cfg, { ...value, setAt: T0 });
+    const half = r.compositor.render(T0 + D / 2);
+    const done = r.compositor.render(T0 + D);
+    assert.ok(share(done, ...HALF.right) > 0.05, `${type}: content on the right once entered`);
+    assert.ok(share(half, ...HALF.left) > 0.05 && share(half, ...HALF.right) === 0, `${type}: wiped in from the left halfway`);
+  }
+});
