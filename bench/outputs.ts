@@ -90,12 +90,12 @@ process.send({ ports });
 process.on('message', (m) => { if (m === 'count') process.send({ pushes, packets }); else process.exit(0); });
 `;
 
-async function ddp(units = 99, fps = 30, seconds = 5): Promise<string[]> {
+async function ddp(native: boolean, units = 99, fps = 30, seconds = 5): Promise<string[]> {
   const rx = fork('--input-type=module', ['-e', RECEIVER, String(units)], { execArgv: [] });
   try {
     const { ports } = await new Promise<{ ports: number[] }>((r) => rx.once('message', (m) => r(m as { ports: number[] })));
     const count = () => new Promise<{ pushes: number; packets: number }>((r) => { rx.once('message', (m) => r(m as never)); rx.send('count'); });
-    const runners = ports.map((p) => new OutputRunner(new DdpOutput('127.0.0.1', p), quiet));
+    const runners = ports.map((p) => new OutputRunner(new DdpOutput('127.0.0.1', p, { native }), quiet));
     await Promise.all(runners.map((r) => r.start(128, 64)));
     const frame = pattern(128, 64);
     const before = await count();
@@ -115,7 +115,7 @@ async function ddp(units = 99, fps = 30, seconds = 5): Promise<string[]> {
     const delivered = after.pushes - before.pushes;
     await Promise.all(runners.map((r) => r.stop()));
     return [
-      `| DDP ${units} units of 128x64 at ${fps} fps, ${seconds} s on loopback | value |`, '|---|---|',
+      `| DDP ${units} units of 128x64 at ${fps} fps, ${seconds} s on loopback, ${native ? 'native sendmmsg' : 'node:dgram (no helper)'} | value |`, '|---|---|',
       `| frames submitted per second (target ${units * fps}) | ${(sent / wall).toFixed(0)} |`,
       `| frames delivered per second (PUSH packets received) | ${(delivered / wall).toFixed(0)} |`,
       `| packets per second | ${((after.packets - before.packets) / wall).toFixed(0)} |`,
@@ -133,7 +133,8 @@ export async function benchOutputs(): Promise<string> {
     `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`, '',
     ...(await conversion()), '',
     ...(await colorlight()), '',
-    ...(await ddp()), '',
+    ...(await ddp(true)), '',
+    ...(await ddp(false)), '',
   ];
   return parts.join('\n');
 }

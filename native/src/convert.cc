@@ -101,11 +101,11 @@ bool Bytewise(const PixelFormat& f) {
 }
 
 template <bool Lut>
-void ConvertT(const uint8_t* src, int w, int h, uint8_t* dst, size_t stride, const PixelFormat& f, const uint8_t* lut) {
+void ConvertT(const uint8_t* src, int w, int h, uint8_t* dst, size_t stride, const PixelFormat& f, const uint8_t* lut, size_t srcStride) {
   const uint32_t tmask = Pack(0xff, f.off[3], f.len[3]);
   const bool row32 = f.bpp == 32 && Bytewise(f);
   for (int y = 0; y < h; y++) {
-    const uint8_t* s = src + size_t(y) * w * 4;
+    const uint8_t* s = src + size_t(y) * srcStride;
     uint8_t* d = dst + size_t(y) * stride;
     if (Is(f, 32, 16, 8, 8, 8, 0, 8)) RowXrgb8888<Lut>(s, reinterpret_cast<uint32_t*>(d), w, tmask, lut);
     else if (row32) Row32<Lut>(s, reinterpret_cast<uint32_t*>(d), w, f, tmask, lut);
@@ -135,13 +135,15 @@ bool FormatValid(const PixelFormat& f) {
   return true;
 }
 
-void ConvertRgba(const uint8_t* src, int w, int h, uint8_t* dst, size_t stride, const PixelFormat& f, const uint8_t* lut) {
-  if (lut) ConvertT<true>(src, w, h, dst, stride, f, lut);
-  else ConvertT<false>(src, w, h, dst, stride, f, nullptr);
+void ConvertRgba(const uint8_t* src, int w, int h, uint8_t* dst, size_t stride, const PixelFormat& f, const uint8_t* lut, size_t srcStride) {
+  if (srcStride == 0) srcStride = size_t(w) * 4;
+  if (lut) ConvertT<true>(src, w, h, dst, stride, f, lut, srcStride);
+  else ConvertT<false>(src, w, h, dst, stride, f, nullptr, srcStride);
 }
 
-// convert(rgba, width, height, dst, dstOffset, stride, format, lut?) for tests, benchmarks and
-// packet payloads: the same code path the framebuffer uses, into an ordinary buffer.
+// convert(rgba, width, height, dst, dstOffset, stride, format, lut?, srcStride?) for packet
+// payloads, tests and benchmarks: the framebuffer's code path, into an ordinary buffer.
+// A srcStride larger than width*4 converts a column strip, e.g. one packet's share of every row.
 Napi::Value ConvertJs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto src = info[0].As<Napi::Uint8Array>();
@@ -155,10 +157,12 @@ Napi::Value ConvertJs(const Napi::CallbackInfo& info) {
     if (l.ByteLength() != 256) throw Napi::RangeError::New(env, "brightness table must have 256 entries");
     lut = l.Data();
   }
+  size_t srcStride = info.Length() > 8 && info[8].IsNumber() ? size_t(info[8].ToNumber().Int64Value()) : size_t(w) * 4;
   if (!FormatValid(f)) throw Napi::RangeError::New(env, "unsupported pixel format");
-  if (w <= 0 || h <= 0 || src.ByteLength() < size_t(w) * h * 4) throw Napi::RangeError::New(env, "frame smaller than width*height*4");
+  if (w <= 0 || h <= 0 || srcStride < size_t(w) * 4 || src.ByteLength() < (h - 1) * srcStride + size_t(w) * 4)
+    throw Napi::RangeError::New(env, "source smaller than its rows");
   if (stride < size_t(w) * (f.bpp / 8) || off + (h - 1) * stride + size_t(w) * (f.bpp / 8) > dst.ByteLength())
     throw Napi::RangeError::New(env, "destination too small for the frame");
-  ConvertRgba(src.Data(), w, h, dst.Data() + off, stride, f, lut);
+  ConvertRgba(src.Data(), w, h, dst.Data() + off, stride, f, lut, srcStride);
   return env.Undefined();
 }

@@ -17,7 +17,8 @@ PixelFormat FormatFromJs(const Napi::Object& o);
 // `lut` (256 entries, may be null) is applied to r, g and b first: it carries brightness.
 bool FormatValid(const PixelFormat& f);
 
+// Source rows are srcStride bytes apart (width*4 for a whole frame, more for a column strip).
 void ConvertRgba(const uint8_t* src, int width, int height, uint8_t* dst, size_t stride,
-                 const PixelFormat& f, const uint8_t* lut);
+                 const PixelFormat& f, const uint8_t* lut, size_t srcStride = 0);
 
 Napi::Value ConvertJs(const Napi::CallbackInfo& info);

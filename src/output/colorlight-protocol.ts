@@ -68,9 +68,10 @@ export const REPEAT_FIRMWARE = 13;
 const TYPE_AT = 12;
 const DATA_AT = 13;
 
+const MACS = Uint8Array.from([...DST_MAC, ...SRC_MAC]);
+
 function header(buf: Uint8Array, at: number, type: number): void {
-  buf.set(DST_MAC, at);
-  buf.set(SRC_MAC, at + 6);
+  buf.set(MACS, at);
   buf[at + TYPE_AT] = type;
 }
 
@@ -162,17 +163,23 @@ export function frameLayout(width: number, height: number, repeat: boolean): { c
 /** Fills `out` (sized by frameLayout) with brightness, every row split at 497 pixels, then sync. */
 export function packetize(rgba: Uint8Array, width: number, height: number, level: number, repeat: boolean, out: Packets): number {
   const { buf, lengths } = out;
+  const perRow = Math.ceil(width / MAX_ROW_PIXELS);
+  const rowBytes = perRow * ROW_HEADER_LEN + width * 3;
   let at = 0, n = 0;
   const push = (len: number) => { lengths[n++] = len; at += len; };
   for (let i = 0; i < (repeat ? 2 : 1); i++) push(writeBrightness(buf, at, level));
+  const rowsAt = at;
   for (let row = 0; row < height; row++) {
     for (let offset = 0; offset < width; offset += MAX_ROW_PIXELS) {
       const pixels = Math.min(MAX_ROW_PIXELS, width - offset);
       writeRowHeader(buf, at, row, offset, pixels);
-      const src = (row * width + offset) * 4;
-      rgbaToRgb(rgba.subarray(src, src + pixels * 4), pixels, buf, at + ROW_HEADER_LEN);
       push(ROW_HEADER_LEN + pixels * 3);
     }
+  }
+  // The payloads: one conversion per column strip covers that strip's packet in every row.
+  for (let k = 0, offset = 0; offset < width; k++, offset += MAX_ROW_PIXELS) {
+    const pixels = Math.min(MAX_ROW_PIXELS, width - offset);
+    rgbaToRgb(rgba.subarray(offset * 4), pixels, buf, rowsAt + (k + 1) * ROW_HEADER_LEN + offset * 3, undefined, height, width * 4, rowBytes);
   }
   for (let i = 0; i < (repeat ? 2 : 1); i++) push(writeSync(buf, at, level));
   return n;

@@ -29,19 +29,17 @@ export const FLAG_PUSH = 0x01;
 export const TYPE_RGB24 = 0x0b;
 export const ID_DISPLAY = 1;
 
-export interface DdpPackets { buf: Uint8Array; lengths: number[] }
-
 export function packetCount(dataBytes: number): number {
   return Math.ceil(dataBytes / MAX_DATA);
 }
 
 /**
  * Fills `buf` (sized (HEADER_LEN + MAX_DATA) * packetCount) with one picture's packets and
- * returns their lengths. `seq` is the sequence number of the first packet; the next one is
- * returned so the caller carries it across pictures.
+ * `lengths` with their sizes; returns the packet count. `seq` is the sequence number of the
+ * first packet; the next one is returned so the caller carries it across pictures.
  */
-export function packetize(rgba: Uint8Array, pixels: number, buf: Uint8Array, seq: number, lut?: Uint8Array): { lengths: number[]; seq: number } {
-  const total = pixels * 3, n = packetCount(total), lengths: number[] = [];
+export function packetize(rgba: Uint8Array, pixels: number, buf: Uint8Array, lengths: Uint32Array, seq: number, lut?: Uint8Array): { count: number; seq: number } {
+  const total = pixels * 3, n = packetCount(total);
   for (let i = 0, at = 0; i < n; i++) {
     const offset = i * MAX_DATA, len = Math.min(MAX_DATA, total - offset);
     buf[at] = FLAG_VER1 | (i === n - 1 ? FLAG_PUSH : 0);
@@ -50,11 +48,14 @@ export function packetize(rgba: Uint8Array, pixels: number, buf: Uint8Array, seq
     buf[at + 3] = ID_DISPLAY;
     buf[at + 4] = offset >>> 24; buf[at + 5] = (offset >> 16) & 0xff; buf[at + 6] = (offset >> 8) & 0xff; buf[at + 7] = offset & 0xff;
     buf[at + 8] = len >> 8; buf[at + 9] = len & 0xff;
-    // 1440 is a whole number of pixels, so a packet never splits one.
-    rgbaToRgb(rgba.subarray((offset / 3) * 4, ((offset + len) / 3) * 4), len / 3, buf, at + HEADER_LEN, lut);
-    lengths.push(HEADER_LEN + len);
+    lengths[i] = HEADER_LEN + len;
     at += HEADER_LEN + len;
     seq = seq >= 15 ? 1 : seq + 1;
   }
-  return { lengths, seq };
+  // 1440 bytes is a whole number of pixels, so the full packets' payloads are one strided
+  // conversion (480-pixel runs, one per packet) and the short last packet a second one.
+  const per = MAX_DATA / 3, stride = HEADER_LEN + MAX_DATA, full = Math.floor(pixels / per), rest = pixels - full * per;
+  if (full > 0) rgbaToRgb(rgba, per, buf, HEADER_LEN, lut, full, per * 4, stride);
+  if (rest > 0) rgbaToRgb(rgba.subarray(full * per * 4), rest, buf, full * stride + HEADER_LEN, lut);
+  return { count: n, seq };
 }

@@ -44,10 +44,18 @@ export interface PacketSocket {
   close(): void;
 }
 
+/** A connected UDP socket; sendBatch throws ECONNREFUSED once the receiver's port is closed. */
+export interface UdpSocket {
+  sendBatch(buf: Uint8Array, lengths: Uint32Array, timeoutMs?: number): number;
+  close(): void;
+}
+
 export interface NativeHelper {
   FbDevice: new (path: string) => FbDevice;
   PacketSocket: new (ifname: string, etherType?: number) => PacketSocket;
-  convert(rgba: Uint8Array, width: number, height: number, dst: Uint8Array, dstOffset: number, stride: number, format: PixelFormat, lut?: Uint8Array): void;
+  UdpSocket: new (ipv4: string, port: number) => UdpSocket;
+  /** srcStride (default width*4) larger than a row converts a column strip of a frame. */
+  convert(rgba: Uint8Array, width: number, height: number, dst: Uint8Array, dstOffset: number, stride: number, format: PixelFormat, lut?: Uint8Array, srcStride?: number): void;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -47,20 +47,30 @@ export function brightnessTable(percent: number): Uint8Array | undefined {
   return t;
 }
 
+let native: ReturnType<typeof nativeHelper> | null | undefined;
+
 /**
- * RGBA to packed R,G,B bytes at dst[offset..]: through the native helper when it is built
- * (DDP must not need it, so a plain loop stands in).
+ * RGBA to packed R,G,B bytes: `rows` runs of `pixels` pixels, source runs `srcStride` bytes apart,
+ * destination runs `dstStride` apart from dst[offset] (a packet's payload in every row packet).
+ * Through the native helper when it is built; DDP must not need it, so a plain loop stands in.
  */
-export function rgbaToRgb(src: Uint8Array, pixels: number, dst: Uint8Array, offset: number, lut?: Uint8Array): void {
-  let native: ReturnType<typeof nativeHelper> | undefined;
-  try { native = nativeHelper(); } catch { native = undefined; }
-  if (native) {
-    native.convert(src, pixels, 1, dst, offset, pixels * 3, FORMATS.RGB888, lut);
-    return;
+export function rgbaToRgb(src: Uint8Array, pixels: number, dst: Uint8Array, offset: number, lut?: Uint8Array,
+  rows = 1, srcStride = pixels * 4, dstStride = pixels * 3): void {
+  if (native === undefined) {
+    try { native = nativeHelper(); } catch { native = null; }
   }
-  for (let i = 0, s = 0, d = offset; i < pixels; i++, s += 4, d += 3) {
-    dst[d] = lut ? lut[src[s]] : src[s];
-    dst[d + 1] = lut ? lut[src[s + 1]] : src[s + 1];
-    dst[d + 2] = lut ? lut[src[s + 2]] : src[s + 2];
+  if (native) native.convert(src, pixels, rows, dst, offset, dstStride, FORMATS.RGB888, lut, srcStride);
+  else rgbaToRgbPortable(src, pixels, dst, offset, lut, rows, srcStride, dstStride);
+}
+
+/** The same as rgbaToRgb in plain JavaScript: the fallback, and the reference the tests hold it to. */
+export function rgbaToRgbPortable(src: Uint8Array, pixels: number, dst: Uint8Array, offset: number, lut: Uint8Array | undefined,
+  rows: number, srcStride: number, dstStride: number): void {
+  for (let r = 0; r < rows; r++) {
+    for (let i = 0, s = r * srcStride, d = offset + r * dstStride; i < pixels; i++, s += 4, d += 3) {
+      dst[d] = lut ? lut[src[s]] : src[s];
+      dst[d + 1] = lut ? lut[src[s + 1]] : src[s + 1];
+      dst[d + 2] = lut ? lut[src[s + 2]] : src[s + 2];
+    }
   }
 }

@@ -7,6 +7,7 @@ import { createCanvas } from 'canvas';
 import { DdpOutput } from '../../src/output/ddp.js';
 import { OutputRunner } from '../../src/output/runner.js';
 import type { Frame } from '../../src/output/types.js';
+import { nativeHelperProblem } from '../../src/output/native.js';
 
 const quiet = { warn: () => undefined, info: () => undefined };
 
@@ -54,10 +55,17 @@ const rgb = (f: Frame) => {
   return b;
 };
 
-test('ddp: header bytes, 1440-byte payloads, sequence numbers, PUSH last, picture equal to the frame', async () => {
+for (const native of [true, false]) {
+  const via = native ? 'sendmmsg' : 'dgram';
+  test(`ddp via ${via}: header bytes, 1440-byte payloads, sequence numbers, PUSH last, picture equal to the frame`, {
+    skip: native ? nativeHelperProblem() : undefined,
+  }, () => fullFrame(native, via));
+}
+
+async function fullFrame(native: boolean, via: string): Promise<void> {
   const w = 128, h = 64, bytes = w * h * 3; // 24576 bytes: 17 full packets and one of 96
   const rx = await receiver(bytes);
-  const runner = new OutputRunner(new DdpOutput('127.0.0.1', rx.port), quiet);
+  const runner = new OutputRunner(new DdpOutput('127.0.0.1', rx.port, { native }), quiet);
   try {
     await runner.start(w, h);
     const frame = rendered(w, h, 'Platform 3');
@@ -78,11 +86,12 @@ test('ddp: header bytes, 1440-byte payloads, sequence numbers, PUSH last, pictur
       assert.equal(p.length, 10 + p.readUInt16BE(8));
     });
     assert.equal(runner.health().framesSent, 2);
+    assert.equal(runner.health().details.via, via);
   } finally {
     await runner.stop();
     rx.sock.close();
   }
-});
+}
 
 test('ddp: brightness scales the pixels on the wire', async () => {
   const rx = await receiver(3);
