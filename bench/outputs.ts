@@ -39,7 +39,7 @@ async function conversion(): Promise<string[]> {
   const copy = new Uint8Array(bytes), d32 = new Uint8Array(bytes), d16 = new Uint8Array(w * h * 2);
   const memcpy = await timeMs(100, () => copy.set(f.data));
   const rows: string[] = [
-    '| 1920x1080 RGBA (8.3 MB) | ms | GB/s (input bytes) | vs memcpy |', '|---|---|---|---|',
+    '| 1920x1080 RGBA (8.3 MB) | ms | GB/s (input bytes) | vs memcpy (target >= 0.5) |', '|---|---|---|---|',
     `| memcpy (TypedArray.set) | ${memcpy.toFixed(3)} | ${(bytes / memcpy / 1e6).toFixed(1)} | 1.00 |`,
   ];
   for (const [name, dst, fmt, stride] of [['RGB565', d16, FORMATS.RGB565, w * 2], ['XRGB8888', d32, FORMATS.XRGB8888, w * 4]] as const) {
@@ -59,7 +59,7 @@ async function colorlight(): Promise<string[]> {
   const out = new ColorlightOutput(v.host, { firmwareVersion: 13 });
   try {
     await out.open();
-    const rows = ['| Colorlight frame | packets | bytes on the wire | 1 Gbit/s wire time ms | packetize+send ms | ratio |', '|---|---|---|---|---|---|'];
+    const rows = ['| Colorlight frame | packets | bytes on the wire | 1 Gbit/s wire time ms | packetize+send ms | ratio (target <= 2) |', '|---|---|---|---|---|---|'];
     for (const size of [256, 512]) {
       const f = pattern(size, size);
       const { count, bytes } = frameLayout(size, size, true);
@@ -129,8 +129,11 @@ async function ddp(native: boolean, units = 99, fps = 30, seconds = 5): Promise<
 
 export async function benchOutputs(): Promise<string> {
   const parts = [
-    '### Outputs', '',
-    `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`, '',
+    'Conversion: the native helper on one 1920x1080 RGBA frame, median of 100 runs, against',
+    'TypedArray.set of the same bytes (target at least 0.5 of memcpy). Colorlight: packetize and',
+    'sendmmsg one frame (firmware 13 layout) on a veth pair, median of 50, against the time those',
+    'packets take on a 1 Gbit/s wire with preamble, FCS and gap (target at most 2x). DDP: one',
+    'receiver process with 99 UDP sockets counts PUSH packets.', '',
     ...(await conversion()), '',
     ...(await colorlight()), '',
     ...(await ddp(true)), '',
