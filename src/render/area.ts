@@ -7,6 +7,7 @@ import { ImageContent } from './areas/image.js';
 import { scrollPxPerSecond } from './areas/scroll.js';
 import { TextContent } from './areas/text.js';
 import { drawWithEffect, type EffectPhase } from './effects.js';
+import { fontFaults } from './fonts.js';
 
 export interface RenderOptions {
   /** Length of one dispEffect or clearEffect. */
@@ -64,6 +65,7 @@ export class AreaRenderer {
 
     const live = a.type === 'dynamic' || (a.textLiveUpdate && (a.type === 'text' || a.type === 'static'));
     if (live && old instanceof TextContent && st?.text) {
+      this.buildFault = undefined;
       // Swapped in place: no effect, and the scroll keeps its origin so nothing jumps back.
       this.current = this.makeContent(st, old.scrolls ? old.origin : at);
       this.leaving = undefined;
@@ -77,12 +79,22 @@ export class AreaRenderer {
     this.changeAt = at;
     this.clearMs = old && a.clearEffect !== 1 ? D : 0;
     const start = at + this.clearMs;
+    this.buildFault = undefined;
     const keepScroll = !a.textFromStart && old instanceof TextContent && old.scrolls;
     this.current = this.makeContent(st, keepScroll ? old.origin : start);
     this.dispMs = this.current && a.dispEffect !== 1 ? D : 0;
   }
 
   private makeContent(st: AreaState | undefined, origin: number): Content | undefined {
+    try {
+      return this.buildContent(st, origin);
+    } catch (err) {
+      this.buildFault = err instanceof Error ? err.message : String(err);
+      return undefined;
+    }
+  }
+
+  private buildContent(st: AreaState | undefined, origin: number): Content | undefined {
     const a = this.area;
     if (a.type === 'date') {
       if (st?.source === 'none') return undefined;
@@ -157,19 +169,30 @@ export class AreaRenderer {
     return this.current ? this.current.nextChange(now) : Infinity;
   }
 
+  private buildFault: string | undefined;
+  private drawFault: string | undefined;
+
+  /** Why this area cannot show its content (for /status); it shows its background meanwhile. */
+  get fault(): string | undefined {
+    const font = this.area.font ? fontFaults().get(this.area.font) : undefined;
+    return this.drawFault ?? this.buildFault ?? (font && `font ${this.area.font}: ${font} (drawn in the default font)`);
+  }
+
   draw(ctx: CanvasRenderingContext2D, now: number): void {
     const a = this.area;
     ctx.save();
-    ctx.beginPath();
-    ctx.rect(a.x, a.y, a.width, a.height);
-    ctx.clip();
-    const bg = a.backgroundColor;
-    if (bg && bg.a > 0) {
-      ctx.fillStyle = `rgba(${bg.r},${bg.g},${bg.b},${bg.a})`;
-      ctx.fillRect(a.x, a.y, a.width, a.height);
-    }
-    const ph = this.phase(now);
-    if (ph.content) {
+    try {
+      this.drawFault = undefined;
+      ctx.beginPath();
+      ctx.rect(a.x, a.y, a.width, a.height);
+      ctx.clip();
+      const bg = a.backgroundColor;
+      if (bg && bg.a > 0) {
+        ctx.fillStyle = `rgba(${bg.r},${bg.g},${bg.b},${bg.a})`;
+        ctx.fillRect(a.x, a.y, a.width, a.height);
+      }
+      const ph = this.phase(now);
+      if (!ph.content) return;
       if (ph.effect === undefined || ph.effect === 1 || !ph.kind) {
         ph.content.draw(ctx, a.x, a.y, now);
       } else {
@@ -179,8 +202,13 @@ export class AreaRenderer {
         ph.content.draw(lctx, 0, 0, now);
         drawWithEffect(ctx, layer, a.x, a.y, a.width, a.height, ph.effect, ph.kind, ph.p);
       }
+    } catch (err) {
+      // One area that cannot be drawn (a font cairo rejects, a canvas too large) must not
+      // take the rest of the panel, or the service, down with it.
+      this.drawFault = err instanceof Error ? err.message : String(err);
+    } finally {
+      ctx.restore();
     }
-    ctx.restore();
   }
 
   private layerCanvas(): Canvas {

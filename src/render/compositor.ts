@@ -94,6 +94,15 @@ export class Compositor {
     return t;
   }
 
+  /** Areas whose last drawing failed, for /status (they show their background meanwhile). */
+  faults(): Array<{ display: string; area: string; message: string }> {
+    const out: Array<{ display: string; area: string; message: string }> = [];
+    for (const [display, m] of this.memory) {
+      for (const ar of m.renderers) if (ar.fault) out.push({ display, area: ar.area.id, message: ar.fault });
+    }
+    return out;
+  }
+
   /** Called with every new frame (not with unchanged ones); returns the unsubscribe function. */
   subscribe(fn: (frame: Frame) => void): () => void {
     this.listeners.add(fn);

@@ -17,14 +17,27 @@ const DEFAULT_NAME = 'DejaVuSans.ttf';
 /** System family used when no DejaVuSans.ttf is in any font folder (fonts-dejavu-core). */
 const SYSTEM_DEFAULT = 'DejaVu Sans';
 
-function register(file: string): string {
+/** Files fontconfig refused (missing, not a font), with the reason: shown as faults, drawn in the default font. */
+const refused = new Map<string, string>();
+
+function register(file: string): string | undefined {
   let family = families.get(file);
-  if (!family) {
+  if (!family && !refused.has(file)) {
     family = `mlds-${families.size}-${path.basename(file, path.extname(file)).replace(/[^A-Za-z0-9]/g, '')}`;
-    registerFont(file, { family });
-    families.set(file, family);
+    try {
+      registerFont(file, { family });
+      families.set(file, family);
+    } catch (err) {
+      refused.set(file, err instanceof Error ? err.message : String(err));
+      family = undefined;
+    }
   }
   return family;
+}
+
+/** Font files that could not be used, by path. */
+export function fontFaults(): Map<string, string> {
+  return new Map(refused);
 }
 
 /**
@@ -40,16 +53,19 @@ export function useFontDirs(dirs: string[] = [PACKAGE_FONT_DIR]): void {
     try { names = readdirSync(dir).filter((n) => /\.(ttf|otf)$/i.test(n)).sort(); } catch { continue; }
     // The default font leads the fallback chain so a missing glyph looks like the rest of the UI.
     if (!defaultFile && names.includes(DEFAULT_NAME)) defaultFile = path.join(dir, DEFAULT_NAME);
-    for (const n of names) chain.push(register(path.join(dir, n)));
+    for (const n of names) {
+      const family = register(path.join(dir, n));
+      if (family) chain.push(family);
+    }
   }
-  const lead = defaultFile ? register(defaultFile) : SYSTEM_DEFAULT;
+  const lead = (defaultFile && register(defaultFile)) || SYSTEM_DEFAULT;
   fallbackChain = [lead, ...chain.filter((f) => f !== lead)];
 }
 
 /** ctx.font value for a size in px and an area font file (undefined: the default font). */
 export function cssFont(sizePx: number, file: string | undefined): string {
   if (fallbackChain.length === 0) useFontDirs();
-  const first = file ? register(file) : fallbackChain[0];
+  const first = (file && register(file)) || fallbackChain[0];
   const list = [first, ...fallbackChain.filter((f) => f !== first)];
   return `${sizePx}px ${list.map((f) => `"${f}"`).join(', ')}`;
 }

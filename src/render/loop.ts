@@ -16,7 +16,12 @@ export interface LoopStats {
   dropped: number;
   /** Frame deadlines that passed without a frame (the process was late). */
   missed: number;
+  /** Renders that threw; the loop retries a second later. */
+  errors: number;
+  lastError?: string;
 }
+
+const RETRY_MS = 1000;
 
 interface Outgoing { frame: Frame; waiters: Array<(ok: boolean) => void> }
 
@@ -51,7 +56,7 @@ export class FrameLoop {
   ) {
     const fps = options.fps && options.fps > 0 ? options.fps : 50;
     this.period = 1000 / fps;
-    this.counts = { fps, rendered: 0, sent: 0, dropped: 0, missed: 0 };
+    this.counts = { fps, rendered: 0, sent: 0, dropped: 0, missed: 0, errors: 0 };
   }
 
   start(): void {
@@ -100,10 +105,21 @@ export class FrameLoop {
       if (late < this.period) at = due; // on time: draw the moment the frame stands for
       else this.counts.missed += Math.floor(late / this.period);
     }
-    const frame = this.compositor.render(at);
-    this.counts.rendered++;
     const waiters = this.waiters;
     this.waiters = [];
+    let frame: Frame;
+    try {
+      frame = this.compositor.render(at);
+    } catch (err) {
+      // A timer callback that throws would end the process: count it, answer the
+      // waiting confirmations with "not shown", and try again shortly.
+      this.counts.errors++;
+      this.counts.lastError = err instanceof Error ? err.message : String(err);
+      for (const w of waiters) w(false);
+      if (this.running) { this.wakeAt = at + RETRY_MS; this.arm(this.wakeAt); }
+      return;
+    }
+    this.counts.rendered++;
     if (frame.seq !== this.lastQueuedSeq || waiters.length > 0) this.queue({ frame, waiters });
     this.schedule(at);
   }

@@ -5,8 +5,13 @@ import { cssFont } from '../fonts.js';
 // Pango shaping is the expensive part of text: a line is shaped and rasterised once into
 // a strip, and every frame after that is a plain image blit at the scroll position.
 
-/** Cairo image surfaces stop at 32767 px; long scrolling texts are cut into tiles below that. */
-const TILE = 8192;
+/**
+ * Cairo image surfaces stop at 32767 px, and a request can carry thousands of characters:
+ * long texts are cut into tiles rasterised when they come into view and dropped after.
+ */
+const TILE = 4096;
+/** Tiles kept per strip: the (at most two) in view of a 1920 px area, and the one coming next. */
+const KEEP_TILES = 3;
 
 const measureCtx = createCanvas(1, 1).getContext('2d');
 
@@ -32,7 +37,7 @@ export class TextStrip {
   /** Rows (from the top of the area) that can hold ink; the rest is always transparent. */
   readonly inkTop: number;
   readonly inkBottom: number;
-  private tiles: Array<{ x: number; canvas: Canvas }> | undefined;
+  private readonly tiles = new Map<number, Canvas>();
 
   constructor(readonly text: string, readonly style: TextStyle, readonly height: number) {
     measureCtx.font = cssFont(style.size, style.font);
@@ -50,27 +55,34 @@ export class TextStrip {
     this.inkBottom = Math.min(height, Math.ceil(this.baseline + desc) + 2);
   }
 
-  /** Draws the strip with the text's advance box starting at (x, y) (y = top of the area). */
-  draw(ctx: CanvasRenderingContext2D, x: number, y: number): void {
-    for (const t of this.rasterise()) ctx.drawImage(t.canvas, x - this.pad + t.x, y);
+  /**
+   * Draws the strip with the text's advance box starting at x (y = top of the area);
+   * only the part between `left` and `right` (the area's edges) is rasterised.
+   */
+  draw(ctx: CanvasRenderingContext2D, x: number, y: number, left = -Infinity, right = Infinity): void {
+    const origin = x - this.pad;
+    const total = Math.ceil(this.width) + 2 * this.pad;
+    const count = Math.ceil(total / TILE);
+    const first = Math.max(0, Math.floor((left - origin) / TILE));
+    const last = Math.min(count - 1, Math.floor((right - origin) / TILE));
+    for (let i = first; i <= last; i++) ctx.drawImage(this.tile(i, total), origin + i * TILE, y);
+    if (this.tiles.size > KEEP_TILES) {
+      for (const i of this.tiles.keys()) if (i < first || i > last + 1) this.tiles.delete(i);
+    }
   }
 
-  private rasterise(): Array<{ x: number; canvas: Canvas }> {
-    if (this.tiles) return this.tiles;
-    const total = Math.ceil(this.width) + 2 * this.pad;
-    const font = cssFont(this.style.size, this.style.font);
-    const baseline = this.baseline;
+  private tile(i: number, total: number): Canvas {
+    let canvas = this.tiles.get(i);
+    if (canvas) return canvas;
+    const x0 = i * TILE;
+    canvas = createCanvas(Math.min(TILE, total - x0), Math.max(1, this.height));
+    const ctx = canvas.getContext('2d');
+    ctx.font = cssFont(this.style.size, this.style.font);
     const { r, g, b } = this.style.color;
-    this.tiles = [];
-    for (let x0 = 0; x0 < total; x0 += TILE) {
-      const canvas = createCanvas(Math.min(TILE, total - x0), Math.max(1, this.height));
-      const ctx = canvas.getContext('2d');
-      ctx.font = font;
-      ctx.fillStyle = `rgb(${r},${g},${b})`;
-      ctx.textBaseline = 'alphabetic';
-      ctx.fillText(this.text, this.pad - x0, baseline);
-      this.tiles.push({ x: x0, canvas });
-    }
-    return this.tiles;
+    ctx.fillStyle = `rgb(${r},${g},${b})`;
+    ctx.textBaseline = 'alphabetic';
+    ctx.fillText(this.text, this.pad - x0, this.baseline);
+    this.tiles.set(i, canvas);
+    return canvas;
   }
 }

@@ -66,6 +66,6 @@ export class TextContent implements Content {
   }
 
   draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void {
-    for (const x of this.positions(now)) this.strip.draw(ctx, ox + x, oy);
+    for (const x of this.positions(now)) this.strip.draw(ctx, ox + x, oy, ox, ox + this.opts.width);
   }
 }
