@@ -11,7 +11,13 @@ const run = (cmd: string, args: string[], cwd?: string) =>
 
 /** linux-image-amd64 is a metapackage; the image it depends on holds the kernel. */
 function imagePackage(): string {
-  const deps = run('apt-cache', ['depends', 'linux-image-amd64']);
+  let deps = '';
+  try { deps = run('apt-cache', ['depends', 'linux-image-amd64']); } catch { /* no package lists yet */ }
+  if (!/Depends:/.test(deps)) {
+    // A fresh machine may never have fetched package lists.
+    run('apt-get', ['update', '-qq']);
+    deps = run('apt-cache', ['depends', 'linux-image-amd64']);
+  }
   const m = /Depends:\s*(linux-image-\S+-amd64)/.exec(deps);
   if (!m) throw new Error('apt-cache knows no linux-image-amd64 (run apt-get update)');
   return m[1];
