@@ -14,6 +14,22 @@ export interface LiveSource {
   subscribe(fn: (frame: Frame) => void): () => void;
 }
 
+/** What the service offers about frames (ServiceApi has this shape). */
+export interface FrameFeed {
+  frame(displayId: string): Frame | undefined;
+  onFrame(displayId: string, fn: (frame: Frame) => void): () => void;
+}
+
+/** The live source of one display, from the service's frame feed. */
+export function liveSource(feed: FrameFeed, display: { id: string; width: number; height: number }): LiveSource {
+  return {
+    width: display.width,
+    height: display.height,
+    latest: () => feed.frame(display.id),
+    subscribe: (fn) => feed.onFrame(display.id, fn),
+  };
+}
+
 export interface LiveViewOptions {
   /** Ceiling of pictures per second sent to viewers (default 25). */
   maxFps?: number;

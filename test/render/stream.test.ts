@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { loadImage, createCanvas } from 'canvas';
 import Koa from 'koa';
-import { LiveViews, type LiveSource } from '../../src/http/stream.js';
+import { liveSource, LiveViews, type LiveSource } from '../../src/http/stream.js';
 import type { Frame } from '../../src/output/types.js';
+import { FrameLoop } from '../../src/render/loop.js';
+import { area, rig } from './helpers.js';
 
 /** A unit whose frames the test pushes by hand; the display is its top-left W x H. */
 class FakeUnit implements LiveSource {
@@ -28,7 +30,7 @@ class FakeUnit implements LiveSource {
 }
 
 const views = new LiveViews({ maxFps: 25 });
-const sources = new Map<string, FakeUnit>();
+const sources = new Map<string, LiveSource>();
 let server: http.Server;
 let port = 0;
 
@@ -136,4 +138,20 @@ test('a viewer that stops reading skips pictures; the others keep the full rate'
   assert.ok(s.maxBufferedBytes < 2 * fast.parts[0].length + 64 * 1024, `buffered ${s.maxBufferedBytes}`);
   slow.close();
   fast.close();
+});
+
+test('the live view of a real compositor and frame loop shows the scroll moving', async () => {
+  const a = area({ id: 'a', scrollSpeed: 0 });
+  const r = rig([a]);
+  r.set(a, { text: 'A long departure text that scrolls right to left across the panel', setAt: Date.now() });
+  const loop = new FrameLoop(r.compositor, async () => true);
+  const feed = { frame: () => r.compositor.latest(), onFrame: (_id: string, fn: (f: Frame) => void) => r.compositor.subscribe(fn) };
+  sources.set('real', liveSource(feed, { id: 'd1', width: 640, height: 160 }));
+  loop.start();
+  const v = viewer('real');
+  await sleep(1000);
+  v.close();
+  loop.stop();
+  assert.ok(v.parts.length >= 15 && v.parts.length <= 27, `${v.parts.length} pictures in 1 s`);
+  assert.ok(new Set(v.parts.map((p) => p.toString('base64'))).size >= v.parts.length - 1, 'each picture differs: the text moves');
 });
