@@ -1,44 +1,72 @@
 import { createCanvas, loadImage, type Canvas, type Image } from 'canvas';
 import { readFile } from 'node:fs/promises';
-import { decodeGif, type GifFrame } from './areas/gif.js';
+import { GifAnimation } from './areas/gif.js';
 
-export type Picture =
-  | { kind: 'still'; width: number; height: number; image: Image | Canvas }
-  | { kind: 'animation'; width: number; height: number; frames: GifFrame[]; totalMs: number };
+/** Decoded pictures beyond this are rejected as a fault rather than risking the process (64 MP). */
+const MAX_PIXELS = 64 * 1024 * 1024;
+/** The cache drops least recently used pictures past this; pictures on screen stay alive through their areas. */
+const CACHE_BUDGET = 192 * 1024 * 1024;
 
-// Decoded pictures by absolute path. Loading is async, drawing is sync: control awaits
-// preloadImage() before it commits new content, so the render path only reads the cache.
+type Drawable = Image | Canvas;
+
+export type Picture = (
+  | { kind: 'still'; image: Drawable }
+  | { kind: 'animation'; anim: GifAnimation }
+) & {
+  width: number;
+  height: number;
+  bytes: number;
+  /** Copies resized for an area, by "w x h": scaling a large picture every frame costs far more than drawing it. */
+  fitted: Map<string, Drawable[]>;
+};
+
+// Decoded pictures by absolute path, least recently used first. Loading is async, drawing
+// is sync: control awaits preloadImage() before it commits new content, so the render
+// path only reads the cache.
 const cache = new Map<string, Picture>();
 const loading = new Map<string, Promise<Picture>>();
-// Pictures resized for an area, by path and size: scaling a large picture on every frame
-// of an animation would cost far more than drawing it.
-const fitted = new Map<string, Array<Image | Canvas>>();
+let cachedBytes = 0;
 
 function isGif(b: Uint8Array): boolean {
   return b.length > 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38;
 }
 
-async function decode(file: string): Promise<Picture> {
-  const bytes = await readFile(file);
-  if (isGif(bytes)) {
-    const frames = decodeGif(bytes);
-    if (frames.length === 0) throw new Error(`${file}: GIF has no frames`);
-    const { width, height } = frames[0].canvas;
-    if (frames.length === 1) return { kind: 'still', width, height, image: frames[0].canvas };
-    return { kind: 'animation', width, height, frames, totalMs: frames.reduce((s, f) => s + f.delayMs, 0) };
-  }
-  const image = await loadImage(bytes);
-  return { kind: 'still', width: image.width, height: image.height, image };
+function checkSize(file: string, w: number, h: number): void {
+  if (w * h > MAX_PIXELS) throw new Error(`${file}: ${w}x${h} is too large to show (at most ${MAX_PIXELS / 1024 / 1024} megapixels)`);
 }
 
-/** Decodes a PNG, JPEG or GIF into the cache; rejects on a missing file or a decoder error. */
+async function decode(file: string): Promise<Picture> {
+  const bytes = await readFile(file);
+  if (isGif(bytes) && bytes.length >= 10) checkSize(file, bytes.readUInt16LE(6), bytes.readUInt16LE(8));
+  if (isGif(bytes)) {
+    const anim = new GifAnimation(bytes);
+    const base = { width: anim.width, height: anim.height, fitted: new Map<string, Drawable[]>() };
+    if (anim.frameCount === 1) return { kind: 'still', image: anim.frame(0), bytes: anim.bytes, ...base };
+    return { kind: 'animation', anim, bytes: anim.bytes, ...base };
+  }
+  const image = await loadImage(bytes);
+  checkSize(file, image.width, image.height);
+  return { kind: 'still', image, width: image.width, height: image.height, bytes: image.width * image.height * 4, fitted: new Map() };
+}
+
+function remember(file: string, pic: Picture): void {
+  cache.set(file, pic);
+  cachedBytes += pic.bytes;
+  for (const [f, p] of cache) {
+    if (cachedBytes <= CACHE_BUDGET || f === file) break;
+    cache.delete(f);
+    cachedBytes -= p.bytes;
+  }
+}
+
+/** Decodes a PNG, JPEG or GIF into the cache; rejects on a missing file, a decoder error or a picture too large. */
 export function preloadImage(file: string): Promise<Picture> {
-  const hit = cache.get(file);
+  const hit = cachedPicture(file);
   if (hit) return Promise.resolve(hit);
   let p = loading.get(file);
   if (!p) {
     p = decode(file).then(
-      (pic) => { cache.set(file, pic); loading.delete(file); return pic; },
+      (pic) => { loading.delete(file); remember(file, pic); return pic; },
       (err: unknown) => { loading.delete(file); throw err; },
     );
     loading.set(file, p);
@@ -47,13 +75,18 @@ export function preloadImage(file: string): Promise<Picture> {
 }
 
 export function cachedPicture(file: string): Picture | undefined {
-  return cache.get(file);
+  const pic = cache.get(file);
+  if (pic) {
+    cache.delete(file);
+    cache.set(file, pic);
+  }
+  return pic;
 }
 
 /** Drops decoded pictures (after a configuration reload, when files may have changed). */
 export function forgetImages(): void {
   cache.clear();
-  fitted.clear();
+  cachedBytes = 0;
 }
 
 /** Size a picture is drawn at in an area: scaled down keeping its aspect ratio, never up. */
@@ -62,21 +95,33 @@ export function fitSize(pw: number, ph: number, aw: number, ah: number): { w: nu
   return { w: Math.max(1, Math.round(pw * scale)), h: Math.max(1, Math.round(ph * scale)) };
 }
 
-/** The picture's frames at the size they are drawn in an area of aw x ah. */
-export function fittedFrames(file: string, pic: Picture, aw: number, ah: number): Array<Image | Canvas> {
+function scaled(src: Drawable, w: number, h: number, into?: Canvas): Canvas {
+  const c = into ?? createCanvas(w, h);
+  const ctx = c.getContext('2d');
+  if (into) ctx.clearRect(0, 0, w, h);
+  ctx.quality = 'best';
+  ctx.drawImage(src, 0, 0, w, h);
+  return c;
+}
+
+/** Frame `index` of the picture at the size it is drawn in an area of aw x ah. */
+export function fittedFrame(pic: Picture, index: number, aw: number, ah: number): Drawable {
   const { w, h } = fitSize(pic.width, pic.height, aw, ah);
-  const key = `${file}\n${w}x${h}`;
-  let out = fitted.get(key);
-  if (!out) {
-    const sources = pic.kind === 'still' ? [pic.image] : pic.frames.map((f) => f.canvas);
-    out = w === pic.width && h === pic.height ? sources : sources.map((src) => {
-      const c = createCanvas(w, h);
-      const ctx = c.getContext('2d');
-      ctx.quality = 'best';
-      ctx.drawImage(src, 0, 0, w, h);
-      return c;
-    });
-    fitted.set(key, out);
+  const same = w === pic.width && h === pic.height;
+  if (pic.kind === 'still') {
+    if (same) return pic.image;
+    const key = `${w}x${h}`;
+    let out = pic.fitted.get(key);
+    if (!out) pic.fitted.set(key, (out = [scaled(pic.image, w, h)]));
+    return out[0];
   }
-  return out;
+  const frame = pic.anim.frame(index);
+  if (same) return frame;
+  const key = `${w}x${h}`;
+  let out = pic.fitted.get(key);
+  if (!out) pic.fitted.set(key, (out = []));
+  // A streamed animation has one finished frame at a time, so one scaled canvas too.
+  if (pic.anim.streaming) return (out[0] = scaled(frame, w, h, out[0] as Canvas | undefined));
+  out[index] ??= scaled(frame, w, h);
+  return out[index];
 }

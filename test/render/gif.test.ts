@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { createCanvas } from 'canvas';
 import { GifWriter } from 'omggif';
 import type { Frame } from '../../src/output/types.js';
+import { GifAnimation } from '../../src/render/areas/gif.js';
 import { cachedPicture, preloadImage } from '../../src/render/images.js';
 import { area, px, rig, T0 } from './helpers.js';
 
@@ -71,7 +72,7 @@ test('GIF frame timing: the next change is the next frame boundary, exactly', ()
     assert.notEqual(r.compositor.render(t).seq, before, `a new frame at ${b} ms`);
   }
   const pic = cachedPicture(anim);
-  assert.equal(pic?.kind === 'animation' ? pic.frames.map((f) => f.delayMs).join() : '', '100,200,300,100');
+  assert.equal(pic?.kind === 'animation' ? pic.anim.delays.join() : '', '100,200,300,100');
 });
 
 test('a picture larger than its area is scaled down keeping its aspect ratio; a smaller one is centred', async () => {
@@ -108,4 +109,24 @@ test('decoded pictures are cached: a second load is the same object', async () =
   const bad = path.join(dir, 'bad.gif');
   writeFileSync(bad, 'GIF89a not really');
   await assert.rejects(preloadImage(bad));
+});
+
+test('a GIF too big to keep every frame plays by decoding frame after frame, with the same pictures', () => {
+  const bytes = readFileSync(anim);
+  const kept = new GifAnimation(bytes);
+  const streamed = new GifAnimation(bytes, 0);
+  assert.equal(kept.streaming, false);
+  assert.equal(streamed.streaming, true);
+  const pixels = (a: GifAnimation, i: number) => a.frame(i).getContext('2d').getImageData(0, 0, 20, 10).data.join();
+  // Forwards, then backwards across the loop, then skipping frames.
+  for (const i of [0, 1, 2, 3, 0, 2, 1, 3]) assert.equal(pixels(streamed, i), pixels(kept, i), `frame ${i}`);
+});
+
+test('a picture whose size would exhaust memory is refused at preload', async () => {
+  const buf = Buffer.alloc(1024);
+  const gw = new GifWriter(buf, 9000, 9000, { palette: [0, 0xffffff] });
+  gw.addFrame(0, 0, 1, 1, [1]);
+  const huge = path.join(dir, 'huge.gif');
+  writeFileSync(huge, buf.subarray(0, gw.end()));
+  await assert.rejects(preloadImage(huge), /too large/);
 });
