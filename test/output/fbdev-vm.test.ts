@@ -111,7 +111,7 @@ test('a real kernel framebuffer under QEMU (bochs-drm)', { skip, timeout: 240_00
 
     await t.test('the fbdev output writes a known frame: the screendump equals it pixel for pixel', async () => {
       await g.waitFor(/MLDS-DUMP a|MLDS-A-FAILED/, 60_000);
-      assert.ok(!g.lines.some((l) => l.includes('MLDS-A-FAILED')), 'the fbdev writer ran in the guest');
+      assert.ok(!g.lines.some((l) => l.includes('MLDS-A-FAILED')), `the fbdev writer failed in the guest:\n${g.lines.slice(-15).join('\n')}`);
       await g.monitor(`screendump ${join(work, 'a.png')} -f png`);
       writeFileSync(join(out, 'dumped-a'), '');
       const described = JSON.parse(readFileSync(join(out, 'fb-a.json'), 'utf8'));

@@ -1,5 +1,6 @@
 // The guest's /init: load the drivers, free /dev/fb0 from the console, mount the host, then run
 // /mnt/run.sh (from the writable share) inside a chroot of the host's own filesystem.
+// No tmpfs over /tmp: the checkout under test may itself live in the host's /tmp.
 export function initScript(modules: string[], params: Record<string, string> = {}): string {
   const load = modules.map((m) => `insmod /modules/${m}.ko ${params[m] ?? ''} || echo "MLDS-GUEST insmod ${m} failed"`).join('\n');
   return `#!/bin/busybox sh
@@ -17,7 +18,6 @@ mount -t 9p -o trans=virtio,version=9p2000.L out /host/mnt || echo "MLDS-GUEST m
 mount --bind /dev /host/dev
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
-mount -t tmpfs tmp /host/tmp
 ifconfig lo 127.0.0.1 up
 echo "MLDS-GUEST-READY fb=$(cat /sys/class/graphics/fb0/virtual_size 2>/dev/null) bpp=$(cat /sys/class/graphics/fb0/bits_per_pixel 2>/dev/null)"
 chroot /host /bin/sh /mnt/run.sh
