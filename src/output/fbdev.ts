@@ -60,9 +60,8 @@ export class FbdevOutput implements Output {
       this.stride = fix.lineLength || (v.xresVirtual * v.bitsPerPixel) / 8;
       const size = fix.smemLen || this.stride * v.yresVirtual;
       // Touching a mapping past the end of a plain file is SIGBUS, which no catch can stop.
-      if (statSync(this.device).isFile() && statSync(this.device).size < size) {
-        throw errnoError('ERANGE', `${this.device} holds ${statSync(this.device).size} bytes, the geometry needs ${size}`);
-      }
+      const st = statSync(this.device);
+      if (st.isFile() && st.size < size) throw errnoError('ERANGE', `${this.device} holds ${st.size} bytes, the geometry needs ${size}`);
       dev.map(size);
       // Two pages and a driver that pans: draw off-screen and flip, so no half-drawn frame shows.
       this.pages = v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 ? 2 : 1;
