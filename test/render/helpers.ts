@@ -41,26 +41,23 @@ export function px(f: Frame, x: number, y: number): [number, number, number, num
   return [f.data[i], f.data[i + 1], f.data[i + 2], f.data[i + 3]];
 }
 
-/** Columns (within [x0, x1)) holding any pixel brighter than `min` in the red channel, rows y0..y1. */
-export function inkColumns(f: Frame, x0: number, x1: number, y0 = 0, y1 = f.height, min = 128): number[] {
-  const cols: number[] = [];
-  for (let x = x0; x < x1; x++) {
-    for (let y = y0; y < y1; y++) {
-      if (f.data[(y * f.width + x) * 4] > min) { cols.push(x); break; }
+/** Lines (columns when `byColumn`, else rows) of the rectangle holding a pixel whose red channel exceeds `min`. */
+function inkLines(f: Frame, byColumn: boolean, x0: number, x1: number, y0: number, y1: number, min: number): number[] {
+  const [o0, o1, i0, i1] = byColumn ? [x0, x1, y0, y1] : [y0, y1, x0, x1];
+  const out: number[] = [];
+  for (let o = o0; o < o1; o++) {
+    for (let i = i0; i < i1; i++) {
+      const [x, y] = byColumn ? [o, i] : [i, o];
+      if (f.data[(y * f.width + x) * 4] > min) { out.push(o); break; }
     }
   }
-  return cols;
+  return out;
 }
 
-export function inkRows(f: Frame, x0: number, x1: number, y0 = 0, y1 = f.height, min = 128): number[] {
-  const rows: number[] = [];
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      if (f.data[(y * f.width + x) * 4] > min) { rows.push(y); break; }
-    }
-  }
-  return rows;
-}
+/** Columns in [x0, x1) with ink (red above `min`) in rows [y0, y1). */
+export const inkColumns = (f: Frame, x0: number, x1: number, y0 = 0, y1 = f.height, min = 128) => inkLines(f, true, x0, x1, y0, y1, min);
+/** Rows in [y0, y1) with ink (red above `min`) in columns [x0, x1). */
+export const inkRows = (f: Frame, x0: number, x1: number, y0 = 0, y1 = f.height, min = 128) => inkLines(f, false, x0, x1, y0, y1, min);
 
 /** Count of pixels in a rectangle whose red channel exceeds `min`. */
 export function lit(f: Frame, x0: number, y0: number, w: number, h: number, min = 128): number {
