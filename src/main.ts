@@ -12,7 +12,8 @@ import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { FeedbackSender, type FeedbackOptions } from './monitor/feedback.js';
 import { buildStatus, type ConfigStatus } from './monitor/status.js';
-import { preloadImage } from './render/images.js';
+import { forgetImages, preloadImage } from './render/images.js';
+import { LiveViews } from './http/stream.js';
 import { Unit } from './units.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { VERSION } from './version.js';
@@ -64,6 +65,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const configStatus: ConfigStatus = { file: configFile, loadedAt: clock.now(), lastAttemptAt: clock.now(), faults: [] };
   let ready = false;
   let runtime: Runtime | undefined;
+  const live = new LiveViews();
 
   const build = async (config: ServiceConfig): Promise<Runtime> => {
     const units = new Map<string, Unit>();
@@ -122,7 +124,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       if (runtime && fingerprint(next) === runtime.fingerprint) return { changed: false };
       ready = false;
       try {
+        // Live views follow the old compositors: end them, the pages reconnect.
+        live.closeAll();
         if (runtime) await teardown(runtime);
+        // Files may have changed with the configuration: decode pictures again.
+        forgetImages();
         runtime = await build(next);
         configStatus.loadedAt = clock.now();
         await replay(runtime, 'reload');
@@ -144,6 +150,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     status: () => buildStatus({
       version: VERSION, startedAt, now: clock.now(), config: runtime!.config, configStatus, controller: runtime!.controller,
       health: (key) => runtime!.units.get(key)?.runner.health(),
+      render: (key) => {
+        const u = runtime!.units.get(key);
+        return u ? { loop: u.loop.stats(), faults: u.compositor.faults() } : undefined;
+      },
+      liveViews: live.stats(),
     }),
     reload,
   };
@@ -153,7 +164,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   };
 
   // Listen first: while the panels are being opened the port already answers 503.
-  const server: Server = createServer(createApp(api, log).callback());
+  const server: Server = createServer(createApp(api, log, live).callback());
   const port = opts.port ?? first.port;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -180,6 +191,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     close: async () => {
       clearInterval(recheck);
       ready = false;
+      live.closeAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (runtime) await teardown(runtime);

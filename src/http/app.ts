@@ -6,8 +6,9 @@ import { controlRoutes } from './routes/control.js';
 import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
 import { configRoutes } from './routes/config.js';
+import { LiveViews } from './stream.js';
 
-export function createApp(api: ServiceApi, log: HttpLog): Koa {
+export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new LiveViews()): Koa {
   const app = new Koa();
   // Behind no proxy on a display controller: the socket address is the client.
   app.proxy = false;
@@ -15,7 +16,7 @@ export function createApp(api: ServiceApi, log: HttpLog): Koa {
   const router = new Router();
   controlRoutes(router, api);
   statusRoutes(router, api);
-  screenshotRoutes(router, api);
+  screenshotRoutes(router, api, live);
   configRoutes(router, api);
   app.use(errors(log));
   app.use(onlyGetAndHead());

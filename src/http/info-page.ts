@@ -20,7 +20,7 @@ function displayCard(d: Obj, keyQuery: string): string {
   const w = Number(d.width), h = Number(d.height);
   return `<section class="card">
 <h2>${esc(d.id)}${d.main ? ' <span class="tag">MAIN</span>' : ''} <small>${esc(d.name ?? '')}</small></h2>
-<img class="live" alt="live picture of ${esc(d.id)}" width="${w}" height="${h}" style="aspect-ratio:${w}/${h}" src="/screenshot?id=${id}${keyQuery}" data-id="${id}">
+<img class="live" alt="live picture of ${esc(d.id)}" width="${w}" height="${h}" style="aspect-ratio:${w}/${h}" src="/screenshot?stream=1&id=${id}${keyQuery}" data-id="${id}">
 <table>
 ${row('Resolution', d.resolution)}
 ${row('Controller', d.controllerType)}
@@ -64,12 +64,11 @@ ${recent ? `<h2>Faulty commands for unknown displays</h2><ul class="bad">${recen
 </section>
 ${(status.displays as Obj[]).map((d) => displayCard(d, keyQuery)).join('\n')}
 <script>
-// Refresh each live picture about once a second, one request at a time per picture.
+// Each picture is a live MJPEG stream; when it ends (restart, configuration swap) it is
+// opened again after 2 s.
 for (const img of document.querySelectorAll('img.live')) {
   const base = img.src.replace(/&t=\\d+$/, '');
-  const next = () => setTimeout(() => { img.src = base + '&t=' + Date.now(); }, 1000);
-  img.addEventListener('load', next);
-  img.addEventListener('error', next);
+  img.addEventListener('error', () => setTimeout(() => { img.src = base + '&t=' + Date.now(); }, 2000));
 }
 // The facts refresh every 5 s without reloading the pictures.
 setInterval(async () => {

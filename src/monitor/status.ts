@@ -21,6 +21,10 @@ export interface StatusInput {
   configStatus: ConfigStatus;
   controller: Controller;
   health(unitKey: string): OutputHealth | undefined;
+  /** Frame loop figures and areas that failed to draw, per unit. */
+  render(unitKey: string): { loop: unknown; faults: Array<{ display: string; area: string; message: string }> } | undefined;
+  /** Live view viewers per display. */
+  liveViews: Record<string, { viewers: number }>;
 }
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -57,6 +61,8 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
         controllerType: d.controllerType,
         displayIp: d.displayIp,
         output: s.health(d.unit),
+        frames: s.render(d.unit)?.loop,
+        liveViewers: s.liveViews[d.id]?.viewers ?? 0,
         layout: st.layout ?? null,
         layoutSince: iso(st.layout ? st.layoutSetAt : undefined),
         areas: st.layout ? [...st.areas.values()].map((a) => ({
@@ -71,7 +77,7 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
           fontSize: a.fontSize,
           since: iso(a.setAt),
           ttlLeftSeconds: a.expiresAt === undefined ? null : Math.max(0, Math.ceil((a.expiresAt - now) / 1000)),
-          fault: a.fault,
+          fault: a.fault ?? s.render(d.unit)?.faults.find((f) => f.display === d.id && f.area === a.area.id)?.message,
         })) : [],
         lastCommand: st.lastCommand ? { ...st.lastCommand, at: iso(st.lastCommand.at) } : null,
         lastFault: st.lastFault ? { ...st.lastFault, at: iso(st.lastFault.at) } : null,

@@ -46,6 +46,7 @@ export class FrameLoop {
   private sending = false;
   private pending: Outgoing | undefined;
   private lastQueuedSeq = -1;
+  private lastRenderAt = -Infinity;
   private readonly counts: LoopStats;
 
   constructor(
@@ -79,10 +80,19 @@ export class FrameLoop {
    */
   invalidate(): Promise<boolean> {
     const p = new Promise<boolean>((resolve) => this.waiters.push(resolve));
-    this.immediate ??= setImmediate(() => {
-      this.immediate = undefined;
-      this.tick(true);
-    });
+    if (this.immediate) return p;
+    // A burst of commands is drawn at most once per frame period: the first at once,
+    // the rest together in the frame due one period after the last one drawn.
+    const soonest = this.lastRenderAt + this.period;
+    if (!this.running || this.now() >= soonest) {
+      this.immediate = setImmediate(() => {
+        this.immediate = undefined;
+        this.tick(true);
+      });
+    } else if (this.wakeAt === undefined || this.wakeAt > soonest) {
+      this.wakeAt = soonest;
+      this.arm(soonest);
+    }
     return p;
   }
 
@@ -94,8 +104,9 @@ export class FrameLoop {
     this.timer = undefined;
     const t = this.now();
     const due = this.wakeAt;
-    if (!forced && due !== undefined && t < due) {
+    if (!forced && due !== undefined && t < due && this.waiters.length === 0) {
       // Timers may fire a little early; a clock must not change before its second.
+      // (Changes waiting to be drawn are drawn now: their frame shows the time it is drawn at.)
       this.arm(due);
       return;
     }
@@ -120,6 +131,7 @@ export class FrameLoop {
       return;
     }
     this.counts.rendered++;
+    this.lastRenderAt = t;
     if (frame.seq !== this.lastQueuedSeq || waiters.length > 0) this.queue({ frame, waiters });
     this.schedule(at);
   }

@@ -44,9 +44,14 @@ export async function until(cond: () => boolean | Promise<boolean>, ms = 3000, w
   }
 }
 
-/** Waits until the display's unit has drawn a frame newer than `afterSeq`. */
+/**
+ * Waits until the display's unit has drawn a frame newer than `afterSeq`, then one more
+ * frame period: changes that arrive together are drawn at most once per period, so the
+ * first new frame may hold an earlier command with this one due in the next period.
+ */
 export async function nextFrame(svc: RunningService, id: string, afterSeq: number): Promise<void> {
   await until(() => (svc.api.frame(id)?.seq ?? -1) > afterSeq, 3000, `a frame of ${id} after ${afterSeq}`);
+  await new Promise((r) => setTimeout(r, 50));
 }
 
 export interface Pixels { width: number; height: number; at(x: number, y: number): [number, number, number] }

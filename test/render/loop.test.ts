@@ -86,18 +86,44 @@ test('invalidate() resolves with whether the frame holding the change reached th
   const loop = new FrameLoop(r.compositor, sink);
   loop.start();
   await flush();
+  // A change within one frame period of the last drawn frame waits for the next period.
+  const settle = async (p: Promise<boolean>) => { await advance(20); return p; };
   r.set(a, { text: 'One', setAt: Date.now() });
-  assert.equal(await loop.invalidate(), true);
+  assert.equal(await settle(loop.invalidate()), true);
   const seqOne = got[got.length - 1].seq;
   ok = false;
   r.set(a, { text: 'Two', setAt: Date.now() });
-  assert.equal(await loop.invalidate(), false, 'the output failed');
+  assert.equal(await settle(loop.invalidate()), false, 'the output failed');
   assert.ok(got[got.length - 1].seq > seqOne);
   ok = true;
   // Nothing visible changed, yet the confirmation still reflects a real write.
   const before = got.length;
-  assert.equal(await loop.invalidate(), true);
+  assert.equal(await settle(loop.invalidate()), true);
   assert.equal(got.length, before + 1);
+  loop.stop();
+});
+
+test('a burst of changes is drawn at most once per frame period, every change confirmed', async () => {
+  const a = area({ id: 'a', align: 'center' });
+  const r = rig([a]);
+  const { got, sink } = recorder();
+  const loop = new FrameLoop(r.compositor, sink, Date.now, { fps: 50 });
+  loop.start();
+  await flush();
+  const start = loop.stats().rendered;
+  const confirmations: Array<Promise<boolean>> = [];
+  // 40 commands over 100 ms (one every 2.5 ms): at most 6 frames, not 40.
+  for (let i = 0; i < 40; i++) {
+    r.set(a, { text: `Text ${i}`, setAt: Date.now() });
+    confirmations.push(loop.invalidate());
+    if (i % 2) await advance(5);
+    else await flush();
+  }
+  await advance(40);
+  assert.deepEqual(await Promise.all(confirmations), new Array(40).fill(true));
+  const drawn = loop.stats().rendered - start;
+  assert.ok(drawn >= 4 && drawn <= 7, `${drawn} frames for 40 changes in 100 ms`);
+  for (let i = 1; i < got.length; i++) assert.ok(got[i].at - got[i - 1].at >= 20, `frames ${got[i - 1].at} and ${got[i].at} closer than one period`);
   loop.stop();
 });
 
