@@ -2,12 +2,14 @@
 // compares them with a frame rendered by node-canvas; a receiver that goes away shows on health().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSocket, type Socket } from 'node:dgram';
+import { createSocket } from 'node:dgram';
 import { createCanvas } from 'canvas';
 import { DdpOutput } from '../../src/output/ddp.js';
 import { OutputRunner } from '../../src/output/runner.js';
 import type { Frame } from '../../src/output/types.js';
 import { nativeHelperProblem } from '../../src/output/native.js';
+import { ddpReceiver as receiver } from './ddp-receiver.js';
+import { rgbOf, waitFor } from './frames.js';
 
 const quiet = { warn: () => undefined, info: () => undefined };
 
@@ -22,38 +24,6 @@ function rendered(width: number, height: number, text: string): Frame {
   ctx.fillText(text, 4, height - 8);
   return { width, height, data: new Uint8Array(ctx.getImageData(0, 0, width, height).data.buffer), seq: 1 };
 }
-
-interface Receiver { sock: Socket; port: number; packets: Buffer[]; pictures: Buffer[] }
-
-/** Collects packets; on PUSH the bytes gathered so far form one picture. */
-async function receiver(size: number): Promise<Receiver> {
-  const sock = createSocket('udp4');
-  const r: Receiver = { sock, port: 0, packets: [], pictures: [] };
-  let buf = Buffer.alloc(size);
-  sock.on('message', (m) => {
-    r.packets.push(m);
-    const offset = m.readUInt32BE(4), len = m.readUInt16BE(8);
-    m.copy(buf, offset, 10, 10 + len);
-    if (m[0] & 0x01) { r.pictures.push(buf); buf = Buffer.alloc(size); }
-  });
-  await new Promise<void>((res) => sock.bind(0, '127.0.0.1', () => res()));
-  r.port = sock.address().port;
-  return r;
-}
-
-async function until(what: string, cond: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-const rgb = (f: Frame) => {
-  const b = Buffer.alloc(f.width * f.height * 3);
-  for (let i = 0; i < f.width * f.height; i++) b.set(f.data.subarray(i * 4, i * 4 + 3), i * 3);
-  return b;
-};
 
 for (const native of [true, false]) {
   const via = native ? 'sendmmsg' : 'dgram';
@@ -70,9 +40,9 @@ async function fullFrame(native: boolean, via: string): Promise<void> {
     await runner.start(w, h);
     const frame = rendered(w, h, 'Platform 3');
     assert.equal(await runner.submit(frame), true);
-    await until('two pictures', () => rx.pictures.length === 2);
+    await waitFor('two pictures', () => rx.pictures.length === 2);
     assert.ok(rx.pictures[0].every((b) => b === 0), 'the first picture is black');
-    assert.ok(rx.pictures[1].equals(rgb(frame)), 'the reassembled picture equals the rendered frame');
+    assert.ok(rx.pictures[1].equals(rgbOf(frame)), 'the reassembled picture equals the rendered frame');
 
     assert.equal(rx.packets.length, 2 * 18);
     rx.packets.forEach((p, i) => {
@@ -100,7 +70,7 @@ test('ddp: brightness scales the pixels on the wire', async () => {
     await out.open();
     await out.setBrightness(50);
     await out.send({ width: 1, height: 1, data: Uint8Array.from([255, 128, 0, 255]), seq: 1 });
-    await until('a picture', () => rx.pictures.length === 1);
+    await waitFor('a picture', () => rx.pictures.length === 1);
     assert.deepEqual([...rx.pictures[0]], [188, 92, 0]);
   } finally {
     await out.close();
