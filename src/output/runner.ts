@@ -22,6 +22,8 @@ export const BACKOFF_MIN_MS = 500;
 export const BACKOFF_MAX_MS = 30_000;
 /** Send failures in a row after which the output is closed and reopened: one lost packet is not a dead device. */
 export const REOPEN_AFTER_FAILURES = 3;
+/** How often the driver's own warnings (link down, slow link...) are looked at for the log. */
+const WARNING_CHECK_MS = 1000;
 
 /**
  * Wraps one Output so a failing panel is a warning, never a crash: open failures and
@@ -40,6 +42,8 @@ export class OutputRunner {
   private stopped = false;
   private brightness: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private loggedWarnings = new Set<string>();
+  private warningsCheckedAt = -Infinity;
 
   constructor(readonly output: Output, private readonly log: RunnerLog, private readonly now: () => number = Date.now) {}
 
@@ -64,6 +68,7 @@ export class OutputRunner {
       this.consecutiveFailures = 0;
       this.lastResult = 'ok';
       this.lastSendAt = this.now();
+      this.logWarningChanges();
       return true;
     } catch (err) {
       this.fail(err, 'send');
@@ -100,6 +105,17 @@ export class OutputRunner {
     this.stopped = true;
     this.isOpen = false;
     await this.output.close();
+  }
+
+  /** Driver warnings go to the log once when they appear and once when they clear, not per frame. */
+  private logWarningChanges(): void {
+    if (this.now() - this.warningsCheckedAt < WARNING_CHECK_MS) return;
+    this.warningsCheckedAt = this.now();
+    const w = this.output.describe().warnings;
+    const current = new Set(Array.isArray(w) ? w.map(String) : []);
+    for (const msg of current) if (!this.loggedWarnings.has(msg)) this.log.warn({ driver: this.output.driver, warning: msg }, 'output warning');
+    for (const msg of this.loggedWarnings) if (!current.has(msg)) this.log.info({ driver: this.output.driver, warning: msg }, 'output warning cleared');
+    this.loggedWarnings = current;
   }
 
   private async ensureOpen(): Promise<boolean> {

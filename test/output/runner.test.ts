@@ -103,3 +103,19 @@ test('stop closes the output and no frame reaches it afterwards', async () => {
   assert.equal(await r.submit(frame(5)), false);
   assert.equal(out.frames.length, 1);
 });
+
+test('driver warnings are logged once when they appear and once when they clear', async () => {
+  let t = 0;
+  const logged: string[] = [];
+  const log = { warn: (o: object, m: string) => logged.push(`${m}: ${(o as { warning?: string }).warning}`), info: (o: object, m: string) => logged.push(`${m}: ${(o as { warning?: string }).warning}`) };
+  const out = new FlakyOutput();
+  let warnings = ['link down on eth1'];
+  out.describe = () => ({ warnings });
+  const r = new OutputRunner(out, log, () => t);
+  await r.start(2, 1);
+  for (let i = 0; i < 5; i++) { t += 2000; await r.submit(frame(i)); }
+  warnings = [];
+  t += 2000;
+  await r.submit(frame(9));
+  assert.deepEqual(logged, ['output warning: link down on eth1', 'output warning cleared: link down on eth1']);
+});
