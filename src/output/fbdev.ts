@@ -67,7 +67,8 @@ export class FbdevOutput implements Output {
       this.pages = v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 ? 2 : 1;
       dev.clear();
       this.front = 0;
-      if (this.pages > 1) this.tryPan(dev, 0);
+      // Back to the top-left page, whatever the previous owner of the device left panned.
+      if (this.pages > 1 || v.xoffset || v.yoffset) this.tryPan(dev, 0);
       this.dev = dev;
       this.setBlank(false, true);
     } catch (err) {
