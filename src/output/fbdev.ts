@@ -177,3 +177,22 @@ export class FbdevOutput implements Output {
     this.blanked = blank;
   }
 }
+
+/**
+ * The visible size and format of a framebuffer, for configuration checks ("a display larger
+ * than its framebuffer is a config fault") before any output opens; the reason when it cannot
+ * be read (no device, not a framebuffer, no native helper).
+ */
+export function probeFramebuffer(device: string): { width: number; height: number; format: string } | { error: string } {
+  try {
+    const dev = new (nativeHelper().FbDevice)(device);
+    try {
+      const v = dev.varInfo();
+      return { width: v.xres, height: v.yres, format: formatName(v) };
+    } finally {
+      dev.close();
+    }
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}

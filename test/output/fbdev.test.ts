@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FbdevOutput, type FbGeometry } from '../../src/output/fbdev.js';
+import { FbdevOutput, probeFramebuffer, type FbGeometry } from '../../src/output/fbdev.js';
 import { FORMATS } from '../../src/output/pixel-format.js';
 import { nativeHelperProblem, type PixelFormat } from '../../src/output/native.js';
 import type { Frame } from '../../src/output/types.js';
@@ -158,4 +158,9 @@ test('fbdev with room for two pages but no pan ioctl falls back to one page', { 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('probeFramebuffer names why it cannot read a device', { skip }, () => {
+  assert.match(String((probeFramebuffer('/dev/fb-mlds-missing') as { error: string }).error), /^ENOENT/);
+  assert.match(String((probeFramebuffer('/dev/null') as { error: string }).error), /^ENOTTY.*FBIOGET_VSCREENINFO/);
 });
