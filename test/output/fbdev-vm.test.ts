@@ -118,6 +118,7 @@ test('a real kernel framebuffer under QEMU (bochs-drm)', { skip, timeout: 240_00
       assert.equal(described.format, 'XRGB8888');
       assert.equal(described.geometry, 'ioctl', 'geometry came from FBIOGET_VSCREENINFO / FBIOGET_FSCREENINFO');
       assert.deepEqual(described.probe, { width: FB_W, height: FB_H, format: 'XRGB8888' });
+      assert.equal(described.vsync, true, 'bochs-drm answers FBIO_WAITFORVSYNC, so the wait ran on a real driver');
       const dump = await rgbaOfPng(join(work, 'a.png'));
       assert.deepEqual([dump.width, dump.height], [FB_W, FB_H]);
       assert.deepEqual(compare(dump, readFileSync(join(out, 'frame-a.rgba')), w, h), [],
