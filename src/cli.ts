@@ -6,7 +6,7 @@ import { ConfigError } from './config/faults.js';
 import { loadConfig } from './config/load.js';
 import { packageRoot } from './config/files.js';
 import { startService } from './main.js';
-import { renderLayoutsToPng } from './preview.js';
+import { checkFramebuffers, renderLayoutsToPng } from './preview.js';
 import { VERSION } from './version.js';
 
 const EX_CONFIG = 78;
@@ -72,6 +72,12 @@ async function main(argv: string[]): Promise<number> {
     } catch (err) {
       if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
       throw err;
+    }
+    const hardware = checkFramebuffers(config);
+    for (const w of hardware.warnings) console.error(`mlds: warning: ${w}`);
+    if (hardware.faults.length) {
+      printFaults(new ConfigError(hardware.faults));
+      return EX_CONFIG;
     }
     const out = path.resolve(values.out ?? 'mlds-test');
     mkdirSync(out, { recursive: true });

@@ -7,6 +7,9 @@ import { encodeFrame } from './render/encode.js';
 import { preloadImage } from './render/images.js';
 import { PACKAGE_FONT_DIR } from './render/fonts.js';
 import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { pointer, type ConfigFault } from './config/faults.js';
+import { probeFramebuffer } from './output/fbdev.js';
 import { tmpdir } from 'node:os';
 
 /**
@@ -41,3 +44,26 @@ export async function renderLayoutsToPng(config: ServiceConfig): Promise<Array<{
 }
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+
+/**
+ * A display larger than its framebuffer is a configuration fault (it would be cut off);
+ * checked where the device is present, since `mlds test` may run away from the unit.
+ */
+export function checkFramebuffers(config: ServiceConfig): { faults: ConfigFault[]; warnings: string[] } {
+  const faults: ConfigFault[] = [];
+  const warnings: string[] = [];
+  for (const u of config.units) {
+    if (u.output.driver !== 'fbdev') continue;
+    const device = u.output.device;
+    if (!existsSync(device)) { warnings.push(`${device} is not on this machine: display sizes not checked against it`); continue; }
+    const fb = probeFramebuffer(device);
+    if ('error' in fb) { warnings.push(`${device}: ${fb.error}`); continue; }
+    for (const id of u.displayIds) {
+      const d = config.displayById.get(id)!;
+      if (d.width > fb.width || d.height > fb.height) {
+        faults.push({ path: pointer('displays', id, 'displayWidth'), message: `${d.width}x${d.height} is larger than ${device} (${fb.width}x${fb.height})` });
+      }
+    }
+  }
+  return { faults, warnings };
+}

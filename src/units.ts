@@ -26,7 +26,8 @@ export class Unit {
 
   /** Opens the output and blanks the panel before anything else is drawn. */
   async start(): Promise<void> {
-    await this.runner.start(this.unit.width, this.unit.height);
+    // The compositor's first frame is black until something is drawn: it is the blank frame.
+    await this.runner.start(this.unit.width, this.unit.height, this.compositor.latest());
     this.loop.start();
   }
 

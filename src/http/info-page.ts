@@ -10,6 +10,12 @@ function row(label: string, value: unknown, cls = ''): string {
   return `<tr><th>${esc(label)}</th><td class="${cls}">${value === undefined || value === null || value === '' ? '<span class="dim">none</span>' : esc(value)}</td></tr>`;
 }
 
+/** Colorlight receiving cards found by discovery: what a technician checks first on site. */
+function receivers(out: Obj): string {
+  const list = ((out.details as Obj | undefined)?.receivers as Obj[] | undefined) ?? [];
+  return list.map((r, i) => row(`Receiver ${i + 1}`, Object.entries(r).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', '))).join('');
+}
+
 function displayCard(d: Obj, keyQuery: string): string {
   const out = (d.output ?? {}) as Obj;
   const cmd = d.lastCommand as Obj | null;
@@ -26,6 +32,9 @@ ${row('Resolution', d.resolution)}
 ${row('Controller', d.controllerType)}
 ${row('Output', `${out.driver ?? '?'}: ${out.lastResult ?? 'nothing sent yet'}${out.consecutiveFailures ? `, ${out.consecutiveFailures} failures in a row` : ''}`, out.lastResult === 'error' ? 'bad' : '')}
 ${out.lastError ? row('Output error', out.lastError, 'bad') : ''}
+${((out.warnings as string[] | undefined) ?? []).map((w) => row('Output warning', w, 'bad')).join('')}
+${out.nextRetryAt ? row('Next retry', out.nextRetryAt) : ''}
+${receivers(out)}
 ${row('Layout', d.layout)}
 ${row('Last command', cmd ? `${cmd.at}  ${cmd.query}${cmd.inumber ? `  (inumber ${cmd.inumber})` : ''}` : undefined)}
 ${row('Last fault', fault ? `${fault.at}  ${fault.code}: ${fault.message}` : undefined, fault ? 'bad' : '')}

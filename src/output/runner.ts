@@ -48,9 +48,10 @@ export class OutputRunner {
   constructor(readonly output: Output, private readonly log: RunnerLog, private readonly now: () => number = Date.now) {}
 
   /** Opens the output and writes one black frame before anything else (blank on restart). */
-  async start(width: number, height: number): Promise<void> {
+  async start(width: number, height: number, black?: Frame): Promise<void> {
     this.stopped = false;
-    await this.submit({ width, height, data: new Uint8Array(width * height * 4), seq: 0 });
+    // The caller may hand over a black frame it already holds: a 1080p frame is 8 MB.
+    await this.submit(black ?? { width, height, data: new Uint8Array(width * height * 4), seq: 0 });
   }
 
   /** Frames reach the output one at a time, in order: drivers reuse their packet buffers. */
