@@ -6,6 +6,11 @@ type Obj = Record<string, unknown>;
 const esc = (v: unknown): string =>
   String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
+/** A stored query as a person reads it: `destination=Dworzec Gdański`, not `%C5%84`. */
+function readable(query: string): string {
+  return query.split('&').map((p) => { try { return decodeURIComponent(p); } catch { return p; } }).join(' & ');
+}
+
 function row(label: string, value: unknown, cls = ''): string {
   return `<tr><th>${esc(label)}</th><td class="${cls}">${value === undefined || value === null || value === '' ? '<span class="dim">none</span>' : esc(value)}</td></tr>`;
 }
@@ -36,7 +41,7 @@ ${((out.warnings as string[] | undefined) ?? []).map((w) => row('Output warning'
 ${out.nextRetryAt ? row('Next retry', out.nextRetryAt) : ''}
 ${receivers(out)}
 ${row('Layout', d.layout)}
-${row('Last command', cmd ? `${cmd.at}  ${cmd.query}${cmd.inumber ? `  (inumber ${cmd.inumber})` : ''}` : undefined)}
+${row('Last command', cmd ? `${cmd.at}  ${readable(String(cmd.query))}${cmd.inumber ? `  (inumber ${cmd.inumber})` : ''}` : undefined)}
 ${row('Last fault', fault ? `${fault.at}  ${fault.code}: ${fault.message}` : undefined, fault ? 'bad' : '')}
 ${(d.ignoredKeys as string[]).length ? row('Ignored keys', (d.ignoredKeys as string[]).join(', ')) : ''}
 </table>
@@ -55,9 +60,9 @@ export function renderInfoPage(status: Obj, key?: string): string {
 <style>
 body{font:15px/1.4 system-ui,sans-serif;margin:0;padding:12px;background:#f4f4f4;color:#111}
 h1{font-size:20px;margin:0 0 8px}h2{font-size:17px;margin:0 0 8px}small{color:#666;font-weight:normal}
-.card{background:#fff;border-radius:8px;padding:12px;margin:0 0 12px;box-shadow:0 1px 3px #0002;overflow-x:auto}
+.card{background:#fff;border-radius:8px;padding:12px;margin:0 0 12px;box-shadow:0 1px 3px #0002}
 .live{display:block;max-width:100%;height:auto;background:#000;image-rendering:pixelated;margin:0 0 8px}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:3px 6px;border-bottom:1px solid #eee}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:3px 6px;border-bottom:1px solid #eee;overflow-wrap:anywhere}
 th{white-space:nowrap;color:#444;font-weight:600}.bad{color:#b00020}.ok{color:#0a7a0a}.dim{color:#999}
 .tag{background:#003f7f;color:#fff;border-radius:4px;padding:0 5px;font-size:12px}
 </style></head><body>
