@@ -78,7 +78,9 @@ export async function benchCore(): Promise<string> {
       const m = await load(svcPort, c, paths);
       lines.push(`| ${c} | ${b.rps.toFixed(0)} | ${m.rps.toFixed(0)} | **${(m.rps / b.rps).toFixed(2)}** | ${b.p50} / ${b.p99} | ${m.p50} / ${m.p99} | ${m.errors} |`);
     }
-    lines.push('', `RSS idle: service **${idle.toFixed(1)} MB** (bare node:http process: ${bareRss.toFixed(1)} MB; ratio ${(idle / bareRss).toFixed(2)}); target under 90 MB.`);
+    const ledOnly = await idleRssLedOnly(dir, cfg);
+    lines.push('', `RSS idle (example configuration: the 640x160 LED and the 1920x1080 LCD, started, nothing commanded): service **${idle.toFixed(1)} MB**; bare node:http process ${bareRss.toFixed(1)} MB (ratio ${(idle / bareRss).toFixed(2)}); target under 90 MB.`);
+    lines.push(`RSS idle with the LED display alone: **${ledOnly.toFixed(1)} MB**.`);
     lines.push(`RSS after the load: ${rssMb(svc.pid!).toFixed(1)} MB.`);
   } finally {
     await Promise.all([bare, svc].map((c) => new Promise((r) => { if (c.exitCode !== null) r(null); else { c.once('exit', r); c.kill(); } })));
@@ -86,6 +88,20 @@ export async function benchCore(): Promise<string> {
   }
   lines.push('', ...(await frameTime()));
   return lines.join('\n');
+}
+
+/** The same idle measurement for the LED display alone: what a 1080p canvas and its frame add. */
+async function idleRssLedOnly(dir: string, cfg: { displays: Record<string, unknown> }): Promise<number> {
+  const file = path.join(dir, 'led-only.json');
+  writeFileSync(file, JSON.stringify({ ...cfg, displays: { led1: cfg.displays.led1 } }));
+  const child = spawn(process.execPath, [path.join(REPO, 'dist/cli.js'), 'start', '--config', file, '--port', '0', '--state-dir', path.join(dir, 'state-led')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    await waitForPort(child);
+    await new Promise((r) => setTimeout(r, 3000));
+    return rssMb(child.pid!);
+  } finally {
+    await new Promise((r) => { child.once('exit', r); child.kill(); });
+  }
 }
 
 /** One frame of the example LED display (scrolling destination, clock) against clearing and reading back the same canvas. */

@@ -24,23 +24,38 @@ export function parseQuery(raw: string): QueryPair[] {
 
 function decodeComponent(s: string, field: string): string {
   if (!s.includes('%') && !s.includes('+')) return s;
-  const bytes: number[] = [];
+  // Worst case every character is 3 UTF-8 bytes; percent triplets only shrink.
+  const bytes = new Uint8Array(s.length * 3);
+  let n = 0;
   for (let i = 0; i < s.length; i++) {
     const ch = s.charCodeAt(i);
     if (ch === 0x25 /* % */) {
-      const hex = s.slice(i + 1, i + 3);
-      if (!/^[0-9A-Fa-f]{2}$/.test(hex)) throw new MldsError('MLDS_BAD_ENCODING', `"${field}": "%${hex}" is not a valid percent-encoding (write a literal % as %25)`, field);
-      bytes.push(parseInt(hex, 16));
+      const hi = hexValue(s.charCodeAt(i + 1));
+      const lo = hexValue(s.charCodeAt(i + 2));
+      if (hi < 0 || lo < 0) throw new MldsError('MLDS_BAD_ENCODING', `"${field}": "%${s.slice(i + 1, i + 3)}" is not a valid percent-encoding (write a literal % as %25)`, field);
+      bytes[n++] = hi * 16 + lo;
       i += 2;
     } else if (ch === 0x2b /* + */) {
-      bytes.push(0x20);
+      bytes[n++] = 0x20;
+    } else if (ch < 0x80) {
+      bytes[n++] = ch;
     } else {
-      bytes.push(...Buffer.from(s[i], 'utf8'));
+      // A raw non-ASCII character (some clients send them unencoded): its own UTF-8 bytes.
+      const cp = s.codePointAt(i)!;
+      n += Buffer.from(bytes.buffer, n).write(String.fromCodePoint(cp), 'utf8');
+      if (cp > 0xffff) i++;
     }
   }
   try {
-    return utf8.decode(Uint8Array.from(bytes));
+    return utf8.decode(bytes.subarray(0, n));
   } catch {
     throw new MldsError('MLDS_BAD_ENCODING', `"${field}": the percent-encoded bytes are not valid UTF-8`, field);
   }
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
 }
