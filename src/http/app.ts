@@ -12,7 +12,11 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   const app = new Koa();
   // Behind no proxy on a display controller: the socket address is the client.
   app.proxy = false;
-  app.silent = true;
+  // A live-view client that goes away is routine; anything else koa reports is worth a warning.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    log.warn({ err: err.message, code: err.code }, 'response failed');
+  });
   const router = new Router();
   controlRoutes(router, api);
   statusRoutes(router, api);
