@@ -11,6 +11,8 @@ export interface FeedbackOptions {
 }
 
 const DEFAULTS: FeedbackOptions = { attempts: 5, firstDelayMs: 1000, timeoutMs: 3000 };
+/** How many recent confirmations are kept for status and tests: a unit runs for years. */
+const KEEP_SENT = 100;
 
 /**
  * Confirmations to the feedback server: GET http://confirmIp:confirmPort/mlds?confirm=N&inumber=X.
@@ -36,6 +38,11 @@ export class FeedbackSender {
     void this.send(display.id, url, confirm, inumber, key);
   }
 
+  private record(entry: FeedbackSender['sent'][number]): void {
+    this.sent.push(entry);
+    if (this.sent.length > KEEP_SENT) this.sent.splice(0, this.sent.length - KEEP_SENT);
+  }
+
   private async send(id: string, url: string, confirm: number, inumber: string, key: string): Promise<void> {
     let delay = this.opts.firstDelayMs;
     for (let attempt = 1; attempt <= this.opts.attempts; attempt++) {
@@ -44,12 +51,12 @@ export class FeedbackSender {
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         this.log.info({ id, confirm, inumber, attempt }, 'confirmation sent');
-        this.sent.push({ id, confirm, inumber, at: this.clock.now(), ok: true });
+        this.record({ id, confirm, inumber, at: this.clock.now(), ok: true });
         await this.store.setLastFeedback(id, { confirm, inumber });
         break;
       } catch (err) {
         this.log.warn({ id, confirm, inumber, attempt, err: (err as Error).message }, 'confirmation failed');
-        if (attempt === this.opts.attempts) { this.sent.push({ id, confirm, inumber, at: this.clock.now(), ok: false }); break; }
+        if (attempt === this.opts.attempts) { this.record({ id, confirm, inumber, at: this.clock.now(), ok: false }); break; }
         await new Promise((r) => this.clock.setTimeout(() => r(undefined), delay));
         delay *= 2;
       }

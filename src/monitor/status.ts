@@ -48,6 +48,8 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
     },
     displays: config.displays.map((d, i) => {
       const st = s.controller.state(d.id);
+      const drawing = s.render(d.unit);
+      const drawFault = (area: string) => drawing?.faults.find((f) => f.display === d.id && f.area === area)?.message;
       const unit = config.units.find((u) => u.key === d.unit);
       return {
         id: d.id,
@@ -61,7 +63,7 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
         controllerType: d.controllerType,
         displayIp: d.displayIp,
         output: s.health(d.unit),
-        frames: s.render(d.unit)?.loop,
+        frames: drawing?.loop,
         liveViewers: s.liveViews[d.id]?.viewers ?? 0,
         layout: st.layout ?? null,
         layoutSince: iso(st.layout ? st.layoutSetAt : undefined),
@@ -77,7 +79,7 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
           fontSize: a.fontSize,
           since: iso(a.setAt),
           ttlLeftSeconds: a.expiresAt === undefined ? null : Math.max(0, Math.ceil((a.expiresAt - now) / 1000)),
-          fault: a.fault ?? s.render(d.unit)?.faults.find((f) => f.display === d.id && f.area === a.area.id)?.message,
+          fault: a.fault ?? drawFault(a.area.id),
         })) : [],
         lastCommand: st.lastCommand ? { ...st.lastCommand, at: iso(st.lastCommand.at) } : null,
         lastFault: st.lastFault ? { ...st.lastFault, at: iso(st.lastFault.at) } : null,
