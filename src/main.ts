@@ -126,10 +126,19 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       try {
         // Live views follow the old compositors: end them, the pages reconnect.
         live.closeAll();
-        if (runtime) await teardown(runtime);
+        const previous = runtime;
+        if (previous) await teardown(previous);
         // Files may have changed with the configuration: decode pictures again.
         forgetImages();
-        runtime = await build(next);
+        try {
+          runtime = await build(next);
+        } catch (err) {
+          // Valid on paper but it cannot run (a font cairo refuses...): bring the old one back.
+          log.error({ err: (err as Error).stack }, 'the new configuration could not start; the previous one is restored');
+          runtime = previous ? await build(previous.config) : undefined;
+          if (runtime) await replay(runtime, 'reload');
+          throw err;
+        }
         configStatus.loadedAt = clock.now();
         await replay(runtime, 'reload');
         log.info({ displays: next.displays.length }, 'configuration swapped');
