@@ -79,7 +79,8 @@ test('mlds start: exit 78 on a configuration that cannot start; serves and stops
     const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.ok(log.some((l) => l.msg === 'configuration loaded' && typeof l.time === 'string'));
     assert.ok(log.some((l) => l.msg === 'request' && String(l.url).includes('title=Logged') && l.status === 200));
-    assert.ok(log.some((l) => l.msg === 'command applied'));
+    // The accepted command's facts are on its request line; the boot replay's on its own.
+    assert.ok(log.some((l) => l.msg === 'request' && l.id === 'main' && l.layout === 'l1'));
   } finally {
     child.kill('SIGKILL');
     sd.cleanup();

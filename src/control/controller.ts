@@ -30,6 +30,8 @@ export interface ControlDeps {
 
 export interface ApplyResult {
   displayId: string;
+  layout: string;
+  inumber?: string;
   ignored: string[];
   /** Resolves true once the new content reached the display's output. */
   written: Promise<boolean>;
@@ -92,13 +94,14 @@ export class Controller {
       this.deps.store.setLastRequest(cmd.display.id, st.lastCommand).catch((err: Error) =>
         this.deps.log.warn({ err: err.message }, 'saving the last request failed'));
     }
-    this.deps.log.info({ id: cmd.display.id, layout: cmd.layout.name, inumber: cmd.inumber, source, ignored: cmd.ignored }, 'command applied');
+    // An HTTP command is logged once, on its request line (src/http); other sources here.
+    if (source !== 'http') this.deps.log.info({ id: cmd.display.id, layout: cmd.layout.name, inumber: cmd.inumber, source, ignored: cmd.ignored }, 'command applied');
     const written = this.deps.redraw(cmd.display.id);
     const inumber = cmd.inumber;
     if (inumber !== undefined && source !== 'replay' && source !== 'reload') {
       void written.then((ok) => this.deps.confirm(cmd.display, ok ? 1 : 0, inumber));
     }
-    return { displayId: cmd.display.id, ignored: cmd.ignored, written };
+    return { displayId: cmd.display.id, layout: cmd.layout.name, inumber: cmd.inumber, ignored: cmd.ignored, written };
   }
 
   private async buildAreas(cmd: Command, st: DisplayState, now: number): Promise<Map<string, AreaState>> {

@@ -28,7 +28,7 @@ export function errors(log: HttpLog) {
         sendError(ctx, 'MLDS_INTERNAL', 'internal error; see the service log');
       }
     }
-    log.info({ method: ctx.method, url: redact(ctx.url), status: ctx.status, ms: +(performance.now() - started).toFixed(2), ip: ctx.ip }, 'request');
+    log.info({ method: ctx.method, url: redact(ctx.url), status: ctx.status, ms: +(performance.now() - started).toFixed(2), ip: ctx.ip, ...(ctx.state.logged as object | undefined) }, 'request');
   };
 }
 
