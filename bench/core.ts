@@ -43,15 +43,23 @@ const http = require('node:http');
 const s = http.createServer((req, res) => { res.setHeader('Content-Type', 'application/json'); res.end('{"result":"command received"}'); });
 s.listen(0, '127.0.0.1', () => console.log('listening on port ' + s.address().port));`;
 
-async function load(port: number, connections: number, paths: string[]) {
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+async function load(port: number, pid: number, connections: number, paths: string[]) {
   let i = 0;
+  const cpu0 = cpuSeconds(pid);
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
     duration: SECONDS,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  const usPerRequest = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, usPerRequest };
 }
 
 export async function benchCore(): Promise<string> {
@@ -72,12 +80,13 @@ export async function benchCore(): Promise<string> {
     // Four different departures, so every request changes the screen and is rendered.
     const paths = ['175', '128', 'N12', '24'].map((route, i) =>
       `/mlds?id=led1&layout=departure&route=${route}&destination=Destination%20number%20${i}%20via%20Centrum&inumber=${i}`);
-    lines.push('| connections | bare node:http req/s | /mlds req/s | ratio | bare p50 / p99 ms | /mlds p50 / p99 ms | errors |', '|---|---|---|---|---|---|---|');
+    lines.push('| connections | bare node:http req/s | /mlds req/s | ratio | bare p50 / p99 ms | /mlds p50 / p99 ms | server CPU per request, bare / /mlds | bare / /mlds CPU | errors |', '|---|---|---|---|---|---|---|---|---|');
     for (const c of [1, 50]) {
-      const b = await load(barePort, c, ['/mlds?id=led1']);
-      const m = await load(svcPort, c, paths);
-      lines.push(`| ${c} | ${b.rps.toFixed(0)} | ${m.rps.toFixed(0)} | **${(m.rps / b.rps).toFixed(2)}** | ${b.p50} / ${b.p99} | ${m.p50} / ${m.p99} | ${m.errors} |`);
+      const b = await load(barePort, bare.pid!, c, ['/mlds?id=led1']);
+      const m = await load(svcPort, svc.pid!, c, paths);
+      lines.push(`| ${c} | ${b.rps.toFixed(0)} | ${m.rps.toFixed(0)} | **${(m.rps / b.rps).toFixed(2)}** | ${b.p50} / ${b.p99} | ${m.p50} / ${m.p99} | ${b.usPerRequest.toFixed(0)} / ${m.usPerRequest.toFixed(0)} us | **${(b.usPerRequest / m.usPerRequest).toFixed(2)}** | ${m.errors} |`);
     }
+    lines.push('', 'Each /mlds request changes the LED display (four departures in turn), so the service validates, stores, draws (at most one frame per 20 ms) and confirms; the bare handler only answers. Load generator and server share the 2 cores, so req/s also measures how much CPU the server leaves the generator; CPU per request (from /proc, threads included) compares the servers alone.');
     const ledOnly = await idleRssLedOnly(dir, cfg);
     lines.push('', `RSS idle (example configuration: the 640x160 LED and the 1920x1080 LCD, started, nothing commanded): service **${idle.toFixed(1)} MB**; bare node:http process ${bareRss.toFixed(1)} MB (ratio ${(idle / bareRss).toFixed(2)}); target under 90 MB.`);
     lines.push(`RSS idle with the LED display alone: **${ledOnly.toFixed(1)} MB**.`);
