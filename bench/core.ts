@@ -8,10 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCanvas } from 'canvas';
 import { loadConfig } from '../src/config/load.js';
-import { Controller } from '../src/control/controller.js';
-import { StateStore } from '../src/control/store.js';
+import { offlineController } from '../src/preview.js';
 import { Compositor } from '../src/render/compositor.js';
-import { preloadImage } from '../src/render/images.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.MLDS_BENCH_HTTP_SECONDS ?? 5);
@@ -118,11 +116,7 @@ async function frameTime(): Promise<string[]> {
   const config = loadConfig(path.join(REPO, 'examples/config.json'));
   const led = config.displayById.get('led1')!;
   const unit = config.units.find((u) => u.key === led.unit)!;
-  const ctl = new Controller(config, {
-    clock: { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => {} },
-    store: new StateStore(path.join(tmpdir(), 'mlds-bench-unused')), log: { info() {}, warn() {} },
-    redraw: async () => true, confirm: () => {}, preload: preloadImage,
-  });
+  const ctl = offlineController(config);
   const seed = JSON.parse(readFileSync(path.join(REPO, 'examples/state.json'), 'utf8')) as { lastRequest: Record<string, { query: string }> };
   await ctl.apply(seed.lastRequest.led1.query, 'reload');
   const comp = new Compositor(unit, [led], (id) => ctl.state(id), { effectDurationMs: config.effectDurationMs });

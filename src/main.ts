@@ -47,7 +47,10 @@ interface Runtime {
   config: ServiceConfig;
   fingerprint: string;
   controller: Controller;
+  /** By unit key. */
   units: Map<string, Unit>;
+  /** By display id: the unit each display draws on. */
+  unitOf: Map<string, Unit>;
 }
 
 /** Starts the whole service. Throws ConfigError when the configuration cannot run. */
@@ -86,7 +89,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     }
     // Every panel shows black before anything else (the specification's restart rule).
     await Promise.all([...units.values()].map((u) => u.start()));
-    return { config, fingerprint: fingerprint(config), controller, units };
+    return { config, fingerprint: fingerprint(config), controller, units, unitOf };
   };
 
   const replay = async (rt: Runtime, source: 'replay' | 'reload') => {
@@ -167,10 +170,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     }),
     reload,
   };
-  const unitFor = (id: string) => {
-    const d = runtime?.config.displayById.get(id);
-    return d ? runtime!.units.get(d.unit) : undefined;
-  };
+  const unitFor = (id: string) => runtime?.unitOf.get(id);
 
   // Listen first: while the panels are being opened the port already answers 503.
   const server: Server = createServer(createApp(api, log, live).callback());

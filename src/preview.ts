@@ -13,19 +13,27 @@ import { probeFramebuffer } from './output/fbdev.js';
 import { tmpdir } from 'node:os';
 
 /**
- * Renders every layout of every display once, each area with its defaultValue (or blank),
- * through the same control and compositor code as the running service: `mlds test`.
+ * A Controller with no panel, no timers and no feedback: it resolves control messages
+ * into display state exactly as the service does, for previews and benchmarks. Apply
+ * with source 'reload' so nothing is stored or confirmed.
  */
-export async function renderLayoutsToPng(config: ServiceConfig): Promise<Array<{ name: string; png: Buffer }>> {
-  const quiet = { info() {}, warn() {} };
-  const controller = new Controller(config, {
+export function offlineController(config: ServiceConfig): Controller {
+  return new Controller(config, {
     clock: { now: () => Date.now(), setTimeout: () => undefined, clearTimeout: () => {} },
-    store: new StateStore(path.join(tmpdir(), 'mlds-preview-unused')),
-    log: quiet,
+    store: new StateStore(path.join(tmpdir(), 'mlds-offline-unused')),
+    log: { info() {}, warn() {} },
     redraw: async () => true,
     confirm: () => {},
     preload: preloadImage,
   });
+}
+
+/**
+ * Renders every layout of every display once, each area with its defaultValue (or blank),
+ * through the same control and compositor code as the running service: `mlds test`.
+ */
+export async function renderLayoutsToPng(config: ServiceConfig): Promise<Array<{ name: string; png: Buffer }>> {
+  const controller = offlineController(config);
   const out: Array<{ name: string; png: Buffer }> = [];
   for (const d of config.displays) {
     const unit: UnitConfig = { key: d.id, output: { driver: 'virtual' }, width: d.width, height: d.height, displayIds: [d.id] };
