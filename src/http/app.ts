@@ -7,8 +7,9 @@ import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
 import { configRoutes } from './routes/config.js';
 import { LiveViews } from './stream.js';
+import { ViewTokens } from './view-tokens.js';
 
-export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new LiveViews()): Koa {
+export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new LiveViews(), views: ViewTokens = new ViewTokens()): Koa {
   const app = new Koa();
   // Behind no proxy on a display controller: the socket address is the client.
   app.proxy = false;
@@ -19,14 +20,14 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   });
   const router = new Router();
   controlRoutes(router, api);
-  statusRoutes(router, api);
+  statusRoutes(router, api, views);
   screenshotRoutes(router, api, live);
   configRoutes(router, api);
   app.use(errors(log));
   app.use(onlyGetAndHead());
   app.use(rateLimit(() => api.config().rateLimit));
   app.use(whenReady(api));
-  app.use(auth(api));
+  app.use(auth(api, views));
   app.use(router.routes());
   return app;
 }

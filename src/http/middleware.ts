@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
 import type { ServiceApi } from './api.js';
+import type { ViewTokens } from './view-tokens.js';
 
 export interface HttpLog {
   info(obj: object, msg: string): void;
@@ -65,7 +66,8 @@ export function rateLimit(perSecond: () => number) {
 
 const ADMIN_PATHS = new Set(['/setethernetconfig', '/load_config', '/reload_config']);
 
-export function auth(api: ServiceApi) {
+/** `views`: tokens the /info page hands its live pictures (see view-tokens.ts). */
+export function auth(api: ServiceApi, _views?: ViewTokens) {
   return async (ctx: Context, next: Next) => {
     const sec = api.config().security;
     if (sec && (sec.apiKey || sec.adminKey)) {

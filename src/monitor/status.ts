@@ -13,6 +13,15 @@ export interface ConfigStatus {
   faults: ConfigFault[];
 }
 
+/** Something about the service itself a technician must see (log disk full, state unreadable...). */
+export interface ServiceProblem {
+  /** What has the problem: 'log', 'state', ... */
+  source: string;
+  message: string;
+  /** ISO time the problem started. */
+  since: string;
+}
+
 export interface StatusInput {
   version: string;
   startedAt: number;
@@ -25,6 +34,8 @@ export interface StatusInput {
   render(unitKey: string): { loop: unknown; faults: Array<{ display: string; area: string; message: string }> } | undefined;
   /** Live view viewers per display. */
   liveViews: Record<string, { viewers: number }>;
+  /** Current problems of the service itself; empty when all is well. */
+  problems?(): ServiceProblem[];
 }
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -86,6 +97,7 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
         ignoredKeys: st.lastIgnored ?? [],
       };
     }),
+    problems: s.problems?.() ?? [],
     recentFaults: s.controller.recentFaults.map((f) => ({ ...f, at: iso(f.at) })),
   };
 }

@@ -2,8 +2,9 @@ import type { Router } from '@koa/router';
 import type { ServiceApi } from '../api.js';
 import { json } from '../middleware.js';
 import { renderInfoPage } from '../info-page.js';
+import type { ViewTokens } from '../view-tokens.js';
 
-export function statusRoutes(router: Router, api: ServiceApi): void {
+export function statusRoutes(router: Router, api: ServiceApi, _views?: ViewTokens): void {
   router.get('/status', json(), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = api.status();
