@@ -8,8 +8,8 @@ APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev lib
             libgif-dev librsvg2-dev fonts-dejavu-core
 # The framebuffer VM test only: installed when possible, the test says why it skips otherwise.
 VM_APT_PKGS := qemu-system-x86 busybox-static
-# Needed only by the tests (real ffmpeg, Java for the clock fixtures, ...).
-APT_TEST_PKGS := iproute2
+# Needed only by the tests (real ffmpeg, Java for the clock fixtures, Chromium for the /info browser test, ...).
+APT_TEST_PKGS := iproute2 chromium
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
 PORT ?= 9199
 
