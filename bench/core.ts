@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCanvas } from 'canvas';
 import { loadConfig } from '../src/config/load.js';
-import { offlineController } from '../src/preview.js';
+import { offlineController } from '../src/preview/offline.js';
 import { Compositor } from '../src/render/compositor.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');

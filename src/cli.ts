@@ -6,7 +6,9 @@ import { ConfigError } from './config/faults.js';
 import { loadConfig } from './config/load.js';
 import { packageRoot } from './config/files.js';
 import { startService } from './main.js';
-import { checkFramebuffers, renderLayoutsToPng } from './preview.js';
+import { fitWarnings } from './preview/fit.js';
+import { checkFramebuffers } from './preview/framebuffers.js';
+import { describeScroll, renderLayoutsToPng } from './preview/render.js';
 import { VERSION } from './version.js';
 
 const EX_CONFIG = 78;
@@ -20,7 +22,9 @@ Usage:
 
 start   runs the service (HTTP on the configuration's port, default 9199)
 test    checks the configuration, prints every fault with its JSON path, and renders
-        every layout of every display once to PNG files in --out (default ./mlds-test)
+        every layout of every display once to PNG files in --out (default ./mlds-test);
+        warns of configured texts too wide for their area, lists the areas that scroll
+        and shows each scrolling text from its beginning
 
 Defaults: --config ./config.json, else /etc/mlds/config.json; --state-dir ./state in a
 checkout, else /var/lib/mlds; logs only to stdout unless --log-dir is given.
@@ -74,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
       throw err;
     }
     const hardware = checkFramebuffers(config);
-    for (const w of hardware.warnings) console.error(`mlds: warning: ${w}`);
+    for (const w of [...hardware.warnings, ...fitWarnings(config)]) console.error(`mlds: warning: ${w}`);
     if (hardware.faults.length) {
       printFaults(new ConfigError(hardware.faults));
       return EX_CONFIG;
@@ -85,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
     for (const f of files) {
       writeFileSync(path.join(out, f.name), f.png);
       console.log(`rendered ${path.join(out, f.name)}`);
+      for (const n of f.scrolls) console.log(`  ${describeScroll(n)}`);
     }
     console.log(`configuration ${path.resolve(configFile)} is valid: ${config.displays.length} display(s), ${files.length} layout(s) rendered`);
     return 0;

@@ -54,6 +54,36 @@ test('mlds test: a good configuration renders every layout of every display to P
   } finally { sd.cleanup(); }
 });
 
+test('mlds test: warns of configured texts that will scroll, lists the areas that scroll, and still exits 0', () => {
+  const c = baseConfig();
+  c.displays.main.layout.l1.title.defaultValue = 'Lotnisko Chopina Terminal A';
+  c.displays.main.layout.l1.sign.params.c = 'Gamma Delta Epsilon Zeta';
+  const sd = serviceDir(c);
+  try {
+    const out = path.join(sd.dir, 'out');
+    const r = run('test', '--config', sd.configFile, '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /^mlds: warning: \/displays\/main\/layout\/l1\/title: defaultValue "Lotnisko Chopina Terminal A" is \d+ px wide and will scroll in 200 px$/m);
+    assert.match(r.stderr, /^mlds: warning: \/displays\/main\/layout\/l1\/sign: params "c" text "Gamma Delta Epsilon Zeta" is \d+ px wide and will scroll in 100 px$/m);
+    assert.doesNotMatch(r.stderr, /Alpha|Beta/);
+    // The default on show scrolls (its preview starts at its beginning: test/preview.test.ts); "Def" fits.
+    assert.match(r.stdout, /^ {2}main\/l1\/title: scrolls \(text is \d+ px wide, area 200 px\)$/m);
+    assert.doesNotMatch(r.stdout, /sign: scrolls/);
+    assert.deepEqual(readdirSync(out).sort(), ['main--l1.png', 'main--l2.png']);
+  } finally { sd.cleanup(); }
+});
+
+test('mlds test: the example is valid, with no warning and nothing scrolling in its previews', () => {
+  const sd = serviceDir({});
+  try {
+    const r = run('test', '--config', path.join(REPO, 'examples/config.json'), '--out', path.join(sd.dir, 'out'));
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.doesNotMatch(r.stdout, /scrolls/);
+    assert.deepEqual(readdirSync(path.join(sd.dir, 'out')).sort(), ['lcd1--board.png', 'led1--departure.png']);
+  } finally { sd.cleanup(); }
+});
+
 test('mlds start: exit 78 on a configuration that cannot start; serves and stops on SIGTERM', async () => {
   const bad = serviceDir({ displays: {} });
   try {

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { pointer } from '../config/faults.js';
+import type { AreaConfig, ServiceConfig } from '../config/types.js';
+import { TextContent } from '../render/areas/text.js';
+import { PACKAGE_FONT_DIR, useFontDirs } from '../render/fonts.js';
+
+/** The font folders the service renders with (its own fonts/ first): widths depend on the fallback chain. */
+export function fontDirsOf(config: ServiceConfig): string[] {
+  return [path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR];
+}
+
+/**
+ * Width of `text` in the area's font (whole px, rounded up) and whether the panel scrolls
+ * it. The renderer's own TextContent decides, so the verdict is what the panel does.
+ * The font folders must be in use (useFontDirs) first.
+ */
+export function measureLine(area: AreaConfig, text: string, fontSize = area.fontSize): { width: number; scrolls: boolean } {
+  const line = new TextContent({
+    text, style: { font: area.font, size: fontSize, color: area.fontColor },
+    width: area.width, height: area.height, align: area.align, pxPerSecond: 1, headToTail: 0, origin: 0,
+  });
+  return { width: Math.ceil(line.strip.width), scrolls: line.scrolls };
+}
+
+const quote = (s: string) => JSON.stringify(s.length > 60 ? s.slice(0, 57) + '...' : s);
+
+/**
+ * Texts the configuration itself puts in an area (a static area's params, a text area's
+ * defaultValue) that are wider than the area: the panel scrolls them, which the
+ * specification says goes unnoticed. Warnings, not faults: scrolling is allowed.
+ */
+export function fitWarnings(config: ServiceConfig): string[] {
+  useFontDirs(fontDirsOf(config));
+  const out: string[] = [];
+  const check = (where: string, what: string, area: AreaConfig, text: string) => {
+    const line = measureLine(area, text);
+    if (line.scrolls) out.push(`${where}: ${what}${quote(text)} is ${line.width} px wide and will scroll in ${area.width} px`);
+  };
+  for (const d of config.displays) {
+    for (const [name, layout] of d.layouts) {
+      for (const a of layout.areas) {
+        const at = pointer('displays', d.id, 'layout', name, a.id);
+        const dv = a.defaultValue;
+        if (a.type === 'static') {
+          for (const [key, text] of Object.entries(a.params)) check(at, `params ${quote(key)} text `, a, text);
+          // A defaultValue naming a params key is checked above; any other is shown as it is.
+          if (dv && !Object.prototype.hasOwnProperty.call(a.params, dv)) check(at, 'defaultValue ', a, dv);
+        } else if ((a.type === 'text' || a.type === 'dynamic') && dv) {
+          check(at, 'defaultValue ', a, dv);
+        }
+      }
+    }
+  }
+  return out;
+}

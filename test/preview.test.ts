@@ -1,0 +1,111 @@
+// What `mlds test` shows: the example sized for real route numbers, scrolling texts from
+// their beginning, and configured texts too wide for their area found before a panel shows them.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { loadConfig } from '../src/config/load.js';
+import type { ServiceConfig } from '../src/config/types.js';
+import { dateText } from '../src/render/areas/date.js';
+import { useFontDirs } from '../src/render/fonts.js';
+import { fitWarnings, fontDirsOf, measureLine } from '../src/preview/fit.js';
+import { offlineController } from '../src/preview/offline.js';
+import { renderCommand, renderLayoutsToPng, type Preview } from '../src/preview/render.js';
+import { REPO, baseConfig, decode, serviceDir, type Pixels } from './helpers/service.js';
+
+const EXAMPLE = path.join(REPO, 'examples/config.json');
+
+async function render(config: ServiceConfig, query: string): Promise<Preview> {
+  const controller = offlineController(config);
+  try { return await renderCommand(config, controller, query); } finally { controller.dispose(); }
+}
+
+/** Ink pixels per column of a rectangle: pixels that differ from the background colour. */
+function columnInk(px: Pixels, x0: number, y0: number, w: number, h: number, bg: [number, number, number]): number[] {
+  const cols: number[] = [];
+  for (let x = x0; x < x0 + w; x++) {
+    let n = 0;
+    for (let y = y0; y < y0 + h; y++) if (px.at(x, y).some((v, i) => Math.abs(v - bg[i]) > 40)) n++;
+    cols.push(n);
+  }
+  return cols;
+}
+
+test('the example centres a four-character route number in its route area instead of scrolling it', async () => {
+  const config = loadConfig(EXAMPLE);
+  const led = config.displayById.get('led1')!;
+  const route = led.layouts.get('departure')!.areas.find((a) => a.id === 'route')!;
+  const bg: [number, number, number] = [route.backgroundColor!.r, route.backgroundColor!.g, route.backgroundColor!.b];
+  for (const number of ['N22', 'N220', '1288', 'E-12', 'M128']) {
+    const p = await render(config, `id=led1&layout=departure&route=${encodeURIComponent(number)}`);
+    assert.deepEqual(p.scrolls.map((s) => s.area), [], `${number} scrolls`);
+    const ink = columnInk(await decode(p.png), route.x, route.y, route.width, route.height, bg);
+    const left = ink.findIndex((n) => n > 0);
+    const right = [...ink].reverse().findIndex((n) => n > 0);
+    assert.ok(left > 0 && right > 0, `${number}: ink touches an edge (margins ${left}, ${right})`);
+    // Centred on the advance box, so the ink may sit a pixel or two off the middle.
+    assert.ok(Math.abs(left - right) <= 4, `${number} is not centred: ${left} px left, ${right} px right`);
+  }
+});
+
+test('the example has no configured text too wide for its area, and its clock fits every day of the year', () => {
+  const config = loadConfig(EXAMPLE);
+  assert.deepEqual(fitWarnings(config), []);
+  useFontDirs(fontDirsOf(config));
+  for (const d of config.displays) {
+    for (const layout of d.layouts.values()) {
+      for (const a of layout.areas.filter((x) => x.type === 'date')) {
+        // Every weekday and month name, with two-digit days and hours (digits are equally wide).
+        let widest = { text: '', width: 0 };
+        for (let day = 0; day < 366; day++) {
+          const text = dateText(a, Date.UTC(2024, 0, 1 + day, 23, 58, 58), 'UTC');
+          const { width } = measureLine(a, text);
+          if (width > widest.width) widest = { text, width };
+        }
+        assert.ok(widest.width <= a.width, `${d.id}/${a.id}: "${widest.text}" is ${widest.width} px wide in ${a.width} px`);
+      }
+    }
+  }
+});
+
+test('the preview shows a scrolling text from its beginning at the left edge of the area', async () => {
+  const c = baseConfig();
+  c.displays.main.layout.l1.title.defaultValue = 'Lotnisko Chopina Terminal A';
+  const sd = serviceDir(c);
+  try {
+    const config = loadConfig(sd.configFile);
+    const title = config.displayById.get('main')!.layouts.get('l1')!.areas.find((a) => a.id === 'title')!;
+    const previews = await renderLayoutsToPng(config);
+    const p = previews.find((x) => x.name === 'main--l1.png')!;
+    assert.deepEqual(p.scrolls.map((s) => [s.area, s.areaWidth]), [['title', 200]]);
+    assert.ok(p.scrolls[0].textWidth > 200);
+    // The same area showing only the first word, which fits and stands at the left edge.
+    const word = await render(config, 'id=main&layout=l1&title=Lotnisko');
+    assert.deepEqual(word.scrolls, []);
+    useFontDirs(fontDirsOf(config));
+    const w = measureLine(title, 'Lotnisko').width;
+    const bg: [number, number, number] = [0, 0, 255];
+    const shown = columnInk(await decode(p.png), 0, 0, w, title.height, bg);
+    const expected = columnInk(await decode(word.png), 0, 0, w, title.height, bg);
+    assert.ok(expected.some((n) => n > 0));
+    assert.deepEqual(shown, expected, 'the preview does not start with the first word at the left edge');
+  } finally { sd.cleanup(); }
+});
+
+test('fit warnings: static params texts and text defaultValues wider than their area, measured as the panel draws them', () => {
+  const c = baseConfig();
+  c.displays.main.layout.l1.title.defaultValue = 'A default far too long for two hundred pixels';
+  c.displays.main.layout.l1.sign.params.c = 'Gamma Delta Epsilon Zeta';
+  c.displays.main.layout.l1.sign.defaultValue = 'b';
+  c.displays.main.layout.l2.other.defaultValue = 'Fits';
+  const sd = serviceDir(c);
+  try {
+    const config = loadConfig(sd.configFile);
+    useFontDirs(fontDirsOf(config));
+    const areas = config.displayById.get('main')!.layouts.get('l1')!.areas;
+    const width = (id: string, text: string) => measureLine(areas.find((a) => a.id === id)!, text).width;
+    assert.deepEqual(fitWarnings(config), [
+      `/displays/main/layout/l1/title: defaultValue "A default far too long for two hundred pixels" is ${width('title', 'A default far too long for two hundred pixels')} px wide and will scroll in 200 px`,
+      `/displays/main/layout/l1/sign: params "c" text "Gamma Delta Epsilon Zeta" is ${width('sign', 'Gamma Delta Epsilon Zeta')} px wide and will scroll in 100 px`,
+    ]);
+  } finally { sd.cleanup(); }
+});
