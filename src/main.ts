@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config/faults.js';
@@ -9,6 +9,7 @@ import { StateStore } from './control/store.js';
 import { MldsError } from './errors.js';
 import type { ServiceApi } from './http/api.js';
 import { createApp } from './http/app.js';
+import { createHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { FeedbackSender, type FeedbackOptions } from './monitor/feedback.js';
 import { buildStatus, type ConfigStatus } from './monitor/status.js';
@@ -173,7 +174,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const unitFor = (id: string) => runtime?.unitOf.get(id);
 
   // Listen first: while the panels are being opened the port already answers 503.
-  const server: Server = createServer(createApp(api, log, live).callback());
+  const server: Server = createHttpServer(createApp(api, log, live), log);
   const port = opts.port ?? first.port;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -2,6 +2,7 @@ import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import { MldsError } from '../errors.js';
 import type { Clock } from '../util/clock.js';
 import { parseCommand, type Command } from './command.js';
+import { maskQuery } from './credentials.js';
 import { defaultContent, requestedContent, sameContent, type Overrides } from './content.js';
 import { lenientField } from './lenient.js';
 import { emptyDisplayState, type AreaState, type DisplayState, type FaultRecord } from './state.js';
@@ -172,7 +173,8 @@ export class Controller {
   }
 
   private recordFault(raw: string, err: MldsError, source: CommandSource, now: number): void {
-    const rec: FaultRecord = { code: err.code, message: err.message, field: err.field, at: now, query: raw.slice(0, 2000) };
+    // Masked before anything keeps it: the record is on /status and /info, the line in the log.
+    const rec: FaultRecord = { code: err.code, message: err.message, field: err.field, at: now, query: maskQuery(raw).slice(0, 2000) };
     const id = lenientField(raw, 'id');
     const display = id === undefined ? undefined : this.config.displayById.get(id);
     if (display) this.state(display.id).lastFault = rec;

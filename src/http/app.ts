@@ -25,7 +25,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   configRoutes(router, api);
   app.use(errors(log));
   app.use(onlyGetAndHead());
-  app.use(rateLimit(() => api.config().rateLimit));
+  app.use(rateLimit(() => api.config().rateLimit, log));
   app.use(whenReady(api));
   app.use(auth(api, views));
   app.use(router.routes());

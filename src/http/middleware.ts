@@ -1,7 +1,8 @@
 import type { Context, Next } from 'koa';
+import { maskUrl, queryKey, sameKey } from '../control/credentials.js';
 import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
 import type { ServiceApi } from './api.js';
-import type { ViewTokens } from './view-tokens.js';
+import { VIEW_COOKIE, type ViewTokens } from './view-tokens.js';
 
 export interface HttpLog {
   info(obj: object, msg: string): void;
@@ -25,16 +26,13 @@ export function errors(log: HttpLog) {
       if (err instanceof MldsError) {
         sendError(ctx, err.code, err.message, { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) });
       } else {
-        log.error({ err: (err as Error).stack ?? String(err), url: ctx.url }, 'request failed');
+        log.error({ err: (err as Error).stack ?? String(err), url: maskUrl(ctx.url) }, 'request failed');
         sendError(ctx, 'MLDS_INTERNAL', 'internal error; see the service log');
       }
     }
-    log.info({ method: ctx.method, url: redact(ctx.url), status: ctx.status, ms: +(performance.now() - started).toFixed(2), ip: ctx.ip, ...(ctx.state.logged as object | undefined) }, 'request');
+    // Headers (X-API-Key) are never logged; the URL's credentials are masked.
+    if (!ctx.state.quiet) log.info({ method: ctx.method, url: maskUrl(ctx.url), status: ctx.status, ms: +(performance.now() - started).toFixed(2), ip: ctx.ip, ...(ctx.state.logged as object | undefined) }, 'request');
   };
-}
-
-function redact(url: string): string {
-  return url.replace(/([?&]key=)[^&]*/g, '$1***');
 }
 
 export function onlyGetAndHead() {
@@ -47,9 +45,29 @@ export function onlyGetAndHead() {
   };
 }
 
-/** Fixed one-second windows per client address: enough to stop a runaway script without state to tune. */
-export function rateLimit(perSecond: () => number) {
+/** Clients whose refused requests are counted between two summary lines; the rest share one count. */
+const MAX_COUNTED_CLIENTS = 1000;
+
+/**
+ * Fixed one-second windows per client address: enough to stop a runaway script without state
+ * to tune. Refused requests are not logged one by one (a flood would fill a small log disk):
+ * each client's count goes out as one line at most once a second.
+ */
+export function rateLimit(perSecond: () => number, log?: HttpLog) {
   const windows = new Map<string, { second: number; count: number }>();
+  const refused = new Map<string, number>();
+  let summary: NodeJS.Timeout | undefined;
+  const report = () => {
+    summary = undefined;
+    for (const [ip, n] of refused) log!.warn({ ip, refused: n, limit: perSecond() }, `rate limited: ${n} requests from ${ip}`);
+    refused.clear();
+  };
+  const count = (ip: string) => {
+    if (!log) return;
+    const who = refused.has(ip) || refused.size < MAX_COUNTED_CLIENTS ? ip : 'other clients';
+    refused.set(who, (refused.get(who) ?? 0) + 1);
+    summary ??= setTimeout(report, 1000).unref();
+  };
   return async (ctx: Context, next: Next) => {
     const second = Math.floor(Date.now() / 1000);
     const w = windows.get(ctx.ip);
@@ -58,30 +76,40 @@ export function rateLimit(perSecond: () => number) {
       windows.set(ctx.ip, { second, count: 1 });
     } else if (++w.count > perSecond()) {
       ctx.set('Retry-After', '1');
+      ctx.state.quiet = true;
+      count(ctx.ip);
       return sendError(ctx, 'MLDS_RATE_LIMITED', `more than ${perSecond()} requests per second from ${ctx.ip}`);
     }
     await next();
   };
 }
 
-const ADMIN_PATHS = new Set(['/setethernetconfig', '/load_config', '/reload_config']);
+const ADMIN_PATHS = new Set(['/setethernetconfig', '/load_config', '/reload_config', '/identify']);
 
-/** `views`: tokens the /info page hands its live pictures (see view-tokens.ts). */
-export function auth(api: ServiceApi, _views?: ViewTokens) {
+/**
+ * Keys travel as the `key` query value (its name decoded, as every query name is) or the
+ * X-API-Key header. `views`: a GET of /screenshot carrying a valid view token cookie (issued
+ * with /info, see view-tokens.ts) counts as carrying the API key; it opens nothing else.
+ */
+export function auth(api: ServiceApi, views?: ViewTokens) {
   return async (ctx: Context, next: Next) => {
     const sec = api.config().security;
     if (sec && (sec.apiKey || sec.adminKey)) {
-      const given = (ctx.get('X-API-Key') || (typeof ctx.query.key === 'string' ? ctx.query.key : '')) as string;
-      const isAdmin = !!sec.adminKey && given === sec.adminKey;
+      const given = ctx.get('X-API-Key') || queryKey(ctx.querystring);
+      const isAdmin = sameKey(given, sec.adminKey);
       if (ADMIN_PATHS.has(ctx.path) && sec.adminKey && !isAdmin) {
         return sendError(ctx, 'MLDS_FORBIDDEN', `${ctx.path} needs the admin key`);
       }
-      if (sec.apiKey && !isAdmin && given !== sec.apiKey) {
+      if (sec.apiKey && !isAdmin && !sameKey(given, sec.apiKey) && !viewing(ctx, views)) {
         return sendError(ctx, 'MLDS_UNAUTHORIZED', given ? 'the API key is wrong' : 'an API key is required (key query value or X-API-Key header)');
       }
     }
     await next();
   };
+}
+
+function viewing(ctx: Context, views: ViewTokens | undefined): boolean {
+  return !!views && ctx.path === '/screenshot' && (ctx.method === 'GET' || ctx.method === 'HEAD') && views.check(ctx.cookies.get(VIEW_COOKIE));
 }
 
 export function whenReady(api: ServiceApi) {

@@ -13,6 +13,19 @@ export interface FeedbackOptions {
 const DEFAULTS: FeedbackOptions = { attempts: 5, firstDelayMs: 1000, timeoutMs: 3000 };
 /** How many recent confirmations are kept for status and tests: a unit runs for years. */
 const KEEP_SENT = 100;
+/** The longest inumber a command may carry (src/control/command.ts); a faulty one may be longer. */
+const MAX_INUMBER = 255;
+
+/**
+ * A faulty command's inumber cut to the limit, so a hostile one is not echoed whole to the
+ * feedback server (and into its log). No surrogate pair is split and a lone half (a cron's
+ * JSON can hold one) becomes U+FFFD: encodeURIComponent throws on it.
+ */
+function bounded(inumber: string): string {
+  let cut = inumber.length <= MAX_INUMBER ? inumber : inumber.slice(0, MAX_INUMBER);
+  if (cut.length < inumber.length && /[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
 
 /**
  * Confirmations to the feedback server: GET http://confirmIp:confirmPort/mlds?confirm=N&inumber=X.
@@ -28,8 +41,9 @@ export class FeedbackSender {
     this.opts = { ...DEFAULTS, ...opts };
   }
 
-  confirm(display: DisplayConfig, confirm: 0 | 1 | 2, inumber: string): void {
+  confirm(display: DisplayConfig, confirm: 0 | 1 | 2, whole: string): void {
     if (!display.confirmIp || !display.confirmPort) return;
+    const inumber = bounded(whole);
     const key = `${confirm}\u0000${inumber}`;
     const last = this.store.get().lastFeedback[display.id];
     if ((last && last.confirm === confirm && last.inumber === inumber) || this.inFlight.get(display.id) === key) return;

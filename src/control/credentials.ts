@@ -1,0 +1,58 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { lenientDecode } from './lenient.js';
+
+/** The query name that carries `security.apiKey` or `security.adminKey`. */
+export const KEY_PARAM = 'key';
+const MASK = '***';
+
+/**
+ * A raw query string with the value of every credential replaced by `***`, for anything that
+ * records a query (fault records, log lines). Names are decoded leniently first, so `%6Bey=`
+ * and `k%65y=`, which authenticate like `key=`, are masked like it; the name stays as sent.
+ * Masked whether or not keys are configured: a client may send one to a unit that needs none.
+ */
+export function maskQuery(raw: string, names: readonly string[] = [KEY_PARAM]): string {
+  let changed = false;
+  const pieces = raw.split('&').map((piece, i) => {
+    const eq = piece.indexOf('=');
+    // A cron's data or a saved request may start with the `?`.
+    const from = i === 0 && piece.startsWith('?') ? 1 : 0;
+    if (eq < 0 || !names.includes(lenientDecode(piece.slice(from, eq)))) return piece;
+    changed = true;
+    return `${piece.slice(0, eq + 1)}${MASK}`;
+  });
+  return changed ? pieces.join('&') : raw;
+}
+
+/** A request URL (path and query) with its credentials masked. */
+export function maskUrl(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q + 1) + maskQuery(url.slice(q + 1));
+}
+
+/**
+ * The key a raw query carries, decoded as the name is, or '' when there is none or more
+ * than one (an ambiguous credential opens nothing).
+ */
+export function queryKey(raw: string): string {
+  let found: string | undefined;
+  let count = 0;
+  for (const piece of raw.split('&')) {
+    const eq = piece.indexOf('=');
+    if (eq < 0 || lenientDecode(piece.slice(0, eq)) !== KEY_PARAM) continue;
+    found = lenientDecode(piece.slice(eq + 1));
+    count++;
+  }
+  return count === 1 ? found! : '';
+}
+
+/**
+ * Compares a given key with a configured one in constant time: both are hashed first, so
+ * neither the content nor the length of the configured key shows in the timing.
+ */
+export function sameKey(given: string, expected: string | undefined): boolean {
+  if (!expected) return false;
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
