@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,5 +51,40 @@ export function resolveInclude(serviceDir: string, name: string): { file: string
     return { file: real };
   } catch {
     return { error: `"${name}" was not found in the service directory` };
+  }
+}
+
+/** What a path is when it is not a regular file, in words for a fault. */
+export function kindOf(st: Stats): string | undefined {
+  if (st.isFile()) return undefined;
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'a special file';
+}
+
+/**
+ * Reads a configuration file as UTF-8, refusing anything but a regular file: a FIFO would
+ * block the whole service until something writes to it, a device may never end. Checked by
+ * stat before opening (so a device is not even opened), opened non-blocking and checked again
+ * on the descriptor (so a file swapped for a pipe in between cannot block either).
+ */
+export function readRegularFile(file: string): { text: string } | { error: string } {
+  let fd: number | undefined;
+  try {
+    const before = kindOf(statSync(file));
+    if (before) return { error: `is ${before}, not a regular file` };
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const after = kindOf(fstatSync(fd));
+    if (after) return { error: `is ${after}, not a regular file` };
+    const text = readFileSync(fd, 'utf8');
+    // Editors on Windows save a byte order mark; JSON.parse would call it an unexpected token.
+    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return { error: `cannot be read: ${e.code ?? e.message}` };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
