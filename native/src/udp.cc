@@ -1,6 +1,6 @@
 // A connected UDP socket with batched sends, for DDP: one sendmmsg per picture instead of one
 // send per 1440-byte packet. Connected, so an ICMP "port unreachable" from a receiver that went
-// away comes back as ECONNREFUSED on a later send.
+// away comes back as ECONNREFUSED on a later send, or from takeError() between sends.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -15,6 +15,7 @@ class UdpSocket : public Napi::ObjectWrap<UdpSocket> {
   static Napi::Function Init(Napi::Env env) {
     return DefineClass(env, "UdpSocket", {
       InstanceMethod("sendBatch", &UdpSocket::SendBatch),
+      InstanceMethod("takeError", &UdpSocket::TakeError),
       InstanceMethod("close", &UdpSocket::Close),
     });
   }
@@ -42,6 +43,20 @@ class UdpSocket : public Napi::ObjectWrap<UdpSocket> {
 
  private:
   Napi::Value SendBatch(const Napi::CallbackInfo& info) { return tx_.SendJs(info); }
+
+  // takeError() -> Error | null: the error the kernel recorded for the socket since the last
+  // send or call (SO_ERROR, which also clears it). The ICMP that says a receiver refused a
+  // picture arrives after the sendmmsg that carried it has returned; without this it would
+  // only show up by failing the next picture.
+  Napi::Value TakeError(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (tx_.fd < 0) return env.Null();
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (getsockopt(tx_.fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0) err = errno;
+    if (err == 0) return env.Null();
+    return ErrnoError(env, err, "send (reported afterwards)", tx_.name).Value();
+  }
 
   Napi::Value Close(const Napi::CallbackInfo& info) {
     tx_.Close();

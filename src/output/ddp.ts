@@ -1,4 +1,12 @@
 // A DDP receiver (WLED, an FPP remote, a pixel controller) at displayIp:displayPort over UDP.
+//
+// UDP says nothing when a picture is lost, except that a host whose port is closed answers
+// with an ICMP "port unreachable", which the kernel reports on the connected socket AFTER the
+// send that caused it has returned. So a picture counts as delivered only once it has left
+// AND a short settle window passed with no error reported, and after any error the receiver
+// counts as failing until REFUSED_HOLD_MS pass without another (hosts rate-limit ICMP, so
+// most pictures to a closed port draw no answer at all). Errors reported between pictures go
+// to the runner through onError(). docs/outputs.md, "DDP", has the whole story.
 import { createSocket, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import type { Frame, Output } from './types.js';
@@ -6,31 +14,42 @@ import { nativeHelper, type UdpSocket } from './native.js';
 import { brightnessTable } from './pixel-format.js';
 import { DDP_PORT, HEADER_LEN, MAX_DATA, packetCount, packetize } from './ddp-protocol.js';
 
+/** How long after a picture leaves an ICMP error still counts against it: a LAN answers in well under a millisecond. */
+export const SETTLE_MS = 10;
+/**
+ * After an error the receiver counts as failing until this long passes without another:
+ * Linux answers a closed port with at most one ICMP per second per sender after a burst of
+ * six, so at 50 fps most pictures to a dead receiver draw no error of their own.
+ */
+export const REFUSED_HOLD_MS = 2000;
+
 /** Sends one picture's packets; the native helper does it in one sendmmsg, dgram one by one. */
 interface Sender {
   send(buf: Uint8Array, lengths: Uint32Array): Promise<void>;
+  /** An error the kernel recorded since the last call, cleared by asking (dgram reports through its 'error' event instead). */
+  takeError?(): Error | undefined;
   close(): Promise<void>;
 }
 
-function nativeSender(sock: UdpSocket): Sender {
+function nativeSender(sock: UdpSocket & Required<Pick<UdpSocket, 'takeError'>>): Sender {
   return {
     async send(buf, lengths) { sock.sendBatch(buf, lengths, 50); },
+    takeError: () => sock.takeError() ?? undefined,
     async close() { sock.close(); },
   };
 }
 
 /** Without the helper DDP still works, at roughly four times the CPU (see docs/outputs.md). */
-async function dgramSender(host: string, port: number): Promise<Sender> {
+async function dgramSender(host: string, port: number, report: (err: Error) => void): Promise<Sender> {
   const sock: Socket = createSocket('udp4');
-  let pending: Error | undefined;
-  sock.on('error', (err) => { pending = err; });
   await new Promise<void>((resolve, reject) => {
     sock.once('error', reject);
     sock.connect(port, host, () => { sock.off('error', reject); resolve(); });
   });
+  // Node reads the connected socket, so an ICMP error arrives here (recvmsg ECONNREFUSED).
+  sock.on('error', report);
   return {
     send(buf, lengths) {
-      if (pending) { const e = pending; pending = undefined; return Promise.reject(e); }
       return new Promise<void>((resolve, reject) => {
         let left = lengths.length, failed: Error | undefined;
         const done = (err: Error | null) => {
@@ -45,6 +64,14 @@ async function dgramSender(host: string, port: number): Promise<Sender> {
   };
 }
 
+export interface DdpOptions {
+  /** false forces the dgram path (tests cover both). */
+  native?: boolean;
+  settleMs?: number;
+  holdMs?: number;
+  now?: () => number;
+}
+
 export class DdpOutput implements Output {
   readonly driver = 'ddp';
   private sender: Sender | undefined;
@@ -54,19 +81,43 @@ export class DdpOutput implements Output {
   private seq = 1;
   private brightness = 100;
   private lut: Uint8Array | undefined;
+  private listeners: Array<(err: Error) => void> = [];
+  /** The picture being sent and settled: an error reported meanwhile is its failure, not a separate one. */
+  private inFlight: { error?: Error } | undefined;
+  private lastError: Error | undefined;
+  private lastErrorAt = -Infinity;
+  private poll: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
 
-  /** `native: false` forces the dgram path (tests cover both). */
-  constructor(readonly host: string, readonly port: number = DDP_PORT, private readonly opts: { native?: boolean } = {}) {}
+  constructor(readonly host: string, readonly port: number = DDP_PORT, private readonly opts: DdpOptions = {}) {
+    this.now = opts.now ?? Date.now;
+  }
 
   async open(): Promise<void> {
     const { address } = await lookup(this.host, { family: 4 });
     let native: ReturnType<typeof nativeHelper> | undefined;
     try { native = this.opts.native === false ? undefined : nativeHelper(); } catch { native = undefined; }
-    // Connected in both cases, so the kernel reports an unreachable receiver (ECONNREFUSED) on a later send.
-    this.sender = native ? nativeSender(new native.UdpSocket(address, this.port)) : await dgramSender(address, this.port);
-    this.via = native ? 'sendmmsg' : 'dgram';
+    const report = (err: Error) => this.report(err);
+    // Connected in both cases, so the kernel reports an unreachable receiver (ECONNREFUSED) back to us.
+    const sock = native ? new native.UdpSocket(address, this.port) : undefined;
+    if (sock && typeof sock.takeError === 'function') {
+      this.sender = nativeSender(sock as UdpSocket & Required<Pick<UdpSocket, 'takeError'>>);
+      this.via = 'sendmmsg';
+      // Between pictures (static content) nobody sends; look for a late ICMP now and then.
+      const sender = this.sender;
+      this.poll = setInterval(() => this.report(sender.takeError?.()), 1000).unref();
+    } else {
+      // A helper built before takeError() cannot see errors between sends: dgram can.
+      sock?.close();
+      this.sender = await dgramSender(address, this.port, report);
+      this.via = 'dgram';
+    }
   }
 
+  /**
+   * Resolves once the picture's packets left and SETTLE_MS passed with no error reported, and
+   * no error was reported in the REFUSED_HOLD_MS before; rejects with the error otherwise.
+   */
   async send(frame: Frame): Promise<void> {
     const sender = this.sender;
     if (!sender) throw Object.assign(new Error(`EBADF: ddp to ${this.host}:${this.port} is not open`), { code: 'EBADF' });
@@ -77,7 +128,25 @@ export class DdpOutput implements Output {
       this.lengths = new Uint32Array(n);
     }
     this.seq = packetize(frame.data, pixels, this.buf, this.lengths, this.seq, this.lut).seq;
-    await sender.send(this.buf, this.lengths);
+    this.report(sender.takeError?.()); // about an earlier picture: reported between sends
+    const flight: { error?: Error } = {};
+    this.inFlight = flight;
+    try {
+      await sender.send(this.buf, this.lengths);
+      await new Promise((r) => setTimeout(r, this.opts.settleMs ?? SETTLE_MS));
+      this.report(sender.takeError?.());
+    } catch (err) {
+      this.report(err as Error);
+    } finally {
+      if (this.inFlight === flight) this.inFlight = undefined;
+    }
+    if (flight.error) throw flight.error;
+    const since = this.now() - this.lastErrorAt, hold = this.opts.holdMs ?? REFUSED_HOLD_MS;
+    if (since < hold && this.lastError) throw this.held(this.lastError, since, hold);
+  }
+
+  onError(listener: (err: Error) => void): void {
+    this.listeners.push(listener);
   }
 
   /** DDP carries no brightness: pixels are scaled before they leave. */
@@ -89,10 +158,29 @@ export class DdpOutput implements Output {
   async close(): Promise<void> {
     const s = this.sender;
     this.sender = undefined;
+    if (this.poll) clearInterval(this.poll);
+    this.poll = undefined;
     await s?.close();
   }
 
   describe(): Record<string, unknown> {
     return { target: `${this.host}:${this.port}`, via: this.via, sequence: this.seq, brightness: this.brightness };
+  }
+
+  /** An error from the socket: the picture in flight failed, or (between pictures) the runner hears of it. */
+  private report(err: Error | undefined): void {
+    if (!err) return;
+    this.lastError = err;
+    this.lastErrorAt = this.now();
+    if (this.inFlight) { this.inFlight.error ??= err; return; }
+    for (const l of this.listeners) l(err);
+  }
+
+  private held(err: Error, sinceMs: number, holdMs: number): Error {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+    const cause = err.message.startsWith(code + ': ') ? err.message.slice(code.length + 2) : err.message;
+    return Object.assign(new Error(
+      `${code}: ${this.host}:${this.port} reported "${cause}" ${(sinceMs / 1000).toFixed(1)} s ago; ` +
+      `the receiver counts as failing until ${holdMs / 1000} s pass without an error`), { code });
   }
 }

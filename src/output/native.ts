@@ -47,6 +47,12 @@ export interface PacketSocket {
 /** A connected UDP socket; sendBatch throws ECONNREFUSED once the receiver's port is closed. */
 export interface UdpSocket {
   sendBatch(buf: Uint8Array, lengths: Uint32Array, timeoutMs?: number): number;
+  /**
+   * The error the kernel recorded since the last send or call, cleared by reading it: how an
+   * ICMP "port unreachable" for a picture already sent is seen. Missing from helpers built
+   * before it existed (the DDP output then uses node:dgram).
+   */
+  takeError?(): Error | null;
   close(): void;
 }
 

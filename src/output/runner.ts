@@ -7,7 +7,11 @@ export interface OutputHealth {
   lastResult?: 'ok' | 'error';
   consecutiveFailures: number;
   framesSent: number;
+  /** The last failure, kept after recovery as history; lastErrorAt says when. */
   lastError?: string;
+  lastErrorAt?: string;
+  /** Times the output was closed after REOPEN_AFTER_FAILURES failures in a row, to be opened again. */
+  reopens: number;
   /** When the next attempt to (re)open is due, while the output is closed after a failure. */
   nextRetryAt?: string;
   /** Conditions an operator should see on /info even while frames go out (slow link, no receiver...). */
@@ -39,13 +43,17 @@ export class OutputRunner {
   private lastSendAt: number | undefined;
   private lastResult: 'ok' | 'error' | undefined;
   private lastError: string | undefined;
+  private lastErrorAt: number | undefined;
+  private reopens = 0;
   private stopped = false;
   private brightness: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private loggedWarnings = new Set<string>();
   private warningsCheckedAt = -Infinity;
 
-  constructor(readonly output: Output, private readonly log: RunnerLog, private readonly now: () => number = Date.now) {}
+  constructor(readonly output: Output, private readonly log: RunnerLog, private readonly now: () => number = Date.now) {
+    output.onError?.((err) => this.reported(err));
+  }
 
   /** Opens the output and writes one black frame before anything else (blank on restart). */
   async start(width: number, height: number, black?: Frame): Promise<void> {
@@ -96,6 +104,8 @@ export class OutputRunner {
       consecutiveFailures: this.consecutiveFailures,
       framesSent: this.framesSent,
       lastError: this.lastError,
+      lastErrorAt: this.lastErrorAt === undefined ? undefined : new Date(this.lastErrorAt).toISOString(),
+      reopens: this.reopens,
       nextRetryAt: !this.isOpen && this.nextOpenAt > this.now() ? new Date(this.nextOpenAt).toISOString() : undefined,
       warnings,
       details,
@@ -137,8 +147,24 @@ export class OutputRunner {
     }
   }
 
+  /**
+   * An error the device reported between sends (a receiver's ICMP "port unreachable" after
+   * the picture that drew it was counted): a failure like a failed send, so the health turns
+   * to error at once and enough of them reopen the output.
+   */
+  private reported(err: Error): void {
+    if (this.stopped || !this.isOpen) return;
+    this.fail(err, 'send');
+    if (this.consecutiveFailures < REOPEN_AFTER_FAILURES) return;
+    // Behind any send in progress: drivers are not closed under a send.
+    this.queue = this.queue.then(async () => {
+      if (this.isOpen && !this.stopped && this.consecutiveFailures >= REOPEN_AFTER_FAILURES) await this.closeForRetry();
+    }).catch(() => undefined);
+  }
+
   private async closeForRetry(): Promise<void> {
     this.isOpen = false;
+    this.reopens++;
     await this.output.close().catch(() => undefined);
     this.scheduleRetry();
   }
@@ -154,6 +180,7 @@ export class OutputRunner {
     this.consecutiveFailures++;
     this.lastResult = 'error';
     this.lastSendAt = this.now();
+    this.lastErrorAt = this.now();
     this.lastError = `${phase}: ${e.code && !e.message?.startsWith(e.code) ? e.code + ' ' : ''}${e.message ?? String(err)}`;
     if (this.consecutiveFailures === 1 || this.consecutiveFailures % 100 === 0) {
       this.log.warn({ driver: this.output.driver, phase, code: e.code, err: this.lastError, failures: this.consecutiveFailures }, 'output failed');

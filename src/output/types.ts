@@ -18,7 +18,7 @@ export interface Output {
   open(): Promise<void>;
   /**
    * Put one frame on the panel. Resolves once the bytes were handed to the device or wire
-   * without error; rejects otherwise. The frame must not be retained after it resolves
+   * without error (DDP: and no error came back within a settle window); rejects otherwise. The frame must not be retained after it resolves
    * unless copied (the virtual output keeps it: frames are immutable).
    */
   send(frame: Frame): Promise<void>;
@@ -28,4 +28,9 @@ export interface Output {
   close(): Promise<void>;
   /** Driver-specific facts for /status (receiver firmware, framebuffer geometry...). */
   describe(): Record<string, unknown>;
+  /**
+   * Errors the device reports between sends, after the send that caused them resolved (a UDP
+   * receiver's ICMP "port unreachable"). The runner counts each as a failure.
+   */
+  onError?(listener: (err: Error) => void): void;
 }

@@ -23,6 +23,12 @@ class FlakyOutput implements Output {
   async setBrightness(p: number): Promise<void> { this.brightness.push(p); }
   async close(): Promise<void> { this.closes++; }
   describe(): Record<string, unknown> { return { warnings: this.sendFails ? ['link down'] : [] }; }
+  private listeners: Array<(err: Error) => void> = [];
+  onError(l: (err: Error) => void): void { this.listeners.push(l); }
+  /** What a UDP socket does when the ICMP for an already counted picture comes in. */
+  reportLater(): void {
+    for (const l of this.listeners) l(Object.assign(new Error('ECONNREFUSED: connection refused, recvmsg'), { code: 'ECONNREFUSED' }));
+  }
 }
 
 const quiet = { warn: () => undefined, info: () => undefined };
@@ -118,4 +124,31 @@ test('driver warnings are logged once when they appear and once when they clear'
   t += 2000;
   await r.submit(frame(9));
   assert.deepEqual(logged, ['output warning: link down on eth1', 'output warning cleared: link down on eth1']);
+});
+
+test('an error reported between sends is a failure at once: health says error, and three in a row reopen', async () => {
+  let t = 0;
+  const out = new FlakyOutput();
+  const r = new OutputRunner(out, quiet, () => t);
+  await r.start(2, 1);
+  assert.equal(r.health().lastResult, 'ok');
+  t += 100;
+  out.reportLater();
+  let h = r.health();
+  assert.equal(h.lastResult, 'error');
+  assert.equal(h.consecutiveFailures, 1);
+  assert.match(h.lastError!, /^send: ECONNREFUSED/);
+  assert.equal(h.lastErrorAt, new Date(100).toISOString());
+  out.reportLater();
+  out.reportLater();
+  await r.submit(frame(1)); // queued behind the close: the output is closed for the backoff
+  h = r.health();
+  assert.equal(h.open, false);
+  assert.equal(h.reopens, 1);
+  assert.equal(out.closes, 1);
+  t += 500;
+  assert.equal(await r.submit(frame(2)), true);
+  h = r.health();
+  assert.deepEqual([h.open, h.lastResult, h.consecutiveFailures, h.reopens], [true, 'ok', 0, 1]);
+  assert.equal(h.lastErrorAt, new Date(100).toISOString(), 'the last error stays as history, dated');
 });
