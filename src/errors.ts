@@ -27,6 +27,12 @@ export const ERRORS = {
   MLDS_HEADERS_TOO_LARGE: { status: 431, doc: 'The request line and headers together exceed Node\'s limit (16 KiB by default). The connection is closed.' },
   MLDS_INTERNAL: { status: 500, doc: 'A defect in the service; the log has the stack trace.' },
   MLDS_UNAVAILABLE: { status: 503, doc: 'The service is starting, or a configuration swap is in progress; retry shortly.' },
+  // URLs the service fetches and configuration archives (load_config, pollers, brightnessUrl, completeUrls).
+  MLDS_BAD_URL: { status: 400, doc: 'A URL the service was asked to fetch is not http/https, carries a user name or password, or names a port outside the allowed range (1025..65535 unless `urlPortRange` widens it).' },
+  MLDS_BAD_ARCHIVE: { status: 400, doc: 'A configuration archive is refused before anything is extracted: not a zip, malformed, an unsafe or duplicate entry name, a link or device entry, too many entries, too large once uncompressed, compressed suspiciously well, or no `config.json` at its root. The message names the entry.' },
+  MLDS_FETCH_FAILED: { status: 502, doc: 'A URL could not be fetched: refused, unknown host, TLS failure, an HTTP status other than 2xx, more than 3 redirects, or a redirect to a URL that breaks the URL rules.' },
+  MLDS_FETCH_TOO_LARGE: { status: 502, doc: 'A fetched body is larger than its limit (20 MB for a configuration archive); the download stops as soon as the limit is passed.' },
+  MLDS_FETCH_TIMEOUT: { status: 504, doc: 'A fetch (connection, redirects and body together) took longer than its time limit (30 s for a configuration archive).' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
