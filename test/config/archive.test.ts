@@ -114,7 +114,7 @@ before(async () => {
 after(() => {
   server.closeAllConnections();
   server.close();
-  if (!process.env.KEEP) rmSync(root, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
 });
 
 /** A fresh service directory holding the "Old" configuration, a state folder and a dot file. */
