@@ -40,6 +40,8 @@ export interface LiveViewOptions {
 }
 
 const BOUNDARY = 'mldsframe';
+/** Part headers come before the picture is known, so they carry no Content-Length. */
+const PART_HEAD = 'Content-Type: image/jpeg\r\n\r\n';
 
 interface Viewer { out: PassThrough; busy: boolean }
 
@@ -130,12 +132,11 @@ class Broadcast {
 
   private write(v: Viewer, jpeg: Buffer): void {
     if (v.busy) return;
-    const head = `Content-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`;
-    v.out.write(head);
     v.out.write(jpeg);
-    // The closing boundary goes out with the part, so a browser shows it at once
-    // instead of waiting for the next picture.
-    if (!v.out.write(`\r\n--${BOUNDARY}\r\n`)) {
+    // The closing boundary and the next part's headers go out with the part: Chromium shows
+    // a part only once the next part's headers arrive, so a still screen would otherwise
+    // show its previous picture until the keep-alive.
+    if (!v.out.write(`\r\n--${BOUNDARY}\r\n${PART_HEAD}`)) {
       v.busy = true;
       v.out.once('drain', () => { v.busy = false; });
     }
@@ -165,7 +166,7 @@ export class LiveViews {
     ctx.req.socket.setNoDelay(true);
     ctx.req.socket.setTimeout(0);
     const out = new PassThrough({ highWaterMark: 64 * 1024 });
-    out.write(`--${BOUNDARY}\r\n`);
+    out.write(`--${BOUNDARY}\r\n${PART_HEAD}`);
     ctx.body = out;
     let b = this.broadcasts.get(key);
     if (!b) {

@@ -66,13 +66,14 @@ function viewer(id: string, stallAfterFirstPart = false) {
     r.on('data', (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
       for (;;) {
-        const m = /Content-Length: (\d+)\r\n\r\n/.exec(buf.toString('latin1'));
-        if (!m) break;
-        const start = m.index + m[0].length;
-        const len = Number(m[1]);
-        if (buf.length < start + len) break;
-        parts.push(buf.subarray(start, start + len));
-        buf = buf.subarray(start + len);
+        // A part is its headers, the JPEG, and the boundary that ends it.
+        const head = buf.indexOf('Content-Type: image/jpeg\r\n\r\n');
+        if (head < 0) break;
+        const start = head + 'Content-Type: image/jpeg\r\n\r\n'.length;
+        const end = buf.indexOf('\r\n--mldsframe\r\n', start);
+        if (end < 0) break;
+        parts.push(buf.subarray(start, end));
+        buf = buf.subarray(end);
         // A phone on a bad link: it takes one picture, then reads nothing more.
         if (stallAfterFirstPart) { r.pause(); break; }
       }
