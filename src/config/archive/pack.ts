@@ -1,0 +1,117 @@
+import { lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import yazl from 'yazl';
+import { APPLIES_TO, DEFAULTS, FILE_TYPES } from '../areas.js';
+import { ConfigError, escape, pointer, type ConfigFault } from '../faults.js';
+import { resolveAsset, resolveInclude, type AssetFolder } from '../files.js';
+import { expandIncludes } from '../include.js';
+import type { AreaType } from '../types.js';
+
+export interface PackedConfiguration {
+  zip: Buffer;
+  /** Archive names in archive order: config.json first. */
+  files: string[];
+  /** References that could not be packed (missing file, a name leaving its folder, TLS files), with their JSON path. */
+  skipped: ConfigFault[];
+}
+
+type Raw = Record<string, unknown>;
+const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** Already compressed: deflating them again costs CPU for nothing. */
+const STORED = /\.(png|jpe?g|gif|mp4|mp3)$/i;
+
+/**
+ * The configuration as a zip that loads onto another unit unchanged: config.json as it is on
+ * disk, every `$include`d file, brightness-schedule.json when present, and every font and
+ * image it references under fonts/ and images/ by the names the configuration uses, including
+ * those found in the package's own folders. TLS certificate and key are left out (a private
+ * key never leaves the unit) and listed in `skipped`.
+ */
+export async function packConfiguration(configFile: string): Promise<PackedConfiguration> {
+  const abs = path.resolve(configFile);
+  const dir = path.dirname(abs);
+  const text = readFileSync(abs);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.toString('utf8'));
+  } catch (err) {
+    throw new ConfigError([{ path: '', message: `config.json is not valid JSON: ${(err as Error).message}` }]);
+  }
+  if (!isObj(raw)) throw new ConfigError([{ path: '', message: 'config.json must hold a JSON object' }]);
+
+  const zip = new yazl.ZipFile();
+  const files: string[] = [];
+  const skipped: ConfigFault[] = [];
+  const add = (name: string, from: { file: string } | { buffer: Buffer }) => {
+    if (files.includes(name)) return;
+    files.push(name);
+    const opts = { compress: !STORED.test(name), mode: 0o100644 };
+    if ('buffer' in from) zip.addBuffer(from.buffer, name, opts); else zip.addFile(from.file, name, opts);
+  };
+  add('config.json', { buffer: text });
+  collectIncludes(raw, dir, add, skipped, '', []);
+  const expanded = expandIncludes(raw, dir, []) as Raw;
+  for (const ref of assetReferences(expanded)) {
+    const r = resolveAsset(dir, ref.folder, ref.name);
+    if ('error' in r) skipped.push({ path: ref.at, message: r.error });
+    else add(`${ref.folder}/${path.posix.normalize(ref.name)}`, { file: r.file });
+  }
+  const schedule = path.join(dir, 'brightness-schedule.json');
+  if (isFile(schedule)) add('brightness-schedule.json', { file: schedule });
+  if (isObj(expanded.https)) skipped.push({ path: '/https', message: 'the TLS certificate and key are not exported; install them on the other unit separately' });
+
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return { zip: Buffer.concat(chunks), files, skipped };
+}
+
+/** Every `$include`d file, by the name the configuration gives it (includes are relative to the service directory). */
+function collectIncludes(value: unknown, dir: string, add: (name: string, from: { buffer: Buffer }) => void, skipped: ConfigFault[], at: string, chain: string[]): void {
+  if (Array.isArray(value)) { value.forEach((v, i) => collectIncludes(v, dir, add, skipped, `${at}/${i}`, chain)); return; }
+  if (!isObj(value)) return;
+  if (typeof value.$include === 'string' && Object.keys(value).length === 1) {
+    const r = resolveInclude(dir, value.$include);
+    if ('error' in r) { skipped.push({ path: at, message: `$include ${r.error}` }); return; }
+    if (chain.includes(r.file)) return;
+    const bytes = readFileSync(r.file);
+    add(path.posix.normalize(value.$include), { buffer: bytes });
+    let parsed: unknown;
+    try { parsed = JSON.parse(bytes.toString('utf8')); } catch { return; }
+    collectIncludes(parsed, dir, add, skipped, at, [...chain, r.file]);
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) collectIncludes(v, dir, add, skipped, `${at}/${escape(k)}`, chain);
+}
+
+interface AssetReference { folder: AssetFolder; name: string; at: string }
+
+/** The fonts and images normalize.ts resolves, found the same way in the expanded configuration. */
+function assetReferences(config: Raw): AssetReference[] {
+  const refs: AssetReference[] = [];
+  for (const [id, d] of Object.entries(isObj(config.displays) ? config.displays : {})) {
+    if (!isObj(d)) continue;
+    if (isObj(d.startScreen) && typeof d.startScreen.image === 'string') {
+      refs.push({ folder: 'images', name: d.startScreen.image, at: pointer('displays', id, 'startScreen', 'image') });
+    }
+    for (const [layout, l] of Object.entries(isObj(d.layout) ? d.layout : {})) {
+      for (const [areaId, a] of Object.entries(isObj(l) ? l : {})) {
+        if (!isObj(a)) continue;
+        const at = (...s: string[]) => pointer('displays', id, 'layout', layout, areaId, ...s);
+        const type = a.type as AreaType;
+        if (FILE_TYPES[type]) {
+          for (const [k, v] of Object.entries(isObj(a.params) ? a.params : {})) {
+            if (typeof v === 'string') refs.push({ folder: 'images', name: v, at: at('params', k) });
+          }
+          if (typeof a.defaultValue === 'string' && a.defaultValue !== '') refs.push({ folder: 'images', name: a.defaultValue, at: at('defaultValue') });
+        }
+        if (APPLIES_TO.font.includes(type)) refs.push({ folder: 'fonts', name: typeof a.font === 'string' ? a.font : DEFAULTS.defaultFont, at: at('font') });
+      }
+    }
+  }
+  return refs;
+}
+
+function isFile(p: string): boolean {
+  try { return lstatSync(p).isFile(); } catch { return false; }
+}
