@@ -2,6 +2,7 @@ import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import type { ConfigFault } from '../config/faults.js';
 import type { Controller } from '../control/controller.js';
 import type { OutputHealth } from '../output/runner.js';
+import { hostname, networkInterfaces } from 'node:os';
 import { dateText } from '../render/areas/date.js';
 
 export interface ConfigStatus {
@@ -38,6 +39,23 @@ export interface StatusInput {
   problems?(): ServiceProblem[];
 }
 
+/** The unit as a technician tells it apart from another: its name and where it answers. */
+export interface Identity {
+  hostname: string;
+  /** Every non-loopback IPv4 address with its interface and that interface's MAC. */
+  addresses: Array<{ interface: string; address: string; mac: string }>;
+}
+
+export function identity(): Identity {
+  const addresses: Identity['addresses'] = [];
+  for (const [name, list] of Object.entries(networkInterfaces())) {
+    for (const a of list ?? []) {
+      if (a.family === 'IPv4' && !a.internal) addresses.push({ interface: name, address: a.address, mac: a.mac });
+    }
+  }
+  return { hostname: hostname(), addresses };
+}
+
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 /** The machine-readable status (/status, sendInfo crons); /info renders the same facts as HTML. */
@@ -47,6 +65,7 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
   return {
     service: 'mlds',
     version: s.version,
+    identity: identity(),
     uptimeSeconds: Math.round((now - s.startedAt) / 1000),
     time: iso(now),
     timezone: config.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,

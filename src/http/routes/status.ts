@@ -1,17 +1,38 @@
+import type { Context } from 'koa';
 import type { Router } from '@koa/router';
 import type { ServiceApi } from '../api.js';
 import { json } from '../middleware.js';
-import { renderInfoPage } from '../info-page.js';
+import { MldsError } from '../../errors.js';
+import { renderInfoPage } from '../info/page.js';
 import type { ViewTokens } from '../view-tokens.js';
 
-export function statusRoutes(router: Router, api: ServiceApi, _views?: ViewTokens): void {
+/** `refresh` seconds for /info's own updates: a wall display may want them slower, a test faster. */
+const REFRESH_MIN_S = 0.2;
+const REFRESH_MAX_S = 3600;
+
+function refreshMs(ctx: Context): number | undefined {
+  const raw = ctx.query.refresh;
+  if (raw === undefined) return undefined;
+  const s = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+  if (!(s >= REFRESH_MIN_S && s <= REFRESH_MAX_S)) {
+    throw new MldsError('MLDS_BAD_PARAMETER', `"refresh" must be a number of seconds from ${REFRESH_MIN_S} to ${REFRESH_MAX_S}`, 'refresh');
+  }
+  return s * 1000;
+}
+
+export function statusRoutes(router: Router, api: ServiceApi, views?: ViewTokens): void {
   router.get('/status', json(), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = api.status();
   });
   router.get('/info', (ctx) => {
+    const refresh = refreshMs(ctx);
     ctx.set('Cache-Control', 'no-store');
+    // The page's live pictures need the API key; instead of writing the caller's key into the
+    // page, a short-lived cookie that opens only /screenshot goes with it. Each of the page's
+    // refreshes renews it.
+    if (views && api.config().security?.apiKey) ctx.append('Set-Cookie', views.cookie(views.issue()));
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderInfoPage(api.status(), typeof ctx.query.key === 'string' ? ctx.query.key : undefined);
+    ctx.body = renderInfoPage(api.status(), { refreshMs: refresh });
   });
 }
