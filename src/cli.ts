@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from './config/faults.js';
 import { loadConfig } from './config/load.js';
 import { packageRoot } from './config/files.js';
+import { LogDirError } from './log/logger.js';
 import { startService } from './main.js';
 import { fitWarnings } from './preview/fit.js';
 import { checkFramebuffers } from './preview/framebuffers.js';
@@ -114,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     } catch (err) {
       if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
+      if (err instanceof LogDirError) { console.error(`mlds: ${err.message}`); return EX_CONFIG; }
       const e = err as NodeJS.ErrnoException;
       if (e.code === 'EADDRINUSE' || e.code === 'EACCES') { console.error(`mlds: cannot listen: ${e.message}`); return EX_CONFIG; }
       throw err;

@@ -59,11 +59,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const clock = opts.clock ?? systemClock;
   const configFile = path.resolve(opts.configFile);
   const first = loadConfig(configFile);
-  const { log, close: closeLog } = createLogger({ dir: opts.logDir, retentionDays: first.logRetentionDays, stdout: opts.logToStdout ?? true, level: opts.logLevel });
+  const { log, close: closeLog, problems: logProblems } = createLogger({ dir: opts.logDir, retentionDays: first.logRetentionDays, stdout: opts.logToStdout ?? true, level: opts.logLevel });
   const startedAt = clock.now();
   log.info({ version: VERSION, config: configFile, displays: first.displays.length, units: first.units.length }, 'configuration loaded');
 
-  const store = new StateStore(opts.stateDir);
+  const store = new StateStore(opts.stateDir, { log });
   await store.load();
   const feedback = new FeedbackSender(store, clock, log, opts.feedback);
   const configStatus: ConfigStatus = { file: configFile, loadedAt: clock.now(), lastAttemptAt: clock.now(), faults: [] };
@@ -168,6 +168,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
         return u ? { loop: u.loop.stats(), faults: u.compositor.faults() } : undefined;
       },
       liveViews: live.stats(),
+      problems: () => [...logProblems(), ...store.problems()],
     }),
     reload,
   };

@@ -1,7 +1,8 @@
 import { pino, type Logger } from 'pino';
-import { createStream } from 'rotating-file-stream';
-import path from 'node:path';
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { ServiceProblem } from '../monitor/status.js';
+import { DailyFile, type DailyFileOptions } from './daily-file.js';
 
 export type { Logger };
 
@@ -12,40 +13,62 @@ export interface LogOptions {
   /** Also write to stdout (the journal, under systemd). */
   stdout: boolean;
   level?: string;
+  /** Tests: how often a failing log file is tried again, and the bound on waiting lines. */
+  file?: Pick<DailyFileOptions, 'retryMs' | 'maxPendingChars' | 'now'>;
 }
 
-/**
- * Today's log is mlds.log; at midnight it becomes mlds-YYYY-MM-DD.log (the day it holds),
- * and files past the retention are removed.
- */
-function fileName(time: number | Date | null, index?: number): string {
-  if (!time) return 'mlds.log';
-  const day = new Date(time).toISOString().slice(0, 10);
-  return index && index > 1 ? `mlds-${day}.${index}.log` : `mlds-${day}.log`;
+export interface ServiceLog {
+  log: Logger;
+  /** The log file's current problem (disk full, read-only...), for /status. */
+  problems(): ServiceProblem[];
+  close(): Promise<void>;
 }
 
-export function createLogger(opts: LogOptions): { log: Logger; close(): Promise<void> } {
+/** The log folder does not exist and cannot be made: the service cannot start as configured (exit 78). */
+export class LogDirError extends Error {}
+
+export function createLogger(opts: LogOptions): ServiceLog {
   const streams: pino.StreamEntry[] = [];
-  let file: ReturnType<typeof createStream> | undefined;
+  const level = (opts.level ?? 'info') as pino.Level;
+  let file: DailyFile | undefined;
   if (opts.dir) {
-    mkdirSync(opts.dir, { recursive: true });
-    file = createStream(fileName, {
-      path: path.resolve(opts.dir),
-      interval: '1d',
-      maxFiles: opts.retentionDays,
+    const dir = path.resolve(opts.dir);
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      throw new LogDirError(`the log folder ${dir} cannot be created (${(err as Error).message.split(', ')[0]})`);
+    }
+    file = new DailyFile({
+      ...opts.file,
+      dir,
+      retentionDays: opts.retentionDays,
+      // Called from write callbacks only, never before `log` below exists.
+      onChange: (problem, recovered) => {
+        if (problem) log.error({ problem: problem.message }, 'the log file cannot be written; lines are kept in memory up to a bound, then dropped');
+        else if (recovered) log.warn({ dropped: recovered.dropped, since: new Date(recovered.since).toISOString() }, 'the log file is written again');
+      },
     });
-    streams.push({ stream: file });
+    streams.push({ stream: file, level });
   }
   // Asynchronous: a synchronous write(2) per line cost an eighth of a /mlds request (measured).
   // Lines written while one write is in flight go out together; close() flushes the rest.
   const stdout = opts.stdout ? pino.destination({ dest: 1, sync: false }) : undefined;
-  if (stdout) streams.push({ stream: stdout });
-  const log = pino({ level: opts.level ?? 'info', timestamp: pino.stdTimeFunctions.isoTime, base: undefined }, pino.multistream(streams));
+  if (stdout) {
+    // A closed or broken stdout must not stop the display either; there is nowhere to report it.
+    stdout.on('error', () => {});
+    streams.push({ stream: stdout, level });
+  }
+  // The file reports through this logger (to stdout, and to the file once it is writable).
+  const log = pino({ level, timestamp: pino.stdTimeFunctions.isoTime, base: undefined }, pino.multistream(streams));
   return {
     log,
+    problems: () => {
+      const p = file?.problem();
+      return p ? [{ source: 'log', message: p.message, since: new Date(p.since).toISOString() }] : [];
+    },
     close: async () => {
       if (stdout) await new Promise<void>((resolve) => stdout.flush(() => resolve()));
-      if (file) await new Promise<void>((resolve) => file.end(() => resolve()));
+      await file?.close();
     },
   };
 }

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
-import { baseConfig, decode, get, near, nextFrame, serviceDir, start, until } from '../helpers/service.js';
+import { REPO, baseConfig, decode, get, near, nextFrame, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
+import { mountTmpfs, sub, tmpfsUnavailable } from '../helpers/tmpfs.js';
 
 test('the last request per display survives a restart and is replayed at boot', async () => {
   const c = baseConfig();
@@ -45,7 +48,6 @@ test('a saved request that no longer fits the configuration leaves the display b
     await get(svc, '/mlds?id=main&layout=l2&other=Gone');
     await svc.close();
     delete c.displays.main.layout.l2;
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(sd.configFile, JSON.stringify(c));
     svc = await start(sd);
     try {
@@ -55,5 +57,111 @@ test('a saved request that no longer fits the configuration leaves the display b
     }
   } finally {
     sd.cleanup();
+  }
+});
+
+test('a bad state file never stops the service: it is set aside, the service starts empty, /status says so', async () => {
+  for (const [what, content] of [['garbage', '{"lastRequest":{"main":'], ['wrong types', '{"lastRequest":"x","lastFeedback":5}']]) {
+    const sd = serviceDir(baseConfig());
+    try {
+      mkdirSync(sd.stateDir);
+      writeFileSync(`${sd.stateDir}/state.json`, content);
+      const svc = await start(sd);
+      try {
+        // Before the fix: garbage was a SyntaxError at start, wrong types a 500 for every command.
+        assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Fine')).status, 200, what);
+        const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
+        assert.equal(problems.length, 1, what);
+        assert.equal(problems[0].source, 'state');
+        assert.match(problems[0].message, /state\.json (is not valid JSON|has 2 entries of the wrong form).*kept as state\.json\.bad-/, what);
+        assert.ok(readdirSync(sd.stateDir).some((f) => f.startsWith('state.json.bad-')), 'kept for inspection');
+      } finally {
+        await svc.close();
+      }
+    } finally {
+      sd.cleanup();
+    }
+  }
+});
+
+test('a read-only state folder is shown on /status; the display still takes commands', { skip: tmpfsUnavailable() }, async () => {
+  const fs = mountTmpfs('1m');
+  const sd = serviceDir(baseConfig());
+  try {
+    const stateDir = sub(fs, 'state');
+    fs.readOnly(true);
+    const svc = await start(sd, { stateDir });
+    try {
+      assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Unsaved')).status, 200);
+      const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
+      assert.deepEqual(problems.map((p) => p.source), ['state']);
+      assert.match(problems[0].message, /EROFS.*a restart loses them/);
+    } finally {
+      await svc.close();
+    }
+  } finally {
+    sd.cleanup();
+    fs.cleanup();
+  }
+});
+
+/** The real CLI in a child process; resolves with its port once it listens (after the boot replay). */
+async function startCli(sd: ServiceDir): Promise<{ child: ChildProcess; port: number; exited: Promise<unknown> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  await until(() => /listening on port \d+/.test(err) || child.exitCode !== null, 20_000, 'the service to listen');
+  const m = /listening on port (\d+)/.exec(err);
+  if (!m) throw new Error(`the service did not start: ${err}`);
+  return { child, port: Number(m[1]), exited };
+}
+
+/**
+ * Runs of: start, check the replay of the previous run's last acknowledged command, send
+ * three commands, kill -9 `run % 10` ms after the last 200 (before the fix the reply came up
+ * to 200 ms before the write).
+ */
+async function killRuns(sd: ServiceDir, runs: number, firstDelay: number): Promise<void> {
+  let svc = await startCli(sd);
+  try {
+    let acked: string | undefined;
+    for (let run = 0; run <= runs; run++) {
+      const url = `http://127.0.0.1:${svc.port}`;
+      if (acked !== undefined) {
+        const main = ((await (await fetch(`${url}/status`)).json()) as { displays: Array<{ id: string; lastCommand: { query: string; source: string } | null; areas: Array<{ id: string; text?: string }> }> })
+          .displays.find((d) => d.id === 'main')!;
+        assert.equal(main.lastCommand?.query, acked, `run ${run}: the last acknowledged command is replayed`);
+        assert.equal(main.lastCommand?.source, 'replay');
+        assert.equal(main.areas.find((a) => a.id === 'title')?.text, `Run${run - 1}c2`, `run ${run}: on screen`);
+      }
+      if (run === runs) break;
+      for (let c = 0; c < 3; c++) {
+        const query = `id=main&layout=l1&title=Run${run}c${c}&sign=${c % 2 ? 'a' : 'b'}`;
+        const res = await fetch(`${url}/mlds?${query}`);
+        await res.arrayBuffer();
+        assert.equal(res.status, 200);
+        acked = query;
+      }
+      const delay = (firstDelay + run) % 10;
+      if (delay === 0) svc.child.kill('SIGKILL');
+      else setTimeout(() => svc.child.kill('SIGKILL'), delay);
+      await svc.exited;
+      svc = await startCli(sd);
+    }
+  } finally {
+    svc.child.kill('SIGKILL');
+    await svc.exited;
+  }
+}
+
+test('kill -9 right after a 200: the acknowledged command is what the restarted service shows (20 kills, 0-9 ms)', { timeout: 120_000 }, async () => {
+  // Two services side by side, each with its own state folder: half the wall time.
+  const dirs = [serviceDir(baseConfig()), serviceDir(baseConfig())];
+  try {
+    await Promise.all([killRuns(dirs[0], 10, 0), killRuns(dirs[1], 10, 5)]);
+  } finally {
+    for (const d of dirs) d.cleanup();
   }
 });

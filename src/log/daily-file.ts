@@ -1,0 +1,240 @@
+import { closeSync, existsSync, openSync, readdirSync, renameSync, statSync, unlinkSync, write } from 'node:fs';
+import path from 'node:path';
+
+export interface DailyFileOptions {
+  dir: string;
+  /** Rotated files whose day is more than this many days before today are removed. */
+  retentionDays: number;
+  /** Characters of lines kept in memory while the file cannot be written; lines beyond are dropped and counted. */
+  maxPendingChars?: number;
+  /** How often a failed file is tried again. */
+  retryMs?: number;
+  now?: () => number;
+  /** Called when writing starts failing (with the problem) and when it works again (undefined). */
+  onChange?: (problem: LogFileProblem | undefined, recovered?: { dropped: number; since: number }) => void;
+}
+
+export interface LogFileProblem {
+  message: string;
+  since: number;
+}
+
+const CURRENT = 'mlds.log';
+const ROTATED = /^mlds-(\d{4}-\d{2}-\d{2})(?:\.\d+)?\.log$/;
+
+/** The local calendar day of `ms` as YYYY-MM-DD. */
+export function dayOf(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/**
+ * Today's log is mlds.log; on the first line of a new day it becomes mlds-YYYY-MM-DD.log
+ * (the day it holds) and rotated files past the retention are removed.
+ *
+ * Logging must never take the display down: a file that cannot be opened or written
+ * (disk full, read-only, removed) keeps its lines in memory up to a bound, drops and
+ * counts the rest, reports the problem, and is tried again every retryMs. Nothing here
+ * throws or emits 'error'.
+ */
+export class DailyFile {
+  private readonly dir: string;
+  private readonly maxPending: number;
+  private readonly retryMs: number;
+  private readonly now: () => number;
+  private fd: number | undefined;
+  /** The day whose lines mlds.log holds. */
+  private day: string | undefined;
+  /** Lines not yet written, oldest first; `head` is the rest of a line a short write cut. */
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private head: Buffer | undefined;
+  private writing = false;
+  private scheduled = false;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+  private failure: { since: number; error: string } | undefined;
+  private dropped = 0;
+  private drained: Array<() => void> = [];
+
+  constructor(private readonly opts: DailyFileOptions) {
+    this.dir = path.resolve(opts.dir);
+    this.maxPending = opts.maxPendingChars ?? 1 << 20;
+    this.retryMs = opts.retryMs ?? 2000;
+    this.now = opts.now ?? Date.now;
+    this.prune();
+  }
+
+  get file(): string {
+    return path.join(this.dir, CURRENT);
+  }
+
+  /** pino's stream interface: one JSON line per call. */
+  write(line: string): boolean {
+    if (this.closed) return true;
+    this.pending.push(line);
+    this.pendingChars += line.length;
+    this.trim();
+    if (!this.writing && !this.retry && !this.scheduled) {
+      // Lines logged in one turn of the event loop go out in one write(2).
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.pump();
+      });
+    }
+    return true;
+  }
+
+  problem(): LogFileProblem | undefined {
+    if (!this.failure) return undefined;
+    const waiting = this.pending.length + (this.head ? 1 : 0);
+    return {
+      message: `the log file ${this.file} cannot be written (${this.failure.error}); ${this.dropped} line(s) dropped, ${waiting} waiting`,
+      since: this.failure.since,
+    };
+  }
+
+  /** Writes what is pending (one attempt when the file is failing) and closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    if (this.pending.length || this.head || this.writing) {
+      await new Promise<void>((resolve) => {
+        this.drained.push(resolve);
+        this.pump();
+      });
+    }
+    this.closed = true;
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private pump(): void {
+    // While failing, only the retry timer (or close) tries again.
+    if (this.writing || this.closed || this.retry) return;
+    if (!this.head && !this.pending.length) return this.settle();
+    this.writing = true;
+    try {
+      this.ensureFile();
+    } catch (err) {
+      return this.fail(err as NodeJS.ErrnoException);
+    }
+    // The cut line's rest goes first and alone: a failure then leaves whole lines to drop.
+    const head = this.head;
+    const lines = head ? [] : this.pending;
+    if (!head) {
+      this.pending = [];
+      this.pendingChars = 0;
+    }
+    const data = head ?? Buffer.from(lines.join(''));
+    write(this.fd!, data, 0, data.length, null, (err, n) => {
+      if (err) {
+        if (!head) this.giveBack(lines, 0);
+        return this.fail(err);
+      }
+      if (head) this.head = n < data.length ? head.subarray(n) : undefined;
+      else if (n < data.length) this.giveBack(lines, n);
+      this.writing = false;
+      if (!this.head && !this.pending.length) this.recovered();
+      this.pump();
+    });
+  }
+
+  /** Puts the lines a write did not finish back in front of the queue, the cut one as `head`. */
+  private giveBack(lines: string[], written: number): void {
+    let i = 0;
+    for (; i < lines.length; i++) {
+      const len = Buffer.byteLength(lines[i]);
+      if (written < len) break;
+      written -= len;
+    }
+    if (written > 0) this.head = Buffer.from(lines[i++]).subarray(written);
+    const rest = lines.slice(i);
+    this.pending = rest.concat(this.pending);
+    for (const l of rest) this.pendingChars += l.length;
+    this.trim();
+  }
+
+  /** Keeps the newest lines within the bound; the oldest are dropped and counted. */
+  private trim(): void {
+    let drop = 0;
+    while (this.pendingChars > this.maxPending && drop < this.pending.length) {
+      this.pendingChars -= this.pending[drop++].length;
+    }
+    if (drop) {
+      this.pending.splice(0, drop);
+      this.dropped += drop;
+    }
+  }
+
+  /** Opens mlds.log, first rotating it when it holds an earlier day's lines. */
+  private ensureFile(): void {
+    const today = dayOf(this.now());
+    if (this.fd !== undefined && this.day === today) return;
+    if (this.fd !== undefined) {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
+    if (this.day === undefined && existsSync(this.file)) this.day = dayOf(statSync(this.file).mtimeMs);
+    if (this.day !== undefined && this.day !== today && existsSync(this.file)) {
+      renameSync(this.file, this.freeName(this.day));
+      this.prune();
+    }
+    this.fd = openSync(this.file, 'a', 0o640);
+    this.day = today;
+  }
+
+  /** mlds-DAY.log, or mlds-DAY.N.log when that exists (a restart wrote a second file that day). */
+  private freeName(day: string): string {
+    for (let i = 1; ; i++) {
+      const name = path.join(this.dir, i === 1 ? `mlds-${day}.log` : `mlds-${day}.${i}.log`);
+      if (!existsSync(name)) return name;
+    }
+  }
+
+  private prune(): void {
+    const d = new Date(this.now());
+    const cutoff = dayOf(new Date(d.getFullYear(), d.getMonth(), d.getDate() - this.opts.retentionDays).getTime());
+    try {
+      for (const name of readdirSync(this.dir)) {
+        const m = ROTATED.exec(name);
+        if (m && m[1] < cutoff) unlinkSync(path.join(this.dir, name));
+      }
+    } catch { /* a folder that cannot be read or changed now is pruned at the next rotation */ }
+  }
+
+  private fail(err: NodeJS.ErrnoException): void {
+    this.writing = false;
+    if (this.fd !== undefined) {
+      // Opened again on the retry: the folder may have been remounted or recreated meanwhile.
+      try { closeSync(this.fd); } catch { /* already unusable */ }
+      this.fd = undefined;
+    }
+    const first = !this.failure;
+    // "ENOSPC: no space left on device, write" -> without the syscall.
+    this.failure = { since: this.failure?.since ?? this.now(), error: err.message.split(', ')[0] };
+    if (first) this.opts.onChange?.(this.problem());
+    if (this.drained.length) return this.settle();
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.pump();
+    }, this.retryMs);
+    this.retry.unref();
+  }
+
+  private recovered(): void {
+    if (!this.failure) return;
+    const info = { dropped: this.dropped, since: this.failure.since };
+    this.failure = undefined;
+    this.dropped = 0;
+    this.opts.onChange?.(undefined, info);
+  }
+
+  private settle(): void {
+    const waiters = this.drained;
+    this.drained = [];
+    for (const w of waiters) w();
+  }
+}
