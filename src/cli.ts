@@ -111,6 +111,13 @@ async function main(argv: string[]): Promise<number> {
       };
       process.once('SIGTERM', () => void stop('SIGTERM'));
       process.once('SIGINT', () => void stop('SIGINT'));
+      // systemd's ExecReload: the same as GET /reload_config (faults are logged and on /status).
+      process.on('SIGHUP', () => {
+        svc.api.reload().then(
+          (r) => svc.log.info({ signal: 'SIGHUP', changed: r.changed }, 'reload by signal'),
+          (err: Error) => svc.log.warn({ signal: 'SIGHUP', err: err.message }, 'reload by signal refused'),
+        );
+      });
       console.error(`mlds ${VERSION} listening on port ${svc.port}: status page http://localhost:${svc.port}/info`);
       return -1;
     } catch (err) {

@@ -26,7 +26,7 @@ export interface ControlDeps {
   /** Decodes a picture before it is committed, so a broken file is caught here, not on screen. */
   preload(file: string): Promise<unknown>;
   /** Names of query values that carry credentials (never stored or replayed). */
-  credentialNames?: string[];
+  credentialNames?: string[] | (() => string[]);
 }
 
 export interface ApplyResult {
@@ -76,7 +76,8 @@ export class Controller {
     const now = this.deps.clock.now();
     let cmd: Command;
     try {
-      cmd = parseCommand(raw, this.config, this.deps.credentialNames);
+      const names = this.deps.credentialNames;
+      cmd = parseCommand(raw, this.config, typeof names === 'function' ? names() : names);
     } catch (err) {
       if (err instanceof MldsError) this.recordFault(raw, err, source, now);
       throw err;
@@ -187,6 +188,22 @@ export class Controller {
     // The feedback address of an unknown display is unknowable; the MAIN display's stands in.
     const target = display ?? this.config.displays[0];
     if (inumber !== undefined && source !== 'replay' && source !== 'reload' && target) this.deps.confirm(target, 2, inumber);
+  }
+
+  /**
+   * A new configuration: the displays in `keep` (unchanged) keep their state and timers;
+   * every other display starts empty (the runtime re-applies what it should show).
+   */
+  reconfigure(config: ServiceConfig, keep: Set<string>): void {
+    this.config = config;
+    for (const id of [...this.states.keys()]) {
+      if (keep.has(id)) continue;
+      const t = this.timers.get(id);
+      if (t !== undefined) this.deps.clock.clearTimeout(t);
+      this.timers.delete(id);
+      this.states.delete(id);
+    }
+    for (const d of config.displays) this.state(d.id);
   }
 
   /** Clears all timers; the controller is not used afterwards. */

@@ -1,6 +1,7 @@
 import type { Controller } from '../control/controller.js';
 import type { ServiceConfig } from '../config/types.js';
-import type { Frame } from '../output/types.js';
+import type { Frame } from '../frame.js';
+import type { ReloadReport } from '../runtime/diff.js';
 
 /** What the HTTP layer may ask of the running service; HTTP only adapts requests to it. */
 export interface ServiceApi {
@@ -14,5 +15,9 @@ export interface ServiceApi {
   onFrame(displayId: string, fn: (frame: Frame) => void): () => void;
   status(): Record<string, unknown>;
   /** Loads config.json again; rejects with MldsError MLDS_CONFIG_INVALID when it has faults (the running one stays). */
-  reload(): Promise<{ changed: boolean }>;
+  reload(): Promise<ReloadReport>;
+  /** Downloads, checks and swaps in a configuration archive, then reloads; nothing changes on any failure. */
+  loadConfig(url: string): Promise<ReloadReport>;
+  /** The running configuration as a zip that loads onto another unit unchanged. */
+  downloadConfig(): Promise<{ zip: Buffer; filename: string }>;
 }

@@ -191,7 +191,12 @@ export class LiveViews {
     return out;
   }
 
-  /** Ends every stream (configuration swap, shutdown): browsers reload the picture. */
+  /** Ends the streams of these displays (they left the configuration, or their unit was replaced). */
+  close(keys: string[]): void {
+    for (const k of keys) this.broadcasts.get(k)?.close();
+  }
+
+  /** Ends every stream (shutdown): browsers reload the picture. */
   closeAll(): void {
     for (const b of [...this.broadcasts.values()]) b.close();
   }

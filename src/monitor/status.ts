@@ -12,6 +12,8 @@ export interface ConfigStatus {
   /** The last load attempt (start, reload, periodic re-check) and its faults, if it failed. */
   lastAttemptAt: number;
   faults: ConfigFault[];
+  /** The last /load_config?url= and how it ended. */
+  lastArchive?: { url: string; at: string; result: 'ok' | 'error'; message: string };
 }
 
 /** Something about the service itself a technician must see (log disk full, state unreadable...). */
@@ -37,6 +39,8 @@ export interface StatusInput {
   liveViews: Record<string, { viewers: number }>;
   /** Current problems of the service itself; empty when all is well. */
   problems?(): ServiceProblem[];
+  /** Facts of the running components (crons, pollers...), by name. */
+  components?: Record<string, unknown>;
 }
 
 /** The unit as a technician tells it apart from another: its name and where it answers. */
@@ -74,6 +78,7 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
       file: cs.file,
       loadedAt: iso(cs.loadedAt),
       lastAttemptAt: iso(cs.lastAttemptAt),
+      ...(cs.lastArchive ? { lastArchive: cs.lastArchive } : {}),
       ...(cs.faults.length ? { message: `the last load of ${cs.file} failed with ${cs.faults.length} fault(s); the configuration loaded at ${iso(cs.loadedAt)} keeps running`, faults: cs.faults } : {}),
     },
     displays: config.displays.map((d, i) => {
@@ -117,6 +122,7 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
       };
     }),
     problems: s.problems?.() ?? [],
+    components: s.components ?? {},
     recentFaults: s.controller.recentFaults.map((f) => ({ ...f, at: iso(f.at) })),
   };
 }

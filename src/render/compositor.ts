@@ -39,7 +39,7 @@ export class Compositor {
   private readonly canvas: Canvas;
   private readonly ctx: CanvasRenderingContext2D;
   private readonly memory = new Map<string, DisplayMemory>();
-  private readonly opts: RenderOptions;
+  private opts: RenderOptions;
   private readonly listeners = new Set<(frame: Frame) => void>();
   private seq = 0;
   private last: Frame;
@@ -47,7 +47,7 @@ export class Compositor {
 
   constructor(
     readonly unit: UnitConfig,
-    private readonly displays: DisplayConfig[],
+    private displays: DisplayConfig[],
     private readonly stateOf: (id: string) => DisplayState,
     options: CompositorOptions = {},
   ) {
@@ -107,6 +107,19 @@ export class Compositor {
   subscribe(fn: (frame: Frame) => void): () => void {
     this.listeners.add(fn);
     return () => { this.listeners.delete(fn); };
+  }
+
+  /**
+   * A reload changed the unit's displays: what `keep` (unchanged displays) has drawn stays,
+   * every other display is laid out again from its state, and the whole picture is repainted
+   * on the next render (no black frame in between).
+   */
+  reconfigure(displays: DisplayConfig[], keep: Set<string>, options: CompositorOptions): void {
+    this.displays = displays;
+    for (const id of [...this.memory.keys()]) if (!keep.has(id)) this.memory.delete(id);
+    useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
+    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone };
+    this.everythingDirty = true;
   }
 
   /** Repaint everything on the next render (after a brightness or configuration change). */

@@ -12,7 +12,7 @@ test('ttl expiry shows the defaultValue, or blank without one (injected clock)',
   l1.title.fontColor = '255 255 255';
   const sd = serviceDir(c);
   const clock = new FakeClock();
-  const svc = await start(sd, { clock });
+  const svc = await start(sd, { clock, recheckSeconds: 0 });
   try {
     const st = () => svc.controller().state('main');
     let seq = svc.api.frame('main')!.seq;

@@ -156,7 +156,7 @@ describe('GET /mlds (unknownAreaKeys = ignore)', () => {
     assert.deepEqual(r.json, { result: 'command received', ignored: ['colour', 'extra'] });
     assert.equal(areaText(svc, 'title'), 'Yes');
     const info = await get(svc, '/info');
-    assert.match(info.text, /Ignored keys.*colour, extra/s);
+    assert.match(info.text, /Ignored keys.*<code>colour<\/code>, <code>extra<\/code>/s);
   });
 
   test('everything else is still checked', async () => {

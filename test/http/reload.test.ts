@@ -11,7 +11,7 @@ test('/reload_config: a faulty file keeps the running configuration and shows it
     await get(svc, '/mlds?id=main&layout=l1&title=Kept');
     const unchanged = await get(svc, '/reload_config');
     assert.equal(unchanged.status, 200);
-    assert.deepEqual(unchanged.json, { result: 'configuration unchanged' });
+    assert.deepEqual(unchanged.json, { result: 'configuration unchanged', added: [], changed: [], removed: [], unchanged: ['main'], summary: 'nothing changed' });
 
     const bad = structuredClone(c);
     bad.displays.main.layout.l1.title.fontColor = '1 2';
@@ -28,14 +28,15 @@ test('/reload_config: a faulty file keeps the running configuration and shows it
     const cfg = status.json.config as { status: string; faults: Array<{ path: string }> };
     assert.equal(cfg.status, 'faulty');
     assert.equal(cfg.faults[0].path, '/displays/main/layout/l1/title/fontColor');
-    assert.match((await get(svc, '/info')).text, /\/displays\/main\/layout\/l1\/title\/fontColor/);
+    assert.match((await get(svc, '/info')).text.replaceAll('<wbr>', ''), /\/displays\/main\/layout\/l1\/title\/fontColor/);
 
     const good = structuredClone(c);
     good.displays.main.layout.l3 = { x: { coordinates: '0 0 99 49', type: 'text', fontSize: '20' } };
     writeFileSync(sd.configFile, JSON.stringify(good));
     const ok = await get(svc, '/reload_config');
     assert.equal(ok.status, 200);
-    assert.deepEqual(ok.json, { result: 'configuration reloaded' });
+    assert.equal(ok.json.result, 'configuration reloaded');
+    assert.deepEqual([ok.json.added, ok.json.changed, ok.json.removed, ok.json.unchanged], [[], ['main'], [], []]);
     assert.equal((await get(svc, '/status')).json.config && ((await get(svc, '/status')).json.config as { status: string }).status, 'ok');
     // The last request is replayed on the new configuration.
     assert.equal(svc.controller().state('main').areas.get('title')!.text, 'Kept');

@@ -1,10 +1,37 @@
 import type { Router } from '@koa/router';
+import { MldsError } from '../../errors.js';
+import { summary } from '../../runtime/archives.js';
+import type { ReloadReport } from '../../runtime/diff.js';
 import type { ServiceApi } from '../api.js';
 import { json } from '../middleware.js';
 
+function answer(r: ReloadReport, what: string) {
+  return {
+    result: r.changed ? `configuration ${what}` : 'configuration unchanged',
+    added: r.added,
+    changed: r.changedDisplays,
+    removed: r.removed,
+    unchanged: r.unchanged,
+    summary: summary(r),
+  };
+}
+
 export function configRoutes(router: Router, api: ServiceApi): void {
   router.get('/reload_config', json(), async (ctx) => {
-    const { changed } = await api.reload();
-    ctx.body = { result: changed ? 'configuration reloaded' : 'configuration unchanged' };
+    ctx.body = answer(await api.reload(), 'reloaded');
+  });
+  router.get('/load_config', async (ctx) => {
+    const url = ctx.query.url;
+    if (url === undefined) {
+      const { zip, filename } = await api.downloadConfig();
+      ctx.type = 'application/zip';
+      ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = zip;
+      return;
+    }
+    if (typeof url !== 'string' || url === '') throw new MldsError('MLDS_BAD_PARAMETER', '"url" must be given once: the URL of a zip archive of the configuration', 'url');
+    if (!ctx.accepts('application/json')) throw new MldsError('MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
+    ctx.body = answer(await api.loadConfig(url), 'loaded');
   });
 }

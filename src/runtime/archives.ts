@@ -1,0 +1,118 @@
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { packConfiguration } from '../config/archive/pack.js';
+import { discardStaging, stageFromUrl } from '../config/archive/stage.js';
+import { swapConfiguration } from '../config/archive/swap.js';
+import { ConfigError } from '../config/faults.js';
+import { loadConfig } from '../config/load.js';
+import { MldsError } from '../errors.js';
+import { checkUrl, describeUrl } from '../net/url-rules.js';
+import type { ReloadReport } from './diff.js';
+import type { Runtime } from './runtime.js';
+
+export interface ArchiveResult {
+  url: string;
+  at: string;
+  result: 'ok' | 'error';
+  message: string;
+}
+
+export interface ArchiveDeps {
+  runtime: Runtime;
+  configFile: string;
+  /** Folders inside the service directory that are not configuration (state, logs): never swapped out. */
+  keep: Array<string | undefined>;
+  /** Download limits (tests shorten them). */
+  fetch?: { maxBytes?: number; timeoutMs?: number };
+}
+
+/**
+ * GET /load_config: a configuration archive from a URL is downloaded, checked, extracted to a
+ * staging folder and validated by the same code as `mlds start`, then swapped in (crash-safe,
+ * src/config/archive/swap.ts) and reloaded. Any failure before the swap changes nothing.
+ * Without a URL, the running configuration goes out as a zip that loads onto another unit.
+ */
+export class ConfigArchives {
+  private loading = false;
+  private swapping = false;
+  last: ArchiveResult | undefined;
+
+  constructor(private readonly deps: ArchiveDeps) {}
+
+  /** True while an archive is being swapped in: other requests get 503. */
+  busy(): boolean {
+    return this.swapping;
+  }
+
+  async load(rawUrl: string): Promise<ReloadReport> {
+    checkUrl(rawUrl);
+    if (this.loading) throw new MldsError('MLDS_UNAVAILABLE', 'another configuration is being loaded; retry shortly');
+    this.loading = true;
+    const { runtime } = this.deps;
+    const log = runtime.context.log;
+    const url = describeUrl(rawUrl);
+    const serviceDir = path.dirname(path.resolve(this.deps.configFile));
+    let staged = false;
+    try {
+      log.info({ url }, 'configuration archive: downloading');
+      let logged = 0;
+      const { dir, entries, download } = await stageFromUrl(serviceDir, rawUrl, {
+        fetch: {
+          ...this.deps.fetch,
+          onProgress: (p) => {
+            if (p.done || p.received - logged < 1024 * 1024) return;
+            logged = p.received;
+            log.info({ url, received: p.received, total: p.total }, 'configuration archive: downloading');
+          },
+        },
+      });
+      staged = true;
+      log.info({ url, bytes: download.bytes, entries: entries.length }, 'configuration archive: checked and extracted; validating');
+      try {
+        loadConfig(path.join(dir, 'config.json'));
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        throw new MldsError('MLDS_CONFIG_INVALID', `the archive's configuration has ${err.faults.length} fault(s); the running configuration stays`, 'url', { faults: err.faults });
+      }
+      this.swapping = true;
+      try {
+        const keep = this.deps.keep.filter((k): k is string => k !== undefined).map((k) => path.resolve(k));
+        await swapConfiguration(serviceDir, dir, { keep });
+        staged = false;
+        const report = await runtime.reload();
+        this.record(url, 'ok', `loaded: ${summary(report)}`);
+        log.info({ url }, 'configuration archive: loaded');
+        return report;
+      } finally {
+        this.swapping = false;
+      }
+    } catch (err) {
+      this.record(url, 'error', (err as Error).message);
+      log.warn({ url, err: (err as Error).message }, 'configuration archive: refused; the running configuration stays');
+      throw err;
+    } finally {
+      if (staged) await discardStaging(serviceDir).catch(() => undefined);
+      this.loading = false;
+    }
+  }
+
+  /** The running configuration as a zip, named after the unit and the day. */
+  async download(): Promise<{ zip: Buffer; filename: string }> {
+    const { zip } = await packConfiguration(this.deps.configFile);
+    const main = this.deps.runtime.config.displays[0]?.id ?? 'display';
+    const day = new Date(this.deps.runtime.context.clock.now()).toISOString().slice(0, 10);
+    const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
+    return { zip, filename: `mlds-${safe(hostname())}-${safe(main)}-${day}.zip` };
+  }
+
+  private record(url: string, result: ArchiveResult['result'], message: string): void {
+    this.last = { url, at: new Date(this.deps.runtime.context.clock.now()).toISOString(), result, message };
+    this.deps.runtime.configStatus.lastArchive = this.last;
+  }
+}
+
+export function summary(r: ReloadReport): string {
+  if (!r.changed) return 'nothing changed';
+  const part = (label: string, ids: string[]) => (ids.length ? `${label} ${ids.join(', ')}` : '');
+  return [part('added', r.added), part('changed', r.changedDisplays), part('removed', r.removed), `${r.unchanged.length} unchanged`].filter(Boolean).join('; ');
+}

@@ -1,0 +1,50 @@
+// The seam between the running service and its capabilities (crons, pollers, the boot
+// screens, brightness, mDNS, the network API...), after serialport's bindings-interface:
+// a small interface, and each method says what the runtime guarantees and what it expects.
+import type { ServiceConfig } from '../config/types.js';
+import type { ApplyResult, CommandSource } from '../control/controller.js';
+import type { Logger } from '../log/logger.js';
+import type { Clock } from '../util/clock.js';
+import type { ReloadReport } from './diff.js';
+
+/** What a component may use of the running service. Every getter answers for the configuration running now. */
+export interface RuntimeContext {
+  readonly log: Logger;
+  readonly clock: Clock;
+  config(): ServiceConfig;
+  /** The one control path: a cron's `data`, a poller's body and a replay go through it exactly like /mlds. */
+  apply(query: string, source: CommandSource): Promise<ApplyResult>;
+  /** Loads config.json again, as /reload_config does (rejects with MLDS_CONFIG_INVALID on faults). */
+  reload(): Promise<ReloadReport>;
+}
+
+export interface Component {
+  /** Short name for logs and /status ("crons", "recheck"). */
+  readonly name: string;
+  /**
+   * Called once the units are open and blanked, before the saved requests are replayed.
+   * Start timers, sockets and child processes here, never in a constructor. Resolve once
+   * running; a rejection is logged and the service carries on without the component.
+   */
+  start(ctx: RuntimeContext): Promise<void>;
+  /**
+   * Called after a configuration swap (ctx.config() already returns the new one) with what
+   * changed. Must leave the component as if it had been started on the new configuration.
+   * Not called for a re-check that found nothing changed.
+   */
+  reload(ctx: RuntimeContext, report: ReloadReport): Promise<void>;
+  /** Called once at shutdown, or when the configuration no longer wants the component: end every timer, socket and child process it started. Must not throw. */
+  stop(): Promise<void>;
+  /** Facts for /status (`components.<name>`); optional. */
+  status?(): unknown;
+}
+
+/**
+ * How the runtime finds a component: loaded (dynamic import) only when the configuration
+ * wants it, so a capability that is not configured costs no memory and no start time.
+ */
+export interface ComponentEntry {
+  name: string;
+  wanted(config: ServiceConfig): boolean;
+  load(): Promise<Component>;
+}

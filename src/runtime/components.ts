@@ -1,0 +1,15 @@
+import type { ComponentEntry } from './component.js';
+import { RECHECK_SECONDS, recheckComponent } from './recheck.js';
+
+/**
+ * Every capability that runs with the service, in start order. A capability registers here
+ * (one entry; main.ts does not change) and is imported only when `wanted` says the
+ * configuration uses it, so an unconfigured one costs nothing.
+ */
+export function components(opts: { recheckSeconds?: number } = {}): ComponentEntry[] {
+  const recheck = opts.recheckSeconds ?? RECHECK_SECONDS;
+  return [
+    // 0 turns the re-check off (tests that count the clock's timers).
+    { name: 'recheck', wanted: () => recheck > 0, load: async () => recheckComponent(recheck) },
+  ];
+}

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { DisplayConfig, ServiceConfig, UnitConfig } from '../config/types.js';
+import { PACKAGE_FONT_DIR } from '../render/fonts.js';
+
+/** What a reload did to each display, by id. */
+export interface ReloadReport {
+  changed: boolean;
+  added: string[];
+  changedDisplays: string[];
+  removed: string[];
+  unchanged: string[];
+}
+
+/** Content hash per file, reused while the file's identity and times are the same (a 50 MB video is hashed once). */
+const hashCache = new Map<string, { key: string; hash: string }>();
+
+function fileHash(file: string): string {
+  let key: string;
+  try {
+    const st = statSync(file, { bigint: true });
+    key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch (err) {
+    return `missing:${(err as NodeJS.ErrnoException).code}`;
+  }
+  const hit = hashCache.get(file);
+  if (hit?.key === key) return hit.hash;
+  let hash: string;
+  try { hash = createHash('sha256').update(readFileSync(file)).digest('base64'); } catch (err) { hash = `unreadable:${(err as NodeJS.ErrnoException).code}`; }
+  hashCache.set(file, { key, hash });
+  return hash;
+}
+
+/** Every font in the fallback chain: a glyph missing from one font is drawn from the next. */
+function fontFolderHash(dirs: string[]): string {
+  const h = createHash('sha256');
+  for (const dir of dirs) {
+    let names: string[] = [];
+    try { names = readdirSync(dir).filter((n) => /\.(ttf|otf)$/i.test(n)).sort(); } catch { /* no folder: no fonts */ }
+    for (const n of names) h.update(`${dir}/${n}=${fileHash(path.join(dir, n))}\n`);
+  }
+  return h.digest('base64');
+}
+
+function filesOf(d: DisplayConfig): string[] {
+  const files = new Set<string>();
+  if (d.startScreen.image) files.add(d.startScreen.image);
+  for (const layout of d.layouts.values()) {
+    for (const a of layout.areas) {
+      if (a.font) files.add(a.font);
+      if (a.type === 'image' || a.type === 'video' || a.type === 'audio') {
+        for (const f of Object.values(a.params)) files.add(f);
+        if (a.defaultValue) files.add(a.defaultValue);
+      }
+    }
+  }
+  return [...files].sort();
+}
+
+const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x instanceof Map ? [...x.entries()] : x));
+
+/**
+ * Same fingerprint = the display looks and behaves the same: its normalized configuration,
+ * the settings every display draws with, and the bytes of every file it shows (a picture
+ * replaced under the same name is a change; a file touched but unchanged is not).
+ */
+export function displayFingerprint(d: DisplayConfig, config: ServiceConfig, fonts: string): string {
+  const h = createHash('sha256');
+  h.update(json({ d, fps: config.fps, effect: config.effectDurationMs, tz: config.timezone }));
+  for (const f of filesOf(d)) h.update(`\n${f}=${fileHash(f)}`);
+  h.update(`\nfonts=${fonts}`);
+  return h.digest('base64');
+}
+
+/** A unit is the same physical panel while its output and size are the same. */
+export function unitFingerprint(u: UnitConfig): string {
+  return json({ output: u.output, width: u.width, height: u.height });
+}
+
+export function displayFingerprints(config: ServiceConfig): Map<string, string> {
+  const fonts = fontFolderHash([path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR]);
+  return new Map(config.displays.map((d) => [d.id, displayFingerprint(d, config, fonts)]));
+}
+
+/** Everything but the displays: a change here (crons, security...) swaps the configuration without touching a panel. */
+export function serviceFingerprint(config: ServiceConfig): string {
+  const { displays: _d, displayById: _m, units: _u, ...rest } = config;
+  return json(rest);
+}
+
+/** Classifies every display id of the old and new configurations. */
+export function diffDisplays(before: Map<string, string>, after: Map<string, string>): Omit<ReloadReport, 'changed'> {
+  const r = { added: [] as string[], changedDisplays: [] as string[], removed: [] as string[], unchanged: [] as string[] };
+  for (const [id, fp] of after) {
+    const old = before.get(id);
+    if (old === undefined) r.added.push(id);
+    else if (old === fp) r.unchanged.push(id);
+    else r.changedDisplays.push(id);
+  }
+  for (const id of before.keys()) if (!after.has(id)) r.removed.push(id);
+  return r;
+}

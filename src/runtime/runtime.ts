@@ -1,0 +1,234 @@
+import { ConfigError } from '../config/faults.js';
+import { loadConfig } from '../config/load.js';
+import type { ServiceConfig } from '../config/types.js';
+import { Controller, type ControlDeps } from '../control/controller.js';
+import type { StateStore } from '../control/store.js';
+import { MldsError } from '../errors.js';
+import type { Logger } from '../log/logger.js';
+import type { ConfigStatus } from '../monitor/status.js';
+import { forgetImages, preloadImage } from '../render/images.js';
+import type { Clock } from '../util/clock.js';
+import type { Component, ComponentEntry, RuntimeContext } from './component.js';
+import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ReloadReport } from './diff.js';
+import { Unit } from './unit.js';
+
+export interface RuntimeDeps {
+  configFile: string;
+  clock: Clock;
+  log: Logger;
+  store: StateStore;
+  /** Sends confirmations (FeedbackSender.confirm). */
+  confirm: ControlDeps['confirm'];
+  /** Capabilities that run with the service, loaded only when the configuration wants them. */
+  components: ComponentEntry[];
+  /** Displays that left or whose unit was replaced: their live views must end. */
+  onDisplaysGone?(ids: string[]): void;
+}
+
+/**
+ * The running configuration: its units, the controller, the replay policy, reloads and the
+ * capabilities registered as components. A reload touches only what changed: an unchanged
+ * display keeps its unit, output and frames; a changed one re-applies its current command;
+ * a removed one is blanked and closed; a new one is blanked, then replayed.
+ */
+export class Runtime {
+  config: ServiceConfig;
+  readonly controller: Controller;
+  readonly units = new Map<string, Unit>();
+  readonly configStatus: ConfigStatus;
+  private readonly unitOf = new Map<string, Unit>();
+  private prints: Map<string, string>;
+  private servicePrint: string;
+  private readonly running = new Map<string, Component>();
+  private swapping = false;
+  private started = false;
+  private reloading: Promise<ReloadReport> | undefined;
+  readonly context: RuntimeContext;
+
+  constructor(first: ServiceConfig, private readonly deps: RuntimeDeps) {
+    const now = deps.clock.now();
+    this.config = first;
+    this.configStatus = { file: deps.configFile, loadedAt: now, lastAttemptAt: now, faults: [] };
+    this.prints = displayFingerprints(first);
+    this.servicePrint = serviceFingerprint(first);
+    this.controller = new Controller(first, {
+      clock: deps.clock,
+      store: deps.store,
+      log: deps.log,
+      redraw: (id) => this.unitOf.get(id)?.loop.invalidate() ?? Promise.resolve(false),
+      confirm: deps.confirm,
+      preload: preloadImage,
+      credentialNames: () => credentialNames(this.config),
+    });
+    this.context = {
+      log: deps.log,
+      clock: deps.clock,
+      config: () => this.config,
+      apply: (query, source) => this.controller.apply(query, source),
+      reload: () => this.reload(),
+    };
+  }
+
+  /** True once started and while no swap is under way (HTTP answers 503 otherwise). */
+  ready(): boolean {
+    return this.started && !this.swapping;
+  }
+
+  unitFor(displayId: string): Unit | undefined {
+    return this.unitOf.get(displayId);
+  }
+
+  /** Opens and blanks every unit, starts the components, replays the saved requests. */
+  async start(): Promise<void> {
+    await Promise.all(this.config.units.map((u) => this.addUnit(u)));
+    await this.syncComponents(undefined);
+    await this.replaySaved(this.config.displays.map((d) => d.id));
+    this.started = true;
+  }
+
+  /** Loads config.json again. Serialized: a reload asked for during a reload shares it. */
+  reload(): Promise<ReloadReport> {
+    this.reloading ??= this.reloadNow().finally(() => { this.reloading = undefined; });
+    return this.reloading;
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    for (const c of [...this.running.values()].reverse()) await this.stopComponent(c);
+    this.running.clear();
+    this.controller.dispose();
+    await Promise.all([...this.units.values()].map((u) => u.stop()));
+  }
+
+  /** Facts of each running component for /status. */
+  componentStatus(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, c] of this.running) out[name] = c.status?.() ?? { running: true };
+    return out;
+  }
+
+  private async reloadNow(): Promise<ReloadReport> {
+    const { clock, log } = this.deps;
+    this.configStatus.lastAttemptAt = clock.now();
+    let next: ServiceConfig;
+    try {
+      next = loadConfig(this.deps.configFile);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      this.configStatus.faults = err.faults;
+      log.warn({ faults: err.faults }, 'configuration has faults; the running one stays');
+      throw new MldsError('MLDS_CONFIG_INVALID', `${this.deps.configFile} has ${err.faults.length} fault(s); the running configuration stays`, undefined, { faults: err.faults });
+    }
+    this.configStatus.faults = [];
+    const prints = displayFingerprints(next);
+    const servicePrint = serviceFingerprint(next);
+    const d = diffDisplays(this.prints, prints);
+    const report: ReloadReport = { changed: servicePrint !== this.servicePrint || d.unchanged.length !== prints.size || d.removed.length > 0, ...d };
+    if (!report.changed) return report;
+    this.swapping = true;
+    try {
+      await this.swap(next, report);
+    } finally {
+      this.swapping = false;
+    }
+    this.prints = prints;
+    this.servicePrint = servicePrint;
+    this.configStatus.loadedAt = clock.now();
+    log.info({ added: report.added, changed: report.changedDisplays, removed: report.removed, unchanged: report.unchanged.length }, 'configuration swapped');
+    await this.syncComponents(report);
+    return report;
+  }
+
+  private async swap(next: ServiceConfig, report: ReloadReport): Promise<void> {
+    const keep = new Set(report.unchanged);
+    // What the changed displays show now, to show it again on their new layouts.
+    const current = new Map(report.changedDisplays.map((id) => [id, this.controller.state(id).lastCommand?.query]));
+    const nextUnits = new Map(next.units.map((u) => [u.key, u]));
+    const gone: string[] = [...report.removed];
+    const fresh: typeof next.units = [];
+    for (const [key, unit] of this.units) {
+      const u = nextUnits.get(key);
+      if (u && unitFingerprint(u) === unitFingerprint(unit.config)) continue;
+      // Its panel left the configuration, or its output or size changed: empty it and let go.
+      gone.push(...unit.config.displayIds.filter((id) => !gone.includes(id)));
+      this.units.delete(key);
+      for (const id of unit.config.displayIds) if (this.unitOf.get(id) === unit) this.unitOf.delete(id);
+      await unit.stop(true);
+    }
+    this.deps.onDisplaysGone?.(gone);
+    if (report.changedDisplays.length || report.added.length) forgetImages();
+    this.config = next;
+    this.controller.reconfigure(next, keep);
+    for (const u of next.units) {
+      const unit = this.units.get(u.key);
+      if (unit) {
+        unit.reconfigure(u, next, keep);
+        for (const id of u.displayIds) this.unitOf.set(id, unit);
+      } else fresh.push(u);
+    }
+    await Promise.all(fresh.map((u) => this.addUnit(u)));
+    for (const [id, query] of current) {
+      if (query === undefined || !next.displayById.has(id)) continue;
+      try {
+        await this.controller.apply(query, 'reload');
+      } catch (err) {
+        this.deps.log.warn({ id, err: (err as Error).message }, 'the current command no longer fits the changed display; it stays blank');
+      }
+    }
+    await this.replaySaved(report.added);
+  }
+
+  private async addUnit(u: ServiceConfig['units'][number]): Promise<void> {
+    const unit = new Unit(u, this.config, (id) => this.controller.state(id), this.deps.log, () => this.deps.clock.now());
+    this.units.set(u.key, unit);
+    for (const id of u.displayIds) this.unitOf.set(id, unit);
+    // Every panel shows black before anything else (the specification's restart rule).
+    await unit.start();
+  }
+
+  /** The boot replay (and a display added by a reload): the last accepted request of each id, when its startScreen wants it. */
+  private async replaySaved(ids: string[]): Promise<void> {
+    const saved = this.deps.store.get().lastRequest;
+    for (const id of ids) {
+      const d = this.config.displayById.get(id);
+      const rec = saved[id];
+      if (!d || !rec || !d.startScreen.loadLastRequest) continue;
+      try {
+        await this.controller.apply(rec.query, 'replay');
+      } catch (err) {
+        this.deps.log.warn({ id, err: (err as Error).message }, 'the saved request no longer fits the configuration; display stays blank');
+      }
+    }
+  }
+
+  /** Starts the components the configuration wants, stops the ones it no longer wants, tells the rest about the reload. */
+  private async syncComponents(report: ReloadReport | undefined): Promise<void> {
+    for (const entry of this.deps.components) {
+      const wanted = entry.wanted(this.config);
+      const running = this.running.get(entry.name);
+      if (running && !wanted) {
+        this.running.delete(entry.name);
+        await this.stopComponent(running);
+      } else if (running && report) {
+        await running.reload(this.context, report).catch((err: Error) => this.deps.log.warn({ component: entry.name, err: err.message }, 'component reload failed'));
+      } else if (!running && wanted) {
+        try {
+          const c = await entry.load();
+          await c.start(this.context);
+          this.running.set(entry.name, c);
+        } catch (err) {
+          this.deps.log.warn({ component: entry.name, err: (err as Error).message }, 'component failed to start; the service runs without it');
+        }
+      }
+    }
+  }
+
+  private async stopComponent(c: Component): Promise<void> {
+    try { await c.stop(); } catch (err) { this.deps.log.warn({ component: c.name, err: (err as Error).message }, 'component failed to stop'); }
+  }
+}
+
+/** `key` carries credentials only when keys are configured (docs/decisions.md). */
+function credentialNames(config: ServiceConfig): string[] {
+  return config.security?.apiKey || config.security?.adminKey ? ['key'] : [];
+}

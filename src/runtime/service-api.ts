@@ -1,0 +1,40 @@
+import type { ServiceApi } from '../http/api.js';
+import type { LiveViews } from '../http/stream.js';
+import { buildStatus, type ServiceProblem } from '../monitor/status.js';
+import { VERSION } from '../version.js';
+import type { ConfigArchives } from './archives.js';
+import type { Runtime } from './runtime.js';
+
+export interface ApiDeps {
+  runtime: Runtime;
+  live: LiveViews;
+  archives: ConfigArchives;
+  startedAt: number;
+  problems(): ServiceProblem[];
+}
+
+/** The running service as the HTTP layer sees it. */
+export function serviceApi({ runtime, live, archives, startedAt, problems }: ApiDeps): ServiceApi {
+  const { clock } = runtime.context;
+  return {
+    ready: () => runtime.ready() && !archives.busy(),
+    config: () => runtime.config,
+    controller: () => runtime.controller,
+    frame: (id) => runtime.unitFor(id)?.latest(),
+    onFrame: (id, fn) => runtime.unitFor(id)?.subscribe(fn) ?? (() => {}),
+    status: () => buildStatus({
+      version: VERSION, startedAt, now: clock.now(), config: runtime.config, configStatus: runtime.configStatus, controller: runtime.controller,
+      health: (key) => runtime.units.get(key)?.runner.health(),
+      render: (key) => {
+        const u = runtime.units.get(key);
+        return u ? { loop: u.loop.stats(), faults: u.compositor.faults() } : undefined;
+      },
+      liveViews: live.stats(),
+      problems,
+      components: runtime.componentStatus(),
+    }),
+    reload: () => runtime.reload(),
+    loadConfig: (url) => archives.load(url),
+    downloadConfig: () => archives.download(),
+  };
+}
