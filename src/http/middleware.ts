@@ -12,6 +12,8 @@ export interface HttpLog {
 
 export function sendError(ctx: Context, code: ErrorCode, message: string, extra: Record<string, unknown> = {}): void {
   ctx.status = ERRORS[code].status;
+  // Every 503 is temporary (starting, swapping, a load under way): say when to come back.
+  if (ctx.status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', '2');
   ctx.body = { result: 'error', code, message, ...extra };
 }
 

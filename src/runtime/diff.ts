@@ -32,15 +32,18 @@ function fileHash(file: string): string {
   return hash;
 }
 
-/** Every font in the fallback chain: a glyph missing from one font is drawn from the next. */
+/**
+ * Every font of the fallback chain, by content: a glyph missing from one font is drawn from
+ * another. The same fonts copied from the package into the service folder are no change.
+ */
 function fontFolderHash(dirs: string[]): string {
-  const h = createHash('sha256');
+  const hashes = new Set<string>();
   for (const dir of dirs) {
     let names: string[] = [];
-    try { names = readdirSync(dir).filter((n) => /\.(ttf|otf)$/i.test(n)).sort(); } catch { /* no folder: no fonts */ }
-    for (const n of names) h.update(`${dir}/${n}=${fileHash(path.join(dir, n))}\n`);
+    try { names = readdirSync(dir).filter((n) => /\.(ttf|otf)$/i.test(n)); } catch { /* no folder: no fonts */ }
+    for (const n of names) hashes.add(fileHash(path.join(dir, n)));
   }
-  return h.digest('base64');
+  return createHash('sha256').update([...hashes].sort().join('\n')).digest('base64');
 }
 
 function filesOf(d: DisplayConfig): string[] {
@@ -66,11 +69,13 @@ const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x instanceof
  * replaced under the same name is a change; a file touched but unchanged is not).
  */
 export function displayFingerprint(d: DisplayConfig, config: ServiceConfig, fonts: string): string {
-  const h = createHash('sha256');
-  h.update(json({ d, fps: config.fps, effect: config.effectDurationMs, tz: config.timezone }));
-  for (const f of filesOf(d)) h.update(`\n${f}=${fileHash(f)}`);
-  h.update(`\nfonts=${fonts}`);
-  return h.digest('base64');
+  // Files by content, not by where they are: a unit that gets the package's font copied into its own fonts/ is unchanged.
+  const files = new Map(filesOf(d).map((f) => [f, `file:${fileHash(f)}`]));
+  const text = JSON.stringify({ d, fps: config.fps, effect: config.effectDurationMs, tz: config.timezone }, (_k, x: unknown) => {
+    if (x instanceof Map) return [...x.entries()];
+    return typeof x === 'string' ? files.get(x) ?? x : x;
+  });
+  return createHash('sha256').update(text).update(`\nfonts=${fonts}`).digest('base64');
 }
 
 /** A unit is the same physical panel while its output and size are the same. */
