@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import { createCanvas, loadImage } from 'canvas';
 import type { RunningService } from '../../src/main.js';
-import { baseConfig, decode, get, near, nextFrame, serviceDir, start, type Pixels, type ServiceDir } from '../helpers/service.js';
+import type { ServiceApi } from '../../src/http/api.js';
+import { errors } from '../../src/http/middleware.js';
+import { screenshotRoutes } from '../../src/http/routes/screenshot.js';
+import { Screenshots, screenshotTotals } from '../../src/http/screenshots.js';
+import { LiveViews } from '../../src/http/stream.js';
+import { REPO, baseConfig, decode, get, near, nextFrame, serviceDir, start, until, type Pixels, type ServiceDir } from '../helpers/service.js';
 
 /** Sends a command and waits until the frame containing it has been drawn. */
 async function show(svc: RunningService, id: string, query: string): Promise<void> {
@@ -119,5 +131,143 @@ describe('screenshots', () => {
     const bad = await get(svc, '/screenshot?id=nope');
     assert.equal(bad.status, 400);
     assert.equal(bad.json.code, 'MLDS_UNKNOWN_ID');
+  });
+});
+
+/** RGBA of a PNG as decoded (the frames are opaque, so no premultiplication changes them). */
+async function rgba(png: Buffer): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
+  const img = await loadImage(png);
+  const c = createCanvas(img.width, img.height);
+  c.getContext('2d').drawImage(img, 0, 0);
+  return { width: img.width, height: img.height, data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data };
+}
+
+describe('screenshot encoding (off the event loop, once per frame)', () => {
+  let sd: ServiceDir;
+  let svc: RunningService;
+  before(async () => {
+    const c = baseConfig();
+    // Two displays on one unit: the smaller one's picture is the top-left of the unit's frame.
+    c.displays.small = {
+      ...c.displays.main, displayWidth: '120', displayHeight: '60',
+      layout: { s: { box: { coordinates: '10 10 69 39', type: 'text', fontSize: '20', fontColor: '0 255 0', backgroundColor: '80 0 0 40' } } },
+    };
+    sd = serviceDir(c);
+    svc = await start(sd);
+    await show(svc, 'main', 'id=main&layout=l1&title=Pixels&sign=a&pic=bus');
+    await show(svc, 'small', 'id=small&layout=s&box=Hi');
+  });
+  after(async () => { await svc.close(); sd.cleanup(); });
+
+  test('the PNG decodes to exactly the frame\'s pixels, for a display smaller than its unit too', async () => {
+    for (const [id, w, h] of [['main', 200, 100], ['small', 120, 60]] as const) {
+      const frame = svc.api.frame(id)!;
+      const png = (await get(svc, `/screenshot?id=${id}&format=png`)).bytes;
+      assert.equal(svc.api.frame(id), frame, 'the frame changed during the test');
+      const px = await rgba(png);
+      assert.deepEqual([px.width, px.height], [w, h]);
+      for (let y = 0; y < h; y++) {
+        const want = frame.data.subarray(y * frame.width * 4, (y * frame.width + w) * 4);
+        const got = px.data.subarray(y * w * 4, (y + 1) * w * 4);
+        if (!Buffer.from(want).equals(Buffer.from(got))) assert.fail(`${id}: row ${y} differs from the frame`);
+      }
+    }
+  });
+
+  test('forty concurrent requests for one frame make one encode per format', async () => {
+    await show(svc, 'main', 'id=main&layout=l1&title=Once&sign=b&pic=logo');
+    const frame = svc.api.frame('main');
+    const before = screenshotTotals.encodes;
+    const png = await Promise.all(Array.from({ length: 40 }, () => get(svc, '/screenshot?id=main&format=png')));
+    assert.equal(svc.api.frame('main'), frame, 'the frame changed during the test');
+    assert.deepEqual(png.map((r) => r.status), Array(40).fill(200));
+    assert.ok(png.every((r) => r.bytes.equals(png[0].bytes)), 'the requests got different images');
+    assert.equal(screenshotTotals.encodes - before, 1);
+    const jpeg = await Promise.all(Array.from({ length: 40 }, () => get(svc, '/screenshot?id=main')));
+    assert.deepEqual(jpeg.map((r) => r.status), Array(40).fill(200));
+    // The same frame asked again later is answered from the finished images.
+    assert.equal((await get(svc, '/screenshot?id=main&format=png')).status, 200);
+    assert.equal(screenshotTotals.encodes - before, 2);
+  });
+});
+
+describe('screenshot answers while the encoder is busy', () => {
+  test('a request that finds the queue full gets 503 with Retry-After; the others are served', async () => {
+    const held: Array<() => void> = [];
+    const shots = new Screenshots({ maxConcurrent: 1, maxQueued: 1, encode: () => new Promise((r) => held.push(() => r(Buffer.from('img')))) });
+    const displays = ['a', 'b', 'c'].map((id) => ({ id, width: 4, height: 2 }));
+    const frame = { width: 4, height: 2, data: new Uint8Array(32), seq: 1 };
+    const api = {
+      config: () => ({ displays, displayById: new Map(displays.map((d) => [d.id, d])) }),
+      frame: () => frame,
+    } as unknown as ServiceApi;
+    const router = new Router();
+    screenshotRoutes(router, api, new LiveViews(), shots);
+    const app = new Koa();
+    app.use(errors({ info() {}, warn() {}, error() {} }));
+    app.use(router.routes());
+    const server = createServer(app.callback()).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const running = get({ url }, '/screenshot?id=a&format=png');
+      await until(() => held.length === 1, 3000, 'the first encode');
+      const queued = get({ url }, '/screenshot?id=b&format=png');
+      await until(() => shots.stats().queued === 1, 3000, 'the second request to queue');
+      const refused = await get({ url }, '/screenshot?id=c&format=png');
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers.get('retry-after'), '1');
+      assert.equal(refused.json.code, 'MLDS_UNAVAILABLE');
+      held[0]();
+      await until(() => held.length === 2, 3000, 'the queued encode');
+      held[1]();
+      assert.deepEqual([(await running).status, (await queued).status], [200, 200]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('a 1080p screenshot poller and the frame loop', () => {
+  let sd: ServiceDir;
+  let svc: RunningService;
+  before(async () => {
+    // The example: a 640x160 LED display and a 1920x1080 LCD, on units of their own, both scrolling.
+    sd = serviceDir({ ...JSON.parse(readFileSync(path.join(REPO, 'examples/config.json'), 'utf8')), rateLimit: '100000' });
+    svc = await start(sd);
+    const long = encodeURIComponent('Lotnisko Chopina - Terminal A - Airport via Centrum and the long way round');
+    await show(svc, 'led1', `id=led1&layout=departure&route=175&destination=${long}`);
+    await show(svc, 'lcd1', `id=lcd1&layout=board&header=dep&logo=logo&lines=175&ticker=${long}`);
+  });
+  after(async () => { await svc.close(); sd.cleanup(); });
+
+  const drawn = () => ((svc.api.status().displays as Array<{ id: string; frames: { rendered: number } }>).find((d) => d.id === 'led1')!.frames.rendered);
+
+  test('the LED display draws at least half as many frames while a client polls the LCD\'s PNG on two connections', async (t) => {
+    const PERIOD = 3000;
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const quiet0 = drawn();
+    await wait(PERIOD);
+    const quiet = drawn() - quiet0;
+    let polling = true;
+    let shots = 0;
+    const encodes0 = screenshotTotals.encodes;
+    const busy0 = drawn();
+    const pollers = [0, 1].map(async () => {
+      while (polling) {
+        const r = await get(svc, '/screenshot?id=lcd1&format=png');
+        assert.equal(r.status, 200);
+        shots++;
+      }
+    });
+    await wait(PERIOD);
+    const busy = drawn() - busy0;
+    polling = false;
+    await Promise.all(pollers);
+    assert.ok(quiet > 20, `the LED display is not scrolling (${quiet} frames)`);
+    assert.ok(shots >= 4 && screenshotTotals.encodes - encodes0 >= 2, `the poller got ${shots} screenshots`);
+    const ratio = busy / quiet;
+    t.diagnostic(`LED frames ${busy} while polling (${shots} screenshots), ${quiet} without: ${ratio.toFixed(2)}`);
+    assert.ok(ratio >= 0.5, `LED frames drawn while polling / without: ${busy} / ${quiet} = ${ratio.toFixed(2)}`);
   });
 });

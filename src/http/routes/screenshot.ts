@@ -1,11 +1,11 @@
 import type { Router } from '@koa/router';
 import { MldsError } from '../../errors.js';
-import { encodeFrame } from '../../render/encode.js';
 import type { ServiceApi } from '../api.js';
+import { Screenshots } from '../screenshots.js';
 import { liveSource, type LiveViews } from '../stream.js';
 
-export function screenshotRoutes(router: Router, api: ServiceApi, live: LiveViews): void {
-  router.get('/screenshot', (ctx) => {
+export function screenshotRoutes(router: Router, api: ServiceApi, live: LiveViews, shots: Screenshots = new Screenshots()): void {
+  router.get('/screenshot', async (ctx) => {
     const config = api.config();
     const id = typeof ctx.query.id === 'string' && ctx.query.id !== '' ? ctx.query.id : config.displays[0].id;
     const display = config.displayById.get(id);
@@ -16,10 +16,15 @@ export function screenshotRoutes(router: Router, api: ServiceApi, live: LiveView
     }
     const format = ctx.query.format ?? 'jpeg';
     if (format !== 'jpeg' && format !== 'png') throw new MldsError('MLDS_BAD_PARAMETER', '"format" must be jpeg or png', 'format');
-    const frame = api.frame(id);
-    if (!frame) throw new MldsError('MLDS_UNAVAILABLE', `display "${id}" has no frame yet`);
     ctx.set('Cache-Control', 'no-store');
-    ctx.type = format === 'png' ? 'image/png' : 'image/jpeg';
-    ctx.body = encodeFrame(frame, display.width, display.height, format);
+    try {
+      const image = await shots.get({ displayId: id, width: display.width, height: display.height, format, latest: () => api.frame(id) });
+      ctx.type = format === 'png' ? 'image/png' : 'image/jpeg';
+      ctx.body = image;
+    } catch (err) {
+      // No frame yet, or too many encodes waiting: both pass soon.
+      if (err instanceof MldsError && err.code === 'MLDS_UNAVAILABLE') ctx.set('Retry-After', '1');
+      throw err;
+    }
   });
 }

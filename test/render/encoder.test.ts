@@ -1,0 +1,55 @@
+// The worker-thread encoder behind /screenshot: lossless PNG, JPEG, and a worker that leaves when idle and comes back.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createCanvas, loadImage } from 'canvas';
+import { ScreenshotEncoder } from '../../src/render/encoder.js';
+import { until } from '../helpers/service.js';
+
+/** A 64x16 unit frame of distinct opaque pixels. */
+function frame(seq: number) {
+  const width = 64, height = 16;
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0; i < width * height; i++) data.set([(i * 7 + seq) & 255, (i >> 2) & 255, (i * 13) & 255, 255], i * 4);
+  return { width, height, data, seq };
+}
+
+async function pixels(image: Buffer) {
+  const img = await loadImage(image);
+  const c = createCanvas(img.width, img.height);
+  c.getContext('2d').drawImage(img, 0, 0);
+  return { width: img.width, height: img.height, data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data };
+}
+
+test('PNG of the top-left of a frame decodes to its exact pixels; JPEG has the size asked for', async () => {
+  const enc = new ScreenshotEncoder();
+  try {
+    const f = frame(1);
+    const px = await pixels(await enc.encode(f, 40, 10, 'png'));
+    assert.deepEqual([px.width, px.height], [40, 10]);
+    for (let y = 0; y < 10; y++) {
+      assert.deepEqual([...px.data.subarray(y * 160, (y + 1) * 160)], [...f.data.subarray(y * 256, y * 256 + 160)], `row ${y}`);
+    }
+    const jpeg = await enc.encode(f, 64, 16, 'jpeg');
+    assert.deepEqual([...jpeg.subarray(0, 2)], [0xff, 0xd8]);
+    assert.equal((await pixels(jpeg)).width, 64);
+  } finally {
+    await enc.close();
+  }
+});
+
+test('the worker exits when idle and a later encode starts a new one', async () => {
+  const enc = new ScreenshotEncoder(50);
+  await enc.encode(frame(1), 64, 16, 'png');
+  assert.equal(enc.running, true);
+  await until(() => !enc.running, 3000, 'the idle worker to exit');
+  const again = await pixels(await enc.encode(frame(2), 64, 16, 'png'));
+  assert.equal(again.data[0], frame(2).data[0]);
+  await enc.close();
+});
+
+test('encodes pending when the worker is closed fail instead of hanging', async () => {
+  const enc = new ScreenshotEncoder();
+  const pending = enc.encode(frame(1), 64, 16, 'png');
+  await enc.close();
+  await assert.rejects(pending, /exited|terminated/);
+});
