@@ -5,7 +5,7 @@ import path from 'node:path';
 import { APPLIES_TO, DEFAULTS, FILE_TYPES, KEYED, defaultFontSize } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { resolveAsset, unsafeReference } from './files.js';
-import { formatEnglish, zonedAt } from '../render/areas/date-format.js';
+import { formatEnglish, zonedAt } from '../time/date-format.js';
 import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
 import type {
   AreaConfig, AreaType, CronConfig, DisplayConfig, LayoutConfig, OutputConfig, PollerConfig, Rgb, Rgba,

@@ -1,6 +1,7 @@
 import type { Controller } from '../control/controller.js';
 import type { ServiceConfig } from '../config/types.js';
 import type { Frame } from '../frame.js';
+import type { Status } from '../monitor/status-types.js';
 import type { ReloadReport } from '../runtime/diff.js';
 
 /** What the HTTP layer may ask of the running service; HTTP only adapts requests to it. */
@@ -13,7 +14,7 @@ export interface ServiceApi {
   frame(displayId: string): Frame | undefined;
   /** Subscribes to every new frame of the unit showing this display; returns the unsubscribe function. */
   onFrame(displayId: string, fn: (frame: Frame) => void): () => void;
-  status(): Record<string, unknown>;
+  status(): Status;
   /** Loads config.json again; rejects with MldsError MLDS_CONFIG_INVALID when it has faults (the running one stays). */
   reload(): Promise<ReloadReport>;
   /** Downloads, checks and swaps in a configuration archive, then reloads; nothing changes on any failure. */

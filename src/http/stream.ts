@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { PassThrough } from 'node:stream';
 import type { Canvas } from 'canvas';
-import type { Frame } from '../output/types.js';
+import type { Frame } from '../frame.js';
 import { encodeJpegAsync } from '../render/encode.js';
 
 /** Where a live view takes its pictures: one display's part of its unit's frames. */

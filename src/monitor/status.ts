@@ -4,6 +4,10 @@ import type { Controller } from '../control/controller.js';
 import type { OutputHealth } from '../output/runner.js';
 import { hostname, networkInterfaces } from 'node:os';
 import { dateText } from '../render/areas/date.js';
+import type { LoopStats } from '../render/loop.js';
+import type { Identity, ServiceProblem, Status } from './status-types.js';
+
+export type { Identity, ServiceProblem, Status };
 
 export interface ConfigStatus {
   file: string;
@@ -16,15 +20,6 @@ export interface ConfigStatus {
   lastArchive?: { url: string; at: string; result: 'ok' | 'error'; message: string };
 }
 
-/** Something about the service itself a technician must see (log disk full, state unreadable...). */
-export interface ServiceProblem {
-  /** What has the problem: 'log', 'state', ... */
-  source: string;
-  message: string;
-  /** ISO time the problem started. */
-  since: string;
-}
-
 export interface StatusInput {
   version: string;
   startedAt: number;
@@ -34,20 +29,13 @@ export interface StatusInput {
   controller: Controller;
   health(unitKey: string): OutputHealth | undefined;
   /** Frame loop figures and areas that failed to draw, per unit. */
-  render(unitKey: string): { loop: unknown; faults: Array<{ display: string; area: string; message: string }> } | undefined;
+  render(unitKey: string): { loop: LoopStats; faults: Array<{ display: string; area: string; message: string }> } | undefined;
   /** Live view viewers per display. */
   liveViews: Record<string, { viewers: number }>;
   /** Current problems of the service itself; empty when all is well. */
   problems?(): ServiceProblem[];
   /** Facts of the running components (crons, pollers...), by name. */
   components?: Record<string, unknown>;
-}
-
-/** The unit as a technician tells it apart from another: its name and where it answers. */
-export interface Identity {
-  hostname: string;
-  /** Every non-loopback IPv4 address with its interface and that interface's MAC. */
-  addresses: Array<{ interface: string; address: string; mac: string }>;
 }
 
 export function identity(): Identity {
@@ -63,7 +51,7 @@ export function identity(): Identity {
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 /** The machine-readable status (/status, sendInfo crons); /info renders the same facts as HTML. */
-export function buildStatus(s: StatusInput): Record<string, unknown> {
+export function buildStatus(s: StatusInput): Status {
   const { config, now } = s;
   const cs = s.configStatus;
   return {
@@ -74,7 +62,7 @@ export function buildStatus(s: StatusInput): Record<string, unknown> {
     time: iso(now),
     timezone: config.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     config: {
-      status: cs.faults.length === 0 ? 'ok' : 'faulty',
+      status: cs.faults.length === 0 ? 'ok' as const : 'faulty' as const,
       file: cs.file,
       loadedAt: iso(cs.loadedAt),
       lastAttemptAt: iso(cs.lastAttemptAt),

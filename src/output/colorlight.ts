@@ -1,5 +1,5 @@
 // Colorlight LED receiver cards on a dedicated Ethernet port (see colorlight-protocol.ts).
-import type { Frame, Output } from './types.js';
+import type { Frame, Output, ColorlightDetails } from './types.js';
 import { nativeHelper, type PacketSocket } from './native.js';
 import { linkState, linkWarnings, type LinkState } from './link.js';
 import {
@@ -73,7 +73,7 @@ export class ColorlightOutput implements Output {
     this.sock = undefined;
   }
 
-  describe(): Record<string, unknown> {
+  describe(): ColorlightDetails {
     return {
       interface: this.ifname,
       link: this.link.state,

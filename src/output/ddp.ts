@@ -9,7 +9,7 @@
 // to the runner through onError(). docs/outputs.md, "DDP", has the whole story.
 import { createSocket, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
-import type { Frame, Output } from './types.js';
+import type { Frame, Output, DdpDetails } from './types.js';
 import { nativeHelper, type UdpSocket } from './native.js';
 import { brightnessTable } from './pixel-format.js';
 import { DDP_PORT, HEADER_LEN, MAX_DATA, packetCount, packetize } from './ddp-protocol.js';
@@ -163,7 +163,7 @@ export class DdpOutput implements Output {
     await s?.close();
   }
 
-  describe(): Record<string, unknown> {
+  describe(): DdpDetails {
     return { target: `${this.host}:${this.port}`, via: this.via, sequence: this.seq, brightness: this.brightness };
   }
 

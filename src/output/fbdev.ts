@@ -2,7 +2,7 @@
 // The frame sits at the top-left of the visible area; a frame larger than it is a config fault.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Output } from './types.js';
+import type { Frame, Output, FbdevDetails } from './types.js';
 import { nativeHelper, type FbDevice, type FixScreenInfo, type VarScreenInfo } from './native.js';
 import { brightnessTable, formatName } from './pixel-format.js';
 
@@ -129,7 +129,7 @@ export class FbdevOutput implements Output {
     this.dev = undefined;
   }
 
-  describe(): Record<string, unknown> {
+  describe(): FbdevDetails {
     const v = this.vinfo, fix = this.finfo;
     return {
       device: this.device,

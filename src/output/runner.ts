@@ -1,4 +1,4 @@
-import type { Frame, Output } from './types.js';
+import type { Frame, Output, OutputDetails } from './types.js';
 
 export interface OutputHealth {
   driver: string;
@@ -16,7 +16,7 @@ export interface OutputHealth {
   nextRetryAt?: string;
   /** Conditions an operator should see on /info even while frames go out (slow link, no receiver...). */
   warnings: string[];
-  details: Record<string, unknown>;
+  details: OutputDetails;
 }
 
 export interface RunnerLog { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
@@ -94,7 +94,7 @@ export class OutputRunner {
 
   health(): OutputHealth {
     const details = this.output.describe();
-    const warnings = Array.isArray(details.warnings) ? details.warnings.map(String) : [];
+    const warnings = [...(details.warnings ?? [])];
     if (!this.isOpen && this.lastError) warnings.unshift(`output not open: ${this.lastError}`);
     return {
       driver: this.output.driver,
@@ -122,8 +122,7 @@ export class OutputRunner {
   private logWarningChanges(): void {
     if (this.now() - this.warningsCheckedAt < WARNING_CHECK_MS) return;
     this.warningsCheckedAt = this.now();
-    const w = this.output.describe().warnings;
-    const current = new Set(Array.isArray(w) ? w.map(String) : []);
+    const current = new Set(this.output.describe().warnings ?? []);
     for (const msg of current) if (!this.loggedWarnings.has(msg)) this.log.warn({ driver: this.output.driver, warning: msg }, 'output warning');
     for (const msg of this.loggedWarnings) if (!current.has(msg)) this.log.info({ driver: this.output.driver, warning: msg }, 'output warning cleared');
     this.loggedWarnings = current;

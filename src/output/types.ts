@@ -2,14 +2,41 @@
 // open -> (prepare -> send)* -> close. An output owns the pixel-format conversion,
 // the frame swap and brightness; the compositor only hands it finished frames.
 
-/** One finished picture: tightly packed RGBA, width*height*4 bytes, never mutated after hand-over. */
-export interface Frame {
-  width: number;
-  height: number;
-  data: Uint8Array;
-  /** Monotonic frame counter of the compositor that made it. */
-  seq: number;
+import type { Frame } from '../frame.js';
+
+export type { Frame };
+
+/** What every driver reports on /status. */
+interface DetailsBase {
+  brightness: number;
+  /** Conditions an operator should see even while frames go out (slow link, no receiver...). */
+  warnings?: string[];
 }
+export interface VirtualDetails extends DetailsBase { frames: number }
+export interface FbdevDetails extends DetailsBase {
+  device: string;
+  id?: string;
+  resolution?: string;
+  virtual?: string;
+  format?: string;
+  stride?: number;
+  buffering?: string;
+  vsync?: boolean | 'unknown';
+  geometry?: string;
+  brightnessBy: string;
+  blanked: boolean;
+}
+export interface ColorlightDetails extends DetailsBase {
+  interface: string;
+  link: string | undefined;
+  speedMbps?: number;
+  receivers: Array<{ card: number; firmware: string; cabinet: string; uptimeMs: number }>;
+  firmwareMajor: number;
+  repeatSyncAndBrightness: boolean;
+}
+export interface DdpDetails extends DetailsBase { target: string; via: string; sequence: number }
+/** Driver-specific facts for /status (receiver firmware, framebuffer geometry...). */
+export type OutputDetails = VirtualDetails | FbdevDetails | ColorlightDetails | DdpDetails;
 
 export interface Output {
   /** Driver name as shown on /status ("virtual", "fbdev", "colorlight", "ddp"). */
@@ -27,7 +54,7 @@ export interface Output {
   /** Release everything open() acquired. Safe to call twice, and after a failed open(). */
   close(): Promise<void>;
   /** Driver-specific facts for /status (receiver firmware, framebuffer geometry...). */
-  describe(): Record<string, unknown>;
+  describe(): OutputDetails;
   /**
    * Errors the device reports between sends, after the send that caused them resolved (a UDP
    * receiver's ICMP "port unreachable"). The runner counts each as a failure.

@@ -1,4 +1,4 @@
-import type { Frame, Output } from './types.js';
+import type { Frame, Output, VirtualDetails } from './types.js';
 
 /** Keeps the latest frame in memory: the picture behind /screenshot when there is no panel. */
 export class VirtualOutput implements Output {
@@ -11,5 +11,5 @@ export class VirtualOutput implements Output {
   async setBrightness(percent: number): Promise<void> { this.brightness = percent; }
   async close(): Promise<void> {}
   latest(): Frame | undefined { return this.last; }
-  describe(): Record<string, unknown> { return { brightness: this.brightness, frames: this.last?.seq ?? 0 }; }
+  describe(): VirtualDetails { return { brightness: this.brightness, frames: this.last?.seq ?? 0 }; }
 }

@@ -1,7 +1,7 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
-import type { Frame } from '../output/types.js';
+import type { Frame } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 

@@ -1,6 +1,6 @@
 import { createCanvas, loadImage, type Canvas, type Image } from 'canvas';
 import { readFile } from 'node:fs/promises';
-import { GifAnimation } from './areas/gif.js';
+import { GifAnimation } from './gif.js';
 
 /** Decoded pictures beyond this are rejected as a fault rather than risking the process (64 MP). */
 const MAX_PIXELS = 64 * 1024 * 1024;

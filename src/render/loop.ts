@@ -1,4 +1,4 @@
-import type { Frame } from '../output/types.js';
+import type { Frame } from '../frame.js';
 import type { Compositor } from './compositor.js';
 
 export type FrameSink = (frame: Frame) => Promise<boolean>;

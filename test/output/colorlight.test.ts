@@ -7,7 +7,7 @@ import { ColorlightOutput } from '../../src/output/colorlight.js';
 import { OutputRunner } from '../../src/output/runner.js';
 import { linkState, linkWarnings } from '../../src/output/link.js';
 import { nativeHelperProblem } from '../../src/output/native.js';
-import type { Frame } from '../../src/output/types.js';
+import type { ColorlightDetails, Frame } from '../../src/output/types.js';
 import { createVethNs, ip, netnsUnavailable } from './netns.js';
 import { pictures, startCard, type Card } from './colorlight-card.js';
 import { rgbOf, waitFor } from './frames.js';
@@ -55,8 +55,8 @@ test('colorlight: discovery, firmware 13 repeats, 497-pixel rows, brightness, re
 
     const health = runner.health();
     assert.equal(health.framesSent, 2);
-    assert.deepEqual(health.details.receivers, [{ card: 0, firmware: '13.2', cabinet: '256x128', uptimeMs: 0x1234 }]);
-    assert.equal(health.details.repeatSyncAndBrightness, true);
+    assert.deepEqual((health.details as ColorlightDetails).receivers, [{ card: 0, firmware: '13.2', cabinet: '256x128', uptimeMs: 0x1234 }]);
+    assert.equal((health.details as ColorlightDetails).repeatSyncAndBrightness, true);
     assert.deepEqual(health.warnings, [], 'a veth reads 10000 Mbit/s: no speed warning');
   } finally {
     await runner.stop();

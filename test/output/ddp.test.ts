@@ -6,7 +6,7 @@ import { createSocket } from 'node:dgram';
 import { createCanvas } from 'canvas';
 import { DdpOutput, REFUSED_HOLD_MS } from '../../src/output/ddp.js';
 import { BACKOFF_MAX_MS, OutputRunner, REOPEN_AFTER_FAILURES } from '../../src/output/runner.js';
-import type { Frame } from '../../src/output/types.js';
+import type { DdpDetails, Frame } from '../../src/output/types.js';
 import { nativeHelperProblem } from '../../src/output/native.js';
 import { ddpReceiver as receiver } from './ddp-receiver.js';
 import { rgbOf, waitFor } from './frames.js';
@@ -56,7 +56,7 @@ async function fullFrame(native: boolean, via: string): Promise<void> {
       assert.equal(p.length, 10 + p.readUInt16BE(8));
     });
     assert.equal(runner.health().framesSent, 2);
-    assert.equal(runner.health().details.via, via);
+    assert.equal((runner.health().details as DdpDetails).via, via);
   } finally {
     await runner.stop();
     rx.sock.close();
@@ -102,7 +102,7 @@ for (const native of [true, false]) {
       await runner.start(8, 8); // the black picture: the first failure
       for (let i = 1; i <= REOPEN_AFTER_FAILURES; i++) {
         const h = runner.health();
-        assert.deepEqual([h.lastResult, h.consecutiveFailures, h.details.via], ['error', i, via], `after picture ${i}`);
+        assert.deepEqual([h.lastResult, h.consecutiveFailures, (h.details as DdpDetails).via], ['error', i, via], `after picture ${i}`);
         assert.match(h.lastError!, /^send: ECONNREFUSED/);
         if (i < REOPEN_AFTER_FAILURES) assert.equal(await runner.submit(frame), false, `picture ${i + 1} is not confirmed`);
       }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OutputRunner, BACKOFF_MAX_MS, REOPEN_AFTER_FAILURES } from '../../src/output/runner.js';
-import type { Frame, Output } from '../../src/output/types.js';
+import type { Frame, Output, VirtualDetails } from '../../src/output/types.js';
 
 /** An output whose open and send fail on demand, recording what reached it. */
 class FlakyOutput implements Output {
@@ -22,7 +22,7 @@ class FlakyOutput implements Output {
   }
   async setBrightness(p: number): Promise<void> { this.brightness.push(p); }
   async close(): Promise<void> { this.closes++; }
-  describe(): Record<string, unknown> { return { warnings: this.sendFails ? ['link down'] : [] }; }
+  describe(): VirtualDetails { return { brightness: 100, frames: this.frames.length, warnings: this.sendFails ? ['link down'] : [] }; }
   private listeners: Array<(err: Error) => void> = [];
   onError(l: (err: Error) => void): void { this.listeners.push(l); }
   /** What a UDP socket does when the ICMP for an already counted picture comes in. */
@@ -116,7 +116,7 @@ test('driver warnings are logged once when they appear and once when they clear'
   const log = { warn: (o: object, m: string) => logged.push(`${m}: ${(o as { warning?: string }).warning}`), info: (o: object, m: string) => logged.push(`${m}: ${(o as { warning?: string }).warning}`) };
   const out = new FlakyOutput();
   let warnings = ['link down on eth1'];
-  out.describe = () => ({ warnings });
+  out.describe = () => ({ brightness: 100, frames: 0, warnings });
   const r = new OutputRunner(out, log, () => t);
   await r.start(2, 1);
   for (let i = 0; i < 5; i++) { t += 2000; await r.submit(frame(i)); }

@@ -6,7 +6,7 @@ import { before, test } from 'node:test';
 import { createCanvas } from 'canvas';
 import { GifWriter } from 'omggif';
 import type { Frame } from '../../src/output/types.js';
-import { GifAnimation } from '../../src/render/areas/gif.js';
+import { GifAnimation } from '../../src/render/gif.js';
 import { cachedPicture, preloadImage } from '../../src/render/images.js';
 import { area, px, rig, T0 } from './helpers.js';
 

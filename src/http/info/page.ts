@@ -3,6 +3,7 @@
 // It never holds a credential: its live pictures authenticate with a cookie (view-tokens.ts).
 import { SCRIPT, STYLE } from './assets.js';
 import { displayCard } from './card.js';
+import type { Status } from '../../monitor/status-types.js';
 import { duration, esc, readableQuery, row, text, when, type Obj } from './format.js';
 
 export interface InfoPageOptions {
@@ -51,7 +52,10 @@ ${recent ? `<h2>Faulty commands for unknown displays</h2><ul class="faults bad">
 </section>`;
 }
 
-export function renderInfoPage(status: Obj, opts: InfoPageOptions = {}): string {
+export function renderInfoPage(typed: Status | Obj, opts: InfoPageOptions = {}): string {
+  // The page reads the status defensively, field by field (a `sendInfo` POST of an older
+  // unit's status renders too), so it walks it as plain JSON.
+  const status = typed as unknown as Obj;
   const zone = String(status.timezone ?? 'UTC');
   const { host, addresses } = identity(status);
   const displays = (status.displays as Obj[] | undefined) ?? [];

@@ -1,6 +1,6 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { AreaConfig } from '../../config/types.js';
-import { formatEnglish, zonedAt } from './date-format.js';
+import { formatEnglish, zonedAt } from '../../time/date-format.js';
 import { nextContentId, type Content } from './content.js';
 import { TextStrip, type TextStyle } from './strip.js';
 

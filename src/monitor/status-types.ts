@@ -1,0 +1,86 @@
+// The shape of /status (and of the JSON a `sendInfo` cron may POST): a contract with the
+// machines that read it, so it is written down as types, not assembled ad hoc.
+import type { ConfigFault } from '../config/faults.js';
+import type { AreaType, Rgb } from '../config/types.js';
+import type { FaultRecord } from '../control/state.js';
+import type { OutputHealth } from '../output/runner.js';
+import type { LoopStats } from '../render/loop.js';
+
+export interface Identity {
+  hostname: string;
+  /** Every non-loopback IPv4 address with its interface and that interface's MAC. */
+  addresses: Array<{ interface: string; address: string; mac: string }>;
+}
+
+/** Something about the service itself a technician must see (log disk full, state unreadable...). */
+export interface ServiceProblem {
+  /** What has the problem: 'log', 'state', ... */
+  source: string;
+  message: string;
+  /** ISO time the problem started. */
+  since: string;
+}
+
+export interface ConfigReport {
+  status: 'ok' | 'faulty';
+  file: string;
+  loadedAt?: string;
+  lastAttemptAt?: string;
+  lastArchive?: { url: string; at: string; result: 'ok' | 'error'; message: string };
+  message?: string;
+  faults?: ConfigFault[];
+}
+
+export interface AreaReport {
+  id: string;
+  type: AreaType;
+  source: 'request' | 'default' | 'none';
+  value?: string;
+  text?: string;
+  file?: string;
+  url?: string;
+  fontColor?: Rgb;
+  fontSize?: number;
+  since?: string;
+  ttlLeftSeconds: number | null;
+  fault?: string;
+}
+
+export type FaultReport = Omit<FaultRecord, 'at'> & { at?: string };
+
+export interface DisplayReport {
+  id: string;
+  name?: string;
+  main: boolean;
+  unitMain: boolean;
+  unit: string;
+  resolution: string;
+  width: number;
+  height: number;
+  controllerType?: string;
+  displayIp?: string;
+  output?: OutputHealth;
+  frames?: LoopStats;
+  liveViewers: number;
+  layout: string | null;
+  layoutSince?: string;
+  areas: AreaReport[];
+  lastCommand: { query: string; at?: string; inumber?: string; source: string } | null;
+  lastFault: FaultReport | null;
+  ignoredKeys: string[];
+}
+
+export interface Status {
+  service: 'mlds';
+  version: string;
+  identity: Identity;
+  uptimeSeconds: number;
+  time?: string;
+  timezone: string;
+  config: ConfigReport;
+  displays: DisplayReport[];
+  problems: ServiceProblem[];
+  /** Facts of the running components (crons, pollers, the re-check...), by name. */
+  components: Record<string, unknown>;
+  recentFaults: FaultReport[];
+}
