@@ -26,7 +26,7 @@ export const ERRORS = {
   MLDS_RATE_LIMITED: { status: 429, doc: 'More than `rateLimit` requests per second from one client.' },
   MLDS_HEADERS_TOO_LARGE: { status: 431, doc: 'The request line and headers together exceed Node\'s limit (16 KiB by default). The connection is closed.' },
   MLDS_INTERNAL: { status: 500, doc: 'A defect in the service; the log has the stack trace.' },
-  MLDS_UNAVAILABLE: { status: 503, doc: 'The service is starting, or a configuration swap is in progress; retry shortly.' },
+  MLDS_UNAVAILABLE: { status: 503, doc: 'The service is starting, or a configuration swap is in progress, or (`/screenshot`) the display has no frame yet or four screenshots are already waiting to be encoded; retry after `Retry-After` seconds.' },
   // URLs the service fetches and configuration archives (load_config, pollers, brightnessUrl, completeUrls).
   MLDS_BAD_URL: { status: 400, doc: 'A URL the service was asked to fetch is not http/https, carries a user name or password, or names a port outside the allowed range (1025..65535 unless `urlPortRange` widens it).' },
   MLDS_BAD_ARCHIVE: { status: 400, doc: 'A configuration archive is refused before anything is extracted: not a zip, malformed, an unsafe or duplicate entry name, a link or device entry, too many entries, too large once uncompressed, compressed suspiciously well, or no `config.json` at its root. The message names the entry.' },
