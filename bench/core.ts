@@ -17,7 +17,7 @@ const SECONDS = Number(process.env.MLDS_BENCH_HTTP_SECONDS ?? 5);
 function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
 function pct(xs: number[], p: number): number { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; }
 
-async function waitForPort(child: ChildProcess): Promise<number> {
+export async function waitForPort(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     let buf = '';
     const onData = (d: Buffer) => {

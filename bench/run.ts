@@ -6,11 +6,13 @@ import path from 'node:path';
 import { benchCore } from './core.js';
 import { benchRender } from './render.js';
 import { benchOutputs } from './outputs.js';
+import { benchScreenshot } from './screenshot.js';
 
 const sections: Array<[string, () => Promise<string>]> = [
   ['Core service (issue: core service)', benchCore],
   ['Rendering', () => benchRender()],
   ['Outputs', benchOutputs],
+  ['Screenshots (issue 7)', benchScreenshot],
 ];
 
 const out: string[] = [
