@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadImage } from 'canvas';
@@ -111,6 +111,26 @@ test('mlds start: exit 78 on a configuration that cannot start; serves and stops
     assert.ok(log.some((l) => l.msg === 'request' && String(l.url).includes('title=Logged') && l.status === 200));
     // The accepted command's facts are on its request line; the boot replay's on its own.
     assert.ok(log.some((l) => l.msg === 'request' && l.id === 'main' && l.layout === 'l1'));
+  } finally {
+    child.kill('SIGKILL');
+    sd.cleanup();
+  }
+});
+
+test('SIGHUP reloads the configuration like /reload_config', async () => {
+  const c = baseConfig();
+  const sd = serviceDir(c);
+  const child = spawn(process.execPath, [CLI, 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    await until(() => /listening on port \d+/.test(err), 15_000, 'the service to listen');
+    const url = `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}/mlds?id=main&layout=l9`;
+    assert.equal((await fetch(url)).status, 400);
+    c.displays.main.layout.l9 = { x: { coordinates: '0 0 99 49', type: 'text', fontSize: '20' } };
+    writeFileSync(sd.configFile, JSON.stringify(c));
+    child.kill('SIGHUP');
+    await until(async () => (await fetch(url)).status === 200, 10_000, 'layout l9 after SIGHUP');
   } finally {
     child.kill('SIGKILL');
     sd.cleanup();
