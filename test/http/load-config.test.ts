@@ -114,6 +114,7 @@ test('/load_config: a good archive is applied and the screen follows; every bad 
     }
     const status = await get(svc, '/status');
     assert.equal((status.json.config as { lastArchive: { result: string } }).lastArchive.result, 'error');
+    assert.match((await get(svc, '/info')).text.replaceAll('<wbr>', ''), /Last archive<\/th><td class="bad">.*missing-image\.zip.*fault/s);
 
     const ok = await get(svc, `/load_config?url=${encodeURIComponent(`${base}/good.zip`)}`);
     assert.equal(ok.status, 200, ok.text);

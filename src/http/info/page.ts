@@ -25,6 +25,12 @@ function problems(status: Obj, zone: string): string {
   return `<ul class="problems bad">${list.map((p) => `<li><b>${esc(p.source)}</b>: ${text(p.message)}${p.since ? `<div class="note">since ${when(p.since, zone)}</div>` : ''}</li>`).join('')}</ul>`;
 }
 
+/** The last /load_config?url=: a technician who sent one sees whether it took. */
+function archive(a: Obj | undefined, zone: string): string {
+  if (!a) return '';
+  return row('Last archive', `${when(a.at, zone)} ${text(a.url)}<div>${text(a.message)}</div>`, a.result === 'ok' ? 'ok' : 'bad');
+}
+
 function facts(status: Obj, zone: string): string {
   const cfg = (status.config ?? {}) as Obj;
   const { host, addresses } = identity(status);
@@ -46,6 +52,7 @@ ${row('Time zone', esc(zone))}
 ${row('Uptime', `${esc(duration(uptime))}${started ? ` <span class="note">since ${when(started, zone)}</span>` : ''}`)}
 ${row('Configuration', configuration, cfg.status === 'ok' ? 'ok' : 'bad')}
 ${row('Config file', cfg.file ? `${text(cfg.file)}` : undefined)}
+${archive(cfg.lastArchive as Obj | undefined, zone)}
 </tbody></table>
 ${faults.length ? `<ul class="faults bad">${faults.map((f) => `<li><code class="path">${text(f.path || '/')}</code>: ${text(f.message)}</li>`).join('')}</ul>` : ''}
 ${recent ? `<h2>Faulty commands for unknown displays</h2><ul class="faults bad">${recent}</ul>` : ''}
