@@ -23,7 +23,7 @@ async function readParts(res: Response, count: number): Promise<{ parts: Buffer[
   }
 }
 
-test('/screenshot?stream=1 is a live MJPEG view of the display; /info shows it; a reload ends it', async () => {
+test('/screenshot?stream=1 is a live MJPEG view of the display; /info shows it; it follows a reload and ends when its panel is replaced', async () => {
   const c = baseConfig();
   c.displays.main.layout.l1.title.backgroundColor = '0 160 0';
   const sd = serviceDir(c);
@@ -42,13 +42,34 @@ test('/screenshot?stream=1 is a live MJPEG view of the display; /info shows it; 
 
     assert.match((await get(svc, '/info')).text, /src="\/screenshot\?stream=1&amp;id=main"|src="\/screenshot\?stream=1&id=main"/);
 
-    // A configuration swap ends the streams (their compositor is gone); pages reconnect.
+    // A reload that changes the display keeps its stream: the new pictures show the change.
     const again = await fetch(`${svc.url}/screenshot?stream=1&id=main`);
-    const reading = readParts(again, 1000);
+    const reader = again.body!.getReader();
     c.displays.main.layout.l1.title.backgroundColor = '0 0 160';
     writeFileSync(sd.configFile, JSON.stringify(c));
     assert.equal((await get(svc, '/reload_config')).status, 200);
-    const { ended } = await reading;
+    let buf = Buffer.alloc(0);
+    let blue = false;
+    for (let i = 0; i < 200 && !blue; i++) {
+      const { value, done } = await reader.read();
+      assert.equal(done, false, 'the stream goes on across the reload');
+      buf = Buffer.concat([buf, Buffer.from(value)]);
+      const eoi = buf.lastIndexOf(Buffer.from([0xff, 0xd9]));
+      const soi = eoi < 0 ? -1 : buf.lastIndexOf(Buffer.from([0xff, 0xd8]), eoi);
+      if (soi >= 0) {
+        const p = await decode(buf.subarray(soi, eoi + 2));
+        blue = p.at(199, 2)[2] > 120 && p.at(199, 2)[1] < 40;
+        buf = buf.subarray(eoi + 2);
+      }
+    }
+    assert.ok(blue, 'the streamed picture shows the new background');
+
+    // A new size is a new panel: its stream ends and the page reconnects.
+    c.displays.main.displayWidth = '220';
+    writeFileSync(sd.configFile, JSON.stringify(c));
+    assert.equal((await get(svc, '/reload_config')).status, 200);
+    let ended = false;
+    for (let i = 0; i < 1000 && !ended; i++) ended = (await reader.read()).done;
     assert.equal(ended, true);
   } finally {
     await svc.close();
