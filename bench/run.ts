@@ -7,12 +7,14 @@ import { benchCore } from './core.js';
 import { benchRender } from './render.js';
 import { benchOutputs } from './outputs.js';
 import { benchScreenshot } from './screenshot.js';
+import { benchReload } from './reload.js';
 
 const sections: Array<[string, () => Promise<string>]> = [
   ['Core service (issue: core service)', benchCore],
   ['Rendering', () => benchRender()],
   ['Outputs', benchOutputs],
   ['Screenshots (issue 7)', benchScreenshot],
+  ['Reloads (issue 8)', benchReload],
 ];
 
 const out: string[] = [
