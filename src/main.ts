@@ -1,49 +1,23 @@
 import path from 'node:path';
 import { recoverInterruptedSwap } from './config/archive/swap.js';
 import { loadConfig } from './config/load.js';
-import type { Controller } from './control/controller.js';
 import { StateStore } from './control/store.js';
-import type { ServiceApi } from './http/api.js';
 import { createApp } from './http/app.js';
 import { closeServer, listen } from './http/listen.js';
+import { Screenshots } from './http/screenshots.js';
 import { createHttpServer } from './http/server.js';
 import { LiveViews } from './http/stream.js';
-import { createLogger, type Logger } from './log/logger.js';
-import { FeedbackSender, type FeedbackOptions } from './monitor/feedback.js';
+import { createLogger } from './log/logger.js';
+import { FeedbackSender } from './monitor/feedback.js';
 import { ConfigArchives } from './runtime/archives.js';
 import { components } from './runtime/components.js';
 import { Runtime } from './runtime/runtime.js';
 import { serviceApi } from './runtime/service-api.js';
-import { systemClock, type Clock } from './util/clock.js';
+import type { RunningService, StartOptions } from './runtime/start-options.js';
+import { systemClock } from './util/clock.js';
 import { VERSION } from './version.js';
 
-export interface StartOptions {
-  configFile: string;
-  /** Overrides the configuration's port; 0 picks a free one (tests). */
-  port?: number;
-  host?: string;
-  stateDir: string;
-  logDir?: string;
-  logToStdout?: boolean;
-  logLevel?: string;
-  clock?: Clock;
-  feedback?: Partial<FeedbackOptions>;
-  /** Seconds between automatic configuration re-checks (specification: 3000). */
-  recheckSeconds?: number;
-  /** Limits of /load_config downloads (tests shorten them). */
-  archiveFetch?: { maxBytes?: number; timeoutMs?: number };
-}
-
-export interface RunningService {
-  port: number;
-  url: string;
-  api: ServiceApi;
-  log: Logger;
-  feedback: FeedbackSender;
-  runtime: Runtime;
-  controller(): Controller;
-  close(): Promise<void>;
-}
+export type { RunningService, StartOptions };
 
 /** Composes the service: logs, saved state, the runtime and its components, HTTP. Throws ConfigError when the configuration cannot run. */
 export async function startService(opts: StartOptions): Promise<RunningService> {
@@ -71,7 +45,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const api = serviceApi({ runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...store.problems()] });
 
   // Listen first: while the panels are being opened the port already answers 503.
-  const server = createHttpServer(createApp(api, log, live), log);
+  const shots = new Screenshots();
+  const server = createHttpServer(createApp(api, log, live, undefined, shots), log);
   const port = await listen(server, opts.port ?? first.port, opts.host ?? '0.0.0.0');
   await runtime.start();
   log.info({ port }, 'service ready');
@@ -87,6 +62,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     close: async () => {
       live.closeAll();
       await closeServer(server);
+      await shots.close();
       await runtime.stop();
       await store.flush().catch((err: Error) => log.warn({ err: err.message }, 'saving the state failed'));
       log.info({}, 'service stopped');

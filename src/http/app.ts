@@ -5,11 +5,12 @@ import { auth, errors, onlyGetAndHead, rateLimit, whenReady, type HttpLog } from
 import { controlRoutes } from './routes/control.js';
 import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
+import { Screenshots } from './screenshots.js';
 import { configRoutes } from './routes/config.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
 
-export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new LiveViews(), views: ViewTokens = new ViewTokens()): Koa {
+export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new LiveViews(), views: ViewTokens = new ViewTokens(), shots: Screenshots = new Screenshots()): Koa {
   const app = new Koa();
   // Behind no proxy on a display controller: the socket address is the client.
   app.proxy = false;
@@ -21,7 +22,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   const router = new Router();
   controlRoutes(router, api);
   statusRoutes(router, api, views);
-  screenshotRoutes(router, api, live);
+  screenshotRoutes(router, api, live, shots);
   configRoutes(router, api);
   app.use(errors(log));
   app.use(onlyGetAndHead());

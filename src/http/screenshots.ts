@@ -1,4 +1,4 @@
-import type { Frame } from '../output/types.js';
+import type { Frame } from '../frame.js';
 import { MldsError } from '../errors.js';
 import { ScreenshotEncoder, type ImageFormat } from '../render/encoder.js';
 

@@ -1,5 +1,5 @@
 import { Canvas, createCanvas, createImageData, type PngConfig } from 'canvas';
-import type { Frame } from '../output/types.js';
+import type { Frame } from '../frame.js';
 
 export type ImageFormat = 'jpeg' | 'png';
 

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 // node-canvas stays loaded by the main thread: an addon loaded only by a worker is unloaded
 // when that worker exits, and cairo's teardown then crashes the process (seen on Node 20).
 import 'canvas';
-import type { Frame } from '../output/types.js';
+import type { Frame } from '../frame.js';
 import type { EncodeJob, EncodeResult } from './encode-worker.js';
 import type { ImageFormat } from './encode.js';
 
