@@ -26,7 +26,7 @@ export interface ControlDeps {
   /** Decodes a picture before it is committed, so a broken file is caught here, not on screen. */
   preload(file: string): Promise<unknown>;
   /** Names of query values that carry credentials (never stored or replayed). */
-  credentialNames?: string[] | (() => string[]);
+  credentialNames?(): string[];
 }
 
 export interface ApplyResult {
@@ -76,8 +76,7 @@ export class Controller {
     const now = this.deps.clock.now();
     let cmd: Command;
     try {
-      const names = this.deps.credentialNames;
-      cmd = parseCommand(raw, this.config, typeof names === 'function' ? names() : names);
+      cmd = parseCommand(raw, this.config, this.deps.credentialNames?.());
     } catch (err) {
       if (err instanceof MldsError) this.recordFault(raw, err, source, now);
       throw err;

@@ -1,8 +1,8 @@
 // The shape of /status (and of the JSON a `sendInfo` cron may POST): a contract with the
 // machines that read it, so it is written down as types, not assembled ad hoc.
 import type { ConfigFault } from '../config/faults.js';
-import type { AreaType, Rgb } from '../config/types.js';
-import type { FaultRecord } from '../control/state.js';
+import type { AreaType } from '../config/types.js';
+import type { AreaState, FaultRecord } from '../control/state.js';
 import type { OutputHealth } from '../output/runner.js';
 import type { LoopStats } from '../render/loop.js';
 
@@ -21,26 +21,23 @@ export interface ServiceProblem {
   since: string;
 }
 
+/** The last /load_config?url= and how it ended. */
+export interface ArchiveResult { url: string; at: string; result: 'ok' | 'error'; message: string }
+
 export interface ConfigReport {
   status: 'ok' | 'faulty';
   file: string;
   loadedAt?: string;
   lastAttemptAt?: string;
-  lastArchive?: { url: string; at: string; result: 'ok' | 'error'; message: string };
+  lastArchive?: ArchiveResult;
   message?: string;
   faults?: ConfigFault[];
 }
 
-export interface AreaReport {
+/** What an area shows, as AreaState says it, with times as ISO text and files relative to the service directory. */
+export interface AreaReport extends Pick<AreaState, 'source' | 'value' | 'text' | 'file' | 'url' | 'fontColor' | 'fontSize'> {
   id: string;
   type: AreaType;
-  source: 'request' | 'default' | 'none';
-  value?: string;
-  text?: string;
-  file?: string;
-  url?: string;
-  fontColor?: Rgb;
-  fontSize?: number;
   since?: string;
   ttlLeftSeconds: number | null;
   fault?: string;

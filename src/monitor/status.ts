@@ -5,7 +5,7 @@ import type { OutputHealth } from '../output/runner.js';
 import { hostname, networkInterfaces } from 'node:os';
 import { dateText } from '../render/areas/date.js';
 import type { LoopStats } from '../render/loop.js';
-import type { Identity, ServiceProblem, Status } from './status-types.js';
+import type { ArchiveResult, Identity, ServiceProblem, Status } from './status-types.js';
 
 export type { Identity, ServiceProblem, Status };
 
@@ -16,8 +16,7 @@ export interface ConfigStatus {
   /** The last load attempt (start, reload, periodic re-check) and its faults, if it failed. */
   lastAttemptAt: number;
   faults: ConfigFault[];
-  /** The last /load_config?url= and how it ended. */
-  lastArchive?: { url: string; at: string; result: 'ok' | 'error'; message: string };
+  lastArchive?: ArchiveResult;
 }
 
 export interface StatusInput {

@@ -10,13 +10,6 @@ import { checkUrl, describeUrl } from '../net/url-rules.js';
 import type { ReloadReport } from './diff.js';
 import type { Runtime } from './runtime.js';
 
-export interface ArchiveResult {
-  url: string;
-  at: string;
-  result: 'ok' | 'error';
-  message: string;
-}
-
 export interface ArchiveDeps {
   runtime: Runtime;
   configFile: string;
@@ -35,7 +28,6 @@ export interface ArchiveDeps {
 export class ConfigArchives {
   private loading = false;
   private swapping = false;
-  last: ArchiveResult | undefined;
 
   constructor(private readonly deps: ArchiveDeps) {}
 
@@ -105,9 +97,8 @@ export class ConfigArchives {
     return { zip, filename: `mlds-${safe(hostname())}-${safe(main)}-${day}.zip` };
   }
 
-  private record(url: string, result: ArchiveResult['result'], message: string): void {
-    this.last = { url, at: new Date(this.deps.runtime.context.clock.now()).toISOString(), result, message };
-    this.deps.runtime.configStatus.lastArchive = this.last;
+  private record(url: string, result: 'ok' | 'error', message: string): void {
+    this.deps.runtime.configStatus.lastArchive = { url, at: new Date(this.deps.runtime.context.clock.now()).toISOString(), result, message };
   }
 }
 

@@ -3,6 +3,7 @@ import { loadConfig } from '../config/load.js';
 import type { ServiceConfig } from '../config/types.js';
 import { Controller, type ControlDeps } from '../control/controller.js';
 import type { StateStore } from '../control/store.js';
+import { KEY_PARAM } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
 import type { Logger } from '../log/logger.js';
 import type { ConfigStatus } from '../monitor/status.js';
@@ -230,5 +231,5 @@ export class Runtime {
 
 /** `key` carries credentials only when keys are configured (docs/decisions.md). */
 function credentialNames(config: ServiceConfig): string[] {
-  return config.security?.apiKey || config.security?.adminKey ? ['key'] : [];
+  return config.security?.apiKey || config.security?.adminKey ? [KEY_PARAM] : [];
 }

@@ -24,7 +24,7 @@ export class Unit {
   readonly runner: OutputRunner;
   private readonly listeners = new Set<(frame: Frame) => void>();
 
-  constructor(readonly config: UnitConfig, service: ServiceConfig, private readonly stateOf: (id: string) => DisplayState, log: RunnerLog, private readonly now: () => number) {
+  constructor(public config: UnitConfig, service: ServiceConfig, private readonly stateOf: (id: string) => DisplayState, log: RunnerLog, private readonly now: () => number) {
     this.compositor = new Compositor(config, this.displaysOf(service), stateOf, compositorOptions(service));
     this.compositor.subscribe((f) => { for (const fn of this.listeners) fn(f); });
     this.runner = new OutputRunner(createOutput(config.output), log, now);
@@ -43,7 +43,7 @@ export class Unit {
    * unchanged (what they have drawn stays); every other display starts again from its state.
    */
   reconfigure(config: UnitConfig, service: ServiceConfig, keep: Set<string>): void {
-    (this as { config: UnitConfig }).config = config;
+    this.config = config;
     this.compositor.reconfigure(this.displaysOf(service, config), keep, compositorOptions(service));
     if (service.fps !== this.loop.stats().fps) {
       this.loop.stop();
