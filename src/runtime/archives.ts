@@ -1,8 +1,5 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { packConfiguration } from '../config/archive/pack.js';
-import { discardStaging, stageFromUrl } from '../config/archive/stage.js';
-import { swapConfiguration } from '../config/archive/swap.js';
 import { ConfigError } from '../config/faults.js';
 import { loadConfig } from '../config/load.js';
 import { MldsError } from '../errors.js';
@@ -38,6 +35,8 @@ export class ConfigArchives {
 
   async load(rawUrl: string): Promise<ReloadReport> {
     checkUrl(rawUrl);
+    // The zip libraries are loaded on the first use: a unit that never loads an archive pays nothing for them.
+    const [{ discardStaging, stageFromUrl }, { swapConfiguration }] = await Promise.all([import('../config/archive/stage.js'), import('../config/archive/swap.js')]);
     if (this.loading) throw new MldsError('MLDS_UNAVAILABLE', 'another configuration is being loaded; retry shortly');
     this.loading = true;
     const { runtime } = this.deps;
@@ -90,6 +89,7 @@ export class ConfigArchives {
 
   /** The running configuration as a zip, named after the unit and the day. */
   async download(): Promise<{ zip: Buffer; filename: string }> {
+    const { packConfiguration } = await import('../config/archive/pack.js');
     const { zip } = await packConfiguration(this.deps.configFile);
     const main = this.deps.runtime.config.displays[0]?.id ?? 'display';
     const day = new Date(this.deps.runtime.context.clock.now()).toISOString().slice(0, 10);
