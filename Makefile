@@ -5,11 +5,11 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Needed to build and run the service (node-canvas builds from source here).
 APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev \
-            libgif-dev librsvg2-dev fonts-dejavu-core
+            libgif-dev librsvg2-dev fonts-dejavu-core ffmpeg chromium
 # The framebuffer VM test only: installed when possible, the test says why it skips otherwise.
 VM_APT_PKGS := qemu-system-x86 busybox-static
 # Needed only by the tests (real ffmpeg, Java for the clock fixtures, Chromium for the /info browser test, ...).
-APT_TEST_PKGS := iproute2 chromium
+APT_TEST_PKGS := iproute2 chromium socat python3-pymodbus openssl
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
 PORT ?= 9199
 

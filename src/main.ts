@@ -48,6 +48,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const shots = new Screenshots();
   const server = createHttpServer(createApp(api, log, live, undefined, shots), log);
   const port = await listen(server, opts.port ?? first.port, opts.host ?? '0.0.0.0');
+  runtime.reportWith({ status: () => api.status(), ports: () => ({ http: port }) });
   await runtime.start();
   log.info({ port }, 'service ready');
 

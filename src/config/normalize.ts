@@ -1,14 +1,14 @@
-import { CronTime } from 'cron';
 import { existsSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
+import { checkFetchedUrls, normalizeCrons, normalizePollers, portRangeOf } from './automation.js';
 import { APPLIES_TO, DEFAULTS, FILE_TYPES, KEYED, defaultFontSize } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { resolveAsset, unsafeReference } from './files.js';
 import { formatEnglish, zonedAt } from '../time/date-format.js';
 import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
 import type {
-  AreaConfig, AreaType, CronConfig, DisplayConfig, LayoutConfig, OutputConfig, PollerConfig, Rgb, Rgba,
+  AreaConfig, AreaType, DisplayConfig, LayoutConfig, OutputConfig, Rgb, Rgba,
   SensorConfig, ServiceConfig, StartScreenConfig, UnitConfig,
 } from './types.js';
 
@@ -30,18 +30,10 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   const units = groupUnits(displays);
   if (units.length > MAX_UNITS) fault('/displays', `defines ${units.length} physical display units; at most ${MAX_UNITS} are allowed`);
 
-  const crons: CronConfig[] = [];
-  (Array.isArray(raw.crons) ? raw.crons : []).forEach((c: unknown, i: number) => {
-    if (!isObj(c) || typeof c.cron !== 'string') return;
-    const err = cronError(c.cron);
-    if (err) fault(pointer('crons', i, 'cron'), err);
-    if ((c.type === 'sendInfo' || c.type === 'url') && !isHttpUrl(c.value)) fault(pointer('crons', i, 'value'), `a ${String(c.type)} cron needs an http:// or https:// URL as value`);
-    if (c.type === 'data' && (typeof c.value !== 'string' || c.value === '')) fault(pointer('crons', i, 'value'), 'a data cron needs a control query string as value');
-    crons.push({ type: c.type as CronConfig['type'], value: typeof c.value === 'string' ? c.value : undefined, cron: c.cron });
-  });
-  const pollers: PollerConfig[] = (Array.isArray(raw.pollers) ? raw.pollers : [])
-    .filter(isObj)
-    .map((p) => ({ url: String(p.url), interval: parseIntLike(p.interval) ?? 60 }));
+  const crons = normalizeCrons(raw.crons, fault);
+  const pollers = normalizePollers(raw.pollers, fault);
+  const urlPortRange = portRangeOf(raw.urlPortRange, fault);
+  checkFetchedUrls(displays, crons, pollers, urlPortRange, fault);
 
   const security = isObj(raw.security) ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) } : undefined;
   const https = isObj(raw.https) ? { cert: String(raw.https.cert), key: String(raw.https.key), port: parseIntLike(raw.https.port) ?? 9443 } : undefined;
@@ -65,6 +57,9 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     rateLimit: parseIntLike(raw.rateLimit) ?? DEFAULTS.rateLimit,
     effectDurationMs: parseIntLike(raw.effectDurationMs) ?? DEFAULTS.effectDurationMs,
     fps: parseIntLike(raw.fps) ?? DEFAULTS.fps,
+    urlPortRange,
+    audioDevice: str(raw.audioDevice) ?? 'default',
+    webRefreshSeconds: parseIntLike(raw.webRefreshSeconds) ?? 60,
   };
 }
 
@@ -259,17 +254,6 @@ function sensorFrom(s: Raw): SensorConfig {
     port: parseIntLike(s.port),
     curve: Array.isArray(s.curve) ? (s.curve as unknown[][]).map((p) => [parseNumLike(p[0]) ?? 0, parseNumLike(p[1]) ?? 0] as [number, number]) : undefined,
   };
-}
-
-export function cronError(expr: string): string | undefined {
-  const fields = expr.trim().split(/\s+/);
-  if (fields.length !== 6) return `"${expr}" must have 6 fields (seconds minutes hours day-of-month month day-of-week), it has ${fields.length}`;
-  try {
-    new CronTime(expr);
-    return undefined;
-  } catch (err) {
-    return `"${expr}" is not a valid cron expression: ${(err as Error).message}`;
-  }
 }
 
 function validZone(zone: string): boolean {

@@ -104,12 +104,24 @@ export const configSchema = {
       type: 'array',
       items: {
         type: 'object', additionalProperties: false, required: ['type', 'cron'],
-        properties: { type: { enum: ['sendInfo', 'data', 'loadLastRequest', 'url'] }, value: { type: 'string', maxLength: 4096 }, cron: { type: 'string' } },
+        properties: {
+          type: { enum: ['sendInfo', 'data', 'loadLastRequest', 'url'] }, value: { type: 'string', maxLength: 4096 }, cron: { type: 'string' },
+          format: { enum: ['html', 'json'] },
+        },
       },
     },
     pollers: {
       type: 'array',
-      items: { type: 'object', additionalProperties: false, required: ['url', 'interval'], properties: { url, interval: int(1, 86400) } },
+      items: {
+        type: 'object', additionalProperties: false, required: ['url', 'interval'],
+        properties: {
+          url, interval: int(1, 86400),
+          mapper: {
+            type: 'object', additionalProperties: false, required: ['id', 'layout', 'areas'],
+            properties: { id: { type: 'string', minLength: 1, maxLength: 255 }, layout: { type: 'string', minLength: 1, maxLength: 255 }, areas: names({ additionalProperties: { type: 'string', maxLength: 1024 } }) },
+          },
+        },
+      },
     },
     displays: names({ minProperties: 1, additionalProperties: display }),
     latitude: num(-90, 90),
@@ -122,6 +134,9 @@ export const configSchema = {
     rateLimit: int(1, 100_000),
     effectDurationMs: int(0, 10_000),
     fps: int(1, 100),
+    urlPortRange: { type: 'array', minItems: 2, maxItems: 2, items: int(1, 65535) },
+    audioDevice: { type: 'string', minLength: 1, maxLength: 255 },
+    webRefreshSeconds: int(1, 86400),
     sensors: {
       type: 'array',
       items: {

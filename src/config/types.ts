@@ -100,8 +100,16 @@ export interface UnitConfig {
   displayIds: string[];
 }
 
-export interface CronConfig { type: 'sendInfo' | 'data' | 'loadLastRequest' | 'url'; value?: string; cron: string }
-export interface PollerConfig { url: string; interval: number }
+export interface CronConfig {
+  type: 'sendInfo' | 'data' | 'loadLastRequest' | 'url';
+  value?: string;
+  cron: string;
+  /** sendInfo only: POST the /info page (html, the default) or the /status JSON. */
+  format: 'html' | 'json';
+}
+/** Turns a poller's JSON response into a control message: area -> RFC 6901 pointer. */
+export interface PollerMapper { id: string; layout: string; areas: Record<string, string> }
+export interface PollerConfig { url: string; interval: number; mapper?: PollerMapper }
 
 export interface ServiceConfig {
   /** Folder holding config.json: fonts/ and images/ are looked up here first. */
@@ -124,4 +132,10 @@ export interface ServiceConfig {
   effectDurationMs: number;
   /** Frames per second of the render loop (default 50). */
   fps: number;
+  /** Range a port written in a fetched URL must fall in (default 1025..65535). */
+  urlPortRange: [number, number];
+  /** ALSA device audio areas play to (default `default`). */
+  audioDevice: string;
+  /** How often a shown web area's page is rendered again (default 60 s). */
+  webRefreshSeconds: number;
 }

@@ -2,6 +2,7 @@ import type { Controller } from '../control/controller.js';
 import type { ServiceConfig } from '../config/types.js';
 import type { Frame } from '../frame.js';
 import type { Status } from '../monitor/status-types.js';
+import type { Component } from '../runtime/component.js';
 import type { ReloadReport } from '../runtime/diff.js';
 
 /** What the HTTP layer may ask of the running service; HTTP only adapts requests to it. */
@@ -17,6 +18,8 @@ export interface ServiceApi {
   status(): Status;
   /** Loads config.json again; rejects with MldsError MLDS_CONFIG_INVALID when it has faults (the running one stays). */
   reload(): Promise<ReloadReport>;
+  /** A running capability by name (routes such as /identify and /brightness drive one); undefined when not configured. */
+  component<T extends Component = Component>(name: string): T | undefined;
   /** Downloads, checks and swaps in a configuration archive, then reloads; nothing changes on any failure. */
   loadConfig(url: string): Promise<ReloadReport>;
   /** The running configuration as a zip that loads onto another unit unchanged. */

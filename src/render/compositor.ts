@@ -12,6 +12,17 @@ export interface CompositorOptions extends Partial<RenderOptions> {
 
 interface Rect { x: number; y: number; w: number; h: number }
 
+/**
+ * A picture of the whole unit shown instead of its displays (the boot screens, /identify).
+ * The displays' states go on changing underneath and are drawn afresh when it is removed.
+ */
+export interface Overlay {
+  /** Draws the whole picture for time `now` on a canvas already filled black. */
+  draw(ctx: CanvasRenderingContext2D, width: number, height: number, now: number): void;
+  /** ms epoch of the next change of its picture (a scrolling address); Infinity when still. */
+  nextChange(now: number): number;
+}
+
 interface DisplayMemory {
   layout: string | undefined;
   layoutSetAt: number;
@@ -44,6 +55,8 @@ export class Compositor {
   private seq = 0;
   private last: Frame;
   private everythingDirty = true;
+  private overlay: Overlay | undefined;
+  private overlayNext = -Infinity;
 
   constructor(
     readonly unit: UnitConfig,
@@ -60,6 +73,7 @@ export class Compositor {
 
   /** Brings the frame up to date for time `now` (ms epoch); returns the previous frame object when nothing changed. */
   render(now: number = Date.now()): Frame {
+    if (this.overlay) return this.renderOverlay(this.overlay, now);
     const dirty = this.collectDirty(now);
     if (dirty.length === 0) return this.last;
     const ctx = this.ctx;
@@ -78,7 +92,35 @@ export class Compositor {
       ctx.restore();
     }
     for (const ar of all) ar.markDrawn(now);
-    this.last = { width: this.unit.width, height: this.unit.height, data: this.readBack(dirty), seq: ++this.seq };
+    return this.publish(this.readBack(dirty));
+  }
+
+  /** Shows `overlay` over the whole unit from the next render on; undefined gives the displays back. */
+  setOverlay(overlay: Overlay | undefined): void {
+    this.overlay = overlay;
+    this.overlayNext = -Infinity;
+    if (!overlay) this.everythingDirty = true;
+  }
+
+  hasOverlay(): boolean {
+    return this.overlay !== undefined;
+  }
+
+  private renderOverlay(overlay: Overlay, now: number): Frame {
+    if (now < this.overlayNext) return this.last;
+    const { width: W, height: H } = this.unit;
+    const ctx = this.ctx;
+    ctx.save();
+    ctx.fillStyle = '#000';
+    ctx.fillRect(0, 0, W, H);
+    overlay.draw(ctx, W, H, now);
+    ctx.restore();
+    this.overlayNext = overlay.nextChange(now);
+    return this.publish(this.readBack([{ x: 0, y: 0, w: W, h: H }]));
+  }
+
+  private publish(data: Uint8Array): Frame {
+    this.last = { width: this.unit.width, height: this.unit.height, data, seq: ++this.seq };
     for (const fn of this.listeners) fn(this.last);
     return this.last;
   }
@@ -89,6 +131,7 @@ export class Compositor {
 
   /** ms epoch of the earliest change on screen after `now`; Infinity when nothing animates. */
   nextChange(now: number): number {
+    if (this.overlay) return this.overlayNext;
     let t = Infinity;
     for (const ar of this.allRenderers()) t = Math.min(t, ar.nextChange(now));
     return t;

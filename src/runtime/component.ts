@@ -5,7 +5,9 @@ import type { ServiceConfig } from '../config/types.js';
 import type { ApplyResult, CommandSource } from '../control/controller.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
+import type { Status } from '../monitor/status-types.js';
 import type { ReloadReport } from './diff.js';
+import type { Unit } from './unit.js';
 
 /** What a component may use of the running service. Every getter answers for the configuration running now. */
 export interface RuntimeContext {
@@ -16,6 +18,16 @@ export interface RuntimeContext {
   apply(query: string, source: CommandSource): Promise<ApplyResult>;
   /** Loads config.json again, as /reload_config does (rejects with MLDS_CONFIG_INVALID on faults). */
   reload(): Promise<ReloadReport>;
+  /** The physical units now running, by unit key (each has its output runner, frame loop and overlay). */
+  units(): ReadonlyMap<string, Unit>;
+  /** The unit showing this display id. */
+  unitFor(displayId: string): Unit | undefined;
+  /** Another running component, by name (undefined when the configuration does not want it). */
+  component<T extends Component = Component>(name: string): T | undefined;
+  /** The /status document as HTTP serves it now (the /info page renders from it). */
+  status(): Status;
+  /** The ports the service answers on (https only when configured and listening). */
+  ports(): { http: number; https?: number };
 }
 
 export interface Component {

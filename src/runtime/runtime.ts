@@ -7,6 +7,7 @@ import { KEY_PARAM } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
 import type { Logger } from '../log/logger.js';
 import type { ConfigStatus } from '../monitor/status.js';
+import type { Status } from '../monitor/status-types.js';
 import { forgetImages, preloadImage } from '../render/images.js';
 import type { Clock } from '../util/clock.js';
 import type { Component, ComponentEntry, RuntimeContext } from './component.js';
@@ -45,6 +46,8 @@ export class Runtime {
   private started = false;
   private reloading: Promise<ReloadReport> | undefined;
   readonly context: RuntimeContext;
+  /** Set by main once HTTP exists: the /status document and the listening ports. */
+  private report: { status(): Status; ports(): { http: number; https?: number } } | undefined;
 
   constructor(first: ServiceConfig, private readonly deps: RuntimeDeps) {
     const now = deps.clock.now();
@@ -67,12 +70,30 @@ export class Runtime {
       config: () => this.config,
       apply: (query, source) => this.controller.apply(query, source),
       reload: () => this.reload(),
+      units: () => this.units,
+      unitFor: (id) => this.unitOf.get(id),
+      component: <T extends Component>(name: string) => this.running.get(name) as T | undefined,
+      status: () => {
+        if (!this.report) throw new Error('status asked before HTTP was composed');
+        return this.report.status();
+      },
+      ports: () => this.report?.ports() ?? { http: this.config.port },
     };
   }
 
   /** True once started and while no swap is under way (HTTP answers 503 otherwise). */
   ready(): boolean {
     return this.started && !this.swapping;
+  }
+
+  /** main.ts: where components read /status and the listening ports from. */
+  reportWith(report: { status(): Status; ports(): { http: number; https?: number } }): void {
+    this.report = report;
+  }
+
+  /** A running component by name, for HTTP routes that drive one (/identify, /brightness...). */
+  component<T extends Component = Component>(name: string): T | undefined {
+    return this.running.get(name) as T | undefined;
   }
 
   unitFor(displayId: string): Unit | undefined {

@@ -34,6 +34,7 @@ export function serviceApi({ runtime, live, archives, startedAt, problems }: Api
       components: runtime.componentStatus(),
     }),
     reload: () => runtime.reload(),
+    component: (name) => runtime.component(name),
     loadConfig: (url) => archives.load(url),
     downloadConfig: () => archives.download(),
   };

@@ -4,7 +4,7 @@ import type { DisplayState } from '../control/state.js';
 import type { Frame } from '../frame.js';
 import { createOutput } from '../output/index.js';
 import { OutputRunner, type RunnerLog } from '../output/runner.js';
-import { Compositor, type CompositorOptions } from '../render/compositor.js';
+import { Compositor, type CompositorOptions, type Overlay } from '../render/compositor.js';
 import { PACKAGE_FONT_DIR } from '../render/fonts.js';
 import { FrameLoop } from '../render/loop.js';
 
@@ -51,6 +51,12 @@ export class Unit {
       this.loop.start();
     }
     void this.loop.invalidate();
+  }
+
+  /** Shows a whole-unit picture (boot screens, /identify) instead of the displays; undefined gives them back. */
+  setOverlay(overlay: Overlay | undefined): Promise<boolean> {
+    this.compositor.setOverlay(overlay);
+    return this.loop.invalidate();
   }
 
   latest(): Frame {

@@ -3,6 +3,7 @@
 // It never holds a credential: its live pictures authenticate with a cookie (view-tokens.ts).
 import { SCRIPT, STYLE } from './assets.js';
 import { displayCard } from './card.js';
+import { componentCards } from './components.js';
 import type { Status } from '../../monitor/status-types.js';
 import { duration, esc, readableQuery, row, text, when, type Obj } from './format.js';
 
@@ -75,6 +76,7 @@ export function renderInfoPage(typed: Status | Obj, opts: InfoPageOptions = {}):
 <style>${STYLE}</style></head><body data-refresh-ms="${Math.round(opts.refreshMs ?? 5000)}">
 <p id="stale" hidden></p>
 ${facts(status, zone)}
+${componentCards(status, zone)}
 <main id="displays">
 ${displays.map((d) => displayCard(d, zone, sharing(d))).join('\n')}
 </main>

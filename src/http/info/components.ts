@@ -1,0 +1,30 @@
+// The running capabilities on /info (crons, pollers, brightness, network...): each component's
+// /status facts (`status.components.<name>`) rendered as one card. A capability with a card of
+// its own registers it in CARDS; any other gets a plain key/value card, so nothing it reports
+// is hidden from a technician.
+import { esc, row, text, type Obj } from './format.js';
+
+export type ComponentCard = (facts: Obj, zone: string) => string;
+
+/** name -> card. One line per capability; each card lives in its own file beside this one. */
+const CARDS: Record<string, ComponentCard> = {};
+
+/** Components that only tune the service and have nothing a technician acts on. */
+const QUIET = new Set(['recheck']);
+
+function plainCard(name: string, facts: Obj): string {
+  const rows = Object.entries(facts).map(([k, v]) => row(esc(k), text(typeof v === 'object' && v !== null ? JSON.stringify(v) : v))).join('');
+  return `<section class="card component" data-component="${esc(name)}"><h2>${esc(name)}</h2><table class="kv"><tbody>${rows}</tbody></table></section>`;
+}
+
+export function componentCards(status: Obj, zone: string): string {
+  const all = (status.components ?? {}) as Obj;
+  return Object.entries(all)
+    .filter(([name]) => !QUIET.has(name))
+    .map(([name, facts]) => {
+      const f = (facts ?? {}) as Obj;
+      const card = CARDS[name];
+      return card ? card(f, zone) : plainCard(name, f);
+    })
+    .join('\n');
+}
