@@ -9,6 +9,8 @@ import { RECHECK_SECONDS, recheckComponent } from './recheck.js';
 export function components(opts: { recheckSeconds?: number } = {}): ComponentEntry[] {
   const recheck = opts.recheckSeconds ?? RECHECK_SECONDS;
   return [
+    // Always: the boot screens and /identify (it draws nothing unless a unit asks for a screen).
+    { name: 'boot', wanted: () => true, load: async () => new (await import('../boot/boot-screens.js')).BootScreens() },
     // 0 turns the re-check off (tests that count the clock's timers).
     { name: 'recheck', wanted: () => recheck > 0, load: async () => recheckComponent(recheck) },
   ];

@@ -1,0 +1,28 @@
+import type { Router } from '@koa/router';
+import type { BootScreens } from '../../boot/boot-screens.js';
+import { BOOT_COMPONENT, MAX_IDENTIFY_S } from '../../boot/boot-screens.js';
+import { MldsError } from '../../errors.js';
+import type { ServiceApi } from '../api.js';
+import { json } from '../middleware.js';
+
+/** Default when `seconds` is not given: long enough to walk along a row of panels. */
+const DEFAULT_IDENTIFY_S = 30;
+
+/**
+ * GET /identify?seconds=N[&id=<display>]: the info screen on every unit (or the one showing
+ * `id`) for N seconds, so a technician sees which controller drives which panel; 0 ends it.
+ */
+export function identifyRoutes(router: Router, api: ServiceApi): void {
+  router.get('/identify', json(), (ctx) => {
+    const raw = ctx.query.seconds;
+    if (Array.isArray(raw)) throw new MldsError('MLDS_BAD_PARAMETER', '"seconds" must be given once', 'seconds');
+    const seconds = raw === undefined || raw === '' ? DEFAULT_IDENTIFY_S : /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+    if (!(seconds >= 0 && seconds <= MAX_IDENTIFY_S)) throw new MldsError('MLDS_BAD_PARAMETER', `"seconds" must be a whole number of seconds from 0 to ${MAX_IDENTIFY_S}`, 'seconds');
+    const id = ctx.query.id;
+    if (Array.isArray(id)) throw new MldsError('MLDS_BAD_PARAMETER', '"id" must be given once', 'id');
+    if (id !== undefined && !api.config().displayById.has(id)) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
+    const boot = api.component<BootScreens>(BOOT_COMPONENT);
+    if (!boot) throw new MldsError('MLDS_UNAVAILABLE', 'the info screen is not running yet');
+    ctx.body = { seconds, units: boot.identify(seconds, id) };
+  });
+}
