@@ -2,12 +2,16 @@
 // /status facts (`status.components.<name>`) rendered as one card. A capability with a card of
 // its own registers it in CARDS; any other gets a plain key/value card, so nothing it reports
 // is hidden from a technician.
+import { cronsCard, pollersCard } from './automation.js';
 import { esc, row, text, type Obj } from './format.js';
 
 export type ComponentCard = (facts: Obj, zone: string) => string;
 
 /** name -> card. One line per capability; each card lives in its own file beside this one. */
-const CARDS: Record<string, ComponentCard> = {};
+const CARDS: Record<string, ComponentCard> = {
+  crons: cronsCard,
+  pollers: pollersCard,
+};
 
 /** Components that only tune the service and have nothing a technician acts on. */
 const QUIET = new Set(['recheck']);

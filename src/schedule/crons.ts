@@ -1,0 +1,175 @@
+// The configuration's crons: each entry's next second computed with the `cron` package
+// (6 fields, the configured timezone) and waited for on the runtime's clock, so a test's
+// FakeClock fires them; what each type does is in cron-tasks.ts.
+import { CronTime } from 'cron';
+import type { CronConfig } from '../config/types.js';
+import type { Component, RuntimeContext } from '../runtime/component.js';
+import { cronTarget, runCronTask } from './cron-tasks.js';
+
+/**
+ * The longest single wait. A unit without a clock battery boots with a wrong time and NTP
+ * steps it later: waking at least once a minute re-reads the wall clock, so a cron neither
+ * sleeps through a step forward (it runs once, late) nor waits out a step backward.
+ */
+const MAX_SLEEP_MS = 60_000;
+
+export interface CronJobStatus {
+  cron: string;
+  type: CronConfig['type'];
+  /** The URL (without query values) or query (keys masked) it acts on. */
+  target: string;
+  format?: 'html' | 'json';
+  nextRunAt?: string;
+  lastRunAt?: string;
+  lastResult?: 'ok' | 'error';
+  message?: string;
+  running: boolean;
+  runs: number;
+  /** Times it was due while its previous run had not finished. */
+  skipped: number;
+}
+
+interface Job {
+  config: CronConfig;
+  /** Its place in config.json's `crons`, for log lines and error fields. */
+  index: number;
+  time?: CronTime;
+  nextAt?: number;
+  timer?: unknown;
+  run?: Promise<void>;
+  abort?: AbortController;
+  lastRunAt?: number;
+  lastResult?: 'ok' | 'error';
+  message?: string;
+  runs: number;
+  skipped: number;
+}
+
+const sameEntry = (a: CronConfig, b: CronConfig) => a.type === b.type && a.cron === b.cron && a.value === b.value && a.format === b.format;
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+export class Crons implements Component {
+  readonly name = 'crons';
+  private ctx: RuntimeContext | undefined;
+  private jobs: Job[] = [];
+
+  async start(ctx: RuntimeContext): Promise<void> {
+    this.ctx = ctx;
+    this.jobs = ctx.config().crons.map((config, index) => ({ config, index, runs: 0, skipped: 0 }));
+    for (const job of this.jobs) this.arm(job);
+    ctx.log.info({ crons: this.jobs.length }, 'crons started');
+  }
+
+  /** Entries that stayed keep their history and a run under way; the rest start again. */
+  async reload(ctx: RuntimeContext): Promise<void> {
+    this.ctx = ctx;
+    const old = [...this.jobs];
+    this.jobs = ctx.config().crons.map((config, index) => {
+      const at = old.findIndex((j) => sameEntry(j.config, config));
+      if (at < 0) return { config, index, runs: 0, skipped: 0 };
+      // The same object: a run under way settles on it.
+      const kept = old.splice(at, 1)[0];
+      this.disarm(kept);
+      Object.assign(kept, { config, index, time: undefined, nextAt: undefined });
+      return kept;
+    });
+    for (const gone of old) { this.disarm(gone); gone.abort?.abort(); }
+    for (const job of this.jobs) this.arm(job);
+    ctx.log.info({ crons: this.jobs.length }, 'crons follow the new configuration');
+  }
+
+  async stop(): Promise<void> {
+    const running = this.jobs.map((j) => j.run).filter((r) => r !== undefined);
+    for (const job of this.jobs) { this.disarm(job); job.abort?.abort(); }
+    this.ctx = undefined;
+    await Promise.allSettled(running);
+  }
+
+  status(): { crons: CronJobStatus[] } {
+    return {
+      crons: this.jobs.map((j) => ({
+        cron: j.config.cron,
+        type: j.config.type,
+        target: cronTarget(j.config),
+        ...(j.config.type === 'sendInfo' ? { format: j.config.format } : {}),
+        nextRunAt: iso(j.nextAt),
+        lastRunAt: iso(j.lastRunAt),
+        lastResult: j.lastResult,
+        message: j.message,
+        running: j.run !== undefined,
+        runs: j.runs,
+        skipped: j.skipped,
+      })),
+    };
+  }
+
+  /** Waits for the job's next second (strictly after now), in steps of at most MAX_SLEEP_MS. */
+  private arm(job: Job): void {
+    const ctx = this.ctx;
+    if (!ctx) return;
+    const now = ctx.clock.now();
+    let next: number;
+    try {
+      job.time ??= new CronTime(job.config.cron);
+      next = job.time.getNextDateFrom(new Date(now), ctx.config().timezone).toMillis();
+    } catch (err) {
+      // The configuration checks both; a zone the system lacks can still get here.
+      job.lastResult = 'error';
+      job.message = `cannot be scheduled: ${(err as Error).message}`;
+      ctx.log.warn({ cron: job.index, schedule: job.config.cron, err: job.message }, 'cron cannot be scheduled');
+      return;
+    }
+    // Normally equal; earlier when the wall clock was stepped back since the last wait.
+    if (job.nextAt === undefined || next < job.nextAt) job.nextAt = next;
+    job.timer = ctx.clock.setTimeout(() => this.wake(job), Math.min(job.nextAt - now, MAX_SLEEP_MS));
+  }
+
+  private disarm(job: Job): void {
+    if (job.timer !== undefined) this.ctx?.clock.clearTimeout(job.timer);
+    job.timer = undefined;
+  }
+
+  private wake(job: Job): void {
+    job.timer = undefined;
+    if (!this.ctx || !this.jobs.includes(job)) return;
+    if (job.nextAt !== undefined && this.ctx.clock.now() >= job.nextAt) {
+      job.nextAt = undefined;
+      this.fire(job);
+    }
+    this.arm(job);
+  }
+
+  private fire(job: Job): void {
+    const ctx = this.ctx!;
+    const facts = { cron: job.index, schedule: job.config.cron, type: job.config.type, target: cronTarget(job.config) };
+    if (job.run) {
+      job.skipped++;
+      ctx.log.warn({ ...facts, skipped: job.skipped }, 'cron skipped: its previous run has not finished');
+      return;
+    }
+    const started = ctx.clock.now();
+    job.lastRunAt = started;
+    job.runs++;
+    const abort = new AbortController();
+    job.abort = abort;
+    job.run = runCronTask(job.config, ctx, abort.signal, `crons/${job.index}/value`).then(
+      (message) => {
+        job.lastResult = 'ok';
+        job.message = message;
+        ctx.log.info({ ...facts, result: message, ms: ctx.clock.now() - started }, 'cron ran');
+      },
+      (err: Error) => {
+        job.lastResult = 'error';
+        job.message = err.message;
+        ctx.log.warn({ ...facts, err: err.message, code: (err as { code?: string }).code, ms: ctx.clock.now() - started }, 'cron failed');
+      },
+    ).finally(() => {
+      job.run = undefined;
+      job.abort = undefined;
+    });
+  }
+}
+
+export function cronsComponent(): Component {
+  return new Crons();
+}
