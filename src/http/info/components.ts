@@ -3,12 +3,14 @@
 // its own registers it in CARDS; any other gets a plain key/value card, so nothing it reports
 // is hidden from a technician.
 import { cronsCard, pollersCard } from './automation.js';
+import { bootCard } from './boot.js';
 import { esc, row, text, type Obj } from './format.js';
 
 export type ComponentCard = (facts: Obj, zone: string) => string;
 
 /** name -> card. One line per capability; each card lives in its own file beside this one. */
 const CARDS: Record<string, ComponentCard> = {
+  boot: bootCard,
   crons: cronsCard,
   pollers: pollersCard,
 };
