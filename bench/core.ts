@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { exampleConfig } from '../test/helpers/service.js';
 import { createCanvas } from 'canvas';
 import { loadConfig } from '../src/config/load.js';
 import { offlineController } from '../src/preview/offline.js';
@@ -62,7 +63,7 @@ async function load(port: number, pid: number, connections: number, paths: strin
 
 export async function benchCore(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-bench-'));
-  const cfg = JSON.parse(readFileSync(path.join(REPO, 'examples/config.json'), 'utf8'));
+  const cfg = exampleConfig();
   cfg.rateLimit = '100000';
   cpSync(path.join(REPO, 'examples/images'), path.join(dir, 'images'), { recursive: true });
   writeFileSync(path.join(dir, 'config.json'), JSON.stringify(cfg));
@@ -98,7 +99,7 @@ export async function benchCore(): Promise<string> {
 }
 
 /** The same idle measurement for the LED display alone: what a 1080p canvas and its frame add. */
-async function idleRssLedOnly(dir: string, cfg: { displays: Record<string, unknown> }): Promise<number> {
+async function idleRssLedOnly(dir: string, cfg: ReturnType<typeof exampleConfig>): Promise<number> {
   const file = path.join(dir, 'led-only.json');
   writeFileSync(file, JSON.stringify({ ...cfg, displays: { led1: cfg.displays.led1 } }));
   const child = spawn(process.execPath, [path.join(REPO, 'dist/cli.js'), 'start', '--config', file, '--port', '0', '--state-dir', path.join(dir, 'state-led')], { stdio: ['ignore', 'ignore', 'pipe'] });

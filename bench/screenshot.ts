@@ -5,10 +5,11 @@
 // poller, and each pair of periods is compared as ratios.
 //   node --import tsx bench/screenshot.ts    (MLDS_BENCH_SHOT_SECONDS, MLDS_BENCH_CLI=<another build's cli.js>)
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { exampleConfig } from '../test/helpers/service.js';
 import { waitForPort } from './core.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -109,7 +110,7 @@ async function period(port: number, withPoller: boolean): Promise<Period> {
 
 export async function benchScreenshot(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-bench-shot-'));
-  const cfg = JSON.parse(readFileSync(path.join(REPO, 'examples/config.json'), 'utf8'));
+  const cfg = exampleConfig();
   cfg.rateLimit = '100000';
   cpSync(path.join(REPO, 'examples/images'), path.join(dir, 'images'), { recursive: true });
   writeFileSync(path.join(dir, 'config.json'), JSON.stringify(cfg));

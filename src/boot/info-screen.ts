@@ -60,10 +60,10 @@ function linesFor(layout: InfoLayout, f: InfoFacts): Line[] {
 }
 
 /** The largest font size (px) at which every line fits `w` x `h`, or undefined below MIN_PX. */
-function fitSize(ctx: CanvasRenderingContext2D, lines: Line[], w: number, h: number): number | undefined {
+function fitSize(ctx: CanvasRenderingContext2D, lines: Line[], w: number, h: number, cap: number): number | undefined {
   const rows = lines.reduce((s, l) => s + l.scale * 1.25, 0);
-  let size = Math.min(Math.floor(h / rows), Math.floor(h / 6));
-  for (; size >= MIN_PX; size = Math.floor(size * 0.92)) {
+  let size = Math.min(Math.floor(h / rows), cap);
+  for (; size >= MIN_PX; size = Math.min(size - 1, Math.floor(size * 0.95))) {
     if (lines.every((l) => widthOf(ctx, l.text, Math.round(size * l.scale)) <= w)) return size;
   }
   return undefined;
@@ -84,20 +84,13 @@ export class InfoScreen implements Overlay {
   }
 
   draw(ctx: CanvasRenderingContext2D, width: number, height: number, now: number): void {
-    let layout = layoutFor(width, height);
-    const margin = layout === 'large' ? Math.round(width * 0.04) : 2;
-    let lines = linesFor(layout, this.facts);
-    let size = layout === 'tiny' ? undefined : fitSize(ctx, lines, width - 2 * margin, height - 2 * margin);
-    if (size === undefined && layout === 'large') {
-      // Too many displays or addresses for the panel: the small layout's facts at a legible size.
-      layout = 'small';
-      lines = linesFor(layout, this.facts);
-      size = fitSize(ctx, lines, width - 4, height - 4);
-    }
-    if (size === undefined) {
+    const chosen = this.choose(ctx, width, height);
+    if (!chosen) {
       this.drawScrolling(ctx, width, height, now);
       return;
     }
+    const { lines, size, left, margin } = chosen;
+    this.scrolls = false;
     ctx.textBaseline = 'middle';
     const total = lines.reduce((s, l) => s + l.scale * size * 1.25, 0);
     let y = Math.round((height - total) / 2);
@@ -106,10 +99,26 @@ export class InfoScreen implements Overlay {
       ctx.font = cssFont(px, BOLD);
       ctx.fillStyle = l.color;
       const w = ctx.measureText(l.text).width;
-      const x = layout === 'large' ? margin : Math.round((width - w) / 2);
-      ctx.fillText(l.text, x, y + (px * 1.25) / 2);
+      ctx.fillText(l.text, left ? margin : Math.round((width - w) / 2), y + (px * 1.25) / 2);
       y += px * 1.25;
     }
+  }
+
+  /** The richest layout the unit's size allows at a legible size, down to the addresses alone; undefined: scroll. */
+  private choose(ctx: CanvasRenderingContext2D, width: number, height: number): { lines: Line[]; size: number; left: boolean; margin: number } | undefined {
+    const layout = layoutFor(width, height);
+    if (layout === 'tiny') return undefined;
+    const candidates: Array<{ lines: Line[]; left: boolean; margin: number }> = [];
+    if (layout === 'large') candidates.push({ lines: linesFor('large', this.facts), left: true, margin: Math.round(width * 0.04) });
+    const small = linesFor('small', this.facts);
+    candidates.push({ lines: small, left: false, margin: 2 }, { lines: small.slice(0, -1), left: false, margin: 2 });
+    for (const c of candidates) {
+      // A full screen of facts reads best at no more than a sixth of the height per line.
+      const cap = c.left ? Math.floor(height / 6) : Infinity;
+      const size = fitSize(ctx, c.lines, width - 2 * c.margin, height - 2 * c.margin, cap);
+      if (size !== undefined) return { ...c, size };
+    }
+    return undefined;
   }
 
   nextChange(now: number): number {

@@ -1,7 +1,7 @@
 // Shared by the service-level tests: a throw-away service directory, a service on a free
 // loopback port, HTTP helpers, and decoded screenshot pixels.
 import { loadImage, createCanvas } from 'canvas';
-import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startService, type RunningService, type StartOptions } from '../../src/main.js';
@@ -103,4 +103,17 @@ export function baseConfig(): Record<string, any> { // eslint-disable-line @type
       },
     },
   };
+}
+
+/**
+ * The example configuration without its boot screens (info screen, logo), for tests and
+ * benches that measure the content from the first second.
+ */
+export function exampleConfig(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const cfg = JSON.parse(readFileSync(path.join(REPO, 'examples/config.json'), 'utf8'));
+  for (const d of Object.values(cfg.displays) as Array<Record<string, any>>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    d.infoScreenTtl = '0';
+    if (d.startScreen) delete d.startScreen.image;
+  }
+  return cfg;
 }

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
 import { Router } from '@koa/router';
@@ -13,7 +11,7 @@ import { errors } from '../../src/http/middleware.js';
 import { screenshotRoutes } from '../../src/http/routes/screenshot.js';
 import { Screenshots, screenshotTotals } from '../../src/http/screenshots.js';
 import { LiveViews } from '../../src/http/stream.js';
-import { REPO, baseConfig, decode, get, near, nextFrame, serviceDir, start, until, type Pixels, type ServiceDir } from '../helpers/service.js';
+import { baseConfig, exampleConfig, decode, get, near, nextFrame, serviceDir, start, until, type Pixels, type ServiceDir } from '../helpers/service.js';
 
 /** Sends a command and waits until the frame containing it has been drawn. */
 async function show(svc: RunningService, id: string, query: string): Promise<void> {
@@ -233,7 +231,7 @@ describe('a 1080p screenshot poller and the frame loop', () => {
   let svc: RunningService;
   before(async () => {
     // The example: a 640x160 LED display and a 1920x1080 LCD, on units of their own, both scrolling.
-    sd = serviceDir({ ...JSON.parse(readFileSync(path.join(REPO, 'examples/config.json'), 'utf8')), rateLimit: '100000' });
+    sd = serviceDir({ ...exampleConfig(), rateLimit: '100000' });
     svc = await start(sd);
     const long = encodeURIComponent('Lotnisko Chopina - Terminal A - Airport via Centrum and the long way round');
     await show(svc, 'led1', `id=led1&layout=departure&route=175&destination=${long}`);
