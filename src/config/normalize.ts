@@ -4,6 +4,7 @@ import path from 'node:path';
 import { checkFetchedUrls, normalizeCrons, normalizePollers, portRangeOf } from './automation.js';
 import { APPLIES_TO, DEFAULTS, FILE_TYPES, KEYED, defaultFontSize } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
+import { fieldSettings } from './field-settings.js';
 import { resolveAsset, unsafeReference } from './files.js';
 import { formatEnglish, zonedAt } from '../time/date-format.js';
 import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
@@ -36,7 +37,6 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   checkFetchedUrls(displays, crons, pollers, urlPortRange, fault);
 
   const security = isObj(raw.security) ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) } : undefined;
-  const https = isObj(raw.https) ? { cert: String(raw.https.cert), key: String(raw.https.key), port: parseIntLike(raw.https.port) ?? 9443 } : undefined;
   if (typeof raw.timezone === 'string' && !validZone(raw.timezone)) fault('/timezone', `"${raw.timezone}" is not an IANA time zone name such as Europe/Warsaw`);
 
   return {
@@ -52,7 +52,6 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     timezone: str(raw.timezone),
     logRetentionDays: parseIntLike(raw.logRetentionDays) ?? DEFAULTS.logRetentionDays,
     unknownAreaKeys: raw.unknownAreaKeys === 'ignore' ? 'ignore' : 'reject',
-    https,
     security,
     rateLimit: parseIntLike(raw.rateLimit) ?? DEFAULTS.rateLimit,
     effectDurationMs: parseIntLike(raw.effectDurationMs) ?? DEFAULTS.effectDurationMs,
@@ -60,6 +59,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     urlPortRange,
     audioDevice: str(raw.audioDevice) ?? 'default',
     webRefreshSeconds: parseIntLike(raw.webRefreshSeconds) ?? 60,
+    ...fieldSettings(raw, serviceDir, fault),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
+import { fieldSchema } from './field-settings.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -137,6 +138,7 @@ export const configSchema = {
     urlPortRange: { type: 'array', minItems: 2, maxItems: 2, items: int(1, 65535) },
     audioDevice: { type: 'string', minLength: 1, maxLength: 255 },
     webRefreshSeconds: int(1, 86400),
+    ...fieldSchema,
     sensors: {
       type: 'array',
       items: {

@@ -111,6 +111,31 @@ export interface CronConfig {
 export interface PollerMapper { id: string; layout: string; areas: Record<string, string> }
 export interface PollerConfig { url: string; interval: number; mapper?: PollerMapper }
 
+export interface HttpLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxUrlBytes: number;
+  maxHeaderBytes: number;
+  maxConnections: number;
+  maxConnectionsPerClient: number;
+}
+export interface NetworkSettings {
+  /** Interface to read and configure; undefined = the default route's, else the first Ethernet one that is up. */
+  interface?: string;
+  /** Folder of systemd-networkd `.network` files. */
+  networkdDir: string;
+  /** Seconds the new gateway has to answer before the previous configuration is restored. */
+  rollbackSeconds: number;
+}
+export interface MdnsSettings {
+  /** Service instance name; default `<hostname> (mlds <MAC tail>)`. */
+  name?: string;
+  /** Interface to announce on; default every interface. */
+  interface?: string;
+}
+
 export interface ServiceConfig {
   /** Folder holding config.json: fonts/ and images/ are looked up here first. */
   dir: string;
@@ -126,7 +151,8 @@ export interface ServiceConfig {
   timezone?: string;
   logRetentionDays: number;
   unknownAreaKeys: 'reject' | 'ignore';
-  https?: { cert: string; key: string; port: number };
+  /** Paths resolved; `fingerprint` changes with the files' bytes, so a renewed certificate is a change a reload applies. */
+  https?: { cert: string; key: string; port: number; fingerprint: string };
   security?: { apiKey?: string; adminKey?: string };
   rateLimit: number;
   effectDurationMs: number;
@@ -138,4 +164,10 @@ export interface ServiceConfig {
   audioDevice: string;
   /** How often a shown web area's page is rendered again (default 60 s). */
   webRefreshSeconds: number;
+  /** HTTP protection limits (docs/security.md); read when a server starts, like `port`. */
+  limits: HttpLimits;
+  /** /getethernetconfig and /setethernetconfig. */
+  network: NetworkSettings;
+  /** mDNS announcement; undefined = not announced. */
+  mdns?: MdnsSettings;
 }

@@ -1,0 +1,111 @@
+// Top-level settings of the field capabilities: HTTPS, HTTP limits, the network endpoints and
+// mDNS. Their schema fragments and their normalization live here so schema.ts and
+// normalize.ts each carry one line for all of them. Meanings and defaults: docs/security.md.
+import { pointer } from './faults.js';
+import { parseIntLike } from './scalars.js';
+import { readTlsPair, tlsPath } from './tls.js';
+import type { HttpLimits, MdnsSettings, NetworkSettings, ServiceConfig } from './types.js';
+
+type Raw = Record<string, unknown>;
+type Fault = (path: string, message: string) => void;
+
+const int = (min: number, max: number) => ({ xInt: [min, max] });
+const iface = { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,15}$' } as const;
+
+/** Every HTTP limit with its default; docs/security.md explains each. */
+export const DEFAULT_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+  maxUrlBytes: 8_192,
+  maxHeaderBytes: 16_384,
+  maxConnections: 512,
+  maxConnectionsPerClient: 64,
+};
+
+const LIMIT_RANGES: Record<keyof HttpLimits, [number, number]> = {
+  headersTimeoutMs: [1_000, 600_000],
+  requestTimeoutMs: [1_000, 3_600_000],
+  keepAliveTimeoutMs: [100, 600_000],
+  idleTimeoutMs: [1_000, 3_600_000],
+  maxUrlBytes: [256, 1_048_576],
+  maxHeaderBytes: [1_024, 1_048_576],
+  maxConnections: [1, 100_000],
+  maxConnectionsPerClient: [1, 100_000],
+};
+
+export const DEFAULT_NETWORKD_DIR = '/etc/systemd/network';
+export const DEFAULT_ROLLBACK_SECONDS = 60;
+
+/** Spread into the top-level `properties` of the configuration schema. */
+export const fieldSchema = {
+  limits: {
+    type: 'object', additionalProperties: false,
+    properties: Object.fromEntries(Object.entries(LIMIT_RANGES).map(([k, [min, max]]) => [k, int(min, max)])),
+  },
+  network: {
+    type: 'object', additionalProperties: false,
+    properties: {
+      interface: iface,
+      networkdDir: { type: 'string', minLength: 1, maxLength: 255, pattern: '^/' },
+      rollbackSeconds: int(1, 3600),
+    },
+  },
+  mdns: {
+    type: 'object', additionalProperties: false,
+    properties: {
+      enabled: { xBool: true },
+      name: { type: 'string', minLength: 1, maxLength: 63 },
+      interface: iface,
+    },
+  },
+};
+
+const isObj = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function fieldSettings(raw: Raw, serviceDir: string, fault: Fault): Pick<ServiceConfig, 'https' | 'limits' | 'network' | 'mdns'> {
+  return {
+    https: httpsOf(raw.https, serviceDir, fault),
+    limits: limitsOf(raw.limits, fault),
+    network: networkOf(raw.network),
+    mdns: mdnsOf(raw.mdns),
+  };
+}
+
+function limitsOf(raw: unknown, fault: Fault): HttpLimits {
+  const limits = { ...DEFAULT_LIMITS };
+  if (!isObj(raw)) return limits;
+  for (const k of Object.keys(DEFAULT_LIMITS) as Array<keyof HttpLimits>) limits[k] = parseIntLike(raw[k]) ?? limits[k];
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) fault('/limits/headersTimeoutMs', `must not be longer than requestTimeoutMs (${limits.requestTimeoutMs})`);
+  if (limits.maxUrlBytes > limits.maxHeaderBytes) fault('/limits/maxUrlBytes', `must not be larger than maxHeaderBytes (${limits.maxHeaderBytes}): the request line counts towards the headers`);
+  return limits;
+}
+
+function networkOf(raw: unknown): NetworkSettings {
+  const r = isObj(raw) ? raw : {};
+  return {
+    interface: typeof r.interface === 'string' ? r.interface : undefined,
+    networkdDir: typeof r.networkdDir === 'string' ? r.networkdDir : DEFAULT_NETWORKD_DIR,
+    rollbackSeconds: parseIntLike(r.rollbackSeconds) ?? DEFAULT_ROLLBACK_SECONDS,
+  };
+}
+
+/** Present and not `enabled: false` means announced; absent means not (docs/security.md: mDNS). */
+function mdnsOf(raw: unknown): MdnsSettings | undefined {
+  if (!isObj(raw) || raw.enabled === false || raw.enabled === 'false') return undefined;
+  return { name: typeof raw.name === 'string' ? raw.name : undefined, interface: typeof raw.interface === 'string' ? raw.interface : undefined };
+}
+
+function httpsOf(raw: unknown, serviceDir: string, fault: Fault): ServiceConfig['https'] {
+  if (!isObj(raw) || typeof raw.cert !== 'string' || typeof raw.key !== 'string') return undefined;
+  const cert = tlsPath(serviceDir, raw.cert);
+  const key = tlsPath(serviceDir, raw.key);
+  const read = readTlsPair(cert, key);
+  if ('faults' in read) {
+    for (const f of read.faults) fault(pointer('https', f.field), f.message);
+    return undefined;
+  }
+  return { cert, key, port: parseIntLike(raw.port) ?? 9443, fingerprint: read.pair.fingerprint };
+}
