@@ -54,10 +54,13 @@ typecheck: deps
 lint: deps
 	@npx eslint src test bench
 
-# A first run replays the example's saved requests, so the virtual displays show content at once.
+# A first run replays the example's saved requests after the boot screens. The example's
+# poller reads examples/feed/ from a small static server on port 9198 that lives as long as the service.
 run: build
 	@[ -f state/state.json ] || { mkdir -p state && cp examples/state.json state/state.json; }
-	node dist/cli.js start --config examples/config.json --port $(PORT) --state-dir state --log-dir logs
+	@python3 -m http.server 9198 --bind 127.0.0.1 --directory examples/feed >/dev/null 2>&1 & feed=$$!; \
+	  trap 'kill $$feed 2>/dev/null' EXIT INT TERM; \
+	  node dist/cli.js start --config examples/config.json --port $(PORT) --state-dir state --log-dir logs
 
 test: test-deps build typecheck lint
 	node --import tsx --test --test-reporter=spec $(TESTS)

@@ -106,11 +106,14 @@ export function baseConfig(): Record<string, any> { // eslint-disable-line @type
 }
 
 /**
- * The example configuration without its boot screens (info screen, logo), for tests and
- * benches that measure the content from the first second.
+ * The example configuration without its boot screens (info screen, logo), crons and poller
+ * (its feed server runs only under `make run`), for tests and benches that measure the
+ * content from the first second.
  */
 export function exampleConfig(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const cfg = JSON.parse(readFileSync(path.join(REPO, 'examples/config.json'), 'utf8'));
+  delete cfg.crons;
+  delete cfg.pollers;
   for (const d of Object.values(cfg.displays) as Array<Record<string, any>>) { // eslint-disable-line @typescript-eslint/no-explicit-any
     d.infoScreenTtl = '0';
     if (d.startScreen) delete d.startScreen.image;
