@@ -6,11 +6,12 @@ import { APPLIES_TO, DEFAULTS, FILE_TYPES, KEYED, defaultFontSize } from './area
 import { pointer, type ConfigFault } from './faults.js';
 import { fieldSettings } from './field-settings.js';
 import { resolveAsset, unsafeReference } from './files.js';
+import { normalizeSensors, sensorFrom } from './sensors.js';
 import { formatEnglish, zonedAt } from '../time/date-format.js';
 import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
 import type {
   AreaConfig, AreaType, DisplayConfig, LayoutConfig, OutputConfig, Rgb, Rgba,
-  SensorConfig, ServiceConfig, StartScreenConfig, UnitConfig,
+  ServiceConfig, StartScreenConfig, UnitConfig,
 } from './types.js';
 
 type Raw = Record<string, unknown>;
@@ -35,6 +36,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   const pollers = normalizePollers(raw.pollers, fault);
   const urlPortRange = portRangeOf(raw.urlPortRange, fault);
   checkFetchedUrls(displays, crons, pollers, urlPortRange, fault);
+  const sensors = normalizeSensors(raw.sensors, displays, units, fault);
 
   const security = isObj(raw.security) ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) } : undefined;
   if (typeof raw.timezone === 'string' && !validZone(raw.timezone)) fault('/timezone', `"${raw.timezone}" is not an IANA time zone name such as Europe/Warsaw`);
@@ -47,6 +49,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     displays,
     displayById: new Map(displays.map((d) => [d.id, d])),
     units,
+    sensors,
     latitude: parseNumLike(raw.latitude),
     longitude: parseNumLike(raw.longitude),
     timezone: str(raw.timezone),
@@ -240,20 +243,6 @@ function groupUnits(displays: DisplayConfig[]): UnitConfig[] {
     } else units.set(d.unit, { key: d.unit, output: d.output, width: d.width, height: d.height, displayIds: [d.id] });
   }
   return [...units.values()];
-}
-
-function sensorFrom(s: Raw): SensorConfig {
-  return {
-    path: str(s.path),
-    baudRate: parseIntLike(s.baudRate) ?? 9600,
-    protocol: (s.protocol as SensorConfig['protocol']) ?? 'ascii',
-    unitId: parseIntLike(s.unitId) ?? 1,
-    register: parseIntLike(s.register) ?? 0,
-    pollMs: parseIntLike(s.pollMs) ?? 1000,
-    host: str(s.host),
-    port: parseIntLike(s.port),
-    curve: Array.isArray(s.curve) ? (s.curve as unknown[][]).map((p) => [parseNumLike(p[0]) ?? 0, parseNumLike(p[1]) ?? 0] as [number, number]) : undefined,
-  };
 }
 
 function validZone(zone: string): boolean {

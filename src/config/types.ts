@@ -69,6 +69,9 @@ export interface SensorConfig {
   curve?: Array<[number, number]>;
 }
 
+/** A sensor at top level (`sensors`): it sets the brightness of every unit showing one of `displays`. */
+export interface SharedSensorConfig extends SensorConfig { displays: string[] }
+
 export interface DisplayConfig {
   id: string;
   displayName?: string;
@@ -146,6 +149,8 @@ export interface ServiceConfig {
   displays: DisplayConfig[];
   displayById: Map<string, DisplayConfig>;
   units: UnitConfig[];
+  /** Shared light sensors (DECISIONS.md, Brightness); a display's own sensor is DisplayConfig.sensor. */
+  sensors: SharedSensorConfig[];
   latitude?: number;
   longitude?: number;
   timezone?: string;
