@@ -26,7 +26,7 @@ export const ERRORS = {
   MLDS_REQUEST_TIMEOUT: { status: 408, doc: 'The request line and headers did not arrive within the server\'s time limit. The connection is closed.' },
   MLDS_RATE_LIMITED: { status: 429, doc: 'More than `rateLimit` requests per second from one client.' },
   MLDS_HEADERS_TOO_LARGE: { status: 431, doc: 'The request line and headers together exceed `limits.maxHeaderBytes` (16 KiB by default). The connection is closed.' },
-  MLDS_URL_TOO_LONG: { status: 414, doc: 'The request URL is longer than `limits.maxUrlBytes` (8 KiB by default).' },
+  MLDS_URL_TOO_LONG: { status: 414, doc: 'The request URL is longer than `limits.maxUrlBytes` (12 KiB by default).' },
   MLDS_TOO_MANY_CONNECTIONS: { status: 429, doc: 'One client address holds more than `limits.maxConnectionsPerClient` open connections (64 by default); the new one is answered and closed.' },
   MLDS_INTERNAL: { status: 500, doc: 'A defect in the service; the log has the stack trace.' },
   MLDS_NETWORK_BUSY: { status: 503, doc: 'A network change is still being applied or watched for rollback; retry after `Retry-After` seconds.' },

@@ -18,7 +18,7 @@ export const DEFAULT_LIMITS: HttpLimits = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 60_000,
-  maxUrlBytes: 8_192,
+  maxUrlBytes: 12_288,
   maxHeaderBytes: 16_384,
   maxConnections: 512,
   maxConnectionsPerClient: 64,
