@@ -35,6 +35,8 @@ export interface AreaConfig {
   dateOffset?: number;
   dateFormat?: string;
   xy?: { x: number; y: number };
+  /** web: seconds between renders of its page (the top-level webRefreshSeconds, so a change reloads the display). */
+  refreshSeconds?: number;
 }
 
 export interface LayoutConfig {
