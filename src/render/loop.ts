@@ -47,6 +47,8 @@ export class FrameLoop {
   private pending: Outgoing | undefined;
   private lastQueuedSeq = -1;
   private lastRenderAt = -Infinity;
+  /** When the frame now with the sink was handed over (undefined while none is). */
+  private sendingSince: number | undefined;
   private readonly counts: LoopStats;
 
   constructor(
@@ -72,6 +74,8 @@ export class FrameLoop {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.wakeAt = undefined;
+    // Nothing is drawn now: no decoder or browser page runs for it (they start again when drawn).
+    this.compositor.suspendMedia?.();
   }
 
   /**
@@ -98,6 +102,19 @@ export class FrameLoop {
 
   stats(): LoopStats {
     return { ...this.counts };
+  }
+
+  /**
+   * For the systemd watchdog: why the loop is not working, or undefined while it is. Idle
+   * (nothing due) is working; stopped, a frame due more than `maxLagMs` ago and not drawn, or
+   * a frame the sink has held for more than `maxLagMs` is not.
+   */
+  stalled(maxLagMs: number): string | undefined {
+    if (!this.running) return 'stopped';
+    const t = this.now();
+    if (this.wakeAt !== undefined && t - this.wakeAt > maxLagMs) return `a frame due ${Math.round(t - this.wakeAt)} ms ago was not drawn`;
+    if (this.sendingSince !== undefined && t - this.sendingSince > maxLagMs) return `the output has held a frame for ${Math.round(t - this.sendingSince)} ms`;
+    return undefined;
   }
 
   private tick(forced = false): void {
@@ -175,12 +192,14 @@ export class FrameLoop {
 
   private send(out: Outgoing): void {
     this.sending = true;
+    this.sendingSince = this.now();
     this.sink(out.frame)
       .catch(() => false)
       .then((ok) => {
         if (ok) this.counts.sent++;
         for (const w of out.waiters) w(ok);
         this.sending = false;
+        this.sendingSince = undefined;
         const next = this.pending;
         this.pending = undefined;
         if (next) this.send(next);

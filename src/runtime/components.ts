@@ -15,5 +15,7 @@ export function components(opts: { recheckSeconds?: number } = {}): ComponentEnt
     { name: 'recheck', wanted: () => recheck > 0, load: async () => recheckComponent(recheck) },
     { name: 'crons', wanted: (c) => c.crons.length > 0, load: async () => (await import('../schedule/crons.js')).cronsComponent() },
     { name: 'pollers', wanted: (c) => c.pollers.length > 0, load: async () => (await import('../schedule/pollers.js')).pollersComponent() },
+    // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.
+    { name: 'systemd', wanted: () => !!(process.env.NOTIFY_SOCKET || process.env.WATCHDOG_USEC), load: async () => new (await import('../device/systemd.js')).SystemdNotify() },
   ];
 }
