@@ -2,11 +2,13 @@
 // it ran last and how that ended, so a technician sees a silent schedule or a failing source.
 import { esc, text, when, type Obj } from './format.js';
 
-// Four columns that wrap inside themselves on a phone (the page's tables are CSS grids).
-const GRID = 'style="grid-template-columns:max-content minmax(0,1fr) max-content minmax(0,1fr)"';
-
-function table(head: string[], rows: string[]): string {
-  return `<table class="areas" ${GRID}><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+/**
+ * One row per entry, label and value (the page's `kv` grid): the schedule on the left, what it
+ * does, its times and its result stacked on the right, so a 412 px phone shows every fact
+ * without side-scrolling and a long URL wraps at its slashes.
+ */
+function table(rows: string[]): string {
+  return `<table class="kv"><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function card(name: string, title: string, body: string): string {
@@ -21,26 +23,25 @@ function outcome(result: unknown, message: unknown, good: (r: string) => boolean
 }
 
 const times = (rows: Array<[string, unknown]>, zone: string): string =>
-  rows.filter(([, v]) => v).map(([label, v]) => `<div><span class="note">${esc(label)}</span> ${when(v, zone)}</div>`).join('') || '<span class="dim">none</span>';
+  rows.filter(([, v]) => v).map(([label, v]) => `<div><span class="note">${esc(label)}</span> ${when(v, zone)}</div>`).join('');
 
 export function cronsCard(facts: Obj, zone: string): string {
   const list = (facts.crons as Obj[] | undefined) ?? [];
   const rows = list.map((c) => `<tr data-cron="${esc(c.cron)}">`
-    + `<td class="key"><code>${esc(c.cron)}</code><div class="note">${esc(c.type)}${c.format === 'json' ? ' (JSON)' : ''}</div></td>`
-    + `<td>${text(c.target)}</td>`
-    + `<td>${times([['next', c.nextRunAt], ['last', c.lastRunAt]], zone)}</td>`
-    + `<td>${c.running ? '<div class="note">running</div>' : ''}${outcome(c.lastResult, c.message, (r) => r === 'ok')}`
+    + `<th><code>${esc(c.cron)}</code><div class="note">${esc(c.type)}${c.format === 'json' ? ' (JSON)' : ''}</div></th>`
+    + `<td><div>${text(c.target)}</div>${times([['next', c.nextRunAt], ['last', c.lastRunAt]], zone)}`
+    + `<div>${c.running ? '<span class="note">running </span>' : ''}${outcome(c.lastResult, c.message, (r) => r === 'ok')}</div>`
     + `${Number(c.skipped) ? `<div class="note bad">skipped ${esc(c.skipped)}x: previous run not finished</div>` : ''}</td></tr>`);
-  return card('crons', 'Crons', list.length ? table(['Schedule', 'Does', 'Runs', 'Last result'], rows) : '<p class="dim">none</p>');
+  return card('crons', 'Crons', list.length ? table(rows) : '<p class="dim">none</p>');
 }
 
 export function pollersCard(facts: Obj, zone: string): string {
   const list = (facts.pollers as Obj[] | undefined) ?? [];
   const rows = list.map((p) => `<tr data-poller="${esc(p.url)}">`
-    + `<td class="key">every ${esc(p.interval)} s${Number(p.backoffSeconds) ? `<div class="note bad">backing off: ${esc(p.backoffSeconds)} s</div>` : ''}</td>`
-    + `<td>${text(p.url)}${p.mapper ? `<div class="note">${text(p.mapper)}</div>` : ''}</td>`
-    + `<td>${times([['next', p.nextFetchAt], ['last', p.lastFetchAt]], zone)}</td>`
-    + `<td>${outcome(p.lastResult, p.message, (r) => r === 'applied' || r === 'unchanged')}`
+    + `<th>every ${esc(p.interval)} s${Number(p.backoffSeconds) ? `<div class="note bad">backing off: ${esc(p.backoffSeconds)} s</div>` : ''}</th>`
+    + `<td><div>${text(p.url)}</div>${p.mapper ? `<div class="note">${text(p.mapper)}</div>` : ''}`
+    + `${times([['next', p.nextFetchAt], ['last', p.lastFetchAt]], zone)}`
+    + `<div>${outcome(p.lastResult, p.message, (r) => r === 'applied' || r === 'unchanged')}</div>`
     + `${Number(p.failures) ? `<div class="note bad">${esc(p.failures)} failures in a row</div>` : ''}</td></tr>`);
-  return card('pollers', 'Pollers', list.length ? table(['Interval', 'Fetches', 'Fetched', 'Last result'], rows) : '<p class="dim">none</p>');
+  return card('pollers', 'Pollers', list.length ? table(rows) : '<p class="dim">none</p>');
 }
