@@ -6,6 +6,7 @@ import { createApp } from './http/app.js';
 import { closeServer, listen } from './http/listen.js';
 import { Screenshots } from './http/screenshots.js';
 import { createHttpServer } from './http/server.js';
+import type { HttpsComponent } from './http/https.js';
 import { LiveViews } from './http/stream.js';
 import { createLogger } from './log/logger.js';
 import { FeedbackSender } from './monitor/feedback.js';
@@ -35,10 +36,12 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   await store.load();
   const feedback = new FeedbackSender(store, clock, log, opts.feedback);
   const live = new LiveViews();
+  const host = opts.host ?? '0.0.0.0';
   const runtime = new Runtime(first, {
     configFile, clock, log, store,
     confirm: (d, c, n) => feedback.confirm(d, c, n),
-    components: components({ recheckSeconds: opts.recheckSeconds }),
+    // HTTPS serves the same app beside HTTP (a component: loaded only when configured, follows reloads; it starts after `app` exists).
+    components: components({ recheckSeconds: opts.recheckSeconds, https: { app: () => app, host } }),
     onDisplaysGone: (ids) => live.close(ids),
   });
   const archives = new ConfigArchives({ runtime, configFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
@@ -46,9 +49,10 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
 
   // Listen first: while the panels are being opened the port already answers 503.
   const shots = new Screenshots();
-  const server = createHttpServer(createApp(api, log, live, undefined, shots), log);
-  const port = await listen(server, opts.port ?? first.port, opts.host ?? '0.0.0.0');
-  runtime.reportWith({ status: () => api.status(), ports: () => ({ http: port }) });
+  const app = createApp(api, log, live, undefined, shots);
+  const server = createHttpServer(app, log, first.limits);
+  const port = await listen(server, opts.port ?? first.port, host);
+  runtime.reportWith({ status: () => api.status(), ports: () => ({ http: port, https: runtime.component<HttpsComponent>('https')?.port() }) });
   await runtime.start();
   log.info({ port }, 'service ready');
 

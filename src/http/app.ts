@@ -7,6 +7,7 @@ import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
 import { Screenshots } from './screenshots.js';
 import { configRoutes } from './routes/config.js';
+import { ethernetRoutes } from './routes/ethernet.js';
 import { identifyRoutes } from './routes/identify.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
@@ -25,6 +26,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   statusRoutes(router, api, views);
   screenshotRoutes(router, api, live, shots);
   configRoutes(router, api);
+  ethernetRoutes(router, api);
   identifyRoutes(router, api);
   app.use(errors(log));
   app.use(onlyGetAndHead());

@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { maskUrl, queryKey, sameKey } from '../control/credentials.js';
 import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
 import type { ServiceApi } from './api.js';
+import { refusalLog } from './refusals.js';
 import { VIEW_COOKIE, type ViewTokens } from './view-tokens.js';
 
 export interface HttpLog {
@@ -47,29 +48,13 @@ export function onlyGetAndHead() {
   };
 }
 
-/** Clients whose refused requests are counted between two summary lines; the rest share one count. */
-const MAX_COUNTED_CLIENTS = 1000;
-
 /**
  * Fixed one-second windows per client address: enough to stop a runaway script without state
- * to tune. Refused requests are not logged one by one (a flood would fill a small log disk):
- * each client's count goes out as one line at most once a second.
+ * to tune. Refused requests are not logged one by one (refusals.ts).
  */
 export function rateLimit(perSecond: () => number, log?: HttpLog) {
   const windows = new Map<string, { second: number; count: number }>();
-  const refused = new Map<string, number>();
-  let summary: NodeJS.Timeout | undefined;
-  const report = () => {
-    summary = undefined;
-    for (const [ip, n] of refused) log!.warn({ ip, refused: n, limit: perSecond() }, `rate limited: ${n} requests from ${ip}`);
-    refused.clear();
-  };
-  const count = (ip: string) => {
-    if (!log) return;
-    const who = refused.has(ip) || refused.size < MAX_COUNTED_CLIENTS ? ip : 'other clients';
-    refused.set(who, (refused.get(who) ?? 0) + 1);
-    summary ??= setTimeout(report, 1000).unref();
-  };
+  const count = refusalLog(log, (ip, n) => [{ ip, refused: n, limit: perSecond() }, `rate limited: ${n} requests from ${ip}`]);
   return async (ctx: Context, next: Next) => {
     const second = Math.floor(Date.now() / 1000);
     const w = windows.get(ctx.ip);

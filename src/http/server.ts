@@ -1,18 +1,65 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import type Koa from 'koa';
+import { DEFAULT_LIMITS } from '../config/field-settings.js';
+import type { HttpLimits } from '../config/types.js';
 import { ERRORS, type ErrorCode } from '../errors.js';
+import { maskUrl } from '../control/credentials.js';
 import type { HttpLog } from './middleware.js';
+import { refusalLog } from './refusals.js';
+
+/**
+ * How often Node looks for requests past their header or request time limit. Its default,
+ * 30 s, would let a slow client hold a connection half a minute past its limit.
+ */
+const TIMEOUT_CHECK_MS = 500;
 
 /**
  * The HTTP server around the koa app. Requests koa never sees still get the JSON error
  * body every other error has: CONNECT (Node hands it to a 'connect' listener, or drops the
- * connection without one) and what Node's parser refuses before there is a request.
+ * connection without one), what Node's parser refuses before there is a request, a URL over
+ * the limit and a client over its share of connections.
  */
-export function createHttpServer(app: Koa, log: HttpLog): Server {
-  const server = createServer(app.callback());
+export function createHttpServer(app: Koa, log: HttpLog, limits: HttpLimits = DEFAULT_LIMITS): Server {
+  const server = createServer(serverOptions(limits), guardUrl(app.callback(), log, limits));
+  protect(server, log, limits, true);
+  return server;
+}
+
+/** The parts of `limits` Node applies itself; the HTTPS server takes the same. */
+export function serverOptions(limits: HttpLimits): ServerOptions {
+  return {
+    maxHeaderSize: limits.maxHeaderBytes,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+  };
+}
+
+/** A URL over `maxUrlBytes` is answered 414 before koa parses its query. */
+export function guardUrl(handler: RequestListener, log: HttpLog, limits: HttpLimits): RequestListener {
+  return (req, res) => {
+    const length = req.url?.length ?? 0;
+    if (length <= limits.maxUrlBytes) return handler(req, res);
+    // The URL itself is not logged: it is the oversized thing, and may carry a key.
+    log.info({ method: req.method, urlBytes: length, ip: req.socket.remoteAddress, status: 414 }, 'request');
+    reply(res, 'MLDS_URL_TOO_LONG', `the URL is ${length} bytes long; the limit is ${limits.maxUrlBytes}`);
+  };
+}
+
+/** What both servers share: idle timeout, connection caps, JSON answers for CONNECT and parser errors. */
+export function protect(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits, plain: boolean): void {
+  // A client that stops sending and reading (half-open, vanished) is dropped after this long.
+  server.timeout = limits.idleTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  const dropped = refusalLog(log, (ip, n) => [{ ip, dropped: n, limit: limits.maxConnections }, `connections refused: ${n} from ${ip} (the service holds ${limits.maxConnections} connections)`]);
+  server.on('drop', (d?: { remoteAddress?: string }) => dropped(d?.remoteAddress ?? 'unknown'));
+  limitPerClient(server, log, limits, plain);
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    log.info({ method: req.method, ip: req.socket.remoteAddress, status: 405 }, 'request');
+    log.info({ method: req.method, url: maskUrl(req.url ?? ''), ip: req.socket.remoteAddress, status: 405 }, 'request');
     answer(socket, 'MLDS_METHOD_NOT_ALLOWED', `${req.method} is not allowed; use GET`, { Allow: 'GET, HEAD' });
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
@@ -20,7 +67,7 @@ export function createHttpServer(app: Koa, log: HttpLog): Server {
       socket.destroy();
       return;
     }
-    const [code, message] = parserError(err.code);
+    const [code, message] = parserError(err.code, limits);
     log.info({ ip: (socket as Duplex & { remoteAddress?: string }).remoteAddress, status: ERRORS[code].status, err: err.code ?? err.message }, 'request refused by the HTTP parser');
     // A pipelined request before the bad one is answered first (Node's default handler drops its reply).
     const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
@@ -31,24 +78,60 @@ export function createHttpServer(app: Koa, log: HttpLog): Server {
       answer(socket, code, message);
     }
   });
-  return server;
 }
 
-function parserError(code: string | undefined): [ErrorCode, string] {
+/**
+ * One client may hold at most `maxConnectionsPerClient` connections, so it cannot take all
+ * `maxConnections` for itself. A plain connection over the share is answered 429 at once and
+ * closed; a TLS one is closed (there is no handshake yet to answer through).
+ */
+function limitPerClient(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits, plain: boolean): void {
+  const open = new Map<string, number>();
+  const refused = refusalLog(log, (ip, n) => [{ ip, refused: n, limit: limits.maxConnectionsPerClient }, `connections refused: ${n} from ${ip} over its ${limits.maxConnectionsPerClient}`]);
+  // Before Node's own listener: a refused socket is answered before any request is parsed.
+  server.prependListener('connection', (socket: Socket) => {
+    const ip = socket.remoteAddress ?? 'unknown';
+    const n = (open.get(ip) ?? 0) + 1;
+    if (n > limits.maxConnectionsPerClient) {
+      refused(ip);
+      if (!plain) return void socket.destroy();
+      return answer(socket, 'MLDS_TOO_MANY_CONNECTIONS', `${ip} already holds ${limits.maxConnectionsPerClient} connections`, { 'Retry-After': '1' });
+    }
+    open.set(ip, n);
+    socket.once('close', () => {
+      const left = (open.get(ip) ?? 1) - 1;
+      if (left > 0) open.set(ip, left);
+      else open.delete(ip);
+    });
+  });
+}
+
+function parserError(code: string | undefined, limits: HttpLimits): [ErrorCode, string] {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return ['MLDS_HEADERS_TOO_LARGE', 'the request line and headers are too large (the limit is 16 KiB)'];
+      return ['MLDS_HEADERS_TOO_LARGE', `the request line and headers are too large (the limit is ${limits.maxHeaderBytes} bytes)`];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return ['MLDS_REQUEST_TIMEOUT', 'the request did not arrive in time'];
+      return ['MLDS_REQUEST_TIMEOUT', `the request did not arrive in time (the limit is ${limits.headersTimeoutMs} ms for the headers)`];
     default:
       return ['MLDS_BAD_REQUEST', `the request is not valid HTTP/1.1 (${code ?? 'parse error'})`];
   }
 }
 
+function errorBody(code: ErrorCode, message: string): string {
+  return JSON.stringify({ result: 'error', code, message });
+}
+
+/** The JSON error answer through Node's response object (the request was parsed). */
+function reply(res: ServerResponse, code: ErrorCode, message: string): void {
+  const body = errorBody(code, message);
+  res.writeHead(ERRORS[code].status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.end(body);
+}
+
 /** A complete HTTP/1.1 error response on a raw socket, then the connection ends. */
 function answer(socket: Duplex, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
   const status = ERRORS[code].status;
-  const body = JSON.stringify({ result: 'error', code, message });
+  const body = errorBody(code, message);
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
     'Content-Type: application/json; charset=utf-8',

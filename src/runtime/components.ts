@@ -1,12 +1,13 @@
 import type { ComponentEntry } from './component.js';
 import { RECHECK_SECONDS, recheckComponent } from './recheck.js';
+import type { HttpsDeps } from '../http/https.js';
 
 /**
  * Every capability that runs with the service, in start order. A capability registers here
  * (one entry; main.ts does not change) and is imported only when `wanted` says the
  * configuration uses it, so an unconfigured one costs nothing.
  */
-export function components(opts: { recheckSeconds?: number } = {}): ComponentEntry[] {
+export function components(opts: { recheckSeconds?: number; https?: HttpsDeps } = {}): ComponentEntry[] {
   const recheck = opts.recheckSeconds ?? RECHECK_SECONDS;
   return [
     // Always: the boot screens and /identify (it draws nothing unless a unit asks for a screen).
@@ -15,6 +16,11 @@ export function components(opts: { recheckSeconds?: number } = {}): ComponentEnt
     { name: 'recheck', wanted: () => recheck > 0, load: async () => recheckComponent(recheck) },
     { name: 'crons', wanted: (c) => c.crons.length > 0, load: async () => (await import('../schedule/crons.js')).cronsComponent() },
     { name: 'pollers', wanted: (c) => c.pollers.length > 0, load: async () => (await import('../schedule/pollers.js')).pollersComponent() },
+    // /getethernetconfig, /setethernetconfig and a rollback watch left by a restart (Linux: ip, systemd-networkd).
+    { name: 'network', wanted: () => process.platform === 'linux', load: async () => (await import('../net/network.js')).networkComponent() },
+    { name: 'https', wanted: (c) => !!c.https && !!opts.https, load: async () => (await import('../http/https.js')).httpsComponent(opts.https!) },
+    // After https: the announcement carries its port.
+    { name: 'mdns', wanted: (c) => !!c.mdns, load: async () => (await import('../net/mdns.js')).mdnsComponent() },
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.
     { name: 'systemd', wanted: () => !!(process.env.NOTIFY_SOCKET || process.env.WATCHDOG_USEC), load: async () => new (await import('../device/systemd.js')).SystemdNotify() },
   ];

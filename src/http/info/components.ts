@@ -5,6 +5,7 @@
 import { cronsCard, pollersCard } from './automation.js';
 import { bootCard } from './boot.js';
 import { esc, row, text, type Obj } from './format.js';
+import { networkCard } from './network.js';
 
 export type ComponentCard = (facts: Obj, zone: string) => string;
 
@@ -12,6 +13,7 @@ export type ComponentCard = (facts: Obj, zone: string) => string;
 const CARDS: Record<string, ComponentCard> = {
   boot: bootCard,
   crons: cronsCard,
+  network: networkCard,
   pollers: pollersCard,
 };
 

@@ -1,0 +1,38 @@
+import type { Router } from '@koa/router';
+import { MldsError } from '../../errors.js';
+import { parseNetworkRequest } from '../../net/ethernet-request.js';
+import type { NetworkComponent } from '../../net/network.js';
+import type { ServiceApi } from '../api.js';
+import { json } from '../middleware.js';
+
+function network(api: ServiceApi): NetworkComponent {
+  const n = api.component<NetworkComponent>('network');
+  if (!n) throw new MldsError('MLDS_NETWORK_UNAVAILABLE', 'this unit cannot read or change its network configuration (the network capability needs Linux)');
+  return n;
+}
+
+export function ethernetRoutes(router: Router, api: ServiceApi): void {
+  router.get('/getethernetconfig', json(), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await network(api).read();
+  });
+
+  router.get('/setethernetconfig', json(), async (ctx) => {
+    // A HEAD must not change the unit's address.
+    if (ctx.method === 'HEAD') {
+      ctx.set('Allow', 'GET');
+      throw new MldsError('MLDS_METHOD_NOT_ALLOWED', 'HEAD does not change the network; use GET');
+    }
+    const n = network(api);
+    const ids = api.config().displays.length;
+    if (ids !== 1) throw new MldsError('MLDS_NOT_SINGLE_DISPLAY', `the network can be changed over HTTP only when exactly one display id is defined; the configuration has ${ids}`);
+    const req = parseNetworkRequest(ctx.querystring);
+    const busy = n.busySeconds();
+    if (busy !== undefined) ctx.set('Retry-After', String(busy));
+    const { answer, apply } = await n.change(req);
+    // Applied once this answer has left: the address may change under the connection.
+    ctx.res.once('close', apply);
+    ctx.set('Connection', 'close');
+    ctx.body = { result: 'network change accepted', ...req, ...answer, applying: 'after this answer; the previous configuration returns when the gateway does not answer within rollbackSeconds' };
+  });
+}
