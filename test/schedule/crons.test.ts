@@ -21,6 +21,9 @@ test('each cron type fires at its second and does its job', async () => {
   c.timezone = 'UTC';
   // The title empties 2 s after a command: loadLastRequest must bring it back.
   c.displays.main.layout.l1.title.ttl = '2';
+  // The far end is the feedback server too: a data cron with inumber is confirmed like /mlds.
+  c.displays.main.confirmIp = '127.0.0.1';
+  c.displays.main.confirmPort = String(far.port);
   c.crons = [
     { type: 'sendInfo', value: far.url('/html'), cron: '3 * * * * *' },
     { type: 'sendInfo', value: far.url('/json'), cron: '4 * * * * *', format: 'json' },
@@ -32,6 +35,8 @@ test('each cron type fires at its second and does its job', async () => {
   const sd = serviceDir(c);
   const clock = new FakeClock(T0);
   const svc = await start(sd, { clock, recheckSeconds: 0 });
+  const cronCalls = () => far.got.filter((r) => !r.url.startsWith('/mlds?'));
+  const confirmations = () => far.got.filter((r) => r.url.startsWith('/mlds?')).map((r) => r.url);
   const ran = async (i: number) => until(async () => (await crons(svc))[i].lastResult !== undefined, 5000, `cron ${i} to finish`);
   try {
     const before = await crons(svc);
@@ -40,10 +45,10 @@ test('each cron type fires at its second and does its job', async () => {
 
     clock.advance(2999);
     await new Promise((r) => setTimeout(r, 100));
-    assert.equal(far.got.length, 0, 'nothing before its second');
+    assert.equal(cronCalls().length, 0, 'nothing before its second');
     clock.advance(1);
-    await until(() => far.got.length === 1, 5000, 'the /info POST');
-    const html = far.got[0];
+    await until(() => cronCalls().length === 1, 5000, 'the /info POST');
+    const html = cronCalls()[0];
     assert.deepEqual([html.method, html.url, html.type], ['POST', '/html', 'text/html; charset=utf-8']);
     const info = (await get(svc, '/info')).text;
     const title = (s: string) => /<title>(.*?)<\/title>/.exec(s)?.[1];
@@ -56,9 +61,10 @@ test('each cron type fires at its second and does its job', async () => {
     assert.equal(jobs[0].nextRunAt, new Date(T0 + 63_000).toISOString(), 'next minute');
 
     clock.advance(1000);
-    await until(() => far.got.length === 2, 5000, 'the /status POST');
-    assert.deepEqual([far.got[1].method, far.got[1].url, far.got[1].type], ['POST', '/json', 'application/json']);
-    const posted = JSON.parse(far.got[1].body) as Obj;
+    await until(() => cronCalls().length === 2, 5000, 'the /status POST');
+    const json = cronCalls()[1];
+    assert.deepEqual([json.method, json.url, json.type], ['POST', '/json', 'application/json']);
+    const posted = JSON.parse(json.body) as Obj;
     assert.equal(posted.service, 'mlds');
     assert.equal(posted.time, at(4), 'the status as of its second');
     assert.equal(posted.displays[0].id, 'main');
@@ -71,8 +77,10 @@ test('each cron type fires at its second and does its job', async () => {
     await until(async () => near((await decode((await get(svc, '/screenshot?id=main&format=png')).bytes)).at(190, 10), [0, 0, 255]), 5000, 'layout l1 on screen');
 
     clock.advance(1000);
-    await until(() => far.got.length === 3, 5000, 'the url GET');
-    assert.deepEqual([far.got[2].method, far.got[2].url], ['GET', '/ping?token=secret']);
+    await until(() => confirmations().length === 1, 5000, 'the confirmation of the data cron');
+    assert.deepEqual(confirmations(), ['/mlds?confirm=1&inumber=c1']);
+    await until(() => cronCalls().length === 3, 5000, 'the url GET');
+    assert.deepEqual([cronCalls()[2].method, cronCalls()[2].url], ['GET', '/ping?token=secret']);
     await ran(3);
     assert.match((await crons(svc))[3].message!, /HTTP 200.*body not used/);
 
@@ -100,6 +108,7 @@ test('each cron type fires at its second and does its job', async () => {
     jobs = await crons(svc);
     assert.deepEqual(jobs.map((j) => j.lastRunAt), [3, 4, 5, 6, 7, 9].map(at), 'each at its second');
     assert.ok(jobs.every((j) => j.runs === 1 && j.skipped === 0));
+    assert.deepEqual(confirmations(), ['/mlds?confirm=1&inumber=c1'], 'the replay is not confirmed again');
 
     // /info shows the crons table.
     const page = (await get(svc, '/info')).text;
