@@ -1,0 +1,148 @@
+// The `brightness` component: decides each physical unit's brightness by the precedence of
+// DECISIONS.md and applies it through the unit's output, only when it changes.
+import type { ServiceConfig } from '../config/types.js';
+import type { Component, RuntimeContext } from '../runtime/component.js';
+import type { Unit } from '../runtime/unit.js';
+import { applyBrightness } from './apply.js';
+import { decide, type Decision } from './precedence.js';
+import { ScheduleSource } from './schedule-source.js';
+import { systemBinding, type LinkDeps } from './sensors/link.js';
+import { Sources } from './sources.js';
+import { brightnessStatus, type BrightnessStatus } from './status.js';
+
+export interface BrightnessOptions {
+  /** Serial devices (tests pass @serialport/binding-mock). */
+  link?: LinkDeps;
+  urlPollMs?: number;
+}
+
+export interface UnitState { decision: Decision; since: number; handoverSince?: number; applied?: number }
+
+export class BrightnessComponent implements Component {
+  readonly name = 'brightness';
+  private ctx: RuntimeContext | undefined;
+  private sources: Sources | undefined;
+  private schedule: ScheduleSource | undefined;
+  /** By MAIN id. */
+  readonly units = new Map<string, UnitState>();
+  /** What each unit's output was last given; a replaced unit (new output) is a new key. */
+  private applied = new WeakMap<Unit, number>();
+  private timer: unknown;
+  private pending: Promise<void> | undefined;
+  private again = false;
+
+  constructor(private readonly opts: BrightnessOptions = {}) {}
+
+  async start(ctx: RuntimeContext): Promise<void> {
+    this.ctx = ctx;
+    const changed = () => { void this.update(); };
+    this.schedule = new ScheduleSource(ctx.log, () => ctx.clock.now(), changed);
+    this.sources = new Sources({ clock: ctx.clock, log: ctx.log, link: this.opts.link ?? { binding: systemBinding }, onChange: changed, urlPollMs: this.opts.urlPollMs });
+    await this.follow(ctx.config());
+  }
+
+  async reload(ctx: RuntimeContext): Promise<void> {
+    this.ctx = ctx;
+    await this.follow(ctx.config());
+  }
+
+  async stop(): Promise<void> {
+    if (this.ctx && this.timer !== undefined) this.ctx.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.schedule?.stop();
+    await this.sources?.stop();
+    this.ctx = undefined;
+  }
+
+  status(): BrightnessStatus {
+    return brightnessStatus(this.ctx!.config(), this.ctx!.clock.now(), this.units, this.schedule!, this.sources!);
+  }
+
+  /**
+   * Sets a manual brightness on the units whose MAIN ids are given (checked by the caller:
+   * MAIN ids with sensorBrightness true) and resolves once every unit has been given its value.
+   */
+  async setManual(mainIds: string[], value: number): Promise<void> {
+    const at = this.ctx!.clock.now();
+    for (const id of mainIds) this.sources!.manual.set(id, { value, at });
+    this.ctx!.log.info({ units: mainIds, value }, 'manual brightness set over HTTP');
+    await this.update();
+  }
+
+  private async follow(config: ServiceConfig): Promise<void> {
+    this.schedule!.configure(config);
+    await this.sources!.sync(config);
+    for (const id of [...this.units.keys()]) if (!config.units.some((u) => u.displayIds[0] === id)) this.units.delete(id);
+    await this.update();
+  }
+
+  /** Decides every unit now; calls that arrive meanwhile are folded into one more pass. */
+  update(): Promise<void> {
+    if (this.pending) { this.again = true; return this.pending; }
+    this.pending = (async () => {
+      do {
+        this.again = false;
+        await this.decideAll();
+      } while (this.again && this.ctx);
+    })().finally(() => { this.pending = undefined; });
+    return this.pending;
+  }
+
+  private async decideAll(): Promise<void> {
+    const ctx = this.ctx;
+    if (!ctx) return;
+    const config = ctx.config(), now = ctx.clock.now();
+    let next = this.sources!.nextStale(now);
+    const runtimeUnits = [...ctx.units().values()];
+    for (const u of config.units) {
+      const main = config.displayById.get(u.displayIds[0])!;
+      const decision = decide(this.sources!.candidates(u, main, this.schedule!, now));
+      const prev = this.units.get(main.id);
+      const state: UnitState = {
+        decision,
+        since: prev && prev.decision.mode === decision.mode ? prev.since : now,
+        handoverSince: decision.handover ? (prev?.decision.handover?.from === decision.handover.from ? prev.handoverSince : now) : undefined,
+        applied: prev?.applied,
+      };
+      this.units.set(main.id, state);
+      this.logChange(main.id, prev?.decision, decision);
+      const unit = runtimeUnits.find((r) => r.config.displayIds[0] === main.id);
+      const previous = unit ? this.applied.get(unit) : undefined;
+      if (unit && previous !== decision.percent) {
+        this.applied.set(unit, decision.percent);
+        await applyBrightness(unit, decision.percent, now, previous);
+        state.applied = decision.percent;
+      }
+      if (decision.mode === 'schedule' || decision.mode === 'daylight') {
+        const at = this.schedule!.state(now)?.state.nextCheckAt;
+        if (at !== undefined) next = Math.min(next ?? Infinity, at);
+      }
+    }
+    this.arm(next);
+  }
+
+  private logChange(id: string, before: Decision | undefined, now: Decision): void {
+    const log = this.ctx!.log;
+    if (before?.mode === now.mode && before.percent === now.percent) return;
+    if (before && before.mode !== now.mode && now.handover && before.handover?.from !== now.handover.from) {
+      log.warn({ unit: id, from: now.handover.from, to: now.mode, reason: now.handover.reason, brightness: now.percent }, 'brightness source failed; the next one takes over');
+    } else if (before && before.mode !== now.mode) {
+      log.info({ unit: id, from: before.mode, to: now.mode, brightness: now.percent }, 'brightness source changed');
+    } else if (!before) {
+      log.info({ unit: id, mode: now.mode, brightness: now.percent, source: now.source }, 'brightness');
+    }
+  }
+
+  private arm(at: number | undefined): void {
+    const ctx = this.ctx!;
+    if (this.timer !== undefined) ctx.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    if (at === undefined) return;
+    this.timer = ctx.clock.setTimeout(() => { this.timer = undefined; void this.update(); }, Math.max(0, at - ctx.clock.now()));
+  }
+}
+
+/** The registry's entry point (src/runtime/components.ts imports this lazily). */
+export function brightnessComponent(opts?: BrightnessOptions): Component {
+  return new BrightnessComponent(opts);
+}
