@@ -9,6 +9,7 @@ import { Screenshots } from './screenshots.js';
 import { configRoutes } from './routes/config.js';
 import { ethernetRoutes } from './routes/ethernet.js';
 import { identifyRoutes } from './routes/identify.js';
+import { brightnessRoutes } from './routes/brightness.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
 
@@ -28,6 +29,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   configRoutes(router, api);
   ethernetRoutes(router, api);
   identifyRoutes(router, api);
+  brightnessRoutes(router, api);
   app.use(errors(log));
   app.use(onlyGetAndHead());
   app.use(rateLimit(() => api.config().rateLimit, log));
