@@ -1,0 +1,76 @@
+// The mDNS announcement seen by a separate browser process on loopback: both service types
+// with the unit's TXT record, announced again with new facts after a reload, and withdrawn
+// (goodbye packets) when the service stops.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { VERSION } from '../../src/version.js';
+import { REPO, baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
+
+interface Seen { event: string; type: string; name: string; port: number; txt: Record<string, string> }
+
+test('mDNS: _http._tcp and _mlds._tcp with the unit\'s TXT record, re-announced on reload, withdrawn on stop', async () => {
+  const name = `mlds test ${process.pid}`;
+  const c = baseConfig();
+  c.mdns = { name, interface: 'lo' };
+  const sd = serviceDir(c);
+  const browser = spawn(process.execPath, [path.join(REPO, 'test/net/fixtures/mdns-browser.mjs'), 'mlds', 'http'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const seen: Seen[] = [];
+  let buf = '';
+  browser.stdout.on('data', (d: Buffer) => {
+    buf += d.toString();
+    const lines = buf.split('\n');
+    buf = lines.pop()!;
+    for (const l of lines) seen.push(JSON.parse(l) as Seen);
+  });
+  const ours = (event: string, type: string) => seen.filter((s) => s.event === event && s.type === type && s.name === name);
+  let svc: Awaited<ReturnType<typeof start>> | undefined;
+  try {
+    await until(() => seen.some((s) => s.event === 'ready'), 10_000, 'the browser');
+    svc = await start(sd);
+    await until(() => ours('up', 'mlds').length > 0 && ours('up', 'http').length > 0, 10_000, 'both services seen');
+    for (const type of ['mlds', 'http']) {
+      const s = ours('up', type)[0];
+      assert.equal(s.port, svc.port);
+      assert.deepEqual(s.txt, { version: VERSION, ids: 'main', displays: '1', resolution: '200x100', controllerType: 'T430', hostname: hostname(), path: '/info' });
+    }
+    const status = (await get(svc, '/status')).json.components as { mdns: { announced: boolean; name: string } };
+    assert.equal(status.mdns.announced, true);
+    assert.equal(status.mdns.name, name);
+
+    // A reload with new facts: the browser learns them.
+    c.displays.main.controllerType = 'G20';
+    writeFileSync(sd.configFile, JSON.stringify(c));
+    assert.equal((await get(svc, '/reload_config')).status, 200);
+    await until(() => seen.some((s) => s.name === name && s.type === 'mlds' && s.event !== 'down' && s.txt?.controllerType === 'G20'), 10_000, 'the new TXT record');
+
+    await svc.close();
+    svc = undefined;
+    const upsBefore = ours('up', 'mlds').length;
+    await until(() => {
+      // Withdrawn: the last event of each type is a goodbye.
+      const last = (type: string) => seen.filter((s) => s.type === type && s.name === name).at(-1)?.event;
+      return last('mlds') === 'down' && last('http') === 'down';
+    }, 10_000, 'the goodbye packets');
+    assert.equal(ours('up', 'mlds').length, upsBefore);
+  } finally {
+    await svc?.close();
+    browser.kill('SIGTERM');
+    sd.cleanup();
+  }
+});
+
+test('mDNS is off unless configured: a unit does not advertise itself by default', async () => {
+  const sd = serviceDir(baseConfig());
+  const svc = await start(sd);
+  try {
+    const components = (await get(svc, '/status')).json.components as Record<string, unknown>;
+    assert.equal(components.mdns, undefined);
+  } finally {
+    await svc.close();
+    sd.cleanup();
+  }
+});
