@@ -1,4 +1,5 @@
 import type { AreaConfig, DisplayConfig, LayoutConfig, Rgb, ServiceConfig } from '../config/types.js';
+import { kindOf } from '../areas/registry.js';
 import { MldsError } from '../errors.js';
 import { parseQuery } from './query.js';
 
@@ -28,9 +29,7 @@ export interface Command {
 }
 
 const OVERRIDE = /^(fontColor|fontSize)\[(.*)\]$/;
-const MAX_TEXT = 4096;
 const MAX_INUMBER = 255;
-const FONT_TYPES = new Set(['text', 'static', 'dynamic']);
 
 /**
  * Parses and validates a control query string (the part after `?` of /mlds, a cron's
@@ -83,29 +82,12 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
 
 function resolveValue(area: AreaConfig, value: string): AreaCommand {
   if (value === '') return { area, value };
-  switch (area.type) {
-    case 'text':
-    case 'dynamic':
-      if (value.length > MAX_TEXT) throw new MldsError('MLDS_BAD_VALUE', `"${area.id}": text must be at most ${MAX_TEXT} characters`, area.id);
-      return { area, value, text: value };
-    case 'date':
-      throw new MldsError('MLDS_BAD_VALUE', `"${area.id}" is a date area: it shows the clock and takes no value (send "${area.id}=" to clear it)`, area.id);
-    default: {
-      if (!Object.prototype.hasOwnProperty.call(area.params, value)) {
-        const keys = Object.keys(area.params);
-        throw new MldsError('MLDS_UNKNOWN_PARAM_KEY', `"${area.id}": "${value}" is not one of its params keys (${keys.slice(0, 20).join(', ')}${keys.length > 20 ? ', ...' : ''})`, area.id);
-      }
-      const target = area.params[value];
-      if (area.type === 'static') return { area, value, text: target };
-      if (area.type === 'web') return { area, value, url: target };
-      return { area, value, file: target };
-    }
-  }
+  return { area, value, ...kindOf(area.type).resolve(area, value) };
 }
 
 function parseOverride(cmd: Command, kind: 'fontColor' | 'fontSize', area: AreaConfig | undefined, areaId: string, name: string, value: string): void {
   if (!area) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": layout "${cmd.layout.name}" has no area "${areaId}"`, name);
-  if (!FONT_TYPES.has(area.type)) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${kind} overrides apply to text and static areas, "${areaId}" is ${area.type}`, name);
+  if (!kindOf(area.type).overrides) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${kind} overrides apply to text and static areas, "${areaId}" is ${area.type}`, name);
   if (kind === 'fontColor') {
     const m = /^(\d{1,3})_(\d{1,3})_(\d{1,3})$/.exec(value);
     const parts = m ? [m[1], m[2], m[3]].map(Number) : [];

@@ -1,4 +1,5 @@
 import type { AreaConfig, Rgb } from '../config/types.js';
+import { kindOf } from '../areas/registry.js';
 import type { AreaCommand } from './command.js';
 import type { AreaState } from './state.js';
 
@@ -16,21 +17,9 @@ export function requestedContent(cmd: AreaCommand, o: Overrides, now: number): A
 
 /** What an area shows without a value: its defaultValue, the clock for a date area, else blank. */
 export function defaultContent(area: AreaConfig, o: Overrides, now: number): AreaState {
-  if (area.type === 'date') return { area, source: 'default', ...o, setAt: now };
-  const dv = area.defaultValue;
-  if (dv === undefined || dv === '') return { area, source: 'none', ...o, setAt: now };
-  switch (area.type) {
-    case 'text':
-    case 'dynamic':
-      return { area, source: 'default', text: dv, ...o, setAt: now };
-    case 'static':
-      // A defaultValue that is one of the params keys shows that key's text; otherwise the text itself.
-      return { area, source: 'default', text: Object.prototype.hasOwnProperty.call(area.params, dv) ? area.params[dv] : dv, ...o, setAt: now };
-    case 'web':
-      return { area, source: 'default', url: dv, ...o, setAt: now };
-    default:
-      return { area, source: 'default', file: dv, ...o, setAt: now };
-  }
+  const shown = kindOf(area.type).fallback(area);
+  if (!shown) return { area, source: 'none', ...o, setAt: now };
+  return { area, source: 'default', ...shown, ...o, setAt: now };
 }
 
 /** Same picture or text with the same look: a resend must not restart scrolls or replay effects. */

@@ -1,6 +1,7 @@
 import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import { MldsError } from '../errors.js';
 import type { Clock } from '../util/clock.js';
+import { publishStateChange } from './changes.js';
 import { parseCommand, type Command } from './command.js';
 import { maskQuery } from './credentials.js';
 import { defaultContent, requestedContent, sameContent, type Overrides } from './content.js';
@@ -91,6 +92,7 @@ export class Controller {
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
     this.scheduleExpiry(cmd.display.id);
+    this.announce(cmd.display.id);
     if (source !== 'replay') {
       this.deps.store.setLastRequest(cmd.display.id, st.lastCommand).catch((err: Error) =>
         this.deps.log.warn({ err: err.message }, 'saving the last request failed'));
@@ -166,6 +168,7 @@ export class Controller {
     }
     if (changed) {
       st.version++;
+      this.announce(id);
       this.deps.log.info({ id }, 'ttl expired');
       void this.deps.redraw(id);
     }
@@ -202,12 +205,18 @@ export class Controller {
       this.timers.delete(id);
       this.states.delete(id);
     }
-    for (const d of config.displays) this.state(d.id);
+    for (const d of config.displays) this.announce(d.id);
   }
 
   /** Clears all timers; the controller is not used afterwards. */
   dispose(): void {
     for (const t of this.timers.values()) this.deps.clock.clearTimeout(t);
     this.timers.clear();
+    for (const id of this.states.keys()) publishStateChange({ config: this.config, displayId: id, state: undefined });
+  }
+
+  /** Tells what follows state without drawing (audio areas, src/control/changes.ts). */
+  private announce(id: string): void {
+    publishStateChange({ config: this.config, displayId: id, state: this.state(id) });
   }
 }

@@ -1,9 +1,11 @@
-import type { AreaConfig, ServiceConfig } from '../config/types.js';
+import type { ServiceConfig } from '../config/types.js';
+import type { AreaState } from '../control/state.js';
 import type { ConfigFault } from '../config/faults.js';
 import type { Controller } from '../control/controller.js';
 import type { OutputHealth } from '../output/runner.js';
 import { hostname, networkInterfaces } from 'node:os';
-import { dateText } from '../render/areas/date.js';
+import { kindOf } from '../areas/registry.js';
+import { areaFault } from '../media/faults.js';
 import type { LoopStats } from '../render/loop.js';
 import type { ArchiveResult, Identity, ServiceProblem, Status } from './status-types.js';
 
@@ -94,14 +96,14 @@ export function buildStatus(s: StatusInput): Status {
           type: a.area.type,
           source: a.source,
           value: a.value,
-          text: a.area.type === 'date' && a.source !== 'none' ? safeDate(a.area, now, config.timezone) : a.text,
+          text: shownText(a, now, config.timezone),
           file: a.file ? relative(config.dir, a.file) : undefined,
           url: a.url,
           fontColor: a.fontColor,
           fontSize: a.fontSize,
           since: iso(a.setAt),
           ttlLeftSeconds: a.expiresAt === undefined ? null : Math.max(0, Math.ceil((a.expiresAt - now) / 1000)),
-          fault: a.fault ?? drawFault(a.area.id),
+          fault: a.fault ?? drawFault(a.area.id) ?? areaFault(a.area),
         })) : [],
         lastCommand: st.lastCommand ? { ...st.lastCommand, at: iso(st.lastCommand.at) } : null,
         lastFault: st.lastFault ? { ...st.lastFault, at: iso(st.lastFault.at) } : null,
@@ -114,8 +116,10 @@ export function buildStatus(s: StatusInput): Status {
   };
 }
 
-function safeDate(area: AreaConfig, now: number, zone?: string): string {
-  try { return dateText(area, now, zone); } catch (err) { return `(${(err as Error).message})`; }
+/** The text an area shows, as its type tells it (a clock's current time). */
+function shownText(a: AreaState, now: number, zone?: string): string | undefined {
+  const own = kindOf(a.area.type).statusText;
+  return own ? own(a, now, zone) : a.text;
 }
 
 function relative(dir: string, file: string): string {

@@ -1,11 +1,9 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
+import type { DrawEnv } from '../areas/kind.js';
 import type { AreaConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
+import { kindOf } from '../areas/registry.js';
 import type { Content } from './areas/content.js';
-import { DateContent } from './areas/date.js';
-import { ImageContent } from './areas/image.js';
-import { scrollPxPerSecond } from './areas/scroll.js';
-import { TextContent } from './areas/text.js';
 import { drawWithEffect, type EffectPhase } from './effects.js';
 import { fontFaults } from './fonts.js';
 
@@ -18,10 +16,11 @@ export interface RenderOptions {
 
 /** What decides whether two states look the same: equal ones swap without an effect. */
 function signature(area: AreaConfig, st: AreaState | undefined): string {
-  if (area.type === 'date') return st?.source === 'none' ? '' : 'clock';
+  const own = kindOf(area.type).signature;
+  if (own) return own(area, st);
   if (!st || st.source === 'none') return '';
   const c = st.fontColor;
-  return JSON.stringify([st.text ?? null, st.file ?? null, c ? [c.r, c.g, c.b] : null, st.fontSize ?? null]);
+  return JSON.stringify([st.text ?? null, st.file ?? null, st.url ?? null, c ? [c.r, c.g, c.b] : null, st.fontSize ?? null]);
 }
 
 /**
@@ -63,11 +62,12 @@ export class AreaRenderer {
     const old = this.current;
     const a = this.area;
 
-    const live = a.type === 'dynamic' || (a.textLiveUpdate && (a.type === 'text' || a.type === 'static'));
-    if (live && old instanceof TextContent && st?.text) {
+    if (kindOf(a.type).swapsLive?.(a, old, st)) {
       this.buildFault = undefined;
       // Swapped in place: no effect, and the scroll keeps its origin so nothing jumps back.
-      this.current = this.makeContent(st, old.scrolls ? old.origin : at);
+      this.current = this.makeContent(st, { start: at, previous: old, live: true, timezone: this.opts.timezone });
+      this.retire(old);
+      this.retire(this.leaving);
       this.leaving = undefined;
       this.changeAt = at;
       this.clearMs = this.dispMs = 0;
@@ -75,47 +75,41 @@ export class AreaRenderer {
     }
 
     const D = this.opts.effectDurationMs;
+    this.retire(this.leaving);
     this.leaving = old;
     this.changeAt = at;
     this.clearMs = old && a.clearEffect !== 1 ? D : 0;
-    const start = at + this.clearMs;
+    // Content that leaves without an effect is never drawn again: its decoder or page ends now.
+    if (this.clearMs === 0) { this.retire(old); this.leaving = undefined; }
     this.buildFault = undefined;
-    const keepScroll = !a.textFromStart && old instanceof TextContent && old.scrolls;
-    this.current = this.makeContent(st, keepScroll ? old.origin : start);
+    this.current = this.makeContent(st, { start: at + this.clearMs, previous: old, live: false, timezone: this.opts.timezone });
     this.dispMs = this.current && a.dispEffect !== 1 ? D : 0;
   }
 
-  private makeContent(st: AreaState | undefined, origin: number): Content | undefined {
+  private makeContent(st: AreaState | undefined, env: DrawEnv): Content | undefined {
     try {
-      return this.buildContent(st, origin);
+      return kindOf(this.area.type).draw?.(this.area, st, env);
     } catch (err) {
       this.buildFault = err instanceof Error ? err.message : String(err);
       return undefined;
     }
   }
 
-  private buildContent(st: AreaState | undefined, origin: number): Content | undefined {
-    const a = this.area;
-    if (a.type === 'date') {
-      if (st?.source === 'none') return undefined;
-      return new DateContent(a, { font: a.font, size: a.fontSize, color: a.fontColor }, this.opts.timezone);
-    }
-    if (!st || st.source === 'none') return undefined;
-    switch (a.type) {
-      case 'text': case 'dynamic': case 'static':
-        if (!st.text) return undefined;
-        return new TextContent({
-          text: st.text,
-          style: { font: a.font, size: st.fontSize ?? a.fontSize, color: st.fontColor ?? a.fontColor },
-          width: a.width, height: a.height, align: a.align,
-          pxPerSecond: scrollPxPerSecond(a.scrollSpeed), headToTail: a.headToTail, origin,
-        });
-      case 'image':
-        return st.file ? new ImageContent(st.file, a.width, a.height, origin) : undefined;
-      default:
-        // video, audio and web belong to other parts of the service: background only here.
-        return undefined;
-    }
+  private retire(c: Content | undefined): void {
+    c?.dispose?.();
+  }
+
+  /** The area leaves the screen (a layout switch, a reload): everything its contents hold ends. */
+  dispose(): void {
+    this.leaving?.dispose?.();
+    this.current?.dispose?.();
+    this.leaving = undefined;
+  }
+
+  /** Nothing will draw it for a while (its frame loop stopped): decoders and pages end until it is drawn again. */
+  suspend(): void {
+    this.leaving?.suspend?.();
+    this.current?.suspend?.();
   }
 
   /** Which content shows at `now`, through which effect, at what progress. */
@@ -128,6 +122,8 @@ export class AreaRenderer {
   }
 
   key(now: number): string {
+    // A decoder or page that has finished leaving ends (still pictures stay: a test may look back in time).
+    if (this.leaving?.dispose && now >= this.changeAt + this.clearMs) { this.leaving.dispose(); this.leaving = undefined; }
     const ph = this.phase(now);
     const inner = ph.content ? ph.content.key(now) : '-';
     return ph.effect ? `${this.generation}:${ph.kind}${Math.max(0, ph.elapsed)}:${inner}` : `${this.generation}:${inner}`;
@@ -175,7 +171,7 @@ export class AreaRenderer {
   /** Why this area cannot show its content (for /status); it shows its background meanwhile. */
   get fault(): string | undefined {
     const font = this.area.font ? fontFaults().get(this.area.font) : undefined;
-    return this.drawFault ?? this.buildFault ?? (font && `font ${this.area.font}: ${font} (drawn in the default font)`);
+    return this.drawFault ?? this.buildFault ?? this.current?.fault ?? (font && `font ${this.area.font}: ${font} (drawn in the default font)`);
   }
 
   draw(ctx: CanvasRenderingContext2D, now: number): void {

@@ -159,10 +159,19 @@ export class Compositor {
    */
   reconfigure(displays: DisplayConfig[], keep: Set<string>, options: CompositorOptions): void {
     this.displays = displays;
-    for (const id of [...this.memory.keys()]) if (!keep.has(id)) this.memory.delete(id);
+    for (const [id, m] of [...this.memory]) {
+      if (keep.has(id)) continue;
+      for (const ar of m.renderers) ar.dispose();
+      this.memory.delete(id);
+    }
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
     this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone };
     this.everythingDirty = true;
+  }
+
+  /** Nothing will be drawn for a while (the frame loop stopped): video decoders and web pages end until drawn again. */
+  suspendMedia(): void {
+    for (const ar of this.allRenderers()) ar.suspend();
   }
 
   /** Repaint everything on the next render (after a brightness or configuration change). */
@@ -187,7 +196,8 @@ export class Compositor {
       let m = this.memory.get(d.id);
       const layout = st.layout ? d.layouts.get(st.layout) : undefined;
       if (!m || m.layout !== layout?.name || m.layoutSetAt !== st.layoutSetAt) {
-        // A layout switch replaces the whole picture of the display at once.
+        // A layout switch replaces the whole picture of the display at once (and ends its videos and pages).
+        for (const ar of m?.renderers ?? []) ar.dispose();
         m = {
           layout: layout?.name,
           layoutSetAt: st.layoutSetAt,

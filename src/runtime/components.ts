@@ -1,6 +1,7 @@
 import type { ComponentEntry } from './component.js';
 import { RECHECK_SECONDS, recheckComponent } from './recheck.js';
 import type { HttpsDeps } from '../http/https.js';
+import { mediaEntry } from '../media/entry.js';
 
 /**
  * Every capability that runs with the service, in start order. A capability registers here
@@ -23,6 +24,8 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps } 
     { name: 'https', wanted: (c) => !!c.https && !!opts.https, load: async () => (await import('../http/https.js')).httpsComponent(opts.https!) },
     // After https: the announcement carries its port.
     { name: 'mdns', wanted: (c) => !!c.mdns, load: async () => (await import('../net/mdns.js')).mdnsComponent() },
+    // Audio areas follow the displays' state; video and web areas report what they run (src/media).
+    mediaEntry,
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.
     { name: 'systemd', wanted: () => !!(process.env.NOTIFY_SOCKET || process.env.WATCHDOG_USEC), load: async () => new (await import('../device/systemd.js')).SystemdNotify() },
   ];

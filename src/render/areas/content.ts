@@ -17,6 +17,15 @@ export interface Content {
    * change of key only needs those rows redrawn and read back. Undefined: the whole area.
    */
   rows?(): { y: number; h: number };
+  /** Why it cannot show what it should (a file that does not decode, a page that fails); shown on /status. */
+  readonly fault?: string;
+  /**
+   * Lets go of what it holds outside this process's memory (a decoder, a browser page)
+   * while nothing draws it; the next key() or draw() takes it up again.
+   */
+  suspend?(): void;
+  /** Ends all of that for good: the content is not drawn again. */
+  dispose?(): void;
 }
 
 let serial = 0;

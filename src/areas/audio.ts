@@ -1,0 +1,82 @@
+// audio areas: an MP3 or WAV from images/ looping to the ALSA device of `audioDevice`.
+// Nothing is drawn but the area's background: the sound follows the display's state
+// through a subscription (src/control/changes.ts), not through the frame loop, so a boot
+// screen or a slow panel never starts, stops or delays it.
+import path from 'node:path';
+import type { AreaConfig, ServiceConfig } from '../config/types.js';
+import type { DisplayState } from '../control/state.js';
+import { audioSink } from '../media/audio-sink.js';
+import { AudioPlayer } from '../media/audio-player.js';
+import { setAreaFault } from '../media/faults.js';
+import { notAudio } from '../media/probe.js';
+import type { AreaKind, AreaWatcher, WatchLog } from './kind.js';
+import { fallbackFile, fileFields, resolveFile } from './rules.js';
+
+interface Playing { display: string; area: AreaConfig; file: string; device: string; player: AudioPlayer }
+
+/** The players of one service: one per audio area whose display shows a file in it. */
+class AudioAreas implements AreaWatcher {
+  private readonly playing = new Map<string, Playing>();
+
+  constructor(private readonly log: WatchLog) {}
+
+  update(config: ServiceConfig, displayId: string, state: DisplayState | undefined): void {
+    const wanted = new Map<string, { area: AreaConfig; file: string }>();
+    // A display that left the configuration plays nothing, whatever its last state held.
+    if (state?.layout && config.displayById.has(displayId)) {
+      for (const a of state.areas.values()) {
+        if (a.area.type === 'audio' && a.source !== 'none' && a.file) wanted.set(`${displayId}\n${a.area.id}`, { area: a.area, file: a.file });
+      }
+    }
+    for (const [key, p] of this.playing) {
+      if (p.display !== displayId) continue;
+      const w = wanted.get(key);
+      // Another layout's area, another file or another device: a new player.
+      if (w && w.area === p.area && w.file === p.file && p.device === config.audioDevice) wanted.delete(key);
+      else this.end(key, p, 'stopped');
+    }
+    for (const [key, w] of wanted) {
+      const sink = audioSink(config.audioDevice, displayId, w.area.id);
+      const player = new AudioPlayer(w.file, sink, (fault) => {
+        setAreaFault(w.area, fault);
+        if (fault) this.log.warn({ display: displayId, area: w.area.id, fault }, 'audio area cannot play');
+      });
+      this.playing.set(key, { display: displayId, area: w.area, file: w.file, device: config.audioDevice, player });
+      this.log.info({ display: displayId, area: w.area.id, file: path.basename(w.file), sink: sink.describe }, 'audio playing');
+    }
+  }
+
+  /** Stops the players of displays `config` no longer has. */
+  prune(config: ServiceConfig): void {
+    for (const [key, p] of this.playing) if (!config.displayById.has(p.display)) this.end(key, p, 'stopped (display removed)');
+  }
+
+  close(): void {
+    for (const [key, p] of this.playing) this.end(key, p, 'stopped (service stopping)');
+  }
+
+  status(): unknown {
+    return [...this.playing.values()].map((p) => ({
+      display: p.display, area: p.area.id, file: path.basename(p.file), sink: p.player.sink.describe,
+      running: p.player.running, starts: p.player.starts, ...(p.player.fault ? { fault: p.player.fault } : {}),
+    }));
+  }
+
+  private end(key: string, p: Playing, why: string): void {
+    this.playing.delete(key);
+    setAreaFault(p.area, undefined);
+    void p.player.stop();
+    this.log.info({ display: p.display, area: p.area.id, file: path.basename(p.file) }, `audio ${why}`);
+  }
+}
+
+export const audio: AreaKind = {
+  type: 'audio',
+  properties: ['defaultValue', 'params'],
+  keyed: true,
+  files: ['.mp3', '.wav'],
+  configure: (r) => fileFields(r, audio.files!, { notMedia: notAudio }),
+  resolve: resolveFile,
+  fallback: fallbackFile,
+  watcher: (log) => new AudioAreas(log),
+};

@@ -1,0 +1,15 @@
+// image areas: a PNG, JPEG or GIF from images/, centred and scaled down to fit; GIFs animate.
+import { ImageContent } from '../render/areas/image.js';
+import type { AreaKind } from './kind.js';
+import { fallbackFile, fileFields, resolveFile } from './rules.js';
+
+export const image: AreaKind = {
+  type: 'image',
+  properties: ['defaultValue', 'params'],
+  keyed: true,
+  files: ['.png', '.jpg', '.jpeg', '.gif'],
+  configure: (r) => fileFields(r, image.files!),
+  resolve: resolveFile,
+  fallback: fallbackFile,
+  draw: (a, st, env) => (st && st.source !== 'none' && st.file ? new ImageContent(st.file, a.width, a.height, env.start) : undefined),
+};

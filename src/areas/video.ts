@@ -1,0 +1,21 @@
+// video areas: an MP4 from images/ looping in the area at its own frame rate (ffmpeg).
+import { notVideo } from '../media/probe.js';
+import { VideoContent } from '../render/areas/video.js';
+import type { AreaKind } from './kind.js';
+import { fallbackFile, fileFields, resolveFile } from './rules.js';
+
+export const video: AreaKind = {
+  type: 'video',
+  properties: ['defaultValue', 'params'],
+  keyed: true,
+  files: ['.mp4'],
+  // Probed at load: a file that is not an MP4 video is a configuration fault, not a blank area later.
+  configure: (r) => fileFields(r, video.files!, { notMedia: notVideo }),
+  resolve: resolveFile,
+  fallback: fallbackFile,
+  draw(a, st) {
+    if (!st || st.source === 'none' || !st.file) return undefined;
+    const fallback = st.source === 'request' && a.defaultValue && a.defaultValue !== st.file ? a.defaultValue : undefined;
+    return new VideoContent(st.file, fallback, a.width, a.height);
+  },
+};

@@ -1,0 +1,35 @@
+// web areas: a page from params rendered by the shared headless Chromium, cut out at `xy`.
+import { pointer } from '../config/faults.js';
+import { MldsError } from '../errors.js';
+import { checkUrl } from '../net/url-rules.js';
+import { WebContent } from '../render/areas/web.js';
+import type { AreaKind, AreaRules } from './kind.js';
+import { paramFor } from './rules.js';
+
+function urlFault(r: AreaRules, url: string, at: string): void {
+  try {
+    checkUrl(url, r.settings.urlPortRange, at);
+  } catch (err) {
+    if (!(err instanceof MldsError)) throw err;
+    r.fault(at, err.message);
+  }
+}
+
+export const web: AreaKind = {
+  type: 'web',
+  properties: ['defaultValue', 'params', 'xy'],
+  keyed: true,
+  configure(r) {
+    for (const [k, v] of Object.entries(r.params)) urlFault(r, v, pointer('params', k));
+    if (typeof r.raw.defaultValue === 'string' && r.raw.defaultValue !== '') urlFault(r, r.raw.defaultValue, '/defaultValue');
+    const xy = typeof r.raw.xy === 'string' ? r.raw.xy.trim().split(/\s+/).map(Number) : undefined;
+    return { xy: xy && xy.length === 2 ? { x: xy[0], y: xy[1] } : undefined, refreshSeconds: r.settings.webRefreshSeconds };
+  },
+  resolve: (area, value) => ({ url: paramFor(area, value) }),
+  fallback: (area) => (area.defaultValue ? { url: area.defaultValue } : undefined),
+  draw(a, st) {
+    if (!st || st.source === 'none' || !st.url) return undefined;
+    const fallback = st.source === 'request' && a.defaultValue && a.defaultValue !== st.url ? a.defaultValue : undefined;
+    return new WebContent({ url: st.url, fallback, width: a.width, height: a.height, xy: a.xy ?? { x: 0, y: 0 }, refreshSeconds: a.refreshSeconds ?? 60 });
+  },
+};

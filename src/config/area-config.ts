@@ -1,0 +1,74 @@
+// One area of a layout: the rules every type shares (applicability, coordinates, looks),
+// then the type's own rules from its module in src/areas.
+import { kindOf, isAreaType } from '../areas/registry.js';
+import type { AreaSettings } from '../areas/kind.js';
+import { APPLIES_TO, KEYED } from './areas.js';
+import { DEFAULTS, defaultFontSize } from './defaults.js';
+import { pointer } from './faults.js';
+import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
+import type { AreaConfig, Rgb, Rgba } from './types.js';
+
+type Raw = Record<string, unknown>;
+type Fault = (path: string, message: string) => void;
+
+export type { AreaSettings };
+
+/** `fault` takes pointers relative to the area. Undefined: the area is too broken to keep (the schema said why). */
+export function normalizeArea(id: string, a: Raw, dw: number, dh: number, dir: string, settings: AreaSettings, fault: Fault): AreaConfig | undefined {
+  const type = a.type;
+  if (!isAreaType(type)) return undefined;
+  for (const key of Object.keys(a)) {
+    const types = APPLIES_TO[key];
+    if (types && !types.includes(type)) fault(pointer(key), `does not apply to ${type} areas (only to ${types.join(', ')})`);
+  }
+  const c = typeof a.coordinates === 'string' ? a.coordinates.trim().split(/\s+/).map(Number) : [];
+  if (c.length !== 4 || c.some((n) => !Number.isInteger(n))) return undefined;
+  const [x, y, X, Y] = c;
+  if (x > X || y > Y) fault('/coordinates', `"${String(a.coordinates)}": the lower-right corner must not be left of or above the upper-left corner`);
+  else if (dw > 0 && dh > 0 && (X >= dw || Y >= dh)) fault('/coordinates', `"${String(a.coordinates)}" does not fit the ${dw}x${dh} display (largest corner is ${dw - 1} ${dh - 1})`);
+  const width = X - x + 1;
+  const height = Y - y + 1;
+
+  const params: Record<string, string> = isObj(a.params) ? Object.fromEntries(Object.entries(a.params).map(([k, v]) => [k, String(v)])) : {};
+  if (KEYED.includes(type) && !isObj(a.params)) fault('/params', `is required for ${type} areas (the request value is a key into it)`);
+  const fontSize = parseIntLike(a.fontSize) ?? defaultFontSize(height);
+  if (a.fontSize !== undefined && height > 0 && fontSize >= height) fault('/fontSize', `${fontSize} must be smaller than the area height (${height} px)`);
+
+  const area: AreaConfig = {
+    id,
+    type,
+    x, y, width, height,
+    ttl: parseIntLike(a.ttl),
+    defaultValue: typeof a.defaultValue === 'string' ? a.defaultValue : undefined,
+    params,
+    align: (a.align as AreaConfig['align']) ?? DEFAULTS.align,
+    font: undefined,
+    fontSize,
+    fontColor: rgb(a.fontColor) ?? DEFAULTS.fontColor,
+    backgroundColor: rgba(a.backgroundColor),
+    textFromStart: parseBoolLike(a.textFromStart) ?? DEFAULTS.textFromStart,
+    textLiveUpdate: parseBoolLike(a.textLiveUpdate) ?? DEFAULTS.textLiveUpdate,
+    headToTail: parseIntLike(a.headToTail) ?? DEFAULTS.headToTail,
+    scrollSpeed: parseIntLike(a.scrollSpeed) ?? DEFAULTS.scrollSpeed,
+    dispEffect: parseIntLike(a.dispEffect) ?? DEFAULTS.effect,
+    clearEffect: parseIntLike(a.clearEffect) ?? DEFAULTS.effect,
+    dateOffset: parseNumLike(a.dateOffset),
+    dateFormat: undefined,
+    xy: undefined,
+  };
+  return Object.assign(area, kindOf(type).configure({ id, raw: a, dir, width, height, params, settings, fault }));
+}
+
+function rgb(v: unknown): Rgb | undefined {
+  const p = parseColorParts(v);
+  return p && p.length === 3 ? { r: p[0], g: p[1], b: p[2] } : undefined;
+}
+
+function rgba(v: unknown): Rgba | undefined {
+  const p = parseColorParts(v);
+  if (!p || p.length < 3) return undefined;
+  // GD alpha: 0 opaque .. 127 fully transparent.
+  return { r: p[0], g: p[1], b: p[2], a: p.length === 4 ? 1 - Math.min(127, p[3]) / 127 : 1 };
+}
+
+const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -1,0 +1,28 @@
+// Values the configuration takes when the file says nothing (docs/decisions.md, "Defaults").
+// A leaf module: the area type modules and the normalizer both read it.
+
+export const DEFAULTS = {
+  port: 9199,
+  align: 'left',
+  fontColor: { r: 255, g: 255, b: 255 },
+  textFromStart: true,
+  textLiveUpdate: false,
+  headToTail: 5,
+  scrollSpeed: 4,
+  effect: 1,
+  dateFormat: 'HH:mm:ss',
+  infoScreenTtl: 0,
+  logRetentionDays: 31,
+  rateLimit: 50,
+  effectDurationMs: 500,
+  fps: 50,
+  ddpPort: 4048,
+  defaultFont: 'DejaVuSans.ttf',
+  audioDevice: 'default',
+  webRefreshSeconds: 60,
+} as const;
+
+/** The default font size when the file gives none: as large as fits comfortably. */
+export function defaultFontSize(areaHeight: number): number {
+  return Math.max(1, Math.floor(areaHeight * 0.7));
+}

@@ -1,0 +1,16 @@
+// The media component's registration (src/runtime/components.ts): wanted only by a
+// configuration with a video, audio or web area, so no other service loads any of it.
+import type { AreaType, ServiceConfig } from '../config/types.js';
+import type { ComponentEntry } from '../runtime/component.js';
+
+const MEDIA: readonly AreaType[] = ['video', 'audio', 'web'];
+
+export function usesMedia(config: ServiceConfig): boolean {
+  return config.displays.some((d) => [...d.layouts.values()].some((l) => l.areas.some((a) => MEDIA.includes(a.type))));
+}
+
+export const mediaEntry: ComponentEntry = {
+  name: 'media',
+  wanted: usesMedia,
+  load: async () => (await import('./component.js')).mediaComponent(),
+};
