@@ -51,7 +51,8 @@ export function readTlsPair(certFile: string, keyFile: string): { pair: TlsPair 
     try {
       keyObj = createPrivateKey(key);
     } catch (err) {
-      const encrypted = /passphrase/i.test((err as Error).message) || (err as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE';
+      // OpenSSL's message for a key it cannot decrypt without a passphrase says nothing of one; the PEM header does.
+      const encrypted = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(key.toString('latin1')) || (err as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE';
       faults.push({ field: 'key', message: encrypted ? `${keyFile} is encrypted with a passphrase; the service needs an unencrypted key (readable by the service only)` : `${keyFile} holds no PEM private key` });
     }
   }
