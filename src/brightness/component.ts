@@ -138,6 +138,8 @@ export class BrightnessComponent implements Component {
     if (this.timer !== undefined) ctx.clock.clearTimeout(this.timer);
     this.timer = undefined;
     if (at === undefined) return;
+    // Already due (time moved on while the outputs were being set): decide again in this pass.
+    if (at <= ctx.clock.now()) { this.again = true; return; }
     this.timer = ctx.clock.setTimeout(() => { this.timer = undefined; void this.update(); }, Math.max(0, at - ctx.clock.now()));
   }
 }
