@@ -45,7 +45,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     onDisplaysGone: (ids) => live.close(ids),
   });
   const archives = new ConfigArchives({ runtime, configFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
-  const api = serviceApi({ runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...store.problems()] });
+  const api = serviceApi({ runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...store.problems(), ...feedback.problems()], feedback: () => feedback.status() });
 
   // Listen first: while the panels are being opened the port already answers 503.
   const shots = new Screenshots();
@@ -68,6 +68,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       live.closeAll();
       await closeServer(server);
       await shots.close();
+      feedback.stop();
       await runtime.stop();
       await store.flush().catch((err: Error) => log.warn({ err: err.message }, 'saving the state failed'));
       log.info({}, 'service stopped');

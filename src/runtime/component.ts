@@ -26,6 +26,8 @@ export interface RuntimeContext {
   component<T extends Component = Component>(name: string): T | undefined;
   /** The /status document as HTTP serves it now (the /info page renders from it). */
   status(): Status;
+  /** The last accepted request of each display id, as saved for the boot replay (unmasked: never log it). */
+  savedRequests(): Record<string, string>;
   /** The ports the service answers on (https only when configured and listening). */
   ports(): { http: number; https?: number };
 }

@@ -78,6 +78,7 @@ export class Runtime {
         return this.report.status();
       },
       ports: () => this.report?.ports() ?? { http: this.config.port },
+      savedRequests: () => Object.fromEntries(Object.entries(deps.store.get().lastRequest).map(([id, rec]) => [id, rec.query])),
     };
   }
 

@@ -11,10 +11,12 @@ export interface ApiDeps {
   archives: ConfigArchives;
   startedAt: number;
   problems(): ServiceProblem[];
+  /** The confirmation queues per feedback address, shown as `components.feedback`. */
+  feedback?(): unknown;
 }
 
 /** The running service as the HTTP layer sees it. */
-export function serviceApi({ runtime, live, archives, startedAt, problems }: ApiDeps): ServiceApi {
+export function serviceApi({ runtime, live, archives, startedAt, problems, feedback }: ApiDeps): ServiceApi {
   const { clock } = runtime.context;
   return {
     ready: () => runtime.ready() && !archives.busy(),
@@ -31,7 +33,7 @@ export function serviceApi({ runtime, live, archives, startedAt, problems }: Api
       },
       liveViews: live.stats(),
       problems,
-      components: runtime.componentStatus(),
+      components: { ...runtime.componentStatus(), ...(feedback ? { feedback: feedback() } : {}) },
     }),
     reload: () => runtime.reload(),
     component: (name) => runtime.component(name),

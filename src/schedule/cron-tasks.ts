@@ -47,16 +47,18 @@ async function sendInfo(c: CronConfig, ctx: RuntimeContext, signal: AbortSignal,
 }
 
 /**
- * Each display's last command shown again, as the boot replay does (not saved again, not
- * confirmed): what a ttl emptied or a panel that lost power comes back.
+ * Each display's last accepted request shown again, as the boot replay does (not saved again,
+ * not confirmed): what a ttl emptied or a panel that lost power comes back.
  */
 async function loadLastRequest(ctx: RuntimeContext): Promise<string> {
   const done: string[] = [];
   const failed: string[] = [];
-  for (const d of ctx.status().displays) {
-    if (!d.lastCommand) continue;
+  const saved = ctx.savedRequests();
+  for (const d of ctx.config().displays) {
+    const query = saved[d.id];
+    if (query === undefined) continue;
     try {
-      await ctx.apply(d.lastCommand.query, 'replay');
+      await ctx.apply(query, 'replay');
       done.push(d.id);
     } catch (err) {
       failed.push(`${d.id}: ${(err as Error).message}`);

@@ -270,3 +270,20 @@ test('/info in a browser: a page that cannot refresh says so instead of showing 
     await page.close();
   }
 });
+
+test('/info in a browser: a capability\'s card follows the refresh (the info screen brought back by /identify, then gone)', async () => {
+  const { page } = await openInfo(1280);
+  const admin = { headers: { 'X-API-Key': ADMIN_KEY } };
+  try {
+    assert.equal(await page.$('section[data-component="boot"]'), null, 'no boot card while every unit shows its content');
+    assert.equal((await get(svc, '/identify?seconds=120&id=board', admin)).status, 200);
+    await page.waitForFunction(() => document.querySelector('section[data-component="boot"]')?.textContent?.includes('info screen (/identify)'), null, { timeout: 10_000 });
+    const text = await page.$eval('section[data-component="boot"]', (el) => (el as HTMLElement).innerText);
+    assert.match(text, /board/);
+    assert.doesNotMatch(text, /\bmain\b/, 'only the unit asked for');
+    assert.equal((await get(svc, '/identify?seconds=0', admin)).status, 200);
+    await page.waitForFunction(() => document.querySelector('section[data-component="boot"]') === null, null, { timeout: 10_000 });
+  } finally {
+    await page.close();
+  }
+});

@@ -122,6 +122,11 @@ test('the queue stays bounded: the oldest confirmation is dropped with a log lin
     await until(() => svc.feedback.problems().length === 1, 3000, 'the problem, once the first attempts time out');
     assert.equal(svc.feedback.problems()[0].source, 'feedback');
     assert.match(svc.feedback.problems()[0].message, /no answer within 500 ms\); 10 waiting, 20 dropped/);
+    // What a technician sees: the problem and the counts over HTTP.
+    const st = (await get(svc, '/status')).json as { problems: Array<{ source: string }>; components: { feedback: { dropped: number; queued: number } } };
+    assert.ok(st.problems.some((p) => p.source === 'feedback'), 'the feedback problem on /status');
+    assert.equal(st.components.feedback.dropped, 20);
+    assert.equal(st.components.feedback.queued, 10);
   } finally {
     svc.feedback.stop();
     await svc.close();

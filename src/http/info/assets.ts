@@ -70,6 +70,8 @@ export const SCRIPT = `
       if (!list || !freshList) throw new Error('the answer is not the status page');
       document.title = doc.title;
       document.getElementById('facts').replaceWith(doc.getElementById('facts'));
+      // Crons, pollers, brightness...: text only, swapped whole.
+      document.getElementById('components').replaceWith(doc.getElementById('components'));
       const old = new Map([...list.children].map((c) => [c.dataset.id, c]));
       let at = list.firstElementChild;
       for (const fresh of [...freshList.children]) {

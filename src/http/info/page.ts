@@ -76,7 +76,7 @@ export function renderInfoPage(typed: Status | Obj, opts: InfoPageOptions = {}):
 <style>${STYLE}</style></head><body data-refresh-ms="${Math.round(opts.refreshMs ?? 5000)}">
 <p id="stale" hidden></p>
 ${facts(status, zone)}
-${componentCards(status, zone)}
+<div id="components">${componentCards(status, zone)}</div>
 <main id="displays">
 ${displays.map((d) => displayCard(d, zone, sharing(d))).join('\n')}
 </main>
