@@ -4,6 +4,7 @@
 // is hidden from a technician.
 import { cronsCard, pollersCard } from './automation.js';
 import { bootCard } from './boot.js';
+import { feedbackCard } from './feedback.js';
 import { brightnessCard } from './brightness.js';
 import { esc, row, text, type Obj } from './format.js';
 import { networkCard } from './network.js';
@@ -13,6 +14,7 @@ export type ComponentCard = (facts: Obj, zone: string) => string;
 /** name -> card. One line per capability; each card lives in its own file beside this one. */
 const CARDS: Record<string, ComponentCard> = {
   boot: bootCard,
+  feedback: feedbackCard,
   brightness: brightnessCard,
   crons: cronsCard,
   network: networkCard,
