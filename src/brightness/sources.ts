@@ -25,6 +25,12 @@ function sensorKey(cfg: SensorConfig): string {
 
 const lx = (v: number | undefined) => (v === undefined ? '?' : `${Math.round(v)} lx`);
 
+/** Why a sensor has no value now: how long it has been silent, and what is wrong. */
+function silence(s: Sensor, now: number): string {
+  const st = s.status(now);
+  return `${st.device}: ${st.lastReadingAt ? `no reading since ${st.lastReadingAt}` : 'no reading yet'}${st.warning ? `; ${st.warning}` : ''}`;
+}
+
 export class Sources {
   /** Manual values by the MAIN id of their unit; memory only (a restart forgets them). */
   readonly manual = new Map<string, ManualValue>();
@@ -81,14 +87,14 @@ export class Sources {
       {
         mode: 'sensor', configured: own !== undefined, value: own?.value(now),
         source: own ? `sensor ${own.status(now).device}: ${lx(own.lux)}` : 'no sensor',
-        reason: own ? own.status(now).warning ?? 'no reading yet' : undefined,
+        reason: own ? silence(own, now) : undefined,
       },
       {
         // Several shared sensors over one unit: the mean of those with a fresh reading.
         mode: 'shared-sensor', configured: shared.length > 0,
         value: sharedValues.length ? sharedValues.reduce((a, b) => a + b, 0) / sharedValues.length : undefined,
         source: `shared sensor${shared.length > 1 ? 's' : ''} ${shared.map((s) => `${s.status(now).device}: ${lx(s.lux)}`).join(', ')}`,
-        reason: shared.map((s) => s.status(now).warning).filter(Boolean).join('; ') || 'no reading yet',
+        reason: shared.map((s) => silence(s, now)).join('; '),
       },
       {
         mode: 'url', configured: url !== undefined, value: urlValue,

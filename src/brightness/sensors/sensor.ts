@@ -145,7 +145,8 @@ export class Sensor {
   private poll(): void {
     const link = this.link, gen = this.gen;
     if (!link || !this.connected) return;
-    const timeout = this.cfg.protocol === 'ascii' ? Math.max(2000, 2 * this.cfg.pollMs) : MODBUS_TIMEOUT_MS;
+    // An answer is awaited at most one poll period (at least 250 ms, at most 1 s); an ascii sensor sends at its own pace.
+    const timeout = this.cfg.protocol === 'ascii' ? Math.max(2000, 2 * this.cfg.pollMs) : Math.max(250, Math.min(MODBUS_TIMEOUT_MS, this.cfg.pollMs));
     link.read(timeout).then((lux) => {
       if (gen !== this.gen) return;
       const before = this.filter.percent;
