@@ -28,19 +28,20 @@ class AudioAreas implements AreaWatcher {
         if (a.area.type === 'audio' && a.source !== 'none' && a.file) wanted.set(`${displayId}\n${a.area.id}`, { area: a.area, file: a.file });
       }
     }
+    const ending = new Map<string, Promise<void>>();
     for (const [key, p] of this.playing) {
       if (p.display !== displayId) continue;
       const w = wanted.get(key);
       // Another layout's area, another file or another device: a new player.
       if (w && w.area === p.area && w.file === p.file && p.device === config.audioDevice) wanted.delete(key);
-      else this.end(key, p, 'stopped');
+      else ending.set(key, this.end(key, p, 'stopped'));
     }
     for (const [key, w] of wanted) {
       const sink = audioSink(config.audioDevice, displayId, w.area.id);
       const player = new AudioPlayer(w.file, sink, (fault) => {
         setAreaFault(w.area, fault);
         if (fault) this.log.warn({ display: displayId, area: w.area.id, fault }, 'audio area cannot play');
-      });
+      }, ending.get(key));
       this.playing.set(key, { display: displayId, area: w.area, file: w.file, device: config.audioDevice, player });
       this.log.info({ display: displayId, area: w.area.id, file: path.basename(w.file), sink: sink.describe }, 'audio playing');
     }
@@ -48,11 +49,11 @@ class AudioAreas implements AreaWatcher {
 
   /** Stops the players of displays `config` no longer has. */
   prune(config: ServiceConfig): void {
-    for (const [key, p] of this.playing) if (!config.displayById.has(p.display)) this.end(key, p, 'stopped (display removed)');
+    for (const [key, p] of this.playing) if (!config.displayById.has(p.display)) void this.end(key, p, 'stopped (display removed)');
   }
 
   close(): void {
-    for (const [key, p] of this.playing) this.end(key, p, 'stopped (service stopping)');
+    for (const [key, p] of this.playing) void this.end(key, p, 'stopped (service stopping)');
   }
 
   status(): unknown {
@@ -62,11 +63,11 @@ class AudioAreas implements AreaWatcher {
     }));
   }
 
-  private end(key: string, p: Playing, why: string): void {
+  private end(key: string, p: Playing, why: string): Promise<void> {
     this.playing.delete(key);
     setAreaFault(p.area, undefined);
-    void p.player.stop();
     this.log.info({ display: p.display, area: p.area.id, file: path.basename(p.file) }, `audio ${why}`);
+    return p.player.stop();
   }
 }
 

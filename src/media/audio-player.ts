@@ -28,8 +28,9 @@ export class AudioPlayer {
   fault: string | undefined;
   starts = 0;
 
-  constructor(readonly file: string, readonly sink: Sink, private readonly onFault: (fault: string | undefined) => void) {
-    this.spawn();
+  /** `after`: the player this one replaces has ended (two may not hold one sound card or file). */
+  constructor(readonly file: string, readonly sink: Sink, private readonly onFault: (fault: string | undefined) => void, after: Promise<void> = Promise.resolve()) {
+    void after.then(() => { if (!this.stopped) this.spawn(); });
   }
 
   get pid(): number | undefined {

@@ -79,9 +79,11 @@ export class WebContent implements Content {
           if (gen !== this.generation) return;
         }
       }
+      const picture = shot ? await loadImage(shot) : undefined;
       if (gen !== this.generation) return;
+      // The fault and the picture change together, so nobody sees one without the other.
       this.failure = fault;
-      this.picture = shot ? await loadImage(shot) : undefined;
+      this.picture = picture;
       this.seq++;
     } catch (err) {
       if (gen !== this.generation) return;

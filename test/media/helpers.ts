@@ -1,0 +1,67 @@
+// Shared by the media area tests: media files made by ffmpeg, and the processes a test
+// process has started (read from /proc), to prove none outlives its area.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+export type Rgb = [number, number, number];
+
+/** The test video's picture in second s (0, 1, 2): left half, right half. */
+export const BARS: Array<{ left: Rgb; right: Rgb }> = [
+  { left: [255, 0, 0], right: [0, 0, 255] },
+  { left: [0, 255, 0], right: [255, 255, 255] },
+  { left: [0, 0, 255], right: [255, 255, 0] },
+];
+
+/** Writes a 3 s MP4 (64x36, `fps` frames per second) whose two colour bars change every second (BARS). */
+export function makeBars(file: string, fps = 10, size = '64x36'): void {
+  const ch = (i: 0 | 1 | 2, side: 'left' | 'right') => BARS.map((b, s) => `${b[side][i]}*eq(floor(T),${s})`).join('+');
+  const expr = (i: 0 | 1 | 2) => `if(lt(X,W/2),${ch(i, 'left')},${ch(i, 'right')})`;
+  execFileSync('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi',
+    '-i', `color=c=black:s=${size}:r=${fps}:d=3,format=rgb24,geq=r='${expr(0)}':g='${expr(1)}':b='${expr(2)}'`,
+    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', String(fps), file,
+  ]);
+}
+
+/** A sine tone of `hz` as WAV or MP3 (by the file's extension). */
+export function makeTone(file: string, hz: number, seconds = 2): void {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=${hz}:sample_rate=44100:duration=${seconds}`, file]);
+}
+
+interface Proc { pid: number; ppid: number; comm: string }
+
+function processes(): Proc[] {
+  const out: Proc[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
+      out.push({ pid: Number(name), ppid, comm });
+    } catch { /* gone meanwhile */ }
+  }
+  return out;
+}
+
+/** Processes named `comm` descended from this test process. */
+export function descendants(comm: string): number[] {
+  const all = processes();
+  const mine = new Set([process.pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of all) if (!mine.has(p.pid) && mine.has(p.ppid)) { mine.add(p.pid); grew = true; }
+  }
+  return all.filter((p) => p.pid !== process.pid && mine.has(p.pid) && p.comm === comm).map((p) => p.pid);
+}
+
+/** The command line of a process, as its arguments. */
+export function argsOf(pid: number): string[] {
+  try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean); } catch { return []; }
+}
+
+export function near(a: Rgb, b: Rgb, tol = 48): boolean {
+  return a.every((v, i) => Math.abs(v - b[i]) <= tol);
+}
