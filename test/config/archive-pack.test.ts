@@ -46,7 +46,7 @@ test('examples/config.json packs with every image and the package fonts it uses,
   assert.equal(packed.files[0], 'config.json');
   assert.deepEqual([...packed.files].sort(), [
     'config.json', 'fonts/DejaVuSans-Bold.ttf', 'fonts/DejaVuSans.ttf',
-    'images/arrow.gif', 'images/bus.png', 'images/logo.png',
+    'images/arrow.gif', 'images/bus.png', 'images/logo.png', 'images/mlds-logo.png', 'images/test-pattern.mp4',
   ]);
   const dir = await unpack(packed.zip, 'example');
   assert.equal(portable(loadConfig(path.join(dir, 'config.json'))), portable(loadConfig(example)));
