@@ -64,7 +64,7 @@ export async function fakeRuntime(sd: ServiceDir, clock: Clock, opts: Brightness
     reload: async () => {
       config = loadConfig(sd.configFile);
       build();
-      await component.reload(ctx, { changed: true, added: [], changedDisplays: [], removed: [], unchanged: [] });
+      await component.reload(ctx);
     },
     stop: async () => {
       await component.stop();

@@ -50,14 +50,14 @@ test('/brightness: the rules, over HTTP', async () => {
       assert.equal(res.json.code, code, pathAndQuery);
       assert.equal(res.json.field, field, `${pathAndQuery} names ${field}`);
       assert.ok(String(res.json.message).length > 10);
-      return res;
+      return res.json as Obj;
     };
     for (const v of ['0', '101', '1000', 'abc', '5.5', '-1', '%2B5', '%205', '1e2', '0x10']) await bad(`/brightness/${v}?id=led1`, 'MLDS_BAD_BRIGHTNESS', 'value');
-    assert.match((await bad('/brightness/0?id=led1', 'MLDS_BAD_BRIGHTNESS', 'value')).json.message, /integer 1\.\.100, not "0"/);
+    assert.match((await bad('/brightness/0?id=led1', 'MLDS_BAD_BRIGHTNESS', 'value')).message, /integer 1\.\.100, not "0"/);
     await bad('/brightness', 'MLDS_BAD_BRIGHTNESS', 'value');
     await bad('/brightness/', 'MLDS_BAD_BRIGHTNESS', 'value');
-    assert.match((await bad('/brightness/50?id=lcd', 'MLDS_BRIGHTNESS_DISABLED', 'id')).json.message, /sensorBrightness false/);
-    assert.match((await bad('/brightness/50?id=led1b', 'MLDS_NOT_UNIT_MAIN', 'id')).json.message, /MAIN id "led1"/);
+    assert.match((await bad('/brightness/50?id=lcd', 'MLDS_BRIGHTNESS_DISABLED', 'id')).message, /sensorBrightness false/);
+    assert.match((await bad('/brightness/50?id=led1b', 'MLDS_NOT_UNIT_MAIN', 'id')).message, /MAIN id "led1"/);
     await bad('/brightness/50?id=nope', 'MLDS_UNKNOWN_ID', 'id');
     await bad('/brightness/50?id=', 'MLDS_MISSING_ID', 'id');
     await bad('/brightness/50?id=led1&id=led2', 'MLDS_REPEATED_ID', 'id');
@@ -87,7 +87,7 @@ test('/brightness: the rules, over HTTP', async () => {
     const st = ((await get(svc, '/status')).json as Obj).components.brightness;
     assert.deepEqual(st.units.map((u: Obj) => [u.id, u.brightness, u.mode]), [['led1', 100, 'fixed'], ['lcd', 100, 'fixed'], ['led2', 100, 'fixed']]);
     assert.deepEqual(await outputs(), { led1: 100, lcd: 100, led2: 100 });
-    assert.match((await bad('/brightness/30', 'MLDS_BRIGHTNESS_DISABLED', 'sensorBrightness')).json.message, /no unit has sensorBrightness true/);
+    assert.match((await bad('/brightness/30', 'MLDS_BRIGHTNESS_DISABLED', 'sensorBrightness')).message, /no unit has sensorBrightness true/);
   } finally {
     await svc.close();
     sd.cleanup();

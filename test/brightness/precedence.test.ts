@@ -6,13 +6,15 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { MockBinding, type MockPortBinding } from '@serialport/binding-mock';
+import { SerialPortMock } from 'serialport';
 import { STALE_AFTER_MS } from '../../src/brightness/sensors/sensor.js';
 import { FakeClock } from '../helpers/clock.js';
 import { baseConfig, serviceDir, until } from '../helpers/service.js';
 import { fakeRuntime } from './fake-runtime.js';
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// @serialport/binding-mock, reached through serialport (its own package has no types under NodeNext).
+const MockBinding = SerialPortMock.binding;
+type MockPortBinding = Awaited<ReturnType<typeof MockBinding.open>>;
 
 test('precedence: sources fail and come back, each hand-over visible', async () => {
   MockBinding.reset();

@@ -4,7 +4,7 @@
 // itself once the device is back.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MockBinding, type MockPortBinding } from '@serialport/binding-mock';
+import { SerialPortMock } from 'serialport';
 import { parseLuxLine } from '../../src/brightness/sensors/ascii.js';
 import { DEFAULT_CURVE, LuxFilter, median, percentFor } from '../../src/brightness/sensors/curve.js';
 import { crc16, parseAnswer, readRequest } from '../../src/brightness/sensors/modbus-rtu.js';
@@ -13,6 +13,10 @@ import type { SensorConfig } from '../../src/config/types.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/service.js';
 import { silentLog } from './fake-runtime.js';
+
+// @serialport/binding-mock, reached through serialport (its own package has no types under NodeNext).
+const MockBinding = SerialPortMock.binding;
+type MockPortBinding = Awaited<ReturnType<typeof MockBinding.open>>;
 
 test('curve: interpolated between its points, held at its ends', () => {
   const curve: Array<[number, number]> = [[0, 5], [100, 25], [1000, 100]];
