@@ -59,8 +59,10 @@ export class Sources {
       sensor.start();
     }
 
+    // A poller follows its unit, its URL and the port range the URL rules allow.
+    const urlKey = (main: string, url: string | undefined) => `${main}\n${url}\n${config.urlPortRange.join('-')}`;
     const urls = new Map<string, { main: string; url: string }>();
-    for (const d of mains.values()) if (!d.sensorBrightness && d.brightnessUrl) urls.set(`${d.id}\n${d.brightnessUrl}`, { main: d.id, url: d.brightnessUrl });
+    for (const d of mains.values()) if (!d.sensorBrightness && d.brightnessUrl) urls.set(urlKey(d.id, d.brightnessUrl), { main: d.id, url: d.brightnessUrl });
     for (const [key, u] of this.urls) if (!urls.has(key)) { this.urls.delete(key); u.stop(); }
     for (const [key, u] of urls) {
       if (this.urls.has(key)) continue;
@@ -76,7 +78,7 @@ export class Sources {
     const own = main.sensor ? this.sensors.get(sensorKey(main.sensor))?.sensor : undefined;
     const shared = [...this.sensors.values()].filter((s) => s.displays.some((id) => unit.displayIds.includes(id)) && s.sensor !== own).map((s) => s.sensor);
     const sharedValues = shared.map((s) => s.value(now)).filter((v): v is number => v !== undefined);
-    const url = this.urls.get(`${main.id}\n${main.brightnessUrl}`);
+    const url = [...this.urls.values()].find((u) => u.unitMain === main.id && u.url === main.brightnessUrl);
     const urlValue = url?.current(now);
     const sched = schedule.state(now);
     const out: Candidate[] = [
