@@ -8,6 +8,7 @@ import { benchRender } from './render.js';
 import { benchOutputs } from './outputs.js';
 import { benchScreenshot } from './screenshot.js';
 import { benchReload } from './reload.js';
+import { benchMedia } from './media.js';
 
 const sections: Array<[string, () => Promise<string>]> = [
   ['Core service (issue: core service)', benchCore],
@@ -15,6 +16,7 @@ const sections: Array<[string, () => Promise<string>]> = [
   ['Outputs', benchOutputs],
   ['Screenshots (issue 7)', benchScreenshot],
   ['Reloads (issue 8)', benchReload],
+  ['Media areas (issue 12)', benchMedia],
 ];
 
 const out: string[] = [
