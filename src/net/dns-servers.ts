@@ -24,8 +24,15 @@ function resolvConf(text: string | undefined): string[] {
   return (text ?? '').split('\n').map((l) => /^\s*nameserver\s+(\S+)/.exec(l)?.[1]).filter((s): s is string => !!s && s !== STUB);
 }
 
-/** True when this process shares the network namespace of PID 1, whose links systemd describes. */
-async function inSystemdNamespace(): Promise<boolean> {
+let sameNamespace: Promise<boolean> | undefined;
+
+/** True when this process shares the network namespace of PID 1, whose links systemd describes (a process never changes namespace: asked once). */
+function inSystemdNamespace(): Promise<boolean> {
+  sameNamespace ??= lookNamespace();
+  return sameNamespace;
+}
+
+async function lookNamespace(): Promise<boolean> {
   try {
     return statSync('/proc/self/ns/net').ino === statSync('/proc/1/ns/net').ino;
   } catch {

@@ -10,6 +10,8 @@ import { gatewayOf, readEthernet, resolveInterface, type EthernetConfig } from '
 import { forgetNeighbour, gatewayAnswers } from './gateway.js';
 import { forgetPending, restoreNetworkFile, unconfirmed, writeNetworkFile, type Pending } from './networkd.js';
 
+/** A reading of the interface serves every request within this long (each reading runs `ip` three times). */
+const READ_FRESH_MS = 1000;
 /** Between two looks at the gateway (each look itself waits a second for ARP). */
 const PROBE_INTERVAL_MS = 1000;
 const HISTORY = 5;
@@ -53,6 +55,17 @@ export function networkComponent(): NetworkComponent {
   let timer: unknown;
   let stopped = false;
   const history: ChangeEvent[] = [];
+  // Requests arriving together share one reading; a change forgets it.
+  let reading: { at: number; value: Promise<EthernetConfig> } | undefined;
+  const read = () => {
+    const t = Date.now();
+    if (!reading || t - reading.at > READ_FRESH_MS) {
+      const value = readEthernet(c().config().network);
+      reading = { at: t, value };
+      value.catch(() => { if (reading?.value === value) reading = undefined; });
+    }
+    return reading.value;
+  };
 
   const c = () => {
     if (!ctx) throw new MldsError('MLDS_NETWORK_UNAVAILABLE', 'the network capability is not running');
@@ -68,6 +81,7 @@ export function networkComponent(): NetworkComponent {
   };
 
   const settle = (p: Pending, ev: ChangeEvent, state: ChangeState, message: string) => {
+    reading = undefined;
     ev.state = state;
     ev.message = message;
     ev.doneAt = now();
@@ -116,6 +130,7 @@ export function networkComponent(): NetworkComponent {
   const applyAndWatch = async (p: Pending, ev: ChangeEvent) => {
     ev.state = 'applying';
     const failed = await applyFolder();
+    reading = undefined;
     if (failed) return rollback(p, ev, `applying failed: ${failed}`);
     await watch(p, ev);
   };
@@ -144,7 +159,7 @@ export function networkComponent(): NetworkComponent {
       if (ctx && timer !== undefined) ctx.clock.clearTimeout(timer);
       timer = undefined;
     },
-    read: () => readEthernet(c().config().network),
+    read,
     busySeconds: () => (busy ? Math.max(1, Math.ceil(((busy.until ?? c().clock.now()) - c().clock.now()) / 1000)) : undefined),
     async change(req) {
       const context = c();
