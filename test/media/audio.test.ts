@@ -118,7 +118,10 @@ describe('an audio device that cannot play', () => {
       const fault = () => (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string }> }>)[0].areas.find((a) => a.id === 'aud')?.fault;
       await until(() => fault() !== undefined, 5000, 'the fault');
       assert.match(fault()!, /trying again/);
-      assert.ok((await get(svc, '/info')).text.includes('trying again'), '/info does not show the fault');
+      const info = (await get(svc, '/info')).text;
+      assert.ok(info.includes('trying again'), '/info does not show the fault');
+      // The media card lists the player with its fault, besides the area's row on the display's card.
+      assert.match(info, /data-component="media"[\s\S]*audio main\/aud[\s\S]*trying again/);
     } finally {
       process.env.MLDS_AUDIO_SINK = saved;
       await svc.close();

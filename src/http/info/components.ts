@@ -7,6 +7,7 @@ import { bootCard } from './boot.js';
 import { feedbackCard } from './feedback.js';
 import { brightnessCard } from './brightness.js';
 import { esc, row, text, type Obj } from './format.js';
+import { mediaCard } from './media.js';
 import { networkCard } from './network.js';
 
 export type ComponentCard = (facts: Obj, zone: string) => string;
@@ -17,6 +18,7 @@ const CARDS: Record<string, ComponentCard> = {
   feedback: feedbackCard,
   brightness: brightnessCard,
   crons: cronsCard,
+  media: mediaCard,
   network: networkCard,
   pollers: pollersCard,
 };
