@@ -30,7 +30,7 @@ export const ERRORS = {
   MLDS_RATE_LIMITED: { status: 429, doc: 'More than `rateLimit` requests per second from one client.' },
   MLDS_HEADERS_TOO_LARGE: { status: 431, doc: 'The request line and headers together exceed `limits.maxHeaderBytes` (16 KiB by default). The connection is closed.' },
   MLDS_URL_TOO_LONG: { status: 414, doc: 'The request URL is longer than `limits.maxUrlBytes` (12 KiB by default).' },
-  MLDS_TOO_MANY_CONNECTIONS: { status: 429, doc: 'One client address holds more than `limits.maxConnectionsPerClient` open connections (64 by default); the new one is answered and closed.' },
+  MLDS_TOO_MANY_CONNECTIONS: { status: 429, doc: 'One client address holds more than `limits.maxConnectionsPerClient` open connections (256 by default); the new one is answered and closed.' },
   MLDS_INTERNAL: { status: 500, doc: 'A defect in the service; the log has the stack trace.' },
   MLDS_NETWORK_BUSY: { status: 503, doc: 'A network change is still being applied or watched for rollback; retry after `Retry-After` seconds.' },
   MLDS_NETWORK_UNAVAILABLE: { status: 503, doc: 'The unit cannot read or change its network configuration: no such interface, `ip` missing, or the systemd-networkd folder missing or not writable. Nothing was changed.' },

@@ -20,8 +20,8 @@ export const DEFAULT_LIMITS: HttpLimits = {
   idleTimeoutMs: 60_000,
   maxUrlBytes: 12_288,
   maxHeaderBytes: 16_384,
-  maxConnections: 512,
-  maxConnectionsPerClient: 64,
+  maxConnections: 1_024,
+  maxConnectionsPerClient: 256,
 };
 
 const LIMIT_RANGES: Record<keyof HttpLimits, [number, number]> = {
