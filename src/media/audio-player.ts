@@ -12,6 +12,10 @@ export function playerArgs(file: string, sink: Sink): string[] {
     ...(sink.realtime ? ['-re'] : []),
     '-stream_loop', '-1', '-i', file, '-map', '0:a:0', '-vn', '-sn', '-dn',
     ...sink.args,
+    // A thin copy (1000 bytes a second) to the service on stdout: should the service die
+    // without ending the player (kill -9), the next write fails and ffmpeg ends instead of
+    // playing on forever. (Progress lines do not do it: ffmpeg ignores their write errors.)
+    '-map', '0:a:0', '-ac', '1', '-ar', '1000', '-f', 'u8', 'pipe:1',
   ];
 }
 
@@ -50,7 +54,8 @@ export class AudioPlayer {
   }
 
   private spawn(): void {
-    const proc = spawnMedia('ffmpeg', playerArgs(this.file, this.sink), false);
+    const proc = spawnMedia('ffmpeg', playerArgs(this.file, this.sink), true);
+    proc.child.stdout!.resume();
     this.proc = proc;
     this.starts++;
     const startedAt = Date.now();
