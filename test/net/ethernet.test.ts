@@ -36,6 +36,8 @@ function setup(lan: Lan) {
   // What the unit had before any change over HTTP: the distribution's own file.
   writeFileSync(path.join(networkd, '20-unit.network'), `[Match]\nName=${lan.unitIf}\n\n[Network]\nAddress=${lan.net}.10/24\nGateway=${lan.net}.1\nDNS=${lan.net}.1\n`);
   c.network = { interface: lan.unitIf, networkdDir: networkd, rollbackSeconds: String(ROLLBACK_S) };
+  // Announced on the namespace's own loopback: a network change must announce it again.
+  c.mdns = { interface: 'lo', name: `unit ${lan.unit}` };
   writeFileSync(sd.configFile, JSON.stringify(c));
   lan.setResolvConf('');
   lan.exec(lan.unit, APPLY, networkd, lan.unit);
@@ -61,6 +63,10 @@ test('getethernetconfig reads the namespace; setethernetconfig applies, confirms
     assert.deepEqual((before.json.addresses as Array<{ family: string }>).filter((a) => a.family === 'ipv4'),
       [{ family: 'ipv4', address: `${lan.net}.10`, prefix: 24, netmask: '255.255.255.0', dynamic: false }]);
 
+    const announcedAt = async () => ((await svc!.get('/status')).json.components as { mdns: { announcedAt: string } }).mdns.announcedAt;
+    const firstAnnounced = await announcedAt();
+    assert.ok(firstAnnounced);
+
     // A good change: answered first, applied after, confirmed by the gateway's ARP answer.
     const good = `dhcp=false&ip=${lan.net}.20&netmask=255.255.255.0&gateway=${lan.net}.1&dns=${lan.net}.53,${lan.net}.54`;
     const set = await svc.get(`/setethernetconfig?${good}`);
@@ -73,6 +79,7 @@ test('getethernetconfig reads the namespace; setethernetconfig applies, confirms
     const ok = await settled(svc, 'dhcp=false ip=' + `${lan.net}.20`);
     assert.equal(ok.state, 'confirmed', ok.message);
     assert.ok(!existsSync(`${ours}.rollback`), 'nothing left to roll back');
+    await until(async () => (await announcedAt()) > firstAnnounced, 5000, 'mDNS announced again after the change');
     const after = (await svc.get('/getethernetconfig')).json;
     assert.equal(after.ip, `${lan.net}.20`);
     assert.deepEqual(after.dns, [`${lan.net}.53`, `${lan.net}.54`]);
