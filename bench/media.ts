@@ -8,44 +8,18 @@
 // (MLDS_AUDIO_SINK=null: decoded in real time, no sound card needed).
 //   node --import tsx bench/media.ts    (MLDS_BENCH_MEDIA_SECONDS, default 10)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { tree } from '../test/media/helpers.js';
 import { waitForPort } from './core.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.MLDS_BENCH_MEDIA_SECONDS ?? 10);
 const SETTLE_MS = 4000;
 const ROUNDS = Number(process.env.MLDS_BENCH_MEDIA_ROUNDS ?? 2);
-const TICK = 100; // clock ticks per second in /proc/<pid>/stat
-
-interface Proc { pid: number; ppid: number; cpu: number }
-
-function procs(): Proc[] {
-  const out: Proc[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.push({ pid: Number(name), ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / TICK });
-    } catch { /* ended meanwhile */ }
-  }
-  return out;
-}
-
-/** The process and its descendants. */
-function tree(root: number): Proc[] {
-  const all = procs();
-  const mine = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of all) if (!mine.has(p.pid) && mine.has(p.ppid)) { mine.add(p.pid); grew = true; }
-  }
-  return all.filter((p) => mine.has(p.pid));
-}
 
 function kb(pid: number, file: string, field: string): number {
   try {

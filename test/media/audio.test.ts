@@ -103,31 +103,38 @@ describe('an audio area', () => {
   });
 });
 
+/** A service playing to ALSA (no sink override) with `config`, for `fn`; everything ended after. */
+async function withAlsa(c: ReturnType<typeof config>, fn: (svc: RunningService, fault: () => string | undefined) => Promise<void>): Promise<void> {
+  const sd = serviceDir(c);
+  makeTone(path.join(sd.dir, 'images/low.wav'), 440, 1);
+  makeTone(path.join(sd.dir, 'images/high.mp3'), 1000, 1);
+  const saved = process.env.MLDS_AUDIO_SINK;
+  delete process.env.MLDS_AUDIO_SINK;
+  const svc = await start(sd);
+  const fault = () => (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string }> }>)[0].areas.find((a) => a.id === 'aud')?.fault;
+  try {
+    assert.equal((await get(svc, '/mlds?id=main&layout=a&aud=low')).status, 200);
+    await fn(svc, fault);
+  } finally {
+    process.env.MLDS_AUDIO_SINK = saved;
+    await svc.close();
+    sd.cleanup();
+  }
+  await until(() => players().length === 0, 3000, 'no player left');
+}
+
 describe('an audio device that cannot play', () => {
   test('shows the fault on /status and /info, and the player is tried again later', async () => {
     const c = config();
     c.audioDevice = 'mlds-no-such-device';
-    const sd = serviceDir(c);
-    makeTone(path.join(sd.dir, 'images/low.wav'), 440, 1);
-    makeTone(path.join(sd.dir, 'images/high.mp3'), 1000, 1);
-    const saved = process.env.MLDS_AUDIO_SINK;
-    delete process.env.MLDS_AUDIO_SINK;
-    const svc = await start(sd);
-    try {
-      assert.equal((await get(svc, '/mlds?id=main&layout=a&aud=low')).status, 200);
-      const fault = () => (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string }> }>)[0].areas.find((a) => a.id === 'aud')?.fault;
+    await withAlsa(c, async (svc, fault) => {
       await until(() => fault() !== undefined, 5000, 'the fault');
       assert.match(fault()!, /trying again/);
       const info = (await get(svc, '/info')).text;
       assert.ok(info.includes('trying again'), '/info does not show the fault');
       // The media card lists the player with its fault, besides the area's row on the display's card.
       assert.match(info, /data-component="media"[\s\S]*audio main\/aud[\s\S]*trying again/);
-    } finally {
-      process.env.MLDS_AUDIO_SINK = saved;
-      await svc.close();
-      sd.cleanup();
-    }
-    await until(() => players().length === 0, 3000, 'no player left');
+    });
   });
 });
 
@@ -143,22 +150,10 @@ test('audio files are probed at load: a text file named .mp3 is a fault', () => 
 });
 
 test('on a unit with a sound card, the ALSA device plays without a fault', { skip: existsSync('/dev/snd') ? false : 'no sound card here (/dev/snd is missing)' }, async () => {
-  const sd = serviceDir(config());
-  makeTone(path.join(sd.dir, 'images/low.wav'), 440, 1);
-  makeTone(path.join(sd.dir, 'images/high.mp3'), 1000, 1);
-  const saved = process.env.MLDS_AUDIO_SINK;
-  delete process.env.MLDS_AUDIO_SINK;
-  const svc = await start(sd);
-  try {
-    await get(svc, '/mlds?id=main&layout=a&aud=low');
+  await withAlsa(config(), async (_svc, fault) => {
     await until(() => players().length === 1, 3000, 'a player');
     await wait(2000);
-    const area = (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string }> }>)[0].areas.find((a) => a.id === 'aud');
-    assert.equal(area?.fault, undefined);
+    assert.equal(fault(), undefined);
     assert.equal(players().length, 1);
-  } finally {
-    process.env.MLDS_AUDIO_SINK = saved;
-    await svc.close();
-    sd.cleanup();
-  }
+  });
 });

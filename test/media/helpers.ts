@@ -28,7 +28,7 @@ export function makeTone(file: string, hz: number, seconds = 2): void {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=${hz}:sample_rate=44100:duration=${seconds}`, file]);
 }
 
-interface Proc { pid: number; ppid: number; comm: string }
+export interface Proc { pid: number; ppid: number; comm: string; /** CPU seconds used (user + system). */ cpu: number }
 
 function processes(): Proc[] {
   const out: Proc[] = [];
@@ -37,24 +37,27 @@ function processes(): Proc[] {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
-      out.push({ pid: Number(name), ppid, comm });
+      const f = stat.slice(close + 2).split(' ');
+      out.push({ pid: Number(name), ppid: Number(f[1]), comm: stat.slice(stat.indexOf('(') + 1, close), cpu: (Number(f[11]) + Number(f[12])) / 100 });
     } catch { /* gone meanwhile */ }
   }
   return out;
 }
 
-/** Processes named `comm` descended from this test process. */
-export function descendants(comm: string): number[] {
+/** `root` and every process descended from it. */
+export function tree(root: number): Proc[] {
   const all = processes();
-  const mine = new Set([process.pid]);
-  let grew = true;
-  while (grew) {
+  const mine = new Set([root]);
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of all) if (!mine.has(p.pid) && mine.has(p.ppid)) { mine.add(p.pid); grew = true; }
   }
-  return all.filter((p) => p.pid !== process.pid && mine.has(p.pid) && p.comm === comm).map((p) => p.pid);
+  return all.filter((p) => mine.has(p.pid));
+}
+
+/** Processes named `comm` descended from this test process. */
+export function descendants(comm: string): number[] {
+  return tree(process.pid).filter((p) => p.pid !== process.pid && p.comm === comm).map((p) => p.pid);
 }
 
 /** The command line of a process, as its arguments. */
