@@ -1,6 +1,7 @@
 // Top-level settings of the field capabilities: HTTPS, HTTP limits, the network endpoints and
 // mDNS. Their schema fragments and their normalization live here so schema.ts and
 // normalize.ts each carry one line for all of them. Meanings and defaults: docs/security.md.
+import { DEFAULTS } from './defaults.js';
 import { pointer } from './faults.js';
 import { parseIntLike } from './scalars.js';
 import { readTlsPair, tlsPath } from './tls.js';
@@ -37,6 +38,7 @@ const LIMIT_RANGES: Record<keyof HttpLimits, [number, number]> = {
 
 export const DEFAULT_NETWORKD_DIR = '/etc/systemd/network';
 export const DEFAULT_ROLLBACK_SECONDS = 60;
+const DEFAULT_HTTPS_PORT = 9443;
 
 /** Spread into the top-level `properties` of the configuration schema. */
 export const fieldSchema = {
@@ -65,6 +67,7 @@ export const fieldSchema = {
 const isObj = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function fieldSettings(raw: Raw, serviceDir: string, fault: Fault): Pick<ServiceConfig, 'https' | 'limits' | 'network' | 'mdns'> {
+  samePort(raw, fault);
   return {
     https: httpsOf(raw.https, serviceDir, fault),
     limits: limitsOf(raw.limits, fault),
@@ -107,5 +110,12 @@ function httpsOf(raw: unknown, serviceDir: string, fault: Fault): ServiceConfig[
     for (const f of read.faults) fault(pointer('https', f.field), f.message);
     return undefined;
   }
-  return { cert, key, port: parseIntLike(raw.port) ?? 9443, fingerprint: read.pair.fingerprint };
+  return { cert, key, port: parseIntLike(raw.port) ?? DEFAULT_HTTPS_PORT, fingerprint: read.pair.fingerprint };
+}
+
+/** Two servers cannot listen on one port: said at load, not found out as a failed start. */
+function samePort(raw: Raw, fault: Fault): void {
+  if (!isObj(raw.https)) return;
+  const https = parseIntLike(raw.https.port) ?? DEFAULT_HTTPS_PORT;
+  if (https === (parseIntLike(raw.port) ?? DEFAULTS.port)) fault('/https/port', `must differ from port (${https}): HTTP and HTTPS each need a port of their own`);
 }

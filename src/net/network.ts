@@ -153,7 +153,8 @@ export function networkComponent(): NetworkComponent {
         }
       })();
     },
-    async reload(context) { ctx = context; },
+    // The interface may be another one now.
+    async reload(context) { ctx = context; reading = undefined; },
     async stop() {
       stopped = true;
       if (ctx && timer !== undefined) ctx.clock.clearTimeout(timer);

@@ -102,7 +102,7 @@ test('HTTPS serves the same endpoints, takes a renewed certificate on reload, an
   sd.cleanup();
 });
 
-test('a missing, non-PEM or encrypted certificate or key is a configuration fault naming the file', async () => {
+test('a missing, non-PEM or encrypted certificate or key, or the HTTP port, is a configuration fault naming the field', async () => {
   const sd = serviceDir(baseConfig());
   const tls = path.join(sd.dir, 'tls');
   mkdirSync(tls);
@@ -115,11 +115,12 @@ test('a missing, non-PEM or encrypted certificate or key is a configuration faul
     [{ cert: good.cert, key: 'tls/garbage.pem' }, '/https/key', /garbage\.pem holds no PEM private key/],
     [{ cert: good.cert, key: 'tls/locked.key' }, '/https/key', /encrypted with a passphrase/],
     [{ cert: good.cert, key: 'tls' }, '/https/key', /is not a regular file/],
+    [{ cert: good.cert, key: good.key, port: '9199' }, '/https/port', /must differ from port \(9199\)/],
   ];
   try {
     for (const [https, where, message] of cases) {
       const c = baseConfig();
-      c.https = { ...https, port: '9443' };
+      c.https = { port: '9443', ...https };
       writeFileSync(sd.configFile, JSON.stringify(c));
       await assert.rejects(start(sd), (err: unknown) => {
         assert.ok(err instanceof ConfigError, String(err));

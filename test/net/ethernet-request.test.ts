@@ -80,7 +80,7 @@ test('the interface: the configured one, else the default route\'s, else the fir
   assert.equal(chooseInterface(links, [])?.ifname, 'eth1');
 });
 
-test('HTTP: admin key, exactly one display, HEAD changes nothing, and a faulty request writes nothing', async () => {
+test('HTTP: admin key, exactly one display, HEAD changes nothing; a faulty request, a missing folder or interface write nothing', async () => {
   const c = baseConfig();
   c.security = { apiKey: 'api-key-123', adminKey: 'admin-key-456' };
   const sd = serviceDir(c);
@@ -107,6 +107,25 @@ test('HTTP: admin key, exactly one display, HEAD changes nothing, and a faulty r
     assert.equal(two.status, 400);
     assert.equal(two.json.code, 'MLDS_NOT_SINGLE_DISPLAY');
     assert.deepEqual(readdirSync(networkd), [], 'nothing was written');
+
+    // Back to one display; a networkd folder that is missing, an interface that does not exist.
+    delete c.displays.second;
+    c.network = { networkdDir: path.join(sd.dir, 'no-such-folder') };
+    writeFileSync(sd.configFile, JSON.stringify(c));
+    assert.equal((await get(svc, '/reload_config', asAdmin)).status, 200);
+    const noFolder = await get(svc, '/setethernetconfig?dhcp=true', asAdmin);
+    assert.equal(noFolder.status, 503);
+    assert.equal(noFolder.json.code, 'MLDS_NETWORK_UNAVAILABLE');
+    assert.match(String(noFolder.json.message), /no-such-folder does not exist .*nothing was changed/);
+    c.network = { networkdDir: networkd, interface: 'nosuch0' };
+    writeFileSync(sd.configFile, JSON.stringify(c));
+    assert.equal((await get(svc, '/reload_config', asAdmin)).status, 200);
+    for (const p of ['/getethernetconfig', '/setethernetconfig?dhcp=true']) {
+      const r = await get(svc, p, asAdmin);
+      assert.equal(r.status, 503, p);
+      assert.match(String(r.json.message), /no network interface "nosuch0"/);
+    }
+    assert.deepEqual(readdirSync(networkd), [], 'still nothing written');
   } finally {
     await svc.close();
     sd.cleanup();
