@@ -118,6 +118,9 @@ export class FrameLoop {
   }
 
   private tick(forced = false): void {
+    // A tick from invalidate() must not leave the armed timer running untracked: stop() could
+    // not clear it, and it would draw (and start a video's decoder again) after the stop.
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const t = this.now();
     const due = this.wakeAt;
