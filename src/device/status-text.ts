@@ -26,10 +26,22 @@ export function statusText(f: StatusFacts): string {
     const first = cfg.faults[0];
     parts.push(`configuration faults: ${cfg.faults.length} in the last load of ${cfg.file}, the last good configuration runs (${first.path || '/'}: ${first.message})`);
   }
+  const outputs = failingOutputs(f.status?.displays ?? []);
+  if (outputs.length) parts.push(`outputs failing: ${outputs.join('; ')}`);
   if (f.watchdog?.length) parts.push(`watchdog withheld: ${f.watchdog.join('; ')}`);
   const problems = f.status?.problems ?? [];
   if (problems.length) parts.push(`problems: ${problems.map((p) => `${p.source}: ${p.message}`).join('; ')}`);
   return parts.join(' | ');
+}
+
+/** One entry per unit whose output is failing now (displays of a unit share its output). */
+function failingOutputs(displays: Pick<Status, 'displays'>['displays']): string[] {
+  const out = new Map<string, string>();
+  for (const d of displays) {
+    const o = d.output;
+    if (o && o.lastResult === 'error' && !out.has(d.unit)) out.set(d.unit, `unit ${d.unit}: ${o.lastError ?? 'failing'}`);
+  }
+  return [...out.values()];
 }
 
 function head(f: StatusFacts): string {

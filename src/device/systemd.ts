@@ -101,7 +101,7 @@ export class SystemdNotify implements Component {
   private waitForHttp(waitMs: number): void {
     const ctx = this.ctx;
     if (!ctx || this.phase !== 'starting') return;
-    void appStatus(ctx.ports().http, 2000).then((code) => {
+    void appStatus(ctx.ports().http, 5000).then((code) => {
       if (this.phase !== 'starting' || this.ctx !== ctx) return;
       if (code === undefined || code === 503) return void this.later(waitMs, () => this.waitForHttp(Math.min(waitMs * 2, 1000)));
       this.phase = 'running';

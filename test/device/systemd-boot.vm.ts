@@ -1,0 +1,242 @@
+// `make test-vm` (not `make test`: a few minutes under TCG). Debian's kernel boots the host's
+// own root (read-only over 9p, a tmpfs laid over it) with the host's systemd as init, and
+// systemd runs systemd/mlds.service exactly as the repository has it (its drop-in only adds
+// MLDS_TEST_HOOKS=1) on a real kernel framebuffer. QEMU's screendumps show the panel at each
+// step: the info screen, then the replayed request; `systemctl restart` blanks and replays;
+// `kill -9` and a frame loop stopped on purpose are each followed by a restart by systemd.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createCanvas, loadImage } from 'canvas';
+import { cpio, dir, file, symlink } from '../output/vm/cpio.js';
+import { ensureKernel, loadOrder, type Kernel } from '../output/vm/kernel.js';
+import { qemuUnavailable } from '../output/vm/qemu.js';
+import { nativeHelperProblem } from '../../src/output/native.js';
+import { REPO } from '../helpers/service.js';
+import { AGENT, AGENT_SCRIPT, DROP_IN, initScript, prepareScript, TARGET } from './vm/guest.js';
+import { start, type Machine } from './vm/machine.js';
+
+const CACHE = join(REPO, '.vm');
+const GUEST_IP = '10.0.2.15';
+const W = 320, H = 96;
+const MODULES = ['bochs', 'virtio_pci', '9pnet_virtio', '9p', 'overlay', 'virtio_net'];
+const INFO_S = 20;
+const SAVED = 'id=main&layout=l&line=7&dest=Depot';
+
+const CONFIG = {
+  port: '9199',
+  displays: {
+    main: {
+      displayName: 'VM framebuffer', displayIp: '127.0.0.1', displayWidth: String(W), displayHeight: String(H),
+      infoScreenTtl: String(INFO_S), sensorBrightness: 'false', output: { driver: 'fbdev', device: '/dev/fb0' },
+      startScreen: { loadLastRequest: true },
+      layout: {
+        l: {
+          line: { coordinates: '0 0 95 95', type: 'text', fontSize: '60', fontColor: '0 0 0', backgroundColor: '255 170 0', align: 'center' },
+          dest: { coordinates: '100 0 319 95', type: 'text', fontSize: '40', fontColor: '40 200 255', backgroundColor: '0 0 64' },
+        },
+      },
+    },
+  },
+};
+
+function why(): string | undefined {
+  const q = qemuUnavailable();
+  if (q) return q;
+  if (!existsSync('/lib/systemd/systemd')) return 'systemd is not installed on this machine (its /lib/systemd/systemd boots the guest)';
+  const n = nativeHelperProblem();
+  if (n) return n;
+  if (!existsSync(join(REPO, 'dist', 'cli.js'))) return 'dist/ is not built (make build)';
+  return undefined;
+}
+
+let kernel: Kernel | undefined;
+let skip = why();
+if (!skip) {
+  try { kernel = ensureKernel(CACHE); } catch (err) { skip = `cannot get Debian's kernel: ${(err as Error).message.split('\n')[0]}`; }
+}
+if (skip) console.log(`# systemd boot VM test skipped: ${skip}`);
+
+function initramfs(k: Kernel, path: string): void {
+  const order = loadOrder(k, MODULES);
+  writeFileSync(path, cpio([dir('bin'), dir('dev'), dir('proc'), dir('sys'), dir('tmp'), dir('modules'),
+    file('bin/busybox', readFileSync('/bin/busybox'), 0o755), symlink('bin/sh', 'busybox'),
+    file('init', Buffer.from(initScript(order, GUEST_IP)), 0o755),
+    ...order.map((m) => file(`modules/${m}.ko`, readFileSync(k.modules.get(m)!)))]));
+}
+
+interface Rgb { width: number; height: number; data: Uint8ClampedArray }
+
+async function rgba(png: Buffer): Promise<Rgb> {
+  const img = await loadImage(png);
+  const c = createCanvas(img.width, img.height);
+  c.getContext('2d').drawImage(img, 0, 0);
+  return { width: img.width, height: img.height, data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data };
+}
+
+/** The panel's top-left W x H of a screendump, and whether everything outside it is black. */
+function panel(dump: Rgb): { pixels: Buffer; blackOutside: boolean } {
+  const out = Buffer.alloc(W * H * 3);
+  let blackOutside = true;
+  for (let y = 0; y < dump.height; y++) {
+    for (let x = 0; x < dump.width; x++) {
+      const i = (y * dump.width + x) * 4;
+      if (x < W && y < H) dump.data.subarray(i, i + 3).forEach((v, k) => { out[(y * W + x) * 3 + k] = v; });
+      else if (dump.data[i] | dump.data[i + 1] | dump.data[i + 2]) blackOutside = false;
+    }
+  }
+  return { pixels: out, blackOutside };
+}
+
+function rgbOf(shot: Rgb): Buffer {
+  const out = Buffer.alloc(shot.width * shot.height * 3);
+  for (let p = 0; p < shot.width * shot.height; p++) for (let k = 0; k < 3; k++) out[p * 3 + k] = shot.data[p * 4 + k];
+  return out;
+}
+
+const at = (px: Buffer, x: number, y: number) => [...px.subarray((y * W + x) * 3, (y * W + x) * 3 + 3)];
+
+test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', { skip, timeout: 900_000 }, async (t) => {
+  mkdirSync(CACHE, { recursive: true });
+  const work = mkdtempSync(join(CACHE, 'systemd-'));
+  const out = join(work, 'out');
+  mkdirSync(out);
+  let vm: Machine | undefined;
+  const t0 = Date.now();
+  const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  try {
+    initramfs(kernel!, join(work, 'initramfs.cpio'));
+    writeFileSync(join(out, 'prepare.sh'), prepareScript(REPO));
+    writeFileSync(join(out, 'config.json'), JSON.stringify(CONFIG, null, 1));
+    writeFileSync(join(out, 'state.json'), JSON.stringify({ lastRequest: { main: { query: SAVED, at: 0, source: 'http' } }, lastFeedback: {} }));
+    writeFileSync(join(out, 'mlds.service'), readFileSync(join(REPO, 'systemd', 'mlds.service')));
+    writeFileSync(join(out, 'test.conf'), DROP_IN);
+    writeFileSync(join(out, 'mlds-vm.target'), TARGET);
+    writeFileSync(join(out, 'mlds-vm-agent.service'), AGENT);
+    writeFileSync(join(out, 'agent.sh'), AGENT_SCRIPT);
+    vm = await start({
+      kernel: kernel!.vmlinuz, initrd: join(work, 'initramfs.cpio'), outDir: out, work, guestIp: GUEST_IP, guestPort: 9199,
+      cmdline: 'systemd.unit=mlds-vm.target systemd.show_status=1 systemd.log_color=0',
+      onLine: (l) => { if (process.env.MLDS_VM_VERBOSE || /MLDS|mlds|Watchdog|FAILED|emergency/i.test(l)) console.log(`# guest ${stamp()}: ${l}`); },
+    });
+    const m = vm;
+    const base = `http://127.0.0.1:${m.port}`;
+    let dumps = 0;
+    const dump = async (): Promise<{ pixels: Buffer; blackOutside: boolean }> => {
+      const f = join(work, `dump-${++dumps}.png`);
+      await m.screendump(f);
+      return panel(await rgba(readFileSync(f)));
+    };
+    const json = async (path: string): Promise<Record<string, any> | undefined> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+      try {
+        const r = await fetch(base + path, { signal: AbortSignal.timeout(10_000) });
+        return r.status === 200 ? await r.json() as Record<string, unknown> : undefined;
+      } catch { return undefined; }
+    };
+    const shot = async () => rgbOf(await rgba(Buffer.from(await (await fetch(`${base}/screenshot?id=main&format=png`)).arrayBuffer())));
+    const until = async <T>(what: string, ms: number, fn: () => Promise<T | undefined>): Promise<T> => {
+      const end = Date.now() + ms;
+      for (;;) {
+        const v = await fn();
+        if (v !== undefined && v !== false) return v;
+        if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+    const showing = async () => (await json('/status'))?.components?.boot?.units?.[0]?.showing as string | undefined;
+    const mainPid = async () => Number((await m.sh('systemctl show -p MainPID --value mlds')).out.trim());
+    const restarts = async () => Number((await m.sh('systemctl show -p NRestarts --value mlds')).out.trim());
+
+    await m.waitFor(/MLDS-GUEST-SWITCH/, 120_000);
+    assert.ok(!m.lines.some((l) => /MLDS-GUEST (overlay|prepare|mount) .*failed/.test(l)), m.lines.join('\n'));
+
+    await t.test('systemd starts the unit; READY=1 comes with the info screen on the panel', async () => {
+      await m.waitFor(/Started mlds\.service/, 300_000);
+      const st = await m.sh('systemctl show -p ActiveState -p SubState -p StatusText -p User -p Type -p WatchdogUSec mlds');
+      console.log(`# ${stamp()} ${st.out.replace(/\n/g, ' | ')}`);
+      assert.match(st.out, /ActiveState=active/);
+      assert.match(st.out, /Type=notify/);
+      assert.match(st.out, /WatchdogUSec=30s/);
+      assert.match(st.out, /StatusText=(boot screens: info screen on unit \S+ until|ready)/);
+      const ps = await m.sh('ps -o user=,comm= -p $(systemctl show -p MainPID --value mlds)');
+      assert.match(ps.out, /^mlds\s+node/m, 'runs as its own user');
+      assert.equal(await showing(), 'info', `the info screen shows for ${INFO_S} s after READY=1`);
+      const d = await dump();
+      assert.ok(d.blackOutside);
+      assert.deepEqual(d.pixels, await shot(), 'the panel shows exactly the service\'s frame');
+      assert.ok(d.pixels.some((v) => v > 0), 'the info screen is not black');
+      const ip = (await json('/status'))?.identity?.addresses as Array<{ interface: string; address: string }>;
+      assert.deepEqual(ip.map((a) => [a.interface, a.address]), [['eth0', GUEST_IP]], 'the address the info screen lists');
+    });
+
+    await t.test('then the replayed request', async () => {
+      await until('the displays after the info screen', 120_000, async () => (await showing()) === 'content');
+      const d = await dump();
+      assert.deepEqual(d.pixels, await shot());
+      assert.deepEqual(at(d.pixels, 2, 2), [255, 170, 0], 'the line area\'s background of the saved request');
+      assert.deepEqual(at(d.pixels, 318, 2), [0, 0, 64], 'the destination area\'s background');
+      assert.equal((await json('/status'))?.displays?.[0]?.lastCommand?.source, 'replay');
+      assert.match((await m.sh('systemctl show -p StatusText --value mlds')).out, /^ready: 1 display\(s\) on 1 unit\(s\), HTTP on port 9199/);
+    });
+
+    await t.test('systemctl restart: a new process blanks the panel, shows the info screen, replays', async () => {
+      const before = await mainPid();
+      const seen: string[] = [];
+      let watching = true;
+      const watcher = (async () => {
+        while (watching) {
+          const d = await dump();
+          const kind = d.pixels.every((v) => v === 0) ? 'black' : at(d.pixels, 2, 2).join() === '255,170,0' ? 'content' : 'other';
+          if (seen.at(-1) !== kind) seen.push(kind);
+        }
+      })();
+      const r = await m.sh('systemctl restart mlds', 300_000);
+      assert.equal(r.code, 0, r.out);
+      const after = await mainPid();
+      assert.notEqual(after, before);
+      await until('the info screen of the new process', 60_000, async () => (await showing()) === 'info');
+      await until('the replay after it', 120_000, async () => (await showing()) === 'content');
+      watching = false;
+      await watcher;
+      console.log(`# ${stamp()} panel during restart: ${seen.join(' -> ')}`);
+      const firstBlack = seen.indexOf('black');
+      assert.ok(firstBlack > 0, `the panel went black after the content (${seen.join(' -> ')})`);
+      assert.deepEqual(seen.slice(firstBlack).filter((k) => k !== 'black'), ['other', 'content'], 'then the info screen, then the replay');
+      assert.equal(await restarts(), 0, 'a restart asked for is not counted as a failure');
+    });
+
+    await t.test('kill -9: systemd restarts the service', async () => {
+      const before = await mainPid();
+      await m.sh(`kill -9 ${before}`);
+      await until('a new main process', 120_000, async () => { const p = await mainPid(); return p !== before && p > 0 ? p : undefined; });
+      assert.equal(await restarts(), 1);
+      await until('the service answering again', 300_000, async () => (await json('/status')) !== undefined);
+      const j = await m.sh('journalctl -u mlds -o cat --no-pager | tail -n 40');
+      assert.match(j.out, /Main process exited, code=killed, status=9\/KILL/);
+    });
+
+    await t.test('a frame loop stopped on purpose: WATCHDOG=1 withheld, systemd restarts the service', async () => {
+      await until('the displays again', 120_000, async () => (await showing()) === 'content');
+      const before = await mainPid();
+      await m.sh(`kill -USR2 ${before}`);
+      await until('STATUS saying the watchdog is withheld', 60_000, async () =>
+        /watchdog withheld: frame loop of unit \S+: stopped/.test((await m.sh('systemctl show -p StatusText --value mlds')).out) || undefined);
+      await until('a new main process', 180_000, async () => { const p = await mainPid(); return p !== before && p > 0 ? p : undefined; });
+      assert.equal(await restarts(), 2);
+      const j = await m.sh('journalctl -u mlds -o cat --no-pager | tail -n 60');
+      assert.match(j.out, /Watchdog timeout \(limit 30s\)!/);
+      await until('the replay on the panel again', 300_000, async () => (await showing()) === 'content');
+      const d = await dump();
+      assert.deepEqual(at(d.pixels, 2, 2), [255, 170, 0]);
+    });
+
+    await m.sh('systemctl poweroff --no-block');
+    const code = await Promise.race([m.exited, new Promise((r) => setTimeout(() => r('timeout'), 120_000).unref())]);
+    assert.equal(code, 0, 'the guest powered off');
+    console.log(`# whole run ${stamp()}`);
+  } finally {
+    vm?.kill();
+    if (!process.env.MLDS_VM_KEEP) rmSync(work, { recursive: true, force: true });
+  }
+});
