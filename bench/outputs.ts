@@ -2,9 +2,10 @@
 // 1 Gbit/s wire time, and 99 DDP units at 30 fps on loopback. `benchOutputs()` returns markdown
 // lines for docs/performance.md; run alone with `node --import tsx bench/outputs.ts`.
 import { fork } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { nativeHelperProblem, nativeHelper } from '../src/output/native.js';
-import { FORMATS } from '../src/output/pixel-format.js';
+import { brightnessTable, FORMATS } from '../src/output/pixel-format.js';
 import { ColorlightOutput } from '../src/output/colorlight.js';
 import { frameLayout } from '../src/output/colorlight-protocol.js';
 import { DdpOutput } from '../src/output/ddp.js';
@@ -46,9 +47,18 @@ async function conversion(): Promise<string[]> {
     const ms = await timeMs(100, () => n.convert(f.data, w, h, dst, 0, stride, fmt));
     rows.push(`| RGBA to ${name} | ${ms.toFixed(3)} | ${(bytes / ms / 1e6).toFixed(1)} | ${(memcpy / ms).toFixed(2)} |`);
   }
-  const lut = new Uint8Array(256).map((_, i) => i >> 1);
-  const ms = await timeMs(50, () => n.convert(f.data, w, h, d32, 0, w * 4, FORMATS.XRGB8888, lut));
-  rows.push(`| RGBA to XRGB8888 with a brightness table | ${ms.toFixed(3)} | ${(bytes / ms / 1e6).toFixed(1)} | ${(memcpy / ms).toFixed(2)} |`);
+  // Linear-light tables as fbdev uses them (50 % is the target row; lower percentages have a
+  // longer toe to look up), and a table no line fits, which takes the byte-by-byte loop that
+  // every table took before the SIMD path (native/src/brightness.cc).
+  const tables: Array<[string, Uint8Array]> = [
+    ['with brightness 50 %', brightnessTable(50)!], ['with brightness 10 %', brightnessTable(10)!],
+    ['with brightness 1 %', brightnessTable(1)!],
+    ['with an arbitrary table (byte lookups, the old path)', new Uint8Array(256).map((_, i) => (i * 7919) % 251)],
+  ];
+  for (const [name, lut] of tables) {
+    const ms = await timeMs(50, () => n.convert(f.data, w, h, d32, 0, w * 4, FORMATS.XRGB8888, lut));
+    rows.push(`| RGBA to XRGB8888 ${name} | ${ms.toFixed(3)} | ${(bytes / ms / 1e6).toFixed(1)} | ${(memcpy / ms).toFixed(2)} |`);
+  }
   return rows;
 }
 
@@ -130,6 +140,7 @@ async function ddp(native: boolean, units = 99, fps = 30, seconds = 5): Promise<
 
 export async function benchOutputs(): Promise<string> {
   const parts = [
+    `Load average at the start: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (2 cores, shared).`, '',
     'Conversion: the native helper on one 1920x1080 RGBA frame, median of 100 runs, against',
     'TypedArray.set of the same bytes (target at least 0.5 of memcpy). Colorlight: packetize and',
     'sendmmsg one frame (firmware 13 layout) on a veth pair, median of 50, against the time those',
@@ -144,5 +155,6 @@ export async function benchOutputs(): Promise<string> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  console.log(await benchOutputs());
+  // --conversion: the conversion table alone (seconds instead of the DDP and Colorlight runs).
+  console.log(process.argv.includes('--conversion') ? (await conversion()).join('\n') : await benchOutputs());
 }

@@ -1,4 +1,5 @@
 #include "convert.h"
+#include "brightness.h"
 #include <cstring>
 
 namespace {
@@ -137,6 +138,10 @@ bool FormatValid(const PixelFormat& f) {
 
 void ConvertRgba(const uint8_t* src, int w, int h, uint8_t* dst, size_t stride, const PixelFormat& f, const uint8_t* lut, size_t srcStride) {
   if (srcStride == 0) srcStride = size_t(w) * 4;
+  if (lut && f.bpp == 32 && Bytewise(f)) {
+    const int byteOf[3] = {f.off[0] / 8, f.off[1] / 8, f.off[2] / 8};
+    if (ConvertRows32WithTable(src, w, h, dst, stride, srcStride, byteOf, Pack(0xff, f.off[3], f.len[3]), lut)) return;
+  }
   if (lut) ConvertT<true>(src, w, h, dst, stride, f, lut, srcStride);
   else ConvertT<false>(src, w, h, dst, stride, f, nullptr, srcStride);
 }
