@@ -9,9 +9,11 @@ import { benchOutputs } from './outputs.js';
 import { benchScreenshot } from './screenshot.js';
 import { benchReload } from './reload.js';
 import { benchMedia } from './media.js';
+import { benchStart } from './start.js';
 
 const sections: Array<[string, () => Promise<string>]> = [
   ['Core service (issue: core service)', benchCore],
+  ['Start and idle memory (issue 13)', benchStart],
   ['Rendering', () => benchRender()],
   ['Outputs', benchOutputs],
   ['Screenshots (issue 7)', benchScreenshot],

@@ -1,0 +1,107 @@
+// Start and idle memory: from spawning `mlds start` with the example configuration to its first
+// answer on /status, and its resident memory once idle, each against a bare node:http process
+// measured the same way in the same run (alternating rounds, so load drifts hit both).
+// `benchStart()` returns markdown lines; run alone with `node --import tsx bench/start.ts`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, get } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exampleConfig } from '../test/helpers/service.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const ROUNDS = Number(process.env.MLDS_BENCH_START_ROUNDS ?? 5);
+
+const BARE = `
+const http = require('node:http');
+http.createServer((req, res) => { res.setHeader('Content-Type', 'application/json'); res.end('{}'); }).listen(Number(process.argv.at(-1)), '127.0.0.1');`;
+
+function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+function answers(port: number, urlPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = get({ host: '127.0.0.1', port, path: urlPath, timeout: 1000 }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode === 200)); });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => { req.destroy(); resolve(false); });
+  });
+}
+
+/** Milliseconds from spawn to the first 200 on urlPath, polling every 5 ms. */
+async function timeToAnswer(child: ChildProcess, t0: number, port: number, urlPath: string): Promise<number> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+    if (await answers(port, urlPath)) return performance.now() - t0;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Resident memory by kind, MB: total, anonymous (heaps, canvases), file-backed (code, libraries). */
+export function memory(pid: number): { rss: number; anon: number; file: number } {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN) / 1024;
+  const rss = kb('Rss'), anon = kb('Anonymous');
+  return { rss, anon, file: rss - anon };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise((r) => { child.once('exit', r); child.kill(); });
+}
+
+interface Round { ms: number; rss: number; anon: number; file: number }
+
+async function once(args: (port: number) => string[], urlPath: string, idleMs: number): Promise<Round> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args(port), { stdio: ['ignore', 'ignore', 'ignore'] });
+  try {
+    const ms = await timeToAnswer(child, t0, port, urlPath);
+    await new Promise((r) => setTimeout(r, idleMs));
+    return { ms, ...memory(child.pid!) };
+  } finally {
+    await stop(child);
+  }
+}
+
+export async function benchStart(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-bench-start-'));
+  const cfg = exampleConfig();
+  cpSync(path.join(REPO, 'examples/images'), path.join(dir, 'images'), { recursive: true });
+  writeFileSync(path.join(dir, 'config.json'), JSON.stringify(cfg));
+  const load0 = loadavg()[0];
+  const svc: Round[] = [], bare: Round[] = [];
+  try {
+    for (let i = 0; i < ROUNDS; i++) {
+      bare.push(await once((port) => ['-e', BARE, String(port)], '/', 3000));
+      svc.push(await once((port) => [path.join(REPO, 'dist/cli.js'), 'start', '--config', path.join(dir, 'config.json'),
+        '--port', String(port), '--state-dir', path.join(dir, `state${i}`)], '/status', 3000));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const m = (rs: Round[], k: keyof Round) => median(rs.map((r) => r[k]));
+  return [
+    `${ROUNDS} alternating rounds; load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`,
+    'Start: spawn to the first 200 answer (the service on /status, the bare node:http process on /), polled every 5 ms.',
+    'Memory: /proc/<pid>/smaps_rollup 3 s after that answer, medians.', '',
+    '| measure | bare node:http | service, example configuration | service / bare | target |',
+    '|---|---|---|---|---|',
+    `| start to first answer | ${m(bare, 'ms').toFixed(0)} ms | **${m(svc, 'ms').toFixed(0)} ms** | ${(m(svc, 'ms') / m(bare, 'ms')).toFixed(2)} | under 500 ms |`,
+    `| RSS idle | ${m(bare, 'rss').toFixed(1)} MB | **${m(svc, 'rss').toFixed(1)} MB** | ${(m(svc, 'rss') / m(bare, 'rss')).toFixed(2)} | under 90 MB |`,
+    `| of it anonymous (heaps, canvases, buffers) | ${m(bare, 'anon').toFixed(1)} MB | ${m(svc, 'anon').toFixed(1)} MB | ${(m(svc, 'anon') / m(bare, 'anon')).toFixed(2)} | |`,
+    `| of it file-backed (node, native libraries) | ${m(bare, 'file').toFixed(1)} MB | ${m(svc, 'file').toFixed(1)} MB | ${(m(svc, 'file') / m(bare, 'file')).toFixed(2)} | |`,
+  ].join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(await benchStart());
+}
