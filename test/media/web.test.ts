@@ -91,7 +91,12 @@ describe('a web area', () => {
     // From another layout, so nothing of the blocks shown before is left in either area.
     await send('layout=t&other=Hello');
     await send('layout=w&page=down&fallback=down');
-    await until(async () => areaFault('page') !== undefined && areaFault('fallback') !== undefined && near((await shot()).at(125, 12), [255, 0, 0], 8), 15_000, 'the faults and the defaultValue\'s page');
+    let last = '';
+    await until(async () => {
+      const c = (await shot()).at(125, 12);
+      last = JSON.stringify({ page: areaFault('page'), fallback: areaFault('fallback'), pixel: c });
+      return areaFault('page') !== undefined && areaFault('fallback') !== undefined && near(c, [255, 0, 0], 8);
+    }, 15_000, 'the faults and the defaultValue\'s page').catch((err: Error) => { throw new Error(`${err.message}: ${last}`); });
     assert.match(areaFault('page')!, new RegExp(`127\\.0\\.0\\.1:${closedPort}`));
     assert.match(areaFault('page')!, /ERR_CONNECTION_REFUSED/);
     const px = await shot();

@@ -75,7 +75,8 @@ export class WebContent implements Content {
           shot = await this.take(this.page, url);
           break;
         } catch (err) {
-          fault ??= `${shown(url)}: ${(err as Error).message.split('\n')[0]}`;
+          // Both failing: both reasons (the defaultValue's page may fail for a reason of its own).
+          fault = `${fault ? `${fault}; then ` : ''}${shown(url)}: ${(err as Error).message.split('\n')[0]}`;
           if (gen !== this.generation) return;
         }
       }
@@ -102,7 +103,18 @@ export class WebContent implements Content {
 
   private async take(page: WebPage, url: string): Promise<Buffer> {
     const { xy, width, height } = this.opts;
-    const res = await page.page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
+    let res;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        res = await page.page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
+        break;
+      } catch (err) {
+        // After a failed load Chromium shows its error page a moment later, which cuts short
+        // the next navigation (the defaultValue's page, the next refresh): let it land, go again.
+        if (attempt >= 3 || !/interrupted by another navigation/.test((err as Error).message)) throw err;
+        await page.page.waitForLoadState('load', { timeout: LOAD_TIMEOUT_MS }).catch(() => undefined);
+      }
+    }
     if (res && !res.ok()) throw new Error(`HTTP ${res.status()} ${res.statusText()}`.trim());
     return page.page.screenshot({ clip: { x: xy.x, y: xy.y, width, height }, timeout: LOAD_TIMEOUT_MS });
   }
