@@ -91,6 +91,23 @@ describe('an audio area', () => {
     assert.equal(sinkBytes(), size, 'the sink still grows');
   });
 
+  test('a reload that takes the area away stops it; one that leaves the display alone does not', async () => {
+    await send('layout=a&aud=low&title=Music');
+    await until(() => players().length === 1, 3000, 'a player');
+    const playing = players()[0];
+    const c = config();
+    c.displays.second = { ...c.displays.main, displayPort: '9002', layout: { x: { t: { coordinates: '0 0 99 99', type: 'text' } } } };
+    writeFileSync(sd.configFile, JSON.stringify(c));
+    assert.equal((await get(svc, '/reload_config')).status, 200);
+    assert.deepEqual(players(), [playing], 'a reload that did not change the display restarted its sound');
+    delete c.displays.main.layout.a.aud;
+    writeFileSync(sd.configFile, JSON.stringify(c));
+    assert.equal((await get(svc, '/reload_config')).status, 200);
+    await until(() => players().length === 0, 3000, 'the player to end');
+    writeFileSync(sd.configFile, JSON.stringify(config()));
+    assert.equal((await get(svc, '/reload_config')).status, 200);
+  });
+
   test('a layout switch and the service stopping stop it', async () => {
     await send('layout=a&aud=low&title=Music');
     await until(() => players().length === 1, 3000, 'a player');
