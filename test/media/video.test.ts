@@ -106,6 +106,35 @@ describe('a video area', () => {
   });
 });
 
+describe('a video that stops decoding after the configuration loaded', () => {
+  test('shows the defaultValue\'s video and the fault on /status and /info', async () => {
+    const c = config();
+    c.displays.main.layout.v.vid = { ...VIDEO_AREA, params: { bars: 'bars.mp4' }, defaultValue: 'other.mp4' };
+    const sd = serviceDir(c);
+    makeBars(path.join(sd.dir, 'images/bars.mp4'));
+    makeBars(path.join(sd.dir, 'images/other.mp4'));
+    const svc = await start(sd);
+    try {
+      // Replaced on disk by something that is no video at all, after the check at load.
+      writeFileSync(path.join(sd.dir, 'images/bars.mp4'), 'broken in the field');
+      assert.equal((await get(svc, '/mlds?id=main&layout=v&vid=bars&label=x')).status, 200);
+      const fault = () => (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string }> }>)[0].areas.find((a) => a.id === 'vid')?.fault;
+      await until(() => fault() !== undefined, 8000, 'the fault');
+      assert.match(fault()!, /^bars\.mp4: /);
+      await until(async () => {
+        const px = await decode((await get(svc, '/screenshot?id=main&format=png')).bytes);
+        return BARS.some((b) => near(px.at(40, 45), b.left) && near(px.at(120, 45), b.right));
+      }, 8000, 'the defaultValue\'s video');
+      assert.ok(argsOf(decoders()[0]).some((a) => a.endsWith('/images/other.mp4')));
+      assert.ok((await get(svc, '/info')).text.includes('bars.mp4: '), '/info does not show the fault');
+    } finally {
+      await svc.close();
+      sd.cleanup();
+    }
+    await until(() => decoders().length === 0, 3000, 'no decoder left');
+  });
+});
+
 describe('video files are checked when the configuration loads', () => {
   function faults(setup: (images: string) => void, params: Record<string, string>, type = 'video'): Array<{ path: string; message: string }> {
     const c = config();
