@@ -59,8 +59,10 @@ test-arm64: deps
 	$(call apt_ensure,$(ARM64_APT_PKGS))
 	scripts/arm64/run.sh
 
+# The VM tests: the framebuffer one (also in `make test`) and the systemd boot of the unit
+# (test/device/systemd-boot.vm.ts, about 6 minutes under TCG, so only here).
 test-vm: test-deps build
-	node --import tsx --test --test-reporter=spec test/output/fbdev-vm.test.ts
+	node --import tsx --test --test-reporter=spec test/output/fbdev-vm.test.ts test/device/systemd-boot.vm.ts
 
 typecheck: deps
 	@npx tsc -p tsconfig.check.json

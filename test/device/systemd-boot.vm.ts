@@ -5,7 +5,7 @@
 // step: the info screen, then the replayed request; `systemctl restart` blanks and replays;
 // `kill -9` and a frame loop stopped on purpose are each followed by a restart by systemd.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createCanvas, loadImage } from 'canvas';
@@ -18,6 +18,8 @@ import { AGENT, AGENT_SCRIPT, DROP_IN, initScript, prepareScript, TARGET } from 
 import { start, type Machine } from './vm/machine.js';
 
 const CACHE = join(REPO, '.vm');
+/** The screendump of each step is kept here (the run's folder is removed). */
+const SCREENS = join(CACHE, 'systemd-boot-screens');
 const GUEST_IP = '10.0.2.15';
 const W = 320, H = 96;
 const MODULES = ['bochs', 'virtio_pci', '9pnet_virtio', '9p', 'overlay', 'virtio_net'];
@@ -123,11 +125,15 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
     const m = vm;
     const base = `http://127.0.0.1:${m.port}`;
     let dumps = 0;
+    let last = '';
     const dump = async (): Promise<{ pixels: Buffer; blackOutside: boolean }> => {
-      const f = join(work, `dump-${++dumps}.png`);
-      await m.screendump(f);
-      return panel(await rgba(readFileSync(f)));
+      last = join(work, `dump-${++dumps}.png`);
+      await m.screendump(last);
+      return panel(await rgba(readFileSync(last)));
     };
+    rmSync(SCREENS, { recursive: true, force: true });
+    mkdirSync(SCREENS, { recursive: true });
+    const keep = (name: string) => copyFileSync(last, join(SCREENS, `${name}.png`));
     const json = async (path: string): Promise<Record<string, any> | undefined> => { // eslint-disable-line @typescript-eslint/no-explicit-any
       try {
         const r = await fetch(base + path, { signal: AbortSignal.timeout(10_000) });
@@ -144,6 +150,12 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
         await new Promise((r) => setTimeout(r, 250));
       }
     };
+    const kindOf = (px: Buffer) => px.every((v) => v === 0) ? 'black' : at(px, 2, 2).join() === '255,170,0' ? 'content' : 'other';
+    /** Screendumps until the panel shows `kind` (a frame reaches /dev/fb0 a moment after the service draws it). */
+    const panelShows = (kind: string, ms: number) => until(`the panel showing ${kind}`, ms, async () => {
+      const d = await dump();
+      return kindOf(d.pixels) === kind ? d : undefined;
+    });
     const showing = async () => (await json('/status'))?.components?.boot?.units?.[0]?.showing as string | undefined;
     const mainPid = async () => Number((await m.sh('systemctl show -p MainPID --value mlds')).out.trim());
     const restarts = async () => Number((await m.sh('systemctl show -p NRestarts --value mlds')).out.trim());
@@ -163,6 +175,7 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
       assert.match(ps.out, /^mlds\s+node/m, 'runs as its own user');
       assert.equal(await showing(), 'info', `the info screen shows for ${INFO_S} s after READY=1`);
       const d = await dump();
+      keep('1-info-screen');
       assert.ok(d.blackOutside);
       assert.deepEqual(d.pixels, await shot(), 'the panel shows exactly the service\'s frame');
       assert.ok(d.pixels.some((v) => v > 0), 'the info screen is not black');
@@ -172,12 +185,15 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
 
     await t.test('then the replayed request', async () => {
       await until('the displays after the info screen', 120_000, async () => (await showing()) === 'content');
-      const d = await dump();
+      const d = await panelShows('content', 60_000);
+      keep('2-replayed');
       assert.deepEqual(d.pixels, await shot());
       assert.deepEqual(at(d.pixels, 2, 2), [255, 170, 0], 'the line area\'s background of the saved request');
       assert.deepEqual(at(d.pixels, 318, 2), [0, 0, 64], 'the destination area\'s background');
       assert.equal((await json('/status'))?.displays?.[0]?.lastCommand?.source, 'replay');
-      assert.match((await m.sh('systemctl show -p StatusText --value mlds')).out, /^ready: 1 display\(s\) on 1 unit\(s\), HTTP on port 9199/);
+      // STATUS= follows within its 5 s refresh.
+      await until('STATUS=ready', 60_000, async () =>
+        /^ready: 1 display\(s\) on 1 unit\(s\), HTTP on port 9199$/.test((await m.sh('systemctl show -p StatusText --value mlds')).out.trim()) || undefined);
     });
 
     await t.test('systemctl restart: a new process blanks the panel, shows the info screen, replays', async () => {
@@ -186,9 +202,11 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
       let watching = true;
       const watcher = (async () => {
         while (watching) {
-          const d = await dump();
-          const kind = d.pixels.every((v) => v === 0) ? 'black' : at(d.pixels, 2, 2).join() === '255,170,0' ? 'content' : 'other';
-          if (seen.at(-1) !== kind) seen.push(kind);
+          const kind = kindOf((await dump()).pixels);
+          if (seen.at(-1) !== kind) {
+            seen.push(kind);
+            keep(`3-restart-${seen.length}-${kind}`);
+          }
         }
       })();
       const r = await m.sh('systemctl restart mlds', 300_000);
@@ -197,6 +215,7 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
       assert.notEqual(after, before);
       await until('the info screen of the new process', 60_000, async () => (await showing()) === 'info');
       await until('the replay after it', 120_000, async () => (await showing()) === 'content');
+      await until('the panel showing the replay', 60_000, async () => seen.at(-1) === 'content' || undefined);
       watching = false;
       await watcher;
       console.log(`# ${stamp()} panel during restart: ${seen.join(' -> ')}`);
@@ -226,9 +245,9 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
       assert.equal(await restarts(), 2);
       const j = await m.sh('journalctl -u mlds -o cat --no-pager | tail -n 60');
       assert.match(j.out, /Watchdog timeout \(limit 30s\)!/);
-      await until('the replay on the panel again', 300_000, async () => (await showing()) === 'content');
-      const d = await dump();
-      assert.deepEqual(at(d.pixels, 2, 2), [255, 170, 0]);
+      await until('the replay again', 300_000, async () => (await showing()) === 'content');
+      await panelShows('content', 60_000);
+      keep('5-after-watchdog-restart');
     });
 
     await m.sh('systemctl poweroff --no-block');
