@@ -6,7 +6,7 @@
 # helper are compiled there for arm64. Each stage leaves a marker and is skipped next time;
 # every stage's time goes to .vm/arm64/times.log.
 #
-#   scripts/arm64/run.sh [stage...]    stages: root node tree deps native test (default: all)
+#   scripts/arm64/run.sh [stage...]    stages: root node tree deps native dist test (default: all)
 #   ARM64_TESTS="test/a.test.ts ..."   runs these test files instead of every one less scripts/arm64/exclude.txt
 set -euo pipefail
 
@@ -60,10 +60,19 @@ unmount() {
 }
 trap unmount EXIT
 
+# The host's extra certificate authorities (a proxy's), as its own Node and npm use them.
+HOST_CA=${NODE_EXTRA_CA_CERTS:-$(npm config get cafile 2>/dev/null || true)}
+ca_env() {
+  [ -n "$HOST_CA" ] && [ -f "$HOST_CA" ] || return 0
+  mkdir -p "$ROOT/etc/ssl"; cp "$HOST_CA" "$ROOT/etc/ssl/host-ca.crt"
+  echo NODE_EXTRA_CA_CERTS=/etc/ssl/host-ca.crt npm_config_cafile=/etc/ssl/host-ca.crt
+}
+
 in_root() {
+  # shellcheck disable=SC2046
   chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/opt/node/bin:/usr/local/bin:/usr/bin:/bin \
     npm_config_nodedir=/opt/node npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
-    LANG=C.UTF-8 TZ=UTC "$@"
+    $(ca_env) LANG=C.UTF-8 TZ=UTC "$@"
 }
 
 stage_root() {
@@ -90,10 +99,27 @@ stage_node() {
   in_root node -e 'console.log(process.arch, process.version)'
 }
 
+# The committed tree. node_modules (and native's build) stay when the lock file (and native/)
+# did not change, so a new commit does not compile node-canvas again under emulation.
 stage_tree() {
-  rm -rf "$ROOT/opt/mlds"; mkdir -p "$ROOT/opt/mlds"
-  git -C "$REPO" archive HEAD | tar x -C "$ROOT/opt/mlds"
-  git -C "$REPO" rev-parse HEAD >"$ROOT/opt/mlds/.commit"
+  local dst=$ROOT/opt/mlds deps_key native_key
+  mkdir -p "$dst"
+  find "$dst" -mindepth 1 -maxdepth 1 ! -name node_modules ! -name native ! -name .keys -exec rm -rf {} +
+  [ -d "$dst/native" ] && find "$dst/native" -mindepth 1 -maxdepth 1 ! -name node_modules ! -name build -exec rm -rf {} +
+  git -C "$REPO" archive HEAD | tar x -C "$dst"
+  git -C "$REPO" rev-parse HEAD >"$dst/.commit"
+  deps_key=$(git -C "$REPO" rev-parse HEAD:package-lock.json)
+  native_key=$(git -C "$REPO" rev-parse HEAD:native)
+  mkdir -p "$dst/.keys"
+  [ "$(cat "$dst/.keys/deps" 2>/dev/null)" = "$deps_key" ] || { rm -rf "$dst/node_modules"; rm -f "$WORK/.done-deps"; }
+  [ "$(cat "$dst/.keys/native" 2>/dev/null)" = "$native_key" ] || { rm -rf "$dst/native/build" "$dst/native/node_modules"; rm -f "$WORK/.done-native"; }
+  echo "$deps_key" >"$dst/.keys/deps"; echo "$native_key" >"$dst/.keys/native"
+  # TypeScript is compiled again for every tree (dist/ is not in git).
+  rm -f "$WORK/.done-dist"
+}
+
+stage_dist() {
+  in_root sh -c 'cd /opt/mlds && node node_modules/typescript/bin/tsc -p tsconfig.json'
 }
 
 stage_deps() {
@@ -101,8 +127,8 @@ stage_deps() {
 }
 
 stage_native() {
-  in_root sh -c 'cd /opt/mlds/native && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && npx --no-install node-gyp rebuild --nodedir=/opt/node >build.log 2>&1 || { tail -30 build.log; exit 1; }; file build/Release/mlds_native.node 2>/dev/null || true'
-  in_root sh -c 'cd /opt/mlds && npx tsc -p tsconfig.json'
+  in_root sh -c 'cd /opt/mlds/native && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && node node_modules/node-gyp/bin/node-gyp.js rebuild --nodedir=/opt/node >build.log 2>&1 || { tail -30 build.log; exit 1; }'
+  in_root node -e 'console.log("native helper loads on", process.arch + ":", Object.keys(require("/opt/mlds/native/build/Release/mlds_native.node")).join(" "))'
   # `make cross`'s aarch64 helper, when there is one, loads in the arm64 Node too.
   if [ -f "$REPO/native/build-cross/aarch64/mlds_native.node" ]; then
     cp "$REPO/native/build-cross/aarch64/mlds_native.node" "$ROOT/tmp/cross-aarch64.node"
@@ -121,15 +147,16 @@ stage_test() {
   return "$rc"
 }
 
-stages=${*:-root node tree deps native test}
+stages=${*:-root node tree deps native dist test}
 binfmt
 for s in $stages; do
   case $s in
     root) timed root stage_root ;;
     node) timed node stage_node ;;
-    tree) rm -f "$WORK"/.done-{tree,deps,native}; timed tree stage_tree ;;
+    tree) rm -f "$WORK/.done-tree"; timed tree stage_tree ;;
     deps) mounts; timed deps stage_deps ;;
     native) mounts; timed native stage_native ;;
+    dist) mounts; timed dist stage_dist ;;
     test) mounts; stage_test ;;
     *) echo "unknown stage $s" >&2; exit 64 ;;
   esac
