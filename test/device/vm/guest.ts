@@ -3,18 +3,11 @@
 // /mnt/prepare.sh (from the writable share) install the unit, its user and the configuration
 // into that root, sets the NIC's address, and hands over to the host's own systemd as init.
 // mlds-vm.target wants only basic.target, mlds.service and a shell on ttyS1 for the test.
+import { bootPrelude } from '../../output/vm/init.js';
 
 /** The initramfs /init. */
 export function initScript(modules: string[], ip: string): string {
-  const load = modules.map((m) => `insmod /modules/${m}.ko || echo "MLDS-GUEST insmod ${m} failed"`).join('\n');
-  return `#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-${load}
-i=0; while [ ! -e /dev/fb0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-for v in /sys/class/vtconsole/vtcon*; do grep -q "frame buffer" $v/name && echo 0 > $v/bind; done
+  return `${bootPrelude(modules)}
 mkdir -p /lower /rw /newroot
 mount -t 9p -o trans=virtio,version=9p2000.L,ro host /lower || echo "MLDS-GUEST mount host failed"
 mount -t tmpfs -o size=512m tmpfs /rw

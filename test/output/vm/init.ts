@@ -2,16 +2,7 @@
 // /mnt/run.sh (from the writable share) inside a chroot of the host's own filesystem.
 // No tmpfs over /tmp: the checkout under test may itself live in the host's /tmp.
 export function initScript(modules: string[], params: Record<string, string> = {}): string {
-  const load = modules.map((m) => `insmod /modules/${m}.ko ${params[m] ?? ''} || echo "MLDS-GUEST insmod ${m} failed"`).join('\n');
-  return `#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-${load}
-i=0; while [ ! -e /dev/fb0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-# The framebuffer console would repaint over the test's pixels.
-for v in /sys/class/vtconsole/vtcon*; do grep -q "frame buffer" $v/name && echo 0 > $v/bind; done
+  return `${bootPrelude(modules, params)}
 mkdir -p /host
 mount -t 9p -o trans=virtio,version=9p2000.L,ro host /host || echo "MLDS-GUEST mount host failed"
 mount -t 9p -o trans=virtio,version=9p2000.L out /host/mnt || echo "MLDS-GUEST mount out failed"
@@ -24,4 +15,18 @@ chroot /host /bin/sh /mnt/run.sh
 echo "MLDS-GUEST-EXIT $?"
 poweroff -f
 `;
+}
+
+/** The start every guest's /init shares: busybox, /proc /sys /dev, the drivers, /dev/fb0 freed from the console. */
+export function bootPrelude(modules: string[], params: Record<string, string> = {}): string {
+  const load = modules.map((m) => `insmod /modules/${m}.ko ${params[m] ?? ''} || echo "MLDS-GUEST insmod ${m} failed"`).join('\n');
+  return `#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+${load}
+i=0; while [ ! -e /dev/fb0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+# The framebuffer console would repaint over the test's pixels.
+for v in /sys/class/vtconsole/vtcon*; do grep -q "frame buffer" $v/name && echo 0 > $v/bind; done`;
 }
