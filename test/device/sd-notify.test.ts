@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { nativeSdNotify, notifyEnv, socketNotifier, statusLine } from '../../src/device/sd-notify.js';
 import { nativeHelperProblem } from '../../src/output/native.js';
+import { REPO } from '../helpers/service.js';
 import { listen } from './listener.js';
 
 const noHelper = nativeHelperProblem();
@@ -72,6 +73,6 @@ test('the environment as systemd sets it; WATCHDOG_PID of another process means 
 test('without the helper: the reason, never a throw', () => {
   const out = execFileSync(process.execPath, ['--import', 'tsx', '-e',
     "import('./src/device/sd-notify.ts').then((m) => process.stdout.write(String(m.nativeSdNotify())))"],
-  { env: { ...process.env, MLDS_NATIVE: '/nonexistent/mlds_native.node' }, encoding: 'utf8' });
+  { cwd: REPO, env: { ...process.env, MLDS_NATIVE: '/nonexistent/mlds_native.node' }, encoding: 'utf8' });
   assert.match(out, /^native helper not built: \/nonexistent\/mlds_native\.node is missing/);
 });

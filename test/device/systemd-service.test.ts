@@ -52,6 +52,9 @@ test('under a notify socket: starting, READY=1 once HTTP answers, boot screens, 
     const status = (await get(svc, '/status')).json as { components: Record<string, Record<string, unknown>> };
     assert.equal(status.components.systemd.phase, 'running');
     assert.equal(status.components.systemd.watchdogSeconds, 2);
+    const card = /<section class="card component" data-component="systemd">.*?<\/section>/s.exec((await get(svc, '/info')).text)?.[0] ?? '';
+    assert.match(card, /<th>Status<\/th><td>ready: 1 display\(s\) on 1 unit\(s\), HTTP on port \d+<\/td>/, '/info shows the STATUS line');
+    assert.match(card, /<th>Watchdog<\/th><td>every 1 s: \d+ sent, 0 withheld<\/td>/);
 
     // A faulty configuration loaded by SIGHUP (ExecReload): the last good one runs, STATUS says so.
     writeFileSync(sd.configFile, JSON.stringify(config({ bogus: 1 })));
@@ -68,6 +71,7 @@ test('under a notify socket: starting, READY=1 once HTTP answers, boot screens, 
     }, 30_000, 'three watchdog checks that withheld');
     assert.deepEqual(l.got.slice(after).filter((d) => d.message === 'WATCHDOG=1'), [], 'no WATCHDOG=1 once a frame loop stopped');
     assert.equal((await get(svc, '/status')).status, 200, 'HTTP still answers: only the watchdog knows');
+    assert.match((await get(svc, '/info')).text, /<th>Watchdog withheld<\/th><td class="bad"><div>frame loop of unit \S+: stopped<\/div>/);
 
     child.kill('SIGTERM');
     await l.next((d) => d.message === 'STOPPING=1\nSTATUS=stopping', 30_000, after);

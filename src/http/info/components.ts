@@ -9,6 +9,7 @@ import { brightnessCard } from './brightness.js';
 import { esc, row, text, type Obj } from './format.js';
 import { mediaCard } from './media.js';
 import { networkCard } from './network.js';
+import { systemdCard } from './systemd.js';
 
 export type ComponentCard = (facts: Obj, zone: string) => string;
 
@@ -21,6 +22,7 @@ const CARDS: Record<string, ComponentCard> = {
   media: mediaCard,
   network: networkCard,
   pollers: pollersCard,
+  systemd: systemdCard,
 };
 
 /** Components that only tune the service and have nothing a technician acts on. */
