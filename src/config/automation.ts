@@ -1,6 +1,6 @@
 // Crons, pollers and the rules for every URL the service fetches (DECISIONS.md, "URLs the
 // service fetches" and "Boot and automation"), kept apart from the display and area rules.
-import { CronTime } from 'cron';
+import { createRequire } from 'node:module';
 import { pointer, type ConfigFault } from './faults.js';
 import { parseIntLike } from './scalars.js';
 import type { CronConfig, DisplayConfig, PollerConfig, PollerMapper } from './types.js';
@@ -81,10 +81,14 @@ export function checkFetchedUrls(
   pollers.forEach((p, i) => check(p.url, pointer('pollers', i, 'url')));
 }
 
+// cron (with luxon) loads only when a configuration has crons: synchronously, as loading is.
+const requireCjs = createRequire(import.meta.url);
+
 export function cronError(expr: string): string | undefined {
   const fields = expr.trim().split(/\s+/);
   if (fields.length !== 6) return `"${expr}" must have 6 fields (seconds minutes hours day-of-month month day-of-week), it has ${fields.length}`;
   try {
+    const { CronTime } = requireCjs('cron') as typeof import('cron');
     new CronTime(expr);
     return undefined;
   } catch (err) {
