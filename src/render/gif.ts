@@ -1,5 +1,9 @@
+import { createRequire } from 'node:module';
 import { createCanvas, createImageData, type Canvas } from 'canvas';
-import { GifReader } from 'omggif';
+import type { GifReader } from 'omggif';
+
+// The decoder loads with the first GIF shown (synchronously, as pictures are decoded), not at start.
+const requireCjs = createRequire(import.meta.url);
 
 /**
  * Above this many bytes of finished frames a GIF is played by decoding frame after frame
@@ -33,7 +37,8 @@ export class GifAnimation {
   private canvas: Canvas | undefined;
 
   constructor(bytes: Uint8Array, budget = PRECOMPOSE_BUDGET) {
-    this.reader = new GifReader(bytes);
+    const { GifReader: Reader } = requireCjs('omggif') as typeof import('omggif');
+    this.reader = new Reader(bytes);
     const n = this.reader.numFrames();
     if (n === 0) throw new Error('GIF has no frames');
     this.width = this.reader.width;
