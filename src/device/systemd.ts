@@ -11,8 +11,6 @@ import { nativeSdNotify, notifyEnv, socketNotifier, statusLine, type Notifier, t
 import { statusText, type BootFacts, type Phase } from './status-text.js';
 
 export const SYSTEMD_COMPONENT = 'systemd';
-/** The test-only switch: with MLDS_TEST_HOOKS=1, SIGUSR2 stops every frame loop (to trip the watchdog on purpose). */
-export const TEST_HOOKS_ENV = 'MLDS_TEST_HOOKS';
 
 export interface SystemdOptions {
   env?: NotifyEnv;
@@ -62,7 +60,8 @@ export class SystemdNotify implements Component {
     }
     this.notifier = this.opts.notifier ?? socketNotifier(this.env.socket, fn!);
     this.refreshStatus();
-    if (this.opts.testHooks ?? process.env[TEST_HOOKS_ENV] === '1') process.on('SIGUSR2', this.onStall);
+    // The test-only switch: with MLDS_TEST_HOOKS=1, SIGUSR2 stops every frame loop (to trip the watchdog on purpose).
+    if (this.opts.testHooks ?? process.env.MLDS_TEST_HOOKS === '1') process.on('SIGUSR2', this.onStall);
     if (this.env.watchdogMs) this.every(this.env.watchdogMs / 2, () => this.feedWatchdog());
     this.every(this.opts.statusEveryMs ?? 5000, () => this.refreshStatus());
     this.waitForHttp(50);
