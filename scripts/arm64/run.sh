@@ -47,15 +47,19 @@ binfmt() {
 }
 
 mounts() {
-  for m in proc sys dev dev/pts tmp; do mkdir -p "$ROOT/$m"; done
+  # The root a mount point of its own: `ip netns exec` (the raw Ethernet tests) remounts / as a slave.
+  mountpoint -q "$ROOT" || mount --bind "$ROOT" "$ROOT"
+  for m in proc sys dev dev/pts tmp run; do mkdir -p "$ROOT/$m"; done
   mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
   mountpoint -q "$ROOT/sys" || mount --rbind /sys "$ROOT/sys"
   mountpoint -q "$ROOT/dev" || mount --rbind /dev "$ROOT/dev"
   mountpoint -q "$ROOT/tmp" || mount -t tmpfs tmpfs "$ROOT/tmp"
+  mountpoint -q "$ROOT/run" || mount -t tmpfs tmpfs "$ROOT/run"
   cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 }
 unmount() {
-  for m in tmp dev sys proc; do mountpoint -q "$ROOT/$m" && umount -R -l "$ROOT/$m"; done
+  for m in run tmp dev sys proc; do mountpoint -q "$ROOT/$m" && umount -R -l "$ROOT/$m"; done
+  mountpoint -q "$ROOT" && umount -l "$ROOT"
   return 0
 }
 trap unmount EXIT
@@ -140,7 +144,7 @@ stage_test() {
   local list=${ARM64_TESTS:-$(cd "$ROOT/opt/mlds" && find test -name '*.test.ts' | sort | grep -vxF -f <(grep -v '^#' "$REPO/scripts/arm64/exclude.txt" | awk '{print $1}') | xargs)}
   local t0=$SECONDS
   set +e
-  in_root sh -c "cd /opt/mlds && node --import tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=/tmp/arm64.tap $list; cp /tmp/arm64.tap /opt/arm64.tap" 2>&1 | tee "$WORK/test.log"
+  in_root sh -c "cd /opt/mlds && node --import tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=/tmp/arm64.tap $list; rc=\$?; cp /tmp/arm64.tap /opt/arm64.tap; exit \$rc" 2>&1 | tee "$WORK/test.log"
   local rc=${PIPESTATUS[0]}
   set -e
   stamp "test: exit $rc in $((SECONDS - t0)) s; $(grep -E '^# (tests|pass|fail|skipped) ' "$ROOT/opt/arm64.tap" | tr '\n' ' ')"
