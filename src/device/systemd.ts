@@ -117,7 +117,8 @@ export class SystemdNotify implements Component {
     const period = this.env.watchdogMs;
     if (!ctx || !period || this.checking) return;
     this.checking = true;
-    void livenessProblems(ctx, { maxLagMs: period / 2, httpTimeoutMs: period / 3 }).then((problems) => {
+    // A check that throws is a problem too: the watchdog is withheld, never fed by mistake.
+    void livenessProblems(ctx, { maxLagMs: period / 2, httpTimeoutMs: period / 3 }).catch((err: Error) => [`liveness check failed: ${err.message}`]).then((problems) => {
       this.checking = false;
       if (this.ctx !== ctx || this.phase === 'stopping') return;
       const was = this.withheld.join('; ');
