@@ -13,6 +13,7 @@ import { VERSION } from '../version.js';
 import { CompleteUrls } from './complete-urls.js';
 import { InfoScreen, type InfoFacts } from './info-screen.js';
 import { LogoScreen } from './logo-screen.js';
+import { isoTime } from '../util/clock.js';
 
 export const BOOT_COMPONENT = 'boot';
 /** A logo named without `imageTtl` is shown this long (the specification gives no default). */
@@ -99,12 +100,11 @@ export class BootScreens implements Component {
   }
 
   status(): unknown {
-    const iso = (ms: number) => new Date(ms).toISOString();
     return {
       units: [...this.screens.values()].map((s) => {
         const step = this.currentStep(s);
         const until = s.showing === 'identify' ? s.identifyUntil : step?.until;
-        return { unit: s.unit.config.key, displays: s.unit.config.displayIds, showing: s.showing, ...(until ? { until: iso(until) } : {}) };
+        return { unit: s.unit.config.key, displays: s.unit.config.displayIds, showing: s.showing, ...(until ? { until: isoTime(until) } : {}) };
       }),
       completeUrls: this.completeUrls?.status() ?? [],
     };

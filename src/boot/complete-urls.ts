@@ -5,6 +5,7 @@ import type { DisplayConfig } from '../config/types.js';
 import { fetchLimited } from '../net/fetch-limited.js';
 import { describeUrl } from '../net/url-rules.js';
 import type { RuntimeContext } from '../runtime/component.js';
+import { isoTime } from '../util/clock.js';
 
 export const COMPLETE_URL_LIMITS = { maxBytes: 64 * 1024, timeoutMs: 10_000, maxRedirects: 3 } as const;
 /** Delay before the first retry; it doubles up to MAX_DELAY_MS, for MAX_ATTEMPTS in all. */
@@ -46,10 +47,9 @@ export class CompleteUrls {
   }
 
   status(): unknown[] {
-    const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
     return this.visits.map((v) => ({
       display: v.display, url: describeUrl(v.url), result: v.result, attempts: v.attempts,
-      at: iso(v.at), httpStatus: v.httpStatus, lastError: v.lastError, nextAttemptAt: iso(v.nextAttemptAt),
+      at: isoTime(v.at), httpStatus: v.httpStatus, lastError: v.lastError, nextAttemptAt: isoTime(v.nextAttemptAt),
     }));
   }
 

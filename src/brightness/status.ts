@@ -8,6 +8,7 @@ import type { ScheduleReport, ScheduleSource } from './schedule-source.js';
 import type { SensorStatus } from './sensors/sensor.js';
 import type { Sources } from './sources.js';
 import type { UrlStatus } from './url-source.js';
+import { isoTime } from '../util/clock.js';
 
 export interface SourceReport {
   mode: Mode;
@@ -40,7 +41,6 @@ export interface BrightnessStatus {
   warnings: string[];
 }
 
-const iso = (t: number) => new Date(t).toISOString();
 
 export function brightnessStatus(config: ServiceConfig, now: number, units: Map<string, UnitState>, schedule: ScheduleSource, sources: Sources): BrightnessStatus {
   const reports: UnitReport[] = [];
@@ -55,9 +55,9 @@ export function brightnessStatus(config: ServiceConfig, now: number, units: Map<
       brightness: decision.percent,
       mode: decision.mode,
       source: decision.source,
-      since: iso(st?.since ?? now),
+      since: isoTime(st?.since ?? now),
       sensorBrightness: main.sensorBrightness,
-      ...(decision.handover ? { handover: { from: decision.handover.from, to: decision.mode, reason: decision.handover.reason, since: iso(st?.handoverSince ?? now) } } : {}),
+      ...(decision.handover ? { handover: { from: decision.handover.from, to: decision.mode, reason: decision.handover.reason, since: isoTime(st?.handoverSince ?? now) } } : {}),
       sources: candidates.filter((c) => c.configured || c.mode === decision.mode).map((c) => ({
         mode: c.mode,
         state: c.mode === decision.mode ? 'in use' : c.value === undefined ? 'failed' : 'standing by',

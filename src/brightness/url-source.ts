@@ -7,6 +7,7 @@ import type { Logger } from '../log/logger.js';
 import { describeUrl } from '../net/url-rules.js';
 import { fetchLimited } from '../net/fetch-limited.js';
 import type { Clock } from '../util/clock.js';
+import { isoTime } from '../util/clock.js';
 import { STALE_AFTER_MS } from './sensors/sensor.js';
 
 export const URL_POLL_MS = 60_000;
@@ -31,7 +32,6 @@ export interface UrlStatus {
   warning?: string;
 }
 
-const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
 
 export class UrlSource {
   private timer: unknown;
@@ -60,10 +60,10 @@ export class UrlSource {
     return {
       url: describeUrl(this.url),
       value: this.value,
-      lastGoodAt: iso(this.lastGoodAt),
-      lastFetchAt: iso(this.lastFetchAt),
+      lastGoodAt: isoTime(this.lastGoodAt),
+      lastFetchAt: isoTime(this.lastFetchAt),
       fresh: this.current(now) !== undefined,
-      ...(this.problem ? { warning: this.problem + (this.current(now) !== undefined ? `; the last good value ${this.value} holds until ${iso(this.freshUntil())}` : '') } : {}),
+      ...(this.problem ? { warning: this.problem + (this.current(now) !== undefined ? `; the last good value ${this.value} holds until ${isoTime(this.freshUntil())}` : '') } : {}),
     };
   }
 

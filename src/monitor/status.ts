@@ -8,6 +8,7 @@ import { kindOf } from '../areas/registry.js';
 import { areaFault } from '../media/faults.js';
 import type { LoopStats } from '../render/loop.js';
 import type { ArchiveResult, Identity, ServiceProblem, Status } from './status-types.js';
+import { isoTime } from '../util/clock.js';
 
 export type { Identity, ServiceProblem, Status };
 
@@ -49,7 +50,6 @@ export function identity(): Identity {
   return { hostname: hostname(), addresses };
 }
 
-const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 /** The machine-readable status (/status, sendInfo crons); /info renders the same facts as HTML. */
 export function buildStatus(s: StatusInput): Status {
@@ -60,15 +60,15 @@ export function buildStatus(s: StatusInput): Status {
     version: s.version,
     identity: identity(),
     uptimeSeconds: Math.round((now - s.startedAt) / 1000),
-    time: iso(now),
+    time: isoTime(now),
     timezone: config.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     config: {
       status: cs.faults.length === 0 ? 'ok' as const : 'faulty' as const,
       file: cs.file,
-      loadedAt: iso(cs.loadedAt),
-      lastAttemptAt: iso(cs.lastAttemptAt),
+      loadedAt: isoTime(cs.loadedAt),
+      lastAttemptAt: isoTime(cs.lastAttemptAt),
       ...(cs.lastArchive ? { lastArchive: cs.lastArchive } : {}),
-      ...(cs.faults.length ? { message: `the last load of ${cs.file} failed with ${cs.faults.length} fault(s); the configuration loaded at ${iso(cs.loadedAt)} keeps running`, faults: cs.faults } : {}),
+      ...(cs.faults.length ? { message: `the last load of ${cs.file} failed with ${cs.faults.length} fault(s); the configuration loaded at ${isoTime(cs.loadedAt)} keeps running`, faults: cs.faults } : {}),
     },
     displays: config.displays.map((d, i) => {
       const st = s.controller.state(d.id);
@@ -90,7 +90,7 @@ export function buildStatus(s: StatusInput): Status {
         frames: drawing?.loop,
         liveViewers: s.liveViews[d.id]?.viewers ?? 0,
         layout: st.layout ?? null,
-        layoutSince: iso(st.layout ? st.layoutSetAt : undefined),
+        layoutSince: isoTime(st.layout ? st.layoutSetAt : undefined),
         areas: st.layout ? [...st.areas.values()].map((a) => ({
           id: a.area.id,
           type: a.area.type,
@@ -101,18 +101,18 @@ export function buildStatus(s: StatusInput): Status {
           url: a.url,
           fontColor: a.fontColor,
           fontSize: a.fontSize,
-          since: iso(a.setAt),
+          since: isoTime(a.setAt),
           ttlLeftSeconds: a.expiresAt === undefined ? null : Math.max(0, Math.ceil((a.expiresAt - now) / 1000)),
           fault: a.fault ?? drawFault(a.area.id) ?? areaFault(a.area),
         })) : [],
-        lastCommand: st.lastCommand ? { ...st.lastCommand, at: iso(st.lastCommand.at) } : null,
-        lastFault: st.lastFault ? { ...st.lastFault, at: iso(st.lastFault.at) } : null,
+        lastCommand: st.lastCommand ? { ...st.lastCommand, at: isoTime(st.lastCommand.at) } : null,
+        lastFault: st.lastFault ? { ...st.lastFault, at: isoTime(st.lastFault.at) } : null,
         ignoredKeys: st.lastIgnored ?? [],
       };
     }),
     problems: s.problems?.() ?? [],
     components: s.components ?? {},
-    recentFaults: s.controller.recentFaults.map((f) => ({ ...f, at: iso(f.at) })),
+    recentFaults: s.controller.recentFaults.map((f) => ({ ...f, at: isoTime(f.at) })),
   };
 }
 

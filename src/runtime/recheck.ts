@@ -1,4 +1,5 @@
 import type { Component, RuntimeContext } from './component.js';
+import { isoTime } from '../util/clock.js';
 
 /** The specification's automatic re-check of the configuration. */
 export const RECHECK_SECONDS = 3000;
@@ -31,6 +32,6 @@ export function recheckComponent(seconds = RECHECK_SECONDS): Component {
       if (ctx && timer !== undefined) ctx.clock.clearTimeout(timer);
       ctx = undefined;
     },
-    status: () => ({ everySeconds: seconds, lastRunAt: lastRunAt === undefined ? undefined : new Date(lastRunAt).toISOString(), lastResult }),
+    status: () => ({ everySeconds: seconds, lastRunAt: isoTime(lastRunAt), lastResult }),
   };
 }

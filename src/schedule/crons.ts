@@ -5,6 +5,7 @@ import { CronTime } from 'cron';
 import type { CronConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../runtime/component.js';
 import { cronTarget, runCronTask } from './cron-tasks.js';
+import { isoTime } from '../util/clock.js';
 
 /**
  * The longest single wait. A unit without a clock battery boots with a wrong time and NTP
@@ -46,7 +47,6 @@ interface Job {
 }
 
 const sameEntry = (a: CronConfig, b: CronConfig) => a.type === b.type && a.cron === b.cron && a.value === b.value && a.format === b.format;
-const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 export class Crons implements Component {
   readonly name = 'crons';
@@ -92,8 +92,8 @@ export class Crons implements Component {
         type: j.config.type,
         target: cronTarget(j.config),
         ...(j.config.type === 'sendInfo' ? { format: j.config.format } : {}),
-        nextRunAt: iso(j.nextAt),
-        lastRunAt: iso(j.lastRunAt),
+        nextRunAt: isoTime(j.nextAt),
+        lastRunAt: isoTime(j.lastRunAt),
         lastResult: j.lastResult,
         message: j.message,
         running: j.run !== undefined,

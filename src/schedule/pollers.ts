@@ -6,6 +6,7 @@ import { fetchLimited } from '../net/fetch-limited.js';
 import { describeUrl } from '../net/url-rules.js';
 import type { Component, RuntimeContext } from '../runtime/component.js';
 import { PollerBodyError, pollerQuery } from './poller-body.js';
+import { isoTime } from '../util/clock.js';
 
 /** A response larger than this is a fetch error: a control message is a few kilobytes. */
 export const POLLER_MAX_BYTES = 1024 * 1024;
@@ -45,7 +46,6 @@ interface Poll {
   stopped: boolean;
 }
 
-const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 const keyOf = (p: PollerConfig) => JSON.stringify([p.url, p.interval, p.mapper ?? null]);
 
 /** The wait after `failures` failures in a row: interval x 2^failures, at most BACKOFF_LIMIT x interval. */
@@ -94,10 +94,10 @@ export class Pollers implements Component {
         url: describeUrl(p.config.url),
         interval: p.config.interval,
         ...(p.config.mapper ? { mapper: `JSON to ${p.config.mapper.id}, layout ${p.config.mapper.layout}` } : {}),
-        lastFetchAt: iso(p.lastFetchAt),
+        lastFetchAt: isoTime(p.lastFetchAt),
         lastResult: p.lastResult,
         message: p.message,
-        nextFetchAt: iso(p.nextFetchAt),
+        nextFetchAt: isoTime(p.nextFetchAt),
         backoffSeconds: p.failures ? backoffMs(p.config.interval, p.failures) / 1000 : 0,
         failures: p.failures,
       })),

@@ -14,3 +14,10 @@ export const systemClock: Clock = {
   },
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
+
+/** A time for /status: ISO 8601 in UTC, undefined stays undefined. */
+export function isoTime(ms: number): string;
+export function isoTime(ms: number | undefined): string | undefined;
+export function isoTime(ms: number | undefined): string | undefined {
+  return ms === undefined ? undefined : new Date(ms).toISOString();
+}

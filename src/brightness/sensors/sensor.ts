@@ -5,6 +5,7 @@
 import type { SensorConfig } from '../../config/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
+import { isoTime } from '../../util/clock.js';
 import { LuxFilter, DEFAULT_CURVE } from './curve.js';
 import { linkFor, type LinkDeps, type LuxLink } from './link.js';
 
@@ -37,7 +38,6 @@ export interface SensorStatus {
   reconnects: number;
 }
 
-const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
 
 export class Sensor {
   private link: LuxLink | undefined;
@@ -77,7 +77,7 @@ export class Sensor {
 
   status(now: number): SensorStatus {
     const warning = this.problem
-      ? `${this.problem.message} (since ${iso(this.problem.since)})${this.lastReadingAt !== undefined && this.fresh(now) ? `; the last value holds until ${iso(this.freshUntil())}` : ''}`
+      ? `${this.problem.message} (since ${isoTime(this.problem.since)})${this.lastReadingAt !== undefined && this.fresh(now) ? `; the last value holds until ${isoTime(this.freshUntil())}` : ''}`
       : undefined;
     return {
       name: this.name,
@@ -86,7 +86,7 @@ export class Sensor {
       connected: this.connected,
       lux: this.filter.lux,
       percent: this.filter.percent,
-      lastReadingAt: iso(this.lastReadingAt),
+      lastReadingAt: isoTime(this.lastReadingAt),
       fresh: this.fresh(now),
       ...(warning ? { warning } : {}),
       reconnects: this.reconnects,
