@@ -61,12 +61,18 @@ async function load(port: number, pid: number, connections: number, paths: strin
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, usPerRequest };
 }
 
-export async function benchCore(): Promise<string> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-bench-'));
+/** A temporary service folder with the example configuration (no boot screens, crons or poller; no rate limit) and its images. */
+export function exampleDir(prefix: string): { dir: string; cfg: ReturnType<typeof exampleConfig> } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const cfg = exampleConfig();
   cfg.rateLimit = '100000';
   cpSync(path.join(REPO, 'examples/images'), path.join(dir, 'images'), { recursive: true });
   writeFileSync(path.join(dir, 'config.json'), JSON.stringify(cfg));
+  return { dir, cfg };
+}
+
+export async function benchCore(): Promise<string> {
+  const { dir, cfg } = exampleDir('mlds-bench-');
   const lines: string[] = [];
   const bare = spawn(process.execPath, ['-e', BARE], { stdio: ['ignore', 'pipe', 'pipe'] });
   const svc = spawn(process.execPath, [path.join(REPO, 'dist/cli.js'), 'start', '--config', path.join(dir, 'config.json'), '--port', '0', '--state-dir', path.join(dir, 'state')], { stdio: ['ignore', 'ignore', 'pipe'] });

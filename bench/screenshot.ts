@@ -5,12 +5,11 @@
 // poller, and each pair of periods is compared as ratios.
 //   node --import tsx bench/screenshot.ts    (MLDS_BENCH_SHOT_SECONDS, MLDS_BENCH_CLI=<another build's cli.js>)
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import path from 'node:path';
-import { exampleConfig } from '../test/helpers/service.js';
-import { waitForPort } from './core.js';
+import { exampleDir, waitForPort } from './core.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const CLI = process.env.MLDS_BENCH_CLI ?? path.join(REPO, 'dist/cli.js');
@@ -109,11 +108,7 @@ async function period(port: number, withPoller: boolean): Promise<Period> {
 }
 
 export async function benchScreenshot(): Promise<string> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-bench-shot-'));
-  const cfg = exampleConfig();
-  cfg.rateLimit = '100000';
-  cpSync(path.join(REPO, 'examples/images'), path.join(dir, 'images'), { recursive: true });
-  writeFileSync(path.join(dir, 'config.json'), JSON.stringify(cfg));
+  const { dir } = exampleDir('mlds-bench-shot-');
   // The example's content: the LED's destination and the LCD's ticker scroll.
   mkdirSync(path.join(dir, 'state'));
   cpSync(path.join(REPO, 'examples/state.json'), path.join(dir, 'state/state.json'));

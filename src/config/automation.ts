@@ -1,7 +1,7 @@
 // Crons, pollers and the rules for every URL the service fetches (DECISIONS.md, "URLs the
 // service fetches" and "Boot and automation"), kept apart from the display and area rules.
 import { createRequire } from 'node:module';
-import { pointer, type ConfigFault } from './faults.js';
+import { pointer } from './faults.js';
 import { parseIntLike } from './scalars.js';
 import type { CronConfig, DisplayConfig, PollerConfig, PollerMapper } from './types.js';
 import { checkUrl, DEFAULT_PORT_RANGE } from '../net/url-rules.js';
@@ -96,7 +96,6 @@ export function cronError(expr: string): string | undefined {
   }
 }
 
-export type { ConfigFault };
 const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const isHttpUrl = (v: unknown): boolean => {
   if (typeof v !== 'string') return false;
