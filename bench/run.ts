@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark, each figure against a baseline measured in the same run
-// (the machines are shared and noisy). `--write` also replaces docs/performance.md.
+// (the machines are shared and noisy). `--write` also replaces the figures in
+// docs/performance.md; its hand-written notes (from NOTES_HEADING on) are kept.
 import { cpus } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchCore } from './core.js';
 import { benchRender } from './render.js';
@@ -10,6 +11,9 @@ import { benchScreenshot } from './screenshot.js';
 import { benchReload } from './reload.js';
 import { benchMedia } from './media.js';
 import { benchStart } from './start.js';
+
+/** Where the hand-written part of docs/performance.md starts: analyses and earlier runs worth keeping. */
+const NOTES_HEADING = '## Notes from earlier runs';
 
 const sections: Array<[string, () => Promise<string>]> = [
   ['Core service (issue: core service)', benchCore],
@@ -34,6 +38,9 @@ for (const [title, run] of sections) {
 const text = out.join('\n') + '\n';
 console.log(text);
 if (process.argv.includes('--write')) {
-  writeFileSync(path.resolve(import.meta.dirname, '../docs/performance.md'), text);
+  const file = path.resolve(import.meta.dirname, '../docs/performance.md');
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const notes = previous.indexOf(NOTES_HEADING);
+  writeFileSync(file, notes < 0 ? text : `${text}\n${previous.slice(notes)}`);
   process.stderr.write('bench: wrote docs/performance.md\n');
 }
