@@ -10,7 +10,7 @@ import { brightnessTable, formatName } from './pixel-format.js';
 export interface FbGeometry { var: VarScreenInfo; fix: FixScreenInfo }
 
 export interface FbdevOptions {
-  /** Used only when FBIOGET_*SCREENINFO fail with ENOTTY/EINVAL, i.e. the path is not a framebuffer. */
+  /** Used only when FBIOGET_*SCREENINFO fail with ENOTTY/EINVAL/ENOSYS, i.e. the path is not a framebuffer. */
   geometry?: FbGeometry;
   /** /sys/class/backlight/<name>; default: the only backlight there is, if exactly one. */
   backlight?: string | null;
@@ -18,7 +18,8 @@ export interface FbdevOptions {
 
 const FB_BLANK_UNBLANK = 0;
 const FB_BLANK_POWERDOWN = 4;
-const notAnFbdev = (e: unknown) => ['ENOTTY', 'EINVAL'].includes((e as NodeJS.ErrnoException).code ?? '');
+// ENOSYS too: qemu-user answers an ioctl it has no translation for (FBIOBLANK) with it where a kernel says ENOTTY.
+const notAnFbdev = (e: unknown) => ['ENOTTY', 'EINVAL', 'ENOSYS'].includes((e as NodeJS.ErrnoException).code ?? '');
 
 function errnoError(code: string, message: string): Error {
   return Object.assign(new Error(`${code}: ${message}`), { code });
