@@ -68,23 +68,26 @@ async function picture(svc: { url: string }): Promise<Buffer> {
 }
 
 test('/load_config: a good archive is applied and the screen follows; every bad one changes nothing on disk, in the configuration or on screen', async () => {
+  // The archives are made before the service starts: making them is synchronous and slow (the
+  // 50 MB bomb), and under emulation it outlasts keepAliveTimeoutMs, so the client's pooled
+  // connection would be closed by the service with no chance for the client to see it.
+  const good = configWith('0 200 0');
+  zipOf('good.zip', [{ name: 'config.json', text: JSON.stringify(good) }, ...imagesOf()]);
+  zipOf('malformed.zip', [{ name: 'config.json', text: '{}' }]);
+  served.set('malformed.zip', served.get('malformed.zip')!.subarray(0, 40));
+  served.set('not-a-zip.zip', Buffer.from('<html>a login page</html>'));
+  zipOf('slip.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: '../x', text: 'out' }]);
+  zipOf('absolute.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: '/tmp/mlds-evil', text: 'out' }]);
+  zipOf('link.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: 'images/l.png', text: '/etc/passwd', mode: 0o120777 }]);
+  zipOf('bomb.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: 'images/zero.png', zeros: 50_000_000 }]);
+  zipOf('big.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: 'images/noise.png', random: 300_000, deflate: false }]);
+  zipOf('schema.zip', [{ name: 'config.json', text: JSON.stringify(configWith('0 200')) }, ...imagesOf()]);
+  zipOf('missing-image.zip', [{ name: 'config.json', text: JSON.stringify(good) }]);
   const sd: ServiceDir = serviceDir(configWith('0 0 255'));
   const svc = await start(sd, { archiveFetch: { maxBytes: 200_000, timeoutMs: 800 } });
   try {
     await get(svc, '/mlds?id=main&layout=l1&title=Hi');
     await until(async () => (await decode(await picture(svc))).at(190, 5)[2] === 255, 3000, 'blue title');
-    const good = configWith('0 200 0');
-    zipOf('good.zip', [{ name: 'config.json', text: JSON.stringify(good) }, ...imagesOf()]);
-    zipOf('malformed.zip', [{ name: 'config.json', text: '{}' }]);
-    served.set('malformed.zip', served.get('malformed.zip')!.subarray(0, 40));
-    served.set('not-a-zip.zip', Buffer.from('<html>a login page</html>'));
-    zipOf('slip.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: '../x', text: 'out' }]);
-    zipOf('absolute.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: '/tmp/mlds-evil', text: 'out' }]);
-    zipOf('link.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: 'images/l.png', text: '/etc/passwd', mode: 0o120777 }]);
-    zipOf('bomb.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: 'images/zero.png', zeros: 50_000_000 }]);
-    zipOf('big.zip', [{ name: 'config.json', text: JSON.stringify(good) }, { name: 'images/noise.png', random: 300_000, deflate: false }]);
-    zipOf('schema.zip', [{ name: 'config.json', text: JSON.stringify(configWith('0 200')) }, ...imagesOf()]);
-    zipOf('missing-image.zip', [{ name: 'config.json', text: JSON.stringify(good) }]);
 
     const cases: Array<[string, number, string, RegExp]> = [
       ['malformed.zip', 400, 'MLDS_BAD_ARCHIVE', /zip/i],

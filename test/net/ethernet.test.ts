@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { underEmulation } from '../helpers/emulation.js';
 import { REPO, baseConfig, serviceDir, until } from '../helpers/service.js';
 import { createLan, netnsUnavailable, startInNamespace, type Lan, type NsService } from './lan.js';
 
@@ -45,7 +46,9 @@ function setup(lan: Lan) {
   return { sd, networkd, env, ours: path.join(networkd, `10-mlds-${lan.unitIf}.network`) };
 }
 
-test('getethernetconfig reads the namespace; setethernetconfig applies, confirms, and rolls back a gateway that does not answer', { skip }, async () => {
+test('getethernetconfig reads the namespace; setethernetconfig applies, confirms, and rolls back a gateway that does not answer', {
+  skip: skip ?? underEmulation('qemu-user 7.2 does not translate rtnetlink neighbour dumps (`ip neigh`: "Cannot send dump request: Operation not supported"), so a gateway that answers is never seen'),
+}, async () => {
   const lan = createLan('et');
   const { sd, networkd, env, ours } = setup(lan);
   let svc: NsService | undefined;

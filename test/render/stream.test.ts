@@ -117,13 +117,15 @@ test('at most 25 pictures a second however fast frames come, each frame encoded 
   const src = new FakeUnit(64, 32);
   sources.set('b', src);
   src.push([0, 0, 0]);
+  // The time the encoder had, measured: 1.2 s planned, more on a loaded or emulated machine.
+  const t0 = performance.now();
   const vs = Array.from({ length: 5 }, () => viewer('b'));
   await sleep(100);
   for (let i = 0; i < 100; i++) { src.push([i * 2, 0, 0]); await sleep(10); }
   await sleep(100);
   const { encodes } = views.stats().b;
-  const seconds = 1.2;
-  assert.ok(encodes <= 25 * seconds + 2, `${encodes} encodes`);
+  const seconds = (performance.now() - t0) / 1000;
+  assert.ok(encodes <= 25 * seconds + 2, `${encodes} encodes in ${seconds.toFixed(2)} s`);
   for (const v of vs) {
     assert.ok(v.parts.length >= 5 && v.parts.length <= encodes, `viewer got ${v.parts.length} of ${encodes}`);
   }

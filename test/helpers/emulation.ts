@@ -1,0 +1,10 @@
+// `make test-arm64` runs the suite on aarch64 under qemu-user (scripts/arm64/run.sh sets
+// MLDS_TEST_EMULATION=qemu-user). A test that emulation alone breaks (a wall-clock bound
+// ~10-20x slower code cannot meet, a syscall qemu-user does not translate) skips there with
+// the reason, and runs as it is everywhere else: on the host and on real arm64 hardware.
+
+/** A skip reason under emulation, `undefined` (run) otherwise. */
+export function underEmulation(why: string): string | undefined {
+  const emulator = process.env.MLDS_TEST_EMULATION;
+  return emulator ? `under ${emulator}: ${why}` : undefined;
+}
