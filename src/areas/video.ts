@@ -9,7 +9,7 @@ export const video: AreaKind = {
   properties: ['defaultValue', 'params'],
   keyed: true,
   files: ['.mp4'],
-  // Probed at load: a file that is not an MP4 video is a configuration fault, not a blank area later.
+  // Checked at load by its header (src/media/sniff.ts): a file that is not an MP4 video is a configuration fault, not a blank area later.
   configure: (r) => fileFields(r, video.files!, { notMedia: notVideo }),
   resolve: resolveFile,
   fallback: fallbackFile,

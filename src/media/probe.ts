@@ -1,8 +1,10 @@
-// What ffprobe says a media file holds. Configuration load probes every video and audio
-// file synchronously (a file that is not one is a fault there, not a blank area later);
-// results are kept per file identity, so a re-check of an unchanged folder runs no ffprobe.
-import { execFile, spawnSync } from 'node:child_process';
+// What ffprobe says a media file holds. Configuration load checks every video and audio file
+// synchronously by its header (src/media/sniff.ts: no child process on the start path; a file
+// that is not one is a fault there, not a blank area later); ffprobe runs when a video first
+// plays. Results are kept per file identity, so a re-check of an unchanged folder runs none.
+import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { sniffMedia } from './sniff.js';
 
 export interface MediaInfo {
   /** ffprobe's format_name, e.g. "mov,mp4,m4a,3gp,3g2,mj2", "mp3", "wav". */
@@ -67,18 +69,19 @@ function failure(err: { code?: unknown; message: string } | null | undefined, st
   return undefined;
 }
 
-/** Probes `file` now, blocking (configuration load is synchronous). */
+/**
+ * What `file` holds, now, without a child process (configuration load is synchronous): ffprobe's
+ * answer when an earlier probe() of the same file identity has one, else the file's header.
+ */
 export function probeSync(file: string): ProbeResult {
   const key = identity(file);
   const hit = cache.get(file);
   if (key && hit?.key === key) return hit.result;
-  const r = spawnSync(FFPROBE, [...ARGS, file], { encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 1 << 20 });
-  const result = failure(r.error, r.stderr ?? '', r.status) ?? parse(r.stdout);
-  if (key && !('unavailable' in result)) cache.set(file, { key, result });
-  return result;
+  const r = sniffMedia(file);
+  return 'unknown' in r ? { unavailable: r.unknown } : r;
 }
 
-/** The same, without blocking (a player that starts on a file load did not probe). */
+/** ffprobe's answer, without blocking (a video's frame rate when it starts playing). */
 export function probe(file: string): Promise<ProbeResult> {
   const key = identity(file);
   const hit = cache.get(file);
@@ -94,7 +97,7 @@ export function probe(file: string): Promise<ProbeResult> {
 
 /** Why `info` is not an MP4 video the areas can play; undefined when it is one. */
 export function notVideo(info: MediaInfo): string | undefined {
-  if (!info.format.split(',').includes('mp4')) return `is not an MP4 file (ffprobe reads it as ${info.format || 'unknown'})`;
+  if (!info.format.split(',').includes('mp4')) return `is not an MP4 file (it reads as ${info.format || 'unknown'})`;
   if (!info.video) return 'holds no video stream';
   return undefined;
 }
@@ -102,7 +105,7 @@ export function notVideo(info: MediaInfo): string | undefined {
 /** Why `info` is not MP3 or WAV audio; undefined when it is. */
 export function notAudio(info: MediaInfo): string | undefined {
   const formats = info.format.split(',');
-  if (!formats.includes('mp3') && !formats.includes('wav')) return `is not an MP3 or WAV file (ffprobe reads it as ${info.format || 'unknown'})`;
+  if (!formats.includes('mp3') && !formats.includes('wav')) return `is not an MP3 or WAV file (it reads as ${info.format || 'unknown'})`;
   if (!info.audio) return 'holds no audio stream';
   return undefined;
 }
