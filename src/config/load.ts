@@ -5,7 +5,7 @@ import { readRegularFile } from './files.js';
 import { expandIncludes } from './include.js';
 import { describeJsonSyntax } from './json-syntax.js';
 import { normalize } from './normalize.js';
-import { validateSchema } from './schema.js';
+import { schemaValidator } from './schema.js';
 import type { ServiceConfig } from './types.js';
 
 /** Reads, expands, validates and normalizes config.json. Throws ConfigError with every fault found. */
@@ -31,7 +31,8 @@ export function parseConfig(text: string, serviceDir: string, name = 'config.jso
   const faults: ConfigFault[] = [];
   try {
     const expanded = expandIncludes(raw, serviceDir, faults) as Record<string, unknown>;
-    if (!validateSchema(expanded)) faults.push(...faultsFromAjv(validateSchema.errors));
+    const validate = schemaValidator();
+    if (!validate(expanded)) faults.push(...faultsFromAjv(validate.errors));
     const config = normalize(expanded, serviceDir, faults);
     if (faults.length > 0) throw new ConfigError(faults);
     return config;
