@@ -6,10 +6,6 @@ import { ConfigError } from './config/faults.js';
 import { loadConfig } from './config/load.js';
 import { packageRoot } from './config/files.js';
 import { LogDirError } from './log/logger.js';
-import { startService } from './main.js';
-import { fitWarnings } from './preview/fit.js';
-import { checkFramebuffers } from './preview/framebuffers.js';
-import { describeScroll, renderLayoutsToPng } from './preview/render.js';
 import { VERSION } from './version.js';
 
 const EX_CONFIG = 78;
@@ -78,6 +74,10 @@ async function main(argv: string[]): Promise<number> {
       if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
       throw err;
     }
+    // Each command imports only what it runs: the service's start does not load the preview renderer.
+    const [{ checkFramebuffers }, { fitWarnings }, { describeScroll, renderLayoutsToPng }] = await Promise.all([
+      import('./preview/framebuffers.js'), import('./preview/fit.js'), import('./preview/render.js'),
+    ]);
     const hardware = checkFramebuffers(config);
     for (const w of [...hardware.warnings, ...fitWarnings(config)]) console.error(`mlds: warning: ${w}`);
     if (hardware.faults.length) {
@@ -103,6 +103,7 @@ async function main(argv: string[]): Promise<number> {
       if (!Number.isInteger(port) || port < 0 || port > 65535) { console.error(`mlds: --port ${values.port} is not a port number`); return 64; }
     }
     try {
+      const { startService } = await import('./main.js');
       const svc = await startService({ configFile, port, stateDir: values['state-dir'] ?? defaultStateDir(), logDir: values['log-dir'] });
       const stop = async (signal: string) => {
         svc.log.info({ signal }, 'stopping');
