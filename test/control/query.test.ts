@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { parseQuery } from '../../src/control/query.js';
 import { MldsError } from '../../src/errors.js';
 
@@ -20,4 +21,29 @@ test('bad percent-encoding and invalid UTF-8 are refused, naming the field', () 
     assert.throws(() => value(raw), (err: MldsError) => err.code === 'MLDS_BAD_ENCODING' && err.field === 'a', raw);
   }
   assert.throws(() => parseQuery('b%ZZ=1'), (err: MldsError) => err.code === 'MLDS_BAD_ENCODING');
+});
+
+/** The strict decoder spelled out: `%XX` and ASCII to bytes, + to a space, then TextDecoder in fatal mode. */
+function reference(raw: string): string | 'refused' {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === '%') {
+      if (!/^[0-9a-fA-F]{2}$/.test(raw.slice(i + 1, i + 3))) return 'refused';
+      bytes.push(parseInt(raw.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(raw[i] === '+' ? 0x20 : raw.charCodeAt(i));
+  }
+  try { return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes)); } catch { return 'refused'; }
+}
+
+test('percent-encoded bytes decode exactly as the strict UTF-8 decoder does (byte order mark, overlongs, surrogates)', () => {
+  const escape = (bytes: number[]) => bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  const decoded = (raw: string): string => { try { return value(raw); } catch { return 'refused'; } };
+  for (const raw of ['%EF%BB%BFx', '%EF%BB%BF%EF%BB%BF', 'a%EF%BB%BF', '%ef%bf%bd', '%F4%8F%BF%BF', '%F4%90%80%80', '%E0%80%AF', '+%2B+', '%C3%A9%C3']) {
+    assert.equal(decoded(raw), reference(raw), raw);
+  }
+  fc.assert(fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0xc3, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0x80, 0xbf)), { maxLength: 12 }), fc.boolean(), (bytes, plus) => {
+    const raw = escape(bytes) + (plus ? '+x' : '');
+    assert.equal(decoded(raw), reference(raw), raw);
+  }), { numRuns: 20_000 });
 });
