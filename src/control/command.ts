@@ -36,22 +36,23 @@ const MAX_INUMBER = 255;
  * `data` value, a poller's body, a saved request). Throws MldsError naming the field.
  * `credentialNames` are query names that carry keys, not content (removed from `query`).
  */
-export function parseCommand(raw: string, config: ServiceConfig, credentialNames: string[] = []): Command {
-  const pairs = parseQuery(raw.startsWith('?') ? raw.slice(1) : raw).filter((p) => !credentialNames.includes(p.name));
-  const single = (name: 'id' | 'layout', missing: 'MLDS_MISSING_ID' | 'MLDS_MISSING_LAYOUT', repeated: 'MLDS_REPEATED_ID' | 'MLDS_REPEATED_LAYOUT'): string => {
-    const found = pairs.filter((p) => p.name === name);
-    if (found.length > 1) throw new MldsError(repeated, `"${name}" must appear exactly once; it appears ${found.length} times`, name);
-    if (found.length === 0 || found[0].value === '') throw new MldsError(missing, `"${name}" is required`, name);
-    return found[0].value;
-  };
-  const id = single('id', 'MLDS_MISSING_ID', 'MLDS_REPEATED_ID');
-  const layoutName = single('layout', 'MLDS_MISSING_LAYOUT', 'MLDS_REPEATED_LAYOUT');
+export function parseCommand(raw: string, config: ServiceConfig, credentialNames: readonly string[] = []): Command {
+  const parsed = parseQuery(raw.startsWith('?') ? raw.slice(1) : raw);
+  const pairs = credentialNames.length ? parsed.filter((p) => !credentialNames.includes(p.name)) : parsed;
+  // One pass for both: this runs for every command.
+  let ids = 0, layouts = 0, id = '', layoutName = '';
+  for (const p of pairs) {
+    if (p.name === 'id' && ids++ === 0) id = p.value;
+    else if (p.name === 'layout' && layouts++ === 0) layoutName = p.value;
+  }
+  single('id', ids, id, 'MLDS_MISSING_ID', 'MLDS_REPEATED_ID');
+  single('layout', layouts, layoutName, 'MLDS_MISSING_LAYOUT', 'MLDS_REPEATED_LAYOUT');
   const display = config.displayById.get(id);
   if (!display) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
   const layout = display.layouts.get(layoutName);
   if (!layout) throw new MldsError('MLDS_UNKNOWN_LAYOUT', `display "${id}" has no layout "${layoutName}" (it has: ${[...display.layouts.keys()].join(', ')})`, 'layout');
 
-  const areaById = new Map(layout.areas.map((a) => [a.id, a]));
+  const areaById = areasOf(layout);
   const cmd: Command = { display, layout, areas: new Map(), fontColor: new Map(), fontSize: new Map(), ignored: [], query: '' };
   const seen = new Set<string>();
   for (const { name, value } of pairs) {
@@ -64,7 +65,7 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
     }
     if (seen.has(name)) throw new MldsError('MLDS_REPEATED_AREA', `"${name}" appears more than once`, name);
     seen.add(name);
-    const override = OVERRIDE.exec(name);
+    const override = name.endsWith(']') ? OVERRIDE.exec(name) : null;
     if (override) {
       parseOverride(cmd, override[1] as 'fontColor' | 'fontSize', areaById.get(override[2]), override[2], name, value);
       continue;
@@ -76,8 +77,23 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
     }
     cmd.areas.set(name, resolveValue(area, value));
   }
-  cmd.query = pairs.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&');
+  let query = '';
+  for (const p of pairs) query += `${query ? '&' : ''}${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`;
+  cmd.query = query;
   return cmd;
+}
+
+function single(name: 'id' | 'layout', count: number, value: string, missing: 'MLDS_MISSING_ID' | 'MLDS_MISSING_LAYOUT', repeated: 'MLDS_REPEATED_ID' | 'MLDS_REPEATED_LAYOUT'): void {
+  if (count > 1) throw new MldsError(repeated, `"${name}" must appear exactly once; it appears ${count} times`, name);
+  if (count === 0 || value === '') throw new MldsError(missing, `"${name}" is required`, name);
+}
+
+/** A layout's areas by id, made once per layout (a reload makes new layout objects). */
+const areaIndex = new WeakMap<LayoutConfig, Map<string, AreaConfig>>();
+function areasOf(layout: LayoutConfig): Map<string, AreaConfig> {
+  let m = areaIndex.get(layout);
+  if (!m) { m = new Map(layout.areas.map((a) => [a.id, a])); areaIndex.set(layout, m); }
+  return m;
 }
 
 function resolveValue(area: AreaConfig, value: string): AreaCommand {
