@@ -12,16 +12,25 @@ const MASK = '***';
  * Masked whether or not keys are configured: a client may send one to a unit that needs none.
  */
 export function maskQuery(raw: string, names: readonly string[] = [KEY_PARAM]): string {
-  let changed = false;
-  const pieces = raw.split('&').map((piece, i) => {
-    const eq = piece.indexOf('=');
+  // Every request's log line passes here: one scan, and a new string only when something is masked.
+  let out = '';
+  let kept = 0;
+  let eq = -2;
+  for (let start = 0; ;) {
+    const amp = raw.indexOf('&', start);
+    const end = amp < 0 ? raw.length : amp;
+    if (eq !== -1 && eq < start) eq = raw.indexOf('=', start);
+    if (eq === -1) break;
     // A cron's data or a saved request may start with the `?`.
-    const from = i === 0 && piece.startsWith('?') ? 1 : 0;
-    if (eq < 0 || !names.includes(lenientDecode(piece.slice(from, eq)))) return piece;
-    changed = true;
-    return `${piece.slice(0, eq + 1)}${MASK}`;
-  });
-  return changed ? pieces.join('&') : raw;
+    const from = start === 0 && raw.startsWith('?') ? 1 : start;
+    if (eq < end && names.includes(lenientDecode(raw.slice(from, eq)))) {
+      out += `${raw.slice(kept, eq + 1)}${MASK}`;
+      kept = end;
+    }
+    if (amp < 0) break;
+    start = amp + 1;
+  }
+  return kept === 0 ? raw : out + raw.slice(kept);
 }
 
 /** A request URL (path and query) with its credentials masked. */
