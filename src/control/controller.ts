@@ -93,10 +93,8 @@ export class Controller {
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
     this.scheduleExpiry(cmd.display.id);
     this.announce(cmd.display.id);
-    if (source !== 'replay') {
-      this.deps.store.setLastRequest(cmd.display.id, st.lastCommand).catch((err: Error) =>
-        this.deps.log.warn({ err: err.message }, 'saving the last request failed'));
-    }
+    // In the kernel before the command is answered; the store reports its own failures.
+    if (source !== 'replay') this.deps.store.noteLastRequest(cmd.display.id, st.lastCommand);
     // An HTTP command is logged once, on its request line (src/http); other sources here.
     if (source !== 'http') this.deps.log.info({ id: cmd.display.id, layout: cmd.layout.name, inumber: cmd.inumber, source, ignored: cmd.ignored }, 'command applied');
     const written = this.deps.redraw(cmd.display.id);
@@ -114,7 +112,8 @@ export class Controller {
       const o: Overrides = { fontColor: cmd.fontColor.get(area.id), fontSize: cmd.fontSize.get(area.id) };
       const given = cmd.areas.get(area.id);
       let content = given ? requestedContent(given, o, now) : defaultContent(area, o, now);
-      content = await this.loadable(content, o, now);
+      // Only pictures are loaded first; the other areas cost no turn of the event loop.
+      if (content.area.type === 'image' && content.file) content = await this.loadable(content, content.file, o, now);
       const old = sameLayout ? st.areas.get(area.id) : undefined;
       if (old && sameContent(old, content)) {
         old.expiresAt = content.expiresAt;
@@ -126,10 +125,9 @@ export class Controller {
   }
 
   /** A picture that cannot be decoded falls back to the defaultValue, then to blank; the fault stays visible. */
-  private async loadable(content: AreaState, o: Overrides, now: number): Promise<AreaState> {
-    if (content.area.type !== 'image' || !content.file) return content;
+  private async loadable(content: AreaState, file: string, o: Overrides, now: number): Promise<AreaState> {
     try {
-      await this.deps.preload(content.file);
+      await this.deps.preload(file);
       return content;
     } catch (err) {
       const fault = `${content.file}: ${(err as Error).message}`;

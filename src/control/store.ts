@@ -116,6 +116,12 @@ export class StateStore {
     return this.append(journalLine('r', id, rec));
   }
 
+  /** setLastRequest for a caller that does not wait for the fdatasync (every command): no promise made. */
+  noteLastRequest(id: string, rec: CommandRecord): void {
+    this.data.lastRequest[id] = rec;
+    this.write(journalLine('r', id, rec));
+  }
+
   setLastFeedback(id: string, fb: SavedFeedback): Promise<void> {
     this.data.lastFeedback[id] = fb;
     return this.append(journalLine('f', id, fb));
@@ -143,11 +149,17 @@ export class StateStore {
   }
 
   private append(line: string): Promise<void> {
-    if (!this.opened) return Promise.resolve();
+    if (!this.write(line)) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  /** The line into the journal and an fdatasync scheduled; false when it is kept in memory only. */
+  private write(line: string): boolean {
+    if (!this.opened) return false;
     if (this.failure || this.fd === undefined) {
       // The journal may end in half a line; the retried snapshot will hold this change.
       this.schedule(this.retryMs);
-      return Promise.resolve();
+      return false;
     }
     try {
       const n = writeSync(this.fd, line);
@@ -155,10 +167,10 @@ export class StateStore {
       if (n !== Buffer.byteLength(line)) throw Object.assign(new Error('ENOSPC: short write to the state journal'), { code: 'ENOSPC' });
     } catch (err) {
       this.failed(err as Error);
-      return Promise.resolve();
+      return false;
     }
     this.schedule(SYNC_DELAY_MS);
-    return new Promise<void>((resolve) => this.waiters.push(resolve));
+    return true;
   }
 
   private schedule(ms: number): void {
