@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { ServiceApi } from './api.js';
 import { auth, errors, onlyGetAndHead, rateLimit, whenReady, type HttpLog } from './middleware.js';
-import { controlRoutes } from './routes/control.js';
+import { controlRoutes, controlShortcut } from './routes/control.js';
 import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
 import { Screenshots } from './screenshots.js';
@@ -35,6 +35,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   app.use(rateLimit(() => api.config().rateLimit, log));
   app.use(whenReady(api));
   app.use(auth(api, views));
+  app.use(controlShortcut(api));
   app.use(router.routes());
   return app;
 }

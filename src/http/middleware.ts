@@ -112,7 +112,9 @@ export function whenReady(api: ServiceApi) {
 /** JSON endpoints refuse an Accept header that rules JSON out. */
 export function json() {
   return async (ctx: Context, next: Next) => {
-    if (!ctx.accepts('application/json')) {
+    // What clients send (nothing, or curl's */*) needs no negotiation; every command passes here.
+    const accept = ctx.req.headers.accept;
+    if (accept && accept !== '*/*' && accept !== 'application/json' && !ctx.accepts('application/json')) {
       return sendError(ctx, 'MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
     }
     await next();
