@@ -71,7 +71,8 @@ export function createLogger(opts: LogOptions): ServiceLog {
     streams.push({ stream: flushSoon, level });
   }
   // The file reports through this logger (to stdout, and to the file once it is writable).
-  const log = pino({ level, timestamp: pino.stdTimeFunctions.isoTime, base: undefined }, pino.multistream(streams));
+  // One destination needs no multistream in between (every command writes a line).
+  const log = pino({ level, timestamp: isoTime, base: undefined }, streams.length === 1 ? streams[0].stream : pino.multistream(streams));
   return {
     log,
     problems: () => {
@@ -85,4 +86,18 @@ export function createLogger(opts: LogOptions): ServiceLog {
       await file?.close();
     },
   };
+}
+
+let second = NaN;
+let upToSecond = '';
+
+/** pino's isoTime field (`,"time":"2026-11-21T23:59:59.123Z"`), its part up to the second made once a second. */
+export function isoTime(): string {
+  const now = Date.now();
+  const ms = now % 1000;
+  if (now - ms !== second) {
+    second = now - ms;
+    upToSecond = `,"time":"${new Date(second).toISOString().slice(0, -4)}`;
+  }
+  return `${upToSecond}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
 }
