@@ -131,7 +131,8 @@ class FbDevice : public Napi::ObjectWrap<FbDevice> {
     return env.Undefined();
   }
 
-  // draw(rgba, width, height, byteOffset, stride, format, lut?)
+  // draw(rgba, width, height, byteOffset, stride, format, lut?, srcStride?)
+  // A srcStride larger than width*4 draws a rectangle of a larger frame (its changed part).
   Napi::Value Draw(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     if (!map_) throw ErrnoError(env, EBADF, "draw before map", path_);
@@ -140,11 +141,14 @@ class FbDevice : public Napi::ObjectWrap<FbDevice> {
     size_t off = info[3].ToNumber().Int64Value(), stride = info[4].ToNumber().Int64Value();
     PixelFormat f = FormatFromJs(info[5].As<Napi::Object>());
     const uint8_t* lut = info.Length() > 6 && info[6].IsTypedArray() ? info[6].As<Napi::Uint8Array>().Data() : nullptr;
+    size_t srcStride = info.Length() > 7 && info[7].IsNumber() ? size_t(info[7].ToNumber().Int64Value()) : size_t(w) * 4;
     if (!FormatValid(f)) throw Napi::RangeError::New(env, "unsupported pixel format");
-    if (w <= 0 || h <= 0 || src.ByteLength() < size_t(w) * h * 4) throw Napi::RangeError::New(env, "frame smaller than width*height*4");
+    if (w <= 0 || h <= 0 || srcStride < size_t(w) * 4 || src.ByteLength() < size_t(h - 1) * srcStride + size_t(w) * 4) {
+      throw Napi::RangeError::New(env, "frame smaller than its rows");
+    }
     // The mapping is the device's memory: a write past it would fault the whole service.
     if (off + size_t(h - 1) * stride + size_t(w) * (f.bpp / 8) > mapLen_) throw Napi::RangeError::New(env, "frame does not fit the framebuffer");
-    ConvertRgba(src.Data(), w, h, map_ + off, stride, f, lut);
+    ConvertRgba(src.Data(), w, h, map_ + off, stride, f, lut, srcStride);
     return env.Undefined();
   }
 

@@ -160,26 +160,33 @@ export function frameLayout(width: number, height: number, repeat: boolean): { c
   };
 }
 
-/** Fills `out` (sized by frameLayout) with brightness, every row split at 497 pixels, then sync. */
-export function packetize(rgba: Uint8Array, width: number, height: number, level: number, repeat: boolean, out: Packets): number {
+/**
+ * Fills `out` (sized by frameLayout) with brightness, the rows of `runs` (default: every row)
+ * split at 497 pixels, then sync; returns the packet count. The cards keep rows they are not
+ * sent and latch everything on sync, so a partial picture carries the changed rows only.
+ */
+export function packetize(rgba: Uint8Array, width: number, height: number, level: number, repeat: boolean, out: Packets,
+  runs: Array<{ y0: number; y1: number }> = [{ y0: 0, y1: height }]): number {
   const { buf, lengths } = out;
   const perRow = Math.ceil(width / MAX_ROW_PIXELS);
   const rowBytes = perRow * ROW_HEADER_LEN + width * 3;
   let at = 0, n = 0;
   const push = (len: number) => { lengths[n++] = len; at += len; };
   for (let i = 0; i < (repeat ? 2 : 1); i++) push(writeBrightness(buf, at, level));
-  const rowsAt = at;
-  for (let row = 0; row < height; row++) {
-    for (let offset = 0; offset < width; offset += MAX_ROW_PIXELS) {
-      const pixels = Math.min(MAX_ROW_PIXELS, width - offset);
-      writeRowHeader(buf, at, row, offset, pixels);
-      push(ROW_HEADER_LEN + pixels * 3);
+  for (const { y0, y1 } of runs) {
+    const rowsAt = at;
+    for (let row = y0; row < y1; row++) {
+      for (let offset = 0; offset < width; offset += MAX_ROW_PIXELS) {
+        const pixels = Math.min(MAX_ROW_PIXELS, width - offset);
+        writeRowHeader(buf, at, row, offset, pixels);
+        push(ROW_HEADER_LEN + pixels * 3);
+      }
     }
-  }
-  // The payloads: one conversion per column strip covers that strip's packet in every row.
-  for (let k = 0, offset = 0; offset < width; k++, offset += MAX_ROW_PIXELS) {
-    const pixels = Math.min(MAX_ROW_PIXELS, width - offset);
-    rgbaToRgb(rgba.subarray(offset * 4), pixels, buf, rowsAt + (k + 1) * ROW_HEADER_LEN + offset * 3, undefined, height, width * 4, rowBytes);
+    // The payloads: one conversion per column strip covers that strip's packet in every row of the run.
+    for (let k = 0, offset = 0; offset < width; k++, offset += MAX_ROW_PIXELS) {
+      const pixels = Math.min(MAX_ROW_PIXELS, width - offset);
+      rgbaToRgb(rgba.subarray((y0 * width + offset) * 4), pixels, buf, rowsAt + (k + 1) * ROW_HEADER_LEN + offset * 3, undefined, y1 - y0, width * 4, rowBytes);
+    }
   }
   for (let i = 0; i < (repeat ? 2 : 1); i++) push(writeSync(buf, at, level));
   return n;

@@ -9,10 +9,11 @@
 // to the runner through onError(). docs/outputs.md, "DDP", has the whole story.
 import { createSocket, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
+import { damageSince, rowRuns } from '../frame.js';
 import type { Frame, Output, DdpDetails } from './types.js';
 import { nativeHelper, type UdpSocket } from './native.js';
 import { brightnessTable } from './pixel-format.js';
-import { DDP_PORT, HEADER_LEN, MAX_DATA, packetCount, packetize } from './ddp-protocol.js';
+import { DDP_PORT, HEADER_LEN, MAX_DATA, packetCount, packetize, type PixelRun } from './ddp-protocol.js';
 
 /** How long after a picture leaves an ICMP error still counts against it: a LAN answers in well under a millisecond. */
 export const SETTLE_MS = 10;
@@ -22,6 +23,13 @@ export const SETTLE_MS = 10;
  * six, so at 50 fps most pictures to a dead receiver draw no error of their own.
  */
 export const REFUSED_HOLD_MS = 2000;
+/**
+ * Between whole pictures only the changed rows go out; UDP loses packets without a word, so
+ * a whole picture goes at least this often and a lost packet shows for at most this long.
+ */
+export const FULL_REFRESH_MS = 1000;
+/** Row runs a partial picture is cut into at most (each costs up to one extra packet). */
+const MAX_RUNS = 8;
 
 /** Sends one picture's packets; the native helper does it in one sendmmsg, dgram one by one. */
 interface Sender {
@@ -87,6 +95,9 @@ export class DdpOutput implements Output {
   private lastError: Error | undefined;
   private lastErrorAt = -Infinity;
   private poll: NodeJS.Timeout | undefined;
+  /** The frame the receiver shows, as far as we know (undefined: send it whole). */
+  private shown: number | undefined;
+  private wholeAt = -Infinity;
   private readonly now: () => number;
 
   constructor(readonly host: string, readonly port: number = DDP_PORT, private readonly opts: DdpOptions = {}) {
@@ -94,6 +105,7 @@ export class DdpOutput implements Output {
   }
 
   async open(): Promise<void> {
+    this.shown = undefined;
     const { address } = await lookup(this.host, { family: 4 });
     let native: ReturnType<typeof nativeHelper> | undefined;
     try { native = this.opts.native === false ? undefined : nativeHelper(); } catch { native = undefined; }
@@ -121,18 +133,24 @@ export class DdpOutput implements Output {
   async send(frame: Frame): Promise<void> {
     const sender = this.sender;
     if (!sender) throw Object.assign(new Error(`EBADF: ddp to ${this.host}:${this.port} is not open`), { code: 'EBADF' });
-    const pixels = frame.width * frame.height, n = packetCount(pixels * 3);
+    const pixels = frame.width * frame.height, W = frame.width;
+    const rects = this.now() - this.wholeAt < FULL_REFRESH_MS ? damageSince(frame, this.shown) : undefined;
+    const runs: PixelRun[] = rects ? rowRuns(rects, MAX_RUNS).map((r) => ({ from: r.y0 * W, to: r.y1 * W })) : [{ from: 0, to: pixels }];
     // Reused: send() resolves only once every packet has left, and the runner never overlaps sends.
-    if (this.lengths.length !== n) {
-      this.buf = new Uint8Array(n * (HEADER_LEN + MAX_DATA));
-      this.lengths = new Uint32Array(n);
+    const capacity = packetCount(pixels * 3) + MAX_RUNS;
+    if (this.lengths.length !== capacity) {
+      this.buf = new Uint8Array(capacity * (HEADER_LEN + MAX_DATA));
+      this.lengths = new Uint32Array(capacity);
     }
-    this.seq = packetize(frame.data, pixels, this.buf, this.lengths, this.seq, this.lut).seq;
+    this.shown = undefined; // until the packets are out and no error came back
+    const { count, seq } = runs.length ? packetize(frame.data, pixels, this.buf, this.lengths, this.seq, this.lut, runs) : { count: 0, seq: this.seq };
+    this.seq = seq;
+    if (!rects) this.wholeAt = this.now();
     this.report(sender.takeError?.()); // about an earlier picture: reported between sends
     const flight: { error?: Error } = {};
     this.inFlight = flight;
     try {
-      await sender.send(this.buf, this.lengths);
+      if (count > 0) await sender.send(this.buf, this.lengths.subarray(0, count));
       await new Promise((r) => setTimeout(r, this.opts.settleMs ?? SETTLE_MS));
       this.report(sender.takeError?.());
     } catch (err) {
@@ -143,6 +161,7 @@ export class DdpOutput implements Output {
     if (flight.error) throw flight.error;
     const since = this.now() - this.lastErrorAt, hold = this.opts.holdMs ?? REFUSED_HOLD_MS;
     if (since < hold && this.lastError) throw this.held(this.lastError, since, hold);
+    this.shown = frame.seq;
   }
 
   onError(listener: (err: Error) => void): void {
@@ -153,6 +172,7 @@ export class DdpOutput implements Output {
   async setBrightness(percent: number): Promise<void> {
     this.brightness = percent;
     this.lut = brightnessTable(percent);
+    this.shown = undefined;
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@
 // The frame sits at the top-left of the visible area; a frame larger than it is a config fault.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { damageSince, type Damage, type Rect } from '../frame.js';
 import type { Frame, Output, FbdevDetails } from './types.js';
 import { nativeHelper, type FbDevice, type FixScreenInfo, type VarScreenInfo } from './native.js';
 import { brightnessTable, formatName } from './pixel-format.js';
@@ -48,6 +49,10 @@ export class FbdevOutput implements Output {
   private blanked = false;
   private readonly backlight: string | undefined;
   private geometrySource: 'ioctl' | 'injected' = 'ioctl';
+  /** The frame each page holds (undefined: unknown, draw it whole). */
+  private pageShows: Array<number | undefined> = [undefined, undefined];
+  /** The last frame drawn, for a back page two frames behind. */
+  private lastDrawn: { seq: number; damage?: Damage } | undefined;
 
   constructor(readonly device: string, private readonly opts: FbdevOptions = {}) {
     this.backlight = opts.backlight === null ? undefined : opts.backlight ?? findBacklight();
@@ -68,6 +73,8 @@ export class FbdevOutput implements Output {
       this.pages = v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 ? 2 : 1;
       dev.clear();
       this.front = 0;
+      this.pageShows = [undefined, undefined];
+      this.lastDrawn = undefined;
       // Back to the top-left page, whatever the previous owner of the device left panned.
       if (this.pages > 1 || v.xoffset || v.yoffset) this.tryPan(dev, 0);
       this.dev = dev;
@@ -85,16 +92,42 @@ export class FbdevOutput implements Output {
       throw errnoError('EFBIG', `display ${frame.width}x${frame.height} is larger than the framebuffer ${v.xres}x${v.yres} (config fault)`);
     }
     const page = this.pages > 1 ? 1 - this.front : 0;
-    const draw = (p: number) => dev.draw(frame.data, frame.width, frame.height, p * v.yres * this.stride, this.stride, v, this.lut);
     if (this.pages === 1) {
       await this.waitVsync(dev);
-      draw(0);
+      this.draw(dev, frame, 0);
       return;
     }
-    draw(page);
+    if (this.pageShows[this.front] === frame.seq) return;
+    this.draw(dev, frame, page);
     await this.waitVsync(dev);
     if (this.tryPan(dev, page * v.yres)) this.front = page;
-    else draw(0);
+    else this.draw(dev, frame, 0);
+  }
+
+  /** Writes what changed on `page` since it last showed a frame: the damaged rectangles, or the whole frame. */
+  private draw(dev: FbDevice, frame: Frame, page: number): void {
+    const v = this.vinfo!, base = page * v.yres * this.stride;
+    const rects = this.rectsFor(frame, this.pageShows[page]);
+    this.pageShows[page] = undefined; // until the write is done: a throw leaves the page unknown
+    if (!rects) {
+      dev.draw(frame.data, frame.width, frame.height, base, this.stride, v, this.lut);
+    } else {
+      const W = frame.width, bytes = v.bitsPerPixel / 8;
+      for (const r of rects) {
+        dev.draw(frame.data.subarray((r.y * W + r.x) * 4), r.w, r.h, base + r.y * this.stride + r.x * bytes, this.stride, v, this.lut, W * 4);
+      }
+    }
+    this.pageShows[page] = frame.seq;
+    this.lastDrawn = { seq: frame.seq, damage: frame.damage };
+  }
+
+  /** A back page is two frames behind: the last frame's damage and this one's together bring it up to date. */
+  private rectsFor(frame: Frame, shows: number | undefined): Rect[] | undefined {
+    const direct = damageSince(frame, shows);
+    if (direct) return direct;
+    const prev = this.lastDrawn;
+    if (shows === undefined || !prev || !frame.damage || frame.damage.since !== prev.seq || prev.damage?.since !== shows) return undefined;
+    return [...prev.damage.rects, ...frame.damage.rects];
   }
 
   /** false when the driver refuses to pan at all: from then on the output is single-buffered. */
@@ -116,6 +149,7 @@ export class FbdevOutput implements Output {
       try {
         const max = Number(readFileSync(join(this.backlight, 'max_brightness'), 'utf8'));
         writeFileSync(join(this.backlight, 'brightness'), String(Math.round((max * percent) / 100)));
+        if (this.lut) this.pageShows = [undefined, undefined]; // pixels were scaled: draw them again at full level
         this.lut = undefined;
         return;
       } catch {
@@ -123,6 +157,7 @@ export class FbdevOutput implements Output {
       }
     }
     this.lut = brightnessTable(percent);
+    this.pageShows = [undefined, undefined];
   }
 
   async close(): Promise<void> {

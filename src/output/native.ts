@@ -28,7 +28,8 @@ export interface FbDevice {
   varInfo(): VarScreenInfo;
   fixInfo(): FixScreenInfo;
   map(length: number): void;
-  draw(rgba: Uint8Array, width: number, height: number, byteOffset: number, stride: number, format: PixelFormat, lut?: Uint8Array): void;
+  /** srcStride (default width*4) larger than a row draws a rectangle of a larger frame. */
+  draw(rgba: Uint8Array, width: number, height: number, byteOffset: number, stride: number, format: PixelFormat, lut?: Uint8Array, srcStride?: number): void;
   clear(): void;
   pan(xoffset: number, yoffset: number): void;
   /** Resolves false when the driver has no vsync ioctl. */

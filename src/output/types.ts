@@ -12,7 +12,11 @@ interface DetailsBase {
   /** Conditions an operator should see even while frames go out (slow link, no receiver...). */
   warnings?: string[];
 }
-export interface VirtualDetails extends DetailsBase { frames: number }
+export interface VirtualDetails extends DetailsBase {
+  frames: number;
+  /** Frames that were written as their changed rectangles only. */
+  patched?: number;
+}
 export interface FbdevDetails extends DetailsBase {
   device: string;
   id?: string;
@@ -46,7 +50,8 @@ export interface Output {
   /**
    * Put one frame on the panel. Resolves once the bytes were handed to the device or wire
    * without error (DDP: and no error came back within a settle window); rejects otherwise. The frame must not be retained after it resolves
-   * unless copied (the virtual output keeps it: frames are immutable).
+   * unless copied: its data is the compositor's buffer, updated by the next render. Where
+   * `damageSince(frame, shown)` gives rectangles, writing only those is enough.
    */
   send(frame: Frame): Promise<void>;
   /** 0..100. Applied by the hardware when it can, else by scaling pixels in send(). */

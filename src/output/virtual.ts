@@ -1,15 +1,44 @@
-import type { Frame, Output, VirtualDetails } from './types.js';
+import { damageSince, patch, type Frame } from '../frame.js';
+import type { Output, VirtualDetails } from './types.js';
 
-/** Keeps the latest frame in memory: the picture behind /screenshot when there is no panel. */
+export interface VirtualOptions {
+  /** Keep the panel's picture, patched frame by frame as a panel's memory is (tests): 4 bytes a pixel. */
+  keepPicture?: boolean;
+}
+
+/**
+ * A panel that is not there: /screenshot and the live view show the compositor's picture, so
+ * by default nothing is kept; with keepPicture it holds what a panel would show.
+ */
 export class VirtualOutput implements Output {
   readonly driver = 'virtual';
-  private last: Frame | undefined;
+  private picture: Frame | undefined;
+  private shown: number | undefined;
+  private patched = 0;
   private brightness = 100;
 
-  async open(): Promise<void> {}
-  async send(frame: Frame): Promise<void> { this.last = frame; }
+  constructor(private readonly opts: VirtualOptions = {}) {}
+
+  async open(): Promise<void> { this.shown = undefined; }
+
+  async send(frame: Frame): Promise<void> {
+    let rects = damageSince(frame, this.shown);
+    if (rects) this.patched++;
+    if (this.opts.keepPicture) {
+      const p = this.picture;
+      if (!p || p.width !== frame.width || p.height !== frame.height) {
+        this.picture = { width: frame.width, height: frame.height, data: new Uint8Array(frame.width * frame.height * 4), seq: frame.seq };
+        rects = undefined;
+      }
+      patch(this.picture!.data, frame.data, frame.width, rects);
+      this.picture!.seq = frame.seq;
+    }
+    this.shown = frame.seq;
+  }
+
   async setBrightness(percent: number): Promise<void> { this.brightness = percent; }
   async close(): Promise<void> {}
-  latest(): Frame | undefined { return this.last; }
-  describe(): VirtualDetails { return { brightness: this.brightness, frames: this.last?.seq ?? 0 }; }
+  /** What the panel shows (keepPicture only). */
+  latest(): Frame | undefined { return this.picture; }
+  describe(): VirtualDetails { return { brightness: this.brightness, frames: this.shown ?? 0, patched: this.patched }; }
 }

@@ -1,7 +1,7 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
-import type { Frame } from '../frame.js';
+import type { Frame, Rect } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 
@@ -9,8 +9,6 @@ export interface CompositorOptions extends Partial<RenderOptions> {
   /** Folders whose fonts form the glyph fallback chain (service fonts/ first). */
   fontDirs?: string[];
 }
-
-interface Rect { x: number; y: number; w: number; h: number }
 
 /**
  * A picture of the whole unit shown instead of its displays (the boot screens, /identify).
@@ -54,6 +52,8 @@ export class Compositor {
   private readonly listeners = new Set<(frame: Frame) => void>();
   private seq = 0;
   private last: Frame;
+  /** The unit's picture, updated in place: frames are views of it (see Frame). */
+  private readonly buffer: Uint8Array;
   private everythingDirty = true;
   private overlay: Overlay | undefined;
   private overlayNext = -Infinity;
@@ -68,7 +68,8 @@ export class Compositor {
     this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone };
     this.canvas = createCanvas(unit.width, unit.height);
     this.ctx = this.canvas.getContext('2d');
-    this.last = { width: unit.width, height: unit.height, data: new Uint8Array(unit.width * unit.height * 4), seq: 0 };
+    this.buffer = new Uint8Array(unit.width * unit.height * 4);
+    this.last = { width: unit.width, height: unit.height, data: this.buffer, seq: 0 };
   }
 
   /** Brings the frame up to date for time `now` (ms epoch); returns the previous frame object when nothing changed. */
@@ -92,7 +93,8 @@ export class Compositor {
       ctx.restore();
     }
     for (const ar of all) ar.markDrawn(now);
-    return this.publish(this.readBack(dirty));
+    this.readBack(dirty);
+    return this.publish(dirty);
   }
 
   /** Shows `overlay` over the whole unit from the next render on; undefined gives the displays back. */
@@ -116,11 +118,14 @@ export class Compositor {
     overlay.draw(ctx, W, H, now);
     ctx.restore();
     this.overlayNext = overlay.nextChange(now);
-    return this.publish(this.readBack([{ x: 0, y: 0, w: W, h: H }]));
+    const all = [{ x: 0, y: 0, w: W, h: H }];
+    this.readBack(all);
+    return this.publish(all);
   }
 
-  private publish(data: Uint8Array): Frame {
-    this.last = { width: this.unit.width, height: this.unit.height, data, seq: ++this.seq };
+  private publish(rects: Rect[]): Frame {
+    const since = this.seq;
+    this.last = { width: this.unit.width, height: this.unit.height, data: this.buffer, seq: ++this.seq, damage: { since, rects } };
     for (const fn of this.listeners) fn(this.last);
     return this.last;
   }
@@ -222,27 +227,24 @@ export class Compositor {
   }
 
   /**
-   * The new frame's pixels: the previous frame with the dirty rectangles replaced.
-   * getImageData converts cairo's premultiplied BGRA to RGBA only where something changed.
+   * Brings the picture buffer up to date: the dirty rectangles are read back from cairo
+   * (getImageData converts its premultiplied BGRA to RGBA only where something changed).
    */
-  private readBack(dirty: Rect[]): Uint8Array {
+  private readBack(dirty: Rect[]): void {
     const W = this.unit.width;
     const H = this.unit.height;
     const share = dirty.reduce((s, r) => s + r.w * r.h, 0) / (W * H);
     if (share >= FULL_READ_SHARE) {
-      const img = this.ctx.getImageData(0, 0, W, H);
-      return new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength);
+      this.buffer.set(this.ctx.getImageData(0, 0, W, H).data);
+      return;
     }
-    // Frames handed out are immutable (an output may keep one), so each change gets a copy.
-    const out = this.last.data.slice();
     for (const r of dirty) {
       const img = this.ctx.getImageData(r.x, r.y, r.w, r.h).data;
       const row = r.w * 4;
       for (let y = 0; y < r.h; y++) {
-        out.set(img.subarray(y * row, (y + 1) * row), ((r.y + y) * W + r.x) * 4);
+        this.buffer.set(img.subarray(y * row, (y + 1) * row), ((r.y + y) * W + r.x) * 4);
       }
     }
-    return out;
   }
 }
 

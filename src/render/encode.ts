@@ -1,5 +1,5 @@
 import { Canvas, createCanvas, createImageData, type PngConfig } from 'canvas';
-import type { Frame } from '../frame.js';
+import type { Frame, Rect } from '../frame.js';
 
 export type ImageFormat = 'jpeg' | 'png';
 
@@ -10,13 +10,28 @@ export type ImageFormat = 'jpeg' | 'png';
 const PNG: PngConfig = { compressionLevel: 6, filters: Canvas.PNG_FILTER_SUB };
 const JPEG_QUALITY = 0.9;
 
-export function toCanvas(frame: Frame, width: number, height: number, reuse?: Canvas): Canvas {
+/**
+ * The top-left width x height of a frame on a canvas. With `rects` (what changed since the
+ * frame `reuse` holds) only those are put: a live view patches its copy.
+ */
+export function toCanvas(frame: Frame, width: number, height: number, reuse?: Canvas, rects?: Rect[]): Canvas {
   const w = Math.min(width, frame.width);
   const h = Math.min(height, frame.height);
-  const c = reuse && reuse.width === w && reuse.height === h ? reuse : createCanvas(w, h);
+  const same = reuse !== undefined && reuse.width === w && reuse.height === h;
+  const c = same ? reuse : createCanvas(w, h);
   const data = new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, frame.data.byteLength);
-  // Only the top-left w x h is put: a display may be smaller than the unit it draws on.
-  c.getContext('2d').putImageData(createImageData(data, frame.width, frame.height), 0, 0, 0, 0, w, h);
+  const img = createImageData(data, frame.width, frame.height);
+  const ctx = c.getContext('2d');
+  if (!same || !rects) {
+    // Only the top-left w x h is put: a display may be smaller than the unit it draws on.
+    ctx.putImageData(img, 0, 0, 0, 0, w, h);
+    return c;
+  }
+  for (const r of rects) {
+    const x = Math.min(r.x, w), y = Math.min(r.y, h);
+    const rw = Math.min(r.x + r.w, w) - x, rh = Math.min(r.y + r.h, h) - y;
+    if (rw > 0 && rh > 0) ctx.putImageData(img, 0, 0, x, y, rw, rh);
+  }
   return c;
 }
 
@@ -32,10 +47,11 @@ export function encodeCanvas(c: Canvas, format: ImageFormat): Buffer {
 /**
  * JPEG of the top-left width x height, compressed on libuv's thread pool so a live view
  * never holds up the frame loop. `scratch` is a canvas the caller may pass back in to
- * avoid reallocating it every frame (it must not be in use by another encode).
+ * avoid reallocating it every frame (it must not be in use by another encode); with `rects`
+ * (what changed since the frame it holds) only those are put on it.
  */
-export function encodeJpegAsync(frame: Frame, width: number, height: number, quality = 0.8, scratch?: Canvas): Promise<{ jpeg: Buffer; canvas: Canvas }> {
-  const canvas = toCanvas(frame, width, height, scratch);
+export function encodeJpegAsync(frame: Frame, width: number, height: number, quality = 0.8, scratch?: Canvas, rects?: Rect[]): Promise<{ jpeg: Buffer; canvas: Canvas }> {
+  const canvas = toCanvas(frame, width, height, scratch, rects);
   return new Promise((resolve, reject) => {
     canvas.toBuffer((err, jpeg) => (err ? reject(err) : resolve({ jpeg, canvas })), 'image/jpeg', { quality });
   });

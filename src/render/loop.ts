@@ -1,4 +1,4 @@
-import type { Frame } from '../frame.js';
+import { mergeDamage, type Frame } from '../frame.js';
 import type { Compositor } from './compositor.js';
 
 export type FrameSink = (frame: Frame) => Promise<boolean>;
@@ -187,8 +187,10 @@ export class FrameLoop {
       return;
     }
     if (this.pending) {
-      this.counts.dropped++;
+      if (this.pending.frame.seq !== out.frame.seq) this.counts.dropped++;
       out.waiters.unshift(...this.pending.waiters);
+      // The output never sees the replaced frame: the newer one carries its damage too.
+      out.frame = mergeDamage(this.pending.frame, out.frame);
     }
     this.pending = out;
   }

@@ -29,6 +29,13 @@ export function rig(areas: AreaConfig[], opts: CompositorOptions & { width?: num
   const unit: UnitConfig = { key: 'u1', output: { driver: 'virtual' }, width, height, displayIds: ['d1'] };
   const state: DisplayState = { id: 'd1', layout: 'main', layoutSetAt: T0, areas: new Map(), version: 1 };
   const compositor = new Compositor(unit, [display], () => state, { fontDirs: [FONT_DIR], effectDurationMs: 500, ...opts });
+  // These tests keep frames across renders, and a compositor's frames are views of its one
+  // picture buffer (src/frame.ts): each frame handed to a test is a copy.
+  const render = compositor.render.bind(compositor);
+  compositor.render = (now?: number) => {
+    const f = render(now);
+    return { ...f, data: f.data.slice() };
+  };
   const set = (a: AreaConfig, s: Partial<AreaState> & { setAt: number }) => {
     state.areas.set(a.id, { area: a, source: 'request', ...s });
     state.version++;

@@ -76,13 +76,17 @@ test('reload: a removed display is blanked and closed; an added one is blanked, 
     await get(svc, `/mlds?id=b&layout=l1&title=Bravo`);
     await nextFrame(svc, 'c', 0);
     const unitC = svc.runtime.unitFor('c')!;
-    const outC = unitC.runner.output as unknown as { last?: Frame };
+    // What the panel was sent, looked at as it is sent (a frame's buffer is the compositor's, updated in place).
+    const outC = unitC.runner.output;
+    const sentC: boolean[] = [];
+    const send = outC.send.bind(outC);
+    outC.send = (f: Frame) => { sentC.push(isBlack(f) && !f.damage); return send(f); };
     const next = structuredClone(c);
     delete next.displays.c;
     writeFileSync(sd.configFile, JSON.stringify(next));
     const r = await get(svc, '/reload_config');
     assert.deepEqual([r.json.added, r.json.changed, r.json.removed, r.json.unchanged], [[], [], ['c'], ['a', 'b']]);
-    assert.ok(outC.last && isBlack(outC.last), 'the removed panel was emptied');
+    assert.equal(sentC.at(-1), true, 'the removed panel was emptied: a whole black frame was the last it was sent');
     assert.equal(unitC.runner.health().open, false, 'and closed');
     assert.equal(svc.runtime.unitFor('c'), undefined);
     assert.equal((await get(svc, '/mlds?id=c&layout=l1&title=x')).json.code, 'MLDS_UNKNOWN_ID');
