@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceProblem } from '../monitor/status.js';
 import { DailyFile, type DailyFileOptions } from './daily-file.js';
+import { gatheredStdout } from './stdout.js';
 
 export type { Logger };
 
@@ -23,9 +24,6 @@ export interface ServiceLog {
   problems(): ServiceProblem[];
   close(): Promise<void>;
 }
-
-/** Longest a stdout log line waits to be written together with the next ones. */
-const STDOUT_DELAY_MS = 100;
 
 /** The log folder does not exist and cannot be made: the service cannot start as configured (exit 78). */
 export class LogDirError extends Error {}
@@ -53,23 +51,8 @@ export function createLogger(opts: LogOptions): ServiceLog {
     });
     streams.push({ stream: file, level });
   }
-  // Asynchronous: a synchronous write(2) per line cost an eighth of a /mlds request (measured).
-  // Lines are also gathered up to 4 KB or STDOUT_DELAY_MS, whichever comes first: one command
-  // at a time still cost a write(2) and a thread-pool round trip each (issue 13's profile).
-  // close() flushes the rest, and so does the process's exit.
-  const stdout = opts.stdout ? pino.destination({ dest: 1, sync: false, minLength: 4096 }) : undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const onExit = () => { try { stdout?.flushSync(); } catch { /* a write in flight: nothing more to do */ } };
-  if (stdout) {
-    // A closed or broken stdout must not stop the display either; there is nowhere to report it.
-    stdout.on('error', () => {});
-    const flushSoon = { write: (line: string) => {
-      stdout.write(line);
-      timer ??= setTimeout(() => { timer = undefined; stdout.flush(); }, STDOUT_DELAY_MS).unref();
-    } };
-    process.once('exit', onExit);
-    streams.push({ stream: flushSoon, level });
-  }
+  const stdout = opts.stdout ? gatheredStdout() : undefined;
+  if (stdout) streams.push({ stream: stdout, level });
   // The file reports through this logger (to stdout, and to the file once it is writable).
   // One destination needs no multistream in between (every command writes a line).
   const log = pino({ level, timestamp: isoTime, base: undefined }, streams.length === 1 ? streams[0].stream : pino.multistream(streams));
@@ -80,9 +63,7 @@ export function createLogger(opts: LogOptions): ServiceLog {
       return p ? [{ source: 'log', message: p.message, since: new Date(p.since).toISOString() }] : [];
     },
     close: async () => {
-      clearTimeout(timer);
-      process.off('exit', onExit);
-      if (stdout) await new Promise<void>((resolve) => stdout.flush(() => resolve()));
+      await stdout?.flush();
       await file?.close();
     },
   };
