@@ -37,6 +37,11 @@ export interface ApplyResult {
   ignored: string[];
   /** Resolves true once the new content reached the display's output. */
   written: Promise<boolean>;
+  /**
+   * Set while the command's state journal line waits for the end of this turn of the event
+   * loop (written together with the others of the turn): an acknowledgment waits for it.
+   */
+  stored?: Promise<void>;
 }
 
 const RECENT_FAULTS = 20;
@@ -93,8 +98,8 @@ export class Controller {
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
     this.scheduleExpiry(cmd.display.id);
     this.announce(cmd.display.id);
-    // In the kernel before the command is answered; the store reports its own failures.
-    if (source !== 'replay') this.deps.store.noteLastRequest(cmd.display.id, st.lastCommand);
+    // In the kernel before the command is answered (`stored`); the store reports its own failures.
+    const stored = source === 'replay' ? undefined : this.deps.store.noteLastRequest(cmd.display.id, st.lastCommand);
     // An HTTP command is logged once, on its request line (src/http); other sources here.
     if (source !== 'http') this.deps.log.info({ id: cmd.display.id, layout: cmd.layout.name, inumber: cmd.inumber, source, ignored: cmd.ignored }, 'command applied');
     const written = this.deps.redraw(cmd.display.id);
@@ -102,7 +107,7 @@ export class Controller {
     if (inumber !== undefined && source !== 'replay' && source !== 'reload') {
       void written.then((ok) => this.deps.confirm(cmd.display, ok ? 1 : 0, inumber));
     }
-    return { displayId: cmd.display.id, layout: cmd.layout.name, inumber: cmd.inumber, ignored: cmd.ignored, written };
+    return { displayId: cmd.display.id, layout: cmd.layout.name, inumber: cmd.inumber, ignored: cmd.ignored, written, stored };
   }
 
   private async buildAreas(cmd: Command, st: DisplayState, now: number): Promise<Map<string, AreaState>> {

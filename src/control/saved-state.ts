@@ -83,3 +83,8 @@ export function applyJournal(state: SavedState, text: string): number {
   }
   return bad;
 }
+
+/** Paths checkSavedState dropped, for a message: the first five and how many more. */
+export function listed(paths: string[]): string {
+  return paths.length <= 5 ? paths.join(', ') : `${paths.slice(0, 5).join(', ')} and ${paths.length - 5} more`;
+}

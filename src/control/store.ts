@@ -3,8 +3,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceProblem } from '../monitor/status.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
-import { applyJournal, checkSavedState, emptyState, journalLine, type SavedFeedback, type SavedState } from './saved-state.js';
+import { applyJournal, checkSavedState, emptyState, journalLine, listed, type SavedFeedback, type SavedState } from './saved-state.js';
 import type { CommandRecord } from './state.js';
+import { TurnBatch } from './turn-batch.js';
 
 export type { SavedState };
 
@@ -58,6 +59,7 @@ export class StateStore {
   private chain: Promise<void> = Promise.resolve();
   /** Until load(), changes stay in memory (an offline controller never loads). */
   private opened = false;
+  private readonly turn = new TurnBatch((text) => { this.write(text); });
 
   constructor(dir: string, opts: StoreOptions = {}) {
     this.dir = path.resolve(dir);
@@ -116,10 +118,10 @@ export class StateStore {
     return this.append(journalLine('r', id, rec));
   }
 
-  /** setLastRequest for a caller that does not wait for the fdatasync (every command): no promise made. */
-  noteLastRequest(id: string, rec: CommandRecord): void {
+  /** setLastRequest for every command: lines of a turn share a write (turn-batch.ts); acknowledge once it resolves. */
+  noteLastRequest(id: string, rec: CommandRecord): Promise<void> | undefined {
     this.data.lastRequest[id] = rec;
-    this.write(journalLine('r', id, rec));
+    return this.turn.add(journalLine('r', id, rec));
   }
 
   setLastFeedback(id: string, fb: SavedFeedback): Promise<void> {
@@ -141,6 +143,7 @@ export class StateStore {
 
   /** Writes everything into state.json now (shutdown, tests); not retried by itself after. */
   async flush(): Promise<void> {
+    this.turn.drain();
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.queue(() => this.snapshot());
@@ -149,6 +152,7 @@ export class StateStore {
   }
 
   private append(line: string): Promise<void> {
+    this.turn.drain();
     if (!this.write(line)) return Promise.resolve();
     return new Promise<void>((resolve) => this.waiters.push(resolve));
   }
@@ -291,8 +295,4 @@ export class StateStore {
       for (const name of readdirSync(this.dir)) if (STALE_TEMP.test(name)) unlinkSync(path.join(this.dir, name));
     } catch { /* no folder, or read-only: the snapshot reports it */ }
   }
-}
-
-function listed(paths: string[]): string {
-  return paths.length <= 5 ? paths.join(', ') : `${paths.slice(0, 5).join(', ')} and ${paths.length - 5} more`;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -167,5 +168,37 @@ test('kill -9 right after a 200: the acknowledged command is what the restarted 
     await Promise.all([killRuns(dirs[0], 10, 0), killRuns(dirs[1], 10, 5)]);
   } finally {
     for (const d of dirs) d.cleanup();
+  }
+});
+
+test('kill -9 amid 40 connections: every command acknowledged before the kill is in the state folder', {
+  timeout: 60_000,
+  skip: underEmulation('a CLI start takes ~10 s on 2 emulated cores'),
+}, async () => {
+  // Commands that arrive in one turn of the event loop share one journal write (src/control/turn-batch.ts);
+  // their 200s must still wait for it.
+  const sd = serviceDir(baseConfig());
+  const svc = await startCli(sd);
+  try {
+    const acked: string[] = [];
+    let killed = false;
+    await Promise.all(Array.from({ length: 40 }, (_, i) => new Promise<void>((resolve) => {
+      // A connection each (no agent), all sent at once.
+      http.get(`http://127.0.0.1:${svc.port}/mlds?id=main&layout=l1&title=Burst${i}`, { agent: false }, (res) => {
+        res.resume();
+        if (res.statusCode === 200 && !killed) {
+          acked.push(`Burst${i}`);
+          if (acked.length === 20) { killed = true; svc.child.kill('SIGKILL'); }
+        }
+        resolve();
+      }).on('error', () => resolve());
+    })));
+    await svc.exited;
+    assert.equal(acked.length, 20);
+    const saved = readdirSync(sd.stateDir).filter((f) => /^state\.(json|journal\.\d+)$/.test(f)).map((f) => readFileSync(path.join(sd.stateDir, f), 'utf8')).join('\n');
+    for (const title of acked) assert.ok(saved.includes(`title=${title}"`), `${title} was acknowledged, so it is stored`);
+  } finally {
+    svc.child.kill('SIGKILL');
+    sd.cleanup();
   }
 });

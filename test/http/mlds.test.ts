@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/http/app.js';
-import { baseConfig, get, serviceDir, start, type ServiceDir } from '../helpers/service.js';
+import { baseConfig, get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
 
 function areaText(svc: RunningService, area: string): string | undefined {
@@ -136,6 +136,46 @@ describe('GET /mlds (unknownAreaKeys = reject)', () => {
     assert.equal(ok.status, 200);
     const head = await fetch(svc.url + '/status', { method: 'HEAD' });
     assert.equal(head.status, 200);
+  });
+
+  test('/mlds answers through its shortcut as the router answers /MLDS and /mlds/: status, type, body, Accept', async () => {
+    const q = '?id=main&layout=l1&title=Same';
+    let plainType: string | null = null;
+    for (const accept of [undefined, '*/*', 'application/json', 'application/*', 'text/html', 'text/html, */*;q=0.1', 'text/html;q=0.9, application/json;q=0']) {
+      const init = accept === undefined ? {} : { headers: { Accept: accept } };
+      const [short, ...routed] = await Promise.all(['/mlds', '/MLDS', '/mlds/'].map((p) => get(svc, p + q, init)));
+      for (const r of routed) {
+        assert.equal(short.status, r.status, `Accept ${accept}`);
+        assert.equal(short.headers.get('content-type'), r.headers.get('content-type'));
+        assert.equal(short.headers.get('content-length'), r.headers.get('content-length'));
+        assert.deepEqual(short.json, r.json);
+      }
+      assert.equal(short.status, accept?.startsWith('text/html') && !accept.includes('*/*') ? 406 : 200, `Accept ${accept}`);
+      if (accept === undefined) plainType = short.headers.get('content-type');
+    }
+    assert.equal(plainType, 'application/json; charset=utf-8');
+    const head = await fetch(`${svc.url}/mlds${q}`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(Buffer.byteLength('{"result":"command received"}')));
+  });
+
+  test('the answer waits for the command\'s state journal line (ApplyResult.stored)', async () => {
+    const ctl = svc.controller();
+    const apply = ctl.apply;
+    let release!: () => void;
+    const stored = new Promise<void>((resolve) => { release = resolve; });
+    ctl.apply = async (raw, source) => ({ ...(await apply.call(ctl, raw, source)), stored });
+    try {
+      let answered = false;
+      const reply = get(svc, '/mlds?id=main&layout=l1&title=Stored').then((r) => { answered = true; return r; });
+      await until(() => areaText(svc, 'title') === 'Stored', 3000, 'the command to be applied');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(answered, false, 'no answer before the line is stored');
+      release();
+      assert.equal((await reply).status, 200);
+    } finally {
+      ctl.apply = apply;
+    }
   });
 });
 

@@ -27,6 +27,8 @@ function control(api: ServiceApi): (ctx: Context) => Promise<void> {
   return async (ctx) => {
     // The raw query: control decodes it itself, strictly (koa's parser would hide bad UTF-8).
     const result = await api.controller().apply(ctx.querystring, 'http');
+    // A 200 means the command is stored: in the kernel, so kill -9 loses nothing acknowledged.
+    if (result.stored) await result.stored;
     const ignored = result.ignored.length ? result.ignored : undefined;
     ctx.state.logged = { id: result.displayId, layout: result.layout, inumber: result.inumber, ...(ignored ? { ignored } : {}) };
     if (ignored) {
