@@ -123,7 +123,10 @@ function makeVariables(extra = ''): Map<string, string> {
       '$(foreach v,$(sort $(filter MLDS_%,$(.VARIABLES))),$(info $(v)=$($(v))))',
       'all: ;',
     ].join('\n') + '\n');
-    const r = spawnSync('make', ['-s', '-f', stub], { encoding: 'utf8' });
+    // make turns the environment into variables too: a test run's own MLDS_* (MLDS_TEST_EMULATION,
+    // MLDS_CHROMIUM) would read as the file's.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MLDS_')));
+    const r = spawnSync('make', ['-s', '-f', stub], { encoding: 'utf8', env });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stderr, '', 'make has nothing to say about the file');
     const vars = new Map<string, string>();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { nativeHelperProblem } from '../../src/output/native.js';
+import { emulated } from '../helpers/emulation.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 import { listen, type Datagram } from './listener.js';
 
@@ -16,7 +17,8 @@ const isStatus = (re: RegExp) => (d: Datagram) => d.message.split('\n').some((l)
 
 function config(extra: Record<string, unknown> = {}) {
   const c = baseConfig();
-  c.displays.main.infoScreenTtl = '2';
+  // Long enough to still be on at READY=1: an emulated start takes longer than 2 s to answer HTTP.
+  c.displays.main.infoScreenTtl = emulated ? '15' : '2';
   return { ...c, ...extra };
 }
 

@@ -8,3 +8,6 @@ export function underEmulation(why: string): string | undefined {
   const emulator = process.env.MLDS_TEST_EMULATION;
   return emulator ? `under ${emulator}: ${why}` : undefined;
 }
+
+/** For a test that stays meaningful with more time: whether the run is under emulation. */
+export const emulated = Boolean(process.env.MLDS_TEST_EMULATION);
