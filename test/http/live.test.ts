@@ -19,7 +19,8 @@ async function readParts(res: Response, count: number): Promise<{ parts: Buffer[
       parts.push(buf.subarray(soi, eoi + 2));
       buf = buf.subarray(eoi + 2);
     }
-    if (parts.length >= count) { await reader.cancel(); return { parts, ended: false }; }
+    // One read may bring more than the parts asked for (a slow reader): the first `count` are the answer.
+    if (parts.length >= count) { await reader.cancel(); return { parts: parts.slice(0, count), ended: false }; }
   }
 }
 
