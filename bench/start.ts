@@ -1,6 +1,8 @@
 // Start and idle memory: from spawning `mlds start` with the example configuration to its first
 // answer on /status, and its resident memory once idle, each against a bare node:http process
-// measured the same way in the same run (alternating rounds, so load drifts hit both).
+// measured the same way in the same run (alternating rounds, so load drifts hit both). The
+// service is started as the device starts it: with the unit's process settings (PROCESS_ENV,
+// systemd/mlds.service Environment=); the bare process without them.
 // `benchStart()` returns markdown lines; run alone with `node --import tsx bench/start.ts`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +10,7 @@ import { createServer, get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PROCESS_ENV } from '../src/runtime/process-settings.js';
 import { exampleConfig } from '../test/helpers/service.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -59,10 +62,10 @@ async function stop(child: ChildProcess): Promise<void> {
 
 interface Round { ms: number; rss: number; anon: number; file: number }
 
-async function once(args: (port: number) => string[], urlPath: string, idleMs: number): Promise<Round> {
+async function once(args: (port: number) => string[], urlPath: string, idleMs: number, env: Record<string, string> = {}): Promise<Round> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, args(port), { stdio: ['ignore', 'ignore', 'ignore'] });
+  const child = spawn(process.execPath, args(port), { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, ...env } });
   try {
     const ms = await timeToAnswer(child, t0, port, urlPath);
     await new Promise((r) => setTimeout(r, idleMs));
@@ -83,7 +86,7 @@ export async function benchStart(): Promise<string> {
     for (let i = 0; i < ROUNDS; i++) {
       bare.push(await once((port) => ['-e', BARE, String(port)], '/', 3000));
       svc.push(await once((port) => [path.join(REPO, 'dist/cli.js'), 'start', '--config', path.join(dir, 'config.json'),
-        '--port', String(port), '--state-dir', path.join(dir, `state${i}`)], '/status', 3000));
+        '--port', String(port), '--state-dir', path.join(dir, `state${i}`)], '/status', 3000, PROCESS_ENV));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -92,6 +95,7 @@ export async function benchStart(): Promise<string> {
   return [
     `${ROUNDS} alternating rounds; load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`,
     'Start: spawn to the first 200 answer (the service on /status, the bare node:http process on /), polled every 5 ms.',
+    `The service runs as the device starts it, with the unit's process settings (${Object.entries(PROCESS_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}); the bare process without them.`,
     'Memory: /proc/<pid>/smaps_rollup 3 s after that answer, medians.', '',
     '| measure | bare node:http | service, example configuration | service / bare | target |',
     '|---|---|---|---|---|',
