@@ -1,7 +1,8 @@
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { ServiceApi } from './api.js';
-import { auth, errors, onlyGetAndHead, rateLimit, whenReady, type HttpLog } from './middleware.js';
+import { auth, errors, onlyGetAndHead, rateLimit, RateLimiter, whenReady, type HttpLog } from './middleware.js';
+import { enableFastControl } from './fast-control.js';
 import { controlRoutes, controlShortcut } from './routes/control.js';
 import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
@@ -32,10 +33,13 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   brightnessRoutes(router, api);
   app.use(errors(log));
   app.use(onlyGetAndHead());
-  app.use(rateLimit(() => api.config().rateLimit, log));
+  const limiter = new RateLimiter(() => api.config().rateLimit);
+  app.use(rateLimit(() => api.config().rateLimit, log, limiter));
   app.use(whenReady(api));
   app.use(auth(api, views));
   app.use(controlShortcut(api));
   app.use(router.routes());
+  // A plain GET /mlds is answered ahead of koa (fast-control.ts), with the same checks.
+  enableFastControl(app, { api, log, limiter });
   return app;
 }

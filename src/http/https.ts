@@ -10,6 +10,7 @@ import type { Component, RuntimeContext } from '../runtime/component.js';
 import { closeServer, listen } from './listen.js';
 import { refusalLog } from './refusals.js';
 import { guardUrl, protect, serverOptions } from './server.js';
+import { requestListener } from './fast-control.js';
 
 export interface HttpsDeps {
   /** The koa app HTTP serves (it exists once the runtime starts its components). */
@@ -43,7 +44,7 @@ export function httpsComponent(deps: HttpsDeps): HttpsComponent {
     const app = deps.app();
     if (!app) throw new Error('HTTPS started before the HTTP app exists');
     const next = loadPair(cfg);
-    const s = createServer({ ...serverOptions(limits), cert: next.cert, key: next.key }, guardUrl(app.callback(), ctx.log, limits));
+    const s = createServer({ ...serverOptions(limits), cert: next.cert, key: next.key }, guardUrl(requestListener(app), ctx.log, limits));
     protect(s, ctx.log, limits, false);
     // A handshake that fails (plain HTTP sent to this port, an old client) is routine; count it, do not log each.
     const failed = refusalLog(ctx.log, (ip, n) => [{ ip, failed: n }, `TLS handshakes failed: ${n} from ${ip}`]);

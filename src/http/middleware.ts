@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { maskUrl, queryKey, sameKey } from '../control/credentials.js';
 import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
 import type { ServiceApi } from './api.js';
+import type { ServiceConfig } from '../config/types.js';
 import { refusalLog } from './refusals.js';
 import { VIEW_COOKIE, type ViewTokens } from './view-tokens.js';
 
@@ -18,6 +19,12 @@ export function sendError(ctx: Context, code: ErrorCode, message: string, extra:
   ctx.body = { result: 'error', code, message, ...extra };
 }
 
+/** The code, message and extra fields an error thrown by a handler is answered with (MLDS_INTERNAL when unexpected). */
+export function errorAnswer(err: unknown): { code: ErrorCode; message: string; extra: Record<string, unknown> } | undefined {
+  if (!(err instanceof MldsError)) return undefined;
+  return { code: err.code, message: err.message, extra: { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) } };
+}
+
 /** Every error leaves as JSON with a code; anything unexpected is a 500 and a logged defect. */
 export function errors(log: HttpLog) {
   return async (ctx: Context, next: Next) => {
@@ -26,8 +33,9 @@ export function errors(log: HttpLog) {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) sendError(ctx, 'MLDS_NOT_FOUND', `no such path: ${ctx.path}`);
     } catch (err) {
-      if (err instanceof MldsError) {
-        sendError(ctx, err.code, err.message, { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) });
+      const known = errorAnswer(err);
+      if (known) {
+        sendError(ctx, known.code, known.message, known.extra);
       } else {
         log.error({ err: (err as Error).stack ?? String(err), url: maskUrl(ctx.url) }, 'request failed');
         sendError(ctx, 'MLDS_INTERNAL', 'internal error; see the service log');
@@ -52,16 +60,10 @@ export function onlyGetAndHead() {
  * Fixed one-second windows per client address: enough to stop a runaway script without state
  * to tune. Refused requests are not logged one by one (refusals.ts).
  */
-export function rateLimit(perSecond: () => number, log?: HttpLog) {
-  const windows = new Map<string, { second: number; count: number }>();
+export function rateLimit(perSecond: () => number, log?: HttpLog, limiter = new RateLimiter(perSecond)) {
   const count = refusalLog(log, (ip, n) => [{ ip, refused: n, limit: perSecond() }, `rate limited: ${n} requests from ${ip}`]);
   return async (ctx: Context, next: Next) => {
-    const second = Math.floor(Date.now() / 1000);
-    const w = windows.get(ctx.ip);
-    if (!w || w.second !== second) {
-      if (windows.size > 10_000) windows.clear();
-      windows.set(ctx.ip, { second, count: 1 });
-    } else if (++w.count > perSecond()) {
+    if (!limiter.take(ctx.ip)) {
       ctx.set('Retry-After', '1');
       ctx.state.quiet = true;
       count(ctx.ip);
@@ -69,6 +71,24 @@ export function rateLimit(perSecond: () => number, log?: HttpLog) {
     }
     await next();
   };
+}
+
+/** The windows of rateLimit(), shared with the /mlds fast path (fast-control.ts). */
+export class RateLimiter {
+  private readonly windows = new Map<string, { second: number; count: number }>();
+  constructor(private readonly perSecond: () => number) {}
+
+  /** Counts a request of `ip`; false once it is over the limit in this second. */
+  take(ip: string): boolean {
+    const second = Math.floor(Date.now() / 1000);
+    const w = this.windows.get(ip);
+    if (!w || w.second !== second) {
+      if (this.windows.size > 10_000) this.windows.clear();
+      this.windows.set(ip, { second, count: 1 });
+      return true;
+    }
+    return ++w.count <= this.perSecond();
+  }
 }
 
 const ADMIN_PATHS = new Set(['/setethernetconfig', '/load_config', '/reload_config', '/identify']);
@@ -80,19 +100,22 @@ const ADMIN_PATHS = new Set(['/setethernetconfig', '/load_config', '/reload_conf
  */
 export function auth(api: ServiceApi, views?: ViewTokens) {
   return async (ctx: Context, next: Next) => {
-    const sec = api.config().security;
-    if (sec && (sec.apiKey || sec.adminKey)) {
-      const given = ctx.get('X-API-Key') || queryKey(ctx.querystring);
-      const isAdmin = sameKey(given, sec.adminKey);
-      if (ADMIN_PATHS.has(ctx.path) && sec.adminKey && !isAdmin) {
-        return sendError(ctx, 'MLDS_FORBIDDEN', `${ctx.path} needs the admin key`);
-      }
-      if (sec.apiKey && !isAdmin && !sameKey(given, sec.apiKey) && !viewing(ctx, views)) {
-        return sendError(ctx, 'MLDS_UNAUTHORIZED', given ? 'the API key is wrong' : 'an API key is required (key query value or X-API-Key header)');
-      }
-    }
+    const refused = keyRefusal(api.config().security, ctx.path, () => ctx.get('X-API-Key') || queryKey(ctx.querystring), () => viewing(ctx, views));
+    if (refused) return sendError(ctx, refused[0], refused[1]);
     await next();
   };
+}
+
+/** Why a request for `path` carrying the key `given()` is refused, or undefined when it may pass. */
+export function keyRefusal(sec: ServiceConfig['security'], path: string, given: () => string, viewing: () => boolean): [ErrorCode, string] | undefined {
+  if (!sec || !(sec.apiKey || sec.adminKey)) return undefined;
+  const key = given();
+  const isAdmin = sameKey(key, sec.adminKey);
+  if (ADMIN_PATHS.has(path) && sec.adminKey && !isAdmin) return ['MLDS_FORBIDDEN', `${path} needs the admin key`];
+  if (sec.apiKey && !isAdmin && !sameKey(key, sec.apiKey) && !viewing()) {
+    return ['MLDS_UNAUTHORIZED', key ? 'the API key is wrong' : 'an API key is required (key query value or X-API-Key header)'];
+  }
+  return undefined;
 }
 
 function viewing(ctx: Context, views: ViewTokens | undefined): boolean {
@@ -112,11 +135,14 @@ export function whenReady(api: ServiceApi) {
 /** JSON endpoints refuse an Accept header that rules JSON out. */
 export function json() {
   return async (ctx: Context, next: Next) => {
-    // What clients send (nothing, or curl's */*) needs no negotiation; every command passes here.
-    const accept = ctx.req.headers.accept;
-    if (accept && accept !== '*/*' && accept !== 'application/json' && !ctx.accepts('application/json')) {
+    if (!plainAccept(ctx.req.headers.accept) && !ctx.accepts('application/json')) {
       return sendError(ctx, 'MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
     }
     await next();
   };
+}
+
+/** No Accept header, the wildcard curl sends or JSON itself: nothing to negotiate (every command passes here). */
+export function plainAccept(accept: string | undefined): boolean {
+  return !accept || accept === '*/*' || accept === 'application/json';
 }

@@ -9,6 +9,7 @@ import { ERRORS, type ErrorCode } from '../errors.js';
 import { maskUrl } from '../control/credentials.js';
 import type { HttpLog } from './middleware.js';
 import { refusalLog } from './refusals.js';
+import { requestListener } from './fast-control.js';
 
 /**
  * How often Node looks for requests past their header or request time limit. Its default,
@@ -23,7 +24,7 @@ const TIMEOUT_CHECK_MS = 500;
  * the limit and a client over its share of connections.
  */
 export function createHttpServer(app: Koa, log: HttpLog, limits: HttpLimits = DEFAULT_LIMITS): Server {
-  const server = createServer(serverOptions(limits), guardUrl(app.callback(), log, limits));
+  const server = createServer(serverOptions(limits), guardUrl(requestListener(app), log, limits));
   protect(server, log, limits, true);
   return server;
 }

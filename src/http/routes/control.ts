@@ -1,10 +1,9 @@
 import type { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { ServiceApi } from '../api.js';
+import { RECEIVED } from '../fast-control.js';
 import { json } from '../middleware.js';
 
-/** The answer to almost every command, made once: what koa would make of `{ result: 'command received' }`. */
-const RECEIVED = JSON.stringify({ result: 'command received' });
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function controlRoutes(router: Router, api: ServiceApi): void {
