@@ -1,8 +1,8 @@
 // Start and idle memory: from spawning `mlds start` with the example configuration to its first
 // answer on /status, and its resident memory once idle, each against a bare node:http process
 // measured the same way in the same run (alternating rounds, so load drifts hit both). The
-// service is started as the device starts it: with the unit's process settings (PROCESS_ENV,
-// systemd/mlds.service Environment=); the bare process without them.
+// service is started as the device starts it: with the environment systemd/mlds.service sets
+// (its Environment= lines); the bare process without it.
 // `benchStart()` returns markdown lines; run alone with `node --import tsx bench/start.ts`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,6 @@ import { createServer, get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROCESS_ENV } from '../src/runtime/process-settings.js';
 import { exampleConfig } from '../test/helpers/service.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -19,6 +18,12 @@ const ROUNDS = Number(process.env.MLDS_BENCH_START_ROUNDS ?? 5);
 const BARE = `
 const http = require('node:http');
 http.createServer((req, res) => { res.setHeader('Content-Type', 'application/json'); res.end('{}'); }).listen(Number(process.argv.at(-1)), '127.0.0.1');`;
+
+/** The environment the device's unit gives the service (its Environment= lines). */
+export function unitEnvironment(unit = readFileSync(path.join(REPO, 'systemd/mlds.service'), 'utf8')): Record<string, string> {
+  const pairs = unit.split('\n').filter((l) => l.startsWith('Environment=')).flatMap((l) => l.slice('Environment='.length).trim().split(/\s+/));
+  return Object.fromEntries(pairs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+}
 
 function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
 
@@ -80,13 +85,14 @@ export async function benchStart(): Promise<string> {
   const cfg = exampleConfig();
   cpSync(path.join(REPO, 'examples/images'), path.join(dir, 'images'), { recursive: true });
   writeFileSync(path.join(dir, 'config.json'), JSON.stringify(cfg));
+  const env = unitEnvironment();
   const load0 = loadavg()[0];
   const svc: Round[] = [], bare: Round[] = [];
   try {
     for (let i = 0; i < ROUNDS; i++) {
       bare.push(await once((port) => ['-e', BARE, String(port)], '/', 3000));
       svc.push(await once((port) => [path.join(REPO, 'dist/cli.js'), 'start', '--config', path.join(dir, 'config.json'),
-        '--port', String(port), '--state-dir', path.join(dir, `state${i}`)], '/status', 3000, PROCESS_ENV));
+        '--port', String(port), '--state-dir', path.join(dir, `state${i}`)], '/status', 3000, env));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -95,7 +101,7 @@ export async function benchStart(): Promise<string> {
   return [
     `${ROUNDS} alternating rounds; load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`,
     'Start: spawn to the first 200 answer (the service on /status, the bare node:http process on /), polled every 5 ms.',
-    `The service runs as the device starts it, with the unit's process settings (${Object.entries(PROCESS_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}); the bare process without them.`,
+    `The service runs as the device starts it, with the environment of systemd/mlds.service (${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}); the bare process without it.`,
     'Memory: /proc/<pid>/smaps_rollup 3 s after that answer, medians.', '',
     '| measure | bare node:http | service, example configuration | service / bare | target |',
     '|---|---|---|---|---|',
