@@ -98,6 +98,8 @@ export class DdpOutput implements Output {
   /** The frame the receiver shows, as far as we know (undefined: send it whole). */
   private shown: number | undefined;
   private wholeAt = -Infinity;
+  /** Counts brightness-table changes: a send that began under an older table does not count as shown. */
+  private tableEpoch = 0;
   private readonly now: () => number;
 
   constructor(readonly host: string, readonly port: number = DDP_PORT, private readonly opts: DdpOptions = {}) {
@@ -143,6 +145,7 @@ export class DdpOutput implements Output {
       this.lengths = new Uint32Array(capacity);
     }
     this.shown = undefined; // until the packets are out and no error came back
+    const epoch = this.tableEpoch;
     const { count, seq } = runs.length ? packetize(frame.data, pixels, this.buf, this.lengths, this.seq, this.lut, runs) : { count: 0, seq: this.seq };
     this.seq = seq;
     if (!rects) this.wholeAt = this.now();
@@ -161,7 +164,7 @@ export class DdpOutput implements Output {
     if (flight.error) throw flight.error;
     const since = this.now() - this.lastErrorAt, hold = this.opts.holdMs ?? REFUSED_HOLD_MS;
     if (since < hold && this.lastError) throw this.held(this.lastError, since, hold);
-    this.shown = frame.seq;
+    if (epoch === this.tableEpoch) this.shown = frame.seq;
   }
 
   onError(listener: (err: Error) => void): void {
@@ -173,6 +176,7 @@ export class DdpOutput implements Output {
     this.brightness = percent;
     this.lut = brightnessTable(percent);
     this.shown = undefined;
+    this.tableEpoch++;
   }
 
   async close(): Promise<void> {

@@ -211,4 +211,23 @@ test('colorlight: after many partial frames the cards hold what a full redraw gi
   }
 });
 
+test('ddp: a brightness change while a picture settles still sends the next one whole at the new level', async () => {
+  const rx = await ddpReceiver(4 * 2 * 3);
+  const out = new DdpOutput('127.0.0.1', rx.port, { settleMs: 80, native: false });
+  try {
+    await out.open();
+    const frame: Frame = { width: 4, height: 2, data: new Uint8Array(32).fill(200), seq: 5 };
+    const first = out.send(frame);
+    await waitFor('the first picture', () => rx.pictures.length === 1);
+    await out.setBrightness(40); // the first send is still in its settle window
+    await first;
+    await out.send(frame);
+    await waitFor('the picture at 40 %', () => rx.pictures.length === 2);
+    assert.ok(rx.pictures[1].every((b) => b < 200), 'the same frame again, scaled');
+  } finally {
+    await out.close();
+    await rx.close();
+  }
+});
+
 test.after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
