@@ -172,8 +172,14 @@ export class FeedbackSender {
     e.abort = abort;
     e.attempts++;
     t.sending++;
+    // Its own timer, not AbortSignal.any([.., AbortSignal.timeout()]): on Node 20 a garbage
+    // collection can take the combined signal, and the send then never times out.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new DOMException(`no answer within ${this.opts.timeoutMs} ms`, 'TimeoutError')), this.opts.timeoutMs);
+    const onAbort = () => timeout.abort(abort.signal.reason);
+    abort.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const res = await fetch(e.url, { signal: AbortSignal.any([abort.signal, AbortSignal.timeout(this.opts.timeoutMs)]) });
+      const res = await fetch(e.url, { signal: timeout.signal });
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       this.delivered++;
@@ -191,6 +197,8 @@ export class FeedbackSender {
       if (abort.signal.aborted) return;
       this.failed(t, e, err as Error);
     } finally {
+      clearTimeout(timer);
+      abort.signal.removeEventListener('abort', onAbort);
       t.sending--;
       e.abort = undefined;
       this.pump(t);
