@@ -27,8 +27,8 @@ interface DisplayMemory {
   renderers: AreaRenderer[];
 }
 
-/** Past this share of the frame, one full read-back is cheaper than several partial ones. */
-const FULL_READ_SHARE = 0.6;
+/** Rows of the scratch canvas the unit is drawn on, a strip at a time (see paint()). */
+export const STRIP_ROWS = 128;
 
 function intersects(a: Rect, b: Rect): boolean {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -40,7 +40,7 @@ function contains(a: Rect, b: Rect): boolean {
 
 /**
  * Draws the virtual displays of one physical unit, in config order (later ids on top),
- * into one canvas and hands out finished RGBA frames. Only areas whose picture changed
+ * into one RGBA picture buffer and hands out frames of it. Only areas whose picture changed
  * (see Content.key) are repainted, together with whatever overlaps them, and only those
  * rectangles are read back from cairo; an unchanged screen yields the previous frame.
  */
@@ -66,7 +66,7 @@ export class Compositor {
   ) {
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
     this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone };
-    this.canvas = createCanvas(unit.width, unit.height);
+    this.canvas = createCanvas(unit.width, Math.min(unit.height, STRIP_ROWS));
     this.ctx = this.canvas.getContext('2d');
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
     this.last = { width: unit.width, height: unit.height, data: this.buffer, seq: 0 };
@@ -77,24 +77,45 @@ export class Compositor {
     if (this.overlay) return this.renderOverlay(this.overlay, now);
     const dirty = this.collectDirty(now);
     if (dirty.length === 0) return this.last;
-    const ctx = this.ctx;
     const all = this.allRenderers();
     for (const r of dirty) {
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(r.x, r.y, r.w, r.h);
-      ctx.clip();
-      ctx.fillStyle = '#000';
-      ctx.fillRect(r.x, r.y, r.w, r.h);
-      for (const ar of all) {
-        const a = ar.area;
-        if (intersects(r, { x: a.x, y: a.y, w: a.width, h: a.height })) ar.draw(ctx, now);
-      }
-      ctx.restore();
+      this.paint(r, (ctx, strip) => {
+        for (const ar of all) {
+          const a = ar.area;
+          if (intersects(strip, { x: a.x, y: a.y, w: a.width, h: a.height })) ar.draw(ctx, now);
+        }
+      });
     }
     for (const ar of all) ar.markDrawn(now);
-    this.readBack(dirty);
     return this.publish(dirty);
+  }
+
+  /**
+   * Draws rectangle `r` of the unit a strip of at most STRIP_ROWS rows at a time on the
+   * scratch canvas (translated, clipped, filled black first) and reads each strip back into
+   * the picture buffer. Every area draws from scratch, so the canvas needs no memory of
+   * earlier frames: a 1080p unit holds one 1920x128 surface instead of a second 8 MB picture.
+   */
+  private paint(r: Rect, draw: (ctx: CanvasRenderingContext2D, strip: Rect) => void): void {
+    const ctx = this.ctx, W = this.unit.width;
+    for (let y = r.y; y < r.y + r.h; y += this.canvas.height) {
+      const strip = { x: r.x, y, w: r.w, h: Math.min(this.canvas.height, r.y + r.h - y) };
+      ctx.save();
+      ctx.translate(0, -y);
+      ctx.beginPath();
+      ctx.rect(strip.x, strip.y, strip.w, strip.h);
+      ctx.clip();
+      ctx.fillStyle = '#000';
+      ctx.fillRect(strip.x, strip.y, strip.w, strip.h);
+      draw(ctx, strip);
+      ctx.restore();
+      // getImageData converts cairo's premultiplied BGRA to RGBA, only where something changed.
+      const img = ctx.getImageData(strip.x, 0, strip.w, strip.h).data;
+      const row = strip.w * 4;
+      for (let k = 0; k < strip.h; k++) {
+        this.buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + strip.x) * 4);
+      }
+    }
   }
 
   /** Shows `overlay` over the whole unit from the next render on; undefined gives the displays back. */
@@ -111,16 +132,10 @@ export class Compositor {
   private renderOverlay(overlay: Overlay, now: number): Frame {
     if (now < this.overlayNext) return this.last;
     const { width: W, height: H } = this.unit;
-    const ctx = this.ctx;
-    ctx.save();
-    ctx.fillStyle = '#000';
-    ctx.fillRect(0, 0, W, H);
-    overlay.draw(ctx, W, H, now);
-    ctx.restore();
+    const all = { x: 0, y: 0, w: W, h: H };
+    this.paint(all, (ctx) => overlay.draw(ctx, W, H, now));
     this.overlayNext = overlay.nextChange(now);
-    const all = [{ x: 0, y: 0, w: W, h: H }];
-    this.readBack(all);
-    return this.publish(all);
+    return this.publish([all]);
   }
 
   private publish(rects: Rect[]): Frame {
@@ -224,27 +239,6 @@ export class Compositor {
       .map((r) => clip(r, full))
       .filter((r) => r.w > 0 && r.h > 0);
     return dirty.filter((r, i) => !dirty.some((o, j) => j !== i && contains(o, r) && (!contains(r, o) || j < i)));
-  }
-
-  /**
-   * Brings the picture buffer up to date: the dirty rectangles are read back from cairo
-   * (getImageData converts its premultiplied BGRA to RGBA only where something changed).
-   */
-  private readBack(dirty: Rect[]): void {
-    const W = this.unit.width;
-    const H = this.unit.height;
-    const share = dirty.reduce((s, r) => s + r.w * r.h, 0) / (W * H);
-    if (share >= FULL_READ_SHARE) {
-      this.buffer.set(this.ctx.getImageData(0, 0, W, H).data);
-      return;
-    }
-    for (const r of dirty) {
-      const img = this.ctx.getImageData(r.x, r.y, r.w, r.h).data;
-      const row = r.w * 4;
-      for (let y = 0; y < r.h; y++) {
-        this.buffer.set(img.subarray(y * row, (y + 1) * row), ((r.y + y) * W + r.x) * 4);
-      }
-    }
   }
 }
 
