@@ -1,6 +1,7 @@
 // Local calendar dates and clock minutes in the configured zone: schedules are written as
 // "MM-DD" and "HH:MM" as people on site read their clock, daylight saving time included.
 import { zoneOffsetAt } from '../time/date-format.js';
+export { systemZone } from '../time/system-zone.js';
 
 const MINUTE = 60_000;
 
@@ -12,10 +13,6 @@ export interface LocalDay {
   minutes: number;
   /** The zone's offset from UTC at that instant, in minutes. */
   offset: number;
-}
-
-export function systemZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 export function offsetMinutes(zone: string, t: number): number {

@@ -9,6 +9,7 @@ import { areaFault } from '../media/faults.js';
 import type { LoopStats } from '../render/loop.js';
 import type { ArchiveResult, Identity, ServiceProblem, Status } from './status-types.js';
 import { isoTime } from '../util/clock.js';
+import { systemZone } from '../time/system-zone.js';
 
 export type { Identity, ServiceProblem, Status };
 
@@ -61,7 +62,7 @@ export function buildStatus(s: StatusInput): Status {
     identity: identity(),
     uptimeSeconds: Math.round((now - s.startedAt) / 1000),
     time: isoTime(now),
-    timezone: config.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timezone: config.timezone ?? systemZone(),
     config: {
       status: cs.faults.length === 0 ? 'ok' as const : 'faulty' as const,
       file: cs.file,

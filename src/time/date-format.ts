@@ -5,6 +5,7 @@
 // AM/PM, era, quarter) are put in as quoted literals, and zone offsets come from
 // the ICU database that Node.js already carries (Intl).
 import { DateTimeFormatter, Instant, ZonedDateTime, ZoneOffset } from '@js-joda/core';
+import { systemOffsetSeconds, systemZone } from './system-zone.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -105,6 +106,7 @@ const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The UTC offset of an IANA zone at an instant, from the ICU data built into Node.js. */
 export function zoneOffsetAt(zone: string, epochMs: number): ZoneOffset {
+  if (zone === systemZone()) return ZoneOffset.ofTotalSeconds(systemOffsetSeconds(epochMs));
   let f = zoneFormats.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });

@@ -1,18 +1,18 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { AreaConfig } from '../../config/types.js';
 import { formatEnglish, zonedAt } from '../../time/date-format.js';
+import { systemZone } from '../../time/system-zone.js';
 import { nextContentId, type Content } from './content.js';
 import { TextStrip, type TextStyle } from './strip.js';
 
 const DEFAULT_PATTERN = 'HH:mm:ss';
-const systemZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
 
 /**
  * The text a date area shows at `now` (ms epoch): its java.time pattern in English.
  * dateOffset (hours, fractional allowed) wins; else the configured IANA zone; else the system's.
  */
 export function dateText(area: AreaConfig, now: number, zone?: string): string {
-  return formatEnglish(zonedAt(now, area.dateOffset, zone ?? systemZone), area.dateFormat ?? DEFAULT_PATTERN);
+  return formatEnglish(zonedAt(now, area.dateOffset, zone ?? systemZone()), area.dateFormat ?? DEFAULT_PATTERN);
 }
 
 /** A live clock: static aligned text that is re-rasterised only when the formatted text changes. */
