@@ -12,6 +12,7 @@ import { createLogger } from './log/logger.js';
 import { FeedbackSender } from './monitor/feedback.js';
 import { ConfigArchives } from './runtime/archives.js';
 import { components } from './runtime/components.js';
+import { releaseMemoryAfterStart } from './runtime/release-memory.js';
 import { Runtime } from './runtime/runtime.js';
 import { serviceApi } from './runtime/service-api.js';
 import type { RunningService, StartOptions } from './runtime/start-options.js';
@@ -55,6 +56,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   runtime.reportWith({ status: () => api.status(), ports: () => ({ http: port, https: runtime.component<HttpsComponent>('https')?.port() }) });
   await runtime.start();
   log.info({ port }, 'service ready');
+  const release = releaseMemoryAfterStart(log);
 
   return {
     port,
@@ -65,6 +67,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     runtime,
     controller: () => runtime.controller,
     close: async () => {
+      clearTimeout(release);
       live.closeAll();
       await closeServer(server);
       await shots.close();

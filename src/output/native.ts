@@ -63,6 +63,8 @@ export interface NativeHelper {
   UdpSocket: new (ipv4: string, port: number) => UdpSocket;
   /** srcStride (default width*4) larger than a row converts a column strip of a frame. */
   convert(rgba: Uint8Array, width: number, height: number, dst: Uint8Array, dstOffset: number, stride: number, format: PixelFormat, lut?: Uint8Array, srcStride?: number): void;
+  /** Collects with V8's memory reduction and trims malloc's free pages (helpers built before it lack it). */
+  releaseMemory?(): void;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
