@@ -76,7 +76,7 @@ run: build
 	@[ -f state/state.json ] || { mkdir -p state && cp examples/state.json state/state.json; }
 	@python3 -m http.server 9198 --bind 127.0.0.1 --directory examples/feed >/dev/null 2>&1 & feed=$$!; \
 	  trap 'kill $$feed 2>/dev/null' EXIT INT TERM; \
-	  node dist/cli.js start --config examples/config.json --port $(PORT) --state-dir state --log-dir logs
+	  MALLOC_ARENA_MAX=2 node dist/cli.js start --config examples/config.json --port $(PORT) --state-dir state --log-dir logs
 
 test: test-deps build typecheck lint
 	node --import tsx --test --test-reporter=spec $(TESTS)
