@@ -1,10 +1,12 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type * as AjvModule from 'ajv';
+import { requireCjs } from '../util/require-cjs.js';
 import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
 import { fieldSchema } from './field-settings.js';
 
-// ajv-formats is CommonJS with a default export.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+// CommonJS, loaded with require() when a validator is made (see util/require-cjs.ts).
+const loadAjv = () => (requireCjs('ajv') as typeof AjvModule).Ajv;
+const addFormats = (ajv: Ajv): Ajv => (requireCjs('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
 
 const str255 = { type: 'string', maxLength: 255 } as const;
 const int = (min: number, max: number) => ({ xInt: [min, max] });
@@ -152,7 +154,7 @@ export const configSchema = {
 function makeAjv(): Ajv {
   // validateSchema off: checking our own schema against the draft-07 meta-schema compiled that
   // meta-schema at every start (a quarter of this module's 160 ms, 4 MB RSS); a test does it once.
-  const ajv = new Ajv({ allErrors: true, strict: true, discriminator: true, allowUnionTypes: true, validateSchema: false });
+  const ajv = new (loadAjv())({ allErrors: true, strict: true, discriminator: true, allowUnionTypes: true, validateSchema: false });
   addFormats(ajv);
   const range = (kw: string, parse: (v: unknown) => number | undefined, what: string) =>
     ajv.addKeyword({

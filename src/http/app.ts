@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { Router } from '@koa/router';
+import type * as KoaRouter from '@koa/router';
 import type { ServiceApi } from './api.js';
 import { auth, errors, onlyGetAndHead, rateLimit, RateLimiter, whenReady, type HttpLog } from './middleware.js';
 import { enableFastControl } from './fast-control.js';
@@ -13,6 +13,9 @@ import { identifyRoutes } from './routes/identify.js';
 import { brightnessRoutes } from './routes/brightness.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
+import { requireCjs } from '../util/require-cjs.js';
+
+const { Router } = requireCjs('@koa/router') as typeof KoaRouter;
 
 export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new LiveViews(), views: ViewTokens = new ViewTokens(), shots: Screenshots = new Screenshots()): Koa {
   const app = new Koa();

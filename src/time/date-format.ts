@@ -3,9 +3,15 @@
 // of RSS (measured; docs/decisions.md). @js-joda/core still parses the pattern and
 // formats every numeric field; only the English text fields (month and day names,
 // AM/PM, era, quarter) are put in as quoted literals, and zone offsets come from
-// the ICU database that Node.js already carries (Intl).
-import { DateTimeFormatter, Instant, ZonedDateTime, ZoneOffset } from '@js-joda/core';
+// Date for the process's own zone and the ICU database Node.js carries (Intl) for others.
+import type * as Joda from '@js-joda/core';
+import { requireCjs } from '../util/require-cjs.js';
 import { systemOffsetSeconds, systemZone } from './system-zone.js';
+
+const { DateTimeFormatter, Instant, ZonedDateTime, ZoneOffset } = requireCjs('@js-joda/core') as typeof Joda;
+type DateTimeFormatter = Joda.DateTimeFormatter;
+type ZonedDateTime = Joda.ZonedDateTime;
+type ZoneOffset = Joda.ZoneOffset;
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
