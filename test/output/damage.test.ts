@@ -19,6 +19,7 @@ import type { Output } from '../../src/output/types.js';
 import { VirtualOutput } from '../../src/output/virtual.js';
 import { Compositor } from '../../src/render/compositor.js';
 import { preloadImage } from '../../src/render/images.js';
+import { underEmulation } from '../helpers/emulation.js';
 import { area, FONT_DIR, T0 } from '../render/helpers.js';
 import { pictures, startCard, type Card } from './colorlight-card.js';
 import { ddpReceiver } from './ddp-receiver.js';
@@ -97,7 +98,10 @@ function countDraws(out: FbdevOutput): { rects: number; whole: number } {
   return n;
 }
 
-test('after many partial frames every output holds what a full redraw gives it, byte for byte', { skip: noHelper }, async () => {
+test('after many partial frames every output holds what a full redraw gives it, byte for byte', {
+  // Measured in the arm64 root: 3136 more UDP RcvbufErrors over the test, the packets the receiver missed.
+  skip: noHelper ?? underEmulation('the in-process DDP receiver cannot drain loopback as fast as sendmmsg fills it; its socket buffer overflows and a fifth of the packets are dropped'),
+}, async () => {
   const s = scene();
   const comp = new Compositor(s.unit, [s.display], () => s.state, { fontDirs: [FONT_DIR] });
   const virtual = new VirtualOutput({ keepPicture: true });
