@@ -76,7 +76,9 @@ async function colorlight(): Promise<string[]> {
       // Preamble+SFD 8, FCS 4, inter-frame gap 12 bytes per packet; frames under 60 bytes are padded.
       const wire = bytes + count * 24;
       const wireMs = (wire * 8) / 1e9 * 1e3;
-      const ms = await timeMs(50, () => out.send(f));
+      // A new whole picture each time (no damage): an output skips a frame it already shows.
+      let seq = 1;
+      const ms = await timeMs(50, () => out.send({ ...f, seq: ++seq }));
       rows.push(`| ${size}x${size} | ${count} | ${wire} | ${wireMs.toFixed(2)} | ${ms.toFixed(2)} | ${(ms / wireMs).toFixed(2)} |`);
     }
     return rows;
@@ -115,7 +117,8 @@ async function ddp(native: boolean, units = 99, fps = 30, seconds = 5): Promise<
       const due = t0 + (tick * 1000) / fps;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait)); else late++;
-      const ok = await Promise.all(runners.map((r) => r.submit(frame)));
+      // Each tick a new whole picture (no damage), as a 30 fps animation without damage tracking sends.
+      const ok = await Promise.all(runners.map((r) => r.submit({ ...frame, seq: tick + 2 })));
       sent += ok.filter(Boolean).length;
     }
     // The last tick starts 1/fps before the nominal end: count the whole nominal span.
