@@ -17,8 +17,9 @@ LOG=$WORK/times.log
 SUITE=${ARM64_SUITE:-bookworm}
 NODE_VERSION=${ARM64_NODE:-$(node -p process.versions.node)}
 # What the service and its tests need inside the root (the Makefile's APT_PKGS and
-# APT_TEST_PKGS, less Chromium: the one browser test skips without it).
-PKGS=build-essential,python3,pkg-config,libcairo2-dev,libpango1.0-dev,libjpeg-dev,libgif-dev,librsvg2-dev,fonts-dejavu-core,ffmpeg,socat,openssl,iproute2,ca-certificates,python3-pymodbus,busybox-static,python3-kconfiglib,systemd
+# APT_TEST_PKGS, less Chromium: the web-area tests skip without it), and pymodbus's serial
+# modules, which debootstrap does not pull in (it installs no Recommends).
+PKGS=build-essential,python3,pkg-config,libcairo2-dev,libpango1.0-dev,libjpeg-dev,libgif-dev,librsvg2-dev,fonts-dejavu-core,ffmpeg,socat,openssl,iproute2,ca-certificates,python3-pymodbus,python3-serial,python3-serial-asyncio,busybox-static,python3-kconfiglib,systemd
 
 mkdir -p "$WORK"
 stamp() { echo "$(date -u +%FT%TZ) $*" | tee -a "$LOG"; }
