@@ -3,7 +3,7 @@ import type * as KoaRouter from '@koa/router';
 import type { ServiceApi } from './api.js';
 import { auth, errors, onlyGetAndHead, rateLimit, RateLimiter, whenReady, type HttpLog } from './middleware.js';
 import { enableFastControl } from './fast-control.js';
-import { controlRoutes, controlShortcut } from './routes/control.js';
+import { controlRoutes } from './routes/control.js';
 import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
 import { Screenshots } from './screenshots.js';
@@ -40,7 +40,6 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   app.use(rateLimit(() => api.config().rateLimit, log, limiter));
   app.use(whenReady(api));
   app.use(auth(api, views));
-  app.use(controlShortcut(api));
   app.use(router.routes());
   // A plain GET /mlds is answered ahead of koa (fast-control.ts), with the same checks.
   enableFastControl(app, { api, log, limiter });

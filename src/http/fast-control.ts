@@ -6,8 +6,23 @@ import type { ServiceApi } from './api.js';
 import { errorAnswer, keyRefusal, plainAccept, type HttpLog, type RateLimiter } from './middleware.js';
 
 /** What koa makes of `{ result: 'command received' }`: the answer to almost every command. */
-export const RECEIVED = JSON.stringify({ result: 'command received' });
-const JSON_TYPE = 'application/json; charset=utf-8';
+const RECEIVED = JSON.stringify({ result: 'command received' });
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Applies a command and waits until it is stored (a 200 means the line is in the kernel, so
+ * kill -9 loses nothing acknowledged); the answer's body and the request log line's facts.
+ * Both paths to /mlds answer through it.
+ */
+export async function runCommand(api: ServiceApi, query: string): Promise<{ body: string; logged: object }> {
+  const result = await api.controller().apply(query, 'http');
+  if (result.stored) await result.stored;
+  const ignored = result.ignored.length ? result.ignored : undefined;
+  return {
+    body: ignored ? JSON.stringify({ result: 'command received', ignored }) : RECEIVED,
+    logged: { id: result.displayId, layout: result.layout, inumber: result.inumber, ...(ignored ? { ignored } : {}) },
+  };
+}
 
 interface FastDeps { api: ServiceApi; log: HttpLog; limiter: RateLimiter }
 const fastPaths = new WeakMap<Koa, FastDeps>();
@@ -46,16 +61,11 @@ export function requestListener(app: Koa): RequestListener {
 
 async function command(api: ServiceApi, log: HttpLog, req: IncomingMessage, res: ServerResponse, url: string, query: string, ip: string, started: number): Promise<void> {
   let status = 200;
-  let body = RECEIVED;
+  let body: string;
   let retryAfter = false;
   let logged: object | undefined;
   try {
-    const result = await api.controller().apply(query, 'http');
-    // A 200 means the command is stored: in the kernel, so kill -9 loses nothing acknowledged.
-    if (result.stored) await result.stored;
-    const ignored = result.ignored.length ? result.ignored : undefined;
-    logged = { id: result.displayId, layout: result.layout, inumber: result.inumber, ...(ignored ? { ignored } : {}) };
-    if (ignored) body = JSON.stringify({ result: 'command received', ignored });
+    ({ body, logged } = await runCommand(api, query));
   } catch (err) {
     let known = errorAnswer(err);
     if (!known) {
