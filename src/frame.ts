@@ -27,8 +27,18 @@ export interface Frame {
   damage?: Damage;
 }
 
+/** The part of `r` inside `to` (zero or negative width or height when none). */
+export function clipRect(r: Rect, to: Rect): Rect {
+  const x = Math.max(r.x, to.x);
+  const y = Math.max(r.y, to.y);
+  return { x, y, w: Math.min(r.x + r.w, to.x + to.w) - x, h: Math.min(r.y + r.h, to.y + to.h) - y };
+}
+
+/** A frame's place in its sequence: what the damage bookkeeping needs of it. */
+export type FrameMark = Pick<Frame, 'seq' | 'damage'>;
+
 /** The rectangles an output must write to go from showing frame `shown` to `frame`; undefined means all of it. */
-export function damageSince(frame: Frame, shown: number | undefined): Rect[] | undefined {
+export function damageSince(frame: FrameMark, shown: number | undefined): Rect[] | undefined {
   if (shown === undefined) return undefined;
   if (shown === frame.seq) return [];
   return frame.damage && frame.damage.since === shown ? frame.damage.rects : undefined;
@@ -38,8 +48,8 @@ export function damageSince(frame: Frame, shown: number | undefined): Rect[] | u
  * A frame that replaces `older` before anyone took `older`: its damage grows to cover both,
  * so an output that showed what `older` was drawn over can still patch.
  */
-export function mergeDamage(older: Frame, newer: Frame): Frame {
-  if (newer.seq === older.seq) return older;
+export function mergeDamage<F extends FrameMark>(older: FrameMark, newer: F): F {
+  if (newer.seq === older.seq) return { ...newer, damage: older.damage };
   if (!older.damage || !newer.damage || newer.damage.since !== older.seq) return { ...newer, damage: undefined };
   return { ...newer, damage: { since: older.damage.since, rects: [...older.damage.rects, ...newer.damage.rects] } };
 }

@@ -1,7 +1,7 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
-import type { Frame, Rect } from '../frame.js';
+import { clipRect, type Frame, type Rect } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 
@@ -236,14 +236,8 @@ export class Compositor {
       return [full];
     }
     dirty = dirty
-      .map((r) => clip(r, full))
+      .map((r) => clipRect(r, full))
       .filter((r) => r.w > 0 && r.h > 0);
     return dirty.filter((r, i) => !dirty.some((o, j) => j !== i && contains(o, r) && (!contains(r, o) || j < i)));
   }
-}
-
-function clip(r: Rect, to: Rect): Rect {
-  const x = Math.max(r.x, to.x);
-  const y = Math.max(r.y, to.y);
-  return { x, y, w: Math.min(r.x + r.w, to.x + to.w) - x, h: Math.min(r.y + r.h, to.y + to.h) - y };
 }

@@ -1,5 +1,5 @@
 import { Canvas, createCanvas, createImageData, type PngConfig } from 'canvas';
-import type { Frame, Rect } from '../frame.js';
+import { clipRect, type Frame, type Rect } from '../frame.js';
 
 export type ImageFormat = 'jpeg' | 'png';
 
@@ -28,9 +28,8 @@ export function toCanvas(frame: Frame, width: number, height: number, reuse?: Ca
     return c;
   }
   for (const r of rects) {
-    const x = Math.min(r.x, w), y = Math.min(r.y, h);
-    const rw = Math.min(r.x + r.w, w) - x, rh = Math.min(r.y + r.h, h) - y;
-    if (rw > 0 && rh > 0) ctx.putImageData(img, 0, 0, x, y, rw, rh);
+    const part = clipRect(r, { x: 0, y: 0, w, h });
+    if (part.w > 0 && part.h > 0) ctx.putImageData(img, 0, 0, part.x, part.y, part.w, part.h);
   }
   return c;
 }
