@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { PassThrough } from 'node:stream';
 import type { Canvas } from 'canvas';
-import type { Frame, Rect } from '../frame.js';
+import { damageSince, mergeDamage, type Frame } from '../frame.js';
 import { encodeJpegAsync } from '../render/encode.js';
 
 /** Where a live view takes its pictures: one display's part of its unit's frames. */
@@ -65,10 +65,8 @@ class Broadcast {
   private keepAlive: NodeJS.Timeout | undefined;
   private lastJpeg: { seq: number; jpeg: Buffer } | undefined;
   private scratch: Canvas | undefined;
-  /** What changed since the frame on `scratch`; undefined: put the next one whole. */
-  private changed: Rect[] | undefined;
-  /** The newest frame offered, whose damage the next one continues. */
-  private offeredSeq: number | undefined;
+  /** The frame on `scratch` (undefined: put the next one whole); `pending` carries the damage since it. */
+  private scratchSeq: number | undefined;
   private closed = false;
 
   constructor(private readonly source: LiveSource, private readonly opts: Required<LiveViewOptions>, private readonly onEmpty: () => void) {
@@ -103,13 +101,8 @@ class Broadcast {
   }
 
   private offer(frame: Frame, now = false): void {
-    if (frame.seq !== this.offeredSeq) {
-      // Damage carries on only from the frame offered just before; anything else starts whole.
-      if (this.changed && frame.damage && frame.damage.since === this.offeredSeq) this.changed.push(...frame.damage.rects);
-      else this.changed = undefined;
-      this.offeredSeq = frame.seq;
-    }
-    this.pending = frame;
+    // A frame replacing one not yet encoded carries that one's damage too (as the frame loop does).
+    this.pending = this.pending ? mergeDamage(this.pending, frame) : frame;
     if (this.encoding || this.timer) return;
     const wait = now ? 0 : this.lastStart + this.minInterval - performance.now();
     if (wait <= 0) void this.encode();
@@ -123,16 +116,16 @@ class Broadcast {
     this.encoding = true;
     this.lastStart = performance.now();
     try {
-      const rects = this.changed;
-      this.changed = [];
+      const rects = damageSince(frame, this.scratchSeq);
+      this.scratchSeq = undefined; // until the canvas holds this frame
       const { jpeg, canvas } = await encodeJpegAsync(frame, this.source.width, this.source.height, this.opts.quality, this.scratch, rects);
       this.scratch = canvas;
+      this.scratchSeq = frame.seq;
       this.encodes++;
       this.lastJpeg = { seq: frame.seq, jpeg };
       this.send(jpeg, false);
     } catch {
       // A picture that fails to encode is skipped; the next frame tries again, whole.
-      this.changed = undefined;
     } finally {
       this.encoding = false;
     }

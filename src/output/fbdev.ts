@@ -2,7 +2,7 @@
 // The frame sits at the top-left of the visible area; a frame larger than it is a config fault.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { damageSince, type Damage, type Rect } from '../frame.js';
+import { damageSince, mergeDamage, type FrameMark, type Rect } from '../frame.js';
 import type { Frame, Output, FbdevDetails } from './types.js';
 import { nativeHelper, type FbDevice, type FixScreenInfo, type VarScreenInfo } from './native.js';
 import { brightnessTable, formatName } from './pixel-format.js';
@@ -52,7 +52,7 @@ export class FbdevOutput implements Output {
   /** The frame each page holds (undefined: unknown, draw it whole). */
   private pageShows: Array<number | undefined> = [undefined, undefined];
   /** The last frame drawn, for a back page two frames behind. */
-  private lastDrawn: { seq: number; damage?: Damage } | undefined;
+  private lastDrawn: FrameMark | undefined;
 
   constructor(readonly device: string, private readonly opts: FbdevOptions = {}) {
     this.backlight = opts.backlight === null ? undefined : opts.backlight ?? findBacklight();
@@ -123,11 +123,8 @@ export class FbdevOutput implements Output {
 
   /** A back page is two frames behind: the last frame's damage and this one's together bring it up to date. */
   private rectsFor(frame: Frame, shows: number | undefined): Rect[] | undefined {
-    const direct = damageSince(frame, shows);
-    if (direct) return direct;
     const prev = this.lastDrawn;
-    if (shows === undefined || !prev || !frame.damage || frame.damage.since !== prev.seq || prev.damage?.since !== shows) return undefined;
-    return [...prev.damage.rects, ...frame.damage.rects];
+    return damageSince(frame, shows) ?? (prev && damageSince(mergeDamage(prev, frame), shows));
   }
 
   /** false when the driver refuses to pan at all: from then on the output is single-buffered. */
