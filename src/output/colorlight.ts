@@ -1,8 +1,9 @@
 // Colorlight LED receiver cards on a dedicated Ethernet port (see colorlight-protocol.ts).
-import { damageSince, rowRuns } from '../frame.js';
+import { rowRuns } from '../frame.js';
 import type { Frame, Output, ColorlightDetails } from './types.js';
 import { nativeHelper, type PacketSocket } from './native.js';
 import { linkState, linkWarnings, type LinkState } from './link.js';
+import { WireDamage } from './wire-damage.js';
 import {
   REPEAT_FIRMWARE, REPLY_ETHERTYPE, brightnessByte, discoveryPacket, frameLayout, packetize, parseReply,
   type Packets, type ReceiverInfo,
@@ -21,11 +22,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** FPP asks for at most 32 cards on one port. */
 const MAX_RECEIVERS = 32;
 const LINK_CHECK_MS = 10_000;
-/**
- * Between whole pictures only the changed rows go out; raw Ethernet loses frames without a
- * word (and a card may restart), so a whole picture goes at least this often.
- */
-export const FULL_REFRESH_MS = 1000;
 
 export class ColorlightOutput implements Output {
   readonly driver = 'colorlight';
@@ -38,14 +34,13 @@ export class ColorlightOutput implements Output {
   private packetsFor = '';
   private link: LinkState = {};
   private linkCheckedAt = 0;
-  /** The frame the cards show, as far as we know (undefined: send it whole). */
-  private shown: number | undefined;
-  private wholeAt = -Infinity;
+  /** Only the changed rows between whole pictures (the cards keep rows they are not sent). */
+  private readonly wire = new WireDamage();
 
   constructor(readonly ifname: string, private readonly opts: ColorlightOptions = {}) {}
 
   async open(): Promise<void> {
-    this.shown = undefined;
+    this.wire.forget();
     this.checkLink(true);
     const native = nativeHelper();
     this.sock = new native.PacketSocket(this.ifname);
@@ -68,13 +63,10 @@ export class ColorlightOutput implements Output {
       this.packets = { buf: new Uint8Array(bytes), lengths: new Uint32Array(count) };
       this.packetsFor = key;
     }
-    const whole = Date.now() - this.wholeAt >= FULL_REFRESH_MS;
-    const rects = whole ? undefined : damageSince(frame, this.shown);
-    this.shown = undefined; // until the packets are out
+    const rects = this.wire.take(frame);
     const n = packetize(frame.data, frame.width, frame.height, this.level, repeat, this.packets!, rects && rowRuns(rects, Infinity));
     sock.sendBatch(this.packets!.buf, this.packets!.lengths.subarray(0, n), this.opts.sendTimeoutMs ?? 50);
-    if (!rects) this.wholeAt = Date.now();
-    this.shown = frame.seq;
+    this.wire.sent();
   }
 
   /** The cards dim themselves: brightness travels in the brightness and sync packets. */

@@ -9,10 +9,11 @@
 // to the runner through onError(). docs/outputs.md, "DDP", has the whole story.
 import { createSocket, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
-import { damageSince, rowRuns } from '../frame.js';
+import { rowRuns } from '../frame.js';
 import type { Frame, Output, DdpDetails } from './types.js';
 import { nativeHelper, type UdpSocket } from './native.js';
 import { brightnessTable } from './pixel-format.js';
+import { WireDamage } from './wire-damage.js';
 import { DDP_PORT, HEADER_LEN, MAX_DATA, packetCount, packetize, type PixelRun } from './ddp-protocol.js';
 
 /** How long after a picture leaves an ICMP error still counts against it: a LAN answers in well under a millisecond. */
@@ -23,11 +24,6 @@ export const SETTLE_MS = 10;
  * six, so at 50 fps most pictures to a dead receiver draw no error of their own.
  */
 export const REFUSED_HOLD_MS = 2000;
-/**
- * Between whole pictures only the changed rows go out; UDP loses packets without a word, so
- * a whole picture goes at least this often and a lost packet shows for at most this long.
- */
-export const FULL_REFRESH_MS = 1000;
 /** Row runs a partial picture is cut into at most (each costs up to one extra packet). */
 const MAX_RUNS = 8;
 
@@ -95,19 +91,17 @@ export class DdpOutput implements Output {
   private lastError: Error | undefined;
   private lastErrorAt = -Infinity;
   private poll: NodeJS.Timeout | undefined;
-  /** The frame the receiver shows, as far as we know (undefined: send it whole). */
-  private shown: number | undefined;
-  private wholeAt = -Infinity;
-  /** Counts brightness-table changes: a send that began under an older table does not count as shown. */
-  private tableEpoch = 0;
   private readonly now: () => number;
+  /** Only the changed rows between whole pictures; a send under an older brightness table does not count as shown. */
+  private readonly wire: WireDamage;
 
   constructor(readonly host: string, readonly port: number = DDP_PORT, private readonly opts: DdpOptions = {}) {
     this.now = opts.now ?? Date.now;
+    this.wire = new WireDamage(this.now);
   }
 
   async open(): Promise<void> {
-    this.shown = undefined;
+    this.wire.forget();
     const { address } = await lookup(this.host, { family: 4 });
     let native: ReturnType<typeof nativeHelper> | undefined;
     try { native = this.opts.native === false ? undefined : nativeHelper(); } catch { native = undefined; }
@@ -136,7 +130,7 @@ export class DdpOutput implements Output {
     const sender = this.sender;
     if (!sender) throw Object.assign(new Error(`EBADF: ddp to ${this.host}:${this.port} is not open`), { code: 'EBADF' });
     const pixels = frame.width * frame.height, W = frame.width;
-    const rects = this.now() - this.wholeAt < FULL_REFRESH_MS ? damageSince(frame, this.shown) : undefined;
+    const rects = this.wire.take(frame);
     const runs: PixelRun[] = rects ? rowRuns(rects, MAX_RUNS).map((r) => ({ from: r.y0 * W, to: r.y1 * W })) : [{ from: 0, to: pixels }];
     // Reused: send() resolves only once every packet has left, and the runner never overlaps sends.
     const capacity = packetCount(pixels * 3) + MAX_RUNS;
@@ -144,11 +138,8 @@ export class DdpOutput implements Output {
       this.buf = new Uint8Array(capacity * (HEADER_LEN + MAX_DATA));
       this.lengths = new Uint32Array(capacity);
     }
-    this.shown = undefined; // until the packets are out and no error came back
-    const epoch = this.tableEpoch;
     const { count, seq } = runs.length ? packetize(frame.data, pixels, this.buf, this.lengths, this.seq, this.lut, runs) : { count: 0, seq: this.seq };
     this.seq = seq;
-    if (!rects) this.wholeAt = this.now();
     this.report(sender.takeError?.()); // about an earlier picture: reported between sends
     const flight: { error?: Error } = {};
     this.inFlight = flight;
@@ -164,7 +155,7 @@ export class DdpOutput implements Output {
     if (flight.error) throw flight.error;
     const since = this.now() - this.lastErrorAt, hold = this.opts.holdMs ?? REFUSED_HOLD_MS;
     if (since < hold && this.lastError) throw this.held(this.lastError, since, hold);
-    if (epoch === this.tableEpoch) this.shown = frame.seq;
+    this.wire.sent(); // the packets are out and no error came back
   }
 
   onError(listener: (err: Error) => void): void {
@@ -175,8 +166,7 @@ export class DdpOutput implements Output {
   async setBrightness(percent: number): Promise<void> {
     this.brightness = percent;
     this.lut = brightnessTable(percent);
-    this.shown = undefined;
-    this.tableEpoch++;
+    this.wire.forget();
   }
 
   async close(): Promise<void> {
