@@ -1,7 +1,6 @@
 // Local calendar dates and clock minutes in the configured zone: schedules are written as
 // "MM-DD" and "HH:MM" as people on site read their clock, daylight saving time included.
 import { zoneOffsetAt } from '../time/date-format.js';
-export { systemZone } from '../time/system-zone.js';
 
 const MINUTE = 60_000;
 

@@ -9,7 +9,7 @@ import type { ConfigFault } from '../config/faults.js';
 import type { ServiceConfig } from '../config/types.js';
 import type { Logger } from '../log/logger.js';
 import { daylightSchedule } from './daylight.js';
-import { systemZone } from './local-time.js';
+import { systemZone } from '../time/system-zone.js';
 import { evaluate, type Schedule, type ScheduleState } from './schedule.js';
 import { readScheduleFile, SCHEDULE_FILE } from './schedule-file.js';
 
