@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import type * as KoaRouter from '@koa/router';
 import type { ServiceApi } from './api.js';
-import { auth, errors, onlyGetAndHead, rateLimit, RateLimiter, whenReady, type HttpLog } from './middleware.js';
+import { errors, onlyGetAndHead, rateLimit, RateLimiter, whenReady, type HttpLog } from './middleware.js';
 import { enableFastControl } from './fast-control.js';
 import { controlRoutes } from './routes/control.js';
 import { statusRoutes } from './routes/status.js';
@@ -14,6 +14,7 @@ import { brightnessRoutes } from './routes/brightness.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
 import { requireCjs } from '../util/require-cjs.js';
+import { routeTable } from './access.js';
 
 const { Router } = requireCjs('@koa/router') as typeof KoaRouter;
 
@@ -27,19 +28,20 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
     log.warn({ err: err.message, code: err.code }, 'response failed');
   });
   const router = new Router();
-  controlRoutes(router, api);
-  statusRoutes(router, api, views);
-  screenshotRoutes(router, api, live, shots);
-  configRoutes(router, api);
-  ethernetRoutes(router, api);
-  identifyRoutes(router, api);
-  brightnessRoutes(router, api);
+  // Each route carries who may call it (access.ts): access is decided by the table that routes.
+  const routes = routeTable(router, api, views);
+  controlRoutes(routes, api);
+  statusRoutes(routes, api, views);
+  screenshotRoutes(routes, api, live, shots);
+  configRoutes(routes, api);
+  ethernetRoutes(routes, api);
+  identifyRoutes(routes, api);
+  brightnessRoutes(routes, api);
   app.use(errors(log));
   app.use(onlyGetAndHead());
   const limiter = new RateLimiter(() => api.config().rateLimit);
   app.use(rateLimit(() => api.config().rateLimit, log, limiter));
   app.use(whenReady(api));
-  app.use(auth(api, views));
   app.use(router.routes());
   // A plain GET /mlds is answered ahead of koa (fast-control.ts), with the same checks.
   enableFastControl(app, { api, log, limiter });

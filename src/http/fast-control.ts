@@ -3,7 +3,9 @@ import type Koa from 'koa';
 import { maskUrl, queryKey } from '../control/credentials.js';
 import { ERRORS } from '../errors.js';
 import type { ServiceApi } from './api.js';
-import { errorAnswer, keyRefusal, plainAccept, type HttpLog, type RateLimiter } from './middleware.js';
+import { errorAnswer, plainAccept, type HttpLog, type RateLimiter } from './middleware.js';
+import { keyRefusal } from './access.js';
+import { CONTROL_ROUTE } from './routes/control.js';
 
 /** What koa makes of `{ result: 'command received' }`: the answer to almost every command. */
 const RECEIVED = JSON.stringify({ result: 'command received' });
@@ -51,7 +53,7 @@ export function requestListener(app: Koa): RequestListener {
     const query = url === '/mlds' ? '' : url.startsWith('/mlds?') && !url.includes('#') ? url.slice(6) : undefined;
     if (query === undefined || req.method !== 'GET' || !api.ready() || !plainAccept(req.headers.accept)) return koa(req, res);
     const given = () => (req.headers['x-api-key'] as string | undefined) || queryKey(query);
-    if (keyRefusal(api.config().security, '/mlds', given, () => false)) return koa(req, res);
+    if (keyRefusal(api.config().security, CONTROL_ROUTE.access, given, () => false, CONTROL_ROUTE.path)) return koa(req, res);
     // koa counts it again, and answers 429: once over the limit, more counting changes nothing.
     const ip = req.socket.remoteAddress ?? '';
     if (!limiter.take(ip)) return koa(req, res);

@@ -1,10 +1,8 @@
 import type { Context, Next } from 'koa';
-import { maskUrl, queryKey, sameKey } from '../control/credentials.js';
+import { maskUrl } from '../control/credentials.js';
 import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
 import type { ServiceApi } from './api.js';
-import type { ServiceConfig } from '../config/types.js';
 import { refusalLog } from './refusals.js';
-import { VIEW_COOKIE, type ViewTokens } from './view-tokens.js';
 
 export interface HttpLog {
   info(obj: object, msg: string): void;
@@ -89,37 +87,6 @@ export class RateLimiter {
     }
     return ++w.count <= this.perSecond();
   }
-}
-
-const ADMIN_PATHS = new Set(['/setethernetconfig', '/load_config', '/reload_config', '/identify']);
-
-/**
- * Keys travel as the `key` query value (its name decoded, as every query name is) or the
- * X-API-Key header. `views`: a GET of /screenshot carrying a valid view token cookie (issued
- * with /info, see view-tokens.ts) counts as carrying the API key; it opens nothing else.
- */
-export function auth(api: ServiceApi, views?: ViewTokens) {
-  return async (ctx: Context, next: Next) => {
-    const refused = keyRefusal(api.config().security, ctx.path, () => ctx.get('X-API-Key') || queryKey(ctx.querystring), () => viewing(ctx, views));
-    if (refused) return sendError(ctx, refused[0], refused[1]);
-    await next();
-  };
-}
-
-/** Why a request for `path` carrying the key `given()` is refused, or undefined when it may pass. */
-export function keyRefusal(sec: ServiceConfig['security'], path: string, given: () => string, viewing: () => boolean): [ErrorCode, string] | undefined {
-  if (!sec || !(sec.apiKey || sec.adminKey)) return undefined;
-  const key = given();
-  const isAdmin = sameKey(key, sec.adminKey);
-  if (ADMIN_PATHS.has(path) && sec.adminKey && !isAdmin) return ['MLDS_FORBIDDEN', `${path} needs the admin key`];
-  if (sec.apiKey && !isAdmin && !sameKey(key, sec.apiKey) && !viewing()) {
-    return ['MLDS_UNAUTHORIZED', key ? 'the API key is wrong' : 'an API key is required (key query value or X-API-Key header)'];
-  }
-  return undefined;
-}
-
-function viewing(ctx: Context, views: ViewTokens | undefined): boolean {
-  return !!views && ctx.path === '/screenshot' && (ctx.method === 'GET' || ctx.method === 'HEAD') && views.check(ctx.cookies.get(VIEW_COOKIE));
 }
 
 export function whenReady(api: ServiceApi) {

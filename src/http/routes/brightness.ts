@@ -1,9 +1,9 @@
 // GET /brightness/<value>[?id=<MAIN id>]: a manual brightness for one physical unit (through its
 // MAIN display) or for every unit whose MAIN display has sensorBrightness true. It holds until
 // the next restart or until a reload turns sensorBrightness off (docs/decisions.md).
-import type { Router } from '@koa/router';
 import type { BrightnessComponent } from '../../brightness/component.js';
 import { MldsError } from '../../errors.js';
+import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { json } from '../middleware.js';
 
@@ -38,9 +38,9 @@ function targets(api: ServiceApi, id: string | string[] | undefined): string[] {
   return [id];
 }
 
-export function brightnessRoutes(router: Router, api: ServiceApi): void {
-  router.get('/brightness', json(), () => { manualValue(undefined); });
-  router.get('/brightness/:value', json(), async (ctx) => {
+export function brightnessRoutes(routes: Routes, api: ServiceApi): void {
+  routes.get('/brightness', 'api', json(), () => { manualValue(undefined); });
+  routes.get('/brightness/:value', 'api', json(), async (ctx) => {
     const value = manualValue(ctx.params.value);
     const ids = targets(api, ctx.query.id);
     const brightness = api.component<BrightnessComponent>('brightness');

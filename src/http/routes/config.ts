@@ -1,7 +1,7 @@
-import type { Router } from '@koa/router';
 import { MldsError } from '../../errors.js';
 import { summary } from '../../runtime/archives.js';
 import type { ReloadReport } from '../../runtime/diff.js';
+import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { json } from '../middleware.js';
 
@@ -16,11 +16,11 @@ function answer(r: ReloadReport, what: string) {
   };
 }
 
-export function configRoutes(router: Router, api: ServiceApi): void {
-  router.get('/reload_config', json(), async (ctx) => {
+export function configRoutes(routes: Routes, api: ServiceApi): void {
+  routes.get('/reload_config', 'admin', json(), async (ctx) => {
     ctx.body = answer(await api.reload(), 'reloaded');
   });
-  router.get('/load_config', async (ctx) => {
+  routes.get('/load_config', 'admin', async (ctx) => {
     const url = ctx.query.url;
     if (url === undefined) {
       const { zip, filename } = await api.downloadConfig();

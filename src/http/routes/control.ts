@@ -1,14 +1,17 @@
-import type { Router } from '@koa/router';
+import type { Access, Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { JSON_TYPE, runCommand } from '../fast-control.js';
 import { json } from '../middleware.js';
+
+/** The control route; the /mlds fast path (fast-control.ts) answers it with the same access. */
+export const CONTROL_ROUTE = { path: '/mlds', access: 'api' } as const satisfies { path: string; access: Access };
 
 /**
  * A plain GET /mlds is answered ahead of koa (fast-control.ts); what reaches the router here is
  * the rest: HEAD, other spellings (`/MLDS`, `/mlds/`), Accept headers to negotiate.
  */
-export function controlRoutes(router: Router, api: ServiceApi): void {
-  router.get('/mlds', json(), async (ctx) => {
+export function controlRoutes(routes: Routes, api: ServiceApi): void {
+  routes.get(CONTROL_ROUTE.path, CONTROL_ROUTE.access, json(), async (ctx) => {
     // The raw query: control decodes it itself, strictly (koa's parser would hide bad UTF-8).
     const { body, logged } = await runCommand(api, ctx.querystring);
     ctx.state.logged = logged;

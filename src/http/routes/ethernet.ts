@@ -1,7 +1,7 @@
-import type { Router } from '@koa/router';
 import { MldsError } from '../../errors.js';
 import { parseNetworkRequest } from '../../net/ethernet-request.js';
 import type { NetworkComponent } from '../../net/network.js';
+import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { json } from '../middleware.js';
 
@@ -11,13 +11,13 @@ function network(api: ServiceApi): NetworkComponent {
   return n;
 }
 
-export function ethernetRoutes(router: Router, api: ServiceApi): void {
-  router.get('/getethernetconfig', json(), async (ctx) => {
+export function ethernetRoutes(routes: Routes, api: ServiceApi): void {
+  routes.get('/getethernetconfig', 'api', json(), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await network(api).read();
   });
 
-  router.get('/setethernetconfig', json(), async (ctx) => {
+  routes.get('/setethernetconfig', 'admin', json(), async (ctx) => {
     // A HEAD must not change the unit's address.
     if (ctx.method === 'HEAD') {
       ctx.set('Allow', 'GET');

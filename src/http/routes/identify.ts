@@ -1,7 +1,7 @@
-import type { Router } from '@koa/router';
 import type { BootScreens } from '../../boot/boot-screens.js';
 import { BOOT_COMPONENT, MAX_IDENTIFY_S } from '../../boot/boot-screens.js';
 import { MldsError } from '../../errors.js';
+import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { json } from '../middleware.js';
 
@@ -12,8 +12,8 @@ const DEFAULT_IDENTIFY_S = 30;
  * GET /identify?seconds=N[&id=<display>]: the info screen on every unit (or the one showing
  * `id`) for N seconds, so a technician sees which controller drives which panel; 0 ends it.
  */
-export function identifyRoutes(router: Router, api: ServiceApi): void {
-  router.get('/identify', json(), (ctx) => {
+export function identifyRoutes(routes: Routes, api: ServiceApi): void {
+  routes.get('/identify', 'admin', json(), (ctx) => {
     const raw = ctx.query.seconds;
     if (Array.isArray(raw)) throw new MldsError('MLDS_BAD_PARAMETER', '"seconds" must be given once', 'seconds');
     const seconds = raw === undefined || raw === '' ? DEFAULT_IDENTIFY_S : /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;

@@ -1,11 +1,11 @@
-import type { Router } from '@koa/router';
 import { MldsError } from '../../errors.js';
+import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { Screenshots } from '../screenshots.js';
 import { liveSource, type LiveViews } from '../stream.js';
 
-export function screenshotRoutes(router: Router, api: ServiceApi, live: LiveViews, shots: Screenshots = new Screenshots()): void {
-  router.get('/screenshot', async (ctx) => {
+export function screenshotRoutes(routes: Routes, api: ServiceApi, live: LiveViews, shots: Screenshots = new Screenshots()): void {
+  routes.get('/screenshot', 'view', async (ctx) => {
     const config = api.config();
     const id = typeof ctx.query.id === 'string' && ctx.query.id !== '' ? ctx.query.id : config.displays[0].id;
     const display = config.displayById.get(id);

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { Router } from '@koa/router';
+import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { json } from '../middleware.js';
 import { MldsError } from '../../errors.js';
@@ -20,12 +20,12 @@ function refreshMs(ctx: Context): number | undefined {
   return s * 1000;
 }
 
-export function statusRoutes(router: Router, api: ServiceApi, views?: ViewTokens): void {
-  router.get('/status', json(), (ctx) => {
+export function statusRoutes(routes: Routes, api: ServiceApi, views?: ViewTokens): void {
+  routes.get('/status', 'api', json(), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = api.status();
   });
-  router.get('/info', (ctx) => {
+  routes.get('/info', 'api', (ctx) => {
     const refresh = refreshMs(ctx);
     ctx.set('Cache-Control', 'no-store');
     // The page's live pictures need the API key; instead of writing the caller's key into the
