@@ -4,43 +4,52 @@ import { MldsError } from '../errors.js';
 export const DEFAULT_PORT_RANGE: readonly [number, number] = [1025, 65535];
 
 /**
+ * The only form accepted: `http(s)://host[:port]/path?query#fragment`, written plainly. URL()
+ * forgives much more (`http:host:1000/`, `http:/host/`, leading control characters, `\\` for
+ * `/`, tabs inside), and a rule that read the port from the text in one way while the fetcher
+ * parsed it another way let a forbidden port through; so anything else is refused outright.
+ */
+const PLAIN_URL = /^(https?):\/\/([^/?#@]*)(?:[/?#]|$)/i;
+/** Control characters, spaces, DEL and backslashes: never part of a plainly written URL. */
+const NOT_PLAIN = /[\u0000-\u0020\u007f\\]/;
+
+/**
  * Checks a URL against the rules for every URL the service fetches (DECISIONS.md, "URLs the
  * service fetches") and returns it parsed. Throws MLDS_BAD_URL naming `field`.
  */
 export function checkUrl(raw: string, portRange: readonly [number, number] = DEFAULT_PORT_RANGE, field = 'url'): URL {
   const [min, max] = portRange;
-  // URL() erases a default port written out (http://h:80/), so the written text is read instead.
-  const port = writtenPort(raw);
-  const badPort = port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) < min || Number(port) > max)
-    ? new MldsError('MLDS_BAD_URL', `names port ${port}; a port written in a URL must be within ${min}..${max}`, field)
-    : undefined;
+  const m = NOT_PLAIN.test(raw) ? null : PLAIN_URL.exec(raw);
+  const port = m ? portOf(m[2]) : undefined;
+  const outOfRange = () => new MldsError('MLDS_BAD_URL', `names port ${port!.slice(0, 12)}; a port written in a URL must be within ${min}..${max} (leave the port out for the scheme's default, or widen the range with the top-level "urlPortRange": [min, max])`, field);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw badPort ?? new MldsError('MLDS_BAD_URL', 'is not a valid absolute URL', field);
+    // http://h:70000/: URL() refuses it, and the port is the better reason to give.
+    throw port !== undefined && /^\d+$/.test(port) ? outOfRange() : new MldsError('MLDS_BAD_URL', 'is not a valid absolute URL', field);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new MldsError('MLDS_BAD_URL', `must be an http:// or https:// URL, not ${url.protocol}//`, field);
   }
   // A credential in a URL would end up in logs and error messages; never accepted.
   if (url.username !== '' || url.password !== '') throw new MldsError('MLDS_BAD_URL', 'must not carry a user name or password', field);
-  if (badPort) throw badPort;
+  if (!m) throw new MldsError('MLDS_BAD_URL', 'must be written plainly as http://host[:port]/path or https://host[:port]/path (no spaces, control characters or backslashes)', field);
+  // URL() erases a default port written out (http://h:80/), so the written text is read too;
+  // both must agree on the port the fetch will use.
+  const effective = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) !== effective)) throw new MldsError('MLDS_BAD_URL', `names port ${port.slice(0, 12)}, which is not a port number`, field);
+  if (port !== undefined && (effective < min || effective > max)) throw outOfRange();
   return url;
 }
 
-/** The port as written in the URL's authority, or undefined when none is written. */
-export function writtenPort(raw: string): string | undefined {
-  // As URL() does: tabs and newlines vanish, and "\\" counts as "/" in http(s) URLs.
-  const m = /^[a-z][a-z0-9+.-]*:[\\/]{2}([^\\/?#]*)/i.exec(raw.replace(/[\t\n\r]/g, '').trim());
-  if (!m) return undefined;
-  const hostPort = m[1].slice(m[1].lastIndexOf('@') + 1);
-  const afterHost = hostPort.startsWith('[') ? hostPort.slice(hostPort.indexOf(']') + 1) : hostPort;
+/** The port written in an authority (`host:port`, `[v6]:port`), or undefined when none is written. */
+function portOf(authority: string): string | undefined {
+  const afterHost = authority.startsWith('[') ? authority.slice(authority.indexOf(']') + 1) : authority;
   const colon = afterHost.indexOf(':');
-  if (colon < 0) return undefined;
   // "http://host:/" writes an empty port, which URL() treats as none.
-  const port = afterHost.slice(colon + 1);
-  return port === '' ? undefined : port;
+  if (colon < 0 || colon === afterHost.length - 1) return undefined;
+  return afterHost.slice(colon + 1);
 }
 
 /** A URL as it may appear in a log line or an error: no credentials, no query values (they may carry keys). */
