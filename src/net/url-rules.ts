@@ -11,6 +11,7 @@ export const DEFAULT_PORT_RANGE: readonly [number, number] = [1025, 65535];
  */
 const PLAIN_URL = /^(https?):\/\/([^/?#@]*)(?:[/?#]|$)/i;
 /** Control characters, spaces, DEL and backslashes: never part of a plainly written URL. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const NOT_PLAIN = /[\u0000-\u0020\u007f\\]/;
 
 /**
