@@ -14,6 +14,8 @@ export class ConfigError extends Error {
   }
 }
 
+const SECURITY_FIELDS = ['apiKey', 'adminKey'];
+
 /** ajv's errors as plain faults: the path names the offending field itself, not its parent. */
 export function faultsFromAjv(errors: ErrorObject[] | null | undefined): ConfigFault[] {
   const out: ConfigFault[] = [];
@@ -32,6 +34,8 @@ export function faultsFromAjv(errors: ErrorObject[] | null | undefined): ConfigF
     else if (e.keyword === 'format' && p.format === 'ipv4') { message = 'must be an IPv4 address such as 192.168.1.20'; }
     else if (e.keyword === 'format' && p.format === 'uri') { message = 'must be an http:// or https:// URL'; }
     else if (e.keyword === 'pattern' && (e.schemaPath.includes('url') || /Url|url|completeUrls/.test(path))) { message = 'must be an http:// or https:// URL'; }
+    // A field name inside "security" may be a key written in the wrong place: never quoted.
+    if (path.startsWith('/security/') && !SECURITY_FIELDS.includes(path.slice(10))) ({ path, message } = { path: '/security', message: 'has a field other than apiKey and adminKey (its name is not shown)' });
     // propertyNames errors repeat once per subschema keyword; keep one per place.
     const key = path + '\u0000' + message;
     if (seen.has(key)) continue;

@@ -46,8 +46,8 @@ function load(name: string, w: Walk, at: string, depth: number, chain: string[])
   let parsed: unknown;
   try {
     parsed = JSON.parse(read.text);
-  } catch (err) {
-    return fault(`$include ${describeJsonSyntax(`"${name}"`, read.text, (err as Error).message)}`);
+  } catch {
+    return fault(`$include ${describeJsonSyntax(`"${name}"`, read.text)}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return fault(`$include "${name}" must hold a JSON object`);
   const deep = tooDeep(parsed, MAX_DEPTH, depth, at);

@@ -6,15 +6,21 @@
 /** The first syntax error in `text`: 1-based line and column, what is wrong, and whether the text simply stops. */
 export interface JsonSyntaxError { line: number; column: number; endsEarly: boolean; reason: string }
 
+/** What a mistake inside "security" says: its text may be a key, so none of it is quoted. */
+const SECRET_REASON = 'a syntax error inside "security" (none of its text is quoted here)';
+
 type Expect = 'value' | 'valueOrClose' | 'key' | 'keyOrClose' | 'colon' | 'commaOrClose' | 'end';
 
 const LITERALS = ['true', 'false', 'null'];
 
 export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const stack: Array<'{' | '['> = [];
+  // The property each open object is at: a mistake inside "security" may be in a key's text.
+  const keys: Array<string | undefined> = [];
   let expect = 'value' as Expect;
   let i = 0;
-  const at = (pos: number, reason: string, endsEarly = false): JsonSyntaxError => ({ ...lineColumn(text, pos), endsEarly, reason });
+  const at = (pos: number, reason: string, endsEarly = false): JsonSyntaxError =>
+    ({ ...lineColumn(text, pos), endsEarly, reason: keys.includes('security') ? SECRET_REASON : reason });
   const early = (what: string) => at(text.length, what, true);
   const afterValue = () => { expect = stack.length === 0 ? 'end' : 'commaOrClose'; };
 
@@ -37,25 +43,26 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
       case 'commaOrClose': {
         const top = stack[stack.length - 1], close = top === '{' ? '}' : ']';
         if (c === ',') { i++; expect = top === '{' ? 'key' : 'value'; continue; }
-        if (c === close) { i++; stack.pop(); afterValue(); continue; }
+        if (c === close) { i++; stack.pop(); keys.pop(); afterValue(); continue; }
         return at(i, `expected ',' or '${close}' after ${top === '{' ? 'a property value' : 'an array element'}, found ${shown(c)}`);
       }
       case 'keyOrClose':
       case 'key':
-        if (c === '}' && expect === 'keyOrClose') { i++; stack.pop(); afterValue(); continue; }
+        if (c === '}' && expect === 'keyOrClose') { i++; stack.pop(); keys.pop(); afterValue(); continue; }
         if (c === '}') return at(i, "a comma before '}' is not allowed in JSON");
         if (c !== '"') return at(i, `expected a property name in double quotes, found ${shown(c)}`);
         {
           const r = scanString(text, i);
           if (typeof r !== 'number') return r.endsEarly ? early(r.reason) : at(r.pos, r.reason);
+          keys[keys.length - 1] = text.slice(i + 1, r - 1);
           i = r; expect = 'colon';
         }
         continue;
       case 'valueOrClose':
       case 'value': {
-        if (c === ']' && expect === 'valueOrClose') { i++; stack.pop(); afterValue(); continue; }
+        if (c === ']' && expect === 'valueOrClose') { i++; stack.pop(); keys.pop(); afterValue(); continue; }
         if (c === ']' && stack[stack.length - 1] === '[') return at(i, "a comma before ']' is not allowed in JSON");
-        if (c === '{' || c === '[') { stack.push(c); i++; expect = c === '{' ? 'keyOrClose' : 'valueOrClose'; continue; }
+        if (c === '{' || c === '[') { stack.push(c); keys.push(undefined); i++; expect = c === '{' ? 'keyOrClose' : 'valueOrClose'; continue; }
         const r = c === '"' ? scanString(text, i) : c === '-' || (c >= '0' && c <= '9') ? scanNumber(text, i) : scanLiteral(text, i);
         if (typeof r !== 'number') return r.endsEarly ? early(r.reason) : at(r.pos, r.reason);
         i = r; afterValue();
@@ -104,7 +111,8 @@ function scanLiteral(text: string, start: number): number | Bad {
   if (!word) return { pos: start, reason: `unexpected ${shown(text[start])} where a value should start${text[start] === "'" ? ' (strings need double quotes)' : ''}` };
   if (LITERALS.includes(word)) return start + word.length;
   if (start + word.length >= text.length && LITERALS.some((l) => l.startsWith(word))) return { pos: text.length, reason: `"${word}" is cut off`, endsEarly: true };
-  return { pos: start, reason: `unexpected word "${word.slice(0, 40)}" (strings need double quotes; the only bare words are true, false and null)` };
+  // A few characters only: the word may be a key written without its quotes.
+  return { pos: start, reason: `unexpected word "${word.length > 3 ? word.slice(0, 3) + '…' : word}" (strings need double quotes; the only bare words are true, false and null)` };
 }
 
 function shown(c: string): string {
@@ -121,9 +129,10 @@ function lineColumn(text: string, pos: number): { line: number; column: number }
 }
 
 /** One sentence for a fault: `<name> line 3, column 12: ...` or `<name> ends early (line 9, column 1): ...`. */
-export function describeJsonSyntax(name: string, text: string, fallback: string): string {
+export function describeJsonSyntax(name: string, text: string): string {
   const e = findJsonSyntaxError(text);
-  if (!e) return `${name} is not valid JSON: ${fallback}`;
+  // V8's own message quotes the text around the mistake, which may hold a key.
+  if (!e) return `${name} is not valid JSON`;
   const where = `line ${e.line}, column ${e.column}`;
   return e.endsEarly ? `${name}: the file ends early (${where}): ${e.reason}` : `${name} is not valid JSON at ${where}: ${e.reason}`;
 }

@@ -21,8 +21,8 @@ export function parseConfig(text: string, serviceDir: string, name = 'config.jso
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch (err) {
-    throw new ConfigError([{ path: '', message: describeJsonSyntax(name, text, (err as Error).message) }]);
+  } catch {
+    throw new ConfigError([{ path: '', message: describeJsonSyntax(name, text) }]);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([{ path: '', message: `${name} must hold a JSON object` }]);
   // Before any recursive walk: JSON.parse accepts nesting that would overflow the stack below.

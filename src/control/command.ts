@@ -2,6 +2,7 @@ import type { AreaConfig, DisplayConfig, LayoutConfig, Rgb, ServiceConfig } from
 import { kindOf } from '../areas/registry.js';
 import { MldsError } from '../errors.js';
 import { parseQuery } from './query.js';
+import { isCredentialName } from './credentials.js';
 
 /** One area's part of a validated command. */
 export interface AreaCommand {
@@ -78,7 +79,11 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
     cmd.areas.set(name, resolveValue(area, value));
   }
   let query = '';
-  for (const p of pairs) query += `${query ? '&' : ''}${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`;
+  for (const p of pairs) {
+    // An ignored name that reads as `key` (`Key`, `KEY`) was meant as one: not kept for /info.
+    if (cmd.ignored.length && !areaById.has(p.name) && isCredentialName(p.name)) continue;
+    query += `${query ? '&' : ''}${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`;
+  }
   cmd.query = query;
   return cmd;
 }

@@ -23,7 +23,7 @@ export function maskQuery(raw: string, names: readonly string[] = [KEY_PARAM]): 
     if (eq === -1) break;
     // A cron's data or a saved request may start with the `?`.
     const from = start === 0 && raw.startsWith('?') ? 1 : start;
-    if (eq < end && names.includes(lenientDecode(raw.slice(from, eq)))) {
+    if (eq < end && isCredentialName(lenientDecode(raw.slice(from, eq)), names)) {
       out += `${raw.slice(kept, eq + 1)}${MASK}`;
       kept = end;
     }
@@ -31,6 +31,20 @@ export function maskQuery(raw: string, names: readonly string[] = [KEY_PARAM]): 
     start = amp + 1;
   }
   return kept === 0 ? raw : out + raw.slice(kept);
+}
+
+/**
+ * A name that is a credential's after case folding and removing control characters: `Key=`,
+ * `KEY=` and `key%00=` open nothing, but a client that sent one meant a key, so it is masked
+ * like one wherever a query is recorded.
+ */
+export function isCredentialName(name: string, names: readonly string[] = [KEY_PARAM]): boolean {
+  if (names.includes(name)) return true;
+  // Only names at least as long as the shortest credential name can fold into one.
+  if (name.length < 3) return false;
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes
+  const folded = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').toLowerCase();
+  return folded !== name && names.includes(folded);
 }
 
 /** A request URL (path and query) with its credentials masked. */
