@@ -78,6 +78,15 @@ export class Controller {
     return run;
   }
 
+  /**
+   * Validates a control message exactly as apply() does and changes nothing (HEAD /mlds, a
+   * monitor's dry run): throws the same MldsError, but records no fault and confirms nothing.
+   */
+  check(raw: string): { displayId: string; layout: string; ignored: string[] } {
+    const cmd = parseCommand(raw, this.config, this.deps.credentialNames?.());
+    return { displayId: cmd.display.id, layout: cmd.layout.name, ignored: cmd.ignored };
+  }
+
   private async applyNow(raw: string, source: CommandSource): Promise<ApplyResult> {
     const now = this.deps.clock.now();
     let cmd: Command;

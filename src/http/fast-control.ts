@@ -19,6 +19,11 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export async function runCommand(api: ServiceApi, query: string): Promise<{ body: string; logged: object }> {
   const result = await api.controller().apply(query, 'http');
   if (result.stored) await result.stored;
+  return answered(result);
+}
+
+/** The answer to a command that passed (applied, or only checked for HEAD) and its log facts. */
+export function answered(result: { displayId: string; layout: string; inumber?: string; ignored: string[] }): { body: string; logged: object } {
   const ignored = result.ignored.length ? result.ignored : undefined;
   return {
     body: ignored ? JSON.stringify({ result: 'command received', ignored }) : RECEIVED,

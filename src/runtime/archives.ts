@@ -34,7 +34,9 @@ export class ConfigArchives {
   }
 
   async load(rawUrl: string): Promise<ReloadReport> {
-    checkUrl(rawUrl);
+    // The running configuration's urlPortRange applies here as to every other fetched URL.
+    const portRange = this.deps.runtime.config.urlPortRange;
+    checkUrl(rawUrl, portRange);
     // The zip libraries are loaded on the first use: a unit that never loads an archive pays nothing for them.
     const [{ discardStaging, stageFromUrl }, { swapConfiguration }] = await Promise.all([import('../config/archive/stage.js'), import('../config/archive/swap.js')]);
     if (this.loading) throw new MldsError('MLDS_UNAVAILABLE', 'another configuration is being loaded; retry shortly');
@@ -49,6 +51,7 @@ export class ConfigArchives {
       let logged = 0;
       const { dir, entries, download } = await stageFromUrl(serviceDir, rawUrl, {
         fetch: {
+          portRange,
           ...this.deps.fetch,
           onProgress: (p) => {
             if (p.done || p.received - logged < 1024 * 1024) return;

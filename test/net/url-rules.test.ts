@@ -47,7 +47,7 @@ test('no spelling of a URL reaches a port outside the range: the fetcher is neve
     assert.equal(srv.hits(), 0);
     // The same server is reachable when the range allows its port: the refusals above are the rule's.
     const ok = await fetchLimited(`http://127.0.0.1:${srv.port}/x.zip`, { portRange: [1, 65535] });
-    assert.equal(ok.body.toString(), 'PK');
+    assert.equal(ok.body?.toString(), 'PK');
     assert.equal(srv.hits(), 1);
   } finally {
     await srv.close();
@@ -78,4 +78,22 @@ test('a refused written port says why and how to widen the range', () => {
   assert.equal(checkUrl('http://127.0.0.1/a.zip').port, '');
   assert.equal(checkUrl('HTTPS://example.com:8443/a').port, '8443');
   assert.equal(checkUrl('http://127.0.0.1:80/', [80, 90]).port, '');
+});
+
+test('/load_config?url= follows the configuration\'s urlPortRange, as every other fetched URL does', async () => {
+  const srv = await lowPortServer();
+  const c = baseConfig();
+  c.urlPortRange = [1, 65535];
+  const sd = serviceDir(c);
+  const svc = await start(sd);
+  try {
+    // 'PK' alone is no archive: fetched (the range allowed it), then refused as an archive.
+    const r = await get(svc, `/load_config?url=${encodeURIComponent(`http://127.0.0.1:${srv.port}/x.zip`)}`);
+    assert.equal(srv.hits(), 1);
+    assert.notEqual(r.json.code, 'MLDS_BAD_URL');
+  } finally {
+    await svc.close();
+    sd.cleanup();
+    await srv.close();
+  }
 });

@@ -45,7 +45,8 @@ export function brightnessRoutes(routes: Routes, api: ServiceApi): void {
     const ids = targets(api, ctx.query.id);
     const brightness = api.component<BrightnessComponent>('brightness');
     if (!brightness) throw new MldsError('MLDS_UNAVAILABLE', 'brightness control is not running (see the service log)');
-    await brightness.setManual(ids, value);
+    // HEAD checks the value and the display, and sets nothing.
+    if (ctx.method !== 'HEAD') await brightness.setManual(ids, value);
     ctx.body = {
       result: 'brightness set',
       value,

@@ -1,4 +1,5 @@
 import { MldsError } from '../../errors.js';
+import { checkUrl } from '../../net/url-rules.js';
 import { summary } from '../../runtime/archives.js';
 import type { ReloadReport } from '../../runtime/diff.js';
 import type { Routes } from '../access.js';
@@ -18,6 +19,8 @@ function answer(r: ReloadReport, what: string) {
 
 export function configRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/reload_config', 'admin', json(), async (ctx) => {
+    // HEAD checks the keys and reloads nothing.
+    if (ctx.method === 'HEAD') return void (ctx.body = { result: 'configuration not reloaded (HEAD)' });
     ctx.body = answer(await api.reload(), 'reloaded');
   });
   routes.get('/load_config', 'admin', async (ctx) => {
@@ -32,6 +35,8 @@ export function configRoutes(routes: Routes, api: ServiceApi): void {
     }
     if (typeof url !== 'string' || url === '') throw new MldsError('MLDS_BAD_PARAMETER', '"url" must be given once: the URL of a zip archive of the configuration', 'url');
     if (!ctx.accepts('application/json')) throw new MldsError('MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
+    // HEAD checks the keys and the URL, and fetches nothing.
+    if (ctx.method === 'HEAD') return void (checkUrl(url, api.config().urlPortRange), ctx.body = { result: 'configuration not loaded (HEAD)' });
     ctx.body = answer(await api.loadConfig(url), 'loaded');
   });
 }

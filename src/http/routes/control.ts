@@ -1,6 +1,6 @@
 import type { Access, Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
-import { JSON_TYPE, runCommand } from '../fast-control.js';
+import { answered, JSON_TYPE, runCommand } from '../fast-control.js';
 import { json } from '../middleware.js';
 
 /** The control route; the /mlds fast path (fast-control.ts) answers it with the same access. */
@@ -13,7 +13,8 @@ export const CONTROL_ROUTE = { path: '/mlds', access: 'api' } as const satisfies
 export function controlRoutes(routes: Routes, api: ServiceApi): void {
   routes.get(CONTROL_ROUTE.path, CONTROL_ROUTE.access, json(), async (ctx) => {
     // The raw query: control decodes it itself, strictly (koa's parser would hide bad UTF-8).
-    const { body, logged } = await runCommand(api, ctx.querystring);
+    // HEAD changes nothing: the message is validated and answered as GET would answer it.
+    const { body, logged } = ctx.method === 'HEAD' ? answered(api.controller().check(ctx.querystring)) : await runCommand(api, ctx.querystring);
     ctx.state.logged = logged;
     ctx.set('Content-Type', JSON_TYPE);
     ctx.body = body;

@@ -18,15 +18,12 @@ export function ethernetRoutes(routes: Routes, api: ServiceApi): void {
   });
 
   routes.get('/setethernetconfig', 'admin', json(), async (ctx) => {
-    // A HEAD must not change the unit's address.
-    if (ctx.method === 'HEAD') {
-      ctx.set('Allow', 'GET');
-      throw new MldsError('MLDS_METHOD_NOT_ALLOWED', 'HEAD does not change the network; use GET');
-    }
     const n = network(api);
     const ids = api.config().displays.length;
     if (ids !== 1) throw new MldsError('MLDS_NOT_SINGLE_DISPLAY', `the network can be changed over HTTP only when exactly one display id is defined; the configuration has ${ids}`);
     const req = parseNetworkRequest(ctx.querystring);
+    // HEAD checks the keys and the request, and changes nothing.
+    if (ctx.method === 'HEAD') return void (ctx.body = { result: 'network change not made (HEAD)', ...req });
     const busy = n.busySeconds();
     if (busy !== undefined) ctx.set('Retry-After', String(busy));
     const { answer, apply } = await n.change(req);

@@ -23,6 +23,8 @@ export function identifyRoutes(routes: Routes, api: ServiceApi): void {
     if (id !== undefined && !api.config().displayById.has(id)) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
     const boot = api.component<BootScreens>(BOOT_COMPONENT);
     if (!boot) throw new MldsError('MLDS_UNAVAILABLE', 'the info screen is not running yet');
+    // HEAD checks the keys and the parameters, and shows nothing.
+    if (ctx.method === 'HEAD') return void (ctx.body = { seconds });
     ctx.body = { seconds, units: boot.identify(seconds, id) };
   });
 }
