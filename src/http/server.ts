@@ -37,12 +37,21 @@ export function serverOptions(limits: HttpLimits): ServerOptions {
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    // Node's own check answers a bare 400 with no body and no log line; guardUrl() answers it.
+    requireHostHeader: false,
   };
 }
 
-/** A URL over `maxUrlBytes` is answered 414 before koa parses its query. */
+/**
+ * A URL over `maxUrlBytes` is answered 414 before koa parses its query; an HTTP/1.1 request
+ * without Host (RFC 9112, 3.2) 400, with the JSON body and log line every error has.
+ */
 export function guardUrl(handler: RequestListener, log: HttpLog, limits: HttpLimits): RequestListener {
   return (req, res) => {
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      log.info({ method: req.method, url: maskUrl(req.url ?? ''), ip: req.socket.remoteAddress, status: 400 }, 'request');
+      return reply(res, 'MLDS_BAD_REQUEST', 'an HTTP/1.1 request needs a Host header');
+    }
     const length = req.url?.length ?? 0;
     if (length <= limits.maxUrlBytes) return handler(req, res);
     // The URL itself is not logged: it is the oversized thing, and may carry a key.

@@ -7,6 +7,10 @@ import { liveSource, type LiveViews } from '../stream.js';
 export function screenshotRoutes(routes: Routes, api: ServiceApi, live: LiveViews, shots: Screenshots = new Screenshots()): void {
   routes.get('/screenshot', 'view', async (ctx) => {
     const config = api.config();
+    // A repeated parameter is a fault, as on /mlds: `id=a&id=b` must not pick one silently.
+    for (const name of ['id', 'stream', 'format']) {
+      if (Array.isArray(ctx.query[name])) throw new MldsError('MLDS_BAD_PARAMETER', `"${name}" must be given once`, name);
+    }
     const id = typeof ctx.query.id === 'string' && ctx.query.id !== '' ? ctx.query.id : config.displays[0].id;
     const display = config.displayById.get(id);
     if (!display) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
