@@ -3,6 +3,7 @@ import type * as KoaRouter from '@koa/router';
 import type { ServiceApi } from './api.js';
 import { auth, errors, onlyGetAndHead, rateLimit, RateLimiter, whenReady, type HttpLog } from './middleware.js';
 import { enableFastControl } from './fast-control.js';
+import { attachRefusals, Refusals } from './refusals.js';
 import { controlRoutes } from './routes/control.js';
 import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
@@ -34,10 +35,13 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   ethernetRoutes(router, api);
   identifyRoutes(router, api);
   brightnessRoutes(router, api);
-  app.use(errors(log));
-  app.use(onlyGetAndHead());
   const limiter = new RateLimiter(() => api.config().rateLimit);
+  const refusals = new Refusals((ip) => limiter.take(ip), log);
+  attachRefusals(app, refusals);
+  app.use(errors(log, refusals));
+  // Before the method check: a refused method counts against the client's rate too.
   app.use(rateLimit(() => api.config().rateLimit, log, limiter));
+  app.use(onlyGetAndHead());
   app.use(whenReady(api));
   app.use(auth(api, views));
   app.use(router.routes());

@@ -3,7 +3,7 @@ import { maskUrl, queryKey, sameKey } from '../control/credentials.js';
 import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
 import type { ServiceApi } from './api.js';
 import type { ServiceConfig } from '../config/types.js';
-import { refusalLog } from './refusals.js';
+import { isRefusal, refusalLog, type Refusals } from './refusals.js';
 import { VIEW_COOKIE, type ViewTokens } from './view-tokens.js';
 
 export interface HttpLog {
@@ -25,8 +25,11 @@ export function errorAnswer(err: unknown): { code: ErrorCode; message: string; e
   return { code: err.code, message: err.message, extra: { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) } };
 }
 
-/** Every error leaves as JSON with a code; anything unexpected is a 500 and a logged defect. */
-export function errors(log: HttpLog) {
+/**
+ * Every error leaves as JSON with a code; anything unexpected is a 500 and a logged defect.
+ * Refusals (404, 405...: refusals.ts) are logged as counts per client, not one line each.
+ */
+export function errors(log: HttpLog, refusals?: Refusals) {
   return async (ctx: Context, next: Next) => {
     const started = performance.now();
     try {
@@ -40,6 +43,10 @@ export function errors(log: HttpLog) {
         log.error({ err: (err as Error).stack ?? String(err), url: maskUrl(ctx.url) }, 'request failed');
         sendError(ctx, 'MLDS_INTERNAL', 'internal error; see the service log');
       }
+    }
+    if (refusals && !ctx.state.quiet && isRefusal((ctx.body as { code?: unknown } | null | undefined)?.code)) {
+      ctx.state.quiet = true;
+      refusals.logged(ctx.ip, ctx.status, `${ctx.method} ${maskUrl(ctx.url)}`);
     }
     // Headers (X-API-Key) are never logged; the URL's credentials are masked.
     if (!ctx.state.quiet) log.info({ method: ctx.method, url: maskUrl(ctx.url), status: ctx.status, ms: +(performance.now() - started).toFixed(2), ip: ctx.ip, ...(ctx.state.logged as object | undefined) }, 'request');
