@@ -2,7 +2,7 @@ import { closeSync, copyFileSync, fdatasync, mkdirSync, openSync, readdirSync, r
 import path from 'node:path';
 import type { ServiceProblem } from '../monitor/status.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
-import { readRegularFile } from '../util/regular-file.js';
+import { readRegularFileAsync } from '../util/regular-file.js';
 import { applyJournal, checkSavedState, emptyState, journalLine, listed, type SavedFeedback, type SavedState } from './saved-state.js';
 import type { CommandRecord } from './state.js';
 import { TurnBatch } from './turn-batch.js';
@@ -252,7 +252,7 @@ export class StateStore {
    */
   private async read(file: string): Promise<string | undefined> {
     try {
-      return await readRegularFile(file);
+      return await readRegularFileAsync(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.setAside(file, 'cannot be read', err as Error, true);
       return undefined;

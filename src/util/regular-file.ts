@@ -1,26 +1,19 @@
 import { closeSync, constants, fstatSync, openSync, renameSync, statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { kindOf } from '../config/files.js';
 
 // Files the service reads or appends to at start (state, journal, log) are opened with
 // O_NONBLOCK and checked with fstat: opening a FIFO without a writer (to read) or without a
-// reader (to append) would otherwise wait for one, and the port would never open.
+// reader (to append) would otherwise wait for one, and the port would never open. (The
+// configuration's own files: readRegularFile in config/files.ts, synchronous.)
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK } = constants;
 
-/** What a non-regular file is, for messages: "a FIFO", "a directory"... */
-export function kindOf(st: Stats): string {
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isDirectory()) return 'a directory';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return 'something else';
-}
-
 function notRegular(st: Stats): NodeJS.ErrnoException {
-  return Object.assign(new Error(`ENOTREG: not a regular file but ${kindOf(st)}`), { code: 'ENOTREG' });
+  return Object.assign(new Error(`ENOTREG: not a regular file but ${kindOf(st) ?? 'a special file'}`), { code: 'ENOTREG' });
 }
 
 /** The text of a regular file; ENOENT when there is none, ENOTREG (nothing read) when it is a FIFO, device... */
-export async function readRegularFile(file: string): Promise<string> {
+export async function readRegularFileAsync(file: string): Promise<string> {
   const fh = await open(file, O_RDONLY | O_NONBLOCK);
   try {
     const st = await fh.stat();
@@ -46,12 +39,13 @@ export function openForAppend(file: string, mode: number): number {
  */
 export function moveAsideUnlessRegular(file: string): string | undefined {
   const st = statSync(file, { throwIfNoEntry: false });
-  if (!st || st.isFile()) return undefined;
+  const kind = st && kindOf(st);
+  if (!kind) return undefined;
   const aside = `${file}.bad-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   try {
     renameSync(file, aside);
-    return `${file} was ${kindOf(st)}, not a regular file; it was moved to ${aside} and a new file started`;
+    return `${file} was ${kind}, not a regular file; it was moved to ${aside} and a new file started`;
   } catch (err) {
-    return `${file} is ${kindOf(st)}, not a regular file, and could not be moved aside (${(err as Error).message.split(', ')[0]})`;
+    return `${file} is ${kind}, not a regular file, and could not be moved aside (${(err as Error).message.split(', ')[0]})`;
   }
 }

@@ -43,10 +43,10 @@ test('mkfifo state.json and mlds.log: the service starts, answers, and says it m
     const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
     const state = problems.find((p) => p.source === 'state');
     const log = problems.find((p) => p.source === 'log');
-    assert.match(state?.message ?? '', /state\.json cannot be read \(ENOTREG: not a regular file but a FIFO\); it was kept as state\.json\.bad-.*; the service started without it/);
-    assert.match(log?.message ?? '', /mlds\.log was a FIFO, not a regular file; it was moved to .*mlds\.log\.bad-.* and a new file started/);
+    assert.match(state?.message ?? '', /state\.json cannot be read \(ENOTREG: not a regular file but a named pipe \(FIFO\)\); it was kept as state\.json\.bad-.*; the service started without it/);
+    assert.match(log?.message ?? '', /mlds\.log was a named pipe \(FIFO\), not a regular file; it was moved to .*mlds\.log\.bad-.* and a new file started/);
     const logged = readFileSync(path.join(logDir, 'mlds.log'), 'utf8') + out;
-    assert.match(logged, /"msg":"[^"]*mlds\.log was a FIFO/);
+    assert.match(logged, /"msg":"[^"]*mlds\.log was a named pipe \(FIFO\)/);
     assert.match(logged, /"msg":"[^"]*state\.json cannot be read/);
   } finally {
     child.kill('SIGKILL');
