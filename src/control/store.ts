@@ -1,8 +1,8 @@
-import { closeSync, copyFileSync, fdatasync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, fdatasync, mkdirSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceProblem } from '../monitor/status.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
-import { readRegularFileAsync } from '../util/regular-file.js';
+import { openForAppend, readRegularFileAsync } from '../util/regular-file.js';
 import { applyJournal, checkSavedState, emptyState, journalLine, listed, type SavedFeedback, type SavedState } from './saved-state.js';
 import type { CommandRecord } from './state.js';
 import { TurnBatch } from './turn-batch.js';
@@ -217,7 +217,7 @@ export class StateStore {
   private async snapshot(): Promise<void> {
     try {
       if (this.fd === undefined || this.journalBytes > 0) {
-        const fd = openSync(this.journalFile(this.gen + 1), 'a', 0o644);
+        const fd = openForAppend(this.journalFile(this.gen + 1), 0o644);
         const old = this.fd;
         this.fd = fd;
         this.gen++;
