@@ -52,6 +52,14 @@ test('a live view whose client does not read is closed after idleTimeoutMs; one 
     assert.equal(fifth.json.code, 'MLDS_TOO_MANY_STREAMS');
     assert.equal(fifth.headers.get('retry-after'), '2');
     assert.equal((await fetch(`${svc.url}/screenshot?stream=1&id=main`, { method: 'HEAD' })).status, 503);
+    // Refused views do not hold their connections either: answered, then closed by the server.
+    const refused = await new Promise<string>((resolve) => {
+      let got = '';
+      const s = connect({ port: svc.port, host: '127.0.0.1' }, () => s.write('GET /screenshot?stream=1&id=main HTTP/1.1\r\nHost: x\r\n\r\n'));
+      s.on('data', (d: Buffer) => { got += d.toString('latin1'); });
+      s.on('close', () => resolve(got));
+    });
+    assert.match(refused, /^HTTP\/1\.1 503 [^]*\r\nConnection: close\r\n[^]*"code":"MLDS_TOO_MANY_STREAMS"/);
     assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Still%20controlled')).status, 200);
     assert.equal((await get(svc, '/status')).status, 200);
 
