@@ -34,6 +34,7 @@ export const ERRORS = {
   MLDS_INTERNAL: { status: 500, doc: 'A defect in the service; the log has the stack trace.' },
   MLDS_NETWORK_BUSY: { status: 503, doc: 'A network change is still being applied or watched for rollback; retry after `Retry-After` seconds.' },
   MLDS_NETWORK_UNAVAILABLE: { status: 503, doc: 'The unit cannot read or change its network configuration: no such interface, `ip` missing, or the systemd-networkd folder missing or not writable. Nothing was changed.' },
+  MLDS_TOO_MANY_STREAMS: { status: 503, doc: '`/screenshot?stream=1`: `limits.maxStreams` live views are already open (they leave the rest of `maxConnections` to control messages); retry after `Retry-After` seconds.' },
   MLDS_UNAVAILABLE: { status: 503, doc: 'The service is starting, or a configuration swap is in progress, or (`/screenshot`) the display has no frame yet or four screenshots are already waiting to be encoded; retry after `Retry-After` seconds.' },
   // URLs the service fetches and configuration archives (load_config, pollers, brightnessUrl, completeUrls).
   MLDS_BAD_URL: { status: 400, doc: 'A URL the service was asked to fetch is not http/https, carries a user name or password, or names a port outside the allowed range (1025..65535 unless `urlPortRange` widens it).' },

@@ -36,7 +36,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const store = new StateStore(opts.stateDir, { log });
   await store.load();
   const feedback = new FeedbackSender(store, clock, log, opts.feedback);
-  const live = new LiveViews();
+  // Read at start, like the server's own limits.
+  const live = new LiveViews({ idleTimeoutMs: first.limits.idleTimeoutMs, maxStreams: first.limits.maxStreams });
   const host = opts.host ?? '0.0.0.0';
   const runtime = new Runtime(first, {
     configFile, clock, log, store,

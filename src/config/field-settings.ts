@@ -23,6 +23,7 @@ export const DEFAULT_LIMITS: HttpLimits = {
   maxHeaderBytes: 16_384,
   maxConnections: 1_024,
   maxConnectionsPerClient: 256,
+  maxStreams: 16,
 };
 
 const LIMIT_RANGES: Record<keyof HttpLimits, [number, number]> = {
@@ -34,6 +35,7 @@ const LIMIT_RANGES: Record<keyof HttpLimits, [number, number]> = {
   maxHeaderBytes: [1_024, 1_048_576],
   maxConnections: [1, 100_000],
   maxConnectionsPerClient: [1, 100_000],
+  maxStreams: [1, 99_999],
 };
 
 export const DEFAULT_NETWORKD_DIR = '/etc/systemd/network';
@@ -83,6 +85,10 @@ function limitsOf(raw: unknown, fault: Fault): HttpLimits {
   // Node refuses a server whose headers may take longer than the whole request.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) fault('/limits/headersTimeoutMs', `must not be longer than requestTimeoutMs (${limits.requestTimeoutMs})`);
   if (limits.maxUrlBytes > limits.maxHeaderBytes) fault('/limits/maxUrlBytes', `must not be larger than maxHeaderBytes (${limits.maxHeaderBytes}): the request line counts towards the headers`);
+  // Live views never take every connection: control messages always find room. Unset, the
+  // default shrinks to half of a small maxConnections.
+  if (parseIntLike(raw.maxStreams) === undefined) limits.maxStreams = Math.min(DEFAULT_LIMITS.maxStreams, Math.floor(limits.maxConnections / 2));
+  else if (limits.maxStreams >= limits.maxConnections) fault('/limits/maxStreams', `must be smaller than maxConnections (${limits.maxConnections}): live views must leave room for control messages`);
   return limits;
 }
 

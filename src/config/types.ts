@@ -125,6 +125,8 @@ export interface HttpLimits {
   maxHeaderBytes: number;
   maxConnections: number;
   maxConnectionsPerClient: number;
+  /** Live views (/screenshot?stream=1) open at once; always fewer than maxConnections. */
+  maxStreams: number;
 }
 export interface NetworkSettings {
   /** Interface to read and configure; undefined = the default route's, else the first Ethernet one that is up. */

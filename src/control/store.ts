@@ -1,8 +1,8 @@
-import { closeSync, copyFileSync, fdatasync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, copyFileSync, fdatasync, mkdirSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceProblem } from '../monitor/status.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { openForAppend, readRegularFileAsync } from '../util/regular-file.js';
 import { applyJournal, checkSavedState, emptyState, journalLine, listed, type SavedFeedback, type SavedState } from './saved-state.js';
 import type { CommandRecord } from './state.js';
 import { TurnBatch } from './turn-batch.js';
@@ -217,7 +217,7 @@ export class StateStore {
   private async snapshot(): Promise<void> {
     try {
       if (this.fd === undefined || this.journalBytes > 0) {
-        const fd = openSync(this.journalFile(this.gen + 1), 'a', 0o644);
+        const fd = openForAppend(this.journalFile(this.gen + 1), 0o644);
         const old = this.fd;
         this.fd = fd;
         this.gen++;
@@ -246,10 +246,13 @@ export class StateStore {
     this.timer?.unref();
   }
 
-  /** The file's text; undefined when there is none, or when it cannot be read (then it is set aside). */
+  /**
+   * The file's text; undefined when there is none, or when it cannot be read (then it is set
+   * aside). A FIFO or device is set aside unread: reading it could wait forever.
+   */
   private async read(file: string): Promise<string | undefined> {
     try {
-      return await readFile(file, 'utf8');
+      return await readRegularFileAsync(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.setAside(file, 'cannot be read', err as Error, true);
       return undefined;

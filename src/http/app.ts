@@ -3,6 +3,7 @@ import type * as KoaRouter from '@koa/router';
 import type { ServiceApi } from './api.js';
 import { errors, onlyGetAndHead, rateLimit, RateLimiter, whenReady, type HttpLog } from './middleware.js';
 import { enableFastControl } from './fast-control.js';
+import { attachRefusals, Refusals } from './refusals.js';
 import { controlRoutes } from './routes/control.js';
 import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
@@ -37,10 +38,13 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   ethernetRoutes(routes, api);
   identifyRoutes(routes, api);
   brightnessRoutes(routes, api);
-  app.use(errors(log));
-  app.use(onlyGetAndHead());
   const limiter = new RateLimiter(() => api.config().rateLimit);
+  const refusals = new Refusals((ip) => limiter.take(ip), log);
+  attachRefusals(app, refusals);
+  app.use(errors(log, refusals));
+  // Before the method check: a refused method counts against the client's rate too.
   app.use(rateLimit(() => api.config().rateLimit, log, limiter));
+  app.use(onlyGetAndHead());
   app.use(whenReady(api));
   app.use(router.routes());
   // A plain GET /mlds is answered ahead of koa (fast-control.ts), with the same checks.

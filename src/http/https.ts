@@ -8,7 +8,7 @@ import { readTlsPair, type TlsPair } from '../config/tls.js';
 import type { HttpLimits, ServiceConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../runtime/component.js';
 import { closeServer, listen } from './listen.js';
-import { refusalLog } from './refusals.js';
+import { refusalLog, refusalsOf } from './refusals.js';
 import { guardUrl, protect, serverOptions } from './server.js';
 import { requestListener } from './fast-control.js';
 
@@ -44,8 +44,10 @@ export function httpsComponent(deps: HttpsDeps): HttpsComponent {
     const app = deps.app();
     if (!app) throw new Error('HTTPS started before the HTTP app exists');
     const next = loadPair(cfg);
-    const s = createServer({ ...serverOptions(limits), cert: next.cert, key: next.key }, guardUrl(requestListener(app), ctx.log, limits));
-    protect(s, ctx.log, limits, false);
+    // The app's refusals: HTTPS counts against the same rate windows and log lines as HTTP.
+    const refusals = refusalsOf(app, ctx.log);
+    const s = createServer({ ...serverOptions(limits), cert: next.cert, key: next.key }, guardUrl(requestListener(app), refusals, limits));
+    protect(s, ctx.log, limits, false, refusals);
     // A handshake that fails (plain HTTP sent to this port, an old client) is routine; count it, do not log each.
     const failed = refusalLog(ctx.log, (ip, n) => [{ ip, failed: n }, `TLS handshakes failed: ${n} from ${ip}`]);
     s.on('tlsClientError', (_err, socket) => { failed(socket.remoteAddress ?? 'unknown'); socket.destroy(); });

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import { maskUrl } from '../control/credentials.js';
 import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
 import type { ServiceApi } from './api.js';
-import { refusalLog } from './refusals.js';
+import { isRefusal, refusalLog, type Refusals } from './refusals.js';
 
 export interface HttpLog {
   info(obj: object, msg: string): void;
@@ -23,8 +23,11 @@ export function errorAnswer(err: unknown): { code: ErrorCode; message: string; e
   return { code: err.code, message: err.message, extra: { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) } };
 }
 
-/** Every error leaves as JSON with a code; anything unexpected is a 500 and a logged defect. */
-export function errors(log: HttpLog) {
+/**
+ * Every error leaves as JSON with a code; anything unexpected is a 500 and a logged defect.
+ * Refusals (404, 405...: refusals.ts) are logged as counts per client, not one line each.
+ */
+export function errors(log: HttpLog, refusals?: Refusals) {
   return async (ctx: Context, next: Next) => {
     const started = performance.now();
     try {
@@ -38,6 +41,10 @@ export function errors(log: HttpLog) {
         log.error({ err: (err as Error).stack ?? String(err), url: maskUrl(ctx.url) }, 'request failed');
         sendError(ctx, 'MLDS_INTERNAL', 'internal error; see the service log');
       }
+    }
+    if (refusals && !ctx.state.quiet && isRefusal((ctx.body as { code?: unknown } | null | undefined)?.code)) {
+      ctx.state.quiet = true;
+      refusals.logged(ctx.ip, ctx.status, `${ctx.method} ${maskUrl(ctx.url)}`);
     }
     // Headers (X-API-Key) are never logged; the URL's credentials are masked.
     if (!ctx.state.quiet) log.info({ method: ctx.method, url: maskUrl(ctx.url), status: ctx.status, ms: +(performance.now() - started).toFixed(2), ip: ctx.ip, ...(ctx.state.logged as object | undefined) }, 'request');

@@ -1,24 +1,90 @@
+import type { ErrorCode } from '../errors.js';
 import type { HttpLog } from './middleware.js';
 
 /** Clients whose refusals are counted between two summary lines; the rest share one count. */
 const MAX_COUNTED_CLIENTS = 1000;
+/** The first refused URL of a client's second is quoted in its summary line, cut to this length. */
+const MAX_EXAMPLE_CHARS = 200;
+
+interface Counted { n: number; kinds: Map<string, number>; example?: string }
 
 /**
  * Counts refusals per client and logs each client's count as one warning line at most once a
- * second: a flood of refused requests or connections must not fill a small log disk.
+ * second: a flood of refused requests or connections must not fill a small log disk. `kind`
+ * (a status code) and `example` (the first refused URL) end up in `line`'s `detail`.
  */
-export function refusalLog(log: HttpLog | undefined, line: (ip: string, n: number) => [object, string]): (ip: string) => void {
-  const refused = new Map<string, number>();
+export function refusalLog(
+  log: HttpLog | undefined,
+  line: (ip: string, n: number, detail: { kinds: Record<string, number>; example?: string }) => [object, string],
+): (ip: string, kind?: string, example?: string) => void {
+  const refused = new Map<string, Counted>();
   let summary: NodeJS.Timeout | undefined;
   const report = () => {
     summary = undefined;
-    for (const [ip, n] of refused) log!.warn(...line(ip, n));
+    for (const [ip, c] of refused) log!.warn(...line(ip, c.n, { kinds: Object.fromEntries(c.kinds), example: c.example }));
     refused.clear();
   };
-  return (ip: string) => {
+  return (ip: string, kind?: string, example?: string) => {
     if (!log) return;
     const who = refused.has(ip) || refused.size < MAX_COUNTED_CLIENTS ? ip : 'other clients';
-    refused.set(who, (refused.get(who) ?? 0) + 1);
+    let c = refused.get(who);
+    if (!c) refused.set(who, c = { n: 0, kinds: new Map(), example: example?.slice(0, MAX_EXAMPLE_CHARS) });
+    c.n++;
+    if (kind !== undefined) c.kinds.set(kind, (c.kinds.get(kind) ?? 0) + 1);
     summary ??= setTimeout(report, 1000).unref();
   };
+}
+
+/**
+ * Answers koa gives to requests no handler takes: logged as counts, not one line each. A
+ * faulty control message (400) and a wrong key (401, 403) stay one line each: the TPCM's
+ * faults and the audit trail of keys tried (the rate limit bounds both).
+ */
+const REFUSED: ReadonlySet<string> = new Set<ErrorCode>(['MLDS_NOT_FOUND', 'MLDS_METHOD_NOT_ALLOWED', 'MLDS_TOO_MANY_STREAMS']);
+
+export function isRefusal(code: unknown): boolean {
+  return typeof code === 'string' && REFUSED.has(code);
+}
+
+/**
+ * Every refusal of one app (koa's and the servers' around it: 404, 405, 414, 431, parser
+ * errors, CONNECT) counts against the client's rate like a served request, and is logged
+ * as one line per client per second: `refused: N requests from <ip>`, with the count per
+ * status and the first refused URL. 429s keep their own line (rateLimit in middleware.ts).
+ */
+export class Refusals {
+  private readonly count: (ip: string, kind?: string, example?: string) => void;
+
+  /** `take` counts a request of `ip` in its rate window (RateLimiter.take). */
+  constructor(private readonly take: (ip: string) => boolean, log?: HttpLog) {
+    this.count = refusalLog(log, (ip, n, { kinds, example }) => [
+      { ip, refused: n, statuses: kinds, ...(example ? { example } : {}) },
+      `refused: ${n} requests from ${ip} (${Object.entries(kinds).map(([s, k]) => `${s} x${k}`).join(', ')})`,
+    ]);
+  }
+
+  /** A request refused before koa (it never passed the rate limit): counted in the rate and the log. */
+  refused(ip: string, status: number, example?: string): void {
+    this.take(ip);
+    this.count(ip, String(status), example);
+  }
+
+  /** A refusal koa answered (the request already passed the rate limit): counted in the log. */
+  logged(ip: string, status: number, example?: string): void {
+    this.count(ip, String(status), example);
+  }
+}
+
+const appRefusals = new WeakMap<object, Refusals>();
+
+/** Lets the servers around an app (server.ts, https.ts) count their refusals with the app's (createApp). */
+export function attachRefusals(app: object, refusals: Refusals): void {
+  appRefusals.set(app, refusals);
+}
+
+/** The app's refusals; an app createApp did not make gets its own, counted apart. */
+export function refusalsOf(app: object, log: HttpLog): Refusals {
+  let r = appRefusals.get(app);
+  if (!r) appRefusals.set(app, r = new Refusals(() => true, log));
+  return r;
 }

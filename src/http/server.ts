@@ -8,7 +8,7 @@ import type { HttpLimits } from '../config/types.js';
 import { ERRORS, type ErrorCode } from '../errors.js';
 import { maskUrl } from '../control/credentials.js';
 import type { HttpLog } from './middleware.js';
-import { refusalLog } from './refusals.js';
+import { refusalLog, refusalsOf, type Refusals } from './refusals.js';
 import { requestListener } from './fast-control.js';
 
 /**
@@ -24,8 +24,9 @@ const TIMEOUT_CHECK_MS = 500;
  * the limit and a client over its share of connections.
  */
 export function createHttpServer(app: Koa, log: HttpLog, limits: HttpLimits = DEFAULT_LIMITS): Server {
-  const server = createServer(serverOptions(limits), guardUrl(requestListener(app), log, limits));
-  protect(server, log, limits, true);
+  const refusals = refusalsOf(app, log);
+  const server = createServer(serverOptions(limits), guardUrl(requestListener(app), refusals, limits));
+  protect(server, log, limits, true, refusals);
   return server;
 }
 
@@ -44,24 +45,25 @@ export function serverOptions(limits: HttpLimits): ServerOptions {
 
 /**
  * A URL over `maxUrlBytes` is answered 414 before koa parses its query; an HTTP/1.1 request
- * without Host (RFC 9112, 3.2) 400, with the JSON body and log line every error has.
+ * without Host (RFC 9112, 3.2) 400, with the JSON body every error has. Both are refusals:
+ * counted against the client's rate and logged as counts, not one by one.
  */
-export function guardUrl(handler: RequestListener, log: HttpLog, limits: HttpLimits): RequestListener {
+export function guardUrl(handler: RequestListener, refusals: Refusals, limits: HttpLimits): RequestListener {
   return (req, res) => {
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
-      log.info({ method: req.method, url: maskUrl(req.url ?? ''), ip: req.socket.remoteAddress, status: 400 }, 'request');
+      refusals.refused(req.socket.remoteAddress ?? 'unknown', 400, `${req.method} ${maskUrl(req.url ?? '')} (no Host)`);
       return reply(res, 'MLDS_BAD_REQUEST', 'an HTTP/1.1 request needs a Host header');
     }
     const length = req.url?.length ?? 0;
     if (length <= limits.maxUrlBytes) return handler(req, res);
     // The URL itself is not logged: it is the oversized thing, and may carry a key.
-    log.info({ method: req.method, urlBytes: length, ip: req.socket.remoteAddress, status: 414 }, 'request');
+    refusals.refused(req.socket.remoteAddress ?? 'unknown', 414, `${req.method} (a URL of ${length} bytes)`);
     reply(res, 'MLDS_URL_TOO_LONG', `the URL is ${length} bytes long; the limit is ${limits.maxUrlBytes}`);
   };
 }
 
-/** What both servers share: idle timeout, connection caps, JSON answers for CONNECT and parser errors. */
-export function protect(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits, plain: boolean): void {
+/** What both servers share: idle timeout, connection caps, JSON answers for CONNECT and parser errors (counted refusals). */
+export function protect(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits, plain: boolean, refusals: Refusals): void {
   // A client that stops sending and reading (half-open, vanished) is dropped after this long.
   server.timeout = limits.idleTimeoutMs;
   server.maxConnections = limits.maxConnections;
@@ -69,7 +71,7 @@ export function protect(server: Server | HttpsServer, log: HttpLog, limits: Http
   server.on('drop', (d?: { remoteAddress?: string }) => dropped(d?.remoteAddress ?? 'unknown'));
   limitPerClient(server, log, limits, plain);
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    log.info({ method: req.method, url: maskUrl(req.url ?? ''), ip: req.socket.remoteAddress, status: 405 }, 'request');
+    refusals.refused(req.socket.remoteAddress ?? 'unknown', 405, `${req.method} ${maskUrl(req.url ?? '')}`);
     answer(socket, 'MLDS_METHOD_NOT_ALLOWED', `${req.method} is not allowed; use GET`, { Allow: 'GET, HEAD' });
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
@@ -78,7 +80,7 @@ export function protect(server: Server | HttpsServer, log: HttpLog, limits: Http
       return;
     }
     const [code, message] = parserError(err.code, limits);
-    log.info({ ip: (socket as Duplex & { remoteAddress?: string }).remoteAddress, status: ERRORS[code].status, err: err.code ?? err.message }, 'request refused by the HTTP parser');
+    refusals.refused((socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown', ERRORS[code].status, `refused by the HTTP parser: ${err.code ?? err.message}`);
     // A pipelined request before the bad one is answered first (Node's default handler drops its reply).
     const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
     if (pending && !pending.writableFinished) {

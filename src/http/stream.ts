@@ -3,6 +3,8 @@ import { PassThrough } from 'node:stream';
 import type { Canvas } from 'canvas';
 import { damageSince, mergeDamage, type Frame } from '../frame.js';
 import { encodeJpegAsync } from '../render/encode.js';
+import { MldsError } from '../errors.js';
+import { DEFAULT_LIMITS } from '../config/field-settings.js';
 
 /** Where a live view takes its pictures: one display's part of its unit's frames. */
 export interface LiveSource {
@@ -37,13 +39,24 @@ export interface LiveViewOptions {
   quality?: number;
   /** A still screen re-sends its last picture this often so proxies keep the stream open (default 10 s). */
   keepAliveMs?: number;
+  /** A viewer that has taken nothing for this long while a picture waited is closed (limits.idleTimeoutMs). */
+  idleTimeoutMs?: number;
+  /** Live views open at once, over every display (limits.maxStreams); more are refused 503. */
+  maxStreams?: number;
 }
 
 const BOUNDARY = 'mldsframe';
 /** Part headers come before the picture is known, so they carry no Content-Length. */
 const PART_HEAD = 'Content-Type: image/jpeg\r\n\r\n';
 
-interface Viewer { out: PassThrough; busy: boolean }
+interface Viewer {
+  out: PassThrough;
+  /** Its connection holds a picture it has not taken; since when (performance.now()). */
+  busy: boolean;
+  busySince: number;
+  /** Closes the connection (a viewer that stopped reading). */
+  drop(): void;
+}
 
 /**
  * The viewers of one display. Each new frame is encoded once, whatever the number of
@@ -63,6 +76,7 @@ class Broadcast {
   private lastStart = -Infinity;
   private timer: NodeJS.Timeout | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
+  private idleCheck: NodeJS.Timeout | undefined;
   private lastJpeg: { seq: number; jpeg: Buffer } | undefined;
   private scratch: Canvas | undefined;
   /** The frame on `scratch` (undefined: put the next one whole); `pending` carries the damage since it. */
@@ -74,6 +88,15 @@ class Broadcast {
     this.unsubscribe = source.subscribe((f) => this.offer(f));
     this.keepAlive = setInterval(() => { if (this.lastJpeg) this.send(this.lastJpeg.jpeg, true); }, opts.keepAliveMs);
     this.keepAlive.unref();
+    // A client that stops reading fills the kernel's buffers, then ours, then holds its
+    // connection: it is dropped once no picture has left for idleTimeoutMs.
+    this.idleCheck = setInterval(() => this.dropIdle(), Math.max(100, opts.idleTimeoutMs / 4));
+    this.idleCheck.unref();
+  }
+
+  private dropIdle(): void {
+    const now = performance.now();
+    for (const v of this.viewers) if (v.busy && now - v.busySince >= this.opts.idleTimeoutMs) v.drop();
   }
 
   add(v: Viewer): void {
@@ -94,7 +117,8 @@ class Broadcast {
     this.unsubscribe();
     if (this.timer) clearTimeout(this.timer);
     if (this.keepAlive) clearInterval(this.keepAlive);
-    this.timer = this.keepAlive = undefined;
+    if (this.idleCheck) clearInterval(this.idleCheck);
+    this.timer = this.keepAlive = this.idleCheck = undefined;
     for (const v of this.viewers) v.out.end();
     this.viewers.clear();
     this.onEmpty();
@@ -144,6 +168,7 @@ class Broadcast {
     // show its previous picture until the keep-alive.
     if (!v.out.write(`\r\n--${BOUNDARY}\r\n${PART_HEAD}`)) {
       v.busy = true;
+      v.busySince = performance.now();
       v.out.once('drain', () => { v.busy = false; });
     }
   }
@@ -156,21 +181,34 @@ class Broadcast {
 export class LiveViews {
   private readonly broadcasts = new Map<string, Broadcast>();
   private readonly opts: Required<LiveViewOptions>;
+  /** Viewers open over every display. */
+  private open = 0;
 
   constructor(options: LiveViewOptions = {}) {
-    this.opts = { maxFps: options.maxFps ?? 25, quality: options.quality ?? 0.8, keepAliveMs: options.keepAliveMs ?? 10_000 };
+    this.opts = {
+      maxFps: options.maxFps ?? 25, quality: options.quality ?? 0.8, keepAliveMs: options.keepAliveMs ?? 10_000,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_LIMITS.idleTimeoutMs, maxStreams: options.maxStreams ?? DEFAULT_LIMITS.maxStreams,
+    };
   }
 
   /** Answers the request with an endless stream of this display's pictures. */
   serve(ctx: Context, key: string, source: LiveSource): void {
+    // HEAD answers as GET would, without taking a place.
+    if (this.open >= this.opts.maxStreams) {
+      ctx.set('Connection', 'close');
+      throw new MldsError('MLDS_TOO_MANY_STREAMS', `${this.open} live views are open, as many as limits.maxStreams allows; the rest of the connections are kept for control messages`);
+    }
     ctx.status = 200;
     ctx.type = `multipart/x-mixed-replace; boundary=${BOUNDARY}`;
     ctx.set('Cache-Control', 'no-store, no-cache, must-revalidate');
     ctx.set('Pragma', 'no-cache');
     ctx.set('X-Accel-Buffering', 'no');
     if (ctx.method === 'HEAD') return;
-    ctx.req.socket.setNoDelay(true);
-    ctx.req.socket.setTimeout(0);
+    const socket = ctx.req.socket;
+    socket.setNoDelay(true);
+    // Not the server's idle timeout: a still screen sends only every keepAliveMs. A viewer
+    // that stops reading is dropped by Broadcast.dropIdle instead.
+    socket.setTimeout(0);
     const out = new PassThrough({ highWaterMark: 64 * 1024 });
     out.write(`--${BOUNDARY}\r\n${PART_HEAD}`);
     ctx.body = out;
@@ -179,9 +217,16 @@ export class LiveViews {
       b = new Broadcast(source, this.opts, () => this.broadcasts.delete(key));
       this.broadcasts.set(key, b);
     }
-    const viewer: Viewer = { out, busy: false };
+    const viewer: Viewer = { out, busy: false, busySince: 0, drop: () => socket.destroy() };
     const broadcast = b;
-    const gone = () => broadcast.remove(viewer);
+    this.open++;
+    let left = false;
+    const gone = () => {
+      if (left) return;
+      left = true;
+      this.open--;
+      broadcast.remove(viewer);
+    };
     ctx.req.once('close', gone);
     ctx.res.once('close', gone);
     broadcast.add(viewer);

@@ -1,5 +1,6 @@
-import { closeSync, existsSync, openSync, readdirSync, renameSync, statSync, unlinkSync, write } from 'node:fs';
+import { closeSync, existsSync, readdirSync, renameSync, statSync, unlinkSync, write } from 'node:fs';
 import path from 'node:path';
+import { moveAsideUnlessRegular, openForAppend } from '../util/regular-file.js';
 
 export interface DailyFileOptions {
   dir: string;
@@ -12,6 +13,8 @@ export interface DailyFileOptions {
   now?: () => number;
   /** Called when writing starts failing (with the problem) and when it works again (undefined). */
   onChange?: (problem: LogFileProblem | undefined, recovered?: { dropped: number; since: number }) => void;
+  /** Called when mlds.log was not a regular file (a FIFO...) and was moved aside, with what was done. */
+  onSetAside?: (message: string) => void;
 }
 
 export interface LogFileProblem {
@@ -177,12 +180,15 @@ export class DailyFile {
       closeSync(this.fd);
       this.fd = undefined;
     }
+    // A FIFO or device is never opened for appending (that could block the whole service) nor rotated.
+    const aside = moveAsideUnlessRegular(this.file);
+    if (aside) this.opts.onSetAside?.(aside);
     if (this.day === undefined && existsSync(this.file)) this.day = dayOf(statSync(this.file).mtimeMs);
     if (this.day !== undefined && this.day !== today && existsSync(this.file)) {
       renameSync(this.file, this.freeName(this.day));
       this.prune();
     }
-    this.fd = openSync(this.file, 'a', 0o640);
+    this.fd = openForAppend(this.file, 0o640);
     this.day = today;
   }
 

@@ -32,6 +32,8 @@ export function createLogger(opts: LogOptions): ServiceLog {
   const streams: pino.StreamEntry[] = [];
   const level = (opts.level ?? 'info') as pino.Level;
   let file: DailyFile | undefined;
+  /** A log file that was not a regular file and was moved aside: shown until the service restarts. */
+  let setAside: ServiceProblem | undefined;
   if (opts.dir) {
     const dir = path.resolve(opts.dir);
     try {
@@ -48,6 +50,11 @@ export function createLogger(opts: LogOptions): ServiceLog {
         if (problem) log.error({ problem: problem.message }, 'the log file cannot be written; lines are kept in memory up to a bound, then dropped');
         else if (recovered) log.warn({ dropped: recovered.dropped, since: new Date(recovered.since).toISOString() }, 'the log file is written again');
       },
+      onSetAside: (message) => {
+        if (setAside?.message === message) return;
+        setAside = { source: 'log', message, since: new Date().toISOString() };
+        log.warn({}, message);
+      },
     });
     streams.push({ stream: file, level });
   }
@@ -60,7 +67,7 @@ export function createLogger(opts: LogOptions): ServiceLog {
     log,
     problems: () => {
       const p = file?.problem();
-      return p ? [{ source: 'log', message: p.message, since: new Date(p.since).toISOString() }] : [];
+      return [...(setAside ? [setAside] : []), ...(p ? [{ source: 'log', message: p.message, since: new Date(p.since).toISOString() }] : [])];
     },
     close: async () => {
       await stdout?.flush();

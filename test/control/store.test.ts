@@ -65,7 +65,7 @@ for (const [what, content, why] of [
   ['truncated', '{"lastRequest":{"d":{"query":"id=d&layout=l","at":1', /is not valid JSON/],
   ['garbage', '\u0000\u0001garbage', /is not valid JSON/],
   ['an array', '[1,2]', /does not hold a JSON object/],
-  ['a directory', undefined, /cannot be read \(EISDIR/],
+  ['a directory', undefined, /cannot be read \(ENOTREG: not a regular file but a directory\)/],
 ] as const) {
   test(`a state file that is ${what} is kept aside, the service starts empty and says so`, async () => {
     const { dir, cleanup } = tempDir();
