@@ -12,7 +12,7 @@ export function checkUrl(raw: string, portRange: readonly [number, number] = DEF
   // URL() erases a default port written out (http://h:80/), so the written text is read instead.
   const port = writtenPort(raw);
   const badPort = port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) < min || Number(port) > max)
-    ? new MldsError('MLDS_BAD_URL', `names port ${port}; a port written in a URL must be within ${min}..${max}`, field)
+    ? new MldsError('MLDS_BAD_URL', `names port ${port}: the written-port rule accepts a port written in a URL only within ${min}..${max} (even the scheme's own, such as :80); leave the port out, or widen "urlPortRange" in config.json`, field)
     : undefined;
   let url: URL;
   try {

@@ -32,6 +32,8 @@ export function configRoutes(router: Router, api: ServiceApi): void {
     }
     if (typeof url !== 'string' || url === '') throw new MldsError('MLDS_BAD_PARAMETER', '"url" must be given once: the URL of a zip archive of the configuration', 'url');
     if (!ctx.accepts('application/json')) throw new MldsError('MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
-    ctx.body = answer(await api.loadConfig(url), 'loaded');
+    const r = await api.loadConfig(url);
+    // Files the archive does not hold are gone from the service folder: say which, and where they went.
+    ctx.body = { ...answer(r, 'loaded'), backup: r.backup, removedFiles: r.removedFiles, ...(r.removedFilesNotListed ? { removedFilesNotListed: r.removedFilesNotListed } : {}) };
   });
 }
