@@ -70,7 +70,7 @@ export class ConfigArchives {
         loadConfig(path.join(dir, 'config.json'));
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
-        throw new MldsError('MLDS_CONFIG_INVALID', `the archive's configuration has ${err.faults.length} fault(s); the running configuration stays`, 'url', { faults: err.faults });
+        throw new MldsError('MLDS_CONFIG_INVALID', `the archive's configuration has ${err.total} fault(s); the running configuration stays`, 'url', { faults: err.faults });
       }
       this.swapping = true;
       try {

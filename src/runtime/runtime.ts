@@ -140,7 +140,7 @@ export class Runtime {
       if (!(err instanceof ConfigError)) throw err;
       this.configStatus.faults = err.faults;
       log.warn({ faults: err.faults }, 'configuration has faults; the running one stays');
-      throw new MldsError('MLDS_CONFIG_INVALID', `${this.deps.configFile} has ${err.faults.length} fault(s); the running configuration stays`, undefined, { faults: err.faults });
+      throw new MldsError('MLDS_CONFIG_INVALID', `${this.deps.configFile} has ${err.total} fault(s); the running configuration stays`, undefined, { faults: err.faults });
     }
     this.configStatus.faults = [];
     const prints = displayFingerprints(next);
