@@ -125,3 +125,22 @@ test('mlds start on 100,000 unknown fields lists 100 and counts the rest', () =>
     assert.ok(r.stderr.length < 10_000, `${r.stderr.length} bytes on stderr`);
   } finally { sd.cleanup(); }
 });
+
+test('/reload_config of 100,000 unknown fields: 101 lines answered and on /status, which counts them all', async () => {
+  const sd = serviceDir(baseConfig());
+  const svc = await start(sd);
+  try {
+    writeFileSync(sd.configFile, withUnknownFields(100_000));
+    const res = await fetch(`${svc.url}/reload_config`);
+    const body = await res.text();
+    assert.equal(res.status, 400);
+    assert.ok(body.length < 10_000, `${body.length} bytes answered`);
+    assert.match(body, /has 100000 fault\(s\)/);
+    const config = ((await (await fetch(`${svc.url}/status`)).json()) as { config: { message: string; faults: unknown[] } }).config;
+    assert.equal(config.faults.length, 101);
+    assert.match(config.message, /failed with 100000 fault\(s\)/);
+  } finally {
+    await svc.close();
+    sd.cleanup();
+  }
+});
