@@ -5,7 +5,11 @@ interface SchemaNode {
   properties?: Record<string, SchemaNode>;
   additionalProperties?: boolean | SchemaNode;
   items?: SchemaNode;
+  discriminator?: { propertyName: string };
+  oneOf?: SchemaNode[];
 }
+
+interface Const { const?: unknown }
 
 interface Visit { value: unknown; schema: SchemaNode; at: string }
 
@@ -28,8 +32,11 @@ export function unknownFields(value: unknown, schema: object, max = MAX_FAULTS):
     }
     const obj = v as Record<string, unknown>;
     if (typeof obj.$include === 'string' && Object.keys(obj).length === 1) continue;
-    const props = s.properties ?? {};
-    const extra = s.additionalProperties;
+    // A discriminated oneOf (outputs by driver): the variant the object names says which fields it may have.
+    const name = s.discriminator?.propertyName;
+    const variant = name === undefined ? undefined : s.oneOf?.find((o) => (o.properties?.[name] as Const | undefined)?.const === obj[name]);
+    const props = variant ? { ...s.properties, ...variant.properties } : s.properties ?? {};
+    const extra = variant ? variant.additionalProperties : s.additionalProperties;
     for (const key in obj) {
       const child = obj[key];
       const sub = Object.hasOwn(props, key) ? props[key] : typeof extra === 'object' ? extra : undefined;

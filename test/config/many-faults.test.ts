@@ -8,8 +8,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError } from '../../src/config/faults.js';
+import { ConfigError, faultsFromAjv } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
+import { configSchema, schemaValidator } from '../../src/config/schema.js';
+import { unknownFields } from '../../src/config/unknown-fields.js';
 import { makeZip } from '../helpers/zips.js';
 import { baseConfig, REPO, serviceDir, start } from '../helpers/service.js';
 
@@ -40,6 +42,25 @@ test('100,000 unknown fields: the first 100 are listed and the rest counted', ()
   assert.deepEqual(err.faults[100], { path: '', message: 'and 99900 more faults not listed (the first 100 are)' });
   assert.equal(err.total, 100_000);
   assert.ok(JSON.stringify(err.faults).length < 10_000);
+});
+
+test('the walk before ajv finds exactly the unknown fields ajv finds, wherever they are', () => {
+  const config = JSON.parse(readFileSync(path.join(REPO, 'examples/config.json'), 'utf8')) as Record<string, unknown>;
+  // An unknown field in every object of the example, at every depth.
+  const plant = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) { v.forEach(plant); return; }
+    for (const child of Object.values(v)) plant(child);
+    (v as Record<string, unknown>).zzUnknown = 1;
+  };
+  plant(config);
+  const validate = schemaValidator();
+  validate(config);
+  const fromAjv = faultsFromAjv(validate.errors, Infinity).filter((f) => f.message === 'is not a known field').map((f) => f.path).sort();
+  const walked = unknownFields(config, configSchema, Infinity);
+  assert.ok(fromAjv.length >= 10, `${fromAjv.length} unknown fields`);
+  assert.deepEqual(walked.faults.map((f) => f.path).sort(), fromAjv);
+  assert.equal(walked.total, fromAjv.length);
 });
 
 test('ajv stops being listed at 100 too: 190,000 crons that are not objects', () => {
