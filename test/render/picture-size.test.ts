@@ -2,13 +2,15 @@
 // kilobytes is refused at load and at command time without the 576 MB its decoding takes.
 import assert from 'node:assert/strict';
 import { loadImage } from 'canvas';
-import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { bufferReader, pictureHeader } from '../../src/media/picture-header.js';
+import { preloadImage } from '../../src/render/images.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 
 function chunk(type: string, data: Buffer): Buffer {
@@ -90,4 +92,19 @@ test('a /mlds selecting a picture replaced by a 12000x12000 PNG shows a fault wi
     await svc.close();
     sd.cleanup();
   }
+});
+
+test('a GIF whose frame says 10000x10000 on a 10x10 screen is refused before that frame is decoded', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gif-'));
+  try {
+    const u16 = (n: number) => [n & 0xff, n >> 8];
+    const gif = Buffer.from([
+      ...Buffer.from('GIF89a'), ...u16(10), ...u16(10), 0, 0, 0, // logical screen 10x10, no global colours
+      0x2c, ...u16(0), ...u16(0), ...u16(10000), ...u16(10000), 0x80, 0, 0, 0, 255, 255, 255, // a 10000x10000 frame, 2 local colours
+      2, 2, 0x44, 0x01, 0, 0x3b, // LZW data (clear, 0, end), trailer
+    ]);
+    const file = path.join(dir, 'frame.gif');
+    writeFileSync(file, gif);
+    await assert.rejects(preloadImage(file), /GIF frame 1 is 10000x10000, too large to show \(at most 64 megapixels\)/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });
