@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MAX_CONFIG_BYTES } from './depth.js';
 
 /** The checkout or installed package: its fonts/ and images/ are the fallback after the service directory's. */
 export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -82,7 +83,10 @@ export function readRegularFile(file: string, maxBytes = Infinity): { text: stri
     const after = kindOf(st);
     if (after) return { error: `is ${after}, not a regular file` };
     // Before reading: a 12 MB file of a million fields would cost hundreds of MB once parsed and checked.
-    if (st.size > maxBytes) return { error: `is ${mb(st.size)}, more than the ${mb(maxBytes)} a configuration may have in all` };
+    if (st.size > maxBytes) {
+      const left = maxBytes < MAX_CONFIG_BYTES ? ` (${mb(maxBytes)} were left after config.json and the files included before)` : '';
+      return { error: `is ${mb(st.size)}, more than the ${mb(MAX_CONFIG_BYTES)} a configuration may have in all${left}` };
+    }
     const text = readFileSync(fd, 'utf8');
     // Editors on Windows save a byte order mark; JSON.parse would call it an unexpected token.
     return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };

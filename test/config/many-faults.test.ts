@@ -80,6 +80,19 @@ test('more than 200,000 fields and items is one fault, before ajv', () => {
   assert.match(err.faults[0].message, /^holds \d+ fields and array items; a configuration may hold at most 200000$/);
 });
 
+test('the 4 MB of JSON a configuration may have count its includes, checked before each is read', () => {
+  const c = baseConfig();
+  c.displays.main.layout.l2 = { $include: 'l2.json' };
+  const sd = serviceDir(c);
+  try {
+    writeFileSync(path.join(sd.dir, 'l2.json'), JSON.stringify({ other: { coordinates: '0 0 199 99', type: 'text', defaultValue: 'x'.repeat(200) }, pad: ' '.repeat(4.2 * 1048576) }));
+    let faults: Array<{ path: string; message: string }> = [];
+    try { loadConfig(sd.configFile); } catch (err) { if (err instanceof ConfigError) faults = err.faults; else throw err; }
+    assert.deepEqual(faults.map((f) => f.path), ['/displays/main/layout/l2'], JSON.stringify(faults).slice(0, 500));
+    assert.match(faults[0].message, /^\$include "l2\.json" is 4\.2 MB, more than the 4\.0 MB a configuration may have in all \(4\.0 MB were left after config\.json/);
+  } finally { sd.cleanup(); }
+});
+
 test('1,000,000 unknown fields by /load_config: a short answer, RSS back within 30 MB, /status answering within 1 s throughout', async () => {
   const text = withUnknownFields(1_000_000);
   const sd = serviceDir(baseConfig());
