@@ -36,7 +36,7 @@ function defaultStateDir(): string {
 }
 
 function printFaults(err: ConfigError): void {
-  console.error(`mlds: ${err.faults.length} configuration fault(s):`);
+  console.error(`mlds: ${err.total} configuration fault(s):`);
   for (const f of err.faults) console.error(`  ${f.path || '/'}: ${f.message}`);
 }
 

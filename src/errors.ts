@@ -16,7 +16,7 @@ export const ERRORS = {
   MLDS_BAD_VALUE: { status: 400, doc: 'An area value is not acceptable for its area type (too long, or a value for a date area).' },
   MLDS_BAD_REQUEST: { status: 400, doc: 'The HTTP parser refused the request before it reached the service: a malformed request line or header, or an HTTP/1.1 request without a Host header. The connection is closed.' },
   MLDS_BAD_PARAMETER: { status: 400, doc: 'A query parameter of a non-control endpoint is missing or malformed.' },
-  MLDS_CONFIG_INVALID: { status: 400, doc: 'A configuration offered by reload_config or load_config has faults; the running one stays. The body lists every fault with its JSON path.' },
+  MLDS_CONFIG_INVALID: { status: 400, doc: 'A configuration offered by reload_config or load_config has faults; the running one stays. The body lists the faults with their JSON paths: the first 100, then one counting the rest.' },
   MLDS_NOT_SINGLE_DISPLAY: { status: 400, doc: '`/setethernetconfig` is refused because the configuration defines more or fewer than exactly one display id.' },
   MLDS_BAD_BRIGHTNESS: { status: 400, doc: '`/brightness/<value>`: the value is missing or not an integer 1..100.' },
   MLDS_NOT_UNIT_MAIN: { status: 400, doc: '`/brightness`: `id` names a display that is not the MAIN display of its physical unit (the unit\'s first id in config.json); brightness is set per unit through its MAIN id.' },

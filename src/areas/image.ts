@@ -1,4 +1,5 @@
 // image areas: a PNG, JPEG or GIF from images/, centred and scaled down to fit; GIFs animate.
+import { pictureFileFault } from '../media/picture-header.js';
 import { ImageContent } from '../render/areas/image.js';
 import type { AreaKind } from './kind.js';
 import { fallbackFile, fileFields, resolveFile } from './rules.js';
@@ -8,7 +9,8 @@ export const image: AreaKind = {
   properties: ['defaultValue', 'params'],
   keyed: true,
   files: ['.png', '.jpg', '.jpeg', '.gif'],
-  configure: (r) => fileFields(r, image.files!),
+  // Checked at load by its header: a picture too large to decode is a configuration fault, not a blown memory limit later.
+  configure: (r) => fileFields(r, image.files!, { notPicture: pictureFileFault }),
   resolve: resolveFile,
   fallback: fallbackFile,
   draw: (a, st, env) => (st && st.source !== 'none' && st.file ? new ImageContent(st.file, a.width, a.height, env.start) : undefined),

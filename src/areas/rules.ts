@@ -29,8 +29,8 @@ export function fontOf(r: AreaRules): string | undefined {
   return undefined;
 }
 
-/** How a file that is there must look inside (ffprobe), for video and audio. */
-export interface MediaCheck { notMedia(info: MediaInfo): string | undefined }
+/** How a file that is there must look inside: for video and audio its media header (or ffprobe), for pictures their header. */
+export type MediaCheck = { notMedia(info: MediaInfo): string | undefined } | { notPicture(file: string): string | undefined };
 
 function fileCheck(dir: string, name: string, exts: readonly string[], media?: MediaCheck): { file: string } | { error: string } {
   const unsafe = unsafeReference(name, 'images');
@@ -38,6 +38,10 @@ function fileCheck(dir: string, name: string, exts: readonly string[], media?: M
   if (!exts.includes(path.extname(name).toLowerCase())) return { error: `"${name}" must be a ${exts.join(', ')} file` };
   const found = resolveAsset(dir, 'images', name);
   if ('error' in found || !media) return found;
+  if ('notPicture' in media) {
+    const why = media.notPicture(found.file);
+    return why ? { error: `"${name}" ${why}` } : found;
+  }
   const probed = probeSync(found.file);
   if ('error' in probed) return { error: `"${name}" cannot be read as ${exts.join(' or ')}: ${probed.error}` };
   // Without ffprobe nothing can be known now; a file that will not play shows a fault on /info instead.

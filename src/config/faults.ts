@@ -6,21 +6,39 @@ export interface ConfigFault {
   message: string;
 }
 
-/** A configuration that cannot run; carries every fault found, not only the first. */
+/**
+ * Faults listed at most: a file of a million unknown fields must not answer a million lines
+ * (nor hold them); checking stops once this many are found, and the rest are counted.
+ */
+export const MAX_FAULTS = 100;
+
+/** A configuration that cannot run; carries the faults found (the first MAX_FAULTS, then a line counting the rest). */
 export class ConfigError extends Error {
-  constructor(readonly faults: ConfigFault[]) {
-    super(`configuration has ${faults.length} fault${faults.length === 1 ? '' : 's'}:\n` + faults.map((f) => `  ${f.path || '/'}: ${f.message}`).join('\n'));
+  readonly faults: ConfigFault[];
+  /** Every fault found, listed or not. */
+  readonly total: number;
+
+  /** `total`: when the caller stopped listing faults early, how many it found in all. */
+  constructor(found: ConfigFault[], total = found.length) {
+    const listed = found.slice(0, MAX_FAULTS);
+    const count = Math.max(total, found.length);
+    const rest = count - listed.length;
+    const faults = rest > 0 ? [...listed, { path: '', message: `and ${rest} more fault${rest === 1 ? '' : 's'} not listed (the first ${MAX_FAULTS} are)` }] : listed;
+    super(`configuration has ${count} fault${count === 1 ? '' : 's'}:\n` + faults.map((f) => `  ${f.path || '/'}: ${f.message}`).join('\n'));
     this.name = 'ConfigError';
+    this.faults = faults;
+    this.total = count;
   }
 }
 
 const SECURITY_FIELDS = ['apiKey', 'adminKey'];
 
 /** ajv's errors as plain faults: the path names the offending field itself, not its parent. */
-export function faultsFromAjv(errors: ErrorObject[] | null | undefined): ConfigFault[] {
+export function faultsFromAjv(errors: ErrorObject[] | null | undefined, max = MAX_FAULTS): ConfigFault[] {
   const out: ConfigFault[] = [];
   const seen = new Set<string>();
   for (const e of errors ?? []) {
+    if (out.length >= max) break;
     let path = e.instancePath;
     let message = e.message ?? 'is invalid';
     const p = e.params as Record<string, unknown>;

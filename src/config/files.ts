@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MAX_CONFIG_BYTES } from './depth.js';
 
 /** The checkout or installed package: its fonts/ and images/ are the fallback after the service directory's. */
 export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -64,20 +65,28 @@ export function kindOf(st: Stats): string | undefined {
   return 'a special file';
 }
 
+const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+
 /**
  * Reads a configuration file as UTF-8, refusing anything but a regular file: a FIFO would
  * block the whole service until something writes to it, a device may never end. Checked by
  * stat before opening (so a device is not even opened), opened non-blocking and checked again
  * on the descriptor (so a file swapped for a pipe in between cannot block either).
  */
-export function readRegularFile(file: string): { text: string } | { error: string } {
+export function readRegularFile(file: string, maxBytes = Infinity): { text: string } | { error: string } {
   let fd: number | undefined;
   try {
     const before = kindOf(statSync(file));
     if (before) return { error: `is ${before}, not a regular file` };
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-    const after = kindOf(fstatSync(fd));
+    const st = fstatSync(fd);
+    const after = kindOf(st);
     if (after) return { error: `is ${after}, not a regular file` };
+    // Before reading: a 12 MB file of a million fields would cost hundreds of MB once parsed and checked.
+    if (st.size > maxBytes) {
+      const left = maxBytes < MAX_CONFIG_BYTES ? ` (${mb(maxBytes)} were left after config.json and the files included before)` : '';
+      return { error: `is ${mb(st.size)}, more than the ${mb(MAX_CONFIG_BYTES)} a configuration may have in all${left}` };
+    }
     const text = readFileSync(fd, 'utf8');
     // Editors on Windows save a byte order mark; JSON.parse would call it an unexpected token.
     return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };

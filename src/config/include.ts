@@ -1,6 +1,6 @@
 import { readRegularFile, resolveInclude } from './files.js';
 import { escape, type ConfigFault } from './faults.js';
-import { depthFault, MAX_DEPTH, tooDeep } from './depth.js';
+import { depthFault, MAX_CONFIG_BYTES, MAX_DEPTH, MAX_VALUES, tooDeep, tooManyValues } from './depth.js';
 import { describeJsonSyntax } from './json-syntax.js';
 
 /** `$include` files within files: more is a mistake (or a loop through many names), not a configuration. */
@@ -8,7 +8,10 @@ export const MAX_INCLUDE_NESTING = 16;
 /** Expansions in all: a few files that each include the next many times would otherwise multiply. */
 export const MAX_INCLUDES = 1000;
 
-interface Walk { serviceDir: string; faults: ConfigFault[]; expanded: number }
+/** What the configuration may still read: bytes of JSON and fields and items, config.json's own taken first. */
+export interface Budget { bytes: number; values: number }
+
+interface Walk { serviceDir: string; faults: ConfigFault[]; expanded: number; budget: Budget }
 
 /**
  * Replaces every `{ "$include": "file.json" }` with that file's object, recursively.
@@ -16,8 +19,8 @@ interface Walk { serviceDir: string; faults: ConfigFault[]; expanded: number }
  * of the include. The value given must already be checked with tooDeep(): every included
  * document is checked here before it is walked, so the recursion stays within MAX_DEPTH.
  */
-export function expandIncludes(value: unknown, serviceDir: string, faults: ConfigFault[]): unknown {
-  return expand(value, { serviceDir, faults, expanded: 0 }, '', 1, []);
+export function expandIncludes(value: unknown, serviceDir: string, faults: ConfigFault[], budget: Budget = { bytes: MAX_CONFIG_BYTES, values: MAX_VALUES }): unknown {
+  return expand(value, { serviceDir, faults, expanded: 0, budget }, '', 1, []);
 }
 
 function expand(value: unknown, w: Walk, at: string, depth: number, chain: string[]): unknown {
@@ -41,8 +44,9 @@ function load(name: string, w: Walk, at: string, depth: number, chain: string[])
   if (chain.includes(r.file)) return fault(`$include "${name}" includes itself`);
   if (chain.length >= MAX_INCLUDE_NESTING) return fault(`$include "${name}" is nested more than ${MAX_INCLUDE_NESTING} files deep`);
   if (++w.expanded > MAX_INCLUDES) return fault(`$include "${name}" is one more than the ${MAX_INCLUDES} includes a configuration may expand`);
-  const read = readRegularFile(r.file);
+  const read = readRegularFile(r.file, w.budget.bytes);
   if ('error' in read) return fault(`$include "${name}" ${read.error}`);
+  w.budget.bytes -= read.text.length;
   let parsed: unknown;
   try {
     parsed = JSON.parse(read.text);
@@ -50,7 +54,10 @@ function load(name: string, w: Walk, at: string, depth: number, chain: string[])
     return fault(`$include ${describeJsonSyntax(`"${name}"`, read.text)}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return fault(`$include "${name}" must hold a JSON object`);
-  const deep = tooDeep(parsed, MAX_DEPTH, depth, at);
+  const count = { values: 0 };
+  const deep = tooDeep(parsed, MAX_DEPTH, depth, at, count);
   if (deep !== undefined) return fault(depthFault(deep, name).message, deep);
+  w.budget.values -= count.values;
+  if (w.budget.values < 0) return fault(tooManyValues(MAX_VALUES - w.budget.values, name).message);
   return { file: r.file, value: parsed };
 }

@@ -1,17 +1,18 @@
 import path from 'node:path';
-import { ConfigError, faultsFromAjv, type ConfigFault } from './faults.js';
-import { depthFault, tooDeep } from './depth.js';
+import { ConfigError, faultsFromAjv, MAX_FAULTS, type ConfigFault } from './faults.js';
+import { depthFault, MAX_CONFIG_BYTES, MAX_DEPTH, MAX_VALUES, tooDeep, tooManyValues } from './depth.js';
 import { readRegularFile } from './files.js';
 import { expandIncludes } from './include.js';
 import { describeJsonSyntax } from './json-syntax.js';
 import { normalize } from './normalize.js';
-import { schemaValidator } from './schema.js';
+import { configSchema, schemaValidator } from './schema.js';
+import { unknownFields } from './unknown-fields.js';
 import type { ServiceConfig } from './types.js';
 
-/** Reads, expands, validates and normalizes config.json. Throws ConfigError with every fault found. */
+/** Reads, expands, validates and normalizes config.json. Throws ConfigError with the faults found (the first MAX_FAULTS and a count). */
 export function loadConfig(file: string): ServiceConfig {
   const abs = path.resolve(file);
-  const read = readRegularFile(abs);
+  const read = readRegularFile(abs, MAX_CONFIG_BYTES);
   if ('error' in read) throw new ConfigError([{ path: '', message: `${abs} ${read.error}` }]);
   return parseConfig(read.text, path.dirname(abs), path.basename(abs));
 }
@@ -26,13 +27,24 @@ export function parseConfig(text: string, serviceDir: string, name = 'config.jso
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([{ path: '', message: `${name} must hold a JSON object` }]);
   // Before any recursive walk: JSON.parse accepts nesting that would overflow the stack below.
-  const deep = tooDeep(raw);
+  const count = { values: 0 };
+  const deep = tooDeep(raw, MAX_DEPTH, 1, '', count);
   if (deep !== undefined) throw new ConfigError([depthFault(deep)]);
+  // Bounded before ajv, whose allErrors makes an error object for every offending value.
+  const unknown = unknownFields(raw, configSchema);
+  if (unknown.total >= MAX_FAULTS) throw new ConfigError(unknown.faults, unknown.total);
+  if (count.values > MAX_VALUES) throw new ConfigError([tooManyValues(count.values)]);
   const faults: ConfigFault[] = [];
   try {
-    const expanded = expandIncludes(raw, serviceDir, faults) as Record<string, unknown>;
+    const expanded = expandIncludes(raw, serviceDir, faults, { bytes: MAX_CONFIG_BYTES - text.length, values: MAX_VALUES - count.values }) as Record<string, unknown>;
     const validate = schemaValidator();
-    if (!validate(expanded)) faults.push(...faultsFromAjv(validate.errors));
+    if (!validate(expanded)) {
+      const errors = validate.errors ?? [];
+      const before = faults.length;
+      for (const f of faultsFromAjv(errors)) faults.push(f);
+      // Too many to list: stop here (normalize would only add to them), counting what ajv found.
+      if (faults.length >= MAX_FAULTS) throw new ConfigError(faults, before + errors.length);
+    }
     const config = normalize(expanded, serviceDir, faults);
     if (faults.length > 0) throw new ConfigError(faults);
     return config;

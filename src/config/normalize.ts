@@ -6,6 +6,7 @@ import { DEFAULTS } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { fieldSettings } from './field-settings.js';
 import { resolveAsset } from './files.js';
+import { pictureFileFault } from '../media/picture-header.js';
 import { normalizeSensors, sensorFrom } from './sensors.js';
 import { parseBoolLike, parseIntLike, parseNumLike } from './scalars.js';
 import type {
@@ -93,7 +94,8 @@ function normalizeDisplay(id: string, d: Raw, dir: string, settings: AreaSetting
   };
   if (typeof ss.image === 'string') {
     const r = resolveAsset(dir, 'images', ss.image);
-    if ('error' in r) fault(at('startScreen', 'image'), r.error);
+    const why = 'error' in r ? r.error : pictureFileFault(r.file);
+    if ('error' in r || why !== undefined) fault(at('startScreen', 'image'), 'error' in r ? r.error : `"${ss.image}" ${why}`);
     else startScreen.image = r.file;
   }
   const displayIp = str(d.displayIp);

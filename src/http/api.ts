@@ -3,6 +3,7 @@ import type { ServiceConfig } from '../config/types.js';
 import type { Frame } from '../frame.js';
 import type { Status } from '../monitor/status-types.js';
 import type { Component } from '../runtime/component.js';
+import type { ArchiveLoadReport } from '../runtime/archives.js';
 import type { ReloadReport } from '../runtime/diff.js';
 
 /** What the HTTP layer may ask of the running service; HTTP only adapts requests to it. */
@@ -21,7 +22,7 @@ export interface ServiceApi {
   /** A running capability by name (routes such as /identify and /brightness drive one); undefined when not configured. */
   component<T extends Component = Component>(name: string): T | undefined;
   /** Downloads, checks and swaps in a configuration archive, then reloads; nothing changes on any failure. */
-  loadConfig(url: string): Promise<ReloadReport>;
+  loadConfig(url: string): Promise<ArchiveLoadReport>;
   /** The running configuration as a zip that loads onto another unit unchanged. */
   downloadConfig(): Promise<{ zip: Buffer; filename: string }>;
 }

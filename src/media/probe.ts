@@ -3,8 +3,7 @@
 // that is not one is a fault there, not a blank area later); ffprobe runs when a video first
 // plays. Results are kept per file identity, so a re-check of an unchanged folder runs none.
 import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { sniffMedia } from './sniff.js';
+import { fileIdentity, sniffMedia } from './sniff.js';
 
 export interface MediaInfo {
   /** ffprobe's format_name, e.g. "mov,mp4,m4a,3gp,3g2,mj2", "mp3", "wav". */
@@ -25,15 +24,6 @@ const ARGS = [
 ];
 
 const cache = new Map<string, { key: string; result: ProbeResult }>();
-
-function identity(file: string): string | undefined {
-  try {
-    const st = statSync(file, { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
 
 function rate(r: unknown): number {
   const [n, d] = String(r ?? '').split('/').map(Number);
@@ -74,7 +64,7 @@ function failure(err: { code?: unknown; message: string } | null | undefined, st
  * answer when an earlier probe() of the same file identity has one, else the file's header.
  */
 export function probeSync(file: string): ProbeResult {
-  const key = identity(file);
+  const key = fileIdentity(file);
   const hit = cache.get(file);
   if (key && hit?.key === key) return hit.result;
   const r = sniffMedia(file);
@@ -83,7 +73,7 @@ export function probeSync(file: string): ProbeResult {
 
 /** ffprobe's answer, without blocking (a video's frame rate when it starts playing). */
 export function probe(file: string): Promise<ProbeResult> {
-  const key = identity(file);
+  const key = fileIdentity(file);
   const hit = cache.get(file);
   if (key && hit?.key === key) return Promise.resolve(hit.result);
   return new Promise((resolve) => {

@@ -17,7 +17,7 @@
 // MP3: an optional ID3v2 tag "ID3" [version 2][flags 1][size: 4 bytes of 7 bits], then MPEG audio
 //   frames, each opening with 4 bytes: sync 11 bits, version 2, layer 2, no-CRC 1, bitrate 4,
 //   sample rate 2, padding 1, private 1, channel mode 2 (3 = mono), 6 more bits.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { MediaInfo } from './probe.js';
 
 /** ffprobe's format_name for every file its mov demuxer reads: the names notVideo() looks for. */
@@ -29,9 +29,19 @@ const TOP_LEVEL = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot
 
 export type SniffResult = { info: MediaInfo } | { error: string } | { unknown: string };
 
-interface Reader { size: number; read(at: number, length: number): Buffer }
+export interface Reader { size: number; read(at: number, length: number): Buffer }
 
-function withFile<T>(file: string, fn: (r: Reader) => T): T {
+/** A file's identity (device, inode, size, modification time): what is known of it holds until it is replaced or changed. */
+export function fileIdentity(file: string): string | undefined {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+export function withFile<T>(file: string, fn: (r: Reader) => T): T {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;

@@ -20,6 +20,8 @@ export interface ConfigStatus {
   /** The last load attempt (start, reload, periodic re-check) and its faults, if it failed. */
   lastAttemptAt: number;
   faults: ConfigFault[];
+  /** Every fault of that attempt: `faults` lists at most 100 and a line counting the rest. */
+  faultTotal?: number;
   lastArchive?: ArchiveResult;
 }
 
@@ -69,7 +71,7 @@ export function buildStatus(s: StatusInput): Status {
       loadedAt: isoTime(cs.loadedAt),
       lastAttemptAt: isoTime(cs.lastAttemptAt),
       ...(cs.lastArchive ? { lastArchive: cs.lastArchive } : {}),
-      ...(cs.faults.length ? { message: `the last load of ${cs.file} failed with ${cs.faults.length} fault(s); the configuration loaded at ${isoTime(cs.loadedAt)} keeps running`, faults: cs.faults } : {}),
+      ...(cs.faults.length ? { message: `the last load of ${cs.file} failed with ${cs.faultTotal ?? cs.faults.length} fault(s); the configuration loaded at ${isoTime(cs.loadedAt)} keeps running`, faults: cs.faults } : {}),
     },
     displays: config.displays.map((d, i) => {
       const st = s.controller.state(d.id);

@@ -22,7 +22,7 @@ export function checkUrl(raw: string, portRange: readonly [number, number] = DEF
   const [min, max] = portRange;
   const m = NOT_PLAIN.test(raw) ? null : PLAIN_URL.exec(raw);
   const port = m ? portOf(m[2]) : undefined;
-  const outOfRange = () => new MldsError('MLDS_BAD_URL', `names port ${port!.slice(0, 12)}; a port written in a URL must be within ${min}..${max} (leave the port out for the scheme's default, or widen the range with the top-level "urlPortRange": [min, max])`, field);
+  const outOfRange = () => new MldsError('MLDS_BAD_URL', `names port ${port!.slice(0, 12)}: the written-port rule accepts a port written in a URL only within ${min}..${max} (even the scheme's own, such as :80); leave the port out, or widen "urlPortRange" in config.json`, field);
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { createCanvas, createImageData, type Canvas } from 'canvas';
 import type { GifReader } from 'omggif';
+import { MAX_PIXELS } from '../media/picture-header.js';
 
 // The decoder loads with the first GIF shown (synchronously, as pictures are decoded), not at start.
 const requireCjs = createRequire(import.meta.url);
@@ -43,6 +44,11 @@ export class GifAnimation {
     if (n === 0) throw new Error('GIF has no frames');
     this.width = this.reader.width;
     this.height = this.reader.height;
+    // Each frame is decoded at its own size, which its descriptor may set beyond the screen's.
+    for (let i = 0; i < n; i++) {
+      const f = this.reader.frameInfo(i);
+      if (f.width * f.height > MAX_PIXELS) throw new Error(`GIF frame ${i + 1} is ${f.width}x${f.height}, too large to show (at most ${MAX_PIXELS / 1024 / 1024} megapixels)`);
+    }
     this.delays = Array.from({ length: n }, (_, i) => delayOf(this.reader.frameInfo(i).delay));
     this.totalMs = this.delays.reduce((s, d) => s + d, 0);
     this.screen = new Uint8ClampedArray(this.width * this.height * 4);

@@ -1,9 +1,7 @@
 import { createCanvas, loadImage, type Canvas, type Image } from 'canvas';
 import { readFile } from 'node:fs/promises';
+import { bufferReader, pictureFault, pictureFileFault, pictureHeader } from '../media/picture-header.js';
 import { GifAnimation } from './gif.js';
-
-/** Decoded pictures beyond this are rejected as a fault rather than risking the process (64 MP). */
-const MAX_PIXELS = 64 * 1024 * 1024;
 /** The cache drops least recently used pictures past this; pictures on screen stay alive through their areas. */
 const CACHE_BUDGET = 192 * 1024 * 1024;
 
@@ -27,25 +25,22 @@ const cache = new Map<string, Picture>();
 const loading = new Map<string, Promise<Picture>>();
 let cachedBytes = 0;
 
-function isGif(b: Uint8Array): boolean {
-  return b.length > 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38;
-}
-
-function checkSize(file: string, w: number, h: number): void {
-  if (w * h > MAX_PIXELS) throw new Error(`${file}: ${w}x${h} is too large to show (at most ${MAX_PIXELS / 1024 / 1024} megapixels)`);
-}
-
 async function decode(file: string): Promise<Picture> {
+  // By the header alone, remembered per file identity: a picture too large is never read whole, let alone decoded.
+  const known = pictureFileFault(file);
+  if (known) throw new Error(`${file} ${known}`);
   const bytes = await readFile(file);
-  if (isGif(bytes) && bytes.length >= 10) checkSize(file, bytes.readUInt16LE(6), bytes.readUInt16LE(8));
-  if (isGif(bytes)) {
+  // Again on the bytes decoded: the file may have been replaced since.
+  const header = pictureHeader(bufferReader(bytes));
+  const fault = pictureFault(header);
+  if (fault) throw new Error(`${file} ${fault}`);
+  if ('format' in header && header.format === 'gif') {
     const anim = new GifAnimation(bytes);
     const base = { width: anim.width, height: anim.height, fitted: new Map<string, Drawable[]>() };
     if (anim.frameCount === 1) return { kind: 'still', image: anim.frame(0), bytes: anim.bytes, ...base };
     return { kind: 'animation', anim, bytes: anim.bytes, ...base };
   }
   const image = await loadImage(bytes);
-  checkSize(file, image.width, image.height);
   return { kind: 'still', image, width: image.width, height: image.height, bytes: image.width * image.height * 4, fitted: new Map() };
 }
 

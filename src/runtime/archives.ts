@@ -7,6 +7,9 @@ import { checkUrl, describeUrl } from '../net/url-rules.js';
 import type { ReloadReport } from './diff.js';
 import type { Runtime } from './runtime.js';
 
+/** What /load_config answers: the reload, and the files the archive did not bring back (moved to the backup). */
+export type ArchiveLoadReport = ReloadReport & { backup: string; removedFiles: string[]; removedFilesNotListed: number };
+
 export interface ArchiveDeps {
   runtime: Runtime;
   configFile: string;
@@ -33,12 +36,12 @@ export class ConfigArchives {
     return this.swapping;
   }
 
-  async load(rawUrl: string): Promise<ReloadReport> {
+  async load(rawUrl: string): Promise<ArchiveLoadReport> {
     // The running configuration's urlPortRange applies here as to every other fetched URL.
     const portRange = this.deps.runtime.config.urlPortRange;
     checkUrl(rawUrl, portRange);
     // The zip libraries are loaded on the first use: a unit that never loads an archive pays nothing for them.
-    const [{ discardStaging, stageFromUrl }, { swapConfiguration }] = await Promise.all([import('../config/archive/stage.js'), import('../config/archive/swap.js')]);
+    const [{ discardStaging, stageFromUrl }, { removedFiles, swapConfiguration }] = await Promise.all([import('../config/archive/stage.js'), import('../config/archive/swap.js')]);
     if (this.loading) throw new MldsError('MLDS_UNAVAILABLE', 'another configuration is being loaded; retry shortly');
     this.loading = true;
     const { runtime } = this.deps;
@@ -46,13 +49,15 @@ export class ConfigArchives {
     const url = describeUrl(rawUrl);
     const serviceDir = path.dirname(path.resolve(this.deps.configFile));
     let staged = false;
+    const keep = this.deps.keep.filter((k): k is string => k !== undefined).map((k) => path.resolve(k));
     try {
       log.info({ url }, 'configuration archive: downloading');
       let logged = 0;
       const { dir, entries, download } = await stageFromUrl(serviceDir, rawUrl, {
+        keep,
         fetch: {
-          portRange,
           ...this.deps.fetch,
+          portRange,
           onProgress: (p) => {
             if (p.done || p.received - logged < 1024 * 1024) return;
             logged = p.received;
@@ -66,17 +71,17 @@ export class ConfigArchives {
         loadConfig(path.join(dir, 'config.json'));
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
-        throw new MldsError('MLDS_CONFIG_INVALID', `the archive's configuration has ${err.faults.length} fault(s); the running configuration stays`, 'url', { faults: err.faults });
+        throw new MldsError('MLDS_CONFIG_INVALID', `the archive's configuration has ${err.total} fault(s); the running configuration stays`, 'url', { faults: err.faults });
       }
       this.swapping = true;
       try {
-        const keep = this.deps.keep.filter((k): k is string => k !== undefined).map((k) => path.resolve(k));
-        await swapConfiguration(serviceDir, dir, { keep });
+        const swap = await swapConfiguration(serviceDir, dir, { keep });
         staged = false;
+        const removed = await removedFiles(serviceDir, swap);
         const report = await runtime.reload();
         this.record(url, 'ok', `loaded: ${summary(report)}`);
-        log.info({ url }, 'configuration archive: loaded');
-        return report;
+        log.info({ url, removedFiles: removed.files.length + removed.more }, 'configuration archive: loaded');
+        return { ...report, backup: path.relative(serviceDir, swap.backup), removedFiles: removed.files, removedFilesNotListed: removed.more };
       } finally {
         this.swapping = false;
       }

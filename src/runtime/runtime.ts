@@ -139,10 +139,12 @@ export class Runtime {
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       this.configStatus.faults = err.faults;
+      this.configStatus.faultTotal = err.total;
       log.warn({ faults: err.faults }, 'configuration has faults; the running one stays');
-      throw new MldsError('MLDS_CONFIG_INVALID', `${this.deps.configFile} has ${err.faults.length} fault(s); the running configuration stays`, undefined, { faults: err.faults });
+      throw new MldsError('MLDS_CONFIG_INVALID', `${this.deps.configFile} has ${err.total} fault(s); the running configuration stays`, undefined, { faults: err.faults });
     }
     this.configStatus.faults = [];
+    this.configStatus.faultTotal = undefined;
     const prints = displayFingerprints(next);
     const servicePrint = serviceFingerprint(next);
     const d = diffDisplays(this.prints, prints);

@@ -29,12 +29,18 @@ export async function extractZip(file: string, dir: string, limits: ArchiveLimit
       if (!expected || expected.name !== e.name || expected.size !== e.size) throw badArchive('changed while it was being read', e.name);
       const target = path.join(root, ...e.name.split('/').filter(Boolean));
       if (!target.startsWith(root + path.sep)) throw badArchive('would be written outside the staging folder', e.name);
-      if (e.isDirectory) {
-        await mkdir(target, { recursive: true });
-        continue;
+      try {
+        if (e.isDirectory) {
+          await mkdir(target, { recursive: true });
+          continue;
+        }
+        await mkdir(path.dirname(target), { recursive: true });
+        total += await writeEntry(zip, raw, e, target, limits.maxTotalBytes - total);
+      } catch (err) {
+        // Only the filesystem can say how long a path may be (PATH_MAX, and the service folder's own path counts).
+        if ((err as NodeJS.ErrnoException).code === 'ENAMETOOLONG') throw badArchive('has a path longer than the filesystem allows', e.name);
+        throw err;
       }
-      await mkdir(path.dirname(target), { recursive: true });
-      total += await writeEntry(zip, raw, e, target, limits.maxTotalBytes - total);
     }
     if (i !== entries.length) throw badArchive('changed while it was being read');
     return entries;

@@ -73,11 +73,21 @@ export async function inspectZip(file: string, limits: ArchiveLimits = DEFAULT_A
       }
       entries.push(e);
     }
-    if (!check.files.has('config.json')) throw badArchive('has no config.json at its root');
+    if (!check.files.has('config.json')) throw badArchive(noConfigAtRoot(check.files));
     return entries;
   } finally {
     zip.close();
   }
+}
+
+/** The refusal of an archive without a root config.json names the shallowest one it holds: a folder zipped instead of its contents. */
+function noConfigAtRoot(files: Set<string>): string {
+  let found: string | undefined;
+  for (const f of files) {
+    if (f.endsWith('/config.json') && (found === undefined || f.split('/').length < found.split('/').length)) found = f;
+  }
+  if (found === undefined) return 'has no config.json at its root';
+  return `has no config.json at its root, but one at "${printable(found)}": zip the contents of "${printable(found.slice(0, -'/config.json'.length))}/", not the folder itself`;
 }
 
 /** The entries of an open zip; yauzl's own errors (a malformed directory) become MLDS_BAD_ARCHIVE. */
@@ -163,5 +173,7 @@ class NameCheck {
 
 function printable(name: string): string {
   // eslint-disable-next-line no-control-regex
-  return name.replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 200);
+  const shown = name.replace(/[\u0000-\u001f\u007f]/g, '?');
+  // A long name keeps its end too: the file name is what a person looks for.
+  return shown.length <= 200 ? shown : `${shown.slice(0, 120)}…${shown.slice(-79)}`;
 }

@@ -1,10 +1,9 @@
 import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ARCHIVE_FETCH_LIMITS, fetchLimited, type FetchLimitedOptions, type FetchLimitedResult } from '../../net/fetch-limited.js';
 import { extractZip } from './extract.js';
-import type { ArchiveEntry, ArchiveLimits } from './inspect.js';
-import { JOURNAL, stagingDirOf } from './swap.js';
+import { badArchive, type ArchiveEntry, type ArchiveLimits } from './inspect.js';
+import { DOWNLOADS, JOURNAL, keptNames, stagingDirOf } from './swap.js';
 
 /** An empty `<serviceDir>/.mlds-staging/`, replacing a leftover one. Refused while a swap is unfinished. */
 export async function prepareStaging(serviceDir: string): Promise<string> {
@@ -26,10 +25,14 @@ export async function discardStaging(serviceDir: string): Promise<void> {
  * path and entries; the caller then validates `<staging>/config.json` (loadConfig) and either
  * calls swapConfiguration or discardStaging. On failure the staging folder is removed.
  */
-export async function stageArchive(serviceDir: string, zipFile: string, limits?: ArchiveLimits): Promise<{ dir: string; entries: ArchiveEntry[] }> {
+export async function stageArchive(serviceDir: string, zipFile: string, limits?: ArchiveLimits, keep: string[] = []): Promise<{ dir: string; entries: ArchiveEntry[] }> {
   const dir = await prepareStaging(serviceDir);
   try {
-    return { dir, entries: await extractZip(zipFile, dir, limits) };
+    const entries = await extractZip(zipFile, dir, limits);
+    const kept = keptNames(serviceDir, keep);
+    const clash = entries.find((e) => kept.has(e.name.split('/')[0]));
+    if (clash) throw badArchive(`is in "${clash.name.split('/')[0]}/", the service's own state or log folder inside the service folder; an archive may not hold it`, clash.name);
+    return { dir, entries };
   } catch (err) {
     await discardStaging(serviceDir);
     throw err;
@@ -40,8 +43,10 @@ export interface StageFromUrlOptions {
   /** Fetch limits and the progress callback; defaults are ARCHIVE_FETCH_LIMITS. */
   fetch?: Omit<FetchLimitedOptions, 'toFile'>;
   limits?: ArchiveLimits;
-  /** Where the download is kept until it is extracted (default the system's temporary folder). */
+  /** Where the download is kept until it is extracted (default `<serviceDir>/.mlds-download/`, which a start empties). */
   tmpDir?: string;
+  /** The state and log folders when they are inside the service folder: an archive holding one is refused. */
+  keep?: string[];
 }
 
 /**
@@ -50,11 +55,13 @@ export interface StageFromUrlOptions {
  * or MLDS_BAD_ARCHIVE, leaving nothing behind.
  */
 export async function stageFromUrl(serviceDir: string, url: string, opts: StageFromUrlOptions = {}): Promise<{ dir: string; entries: ArchiveEntry[]; download: Omit<FetchLimitedResult, 'file' | 'body'> }> {
-  const tmp = await mkdtemp(path.join(opts.tmpDir ?? tmpdir(), 'mlds-download-'));
+  const downloads = opts.tmpDir ?? path.join(serviceDir, DOWNLOADS);
+  await mkdir(downloads, { recursive: true, mode: 0o755 });
+  const tmp = await mkdtemp(path.join(downloads, 'mlds-download-'));
   try {
     const { file, ...download } = await fetchLimited(url, { ...ARCHIVE_FETCH_LIMITS, ...opts.fetch, toFile: path.join(tmp, 'config.zip') });
-    return { ...(await stageArchive(serviceDir, file as string, opts.limits)), download };
+    return { ...(await stageArchive(serviceDir, file as string, opts.limits, opts.keep)), download };
   } finally {
-    await rm(tmp, { recursive: true, force: true });
+    await rm(opts.tmpDir === undefined ? downloads : tmp, { recursive: true, force: true });
   }
 }

@@ -10,6 +10,8 @@ import { syncDir, syncTree } from './fsync.js';
 export const STAGING = '.mlds-staging';
 /** One previous configuration, in `<seq>-<time>/`. */
 export const BACKUPS = '.mlds-backup';
+/** /load_config downloads land here (on the service folder's filesystem), so a start after a kill mid-download removes them. */
+export const DOWNLOADS = '.mlds-download';
 /** Its existence is the commit point: from then on the swap is rolled forward, never back. */
 export const JOURNAL = '.mlds-swap.json';
 
@@ -73,12 +75,14 @@ export type Recovery = 'none' | 'rolled-forward' | 'discarded-staging';
 
 /**
  * Run at start, before config.json is read: finishes a committed swap (the journal exists)
- * or discards an uncommitted staging folder, and deletes backups older than the newest.
+ * or discards an uncommitted staging folder, and deletes backups older than the newest and
+ * any download a kill interrupted.
  */
 export async function recoverInterruptedSwap(serviceDir: string, opts: Pick<SwapOptions, 'pauseBetweenSteps'> = {}): Promise<Recovery> {
   const dir = path.resolve(serviceDir);
   const step = async (s: string) => { await opts.pauseBetweenSteps?.(s); };
   await rm(path.join(dir, JOURNAL + '.tmp'), { force: true });
+  await rm(path.join(dir, DOWNLOADS), { recursive: true, force: true });
   const journal = await readJournal(dir);
   if (journal) {
     await rollForward(dir, journal, step);
@@ -182,7 +186,28 @@ async function prune(dir: string, keep?: string): Promise<void> {
   for (const n of names) if (n !== newest) await rm(path.join(root, n), { recursive: true, force: true });
 }
 
-function keptNames(dir: string, keep: string[]): Set<string> {
+/**
+ * The files of the backup `swap` made that the new configuration does not have again: what a
+ * load removed from the service folder (in the backup until the next load). At most `max`
+ * are listed; `more` counts the rest.
+ */
+export async function removedFiles(dir: string, swap: SwapResult, max = 100): Promise<{ files: string[]; more: number }> {
+  const files: string[] = [];
+  let more = 0;
+  const visit = async (rel: string): Promise<void> => {
+    const st = await lstat(path.join(swap.backup, rel)).catch(() => undefined);
+    if (st?.isDirectory()) {
+      for (const name of (await readdir(path.join(swap.backup, rel))).sort()) await visit(`${rel}/${name}`);
+    } else if (st && !(await exists(path.join(dir, rel)))) {
+      if (files.length < max) files.push(rel); else more++;
+    }
+  };
+  for (const name of swap.old) await visit(name);
+  return { files, more };
+}
+
+/** The top-level names of `dir` that hold one of the `keep` paths. */
+export function keptNames(dir: string, keep: string[]): Set<string> {
   const out = new Set<string>();
   for (const p of keep) {
     const rel = path.relative(dir, path.resolve(p));

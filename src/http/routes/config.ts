@@ -37,6 +37,8 @@ export function configRoutes(routes: Routes, api: ServiceApi): void {
     if (!ctx.accepts('application/json')) throw new MldsError('MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
     // HEAD checks the keys and the URL, and fetches nothing.
     if (ctx.method === 'HEAD') return void (checkUrl(url, api.config().urlPortRange), ctx.body = { result: 'configuration not loaded (HEAD)' });
-    ctx.body = answer(await api.loadConfig(url), 'loaded');
+    const r = await api.loadConfig(url);
+    // Files the archive does not hold are gone from the service folder: say which, and where they went.
+    ctx.body = { ...answer(r, 'loaded'), backup: r.backup, removedFiles: r.removedFiles, ...(r.removedFilesNotListed ? { removedFilesNotListed: r.removedFilesNotListed } : {}) };
   });
 }

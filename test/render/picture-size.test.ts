@@ -1,0 +1,110 @@
+// A picture's size is read from its header before it is decoded: a 12000x12000 PNG of a few
+// kilobytes is refused at load and at command time without the 576 MB its decoding takes.
+import assert from 'node:assert/strict';
+import { loadImage } from 'canvas';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { crc32, deflateSync } from 'node:zlib';
+import { ConfigError } from '../../src/config/faults.js';
+import { loadConfig } from '../../src/config/load.js';
+import { bufferReader, pictureHeader } from '../../src/media/picture-header.js';
+import { preloadImage } from '../../src/render/images.js';
+import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
+
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/** A valid black-and-white PNG of w x h, all zero: a few kilobytes on disk, w*h*4 bytes decoded. */
+function hugePng(w: number, h: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 1; // 1 bit a pixel
+  ihdr[9] = 0; // greyscale
+  const rows = Buffer.alloc(h * (1 + Math.ceil(w / 8))); // filter byte 0 and zero bits on every row
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const rss = () => process.memoryUsage.rss();
+
+test('the header gives the size the decoder finds, for every example picture (PNG, JPEG, GIF)', async () => {
+  const dir = path.join(REPO, 'examples/images');
+  for (const name of readdirSync(dir).filter((n) => /\.(png|jpe?g|gif)$/.test(n))) {
+    const bytes = readFileSync(path.join(dir, name));
+    const h = pictureHeader(bufferReader(bytes));
+    const img = await loadImage(bytes);
+    assert.ok(!('error' in h), `${name}: ${JSON.stringify(h)}`);
+    assert.deepEqual([h.width, h.height], [img.width, img.height], name);
+  }
+  // A JPEG with an APP1 segment before its frame header, and markers padded with FF.
+  const jpeg = readFileSync(path.join(dir, 'bus.jpg'));
+  const app1 = Buffer.concat([Buffer.from([0xff, 0xff, 0xe1, 0x01, 0x02]), Buffer.alloc(256, 0xc0)]);
+  const padded = Buffer.concat([jpeg.subarray(0, 2), app1, jpeg.subarray(2)]);
+  assert.deepEqual(pictureHeader(bufferReader(padded)), { format: 'jpeg', width: (await loadImage(jpeg)).width, height: (await loadImage(jpeg)).height });
+  assert.match((pictureHeader(bufferReader(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))) as { error: string }).error, /not a PNG, JPEG or GIF/);
+});
+
+test('an image area whose defaultValue is a 12000x12000 PNG is a fault at load, with RSS growth under 20 MB', () => {
+  const c = baseConfig();
+  c.displays.main.layout.l1.pic.defaultValue = 'huge.png';
+  const sd = serviceDir(c);
+  try {
+    const png = hugePng(12000, 12000);
+    assert.ok(png.length < 100_000, `${png.length} bytes on disk`);
+    writeFileSync(path.join(sd.dir, 'images/huge.png'), png);
+    const before = rss();
+    let faults: Array<{ path: string; message: string }> = [];
+    try { loadConfig(sd.configFile); } catch (err) { if (err instanceof ConfigError) faults = err.faults; else throw err; }
+    const grown = rss() - before;
+    assert.deepEqual(faults.map((f) => f.path), ['/displays/main/layout/l1/pic/defaultValue'], JSON.stringify(faults));
+    assert.match(faults[0].message, /"huge\.png" is 12000x12000, too large to show \(at most 64 megapixels\)/);
+    assert.ok(grown < 20 * 1024 * 1024, `RSS grew ${(grown / 1048576).toFixed(1)} MB`);
+  } finally { sd.cleanup(); }
+});
+
+test('a /mlds selecting a picture replaced by a 12000x12000 PNG shows a fault without decoding it, every time', async () => {
+  const c = baseConfig();
+  c.displays.main.layout.l1.pic.params.huge = 'huge.png';
+  const sd = serviceDir(c);
+  const file = path.join(sd.dir, 'images/huge.png');
+  copyFileSync(path.join(sd.dir, 'images/logo.png'), file);
+  const svc = await start(sd);
+  try {
+    writeFileSync(file, hugePng(12000, 12000));
+    const before = rss();
+    for (let i = 0; i < 3; i++) {
+      const r = await get(svc, `/mlds?id=main&layout=l1&title=T${i}&pic=huge`);
+      assert.equal(r.status, 200, r.text);
+      await until(() => /12000x12000,? (is )?too large to show/.test(svc.controller().state('main').areas.get('pic')?.fault ?? ''), 3000, 'the fault');
+      const grown = rss() - before;
+      assert.ok(grown < 20 * 1024 * 1024, `request ${i}: RSS grew ${(grown / 1048576).toFixed(1)} MB`);
+    }
+    assert.match((await get(svc, '/status')).text, /12000x12000, too large to show/);
+  } finally {
+    await svc.close();
+    sd.cleanup();
+  }
+});
+
+test('a GIF whose frame says 10000x10000 on a 10x10 screen is refused before that frame is decoded', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gif-'));
+  try {
+    const u16 = (n: number) => [n & 0xff, n >> 8];
+    const gif = Buffer.from([
+      ...Buffer.from('GIF89a'), ...u16(10), ...u16(10), 0, 0, 0, // logical screen 10x10, no global colours
+      0x2c, ...u16(0), ...u16(0), ...u16(10000), ...u16(10000), 0x80, 0, 0, 0, 255, 255, 255, // a 10000x10000 frame, 2 local colours
+      2, 2, 0x44, 0x01, 0, 0x3b, // LZW data (clear, 0, end), trailer
+    ]);
+    const file = path.join(dir, 'frame.gif');
+    writeFileSync(file, gif);
+    await assert.rejects(preloadImage(file), /GIF frame 1 is 10000x10000, too large to show \(at most 64 megapixels\)/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
