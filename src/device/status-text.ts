@@ -24,7 +24,7 @@ export function statusText(f: StatusFacts): string {
   const cfg = f.status?.config;
   if (cfg?.status === 'faulty' && cfg.faults?.length) {
     const first = cfg.faults[0];
-    parts.push(`configuration faults: ${cfg.faults.length} in the last load of ${cfg.file}, the last good configuration runs (${first.path || '/'}: ${first.message})`);
+    parts.push(`configuration faults: ${cfg.faultTotal ?? cfg.faults.length} in the last load of ${cfg.file}, the last good configuration runs (${first.path || '/'}: ${first.message})`);
   }
   const outputs = failingOutputs(f.status?.displays ?? []);
   if (outputs.length) parts.push(`outputs failing: ${outputs.join('; ')}`);

@@ -32,6 +32,8 @@ export interface ConfigReport {
   lastArchive?: ArchiveResult;
   message?: string;
   faults?: ConfigFault[];
+  /** Every fault the last load found; `faults` lists at most the first 100 and a count line. */
+  faultTotal?: number;
 }
 
 /** What an area shows, as AreaState says it, with times as ISO text and files relative to the service directory. */

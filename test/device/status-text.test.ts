@@ -31,3 +31,9 @@ test('what is wrong follows, each after a bar: configuration faults, failing out
     'problems: log: the log disk is full',
   ].join(' | '));
 });
+
+test('the count of configuration faults is every fault of the load, not the lines listed', () => {
+  const faults = Array.from({ length: 101 }, (_, i) => ({ path: `/x${i}`, message: 'is not a known field' }));
+  const status: StatusFacts['status'] = { config: { status: 'faulty', file: '/c.json', faults, faultTotal: 1_000_000 }, displays: [display('a', 'u1')], problems: [] };
+  assert.match(statusText({ phase: 'running', port: 9199, units: 1, status }), /configuration faults: 1000000 in the last load of \/c\.json/);
+});
