@@ -8,6 +8,11 @@ import { startService, type RunningService, type StartOptions } from '../../src/
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 
+// A service a test starts (in this process or a child) announces nothing on this machine's
+// networks unless its configuration has an `mdns` section: the mDNS tests write one for `lo`
+// or a namespace of their own.
+process.env.MLDS_MDNS ??= 'off';
+
 export interface ServiceDir { dir: string; configFile: string; stateDir: string; cleanup(): void }
 
 /** A temporary service directory holding `config` and a copy of the example images. */

@@ -7,6 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { ConfigError } from '../../src/config/faults.js';
+import { parseConfig } from '../../src/config/load.js';
 import { VERSION } from '../../src/version.js';
 import { underEmulation } from '../helpers/emulation.js';
 import { REPO, baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
@@ -66,14 +68,36 @@ test('mDNS: _http._tcp and _mlds._tcp with the unit\'s TXT record, re-announced 
   }
 });
 
-test('mDNS is off unless configured: a unit does not advertise itself by default', async () => {
-  const sd = serviceDir(baseConfig());
-  const svc = await start(sd);
+test('mDNS is on by default; `false`, "false" and `{ "enabled": false }` turn it off; MLDS_MDNS=off changes only the default', () => {
+  const saved = process.env.MLDS_MDNS;
+  const mdnsOf = (mdns: unknown) => parseConfig(JSON.stringify({ ...baseConfig(), ...(mdns === undefined ? {} : { mdns }) }), path.join(REPO, 'examples')).mdns;
   try {
-    const components = (await get(svc, '/status')).json.components as Record<string, unknown>;
-    assert.equal(components.mdns, undefined);
+    delete process.env.MLDS_MDNS;
+    assert.deepEqual(mdnsOf(undefined), {});
+    assert.deepEqual(mdnsOf(true), {});
+    assert.deepEqual(mdnsOf({ name: 'x' }), { name: 'x', interface: undefined });
+    for (const off of [false, 'false', { enabled: false }, { enabled: 'false', interface: 'lo' }]) assert.equal(mdnsOf(off), undefined, JSON.stringify(off));
+    assert.throws(() => mdnsOf('sometimes'), (e: ConfigError) => e.faults.some((f) => f.path === '/mdns' && /true or false/.test(f.message)));
+    assert.throws(() => mdnsOf({ enabled: true, port: 5353 }), (e: ConfigError) => e.faults.some((f) => f.path === '/mdns/port'));
+    process.env.MLDS_MDNS = 'off';
+    assert.equal(mdnsOf(undefined), undefined);
+    assert.deepEqual(mdnsOf({ interface: 'lo' }), { name: undefined, interface: 'lo' });
   } finally {
-    await svc.close();
-    sd.cleanup();
+    if (saved === undefined) delete process.env.MLDS_MDNS; else process.env.MLDS_MDNS = saved;
+  }
+});
+
+test('a service started by a test announces nothing without an mdns section, and nothing with `"mdns": false`', async () => {
+  assert.equal(process.env.MLDS_MDNS, 'off', 'test/helpers/service.ts keeps this machine quiet');
+  for (const extra of [{}, { mdns: false }]) {
+    const sd = serviceDir({ ...baseConfig(), ...extra });
+    const svc = await start(sd);
+    try {
+      const components = (await get(svc, '/status')).json.components as Record<string, unknown>;
+      assert.equal(components.mdns, undefined);
+    } finally {
+      await svc.close();
+      sd.cleanup();
+    }
   }
 });
