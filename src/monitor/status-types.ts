@@ -32,6 +32,8 @@ export interface ConfigReport {
   lastArchive?: ArchiveResult;
   message?: string;
   faults?: ConfigFault[];
+  /** The running configuration's warnings (overlapping areas): allowed, probably a slip. */
+  warnings?: ConfigFault[];
 }
 
 /** What an area shows, as AreaState says it, with times as ISO text and files relative to the service directory. */

@@ -69,6 +69,7 @@ export function buildStatus(s: StatusInput): Status {
       loadedAt: isoTime(cs.loadedAt),
       lastAttemptAt: isoTime(cs.lastAttemptAt),
       ...(cs.lastArchive ? { lastArchive: cs.lastArchive } : {}),
+      ...(config.warnings.length ? { warnings: config.warnings } : {}),
       ...(cs.faults.length ? { message: `the last load of ${cs.file} failed with ${cs.faults.length} fault(s); the configuration loaded at ${isoTime(cs.loadedAt)} keeps running`, faults: cs.faults } : {}),
     },
     displays: config.displays.map((d, i) => {

@@ -98,7 +98,7 @@ export function baseConfig(): Record<string, any> { // eslint-disable-line @type
         layout: {
           l1: {
             title: { coordinates: '0 0 199 49', type: 'text', fontSize: '30', fontColor: '255 255 255', backgroundColor: '0 0 255', align: 'left' },
-            sign: { coordinates: '0 50 99 99', type: 'static', fontSize: '20', params: { a: 'Alpha', b: 'Beta' }, defaultValue: 'Def' },
+            sign: { coordinates: '0 50 99 99', type: 'static', fontSize: '20', params: { a: 'Alpha', b: 'Beta', def: 'Def' }, defaultValue: 'def' },
             pic: { coordinates: '100 50 199 99', type: 'image', params: { logo: 'logo.png', bus: 'bus.png' } },
           },
           l2: {
