@@ -79,7 +79,8 @@ async function main(argv: string[]): Promise<number> {
       import('./preview/framebuffers.js'), import('./preview/fit.js'), import('./preview/render.js'),
     ]);
     const hardware = checkFramebuffers(config);
-    for (const w of [...hardware.warnings, ...fitWarnings(config)]) console.error(`mlds: warning: ${w}`);
+    const layoutWarnings = config.warnings.map((w) => `${w.path || '/'}: ${w.message}`);
+    for (const w of [...hardware.warnings, ...layoutWarnings, ...fitWarnings(config)]) console.error(`mlds: warning: ${w}`);
     if (hardware.faults.length) {
       printFaults(new ConfigError(hardware.faults));
       return EX_CONFIG;

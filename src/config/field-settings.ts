@@ -3,7 +3,7 @@
 // normalize.ts each carry one line for all of them. Meanings and defaults: docs/security.md.
 import { DEFAULTS } from './defaults.js';
 import { pointer } from './faults.js';
-import { parseIntLike } from './scalars.js';
+import { parseBoolLike, parseIntLike } from './scalars.js';
 import { readTlsPair, tlsPath } from './tls.js';
 import type { HttpLimits, MdnsSettings, NetworkSettings, ServiceConfig } from './types.js';
 
@@ -56,13 +56,18 @@ export const fieldSchema = {
       rollbackSeconds: int(1, 3600),
     },
   },
+  // `false` (or "false") turns the announcement off; `true` or an object turns it on.
   mdns: {
-    type: 'object', additionalProperties: false,
-    properties: {
-      enabled: { xBool: true },
-      name: { type: 'string', minLength: 1, maxLength: 63 },
-      interface: iface,
+    if: { type: 'object' },
+    then: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        enabled: { xBool: true },
+        name: { type: 'string', minLength: 1, maxLength: 63 },
+        interface: iface,
+      },
     },
+    else: { xBool: true },
   },
 };
 
@@ -74,7 +79,7 @@ export function fieldSettings(raw: Raw, serviceDir: string, fault: Fault): Pick<
     https: httpsOf(raw.https, serviceDir, fault),
     limits: limitsOf(raw.limits, fault),
     network: networkOf(raw.network),
-    mdns: mdnsOf(raw.mdns),
+    mdns: mdnsOf(raw.mdns, process.env),
   };
 }
 
@@ -101,9 +106,15 @@ function networkOf(raw: unknown): NetworkSettings {
   };
 }
 
-/** Present and not `enabled: false` means announced; absent means not (docs/security.md: mDNS). */
-function mdnsOf(raw: unknown): MdnsSettings | undefined {
-  if (!isObj(raw) || raw.enabled === false || raw.enabled === 'false') return undefined;
+/**
+ * Announced unless `mdns` is false or `{ "enabled": false }`: a technician finds a new unit
+ * before anyone has configured it. MLDS_MDNS=off in the environment changes only the default
+ * (no `mdns` written), so a test or a lab can keep a machine quiet without editing every file.
+ */
+export function mdnsOf(raw: unknown, env: NodeJS.ProcessEnv): MdnsSettings | undefined {
+  if (raw === undefined) return env.MLDS_MDNS === 'off' ? undefined : {};
+  if (!isObj(raw)) return parseBoolLike(raw) === false ? undefined : {};
+  if (parseBoolLike(raw.enabled) === false) return undefined;
   return { name: typeof raw.name === 'string' ? raw.name : undefined, interface: typeof raw.interface === 'string' ? raw.interface : undefined };
 }
 

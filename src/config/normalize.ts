@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { checkFetchedUrls, normalizeCrons, normalizePollers, portRangeOf } from './automation.js';
 import { normalizeArea, type AreaSettings } from './area-config.js';
+import { crossCheck } from './cross-checks.js';
 import { DEFAULTS } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { fieldSettings } from './field-settings.js';
@@ -41,7 +42,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   const security = isObj(raw.security) ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) } : undefined;
   if (typeof raw.timezone === 'string' && !validZone(raw.timezone)) fault('/timezone', `"${raw.timezone}" is not an IANA time zone name such as Europe/Warsaw`);
 
-  return {
+  const config: ServiceConfig = {
     dir: serviceDir,
     port: parseIntLike(raw.port) ?? DEFAULTS.port,
     crons,
@@ -63,7 +64,10 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     audioDevice: str(raw.audioDevice) ?? DEFAULTS.audioDevice,
     webRefreshSeconds: areaSettings.webRefreshSeconds,
     ...fieldSettings(raw, serviceDir, fault),
+    warnings: [],
   };
+  config.warnings = crossCheck(config, raw, fault);
+  return config;
 }
 
 type Fault = (path: string, message: string) => void;

@@ -1,3 +1,5 @@
+import type { ConfigFault } from './faults.js';
+
 // The normalized, validated configuration the rest of the service works with.
 // The raw file (strings for numbers, "x y X Y" coordinates) is turned into these
 // shapes once, by src/config/normalize.ts, so no other module parses config text.
@@ -179,4 +181,6 @@ export interface ServiceConfig {
   network: NetworkSettings;
   /** mDNS announcement; undefined = not announced. */
   mdns?: MdnsSettings;
+  /** What is allowed but probably a slip (overlapping areas): shown by `mlds test` and on /status. */
+  warnings: ConfigFault[];
 }

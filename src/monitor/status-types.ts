@@ -34,6 +34,8 @@ export interface ConfigReport {
   faults?: ConfigFault[];
   /** Every fault the last load found; `faults` lists at most the first 100 and a count line. */
   faultTotal?: number;
+  /** The running configuration's warnings (overlapping areas): allowed, probably a slip. */
+  warnings?: ConfigFault[];
 }
 
 /** What an area shows, as AreaState says it, with times as ISO text and files relative to the service directory. */

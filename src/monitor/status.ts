@@ -71,6 +71,7 @@ export function buildStatus(s: StatusInput): Status {
       loadedAt: isoTime(cs.loadedAt),
       lastAttemptAt: isoTime(cs.lastAttemptAt),
       ...(cs.lastArchive ? { lastArchive: cs.lastArchive } : {}),
+      ...(config.warnings.length ? { warnings: config.warnings } : {}),
       ...(cs.faults.length ? { message: `the last load of ${cs.file} failed with ${cs.faultTotal ?? cs.faults.length} fault(s); the configuration loaded at ${isoTime(cs.loadedAt)} keeps running`, faults: cs.faults, faultTotal: cs.faultTotal ?? cs.faults.length } : {}),
     },
     displays: config.displays.map((d, i) => {

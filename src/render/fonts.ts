@@ -1,11 +1,15 @@
 import { registerFont } from 'canvas';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeCopy } from './font-copies.js';
+import { renameFontFamily } from './font-rename.js';
 
-// node-canvas (pango) only sees a font file once it is registered with fontconfig under a
-// family name. One unique family per file keeps two files with the same internal name
-// apart. Registration is process-wide and cannot be undone, so it is done once per file.
+// node-canvas (pango) only sees a font file once it is registered with fontconfig, and pango
+// then picks a face by the family and style names inside the file, whatever name registerFont
+// is given: DejaVuSans-Bold.ttf in two folders drew the regular face. So each file is
+// registered as a copy renamed to a family of its own (font-rename.ts), and the face drawn is
+// the file named. Registration is process-wide and cannot be undone: once per file.
 const families = new Map<string, string>();
 /** Families of every font found in the font folders, in search order: the fallback chain. */
 let fallbackChain: string[] = [];
@@ -23,9 +27,10 @@ const refused = new Map<string, string>();
 function register(file: string): string | undefined {
   let family = families.get(file);
   if (!family && !refused.has(file)) {
-    family = `mlds-${families.size}-${path.basename(file, path.extname(file)).replace(/[^A-Za-z0-9]/g, '')}`;
+    family = `mlds${families.size}${path.basename(file, path.extname(file)).replace(/[^A-Za-z0-9]/g, '')}`;
     try {
-      registerFont(file, { family });
+      const renamed = renameFontFamily(readFileSync(file), family);
+      registerFont((renamed && writeCopy(family, renamed)) ?? file, { family });
       families.set(file, family);
     } catch (err) {
       refused.set(file, err instanceof Error ? err.message : String(err));

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import type { RunningService } from '../../src/main.js';
 import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 import { ptyPair, ptyUnavailable } from './pty.js';
+import { skipReason } from '../helpers/skip.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -17,7 +18,7 @@ const SLAVE = fileURLToPath(new URL('./fixtures/modbus-slave.py', import.meta.ur
 
 function slaveUnavailable(): string | undefined {
   const r = spawnSync(PYTHON, ['-c', 'import pymodbus.server.async_io, serial_asyncio'], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) return 'needs Debian\'s python3-pymodbus (/usr/bin/python3; the Makefile installs it)';
+  if (r.error || r.status !== 0) return skipReason('needs Debian\'s python3-pymodbus (/usr/bin/python3; the Makefile installs it)');
   return ptyUnavailable();
 }
 

@@ -5,11 +5,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import { until } from '../helpers/service.js';
+import { skipReason } from '../helpers/skip.js';
 
 /** Why these tests cannot run here, or undefined. */
 export function ptyUnavailable(): string | undefined {
-  if (spawnSync('socat', ['-V']).error) return 'needs socat (Debian package socat; the Makefile installs it)';
-  if (process.getuid?.() !== 0) return 'needs root: the sensor device links live under /dev, as the configuration requires';
+  if (spawnSync('socat', ['-V']).error) return skipReason('needs socat (Debian package socat; the Makefile installs it)');
+  if (process.getuid?.() !== 0) return skipReason('needs root: the sensor device links live under /dev, as the configuration requires', 'hardware');
   return undefined;
 }
 

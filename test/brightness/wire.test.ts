@@ -19,6 +19,7 @@ import { ddpReceiver } from '../output/ddp-receiver.js';
 import { rgbOf, waitFor } from '../output/frames.js';
 import { createVethNs, netnsUnavailable, type VethNs } from '../output/netns.js';
 import { fakeRuntime } from './fake-runtime.js';
+import { skipReason } from '../helpers/skip.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const W = 32, H = 8;
@@ -72,7 +73,7 @@ test('DDP: brightness scales the pixel values on the wire; the layout is not dra
   }
 });
 
-const clSkip = netnsUnavailable() ?? nativeHelperProblem();
+const clSkip = netnsUnavailable() ?? skipReason(nativeHelperProblem());
 
 test('Colorlight: the brightness packet carries the level; the rows stay as drawn', { skip: clSkip }, async () => {
   const v: VethNs = createVethNs('cb');
@@ -109,7 +110,7 @@ test('Colorlight: the brightness packet carries the level; the rows stay as draw
   }
 });
 
-test('fbdev: the backlight in a sysfs folder takes the level, pixels stay as drawn', { skip: nativeHelperProblem() }, async () => {
+test('fbdev: the backlight in a sysfs folder takes the level, pixels stay as drawn', { skip: skipReason(nativeHelperProblem()) }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mlds-bl-'));
   const fb = join(dir, 'fb'), backlight = join(dir, 'intel_backlight');
   writeFileSync(fb, Buffer.alloc(W * H * 4));

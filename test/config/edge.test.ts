@@ -10,6 +10,7 @@ import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { MAX_DEPTH } from '../../src/config/depth.js';
 import { REPO, baseConfig, get, serviceDir, start } from '../helpers/service.js';
+import { skipReason } from '../helpers/skip.js';
 
 type Fault = { path: string; message: string };
 
@@ -124,7 +125,7 @@ test('an $include that names a FIFO, a directory or a device is a fault at once,
   } finally { sd.cleanup(); }
 });
 
-test('a device file as $include is refused without reading it (needs root for mknod)', { skip: process.getuid?.() === 0 ? undefined : 'not root' }, () => {
+test('a device file as $include is refused without reading it (needs root for mknod)', { skip: skipReason(process.getuid?.() === 0 ? undefined : 'not root', 'hardware') }, () => {
   const c = baseConfig();
   c.displays.main.layout = { $include: 'zero.json' };
   const sd = serviceDir(c);

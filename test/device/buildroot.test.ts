@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { REPO } from '../helpers/service.js';
 import { PYTHON } from './listener.js';
+import { skipReason } from '../helpers/skip.js';
 
 const TREE = join(REPO, 'buildroot');
 const MK = join(TREE, 'package', 'mlds', 'mlds.mk');
@@ -82,8 +83,8 @@ const BUILDROOT_MAKE_VARIABLES = new Set(['HOST_MAKE_ENV', 'TARGET_MAKE_ENV', 'I
 const BUILDROOT_PACKAGES = new Set(['nodejs', 'host-nodejs', 'host-pkgconf', 'cairo', 'pango', 'jpeg', 'giflib', 'librsvg']);
 
 const kconfiglib = spawnSync(PYTHON, ['-c', 'import kconfiglib'], { encoding: 'utf8' });
-const noKconfiglib = kconfiglib.status === 0 ? undefined : 'python3-kconfiglib is not installed (make test-deps installs it)';
-const noMake = spawnSync('make', ['--version']).error ? 'GNU make is not installed' : undefined;
+const noKconfiglib = skipReason(kconfiglib.status === 0 ? undefined : 'python3-kconfiglib is not installed (make test-deps installs it)');
+const noMake = skipReason(spawnSync('make', ['--version']).error ? 'GNU make is not installed' : undefined);
 
 test('external.desc names the tree, external.mk and Config.in reach the package through BR2_EXTERNAL_MLDS_PATH', () => {
   const desc = readFileSync(join(TREE, 'external.desc'), 'utf8');

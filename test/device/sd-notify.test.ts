@@ -11,8 +11,9 @@ import { nativeSdNotify, notifyEnv, socketNotifier, statusLine } from '../../src
 import { nativeHelperProblem } from '../../src/output/native.js';
 import { REPO } from '../helpers/service.js';
 import { listen } from './listener.js';
+import { skipReason } from '../helpers/skip.js';
 
-const noHelper = nativeHelperProblem();
+const noHelper = skipReason(nativeHelperProblem());
 const sd = nativeSdNotify();
 
 test('a path socket receives each message whole, sent from this process', { skip: noHelper }, async () => {

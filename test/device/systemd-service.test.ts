@@ -11,8 +11,9 @@ import { nativeHelperProblem } from '../../src/output/native.js';
 import { emulated } from '../helpers/emulation.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 import { listen, type Datagram } from './listener.js';
+import { skipReason } from '../helpers/skip.js';
 
-const noHelper = nativeHelperProblem();
+const noHelper = skipReason(nativeHelperProblem());
 const isStatus = (re: RegExp) => (d: Datagram) => d.message.split('\n').some((l) => l.startsWith('STATUS=') && re.test(l.slice(7)));
 
 function config(extra: Record<string, unknown> = {}) {

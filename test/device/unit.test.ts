@@ -7,10 +7,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { REPO } from '../helpers/service.js';
+import { skipReason } from '../helpers/skip.js';
 
 const UNIT = join(REPO, 'systemd', 'mlds.service');
 const analyze = (...args: string[]) => spawnSync('systemd-analyze', args, { encoding: 'utf8', cwd: REPO });
-const missing = analyze('--version').error ? 'systemd-analyze is not installed (Debian package systemd; make test-deps installs it)' : undefined;
+const missing = skipReason(analyze('--version').error ? 'systemd-analyze is not installed (Debian package systemd; make test-deps installs it)' : undefined);
 
 /** The unit's [Service] settings, each name with every value it is given (in order). */
 function settings(): Map<string, string[]> {

@@ -3,10 +3,12 @@
 // ~10-20x slower code cannot meet, a syscall qemu-user does not translate) skips there with
 // the reason, and runs as it is everywhere else: on the host and on real arm64 hardware.
 
+import { skipReason } from './skip.js';
+
 /** A skip reason under emulation, `undefined` (run) otherwise. */
 export function underEmulation(why: string): string | undefined {
   const emulator = process.env.MLDS_TEST_EMULATION;
-  return emulator ? `under ${emulator}: ${why}` : undefined;
+  return skipReason(emulator ? `under ${emulator}: ${why}` : undefined, 'hardware');
 }
 
 /** For a test that stays meaningful with more time: whether the run is under emulation. */

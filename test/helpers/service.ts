@@ -8,6 +8,11 @@ import { startService, type RunningService, type StartOptions } from '../../src/
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 
+// A service a test starts (in this process or a child) announces nothing on this machine's
+// networks unless its configuration has an `mdns` section: the mDNS tests write one for `lo`
+// or a namespace of their own.
+process.env.MLDS_MDNS ??= 'off';
+
 export interface ServiceDir { dir: string; configFile: string; stateDir: string; cleanup(): void }
 
 /** A temporary service directory holding `config` and a copy of the example images. */
@@ -93,7 +98,7 @@ export function baseConfig(): Record<string, any> { // eslint-disable-line @type
         layout: {
           l1: {
             title: { coordinates: '0 0 199 49', type: 'text', fontSize: '30', fontColor: '255 255 255', backgroundColor: '0 0 255', align: 'left' },
-            sign: { coordinates: '0 50 99 99', type: 'static', fontSize: '20', params: { a: 'Alpha', b: 'Beta' }, defaultValue: 'Def' },
+            sign: { coordinates: '0 50 99 99', type: 'static', fontSize: '20', params: { a: 'Alpha', b: 'Beta', def: 'Def' }, defaultValue: 'def' },
             pic: { coordinates: '100 50 199 99', type: 'image', params: { logo: 'logo.png', bus: 'bus.png' } },
           },
           l2: {

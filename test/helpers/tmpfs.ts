@@ -3,10 +3,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { skipReason } from './skip.js';
 
 /** Why tmpfs tests cannot run here, or undefined when they can. */
 export function tmpfsUnavailable(): string | undefined {
-  if (process.getuid?.() !== 0) return 'needs root to mount a tmpfs';
+  if (process.getuid?.() !== 0) return skipReason('needs root to mount a tmpfs', 'hardware');
   return undefined;
 }
 

@@ -135,14 +135,18 @@ describe('the /mlds fast path with keys and a rate limit', () => {
     assert.equal((await same(ctx, '?id=main&layout=l1&title=K&key=wrong')).status, 401);
   });
 
-  test('requests through either path share the rate limit window', async (t) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
-    const second = Math.floor(Date.now() / 1000);
+  test('requests through either path share the rate limit window', async () => {
     const q = '?id=main&layout=l1&title=R&key=api-key-0123456789abcdef';
-    const statuses = [];
-    for (const p of ['/mlds', '/mlds/', '/mlds', '/mlds/', '/mlds', '/mlds/', '/mlds', '/mlds/']) statuses.push((await raw(ctx.port, p + q)).status);
-    // A machine so loaded that eight requests took a second would have started a new window.
-    if (Math.floor(Date.now() / 1000) !== second) return t.skip('the requests crossed into the next second');
+    let statuses: number[] = [];
+    // A machine so loaded that eight requests took a second would have started a new window:
+    // such a round is tried again (each starts at a fresh second), never skipped.
+    for (let round = 0; round < 5; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+      const second = Math.floor(Date.now() / 1000);
+      statuses = [];
+      for (const p of ['/mlds', '/mlds/', '/mlds', '/mlds/', '/mlds', '/mlds/', '/mlds', '/mlds/']) statuses.push((await raw(ctx.port, p + q)).status);
+      if (Math.floor(Date.now() / 1000) === second) break;
+    }
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
   });
 });

@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { RunningService } from '../../src/main.js';
 import { baseConfig, get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import { argsOf, descendants, makeTone } from './helpers.js';
+import { skipReason } from '../helpers/skip.js';
 
 const sinkDir = mkdtempSync(path.join(tmpdir(), 'mlds-audio-sink-'));
 const SINK = path.join(sinkDir, 'main.aud.pcm');
@@ -166,7 +167,7 @@ test('audio files are probed at load: a text file named .mp3 is a fault', () => 
   } finally { sd.cleanup(); }
 });
 
-test('on a unit with a sound card, the ALSA device plays without a fault', { skip: existsSync('/dev/snd') ? false : 'no sound card here (/dev/snd is missing)' }, async () => {
+test('on a unit with a sound card, the ALSA device plays without a fault', { skip: skipReason(existsSync('/dev/snd') ? undefined : 'no sound card here (/dev/snd is missing)', 'hardware') }, async () => {
   await withAlsa(config(), async (_svc, fault) => {
     await until(() => players().length === 1, 3000, 'a player');
     await wait(2000);

@@ -10,6 +10,7 @@ import { CHROMIUM } from '../../src/media/browser.js';
 import type { RunningService } from '../../src/main.js';
 import { baseConfig, decode, get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import { descendants, near, type Rgb } from './helpers.js';
+import { skipReason } from '../helpers/skip.js';
 
 // Four 100x50 blocks: red, green / blue, yellow. The area (100x50) is cut at xy 50 25, so
 // each quarter of it shows a different block.
@@ -59,7 +60,7 @@ function config(): Record<string, any> { // eslint-disable-line @typescript-esli
 const browsers = () => descendants('chromium');
 
 // The Makefile installs Chromium; a root without it (make test-arm64's) says so instead of failing.
-const noBrowser = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (set MLDS_CHROMIUM to another)`;
+const noBrowser = skipReason(existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (set MLDS_CHROMIUM to another)`);
 
 describe('a web area', { skip: noBrowser }, () => {
   let sd: ServiceDir;

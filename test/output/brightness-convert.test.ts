@@ -6,8 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brightnessTable, FORMATS } from '../../src/output/pixel-format.js';
 import { nativeHelper, nativeHelperProblem, type PixelFormat } from '../../src/output/native.js';
+import { skipReason } from '../helpers/skip.js';
 
-const skip = nativeHelperProblem();
+const skip = skipReason(nativeHelperProblem());
 const FORMATS32 = Object.entries(FORMATS).filter(([, f]) => f.bitsPerPixel === 32);
 
 /** Every byte value in every channel, in an order that is not a ramp. */

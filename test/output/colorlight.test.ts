@@ -11,8 +11,9 @@ import type { ColorlightDetails, Frame } from '../../src/output/types.js';
 import { createVethNs, ip, netnsUnavailable } from './netns.js';
 import { pictures, startCard, type Card } from './colorlight-card.js';
 import { rgbOf, waitFor } from './frames.js';
+import { skipReason } from '../helpers/skip.js';
 
-const skip = netnsUnavailable() ?? nativeHelperProblem();
+const skip = netnsUnavailable() ?? skipReason(nativeHelperProblem());
 const quiet = { warn: () => undefined, info: () => undefined };
 function pattern(width: number, height: number): Frame {
   const data = new Uint8Array(width * height * 4);

@@ -25,9 +25,10 @@ import { pictures, startCard, type Card } from './colorlight-card.js';
 import { ddpReceiver } from './ddp-receiver.js';
 import { rgbOf, waitFor } from './frames.js';
 import { createVethNs, netnsUnavailable, type VethNs } from './netns.js';
+import { skipReason } from '../helpers/skip.js';
 
 const W = 320, H = 96;
-const noHelper = nativeHelperProblem();
+const noHelper = skipReason(nativeHelperProblem());
 const noNetns = netnsUnavailable() ?? noHelper;
 let gif = '';
 let dir = '';

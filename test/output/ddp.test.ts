@@ -10,6 +10,7 @@ import type { DdpDetails, Frame } from '../../src/output/types.js';
 import { nativeHelperProblem } from '../../src/output/native.js';
 import { ddpReceiver as receiver } from './ddp-receiver.js';
 import { rgbOf, waitFor } from './frames.js';
+import { skipReason } from '../helpers/skip.js';
 
 const quiet = { warn: () => undefined, info: () => undefined };
 
@@ -28,7 +29,7 @@ function rendered(width: number, height: number, text: string): Frame {
 for (const native of [true, false]) {
   const via = native ? 'sendmmsg' : 'dgram';
   test(`ddp via ${via}: header bytes, 1440-byte payloads, sequence numbers, PUSH last, picture equal to the frame`, {
-    skip: native ? nativeHelperProblem() : undefined,
+    skip: native ? skipReason(nativeHelperProblem()) : undefined,
   }, () => fullFrame(native, via));
 }
 
@@ -90,7 +91,7 @@ async function closedPort(): Promise<number> {
 for (const native of [true, false]) {
   const via = native ? 'sendmmsg' : 'dgram';
   test(`ddp via ${via}: a closed port fails every picture and the count reopens; a receiver that appears is ok once the hold passed`, {
-    skip: native ? nativeHelperProblem() : undefined,
+    skip: native ? skipReason(nativeHelperProblem()) : undefined,
   }, async () => {
     const port = await closedPort();
     let t = 0;

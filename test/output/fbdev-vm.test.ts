@@ -13,6 +13,7 @@ import { cpio, dir, file, symlink } from './vm/cpio.js';
 import { initScript } from './vm/init.js';
 import { boot, qemuUnavailable, type Guest } from './vm/qemu.js';
 import { nativeHelperProblem } from '../../src/output/native.js';
+import { skipReason } from '../helpers/skip.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const CACHE = join(ROOT, '.vm');
@@ -34,7 +35,8 @@ const reason = why();
 if (!reason) {
   try { kernel = ensureKernel(CACHE); } catch (err) { kernelProblem = `cannot get Debian's kernel: ${(err as Error).message.split('\n')[0]}`; }
 }
-const skip = reason ?? kernelProblem;
+// The VM packages are installed only when possible (Makefile, VM_APT_PKGS): like hardware.
+const skip = skipReason(reason ?? kernelProblem, 'hardware');
 if (skip) console.log(`# fbdev VM test skipped: ${skip}`);
 
 function initramfs(k: Kernel, path: string): void {
@@ -84,7 +86,7 @@ const SERVICE_CONFIG = {
   },
 };
 
-const noService = existsSync(join(ROOT, 'dist', 'cli.js')) ? undefined : 'dist/cli.js is not built';
+const noService = skipReason(existsSync(join(ROOT, 'dist', 'cli.js')) ? undefined : 'dist/cli.js is not built');
 
 test('a real kernel framebuffer under QEMU (bochs-drm)', { skip, timeout: 240_000 }, async (t) => {
   const work = mkdtempSync(join(CACHE, 'run-'));

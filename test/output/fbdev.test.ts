@@ -9,8 +9,9 @@ import { FbdevOutput, probeFramebuffer, type FbGeometry } from '../../src/output
 import { FORMATS } from '../../src/output/pixel-format.js';
 import { nativeHelperProblem, type PixelFormat } from '../../src/output/native.js';
 import type { Frame } from '../../src/output/types.js';
+import { skipReason } from '../helpers/skip.js';
 
-const skip = nativeHelperProblem();
+const skip = skipReason(nativeHelperProblem());
 
 function geometry(fmt: PixelFormat, xres: number, yres: number, lineLength: number, yresVirtual = yres): FbGeometry {
   return {

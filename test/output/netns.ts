@@ -1,13 +1,14 @@
 // A network namespace with a veth pair for raw-Ethernet tests: one end stays here (the sender),
 // the peer lives in the namespace (the stand-in receiver card). Root and `ip` are required.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { skipReason } from '../helpers/skip.js';
 
 export interface VethNs { ns: string; host: string; peer: string; destroy(): void }
 
 /** Why raw-Ethernet tests cannot run here, or undefined when they can. */
 export function netnsUnavailable(): string | undefined {
-  if (process.getuid?.() !== 0) return 'needs root to create a network namespace (ip netns add)';
-  if (spawnSync('ip', ['-V']).error) return 'needs the ip command (Debian package iproute2)';
+  if (process.getuid?.() !== 0) return skipReason('needs root to create a network namespace (ip netns add)', 'hardware');
+  if (spawnSync('ip', ['-V']).error) return skipReason('needs the ip command (Debian package iproute2)');
   return undefined;
 }
 

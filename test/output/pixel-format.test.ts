@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brightnessTable, formatName, FORMATS, rgbaToRgb, rgbaToRgbPortable } from '../../src/output/pixel-format.js';
 import { nativeHelperProblem } from '../../src/output/native.js';
+import { skipReason } from '../helpers/skip.js';
 
-test('strided RGBA to RGB: native and portable paths agree, gaps untouched', { skip: nativeHelperProblem() }, () => {
+test('strided RGBA to RGB: native and portable paths agree, gaps untouched', { skip: skipReason(nativeHelperProblem()) }, () => {
   const w = 7, h = 5, src = new Uint8Array(w * h * 4).map((_, i) => (i * 29 + 3) & 255);
   // A 3-pixel column strip starting at x=2, into runs 20 bytes apart starting at byte 4.
   const a = new Uint8Array(4 + 20 * h).fill(0xaa), b = new Uint8Array(a.length).fill(0xaa);

@@ -11,6 +11,7 @@ import { ddpReceiver } from './ddp-receiver.js';
 import { createVethNs, netnsUnavailable, type VethNs } from './netns.js';
 import { pictures, startCard, type Card } from './colorlight-card.js';
 import { waitFor } from './frames.js';
+import { skipReason } from '../helpers/skip.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const W = 96, H = 24;
@@ -80,7 +81,7 @@ test('service: DDP frames equal the screenshot, a missing fbdev is a warning, a 
   }
 });
 
-const clSkip = netnsUnavailable() ?? nativeHelperProblem();
+const clSkip = netnsUnavailable() ?? skipReason(nativeHelperProblem());
 
 test('service: a Colorlight unit on a veth pair shows the screenshot, receivers on /status', { skip: clSkip }, async () => {
   const v: VethNs = createVethNs('cs');

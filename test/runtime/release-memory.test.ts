@@ -5,8 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { NATIVE_PATH, nativeHelperProblem } from '../../src/output/native.js';
 import { underEmulation } from '../helpers/emulation.js';
+import { skipReason } from '../helpers/skip.js';
 
-const skip = nativeHelperProblem() ?? underEmulation('process.memoryUsage.rss() reads 0 there (qemu-user\'s /proc/self/stat), so no drop can be seen');
+const skip = skipReason(nativeHelperProblem()) ?? underEmulation('process.memoryUsage.rss() reads 0 there (qemu-user\'s /proc/self/stat), so no drop can be seen');
 
 test('releaseMemory() returns freed heap memory: RSS drops after a burst of small allocations is let go', { skip }, () => {
   const out = execFileSync(process.execPath, ['--expose-gc', '-e', `

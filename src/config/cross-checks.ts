@@ -1,0 +1,119 @@
+// Rules that tie one part of the configuration to another, checked at load so `mlds test` and
+// a reload say what would otherwise go wrong only when it strikes: a cron's control query or
+// a poller's mapper naming what the layouts lack (checked by the parser /mlds uses), a static
+// area's defaultValue that is no key of its params, displays merged into one unit only because
+// neither names an address, and (a warning) areas of one layout that overlap.
+import { parseCommand } from '../control/command.js';
+import { MldsError } from '../errors.js';
+import { pointer, type ConfigFault } from './faults.js';
+import type { AreaConfig, DisplayConfig, ServiceConfig } from './types.js';
+
+type Raw = Record<string, unknown>;
+type Fault = (path: string, message: string) => void;
+
+/** Overlap warnings beyond this many are counted, not listed: a generated file may hold thousands. */
+export const MAX_OVERLAP_WARNINGS = 100;
+
+/** Faults go to `fault`; the warnings (overlapping areas) are returned. */
+export function crossCheck(config: ServiceConfig, raw: Raw, fault: Fault): ConfigFault[] {
+  checkQueries(config, fault);
+  for (const d of config.displays) checkStaticDefaults(d, fault);
+  checkImplicitUnits(config, isObj(raw.displays) ? raw.displays : {}, fault);
+  return overlapWarnings(config.displays);
+}
+
+/**
+ * A cron's `data` value and a poller's mapper go through parseCommand, as a request would.
+ * Area keys the layout lacks are faults here even with unknownAreaKeys "ignore": that setting
+ * forgives a TPCM, while these queries are written beside the layouts they name.
+ */
+function checkQueries(config: ServiceConfig, fault: Fault): void {
+  const check = (query: string, at: (field: string) => string) => {
+    try {
+      const cmd = parseCommand(query, config);
+      for (const name of cmd.ignored) fault(at(name), `layout "${cmd.layout.name}" of display "${cmd.display.id}" has no area "${name}" (it has: ${cmd.layout.areas.map((a) => a.id).join(', ')})`);
+    } catch (err) {
+      if (!(err instanceof MldsError)) throw err;
+      fault(at(err.field ?? ''), err.message);
+    }
+  };
+  config.crons.forEach((c, i) => {
+    if (c.type === 'data' && c.value) check(c.value, () => pointer('crons', i, 'value'));
+  });
+  config.pollers.forEach((p, i) => {
+    const m = p.mapper;
+    if (!m || !m.id || !m.layout) return; // the schema said so
+    // Empty values: the names are checked now, the values only exist once the feed answers.
+    const query = [`id=${encodeURIComponent(m.id)}`, `layout=${encodeURIComponent(m.layout)}`, ...Object.keys(m.areas).map((a) => `${encodeURIComponent(a)}=`)].join('&');
+    const base = pointer('pollers', i, 'mapper');
+    check(query, (field) => (field === 'id' || field === 'layout' ? `${base}/${field}` : `${base}/areas${pointer(field)}`));
+  });
+}
+
+/** The value a static area shows unasked must be one it could be asked for: a key of its params. */
+function checkStaticDefaults(d: DisplayConfig, fault: Fault): void {
+  for (const [name, layout] of d.layouts) {
+    for (const a of layout.areas) {
+      if (a.type !== 'static' || !a.defaultValue || Object.hasOwn(a.params, a.defaultValue)) continue;
+      const keys = Object.keys(a.params);
+      fault(pointer('displays', d.id, 'layout', name, a.id, 'defaultValue'), `"${a.defaultValue.slice(0, 60)}" is not a key of this static area's params (${keys.slice(0, 10).map((k) => JSON.stringify(k)).join(', ')}${keys.length > 10 ? ', ...' : ''}): name the key whose text it shows`);
+    }
+  }
+}
+
+/**
+ * Displays share a physical unit when they share an output (docs/configuration.md, "Physical
+ * units"). Sharing that comes only from leaving out displayIp/displayPort (every such display
+ * defaults to the same local address) is a fault: two panels written separately would
+ * otherwise become one.
+ */
+function checkImplicitUnits(config: ServiceConfig, raw: Raw, fault: Fault): void {
+  for (const u of config.units) {
+    if (u.displayIds.length < 2) continue;
+    for (const id of u.displayIds) {
+      const r = raw[id];
+      if (!isObj(r) || !impliedAddress(r)) continue;
+      const others = u.displayIds.filter((o) => o !== id).slice(0, 5).map((o) => `"${o}"`).join(', ');
+      fault(pointer('displays', id, r.displayIp === undefined ? 'displayIp' : 'displayPort'),
+        `is missing, so this display shares the unit "${u.key}" with ${others} by default: give each display its own displayIp and displayPort, or the same ones to composite them on one unit`);
+    }
+  }
+}
+
+/** Whether a display's unit comes from a defaulted address rather than one it names. */
+function impliedAddress(d: Raw): boolean {
+  const driver = isObj(d.output) ? d.output.driver : undefined;
+  if (driver === 'fbdev' || driver === 'colorlight') return false;
+  if (driver === 'ddp') return d.displayIp === undefined;
+  return d.displayIp === undefined || d.displayPort === undefined;
+}
+
+/** Overlapping areas are allowed (later ones draw on top) but usually a slip: said, not refused. */
+export function overlapWarnings(displays: DisplayConfig[]): ConfigFault[] {
+  const out: ConfigFault[] = [];
+  let more = 0;
+  for (const d of displays) {
+    for (const [name, layout] of d.layouts) {
+      const areas = layout.areas;
+      for (let i = 0; i < areas.length; i++) {
+        for (let j = i + 1; j < areas.length; j++) {
+          const both = intersection(areas[i], areas[j]);
+          if (!both) continue;
+          if (out.length >= MAX_OVERLAP_WARNINGS) { more++; continue; }
+          out.push({ path: pointer('displays', d.id, 'layout', name), message: `areas "${areas[i].id}" and "${areas[j].id}" overlap at ${both}; "${areas[j].id}" draws on top` });
+        }
+      }
+    }
+  }
+  if (more > 0) out.push({ path: '', message: `${more} more overlapping area pair(s) not listed` });
+  return out;
+}
+
+/** The shared rectangle in the file's inclusive `x y X Y` form, or undefined. */
+function intersection(a: AreaConfig, b: AreaConfig): string | undefined {
+  const x = Math.max(a.x, b.x), y = Math.max(a.y, b.y);
+  const X = Math.min(a.x + a.width, b.x + b.width) - 1, Y = Math.min(a.y + a.height, b.y + b.height) - 1;
+  return x <= X && y <= Y ? `${x} ${y} ${X} ${Y}` : undefined;
+}
+
+const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
