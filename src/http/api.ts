@@ -4,6 +4,7 @@ import type { Frame } from '../frame.js';
 import type { Status } from '../monitor/status-types.js';
 import type { Component } from '../runtime/component.js';
 import type { ReloadReport } from '../runtime/diff.js';
+import type { HistoryAnswer } from '../log/shown-log.js';
 
 /** What the HTTP layer may ask of the running service; HTTP only adapts requests to it. */
 export interface ServiceApi {
@@ -24,4 +25,6 @@ export interface ServiceApi {
   loadConfig(url: string): Promise<ReloadReport>;
   /** The running configuration as a zip that loads onto another unit unchanged. */
   downloadConfig(): Promise<{ zip: Buffer; filename: string }>;
+  /** What the display's areas showed, newest first (shown.log); absent when the service has no log folder. */
+  history?(id: string, since: number | undefined, limit: number): Promise<HistoryAnswer>;
 }
