@@ -4,16 +4,14 @@ import type { Clock } from '../util/clock.js';
 import { publishStateChange } from './changes.js';
 import { parseCommand, type ClearCommand, type Command } from './command.js';
 import { maskQuery } from './credentials.js';
-import { defaultContent, requestedContent, sameContent, type Overrides } from './content.js';
+import { buildAreas } from './build-areas.js';
+import { defaultContent } from './content.js';
 import { lenientField } from './lenient.js';
-import { mergedQuery, placeLayer, requested, savedLayers, shownLine, type SavedLayer } from './layers.js';
+import { mergedQuery, placeLayer, requested, savedLayers, shownLine, type SavedLevels } from './layers.js';
 import { emptyDisplayState, type AreaState, type FaultRecord, type HeldState, type Layer } from './state.js';
 import type { StateStore } from './store.js';
 
 export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload';
-
-/** What rebuilds a display's levels: its priority-0 query and the levels above (a replay, a reload). */
-export interface SavedLevels { base?: string; layers: SavedLayer[] }
 
 export interface ControlLog {
   info(obj: object, msg: string): void;
@@ -81,41 +79,19 @@ export class Controller {
   /**
    * Validates and applies one control message. Throws MldsError (and sends confirm=2) when
    * it is faulty; otherwise resolves once the state is committed, before the panel is written.
+   * `restoredExpiry`: a saved level's end (restore-levels.ts), instead of now + expires.
    */
-  apply(raw: string, source: CommandSource): Promise<ApplyResult> {
-    return this.enqueue(raw, source);
+  apply(raw: string, source: CommandSource, restoredExpiry?: number): Promise<ApplyResult> {
+    // Serialized so two messages for one display commit in arrival order, whatever their picture loads take.
+    const run = this.queue.then(() => this.applyNow(raw, source, restoredExpiry));
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** The levels of a display as the journal keeps them, for a reload to apply again. */
   saved(id: string): SavedLevels {
     const layers = this.state(id).layers;
     return { base: layers.find((l) => l.priority === 0)?.query, layers: savedLayers(layers) };
-  }
-
-  /**
-   * The boot replay, and a changed display after a reload: its priority-0 query, then each
-   * level above with the time it had left; a level that ended meanwhile is not shown.
-   * Not stored again, not confirmed. Rejects with the first fault after trying all.
-   */
-  async restore(id: string, levels: SavedLevels, source: 'replay' | 'reload'): Promise<void> {
-    let fault: unknown;
-    const now = this.deps.clock.now();
-    if (levels.base !== undefined) await this.enqueue(levels.base, source).catch((err: unknown) => { fault ??= err; });
-    for (const l of levels.layers) {
-      if (l.expiresAt <= now) {
-        this.deps.log.info({ id, priority: l.priority, expiredAt: new Date(l.expiresAt).toISOString() }, 'priority message ended while the service was down; not shown');
-        continue;
-      }
-      await this.enqueue(l.query, source, l.expiresAt).catch((err: unknown) => { fault ??= err; });
-    }
-    if (fault) throw fault;
-  }
-
-  private enqueue(raw: string, source: CommandSource, expiresAt?: number): Promise<ApplyResult> {
-    // Serialized so two messages for one display commit in arrival order, whatever their picture loads take.
-    const run = this.queue.then(() => this.applyNow(raw, source, expiresAt));
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private async applyNow(raw: string, source: CommandSource, restoredExpiry?: number): Promise<ApplyResult> {
@@ -131,7 +107,7 @@ export class Controller {
     const st = this.state(id);
     if (cmd.clear) return this.clearLevel(cmd, st, source, now);
     const old = st.layers.find((l) => l.priority === cmd.priority);
-    const areas = await this.buildAreas(cmd, old, now);
+    const areas = await buildAreas(cmd, old, now, this.deps);
     // Commit: from here nothing can fail.
     const layer: Layer = {
       priority: cmd.priority, layout: cmd.layout.name, areas, since: now, source, inumber: cmd.inumber,
@@ -205,46 +181,6 @@ export class Controller {
       void written.then(reveal);
     }
     return written;
-  }
-
-  private async buildAreas(cmd: Command, old: Layer | undefined, now: number): Promise<Map<string, AreaState>> {
-    const sameLayout = old?.layout === cmd.layout.name;
-    const next = new Map<string, AreaState>();
-    for (const area of cmd.layout.areas) {
-      const o: Overrides = { fontColor: cmd.fontColor.get(area.id), fontSize: cmd.fontSize.get(area.id) };
-      const given = cmd.areas.get(area.id);
-      const prev = sameLayout ? old.areas.get(area.id) : undefined;
-      if (!given && cmd.keep && prev) {
-        // Kept with its content and remaining ttl; a new override restyles it.
-        next.set(area.id, o.fontColor || o.fontSize ? { ...prev, fontColor: o.fontColor ?? prev.fontColor, fontSize: o.fontSize ?? prev.fontSize, setAt: now } : prev);
-        continue;
-      }
-      let content = given ? requestedContent(given, o, now) : defaultContent(area, o, now);
-      // Only pictures are loaded first; the other areas cost no turn of the event loop.
-      if (content.area.type === 'image' && content.file) content = await this.loadable(content, content.file, o, now);
-      if (prev && sameContent(prev, content)) {
-        prev.expiresAt = content.expiresAt;
-        prev.value = content.value;
-        content = prev;
-      }
-      next.set(area.id, content);
-    }
-    return next;
-  }
-  /** A picture that cannot be decoded falls back to the defaultValue, then to blank; the fault stays visible. */
-  private async loadable(content: AreaState, file: string, o: Overrides, now: number): Promise<AreaState> {
-    try {
-      await this.deps.preload(file);
-      return content;
-    } catch (err) {
-      const fault = `${content.file}: ${(err as Error).message}`;
-      this.deps.log.warn({ area: content.area.id, fault }, 'picture cannot be shown');
-      const fallback = content.source === 'request' ? defaultContent(content.area, o, now) : { area: content.area, source: 'none' as const, setAt: now };
-      if (fallback.file && fallback.file !== content.file) {
-        try { await this.deps.preload(fallback.file); } catch { return { area: content.area, source: 'none', setAt: now, fault }; }
-      }
-      return { ...fallback, fault };
-    }
   }
 
   private scheduleExpiry(id: string): void {

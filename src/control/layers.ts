@@ -14,6 +14,9 @@ export interface SavedLayer {
   inumber?: string;
 }
 
+/** What rebuilds a display's levels: its priority-0 query and the levels above (a replay, a reload). */
+export interface SavedLevels { base?: string; layers: SavedLayer[] }
+
 /** Highest first; a level replaces the one of equal priority. */
 export function placeLayer(layers: Layer[], layer: Layer): Layer[] {
   const out = layers.filter((l) => l.priority !== layer.priority);

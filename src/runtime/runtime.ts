@@ -2,6 +2,7 @@ import { ConfigError } from '../config/faults.js';
 import { loadConfig } from '../config/load.js';
 import type { ServiceConfig } from '../config/types.js';
 import { Controller, type ControlDeps } from '../control/controller.js';
+import { restoreLevels } from '../control/restore-levels.js';
 import type { StateStore } from '../control/store.js';
 import { KEY_PARAM } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
@@ -196,7 +197,7 @@ export class Runtime {
     for (const [id, levels] of current) {
       if (!next.displayById.has(id)) continue;
       try {
-        await this.controller.restore(id, levels, 'reload');
+        await restoreLevels(this.controller, id, levels, 'reload', this.deps.clock.now(), this.deps.log);
       } catch (err) {
         this.deps.log.warn({ id, err: (err as Error).message }, 'the current command no longer fits the changed display; it stays blank');
       }
@@ -222,7 +223,7 @@ export class Runtime {
       if (!d || (base === undefined && !layers.length) || !d.startScreen.loadLastRequest) continue;
       try {
         // Each priority level with the time it had left (one that ended while the service was down is not shown).
-        await this.controller.restore(id, { base, layers }, 'replay');
+        await restoreLevels(this.controller, id, { base, layers }, 'replay', this.deps.clock.now(), this.deps.log);
       } catch (err) {
         this.deps.log.warn({ id, err: (err as Error).message }, 'the saved request no longer fits the configuration; display stays blank');
       }

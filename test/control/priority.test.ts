@@ -53,6 +53,7 @@ test('a poller at priority 0 never overwrites an HTTP notice at 5; its latest co
     assert.equal(d.layers[0].expiresAt, new Date(T0 + 5000).toISOString());
     assert.equal(d.layers[1].expiresAt, null);
     assert.equal(await showsL1(svc), false);
+    assert.match((await get(svc, '/info')).text, /Priority levels.*data-priority="5"><b>5<\/b> l2.*on show.*data-priority="0"><b>0<\/b> l1.*underneath/s);
     // p2 was replaced before it was ever shown.
     await until(() => fb.got.some((r) => r.url === '/mlds?confirm=0&inumber=p2'), 5000, 'confirm=0 for p2');
     assert.ok(!fb.got.some((r) => r.url.endsWith('inumber=p3')), 'p3 is not confirmed while underneath');
@@ -232,6 +233,40 @@ test('/history lists each change of what an area shows, with its source, newest 
     }
   } finally {
     await svc.close();
+    sd.cleanup();
+  }
+});
+
+test("a poller's priority, expires and keep join its commands; the body's own win", async () => {
+  const feed = await sink();
+  let body = 'id=main&layout=l1&title=Feed&sign=b';
+  feed.answer = (_r, res) => res.end(body);
+  const c = baseConfig();
+  c.pollers = [{ url: feed.url('/a'), interval: '10', priority: '3', keep: true }];
+  const sd = serviceDir(c);
+  const clock = new FakeClock(T0);
+  const svc = await start(sd, { clock, recheckSeconds: 0 });
+  try {
+    await until(async () => (await display(svc)).layers.length === 1, 5000, 'the first poll');
+    let d = await display(svc);
+    assert.deepEqual(d.layers.map((l: Obj) => [l.priority, l.source, l.expiresAt]), [[3, 'poller', new Date(T0 + 30_000).toISOString()]], 'expires defaults to 3 intervals');
+    // keep=1 from the poller: the next body names the title only, the sign stays.
+    body = 'id=main&layout=l1&title=Feed+two';
+    clock.advance(10_000);
+    await until(async () => area(await display(svc), 'title').text === 'Feed two', 5000, 'the second poll');
+    d = await display(svc);
+    assert.equal(area(d, 'sign').text, 'Beta');
+    assert.equal(d.layers[0].expiresAt, new Date(T0 + 40_000).toISOString());
+    // An unchanged body renews the level.
+    clock.advance(10_000);
+    await until(async () => (await display(svc)).layers[0].expiresAt === new Date(T0 + 50_000).toISOString(), 5000, 'the renewal');
+    body = 'id=main&layout=l1&title=Own&priority=6&expires=7';
+    clock.advance(10_000);
+    await until(async () => (await display(svc)).layers[0].priority === 6, 5000, 'the body\'s own level');
+    assert.equal((await display(svc)).layers[0].expiresAt, new Date(T0 + 37_000).toISOString());
+  } finally {
+    await svc.close();
+    feed.close();
     sd.cleanup();
   }
 });
