@@ -53,7 +53,6 @@ export function mergedQuery(cmd: Command, areas: ReadonlyMap<string, AreaState>)
 
 /** One change of what an area shows, as shown.log holds it (one JSON object per line). */
 export interface ShownEntry {
-  time: string;
   id: string;
   layout: string;
   area: string;
@@ -70,11 +69,16 @@ export interface ShownEntry {
   end: string | null;
 }
 
+let isoAt = NaN;
+let iso = '';
+
 export function shownLine(displayId: string, layer: Layer, a: AreaState, now: number, ttl: boolean): string {
   const end = Math.min(a.expiresAt ?? Infinity, layer.expiresAt ?? Infinity);
-  const start = new Date(now).toISOString();
+  // The areas of one change share their start.
+  if (now !== isoAt) { isoAt = now; iso = new Date(now).toISOString(); }
+  const start = iso;
   const entry: ShownEntry = {
-    time: start, id: displayId, layout: layer.layout, area: a.area.id, value: a.value ?? null, content: a.source,
+    id: displayId, layout: layer.layout, area: a.area.id, value: a.value ?? null, content: a.source,
     source: ttl ? 'ttl' : layer.source, inumber: (ttl ? undefined : layer.inumber) ?? null, priority: layer.priority,
     start, end: end === Infinity ? null : new Date(end).toISOString(),
   };

@@ -12,6 +12,8 @@ export interface DailyFileOptions {
   now?: () => number;
   /** The file's name without `.log`: `mlds` (the service log, the default) or `shown` (shown.log). */
   name?: string;
+  /** Lines wait up to this long to share a write(2) (0, the default: the end of the turn). */
+  batchMs?: number;
   /** Called when writing starts failing (with the problem) and when it works again (undefined). */
   onChange?: (problem: LogFileProblem | undefined, recovered?: { dropped: number; since: number }) => void;
 }
@@ -81,15 +83,24 @@ export class DailyFile {
     this.pending.push(line);
     this.pendingChars += line.length;
     this.trim();
-    if (!this.writing && !this.retry && !this.scheduled) {
-      // Lines logged in one turn of the event loop go out in one write(2).
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.pump();
-      });
-    }
+    // Lines logged in one turn of the event loop (or batchMs) go out in one write(2).
+    if (!this.writing && !this.retry) this.later();
     return true;
+  }
+
+  /** Once this much waits, a batchMs file writes without waiting longer. */
+  private static readonly BATCH_CHARS = 64 * 1024;
+
+  private later(): void {
+    if (this.opts.batchMs && this.pendingChars >= DailyFile.BATCH_CHARS) return this.pump();
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const go = () => {
+      this.scheduled = false;
+      this.pump();
+    };
+    if (this.opts.batchMs) setTimeout(go, this.opts.batchMs).unref();
+    else setImmediate(go);
   }
 
   problem(): LogFileProblem | undefined {
@@ -153,7 +164,8 @@ export class DailyFile {
       else if (n < data.length) this.giveBack(lines, n);
       this.writing = false;
       if (!this.head && !this.pending.length) this.recovered();
-      this.pump();
+      if (this.opts.batchMs && this.pending.length && !this.head && !this.drained.length) this.later();
+      else this.pump();
     });
   }
 
