@@ -272,7 +272,7 @@ test("a poller's priority, expires and keep join its commands; the body's own wi
   }
 });
 
-test('an area named priority, keep or expires is a configuration fault naming it', () => {
+test('an area named priority, keep or expires is a configuration fault naming it; so are poller levels out of range', () => {
   for (const name of ['priority', 'keep', 'expires']) {
     const c = baseConfig();
     c.displays.main.layout.l2[name] = { coordinates: '0 0 9 9', type: 'text' };
@@ -280,6 +280,17 @@ test('an area named priority, keep or expires is a configuration fault naming it
     try {
       assert.throws(() => loadConfig(sd.configFile), (err: unknown) => err instanceof ConfigError
         && err.faults.some((f) => f.path === `/displays/main/layout/l2/${name}` && f.message.includes(`"${name}" is a reserved query name`)));
+    } finally {
+      sd.cleanup();
+    }
+  }
+  const pollerFaults: Array<[Obj, string]> = [[{ expires: '30' }, '/pollers/0/expires'], [{ priority: '10', expires: '30' }, '/pollers/0/priority'], [{ keep: 'yes' }, '/pollers/0/keep']];
+  for (const [extra, where] of pollerFaults) {
+    const c = baseConfig();
+    c.pollers = [{ url: 'http://127.0.0.1:8080/feed', interval: '10', ...extra }];
+    const sd = serviceDir(c);
+    try {
+      assert.throws(() => loadConfig(sd.configFile), (err: unknown) => err instanceof ConfigError && err.faults.some((f) => f.path === where), JSON.stringify(extra));
     } finally {
       sd.cleanup();
     }
