@@ -9,6 +9,7 @@ import { createHttpServer } from './http/server.js';
 import type { HttpsComponent } from './http/https.js';
 import { LiveViews } from './http/stream.js';
 import { createLogger } from './log/logger.js';
+import { ShownLog } from './log/shown-log.js';
 import { FeedbackSender } from './monitor/feedback.js';
 import { ConfigArchives } from './runtime/archives.js';
 import { components } from './runtime/components.js';
@@ -33,6 +34,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const startedAt = clock.now();
   log.info({ version: VERSION, config: configFile, displays: first.displays.length, units: first.units.length, ...(recovered !== 'none' ? { swap: recovered } : {}) }, 'configuration loaded');
 
+  // What each area showed, beside mlds.log with its retention (none without a log folder).
+  const shown = opts.logDir ? new ShownLog(opts.logDir, first.logRetentionDays) : undefined;
   const store = new StateStore(opts.stateDir, { log });
   await store.load();
   const feedback = new FeedbackSender(store, clock, log, opts.feedback);
@@ -45,9 +48,14 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     // HTTPS serves the same app beside HTTP (a component: loaded only when configured, follows reloads; it starts after `app` exists).
     components: components({ recheckSeconds: opts.recheckSeconds, https: { app: () => app, host } }),
     onDisplaysGone: (ids) => live.close(ids),
+    shown: shown && ((line) => shown.write(line)),
   });
   const archives = new ConfigArchives({ runtime, configFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
-  const api = serviceApi({ runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...store.problems(), ...feedback.problems()], feedback: () => feedback.status() });
+  const shownProblems = () => { const p = shown?.problem(); return p ? [{ source: 'history', message: p.message, since: new Date(p.since).toISOString() }] : []; };
+  const api = serviceApi({
+    runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...shownProblems(), ...store.problems(), ...feedback.problems()], feedback: () => feedback.status(),
+    history: shown && ((id, since, limit) => shown.history(id, since, limit)),
+  });
 
   // Listen first: while the panels are being opened the port already answers 503.
   const shots = new Screenshots();
@@ -76,6 +84,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       await runtime.stop();
       await store.flush().catch((err: Error) => log.warn({ err: err.message }, 'saving the state failed'));
       log.info({}, 'service stopped');
+      await shown?.close();
       await logger.close();
     },
   };

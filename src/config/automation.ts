@@ -2,7 +2,7 @@
 // service fetches" and "Boot and automation"), kept apart from the display and area rules.
 import { createRequire } from 'node:module';
 import { pointer } from './faults.js';
-import { parseIntLike } from './scalars.js';
+import { parseBoolLike, parseIntLike } from './scalars.js';
 import type { CronConfig, DisplayConfig, PollerConfig, PollerMapper } from './types.js';
 import { checkUrl, DEFAULT_PORT_RANGE } from '../net/url-rules.js';
 import { MldsError } from '../errors.js';
@@ -44,6 +44,13 @@ export function normalizePollers(raw: unknown, fault: Fault): PollerConfig[] {
   (Array.isArray(raw) ? raw : []).forEach((p: unknown, i: number) => {
     if (!isObj(p)) return;
     const poller: PollerConfig = { url: String(p.url), interval: parseIntLike(p.interval) ?? 60 };
+    if (parseBoolLike(p.keep)) poller.keep = true;
+    const priority = parseIntLike(p.priority) ?? 0;
+    if (priority > 0) {
+      poller.priority = priority;
+      // Long enough to outlast a late fetch or two; it ends on its own once the feed stops.
+      poller.expires = parseIntLike(p.expires) ?? Math.min(3 * poller.interval, 86_400);
+    } else if (p.expires !== undefined) fault(pointer('pollers', i, 'expires'), 'applies only to a poller with a priority above 0');
     if (isObj(p.mapper)) poller.mapper = mapperOf(p.mapper, pointer('pollers', i, 'mapper'), fault);
     out.push(poller);
   });

@@ -4,6 +4,7 @@
 // area's defaultValue that is no key of its params, displays merged into one unit only because
 // neither names an address, and (a warning) areas of one layout that overlap.
 import { parseCommand } from '../control/command.js';
+import { credentialNames } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
 import { pointer, type ConfigFault } from './faults.js';
 import type { AreaConfig, DisplayConfig, ServiceConfig } from './types.js';
@@ -30,7 +31,9 @@ export function crossCheck(config: ServiceConfig, raw: Raw, fault: Fault): Confi
 function checkQueries(config: ServiceConfig, fault: Fault): void {
   const check = (query: string, at: (field: string) => string) => {
     try {
-      const cmd = parseCommand(query, config);
+      const cmd = parseCommand(query, config, credentialNames(config));
+      // A clear (priority=<p>&layout=) names no areas.
+      if ('clear' in cmd) return;
       for (const name of cmd.ignored) fault(at(name), `layout "${cmd.layout.name}" of display "${cmd.display.id}" has no area "${name}" (it has: ${cmd.layout.areas.map((a) => a.id).join(', ')})`);
     } catch (err) {
       if (!(err instanceof MldsError)) throw err;

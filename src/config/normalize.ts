@@ -13,6 +13,7 @@ import { parseBoolLike, parseIntLike, parseNumLike } from './scalars.js';
 import type {
   AreaConfig, DisplayConfig, LayoutConfig, OutputConfig, ServiceConfig, StartScreenConfig, UnitConfig,
 } from './types.js';
+import { CONTROL_OPTIONS } from '../control/options.js';
 
 type Raw = Record<string, unknown>;
 const MAX_UNITS = 99;
@@ -82,6 +83,7 @@ function normalizeDisplay(id: string, d: Raw, dir: string, settings: AreaSetting
       if (!isObj(l)) continue;
       const areas: AreaConfig[] = [];
       for (const [areaId, a] of Object.entries(l)) {
+        if (CONTROL_OPTIONS.has(areaId)) fault(at('layout', name, areaId), `"${areaId}" is a reserved query name (keep, priority, expires); name the area otherwise`);
         if (isObj(a)) {
           const area = normalizeArea(areaId, a, width, height, dir, settings, (p, m) => fault(at('layout', name, areaId) + p, m));
           if (area) areas.push(area);

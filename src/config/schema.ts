@@ -119,6 +119,7 @@ export const configSchema = {
         type: 'object', additionalProperties: false, required: ['url', 'interval'],
         properties: {
           url, interval: int(1, 86400),
+          keep: bool, priority: int(0, 9), expires: int(1, 86400),
           mapper: {
             type: 'object', additionalProperties: false, required: ['id', 'layout', 'areas'],
             properties: { id: { type: 'string', minLength: 1, maxLength: 255 }, layout: { type: 'string', minLength: 1, maxLength: 255 }, areas: names({ additionalProperties: { type: 'string', maxLength: 1024 } }) },

@@ -116,7 +116,16 @@ export interface CronConfig {
 }
 /** Turns a poller's JSON response into a control message: area -> RFC 6901 pointer. */
 export interface PollerMapper { id: string; layout: string; areas: Record<string, string> }
-export interface PollerConfig { url: string; interval: number; mapper?: PollerMapper }
+export interface PollerConfig {
+  url: string;
+  interval: number;
+  mapper?: PollerMapper;
+  /** Its commands carry keep=1 (areas the body does not name keep their content). */
+  keep?: boolean;
+  /** Its commands' level (0..9) and, above 0, how long each holds it (seconds; default 3 intervals). */
+  priority?: number;
+  expires?: number;
+}
 
 export interface HttpLimits {
   headersTimeoutMs: number;

@@ -1,6 +1,7 @@
 import type { AreaConfig, DisplayConfig, LayoutConfig, Rgb, ServiceConfig } from '../config/types.js';
 import { kindOf } from '../areas/registry.js';
 import { MldsError } from '../errors.js';
+import { CONTROL_OPTIONS, controlOption, checkLevel, type ControlOptions } from './options.js';
 import { parseQuery } from './query.js';
 import { isCredentialName } from './credentials.js';
 
@@ -16,7 +17,8 @@ export interface AreaCommand {
 }
 
 /** A control message checked against the configuration: nothing in it can fail to apply. */
-export interface Command {
+export interface Command extends ControlOptions {
+  clear?: false;
   display: DisplayConfig;
   layout: LayoutConfig;
   areas: Map<string, AreaCommand>;
@@ -29,6 +31,15 @@ export interface Command {
   query: string;
 }
 
+/** `priority=<p>&layout=` (p above 0): the message at level p goes at once. */
+export interface ClearCommand {
+  clear: true;
+  display: DisplayConfig;
+  priority: number;
+  inumber?: string;
+  query: string;
+}
+
 const OVERRIDE = /^(fontColor|fontSize)\[(.*)\]$/;
 const MAX_INUMBER = 255;
 
@@ -37,7 +48,7 @@ const MAX_INUMBER = 255;
  * `data` value, a poller's body, a saved request). Throws MldsError naming the field.
  * `credentialNames` are query names that carry keys, not content (removed from `query`).
  */
-export function parseCommand(raw: string, config: ServiceConfig, credentialNames: readonly string[] = []): Command {
+export function parseCommand(raw: string, config: ServiceConfig, credentialNames: readonly string[] = []): Command | ClearCommand {
   const parsed = parseQuery(raw.startsWith('?') ? raw.slice(1) : raw);
   const pairs = credentialNames.length ? parsed.filter((p) => !credentialNames.includes(p.name)) : parsed;
   // One pass for both: this runs for every command.
@@ -47,6 +58,8 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
     else if (p.name === 'layout' && layouts++ === 0) layoutName = p.value;
   }
   single('id', ids, id, 'MLDS_MISSING_ID', 'MLDS_REPEATED_ID');
+  // An empty layout is faulty, except in a clear (priority above 0): looked for only then.
+  if (layouts === 1 && layoutName === '' && pairs.some((p) => p.name === 'priority')) return parseClear(pairs, id, config);
   single('layout', layouts, layoutName, 'MLDS_MISSING_LAYOUT', 'MLDS_REPEATED_LAYOUT');
   const display = config.displayById.get(id);
   if (!display) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
@@ -54,10 +67,14 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
   if (!layout) throw new MldsError('MLDS_UNKNOWN_LAYOUT', `display "${id}" has no layout "${layoutName}" (it has: ${[...display.layouts.keys()].join(', ')})`, 'layout');
 
   const areaById = areasOf(layout);
-  const cmd: Command = { display, layout, areas: new Map(), fontColor: new Map(), fontSize: new Map(), ignored: [], query: '' };
+  const cmd: Command = { display, layout, areas: new Map(), fontColor: new Map(), fontSize: new Map(), ignored: [], query: '', keep: false, priority: 0 };
   const seen = new Set<string>();
   for (const { name, value } of pairs) {
     if (name === 'id' || name === 'layout') continue;
+    if (CONTROL_OPTIONS.has(name)) {
+      controlOption(cmd, name, value, seen);
+      continue;
+    }
     if (name === 'inumber') {
       if (cmd.inumber !== undefined) throw new MldsError('MLDS_BAD_PARAMETER', '"inumber" must appear at most once', 'inumber');
       if (value.length > MAX_INUMBER) throw new MldsError('MLDS_BAD_PARAMETER', `"inumber" must be at most ${MAX_INUMBER} characters`, 'inumber');
@@ -78,14 +95,32 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
     }
     cmd.areas.set(name, resolveValue(area, value));
   }
-  let query = '';
-  for (const p of pairs) {
-    // An ignored name that reads as `key` (`Key`, `KEY`) was meant as one: not kept for /info.
-    if (cmd.ignored.length && !areaById.has(p.name) && isCredentialName(p.name)) continue;
-    query += `${query ? '&' : ''}${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`;
-  }
-  cmd.query = query;
+  checkLevel(cmd);
+  // An ignored name that reads as `key` (`Key`, `KEY`) was meant as one: not kept for /info.
+  cmd.query = encodeQuery(cmd.ignored.length ? pairs.filter((p) => areaById.has(p.name) || !isCredentialName(p.name)) : pairs);
   return cmd;
+}
+
+/** Pairs back into a query string, every name and value percent-encoded. */
+export function encodeQuery(pairs: ReadonlyArray<{ name: string; value: string }>): string {
+  let query = '';
+  for (const p of pairs) query += `${query ? '&' : ''}${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`;
+  return query;
+}
+
+function parseClear(pairs: Array<{ name: string; value: string }>, id: string, config: ServiceConfig): ClearCommand {
+  const display = config.displayById.get(id);
+  if (!display) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
+  const opts: ControlOptions & { inumber?: string } = { keep: false, priority: 0 };
+  const seen = new Set<string>();
+  for (const { name, value } of pairs) {
+    if (name === 'id' || name === 'layout') continue;
+    if (CONTROL_OPTIONS.has(name)) controlOption(opts, name, value, seen);
+    else if (name === 'inumber' && !seen.has(name) && value.length <= MAX_INUMBER) { seen.add(name); opts.inumber = value; }
+    else throw new MldsError('MLDS_BAD_CONTROL_OPTION', `"${name}": a clear (priority=<p>&layout= with an empty layout) names no areas`, name);
+  }
+  if (opts.priority === 0) throw new MldsError('MLDS_MISSING_LAYOUT', '"layout" is required (an empty layout clears a level only with a priority above 0)', 'layout');
+  return { clear: true, display, priority: opts.priority, inumber: opts.inumber, query: encodeQuery(pairs) };
 }
 
 function single(name: 'id' | 'layout', count: number, value: string, missing: 'MLDS_MISSING_ID' | 'MLDS_MISSING_LAYOUT', repeated: 'MLDS_REPEATED_ID' | 'MLDS_REPEATED_LAYOUT'): void {

@@ -2,11 +2,13 @@ import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import { MldsError } from '../errors.js';
 import type { Clock } from '../util/clock.js';
 import { publishStateChange } from './changes.js';
-import { parseCommand, type Command } from './command.js';
+import { parseCommand, type ClearCommand, type Command } from './command.js';
 import { maskQuery } from './credentials.js';
-import { defaultContent, requestedContent, sameContent, type Overrides } from './content.js';
+import { buildAreas } from './build-areas.js';
+import { defaultContent } from './content.js';
 import { lenientField } from './lenient.js';
-import { emptyDisplayState, type AreaState, type DisplayState, type FaultRecord } from './state.js';
+import { mergedQuery, placeLayer, requested, savedLayers, shownLine, type SavedLevels } from './layers.js';
+import { emptyDisplayState, type AreaState, type FaultRecord, type HeldState, type Layer } from './state.js';
 import type { StateStore } from './store.js';
 
 export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload';
@@ -28,6 +30,8 @@ export interface ControlDeps {
   preload(file: string): Promise<unknown>;
   /** Names of query values that carry credentials (never stored or replayed). */
   credentialNames?(): string[];
+  /** Takes a shown.log line (layers.ts, ShownEntry) per change of what an area shows. */
+  shown?(line: string): void;
 }
 
 export interface ApplyResult {
@@ -51,7 +55,7 @@ const RECENT_FAULTS = 20;
  * replay: validate completely first, so a faulty message changes nothing, then commit.
  */
 export class Controller {
-  private states = new Map<string, DisplayState>();
+  private states = new Map<string, HeldState>();
   private timers = new Map<string, unknown>();
   private queue: Promise<unknown> = Promise.resolve();
   /** Faults of messages whose display could not be told (unknown or missing id). */
@@ -61,97 +65,122 @@ export class Controller {
     for (const d of config.displays) this.states.set(d.id, emptyDisplayState(d.id));
   }
 
-  state(id: string): DisplayState {
+  state(id: string): HeldState {
     let s = this.states.get(id);
     if (!s) { s = emptyDisplayState(id); this.states.set(id, s); }
     return s;
   }
 
+  /** Validates a control message without applying it (HEAD /mlds); throws MldsError naming the field. */
+  validate(raw: string): Command | ClearCommand {
+    return parseCommand(raw, this.config, this.deps.credentialNames?.());
+  }
+
   /**
    * Validates and applies one control message. Throws MldsError (and sends confirm=2) when
    * it is faulty; otherwise resolves once the state is committed, before the panel is written.
+   * `restoredExpiry`: a saved level's end (restore-levels.ts), instead of now + expires.
    */
-  apply(raw: string, source: CommandSource): Promise<ApplyResult> {
+  apply(raw: string, source: CommandSource, restoredExpiry?: number): Promise<ApplyResult> {
     // Serialized so two messages for one display commit in arrival order, whatever their picture loads take.
-    const run = this.queue.then(() => this.applyNow(raw, source));
+    const run = this.queue.then(() => this.applyNow(raw, source, restoredExpiry));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  /**
-   * Validates a control message exactly as apply() does and changes nothing (HEAD /mlds, a
-   * monitor's dry run): throws the same MldsError, but records no fault and confirms nothing.
-   */
-  check(raw: string): { displayId: string; layout: string; ignored: string[] } {
-    const cmd = parseCommand(raw, this.config, this.deps.credentialNames?.());
-    return { displayId: cmd.display.id, layout: cmd.layout.name, ignored: cmd.ignored };
+  /** The levels of a display as the journal keeps them, for a reload to apply again. */
+  saved(id: string): SavedLevels {
+    const layers = this.state(id).layers;
+    return { base: layers.find((l) => l.priority === 0)?.query, layers: savedLayers(layers) };
   }
 
-  private async applyNow(raw: string, source: CommandSource): Promise<ApplyResult> {
+  private async applyNow(raw: string, source: CommandSource, restoredExpiry?: number): Promise<ApplyResult> {
     const now = this.deps.clock.now();
-    let cmd: Command;
+    let cmd: Command | ClearCommand;
     try {
       cmd = parseCommand(raw, this.config, this.deps.credentialNames?.());
     } catch (err) {
       if (err instanceof MldsError) this.recordFault(raw, err, source, now);
       throw err;
     }
-    const st = this.state(cmd.display.id);
-    const next = await this.buildAreas(cmd, st, now);
+    const id = cmd.display.id;
+    const st = this.state(id);
+    if (cmd.clear) return this.clearLevel(cmd, st, source, now);
+    const old = st.layers.find((l) => l.priority === cmd.priority);
+    const areas = await buildAreas(cmd, old, now, this.deps);
     // Commit: from here nothing can fail.
-    if (st.layout !== cmd.layout.name) st.layoutSetAt = now;
-    st.layout = cmd.layout.name;
-    st.areas = next;
-    st.version++;
+    const layer: Layer = {
+      priority: cmd.priority, layout: cmd.layout.name, areas, since: now, source, inumber: cmd.inumber,
+      expiresAt: cmd.priority > 0 ? restoredExpiry ?? now + cmd.expires! * 1000 : undefined,
+      query: cmd.keep && old?.layout === cmd.layout.name ? mergedQuery(cmd, areas) : cmd.query,
+    };
+    // Replaced before it was ever shown.
+    old?.reveal?.(false);
+    st.layers = placeLayer(st.layers, layer);
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
-    this.scheduleExpiry(cmd.display.id);
-    this.announce(cmd.display.id);
+    const written = st.layers[0] === layer ? this.show(id, now, false) : new Promise<boolean>((resolve) => { layer.reveal = resolve; });
+    this.scheduleExpiry(id);
     // In the kernel before the command is answered (`stored`); the store reports its own failures.
-    const stored = source === 'replay' ? undefined : this.deps.store.noteLastRequest(cmd.display.id, st.lastCommand);
+    const stored = source === 'replay' || source === 'reload' ? undefined : layer.priority === 0
+      ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source })
+      : this.deps.store.noteLayers(id, savedLayers(st.layers));
     // An HTTP command is logged once, on its request line (src/http); other sources here.
-    if (source !== 'http') this.deps.log.info({ id: cmd.display.id, layout: cmd.layout.name, inumber: cmd.inumber, source, ignored: cmd.ignored }, 'command applied');
-    const written = this.deps.redraw(cmd.display.id);
+    if (source !== 'http') this.deps.log.info({ id, layout: cmd.layout.name, inumber: cmd.inumber, source, ignored: cmd.ignored, ...(layer.priority ? { priority: layer.priority } : {}) }, 'command applied');
+    this.confirmWhen(cmd, source, written);
+    return { displayId: id, layout: cmd.layout.name, inumber: cmd.inumber, ignored: cmd.ignored, written, stored };
+  }
+
+  /** `priority=<p>&layout=`: level p goes at once; what is under it shows when it was on show. */
+  private clearLevel(cmd: ClearCommand, st: HeldState, source: CommandSource, now: number): ApplyResult {
+    const id = cmd.display.id;
+    const layer = st.layers.find((l) => l.priority === cmd.priority);
+    st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
+    let written = Promise.resolve(true);
+    if (layer) {
+      const onShow = st.layers[0] === layer;
+      st.layers = st.layers.filter((l) => l !== layer);
+      layer.reveal?.(false);
+      if (onShow) written = this.show(id, now, true);
+      this.scheduleExpiry(id);
+    }
+    const stored = source === 'replay' || source === 'reload' ? undefined : this.deps.store.noteLayers(id, savedLayers(st.layers));
+    if (source !== 'http') this.deps.log.info({ id, priority: cmd.priority, inumber: cmd.inumber, source, found: !!layer }, 'priority level cleared');
+    this.confirmWhen(cmd, source, written);
+    return { displayId: id, layout: '', inumber: cmd.inumber, ignored: [], written, stored };
+  }
+
+  private confirmWhen(cmd: Command | ClearCommand, source: CommandSource, written: Promise<boolean>): void {
     const inumber = cmd.inumber;
     if (inumber !== undefined && source !== 'replay' && source !== 'reload') {
       void written.then((ok) => this.deps.confirm(cmd.display, ok ? 1 : 0, inumber));
     }
-    return { displayId: cmd.display.id, layout: cmd.layout.name, inumber: cmd.inumber, ignored: cmd.ignored, written, stored };
   }
 
-  private async buildAreas(cmd: Command, st: DisplayState, now: number): Promise<Map<string, AreaState>> {
-    const sameLayout = st.layout === cmd.layout.name;
-    const next = new Map<string, AreaState>();
-    for (const area of cmd.layout.areas) {
-      const o: Overrides = { fontColor: cmd.fontColor.get(area.id), fontSize: cmd.fontSize.get(area.id) };
-      const given = cmd.areas.get(area.id);
-      let content = given ? requestedContent(given, o, now) : defaultContent(area, o, now);
-      // Only pictures are loaded first; the other areas cost no turn of the event loop.
-      if (content.area.type === 'image' && content.file) content = await this.loadable(content, content.file, o, now);
-      const old = sameLayout ? st.areas.get(area.id) : undefined;
-      if (old && sameContent(old, content)) {
-        old.expiresAt = content.expiresAt;
-        content = old;
-      }
-      next.set(area.id, content);
+  /**
+   * The display shows its highest level now: what changed is drawn, told and recorded.
+   * `revealed`: the level was underneath until now, so its contents start again (effects, scrolls).
+   */
+  private show(id: string, now: number, revealed: boolean): Promise<boolean> {
+    const st = this.state(id);
+    const top = st.layers[0] as Layer | undefined;
+    if (top && revealed) for (const [k, a] of top.areas) top.areas.set(k, { ...a, setAt: now });
+    if (st.layout !== top?.layout) st.layoutSetAt = now;
+    const before = st.areas;
+    st.layout = top?.layout;
+    st.areas = top?.areas ?? new Map<string, AreaState>();
+    st.version++;
+    if (top && this.deps.shown) {
+      for (const a of st.areas.values()) if (before.get(a.area.id) !== a) this.deps.shown(shownLine(id, top, a, now, false));
     }
-    return next;
-  }
-
-  /** A picture that cannot be decoded falls back to the defaultValue, then to blank; the fault stays visible. */
-  private async loadable(content: AreaState, file: string, o: Overrides, now: number): Promise<AreaState> {
-    try {
-      await this.deps.preload(file);
-      return content;
-    } catch (err) {
-      const fault = `${content.file}: ${(err as Error).message}`;
-      this.deps.log.warn({ area: content.area.id, fault }, 'picture cannot be shown');
-      const fallback = content.source === 'request' ? defaultContent(content.area, o, now) : { area: content.area, source: 'none' as const, setAt: now };
-      if (fallback.file && fallback.file !== content.file) {
-        try { await this.deps.preload(fallback.file); } catch { return { area: content.area, source: 'none', setAt: now, fault }; }
-      }
-      return { ...fallback, fault };
+    this.announce(id);
+    const written = this.deps.redraw(id);
+    const reveal = top?.reveal;
+    if (top && reveal) {
+      top.reveal = undefined;
+      void written.then(reveal);
     }
+    return written;
   }
 
   private scheduleExpiry(id: string): void {
@@ -159,26 +188,52 @@ export class Controller {
     const old = this.timers.get(id);
     if (old !== undefined) clock.clearTimeout(old);
     this.timers.delete(id);
-    const st = this.state(id);
     let next = Infinity;
-    for (const a of st.areas.values()) if (a.expiresAt !== undefined) next = Math.min(next, a.expiresAt);
+    for (const l of this.state(id).layers) {
+      if (l.expiresAt !== undefined) next = Math.min(next, l.expiresAt);
+      for (const a of l.areas.values()) if (a.expiresAt !== undefined) next = Math.min(next, a.expiresAt);
+    }
     if (next === Infinity) return;
     this.timers.set(id, clock.setTimeout(() => this.expire(id), Math.max(0, next - clock.now())));
   }
 
-  /** ttl over: each expired area shows its defaultValue, or nothing. */
+  /**
+   * Time over: a level whose `expires` passed goes (the one under it shows), and each area
+   * whose ttl passed shows its defaultValue, or nothing, on every level. A level stored
+   * underneath whose requested contents all ran out before it was ever shown is confirmed 0.
+   */
   private expire(id: string): void {
     this.timers.delete(id);
     const now = this.deps.clock.now();
     const st = this.state(id);
+    const top = st.layers[0];
     let changed = false;
-    for (const [areaId, a] of st.areas) {
-      if (a.expiresAt !== undefined && a.expiresAt <= now) {
-        st.areas.set(areaId, defaultContent(a.area, { fontColor: a.fontColor, fontSize: a.fontSize }, now));
-        changed = true;
+    for (const l of st.layers) {
+      if (l.expiresAt !== undefined && l.expiresAt <= now) continue;
+      let here = false;
+      for (const [areaId, a] of l.areas) {
+        if (a.expiresAt === undefined || a.expiresAt > now) continue;
+        const d = defaultContent(a.area, { fontColor: a.fontColor, fontSize: a.fontSize }, now);
+        l.areas.set(areaId, d);
+        here = true;
+        if (l === top) {
+          changed = true;
+          this.deps.shown?.(shownLine(id, l, d, now, true));
+        }
+      }
+      if (here && l.reveal && ![...l.areas.values()].some(requested)) {
+        l.reveal(false);
+        l.reveal = undefined;
       }
     }
-    if (changed) {
+    const ended = st.layers.filter((l) => l.expiresAt !== undefined && l.expiresAt <= now);
+    if (ended.length) {
+      st.layers = st.layers.filter((l) => !ended.includes(l));
+      for (const l of ended) l.reveal?.(false);
+      this.deps.log.info({ id, priorities: ended.map((l) => l.priority) }, 'priority message expired');
+    }
+    if (top && ended.includes(top)) void this.show(id, now, true);
+    else if (changed) {
       st.version++;
       this.announce(id);
       this.deps.log.info({ id }, 'ttl expired');
@@ -222,6 +277,7 @@ export class Controller {
 
   /** Clears all timers; the controller is not used afterwards. */
   dispose(): void {
+    for (const st of this.states.values()) for (const l of st.layers) l.reveal?.(false);
     for (const t of this.timers.values()) this.deps.clock.clearTimeout(t);
     this.timers.clear();
     for (const id of this.states.keys()) publishStateChange({ config: this.config, displayId: id, state: undefined });

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { lenientDecode } from './lenient.js';
+import type { ServiceConfig } from '../config/types.js';
 
 /** The query name that carries `security.apiKey` or `security.adminKey`. */
 export const KEY_PARAM = 'key';
@@ -45,6 +46,11 @@ export function isCredentialName(name: string, names: readonly string[] = [KEY_P
   // eslint-disable-next-line no-control-regex -- control characters are what it removes
   const folded = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').toLowerCase();
   return folded !== name && names.includes(folded);
+}
+
+/** `key` carries credentials only when keys are configured (docs/decisions.md); else it may be an area. */
+export function credentialNames(config: Pick<ServiceConfig, 'security'>): string[] {
+  return config.security?.apiKey || config.security?.adminKey ? [KEY_PARAM] : [];
 }
 
 /** A request URL (path and query) with its credentials masked. */

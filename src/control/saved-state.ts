@@ -1,3 +1,4 @@
+import type { SavedLayer } from './layers.js';
 import type { CommandRecord } from './state.js';
 
 /** confirm is 0, 1 or 2 (checked on load). */
@@ -13,11 +14,17 @@ export interface SavedState {
   lastRequest: Record<string, CommandRecord>;
   /** Last confirmation sent per display id, so an equal one is not sent again after a restart. */
   lastFeedback: Record<string, SavedFeedback>;
+  /** Levels above priority 0 per display id, each until its expiresAt (DECISIONS.md, "Control extensions"). */
+  layers: Record<string, SavedLayer[]>;
 }
 
 /** Keyed by display ids from a file: no prototype, so an id like "__proto__" is only a key. */
 export function emptyState(): SavedState {
-  return { lastRequest: Object.create(null) as SavedState['lastRequest'], lastFeedback: Object.create(null) as SavedState['lastFeedback'] };
+  return {
+    lastRequest: Object.create(null) as SavedState['lastRequest'],
+    lastFeedback: Object.create(null) as SavedState['lastFeedback'],
+    layers: Object.create(null) as SavedState['layers'],
+  };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,6 +34,20 @@ function commandRecord(v: unknown): CommandRecord | undefined {
   if (v.inumber !== undefined && typeof v.inumber !== 'string') return undefined;
   if (v.source !== undefined && typeof v.source !== 'string') return undefined;
   return { query: v.query, at: v.at, ...(v.inumber !== undefined ? { inumber: v.inumber } : {}), source: v.source ?? 'http' };
+}
+
+const MAX_LAYERS = 9;
+
+function layerList(v: unknown): SavedLayer[] | undefined {
+  if (!Array.isArray(v) || v.length > MAX_LAYERS) return undefined;
+  const out: SavedLayer[] = [];
+  for (const l of v as unknown[]) {
+    const rec = commandRecord(l);
+    if (!rec || !isObject(l) || !Number.isInteger(l.priority) || (l.priority as number) < 1 || (l.priority as number) > MAX_LAYERS) return undefined;
+    if (typeof l.expiresAt !== 'number' || !Number.isFinite(l.expiresAt)) return undefined;
+    out.push({ priority: l.priority as number, query: rec.query, at: rec.at, expiresAt: l.expiresAt, source: rec.source, ...(rec.inumber !== undefined ? { inumber: rec.inumber } : {}) });
+  }
+  return out;
 }
 
 function feedback(v: unknown): SavedFeedback | undefined {
@@ -58,11 +79,12 @@ export function checkSavedState(parsed: unknown): { state: SavedState; dropped: 
   }
   section('lastRequest', commandRecord, state.lastRequest);
   section('lastFeedback', feedback, state.lastFeedback);
+  section('layers', layerList, state.layers);
   return { state, dropped };
 }
 
-/** One journal line: a change since the snapshot, `["r", id, record]` or `["f", id, feedback]`. */
-export function journalLine(kind: 'r' | 'f', id: string, value: CommandRecord | SavedFeedback): string {
+/** One journal line: a change since the snapshot, `["r", id, record]`, `["f", id, feedback]` or `["l", id, levels]`. */
+export function journalLine(kind: 'r' | 'f' | 'l', id: string, value: CommandRecord | SavedFeedback | SavedLayer[]): string {
   return `${JSON.stringify([kind, id, value])}\n`;
 }
 
@@ -77,8 +99,11 @@ export function applyJournal(state: SavedState, text: string): number {
     const [kind, id, value] = entry as [unknown, string, unknown];
     const rec = kind === 'r' ? commandRecord(value) : undefined;
     const fb = kind === 'f' ? feedback(value) : undefined;
+    const layers = kind === 'l' ? layerList(value) : undefined;
     if (rec) state.lastRequest[id] = rec;
     else if (fb) state.lastFeedback[id] = fb;
+    else if (layers?.length) state.layers[id] = layers;
+    else if (layers) delete state.layers[id];
     else bad++;
   }
   return bad;

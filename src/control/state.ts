@@ -38,6 +38,27 @@ export interface FaultRecord {
   query: string;
 }
 
+/**
+ * What one priority level of a display holds (DECISIONS.md, "Control extensions"). The
+ * highest level is on show: DisplayState.areas is its area map itself, so a ttl expiry on
+ * show changes both.
+ */
+export interface Layer {
+  priority: number;
+  layout: string;
+  areas: Map<string, AreaState>;
+  /** ms epoch when the command holding this level was accepted. */
+  since: number;
+  /** ms epoch when the level empties by itself (priority above 0). */
+  expiresAt?: number;
+  source: string;
+  inumber?: string;
+  /** The query that rebuilds the level (`keep` merged in, credentials removed): saved and replayed. */
+  query: string;
+  /** Settles the command's `written` once the level is first written to the output (true) or goes unseen (false). */
+  reveal?: (written: boolean) => void;
+}
+
 export interface DisplayState {
   id: string;
   /** Active layout name; undefined before the first command (the display shows black). */
@@ -51,8 +72,13 @@ export interface DisplayState {
   lastFault?: FaultRecord;
   /** Area keys ignored in the last accepted command (unknownAreaKeys = ignore). */
   lastIgnored?: string[];
+  /** Its priority levels, highest first; the first is on show (always set by the controller). */
+  layers?: Layer[];
 }
 
-export function emptyDisplayState(id: string): DisplayState {
-  return { id, layoutSetAt: 0, areas: new Map(), version: 0 };
+/** A display's state as the controller holds it. */
+export type HeldState = DisplayState & { layers: Layer[] };
+
+export function emptyDisplayState(id: string): HeldState {
+  return { id, layoutSetAt: 0, areas: new Map(), version: 0, layers: [] };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ServiceProblem } from '../monitor/status.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { openForAppend, readRegularFileAsync } from '../util/regular-file.js';
+import type { SavedLayer } from './layers.js';
 import { applyJournal, checkSavedState, emptyState, journalLine, listed, type SavedFeedback, type SavedState } from './saved-state.js';
 import type { CommandRecord } from './state.js';
 import { TurnBatch } from './turn-batch.js';
@@ -122,6 +123,13 @@ export class StateStore {
   noteLastRequest(id: string, rec: CommandRecord): Promise<void> | undefined {
     this.data.lastRequest[id] = rec;
     return this.turn.add(journalLine('r', id, rec));
+  }
+
+  /** The levels above priority 0 of a display after a change (none: the entry goes); as noteLastRequest. */
+  noteLayers(id: string, layers: SavedLayer[]): Promise<void> | undefined {
+    if (layers.length) this.data.layers[id] = layers;
+    else delete this.data.layers[id];
+    return this.turn.add(journalLine('l', id, layers));
   }
 
   setLastFeedback(id: string, fb: SavedFeedback): Promise<void> {

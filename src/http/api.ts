@@ -5,6 +5,7 @@ import type { Status } from '../monitor/status-types.js';
 import type { Component } from '../runtime/component.js';
 import type { ArchiveLoadReport } from '../runtime/archives.js';
 import type { ReloadReport } from '../runtime/diff.js';
+import type { HistoryAnswer } from '../log/shown-log.js';
 
 /** What the HTTP layer may ask of the running service; HTTP only adapts requests to it. */
 export interface ServiceApi {
@@ -25,4 +26,6 @@ export interface ServiceApi {
   loadConfig(url: string): Promise<ArchiveLoadReport>;
   /** The running configuration as a zip that loads onto another unit unchanged. */
   downloadConfig(): Promise<{ zip: Buffer; filename: string }>;
+  /** What the display's areas showed, newest first (shown.log); absent when the service has no log folder. */
+  history?(id: string, since: number | undefined, limit: number): Promise<HistoryAnswer>;
 }

@@ -12,6 +12,7 @@ import { configRoutes } from './routes/config.js';
 import { ethernetRoutes } from './routes/ethernet.js';
 import { identifyRoutes } from './routes/identify.js';
 import { brightnessRoutes } from './routes/brightness.js';
+import { historyRoutes } from './routes/history.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
 import { requireCjs } from '../util/require-cjs.js';
@@ -38,6 +39,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   ethernetRoutes(routes, api);
   identifyRoutes(routes, api);
   brightnessRoutes(routes, api);
+  historyRoutes(routes, api);
   const limiter = new RateLimiter(() => api.config().rateLimit);
   const refusals = new Refusals((ip) => limiter.take(ip), log);
   attachRefusals(app, refusals);

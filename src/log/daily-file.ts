@@ -11,6 +11,10 @@ export interface DailyFileOptions {
   /** How often a failed file is tried again. */
   retryMs?: number;
   now?: () => number;
+  /** The file's name without `.log`: `mlds` (the service log, the default) or `shown` (shown.log). */
+  name?: string;
+  /** Lines wait up to this long to share a write(2) (0, the default: the end of the turn). */
+  batchMs?: number;
   /** Called when writing starts failing (with the problem) and when it works again (undefined). */
   onChange?: (problem: LogFileProblem | undefined, recovered?: { dropped: number; since: number }) => void;
   /** Called when mlds.log was not a regular file (a FIFO...) and was moved aside, with what was done. */
@@ -22,8 +26,8 @@ export interface LogFileProblem {
   since: number;
 }
 
-const CURRENT = 'mlds.log';
-const ROTATED = /^mlds-(\d{4}-\d{2}-\d{2})(?:\.\d+)?\.log$/;
+/** Rotated files of the log named `name`: name-DAY.log and name-DAY.N.log. */
+export const rotatedName = (name: string): RegExp => new RegExp(`^${name}-(\\d{4}-\\d{2}-\\d{2})(?:\\.(\\d+))?\\.log$`);
 
 /** The local calendar day of `ms` as YYYY-MM-DD. */
 export function dayOf(ms: number): string {
@@ -45,6 +49,8 @@ export class DailyFile {
   private readonly maxPending: number;
   private readonly retryMs: number;
   private readonly now: () => number;
+  private readonly name: string;
+  private readonly rotated: RegExp;
   private fd: number | undefined;
   /** The day whose lines mlds.log holds. */
   private day: string | undefined;
@@ -65,11 +71,13 @@ export class DailyFile {
     this.maxPending = opts.maxPendingChars ?? 1 << 20;
     this.retryMs = opts.retryMs ?? 2000;
     this.now = opts.now ?? Date.now;
+    this.name = opts.name ?? 'mlds';
+    this.rotated = rotatedName(this.name);
     this.prune();
   }
 
   get file(): string {
-    return path.join(this.dir, CURRENT);
+    return path.join(this.dir, `${this.name}.log`);
   }
 
   /** pino's stream interface: one JSON line per call. */
@@ -78,15 +86,24 @@ export class DailyFile {
     this.pending.push(line);
     this.pendingChars += line.length;
     this.trim();
-    if (!this.writing && !this.retry && !this.scheduled) {
-      // Lines logged in one turn of the event loop go out in one write(2).
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.pump();
-      });
-    }
+    // Lines logged in one turn of the event loop (or batchMs) go out in one write(2).
+    if (!this.writing && !this.retry) this.later();
     return true;
+  }
+
+  /** Once this much waits, a batchMs file writes without waiting longer. */
+  private static readonly BATCH_CHARS = 64 * 1024;
+
+  private later(): void {
+    if (this.opts.batchMs && this.pendingChars >= DailyFile.BATCH_CHARS) return this.pump();
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const go = () => {
+      this.scheduled = false;
+      this.pump();
+    };
+    if (this.opts.batchMs) setTimeout(go, this.opts.batchMs).unref();
+    else setImmediate(go);
   }
 
   problem(): LogFileProblem | undefined {
@@ -96,6 +113,15 @@ export class DailyFile {
       message: `the log file ${this.file} cannot be written (${this.failure.error}); ${this.dropped} line(s) dropped, ${waiting} waiting`,
       since: this.failure.since,
     };
+  }
+
+  /** Resolves once the lines written so far are in the file (or failed to get there: see problem()). */
+  flush(): Promise<void> {
+    if (this.closed || this.retry || (!this.pending.length && !this.head && !this.writing)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.drained.push(resolve);
+      this.pump();
+    });
   }
 
   /** Writes what is pending (one attempt when the file is failing) and closes the file. */
@@ -141,7 +167,8 @@ export class DailyFile {
       else if (n < data.length) this.giveBack(lines, n);
       this.writing = false;
       if (!this.head && !this.pending.length) this.recovered();
-      this.pump();
+      if (this.opts.batchMs && this.pending.length && !this.head && !this.drained.length) this.later();
+      else this.pump();
     });
   }
 
@@ -192,10 +219,10 @@ export class DailyFile {
     this.day = today;
   }
 
-  /** mlds-DAY.log, or mlds-DAY.N.log when that exists (a restart wrote a second file that day). */
+  /** name-DAY.log, or name-DAY.N.log when that exists (a restart wrote a second file that day). */
   private freeName(day: string): string {
     for (let i = 1; ; i++) {
-      const name = path.join(this.dir, i === 1 ? `mlds-${day}.log` : `mlds-${day}.${i}.log`);
+      const name = path.join(this.dir, i === 1 ? `${this.name}-${day}.log` : `${this.name}-${day}.${i}.log`);
       if (!existsSync(name)) return name;
     }
   }
@@ -205,7 +232,7 @@ export class DailyFile {
     const cutoff = dayOf(new Date(d.getFullYear(), d.getMonth(), d.getDate() - this.opts.retentionDays).getTime());
     try {
       for (const name of readdirSync(this.dir)) {
-        const m = ROTATED.exec(name);
+        const m = this.rotated.exec(name);
         if (m && m[1] < cutoff) unlinkSync(path.join(this.dir, name));
       }
     } catch { /* a folder that cannot be read or changed now is pruned at the next rotation */ }

@@ -69,6 +69,17 @@ export interface DisplayReport {
   lastCommand: { query: string; at?: string; inumber?: string; source: string } | null;
   lastFault: FaultReport | null;
   ignoredKeys: string[];
+  /** Its priority levels, highest (on show) first (DECISIONS.md, "Control extensions"). */
+  layers: LayerReport[];
+}
+
+export interface LayerReport {
+  priority: number;
+  layout: string;
+  since?: string;
+  /** When the level ends by itself; null at priority 0. */
+  expiresAt: string | null;
+  source: string;
 }
 
 export interface Status {

@@ -112,6 +112,7 @@ export function buildStatus(s: StatusInput): Status {
         lastCommand: st.lastCommand ? { ...st.lastCommand, at: isoTime(st.lastCommand.at) } : null,
         lastFault: st.lastFault ? { ...st.lastFault, at: isoTime(st.lastFault.at) } : null,
         ignoredKeys: st.lastIgnored ?? [],
+        layers: (st.layers ?? []).map((l) => ({ priority: l.priority, layout: l.layout, since: isoTime(l.since), expiresAt: isoTime(l.expiresAt) ?? null, source: l.source })),
       };
     }),
     problems: s.problems?.() ?? [],

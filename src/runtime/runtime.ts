@@ -2,8 +2,9 @@ import { ConfigError } from '../config/faults.js';
 import { loadConfig } from '../config/load.js';
 import type { ServiceConfig } from '../config/types.js';
 import { Controller, type ControlDeps } from '../control/controller.js';
+import { restoreLevels } from '../control/restore-levels.js';
 import type { StateStore } from '../control/store.js';
-import { KEY_PARAM } from '../control/credentials.js';
+import { credentialNames } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
 import type { Logger } from '../log/logger.js';
 import type { ConfigStatus } from '../monitor/status.js';
@@ -25,6 +26,8 @@ export interface RuntimeDeps {
   components: ComponentEntry[];
   /** Displays that left or whose unit was replaced: their live views must end. */
   onDisplaysGone?(ids: string[]): void;
+  /** Takes a shown.log line per change of what an area shows (src/control/layers.ts). */
+  shown?(line: string): void;
 }
 
 /**
@@ -63,6 +66,7 @@ export class Runtime {
       confirm: deps.confirm,
       preload: preloadImage,
       credentialNames: () => credentialNames(this.config),
+      shown: deps.shown,
     });
     this.context = {
       log: deps.log,
@@ -167,7 +171,7 @@ export class Runtime {
   private async swap(next: ServiceConfig, report: ReloadReport): Promise<void> {
     const keep = new Set(report.unchanged);
     // What the changed displays show now, to show it again on their new layouts.
-    const current = new Map(report.changedDisplays.map((id) => [id, this.controller.state(id).lastCommand?.query]));
+    const current = new Map(report.changedDisplays.map((id) => [id, this.controller.saved(id)]));
     const nextUnits = new Map(next.units.map((u) => [u.key, u]));
     const gone: string[] = [...report.removed];
     const fresh: typeof next.units = [];
@@ -192,10 +196,10 @@ export class Runtime {
       } else fresh.push(u);
     }
     await Promise.all(fresh.map((u) => this.addUnit(u)));
-    for (const [id, query] of current) {
-      if (query === undefined || !next.displayById.has(id)) continue;
+    for (const [id, levels] of current) {
+      if (!next.displayById.has(id)) continue;
       try {
-        await this.controller.apply(query, 'reload');
+        await restoreLevels(this.controller, id, levels, 'reload', this.deps.clock.now(), this.deps.log);
       } catch (err) {
         this.deps.log.warn({ id, err: (err as Error).message }, 'the current command no longer fits the changed display; it stays blank');
       }
@@ -213,13 +217,15 @@ export class Runtime {
 
   /** The boot replay (and a display added by a reload): the last accepted request of each id, when its startScreen wants it. */
   private async replaySaved(ids: string[]): Promise<void> {
-    const saved = this.deps.store.get().lastRequest;
+    const saved = this.deps.store.get();
     for (const id of ids) {
       const d = this.config.displayById.get(id);
-      const rec = saved[id];
-      if (!d || !rec || !d.startScreen.loadLastRequest) continue;
+      const base = saved.lastRequest[id]?.query;
+      const layers = saved.layers[id] ?? [];
+      if (!d || (base === undefined && !layers.length) || !d.startScreen.loadLastRequest) continue;
       try {
-        await this.controller.apply(rec.query, 'replay');
+        // Each priority level with the time it had left (one that ended while the service was down is not shown).
+        await restoreLevels(this.controller, id, { base, layers }, 'replay', this.deps.clock.now(), this.deps.log);
       } catch (err) {
         this.deps.log.warn({ id, err: (err as Error).message }, 'the saved request no longer fits the configuration; display stays blank');
       }
@@ -251,9 +257,4 @@ export class Runtime {
   private async stopComponent(c: Component): Promise<void> {
     try { await c.stop(); } catch (err) { this.deps.log.warn({ component: c.name, err: (err as Error).message }, 'component failed to stop'); }
   }
-}
-
-/** `key` carries credentials only when keys are configured (docs/decisions.md). */
-function credentialNames(config: ServiceConfig): string[] {
-  return config.security?.apiKey || config.security?.adminKey ? [KEY_PARAM] : [];
 }

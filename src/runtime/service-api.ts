@@ -13,10 +13,12 @@ export interface ApiDeps {
   problems(): ServiceProblem[];
   /** The confirmation queues per feedback address, shown as `components.feedback`. */
   feedback?(): unknown;
+  /** shown.log read back (absent without a log folder). */
+  history?: ServiceApi['history'];
 }
 
 /** The running service as the HTTP layer sees it. */
-export function serviceApi({ runtime, live, archives, startedAt, problems, feedback }: ApiDeps): ServiceApi {
+export function serviceApi({ runtime, live, archives, startedAt, problems, feedback, history }: ApiDeps): ServiceApi {
   const { clock } = runtime.context;
   return {
     ready: () => runtime.ready() && !archives.busy(),
@@ -39,5 +41,6 @@ export function serviceApi({ runtime, live, archives, startedAt, problems, feedb
     component: (name) => runtime.component(name),
     loadConfig: (url) => archives.load(url),
     downloadConfig: () => archives.download(),
+    history,
   };
 }

@@ -46,7 +46,7 @@ interface Poll {
   stopped: boolean;
 }
 
-const keyOf = (p: PollerConfig) => JSON.stringify([p.url, p.interval, p.mapper ?? null]);
+const keyOf = (p: PollerConfig) => JSON.stringify([p.url, p.interval, p.mapper ?? null, p.keep ?? false, p.priority ?? 0, p.expires ?? null]);
 
 /** The wait after `failures` failures in a row: interval x 2^failures, at most BACKOFF_LIMIT x interval. */
 export function backoffMs(interval: number, failures: number): number {
@@ -172,7 +172,10 @@ export class Pollers implements Component {
       ctx.log.warn({ ...facts, err: err.message }, 'poller body cannot be applied');
       return;
     }
-    if (query === '' || query === p.lastQuery) {
+    query = withLevel(query, p.config);
+    // A level above 0 runs out unless the poller says it again: an unchanged body renews it.
+    const renews = (p.config.priority ?? 0) > 0 && p.lastResult !== 'fault';
+    if (query === '' || (query === p.lastQuery && !renews)) {
       // An unchanged faulty body stays a fault on /status; it is not applied again either.
       if (p.lastResult !== 'fault' || query === '') this.result(p, 'unchanged', query === '' ? 'empty body: nothing to apply' : 'same as the last body');
       return;
@@ -192,6 +195,16 @@ export class Pollers implements Component {
     p.lastResult = result;
     p.message = message;
   }
+}
+
+/** The poller's keep and priority join its body's query, unless the body names them itself. */
+export function withLevel(query: string, c: PollerConfig): string {
+  if (query === '') return query;
+  const names = new Set(query.split('&').map((p) => p.split('=')[0]));
+  let out = query;
+  if (c.keep && !names.has('keep')) out += '&keep=1';
+  if (c.priority && !names.has('priority')) out += `&priority=${c.priority}${names.has('expires') ? '' : `&expires=${c.expires}`}`;
+  return out;
 }
 
 export function pollersComponent(): Component {

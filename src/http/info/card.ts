@@ -45,6 +45,13 @@ function areas(d: Obj): string {
   return rows ? `<table class="areas"><thead><tr><th>Area</th><th>Showing</th><th class="num">ttl</th></tr></thead><tbody>${rows}</tbody></table>` : '';
 }
 
+/** Priority levels, shown once a message above 0 holds (or held) the display. */
+function levels(d: Obj, zone: string): string {
+  const list = (d.layers as Obj[] | undefined) ?? [];
+  if (!list.some((l) => Number(l.priority) > 0)) return '';
+  return row('Priority levels', list.map((l, i) => `<div data-priority="${esc(l.priority)}"><b>${esc(l.priority)}</b> ${esc(l.layout)} <span class="note">from ${esc(l.source)}, since ${when(l.since, zone)}${l.expiresAt ? `, until ${when(l.expiresAt, zone)}` : ''}${i === 0 ? ', on show' : ', underneath'}</span></div>`).join(''));
+}
+
 export function displayCard(d: Obj, zone: string, sharedWith: string[]): string {
   const out = (d.output ?? {}) as Obj;
   const cmd = d.lastCommand as Obj | null;
@@ -65,6 +72,7 @@ ${row('Layout', d.layout ? `${esc(d.layout)}${d.layoutSince ? ` <span class="not
 ${row('Last command', cmd ? `<div>${when(cmd.at, zone)}</div>${readableQuery(cmd.query)}` : undefined)}
 ${row('Last fault', fault ? `<div>${when(fault.at, zone)}</div><code>${esc(fault.code)}</code>: ${text(fault.message)}` : undefined, fault ? 'bad' : '')}
 ${ignored.length ? row('Ignored keys', ignored.map((k) => `<code>${esc(k)}</code>`).join(', ')) : ''}
+${levels(d, zone)}
 </tbody></table>
 ${areas(d)}
 </div>
