@@ -5,6 +5,7 @@ import { normalizeArea, type AreaSettings } from './area-config.js';
 import { DEFAULTS } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { fieldSettings } from './field-settings.js';
+import { mqttOf } from './mqtt.js';
 import { resolveAsset } from './files.js';
 import { normalizeSensors, sensorFrom } from './sensors.js';
 import { parseBoolLike, parseIntLike, parseNumLike } from './scalars.js';
@@ -62,6 +63,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     audioDevice: str(raw.audioDevice) ?? DEFAULTS.audioDevice,
     webRefreshSeconds: areaSettings.webRefreshSeconds,
     ...fieldSettings(raw, serviceDir, fault),
+    mqtt: mqttOf(raw.mqtt, serviceDir, fault),
   };
 }
 

@@ -141,6 +141,24 @@ export interface MdnsSettings {
   interface?: string;
 }
 
+/** docs/configuration.md, `mqtt`. `password` and the key file are credentials: never shown or logged. */
+export interface MqttSettings {
+  url: string;
+  username?: string;
+  password?: string;
+  /** Absolute paths of PEM files, checked when the configuration loaded. */
+  cert?: string;
+  key?: string;
+  ca?: string;
+  unit: string;
+  prefix: string;
+  groups: string[];
+  keepalive: number;
+  homeAssistant: boolean;
+  /** Changes with the bytes of the PEM files. */
+  fingerprint: string;
+}
+
 export interface ServiceConfig {
   /** Folder holding config.json: fonts/ and images/ are looked up here first. */
   dir: string;
@@ -177,4 +195,6 @@ export interface ServiceConfig {
   network: NetworkSettings;
   /** mDNS announcement; undefined = not announced. */
   mdns?: MdnsSettings;
+  /** Fleet control through an MQTT broker (src/fleet); undefined = not connected. */
+  mqtt?: MqttSettings;
 }

@@ -9,7 +9,7 @@ import { lenientField } from './lenient.js';
 import { emptyDisplayState, type AreaState, type DisplayState, type FaultRecord } from './state.js';
 import type { StateStore } from './store.js';
 
-export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload';
+export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload' | 'mqtt';
 
 export interface ControlLog {
   info(obj: object, msg: string): void;

@@ -69,6 +69,7 @@ export class Runtime {
       clock: deps.clock,
       config: () => this.config,
       apply: (query, source) => this.controller.apply(query, source),
+      confirm: (display, confirm, inumber) => deps.confirm(display, confirm, inumber),
       reload: () => this.reload(),
       units: () => this.units,
       unitFor: (id) => this.unitOf.get(id),
