@@ -55,6 +55,10 @@ export class BrokerLink {
   private messagesIn = 0;
   private messagesOut = 0;
   private takenOver = { times: 0, last: '' };
+  /** Set while connected until any error: a close then came from the broker itself. */
+  private cleanSinceConnect = false;
+  /** Connections the broker closed while it stayed reachable, in a row. */
+  private closedByBroker = 0;
   private readonly queue: Array<{ topic: string; payload: string }> = [];
   private dropped = 0;
   readonly clientId: string;
@@ -89,6 +93,7 @@ export class BrokerLink {
     client.on('message', (topic, payload, packet) => { this.messagesIn++; this.on.message(topic, payload, packet); });
     client.on('error', (err) => this.failed(err));
     client.on('disconnect', (packet) => {
+      this.cleanSinceConnect = false;
       if (packet.reasonCode === TAKEN_OVER) this.takeover();
       else this.lastError = `the broker disconnected (reason ${packet.reasonCode ?? 0})`;
     });
@@ -164,10 +169,14 @@ export class BrokerLink {
 
   private connected(): void {
     this.retryAt = undefined;
+    // Mosquitto 2.0 closes the older of two connections with one client id without a
+    // DISCONNECT: a broker that closes us and then lets us straight back in, twice in a row, is that.
+    if (this.closedByBroker >= 2) this.takeover();
+    this.cleanSinceConnect = true;
     this.setState('connected');
     this.log.info({ broker: this.settings.url, reconnects: this.reconnects }, 'mqtt: connected');
     // Reset only once the connection holds: a unit kicked off at once keeps backing off.
-    this.stableTimer = setTimeout(() => { this.attempt = 0; }, STABLE_MS);
+    this.stableTimer = setTimeout(() => { this.attempt = 0; this.closedByBroker = 0; }, STABLE_MS);
     this.client?.publish(this.topics.availability, 'online', { qos: 1, retain: true });
     this.messagesOut++;
     this.on.connected();
@@ -175,6 +184,8 @@ export class BrokerLink {
   }
 
   private failed(err: Error & { code?: string | number }): void {
+    this.cleanSinceConnect = false;
+    if (this.state !== 'connected') this.closedByBroker = 0;
     const code = typeof err.code === 'number' ? CONNACK_REASONS[err.code] : undefined;
     this.lastError = code ? `the broker refused the login: ${code} (${err.code})` : err.code ? `${err.code}: ${err.message}` : err.message;
     if (code) this.setState('refused');
@@ -189,6 +200,8 @@ export class BrokerLink {
 
   private closed(): void {
     if (!this.client || this.state === 'stopped') return;
+    if (this.state === 'connected' && this.cleanSinceConnect) this.closedByBroker++;
+    this.cleanSinceConnect = false;
     if (this.stableTimer) clearTimeout(this.stableTimer);
     const wait = backoffMs(this.attempt++);
     this.retryAt = Date.now() + wait;

@@ -3,7 +3,7 @@
 // frozen with SIGSTOP; a CA and certificates made with openssl for the TLS cases; and a
 // watching client that records every message with its retain flag and QoS.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,14 +44,18 @@ export class Broker {
   async start(): Promise<this> {
     this.port ||= this.opts.port ?? await freePort();
     const lines = [`listener ${this.port} 127.0.0.1`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning', 'log_type notice'];
+    // Started as root, mosquitto reads its files as the `mosquitto` user: they live in a folder it may read.
+    chmodSync(this.dir, 0o755);
+    const readable = (from: string, name: string) => { const to = path.join(this.dir, name); copyFileSync(from, to); chmodSync(to, 0o644); return to; };
     if (this.opts.users) {
       const file = path.join(this.dir, 'passwd');
       writeFileSync(file, '');
       for (const [u, p] of Object.entries(this.opts.users)) execFileSync('mosquitto_passwd', ['-b', file, u, p]);
+      chmodSync(file, 0o644);
       lines.push('allow_anonymous false', `password_file ${file}`);
     } else lines.push('allow_anonymous true');
     const t = this.opts.tls;
-    if (t) lines.push(`cafile ${t.ca}`, `certfile ${t.cert}`, `keyfile ${t.key}`, `require_certificate ${t.requireCertificate ? 'true' : 'false'}`);
+    if (t) lines.push(`cafile ${readable(t.ca, 'ca.pem')}`, `certfile ${readable(t.cert, 'server.pem')}`, `keyfile ${readable(t.key, 'server.key')}`, `require_certificate ${t.requireCertificate ? 'true' : 'false'}`);
     if (t?.requireCertificate) lines.push('use_identity_as_username true');
     const conf = path.join(this.dir, 'mosquitto.conf');
     writeFileSync(conf, lines.join('\n') + '\n');
