@@ -10,6 +10,7 @@ import type { HttpsComponent } from './http/https.js';
 import { LiveViews } from './http/stream.js';
 import { createLogger } from './log/logger.js';
 import { FeedbackSender } from './monitor/feedback.js';
+import { HealthMonitor } from './monitor/health.js';
 import { ConfigArchives } from './runtime/archives.js';
 import { components } from './runtime/components.js';
 import { releaseMemoryAfterStart } from './runtime/release-memory.js';
@@ -46,7 +47,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     onDisplaysGone: (ids) => live.close(ids),
   });
   const archives = new ConfigArchives({ runtime, configFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
-  const api = serviceApi({ runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...store.problems(), ...feedback.problems()], feedback: () => feedback.status() });
+  const health = new HealthMonitor({ state: opts.stateDir, log: opts.logDir });
+  const api = serviceApi({ runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...store.problems(), ...feedback.problems(), ...health.problems(clock.now())], feedback: () => feedback.status(), health: () => health.report(clock.now()) });
 
   // Listen first: while the panels are being opened the port already answers 503.
   const shots = new Screenshots();

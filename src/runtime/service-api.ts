@@ -13,10 +13,12 @@ export interface ApiDeps {
   problems(): ServiceProblem[];
   /** The confirmation queues per feedback address, shown as `components.feedback`. */
   feedback?(): unknown;
+  /** Temperature, clock, disks, load and memory (src/monitor/health.ts), shown as `components.health`. */
+  health?(): unknown;
 }
 
 /** The running service as the HTTP layer sees it. */
-export function serviceApi({ runtime, live, archives, startedAt, problems, feedback }: ApiDeps): ServiceApi {
+export function serviceApi({ runtime, live, archives, startedAt, problems, feedback, health }: ApiDeps): ServiceApi {
   const { clock } = runtime.context;
   return {
     ready: () => runtime.ready() && !archives.busy(),
@@ -33,7 +35,7 @@ export function serviceApi({ runtime, live, archives, startedAt, problems, feedb
       },
       liveViews: live.stats(),
       problems,
-      components: { ...runtime.componentStatus(), ...(feedback ? { feedback: feedback() } : {}) },
+      components: { ...runtime.componentStatus(), ...(feedback ? { feedback: feedback() } : {}), ...(health ? { health: health() } : {}) },
     }),
     reload: () => runtime.reload(),
     component: (name) => runtime.component(name),

@@ -164,8 +164,9 @@ test('every publish carries its flags: availability and status retained QoS 1, c
     assert.equal(s.retain, !s.topic.endsWith('/confirm'), `${s.topic} retain`);
   }
   assert.equal(w.on('mlds/u1/availability')[0].payload, 'online');
-  const status = JSON.parse(w.on('mlds/u1/status').at(-1)!.payload) as { service: string; components: { fleet: { state: string } } };
+  const status = JSON.parse(w.on('mlds/u1/status').at(-1)!.payload) as { service: string; components: { fleet: { state: string }; health: { memory: { totalBytes: number }; clock: object } } };
   assert.equal(status.service, 'mlds');
+  assert.ok(status.components.health.memory.totalBytes > 0 && status.components.health.clock, 'the health facts ride on the status topic');
   assert.equal(status.components.fleet.state, 'connected');
 });
 
