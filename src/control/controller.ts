@@ -1,6 +1,7 @@
 import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import { MldsError } from '../errors.js';
 import type { Clock } from '../util/clock.js';
+import { countCommand } from '../monitor/counters.js';
 import { publishStateChange } from './changes.js';
 import { parseCommand, type Command } from './command.js';
 import { maskQuery } from './credentials.js';
@@ -85,6 +86,7 @@ export class Controller {
       cmd = parseCommand(raw, this.config, this.deps.credentialNames?.());
     } catch (err) {
       if (err instanceof MldsError) this.recordFault(raw, err, source, now);
+      countCommand(source, 'fault');
       throw err;
     }
     const st = this.state(cmd.display.id);
@@ -97,6 +99,7 @@ export class Controller {
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
     this.scheduleExpiry(cmd.display.id);
+    countCommand(source, 'ok');
     this.announce(cmd.display.id);
     // In the kernel before the command is answered (`stored`); the store reports its own failures.
     const stored = source === 'replay' ? undefined : this.deps.store.noteLastRequest(cmd.display.id, st.lastCommand);

@@ -11,6 +11,7 @@ import { configRoutes } from './routes/config.js';
 import { ethernetRoutes } from './routes/ethernet.js';
 import { identifyRoutes } from './routes/identify.js';
 import { brightnessRoutes } from './routes/brightness.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
 import { requireCjs } from '../util/require-cjs.js';
@@ -34,6 +35,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   ethernetRoutes(router, api);
   identifyRoutes(router, api);
   brightnessRoutes(router, api);
+  metricsRoutes(router, api);
   app.use(errors(log));
   app.use(onlyGetAndHead());
   const limiter = new RateLimiter(() => api.config().rateLimit);

@@ -5,6 +5,7 @@ import { Controller, type ControlDeps } from '../control/controller.js';
 import type { StateStore } from '../control/store.js';
 import { KEY_PARAM } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
+import { countConfirmation } from '../monitor/counters.js';
 import type { Logger } from '../log/logger.js';
 import type { ConfigStatus } from '../monitor/status.js';
 import type { Status } from '../monitor/status-types.js';
@@ -60,7 +61,7 @@ export class Runtime {
       store: deps.store,
       log: deps.log,
       redraw: (id) => this.unitOf.get(id)?.loop.invalidate() ?? Promise.resolve(false),
-      confirm: deps.confirm,
+      confirm: (display, confirm, inumber) => { countConfirmation(confirm); deps.confirm(display, confirm, inumber); },
       preload: preloadImage,
       credentialNames: () => credentialNames(this.config),
     });
@@ -69,7 +70,7 @@ export class Runtime {
       clock: deps.clock,
       config: () => this.config,
       apply: (query, source) => this.controller.apply(query, source),
-      confirm: (display, confirm, inumber) => deps.confirm(display, confirm, inumber),
+      confirm: (display, confirm, inumber) => { countConfirmation(confirm); deps.confirm(display, confirm, inumber); },
       reload: () => this.reload(),
       units: () => this.units,
       unitFor: (id) => this.unitOf.get(id),

@@ -180,3 +180,12 @@ test('a status change is published within a second, and at most one a second', {
   assert.ok(fresh.length <= 3);
   assert.match(fresh.at(-1)!.payload, /"text":"S9"/);
 });
+
+test('/metrics shows the broker state and the commands that came through it', { skip }, async () => {
+  const text = (await get(svc, '/metrics')).text;
+  assert.match(text, /^mlds_broker_state\{state="connected"\} 1$/m);
+  assert.match(text, /^mlds_broker_state\{state="refused"\} 0$/m);
+  const ok = /^mlds_commands\{source="mqtt",result="ok"\} (\d+)$/m.exec(text);
+  assert.ok(ok && Number(ok[1]) >= 5, 'mqtt commands counted');
+  assert.match(text, /^mlds_commands\{source="mqtt",result="fault"\} [1-9]\d*$/m);
+});

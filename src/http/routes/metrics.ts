@@ -1,0 +1,13 @@
+import type { Router } from '@koa/router';
+import type { ServiceApi } from '../api.js';
+
+/** GET /metrics: Prometheus text format; prom-client is imported on the first scrape only. */
+export function metricsRoutes(router: Router, api: ServiceApi): void {
+  router.get('/metrics', async (ctx) => {
+    const { renderMetrics } = await import('../../monitor/metrics.js');
+    const { contentType, body } = await renderMetrics(api.status());
+    ctx.type = contentType;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+}
