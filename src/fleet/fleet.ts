@@ -8,6 +8,7 @@ import { MldsError } from '../errors.js';
 import type { Component, RuntimeContext } from '../runtime/component.js';
 import type { ReloadReport } from '../runtime/diff.js';
 import { runAdmin } from './admin.js';
+import { HA_STATUS, HomeAssistant } from './home-assistant.js';
 import { BrokerLink } from './link.js';
 import { MAX_AGE_MS, parsePayload } from './payload.js';
 import { RecentCommands, type Confirmation } from './recent.js';
@@ -31,8 +32,7 @@ export class Fleet implements Component {
   private every: ReturnType<typeof setInterval> | undefined;
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
   private lastStatusAt = 0;
-  /** Hooks for what follows a connection (Home Assistant discovery). */
-  private readonly onConnect: Array<(link: BrokerLink) => void> = [];
+  private ha: HomeAssistant | undefined;
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
@@ -73,22 +73,18 @@ export class Fleet implements Component {
     };
   }
 
-  /** Called on every (re)connection; Home Assistant discovery registers here. */
-  whenConnected(fn: (link: BrokerLink) => void): void {
-    this.onConnect.push(fn);
-  }
-
   private async connect(settings: MqttSettings): Promise<void> {
     const ctx = this.ctx!;
     this.settings = settings;
     const topics = this.topics = topicsOf(settings);
+    const ha = this.ha = settings.homeAssistant ? new HomeAssistant(ctx, settings, topics) : undefined;
     const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
       connected: () => {
-        link.subscribe(commandTopics(topics));
+        link.subscribe([...commandTopics(topics), ...(ha?.subscriptions() ?? [])]);
         // Fresh after every reconnect: the broker may have lost the retained copy.
         this.lastStatusAt = 0;
         this.publishStatus();
-        for (const fn of this.onConnect) fn(link);
+        ha?.announce(link);
       },
       message: (topic, payload, packet) => void this.message(topic, payload, packet),
       stateChanged: () => this.statusSoon(),
@@ -100,7 +96,8 @@ export class Fleet implements Component {
   private async message(topic: string, payload: Buffer, packet: IPublishPacket): Promise<void> {
     const t = this.topics;
     if (!t || !this.ctx) return;
-    if (packet.retain) {
+    // Home Assistant's birth message may be retained; answering it again only re-sends discovery.
+    if (packet.retain && topic !== HA_STATUS) {
       // A retained command would act again at every reconnect (ghost switching).
       this.counters.retained++;
       this.ctx.log.warn({ topic, bytes: payload.length }, 'mqtt: retained message ignored; clear it on the broker');
@@ -112,6 +109,8 @@ export class Fleet implements Component {
         this.reply({ inumber: null, id: null, ...reply });
       } else if (topic === t.cmd || topic === t.allCmd || t.groupCmds.includes(topic)) {
         await this.command(payload, topic === t.cmd);
+      } else if (this.ha?.handles(topic) && this.link) {
+        await this.ha.message(topic, payload, this.link);
       }
     } catch (err) {
       // Never thrown out of a message handler: the connection must outlive any payload.
@@ -188,6 +187,7 @@ export class Fleet implements Component {
     try { doc = JSON.stringify(this.ctx.status()); } catch { return; }
     this.lastStatusAt = Date.now();
     this.link.publish(this.topics.status, doc, { retain: true });
+    this.ha?.publishStates(this.link);
   }
 }
 
