@@ -79,6 +79,8 @@ export class BrokerLink {
       connectTimeout: Math.min(30, Math.max(2, s.keepalive)) * 1000,
       resubscribe: false,
       queueQoSZero: false,
+      // mqtt-packet would otherwise make 65,536 two-byte Buffers at the first write (about 4 MB).
+      writeCache: false,
       username: s.username,
       password: s.password,
       // Verified always: a broker that cannot prove its name gets no credentials.
@@ -169,6 +171,8 @@ export class BrokerLink {
 
   private connected(): void {
     this.retryAt = undefined;
+    // Confirmations are small writes: Nagle's algorithm would hold each up to 40 ms for an ACK.
+    (this.client?.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
     // Mosquitto 2.0 closes the older of two connections with one client id without a
     // DISCONNECT: a broker that closes us and then lets us straight back in, twice in a row, is that.
     if (this.closedByBroker >= 2) this.takeover();

@@ -43,7 +43,7 @@ export class Broker {
 
   async start(): Promise<this> {
     this.port ||= this.opts.port ?? await freePort();
-    const lines = [`listener ${this.port} 127.0.0.1`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning', 'log_type notice'];
+    const lines = [`listener ${this.port} 127.0.0.1`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning', 'log_type notice', 'set_tcp_nodelay true'];
     // Started as root, mosquitto reads its files as the `mosquitto` user: they live in a folder it may read.
     chmodSync(this.dir, 0o755);
     const readable = (from: string, name: string) => { const to = path.join(this.dir, name); copyFileSync(from, to); chmodSync(to, 0o644); return to; };
@@ -107,6 +107,7 @@ export class Watcher {
 
   static async open(url: string, topics: string[], opts: mqtt.IClientOptions = {}): Promise<Watcher> {
     const client = await mqtt.connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0, clean: true, ...opts });
+    (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
     const w = new Watcher(client);
     client.on('message', (topic, payload, packet) => w.seen.push({ topic, payload: payload.toString(), retain: packet.retain, qos: packet.qos, at: Date.now() }));
     await client.subscribeAsync(topics, { qos: 2, rap: true });
