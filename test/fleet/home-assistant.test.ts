@@ -7,14 +7,15 @@ import { baseConfig, serviceDir, start, until } from '../helpers/service.js';
 
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;
 
-test('discovery of the MAIN brightness is retained, re-sent on homeassistant/status online, and its commands set the brightness', { skip }, async () => {
+test('discovery of the MAIN brightness is retained, re-sent on homeassistant/status online, its commands set the brightness; a clean stop publishes offline', { skip }, async () => {
   const broker = await new Broker().start();
   const cfg = baseConfig();
   cfg.displays.main.sensorBrightness = 'true';
   cfg.mqtt = { url: broker.url, unit: 'u1', homeAssistant: true };
   const sd = serviceDir(cfg);
-  const w = await Watcher.open(broker.url, ['homeassistant/#', 'mlds/u1/light/#']);
+  const w = await Watcher.open(broker.url, ['homeassistant/#', 'mlds/u1/light/#', 'mlds/u1/availability']);
   const svc = await start(sd);
+  let closed = false;
   try {
     const configs = () => w.on('homeassistant/light/u1/config');
     await until(() => configs().length === 1, 5000, 'discovery');
@@ -38,8 +39,13 @@ test('discovery of the MAIN brightness is retained, re-sent on homeassistant/sta
     await w.publish('mlds/u1/light/main/set', '{"state":"ON","brightness":400}');
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(brightness(), 40, 'an out-of-range value is not taken');
-  } finally {
+
+    // A clean stop says `offline` itself (retained), without waiting for the Last Will.
     await svc.close();
+    closed = true;
+    await until(() => w.on('mlds/u1/availability').some((s) => s.payload === 'offline' && s.retain), 2000, 'offline on a clean stop');
+  } finally {
+    if (!closed) await svc.close();
     await w.close();
     await broker.cleanup();
     sd.cleanup();
