@@ -80,6 +80,7 @@ test('booted in 1970: date areas show nothing (they have no defaultValue), a tim
     assert.ok(Array.isArray(h.disks) && 'temperatureC' in h && h.memory.totalBytes > 0);
     const info = await get(svc, '/info');
     assert.match(info.text, /the clock shows 1970-01-01T03:00:01.000Z/);
+    assert.match(info.text, /data-component="health"[\s\S]*Clock guard[\s\S]*Free in state/);
   } finally {
     await svc.close();
     sd.cleanup();
