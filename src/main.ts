@@ -48,7 +48,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   });
   const archives = new ConfigArchives({ runtime, configFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
   const health = new HealthMonitor({ state: opts.stateDir, log: opts.logDir });
-  const api = serviceApi({ runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...store.problems(), ...feedback.problems(), ...health.problems(clock.now())], feedback: () => feedback.status(), health: () => health.report(clock.now()) });
+  const api = serviceApi({ runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...store.problems(), ...feedback.problems(), ...health.problems(clock.now()), ...runtime.componentProblems()], feedback: () => feedback.status(), health: () => health.report(clock.now()) });
 
   // Listen first: while the panels are being opened the port already answers 503.
   const shots = new Screenshots();

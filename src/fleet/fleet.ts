@@ -5,6 +5,7 @@ import type { IPublishPacket } from 'mqtt';
 import type { MqttSettings } from '../config/types.js';
 import { onStateChange } from '../control/changes.js';
 import { MldsError } from '../errors.js';
+import type { ServiceProblem } from '../monitor/status-types.js';
 import type { Component, RuntimeContext } from '../runtime/component.js';
 import type { ReloadReport } from '../runtime/diff.js';
 import { runAdmin } from './admin.js';
@@ -17,6 +18,8 @@ import { commandTopics, topicsOf, type Topics } from './topics.js';
 /** The status topic is refreshed at least this often, and at most once a second on changes. */
 export const STATUS_EVERY_MS = 60_000;
 const STATUS_MIN_GAP_MS = 1000;
+/** A broker away for 3 keepalives (at least 5 s) is listed in /status problems; shorter outages only in components.fleet. */
+const problemAfterMs = (keepalive: number) => Math.max(5, 3 * keepalive) * 1000;
 
 interface Counters { retained: number; stale: number; duplicates: number; notMine: number; faulty: number; applied: number }
 
@@ -71,6 +74,20 @@ export class Fleet implements Component {
       ignored: { retained: this.counters.retained, stale: this.counters.stale, duplicates: this.counters.duplicates, notThisUnit: this.counters.notMine },
       commands: { applied: this.counters.applied, faulty: this.counters.faulty },
     };
+  }
+
+  /** A broker away for a while, or a client id another unit uses. */
+  problems(): ServiceProblem[] {
+    const f = this.link?.status();
+    if (!f) return [];
+    const out: ServiceProblem[] = [];
+    if (f.downSince && Date.now() - Date.parse(f.downSince) >= problemAfterMs(this.settings?.keepalive ?? 30)) {
+      out.push({ source: 'mqtt', message: `not connected to the broker ${f.broker} (${f.state}${f.lastError ? `: ${f.lastError}` : ''}); HTTP control works as before`, since: f.downSince });
+    }
+    if (f.clientIdInUse && Date.now() - Date.parse(f.clientIdInUse.last) < 10 * 60_000) {
+      out.push({ source: 'mqtt', message: `another client connects with the client id "${f.clientId}": two units with the unit name "${this.settings?.unit}"?`, since: f.clientIdInUse.last });
+    }
+    return out;
   }
 
   private async connect(settings: MqttSettings): Promise<void> {

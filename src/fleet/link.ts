@@ -17,6 +17,8 @@ export interface LinkStatus {
   broker: string;
   clientId: string;
   lastError?: string;
+  /** Not connected since then (the start, or the loss of the last connection); absent while connected. */
+  downSince?: string;
   reconnects: number;
   /** The wait before the next attempt, while disconnected. */
   retryInMs?: number;
@@ -46,6 +48,7 @@ export class BrokerLink {
   private client: MqttClient | undefined;
   private state: LinkState = 'connecting';
   private since = Date.now();
+  private downSince: number | undefined = Date.now();
   private lastError: string | undefined;
   private reconnects = 0;
   private attempt = 0;
@@ -160,6 +163,7 @@ export class BrokerLink {
       broker: this.settings.url,
       clientId: this.clientId,
       lastError: this.lastError,
+      ...(this.downSince !== undefined ? { downSince: new Date(this.downSince).toISOString() } : {}),
       reconnects: this.reconnects,
       ...(this.retryAt !== undefined ? { retryInMs: Math.max(0, this.retryAt - Date.now()) } : {}),
       messagesIn: this.messagesIn,
@@ -224,6 +228,8 @@ export class BrokerLink {
 
   private setState(s: LinkState): void {
     if (s === this.state) return;
+    if (s === 'connected') this.downSince = undefined;
+    else this.downSince ??= Date.now();
     this.state = s;
     this.since = Date.now();
     this.on.stateChanged();

@@ -5,7 +5,7 @@ import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import type { ApplyResult, CommandSource } from '../control/controller.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
-import type { Status } from '../monitor/status-types.js';
+import type { ServiceProblem, Status } from '../monitor/status-types.js';
 import type { ReloadReport } from './diff.js';
 import type { Unit } from './unit.js';
 
@@ -53,6 +53,8 @@ export interface Component {
   stop(): Promise<void>;
   /** Facts for /status (`components.<name>`); optional. */
   status?(): unknown;
+  /** What a technician must see in /status `problems` (and on /info) while it lasts; optional. */
+  problems?(): ServiceProblem[];
 }
 
 /**

@@ -8,7 +8,7 @@ import { MldsError } from '../errors.js';
 import { countConfirmation } from '../monitor/counters.js';
 import type { Logger } from '../log/logger.js';
 import type { ConfigStatus } from '../monitor/status.js';
-import type { Status } from '../monitor/status-types.js';
+import type { ServiceProblem, Status } from '../monitor/status-types.js';
 import { forgetImages, preloadImage } from '../render/images.js';
 import type { Clock } from '../util/clock.js';
 import type { Component, ComponentEntry, RuntimeContext } from './component.js';
@@ -123,6 +123,11 @@ export class Runtime {
     this.running.clear();
     this.controller.dispose();
     await Promise.all([...this.units.values()].map((u) => u.stop()));
+  }
+
+  /** The problems the running components report now. */
+  componentProblems(): ServiceProblem[] {
+    return [...this.running.values()].flatMap((c) => c.problems?.() ?? []);
   }
 
   /** Facts of each running component for /status. */

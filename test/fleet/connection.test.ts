@@ -119,6 +119,8 @@ test('wrong credentials: refused, shown on /status, retried with a growing backo
     // MQTT.js alone retries every second: 7 attempts in 7 s. Backing off 1, 2, 4 s (× 0.5..1) gives at most 4.
     assert.ok(f.reconnects >= 1 && f.reconnects <= 4, `${f.reconnects} attempts in 7 s`);
     assert.equal(f.state, 'refused');
+    const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
+    assert.ok(problems.some((p) => p.source === 'mqtt' && /not connected to the broker .*refused the login/.test(p.message)), 'listed in problems after 3 keepalives');
   } finally {
     await svc.close();
     await broker.cleanup();
@@ -139,6 +141,9 @@ test('two units with one name: the client id in use is detected and shown', { sk
       const f = (await fleet(a)).clientIdInUse ? await fleet(a) : await fleet(b);
       assert.equal(f.clientIdInUse.times >= 1, true);
       assert.match(f.lastError, /another client connected with the client id "mlds-u1"/);
+      const flagged = (await fleet(a)).clientIdInUse ? a : b;
+      const problems = (await get(flagged, '/status')).json.problems as Array<{ source: string; message: string }>;
+      assert.ok(problems.some((p) => p.source === 'mqtt' && /two units with the unit name "u1"/.test(p.message)));
     } finally { await b.close(); }
   } finally {
     await a.close();
