@@ -48,7 +48,12 @@ export class Fleet implements Component {
   async reload(ctx: RuntimeContext, _report: ReloadReport): Promise<void> {
     this.ctx = ctx;
     const next = ctx.config().mqtt!;
-    if (JSON.stringify(next) === JSON.stringify(this.settings)) { this.statusSoon(); return; }
+    if (JSON.stringify(next) === JSON.stringify(this.settings)) {
+      // The physical units may have changed: Home Assistant hears of the MAIN displays now configured.
+      if (this.ha && this.link?.connectedNow()) { this.link.subscribe(this.ha.subscriptions()); this.ha.announce(this.link); }
+      this.statusSoon();
+      return;
+    }
     await this.link?.stop();
     await this.connect(next);
   }

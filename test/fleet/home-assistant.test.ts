@@ -1,6 +1,7 @@
 // Home Assistant discovery through a real Mosquitto: the MAIN brightness as a light entity,
 // retained, sent again when Home Assistant says `online`, and its brightness commands taken.
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { baseConfig, serviceDir, start, until } from '../helpers/service.js';
@@ -39,6 +40,14 @@ test('discovery of the MAIN brightness is retained, re-sent on homeassistant/sta
     await w.publish('mlds/u1/light/main/set', '{"state":"ON","brightness":400}');
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(brightness(), 40, 'an out-of-range value is not taken');
+
+    // A reload that adds a physical unit announces its MAIN brightness too, beside the first.
+    const more = JSON.parse(readFileSync(sd.configFile, 'utf8'));
+    more.displays.second = { ...more.displays.main, displayPort: '9002', displayName: 'Second' };
+    writeFileSync(sd.configFile, JSON.stringify(more));
+    await svc.runtime.reload();
+    await until(() => w.on('homeassistant/light/u1/second/config').length === 1, 3000, 'discovery of the second unit');
+    assert.equal(JSON.parse(w.on('homeassistant/light/u1/second/config')[0].payload).command_topic, 'mlds/u1/light/second/set');
 
     // A clean stop says `offline` itself (retained), without waiting for the Last Will.
     await svc.close();
