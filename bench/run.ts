@@ -11,6 +11,7 @@ import { benchScreenshot } from './screenshot.js';
 import { benchReload } from './reload.js';
 import { benchMedia } from './media.js';
 import { benchStart } from './start.js';
+import { benchFleet } from './fleet.js';
 
 /** Where the hand-written part of docs/performance.md starts: analyses and earlier runs worth keeping. */
 const NOTES_HEADING = '## Notes from earlier runs';
@@ -23,6 +24,7 @@ const sections: Array<[string, () => Promise<string>]> = [
   ['Screenshots (issue 7)', benchScreenshot],
   ['Reloads (issue 8)', benchReload],
   ['Media areas (issue 12)', benchMedia],
+  ['Fleet over MQTT (issue 21)', benchFleet],
 ];
 
 const out: string[] = [

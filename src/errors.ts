@@ -37,6 +37,10 @@ export const ERRORS = {
   MLDS_NETWORK_UNAVAILABLE: { status: 503, doc: 'The unit cannot read or change its network configuration: no such interface, `ip` missing, or the systemd-networkd folder missing or not writable. Nothing was changed.' },
   MLDS_TOO_MANY_STREAMS: { status: 503, doc: '`/screenshot?stream=1`: `limits.maxStreams` live views are already open (they leave the rest of `maxConnections` to control messages); retry after `Retry-After` seconds.' },
   MLDS_UNAVAILABLE: { status: 503, doc: 'The service is starting, or a configuration swap is in progress, or (`/screenshot`) the display has no frame yet or four screenshots are already waiting to be encoded; retry after `Retry-After` seconds.' },
+  // Commands from an MQTT broker (src/fleet): the code of a confirmation on `<prefix>/<unit>/confirm`.
+  MLDS_MQTT_PAYLOAD: { status: 400, doc: 'MQTT: a command or admin payload is not a /mlds query string or a JSON object of the documented fields (not UTF-8, not JSON, a field of the wrong type, an admin command on a command topic, an unknown admin command). Confirmed with 2.' },
+  MLDS_MQTT_TOO_LARGE: { status: 413, doc: 'MQTT: a payload over 64 KB, refused before it is decoded. Confirmed with 2.' },
+  MLDS_MQTT_STALE: { status: 400, doc: 'MQTT: a command whose `ts` is more than 60 s old is not acted on (a queue released after an outage). Confirmed with 0.' },
   // URLs the service fetches and configuration archives (load_config, pollers, brightnessUrl, completeUrls).
   MLDS_BAD_URL: { status: 400, doc: 'A URL the service was asked to fetch is not http/https, carries a user name or password, or names a port outside the allowed range (1025..65535 unless `urlPortRange` widens it).' },
   MLDS_BAD_ARCHIVE: { status: 400, doc: 'A configuration archive is refused before anything is extracted: not a zip, malformed, an unsafe or duplicate entry name, a link or device entry, too many entries, too large once uncompressed, compressed suspiciously well, or no `config.json` at its root. The message names the entry.' },

@@ -11,6 +11,7 @@ import { LiveViews } from './http/stream.js';
 import { createLogger } from './log/logger.js';
 import { ShownLog } from './log/shown-log.js';
 import { FeedbackSender } from './monitor/feedback.js';
+import { HealthMonitor } from './monitor/health.js';
 import { ConfigArchives } from './runtime/archives.js';
 import { components } from './runtime/components.js';
 import { releaseMemoryAfterStart } from './runtime/release-memory.js';
@@ -52,9 +53,13 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   });
   const archives = new ConfigArchives({ runtime, configFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
   const shownProblems = () => { const p = shown?.problem(); return p ? [{ source: 'history', message: p.message, since: new Date(p.since).toISOString() }] : []; };
+  const health = new HealthMonitor({ state: opts.stateDir, log: opts.logDir });
   const api = serviceApi({
-    runtime, live, archives, startedAt, problems: () => [...logger.problems(), ...shownProblems(), ...store.problems(), ...feedback.problems()], feedback: () => feedback.status(),
+    runtime, live, archives, startedAt,
+    problems: () => [...logger.problems(), ...shownProblems(), ...store.problems(), ...feedback.problems(), ...health.problems(clock.now()), ...runtime.componentProblems()],
+    feedback: () => feedback.status(),
     history: shown && ((id, since, limit) => shown.history(id, since, limit)),
+    health: () => health.report(clock.now()),
   });
 
   // Listen first: while the panels are being opened the port already answers 503.

@@ -2,7 +2,7 @@
 import { DEFAULTS } from '../config/defaults.js';
 import type { AreaConfig } from '../config/types.js';
 import { MldsError } from '../errors.js';
-import { DateContent, dateText } from '../render/areas/date.js';
+import { DateContent, shownDate } from '../render/areas/date.js';
 import { formatEnglish, zonedAt } from '../time/date-format.js';
 import type { AreaKind } from './kind.js';
 import { fontOf } from './rules.js';
@@ -19,7 +19,7 @@ function dateFormatError(pattern: string): string | undefined {
 }
 
 function safeDate(area: AreaConfig, now: number, zone?: string): string {
-  try { return dateText(area, now, zone); } catch (err) { return `(${(err as Error).message})`; }
+  try { return shownDate(area, now, zone); } catch (err) { return `(${(err as Error).message})`; }
 }
 
 export const date: AreaKind = {

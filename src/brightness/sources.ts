@@ -1,6 +1,7 @@
 // The live sources behind the precedence: manual values, light sensors and brightnessUrl
 // pollers, kept in step with the configuration (a sensor or URL that a reload leaves as it was
 // keeps running and keeps its readings), and each unit's candidate list built from them.
+import { clockHeld } from '../monitor/clock-guard.js';
 import type { DisplayConfig, SensorConfig, ServiceConfig, UnitConfig } from '../config/types.js';
 import type { Logger } from '../log/logger.js';
 import { describeUrl } from '../net/url-rules.js';
@@ -104,7 +105,11 @@ export class Sources {
         reason: url ? url.status(now).warning ?? 'no good value yet' : undefined,
       },
     ];
-    if (sched) {
+    const held = sched ? clockHeld(now) : undefined;
+    if (sched && held) {
+      // A schedule read from a clock still in 1970 would pick a night (or a day) at random.
+      out.push({ mode: sched.schedule.kind === 'file' ? 'schedule' : 'daylight', configured: true, value: 100, source: 'schedule held at full brightness: the clock is not set', reason: held });
+    } else if (sched) {
       const s = sched.state;
       const when = s.sunrise ? `, sunrise ${s.sunrise}, sunset ${s.sunset}` : '';
       out.push({

@@ -6,6 +6,7 @@ import { crossCheck } from './cross-checks.js';
 import { DEFAULTS } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { fieldSettings } from './field-settings.js';
+import { mqttOf } from './mqtt.js';
 import { resolveAsset } from './files.js';
 import { pictureFileFault } from '../media/picture-header.js';
 import { normalizeSensors, sensorFrom } from './sensors.js';
@@ -66,6 +67,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     webRefreshSeconds: areaSettings.webRefreshSeconds,
     ...fieldSettings(raw, serviceDir, fault),
     warnings: [],
+    mqtt: mqttOf(raw.mqtt, serviceDir, fault),
   };
   config.warnings = crossCheck(config, raw, fault);
   return config;

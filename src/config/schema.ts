@@ -3,6 +3,7 @@ import type * as AjvModule from 'ajv';
 import { requireCjs } from '../util/require-cjs.js';
 import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
 import { fieldSchema } from './field-settings.js';
+import { mqttSchema } from './mqtt.js';
 
 // CommonJS, loaded with require() when a validator is made (see util/require-cjs.ts).
 const loadAjv = () => (requireCjs('ajv') as typeof AjvModule).Ajv;
@@ -142,6 +143,7 @@ export const configSchema = {
     audioDevice: { type: 'string', minLength: 1, maxLength: 255 },
     webRefreshSeconds: int(1, 86400),
     ...fieldSchema,
+    ...mqttSchema,
     sensors: {
       type: 'array',
       items: {

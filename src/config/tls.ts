@@ -24,7 +24,7 @@ export function tlsPath(serviceDir: string, file: string): string {
   return path.resolve(serviceDir, file);
 }
 
-function readPem(file: string, what: string): Buffer | string {
+export function readPem(file: string, what: string): Buffer | string {
   try {
     if (!statSync(file).isFile()) return `${what} ${file} is not a regular file`;
     return readFileSync(file);

@@ -154,6 +154,24 @@ export interface MdnsSettings {
   interface?: string;
 }
 
+/** docs/configuration.md, `mqtt`. `password` and the key file are credentials: never shown or logged. */
+export interface MqttSettings {
+  url: string;
+  username?: string;
+  password?: string;
+  /** Absolute paths of PEM files, checked when the configuration loaded. */
+  cert?: string;
+  key?: string;
+  ca?: string;
+  unit: string;
+  prefix: string;
+  groups: string[];
+  keepalive: number;
+  homeAssistant: boolean;
+  /** Changes with the bytes of the PEM files. */
+  fingerprint: string;
+}
+
 export interface ServiceConfig {
   /** Folder holding config.json: fonts/ and images/ are looked up here first. */
   dir: string;
@@ -192,4 +210,6 @@ export interface ServiceConfig {
   mdns?: MdnsSettings;
   /** What is allowed but probably a slip (overlapping areas): shown by `mlds test` and on /status. */
   warnings: ConfigFault[];
+  /** Fleet control through an MQTT broker (src/fleet); undefined = not connected. */
+  mqtt?: MqttSettings;
 }

@@ -1,6 +1,7 @@
 import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import { MldsError } from '../errors.js';
 import type { Clock } from '../util/clock.js';
+import { countCommand } from '../monitor/counters.js';
 import { publishStateChange } from './changes.js';
 import { parseCommand, type ClearCommand, type Command } from './command.js';
 import { maskQuery } from './credentials.js';
@@ -11,7 +12,7 @@ import { mergedQuery, placeLayer, requested, savedLayers, shownLine, type SavedL
 import { emptyDisplayState, type AreaState, type FaultRecord, type HeldState, type Layer } from './state.js';
 import type { StateStore } from './store.js';
 
-export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload';
+export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload' | 'mqtt';
 
 export interface ControlLog {
   info(obj: object, msg: string): void;
@@ -101,6 +102,7 @@ export class Controller {
       cmd = parseCommand(raw, this.config, this.deps.credentialNames?.());
     } catch (err) {
       if (err instanceof MldsError) this.recordFault(raw, err, source, now);
+      countCommand(source, 'fault');
       throw err;
     }
     const id = cmd.display.id;
@@ -121,6 +123,7 @@ export class Controller {
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
     const written = st.layers[0] === layer ? this.show(id, now, false) : new Promise<boolean>((resolve) => { layer.reveal = resolve; });
     this.scheduleExpiry(id);
+    countCommand(source, 'ok');
     // In the kernel before the command is answered (`stored`); the store reports its own failures.
     const stored = source === 'replay' || source === 'reload' ? undefined : layer.priority === 0
       ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source })

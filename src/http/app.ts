@@ -13,6 +13,7 @@ import { ethernetRoutes } from './routes/ethernet.js';
 import { identifyRoutes } from './routes/identify.js';
 import { brightnessRoutes } from './routes/brightness.js';
 import { historyRoutes } from './routes/history.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
 import { requireCjs } from '../util/require-cjs.js';
@@ -40,6 +41,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   identifyRoutes(routes, api);
   brightnessRoutes(routes, api);
   historyRoutes(routes, api);
+  metricsRoutes(routes, api);
   const limiter = new RateLimiter(() => api.config().rateLimit);
   const refusals = new Refusals((ip) => limiter.take(ip), log);
   attachRefusals(app, refusals);

@@ -1,11 +1,11 @@
 // The seam between the running service and its capabilities (crons, pollers, the boot
 // screens, brightness, mDNS, the network API...), after serialport's bindings-interface:
 // a small interface, and each method says what the runtime guarantees and what it expects.
-import type { ServiceConfig } from '../config/types.js';
+import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import type { ApplyResult, CommandSource } from '../control/controller.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
-import type { Status } from '../monitor/status-types.js';
+import type { ServiceProblem, Status } from '../monitor/status-types.js';
 import type { ReloadReport } from './diff.js';
 import type { Unit } from './unit.js';
 
@@ -16,6 +16,8 @@ export interface RuntimeContext {
   config(): ServiceConfig;
   /** The one control path: a cron's `data`, a poller's body and a replay go through it exactly like /mlds. */
   apply(query: string, source: CommandSource): Promise<ApplyResult>;
+  /** Sends a confirmation to the display's feedback address, for a command that never reached apply (src/monitor/feedback.ts). */
+  confirm(display: DisplayConfig, confirm: 0 | 1 | 2, inumber: string): void;
   /** Loads config.json again, as /reload_config does (rejects with MLDS_CONFIG_INVALID on faults). */
   reload(): Promise<ReloadReport>;
   /** The physical units now running, by unit key (each has its output runner, frame loop and overlay). */
@@ -51,6 +53,8 @@ export interface Component {
   stop(): Promise<void>;
   /** Facts for /status (`components.<name>`); optional. */
   status?(): unknown;
+  /** What a technician must see in /status `problems` (and on /info) while it lasts; optional. */
+  problems?(): ServiceProblem[];
 }
 
 /**

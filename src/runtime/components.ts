@@ -26,6 +26,8 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps } 
     { name: 'mdns', wanted: (c) => !!c.mdns, load: async () => (await import('../net/mdns.js')).mdnsComponent() },
     // Audio areas follow the displays' state; video and web areas report what they run (src/media).
     mediaEntry,
+    // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
+    { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.
     { name: 'systemd', wanted: () => !!(process.env.NOTIFY_SOCKET || process.env.WATCHDOG_USEC), load: async () => new (await import('../device/systemd.js')).SystemdNotify() },
   ];

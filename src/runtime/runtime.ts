@@ -6,9 +6,10 @@ import { restoreLevels } from '../control/restore-levels.js';
 import type { StateStore } from '../control/store.js';
 import { credentialNames } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
+import { countConfirmation } from '../monitor/counters.js';
 import type { Logger } from '../log/logger.js';
 import type { ConfigStatus } from '../monitor/status.js';
-import type { Status } from '../monitor/status-types.js';
+import type { ServiceProblem, Status } from '../monitor/status-types.js';
 import { forgetImages, preloadImage } from '../render/images.js';
 import type { Clock } from '../util/clock.js';
 import type { Component, ComponentEntry, RuntimeContext } from './component.js';
@@ -63,7 +64,7 @@ export class Runtime {
       store: deps.store,
       log: deps.log,
       redraw: (id) => this.unitOf.get(id)?.loop.invalidate() ?? Promise.resolve(false),
-      confirm: deps.confirm,
+      confirm: (display, confirm, inumber) => { countConfirmation(confirm); deps.confirm(display, confirm, inumber); },
       preload: preloadImage,
       credentialNames: () => credentialNames(this.config),
       shown: deps.shown,
@@ -73,6 +74,7 @@ export class Runtime {
       clock: deps.clock,
       config: () => this.config,
       apply: (query, source) => this.controller.apply(query, source),
+      confirm: (display, confirm, inumber) => { countConfirmation(confirm); deps.confirm(display, confirm, inumber); },
       reload: () => this.reload(),
       units: () => this.units,
       unitFor: (id) => this.unitOf.get(id),
@@ -125,6 +127,11 @@ export class Runtime {
     this.running.clear();
     this.controller.dispose();
     await Promise.all([...this.units.values()].map((u) => u.stop()));
+  }
+
+  /** The problems the running components report now. */
+  componentProblems(): ServiceProblem[] {
+    return [...this.running.values()].flatMap((c) => c.problems?.() ?? []);
   }
 
   /** Facts of each running component for /status. */

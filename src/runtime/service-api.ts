@@ -15,10 +15,12 @@ export interface ApiDeps {
   feedback?(): unknown;
   /** shown.log read back (absent without a log folder). */
   history?: ServiceApi['history'];
+  /** Temperature, clock, disks, load and memory (src/monitor/health.ts), shown as `components.health`. */
+  health?(): unknown;
 }
 
 /** The running service as the HTTP layer sees it. */
-export function serviceApi({ runtime, live, archives, startedAt, problems, feedback, history }: ApiDeps): ServiceApi {
+export function serviceApi({ runtime, live, archives, startedAt, problems, feedback, history, health }: ApiDeps): ServiceApi {
   const { clock } = runtime.context;
   return {
     ready: () => runtime.ready() && !archives.busy(),
@@ -35,7 +37,7 @@ export function serviceApi({ runtime, live, archives, startedAt, problems, feedb
       },
       liveViews: live.stats(),
       problems,
-      components: { ...runtime.componentStatus(), ...(feedback ? { feedback: feedback() } : {}) },
+      components: { ...runtime.componentStatus(), ...(feedback ? { feedback: feedback() } : {}), ...(health ? { health: health() } : {}) },
     }),
     reload: () => runtime.reload(),
     component: (name) => runtime.component(name),

@@ -6,6 +6,7 @@ import type { CronConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../runtime/component.js';
 import { cronTarget, runCronTask } from './cron-tasks.js';
 import { isoTime } from '../util/clock.js';
+import { clockHeld } from '../monitor/clock-guard.js';
 
 /**
  * The longest single wait. A unit without a clock battery boots with a wrong time and NTP
@@ -44,6 +45,13 @@ interface Job {
   message?: string;
   runs: number;
   skipped: number;
+}
+
+/** A cron bound to an hour or a day (not an every-N interval): it holds while the clock is not set. */
+export function timeOfDay(cron: string): boolean {
+  const f = cron.trim().split(/\s+/);
+  const fields = f.length === 6 ? f.slice(2) : f.slice(1);
+  return fields.some((x) => x !== '*' && x !== '?' && !x.startsWith('*/'));
 }
 
 const sameEntry = (a: CronConfig, b: CronConfig) => a.type === b.type && a.cron === b.cron && a.value === b.value && a.format === b.format;
@@ -145,6 +153,13 @@ export class Crons implements Component {
     if (job.run) {
       job.skipped++;
       ctx.log.warn({ ...facts, skipped: job.skipped }, 'cron skipped: its previous run has not finished');
+      return;
+    }
+    const held = timeOfDay(job.config.cron) ? clockHeld(ctx.clock.now()) : undefined;
+    if (held) {
+      job.lastResult = 'error';
+      job.message = `held: ${held}`;
+      ctx.log.warn({ ...facts }, 'cron held: the clock is not set');
       return;
     }
     const started = ctx.clock.now();

@@ -21,6 +21,8 @@ const ENDPOINTS = [
   ['/load_config', ''],
   ['/identify', 'seconds=0'],
   ['/brightness/50', ''],
+  ['/history', 'id=main'],
+  ['/metrics', ''],
 ] as const;
 
 /** Other spellings of a path; each must get the access the path gets, or 404. */

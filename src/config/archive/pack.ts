@@ -58,12 +58,28 @@ export async function packConfiguration(configFile: string): Promise<PackedConfi
   }
   const schedule = path.join(dir, 'brightness-schedule.json');
   if (isFile(schedule)) add('brightness-schedule.json', { file: schedule });
+  mqttFiles(expanded, dir, add, skipped);
   if (isObj(expanded.https)) skipped.push({ path: '/https', message: 'the TLS certificate and key are not exported; install them on the other unit separately' });
 
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
   return { zip: Buffer.concat(chunks), files, skipped };
+}
+
+/**
+ * The broker login travels like the API keys (issue 21): its password is in config.json, and
+ * its PEM files go along by the names the configuration gives them, when inside the folder.
+ */
+function mqttFiles(config: Raw, dir: string, add: (name: string, from: { file: string }) => void, skipped: ConfigFault[]): void {
+  if (!isObj(config.mqtt)) return;
+  for (const field of ['ca', 'cert', 'key']) {
+    const name = config.mqtt[field];
+    if (typeof name !== 'string') continue;
+    const rel = path.posix.normalize(name);
+    if (path.isAbsolute(rel) || rel.startsWith('../') || !isFile(path.join(dir, rel))) skipped.push({ path: pointer('mqtt', field), message: `${name} is not a file inside the service folder; install it on the other unit separately` });
+    else add(rel, { file: path.join(dir, rel) });
+  }
 }
 
 /** Every `$include`d file, by the name the configuration gives it (includes are relative to the service directory). */

@@ -5,6 +5,7 @@
 import { cronsCard, pollersCard } from './automation.js';
 import { bootCard } from './boot.js';
 import { feedbackCard } from './feedback.js';
+import { fleetCard, healthCard } from './fleet.js';
 import { brightnessCard } from './brightness.js';
 import { esc, row, text, type Obj } from './format.js';
 import { mediaCard } from './media.js';
@@ -17,6 +18,8 @@ export type ComponentCard = (facts: Obj, zone: string) => string;
 const CARDS: Record<string, ComponentCard> = {
   boot: bootCard,
   feedback: feedbackCard,
+  fleet: fleetCard,
+  health: healthCard,
   brightness: brightnessCard,
   crons: cronsCard,
   media: mediaCard,

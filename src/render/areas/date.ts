@@ -2,6 +2,7 @@ import type { CanvasRenderingContext2D } from 'canvas';
 import type { AreaConfig } from '../../config/types.js';
 import { formatEnglish, zonedAt } from '../../time/date-format.js';
 import { systemZone } from '../../time/system-zone.js';
+import { clockHeld } from '../../monitor/clock-guard.js';
 import { nextContentId, type Content } from './content.js';
 import { TextStrip, type TextStyle } from './strip.js';
 
@@ -13,6 +14,11 @@ const DEFAULT_PATTERN = 'HH:mm:ss';
  */
 export function dateText(area: AreaConfig, now: number, zone?: string): string {
   return formatEnglish(zonedAt(now, area.dateOffset, zone ?? systemZone()), area.dateFormat ?? DEFAULT_PATTERN);
+}
+
+/** What a date area shows: nothing while the clock is not set (1970 after a boot without a battery), never a wrong date. */
+export function shownDate(area: AreaConfig, now: number, zone?: string): string {
+  return clockHeld(now) ? '' : dateText(area, now, zone);
 }
 
 /** A live clock: static aligned text that is re-rasterised only when the formatted text changes. */
@@ -27,7 +33,7 @@ export class DateContent implements Content {
   ) {}
 
   key(now: number): string {
-    return `d${this.id}:${dateText(this.area, now, this.zone)}`;
+    return `d${this.id}:${shownDate(this.area, now, this.zone)}`;
   }
 
   /** Patterns have no unit finer than a second and zone offsets are whole seconds. */
@@ -36,7 +42,7 @@ export class DateContent implements Content {
   }
 
   draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void {
-    const text = dateText(this.area, now, this.zone);
+    const text = shownDate(this.area, now, this.zone);
     if (this.strip?.text !== text) this.strip = new TextStrip(text, this.style, this.area.height);
     const free = this.area.width - this.strip.width;
     const a = this.area.align;

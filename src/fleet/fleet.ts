@@ -1,0 +1,218 @@
+// The fleet component: commands from the broker through the one control path (source `mqtt`),
+// confirmations on `<prefix>/<unit>/confirm`, the /status document retained on `status`,
+// admin commands on the unit's own `admin` topic only. Topic names: DECISIONS.md, MQTT.
+import type { IPublishPacket } from 'mqtt';
+import type { MqttSettings } from '../config/types.js';
+import { onStateChange } from '../control/changes.js';
+import { MldsError } from '../errors.js';
+import type { ServiceProblem } from '../monitor/status-types.js';
+import type { Component, RuntimeContext } from '../runtime/component.js';
+import type { ReloadReport } from '../runtime/diff.js';
+import { runAdmin } from './admin.js';
+import { HA_STATUS, HomeAssistant } from './home-assistant.js';
+import { BrokerLink } from './link.js';
+import { MAX_AGE_MS, parsePayload } from './payload.js';
+import { RecentCommands, type Confirmation } from './recent.js';
+import { commandTopics, topicsOf, type Topics } from './topics.js';
+
+/** The status topic is refreshed at least this often, and at most once a second on changes. */
+export const STATUS_EVERY_MS = 60_000;
+const STATUS_MIN_GAP_MS = 1000;
+/** A broker away for 3 keepalives (at least 5 s) is listed in /status problems; shorter outages only in components.fleet. */
+const problemAfterMs = (keepalive: number) => Math.max(5, 3 * keepalive) * 1000;
+
+interface Counters { retained: number; stale: number; duplicates: number; notMine: number; faulty: number; applied: number }
+
+export class Fleet implements Component {
+  readonly name = 'fleet';
+  private ctx: RuntimeContext | undefined;
+  private settings: MqttSettings | undefined;
+  private topics: Topics | undefined;
+  private link: BrokerLink | undefined;
+  private readonly recent = new RecentCommands();
+  private counters: Counters = { retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0 };
+  private unsubscribe: (() => void) | undefined;
+  private every: ReturnType<typeof setInterval> | undefined;
+  private statusTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastStatusAt = 0;
+  private ha: HomeAssistant | undefined;
+
+  async start(ctx: RuntimeContext): Promise<void> {
+    this.ctx = ctx;
+    this.unsubscribe = onStateChange((c) => { if (c.config === this.ctx?.config()) this.statusSoon(); });
+    this.every = setInterval(() => this.publishStatus(), STATUS_EVERY_MS);
+    this.every.unref();
+    await this.connect(ctx.config().mqtt!);
+  }
+
+  async reload(ctx: RuntimeContext, _report: ReloadReport): Promise<void> {
+    this.ctx = ctx;
+    const next = ctx.config().mqtt!;
+    if (JSON.stringify(next) === JSON.stringify(this.settings)) {
+      // The physical units may have changed: Home Assistant hears of the MAIN displays now configured.
+      if (this.ha && this.link?.connectedNow()) { this.link.subscribe(this.ha.subscriptions()); this.ha.announce(this.link); }
+      this.statusSoon();
+      return;
+    }
+    await this.link?.stop();
+    await this.connect(next);
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    if (this.every) clearInterval(this.every);
+    if (this.statusTimer) clearTimeout(this.statusTimer);
+    this.every = this.statusTimer = undefined;
+    await this.link?.stop();
+    this.link = undefined;
+    this.ctx = undefined;
+  }
+
+  status(): object {
+    const s = this.settings;
+    return {
+      ...this.link?.status(),
+      unit: s?.unit,
+      prefix: s?.prefix,
+      groups: s?.groups,
+      homeAssistant: s?.homeAssistant,
+      ignored: { retained: this.counters.retained, stale: this.counters.stale, duplicates: this.counters.duplicates, notThisUnit: this.counters.notMine },
+      commands: { applied: this.counters.applied, faulty: this.counters.faulty },
+    };
+  }
+
+  /** A broker away for a while, or a client id another unit uses. */
+  problems(): ServiceProblem[] {
+    const f = this.link?.status();
+    if (!f) return [];
+    const out: ServiceProblem[] = [];
+    if (f.downSince && Date.now() - Date.parse(f.downSince) >= problemAfterMs(this.settings?.keepalive ?? 30)) {
+      out.push({ source: 'mqtt', message: `not connected to the broker ${f.broker} (${f.state}${f.lastError ? `: ${f.lastError}` : ''}); HTTP control works as before`, since: f.downSince });
+    }
+    if (f.clientIdInUse && Date.now() - Date.parse(f.clientIdInUse.last) < 10 * 60_000) {
+      out.push({ source: 'mqtt', message: `another client connects with the client id "${f.clientId}": two units with the unit name "${this.settings?.unit}"?`, since: f.clientIdInUse.last });
+    }
+    return out;
+  }
+
+  private async connect(settings: MqttSettings): Promise<void> {
+    const ctx = this.ctx!;
+    this.settings = settings;
+    const topics = this.topics = topicsOf(settings);
+    const ha = this.ha = settings.homeAssistant ? new HomeAssistant(ctx, settings, topics) : undefined;
+    const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
+      connected: () => {
+        link.subscribe([...commandTopics(topics), ...(ha?.subscriptions() ?? [])]);
+        // Fresh after every reconnect: the broker may have lost the retained copy.
+        this.lastStatusAt = 0;
+        this.publishStatus();
+        ha?.announce(link);
+      },
+      message: (topic, payload, packet) => void this.message(topic, payload, packet),
+      stateChanged: () => this.statusSoon(),
+    });
+    this.link = link;
+    await link.start();
+  }
+
+  private async message(topic: string, payload: Buffer, packet: IPublishPacket): Promise<void> {
+    const t = this.topics;
+    if (!t || !this.ctx) return;
+    // Home Assistant's birth message may be retained; answering it again only re-sends discovery.
+    if (packet.retain && topic !== HA_STATUS) {
+      // A retained command would act again at every reconnect (ghost switching).
+      this.counters.retained++;
+      this.ctx.log.warn({ topic, bytes: payload.length }, 'mqtt: retained message ignored; clear it on the broker');
+      return;
+    }
+    try {
+      if (topic === t.admin) {
+        const reply = await runAdmin(payload, this.ctx);
+        this.reply({ inumber: null, id: null, ...reply });
+      } else if (topic === t.cmd || topic === t.allCmd || t.groupCmds.includes(topic)) {
+        await this.command(payload, topic === t.cmd);
+      } else if (this.ha?.handles(topic) && this.link) {
+        await this.ha.message(topic, payload, this.link);
+      }
+    } catch (err) {
+      // Never thrown out of a message handler: the connection must outlive any payload.
+      this.ctx?.log.warn({ topic, err: (err as Error).message }, 'mqtt: message failed');
+    }
+  }
+
+  private async command(payload: Buffer, own: boolean): Promise<void> {
+    const ctx = this.ctx!;
+    const p = parsePayload(payload);
+    if (!own && p.id !== undefined && !ctx.config().displayById.has(p.id)) { this.counters.notMine++; return; }
+    if (!p.ok) {
+      this.counters.faulty++;
+      ctx.log.warn({ code: p.code, message: p.message, bytes: payload.length }, 'mqtt: faulty command');
+      this.feedback(p.id, 2, p.inumber);
+      this.reply({ inumber: p.inumber ?? null, confirm: 2, id: p.id ?? null, code: p.code, message: p.message });
+      return;
+    }
+    const now = ctx.clock.now();
+    if (p.ts !== undefined && now - p.ts > MAX_AGE_MS) {
+      this.counters.stale++;
+      const message = `sent ${Math.round((now - p.ts) / 1000)} s ago; commands older than ${MAX_AGE_MS / 1000} s are not acted on`;
+      ctx.log.warn({ id: p.id, inumber: p.inumber, ageMs: now - p.ts }, 'mqtt: stale command ignored');
+      this.feedback(p.id, 0, p.inumber);
+      if (p.inumber !== undefined) this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_MQTT_STALE', message });
+      return;
+    }
+    const key = p.id !== undefined && p.inumber !== undefined ? `${p.id}\u0000${p.inumber}` : undefined;
+    const earlier = key ? this.recent.get(key) : undefined;
+    if (earlier) {
+      // A QoS 1 redelivery: acted on once, confirmed the same way again.
+      this.counters.duplicates++;
+      this.reply(await earlier);
+      return;
+    }
+    const result = this.apply(p.query, p.id, p.inumber);
+    if (key) this.recent.set(key, result);
+    const c = await result;
+    if (c.inumber !== null) this.reply(c);
+  }
+
+  private async apply(query: string, id: string | undefined, inumber: string | undefined): Promise<Confirmation> {
+    try {
+      const r = await this.ctx!.apply(query, 'mqtt');
+      this.counters.applied++;
+      const ok = await r.written;
+      return { inumber: r.inumber ?? null, confirm: ok ? 1 : 0, id: r.displayId, code: null, message: ok ? 'shown' : 'not written to the display' };
+    } catch (err) {
+      this.counters.faulty++;
+      const e = err as MldsError;
+      return { inumber: inumber ?? null, confirm: 2, id: id ?? null, code: e instanceof MldsError ? e.code : 'MLDS_INTERNAL', message: e.message };
+    }
+  }
+
+  /** The HTTP feedback address hears of what never reached the control path too. */
+  private feedback(id: string | undefined, confirm: 0 | 2, inumber: string | undefined): void {
+    const display = id === undefined ? undefined : this.ctx?.config().displayById.get(id);
+    if (display && inumber !== undefined) this.ctx?.confirm(display, confirm, inumber);
+  }
+
+  private reply(c: Confirmation & { cmd?: string | null }): void {
+    if (this.link && this.topics) this.link.publish(this.topics.confirm, JSON.stringify(c), { retain: false, queued: true });
+  }
+
+  private statusSoon(): void {
+    if (this.statusTimer || !this.link?.connectedNow()) return;
+    const wait = Math.max(0, this.lastStatusAt + STATUS_MIN_GAP_MS - Date.now());
+    this.statusTimer = setTimeout(() => { this.statusTimer = undefined; this.publishStatus(); }, wait);
+  }
+
+  private publishStatus(): void {
+    if (!this.ctx || !this.link?.connectedNow() || !this.topics) return;
+    let doc: string;
+    try { doc = JSON.stringify(this.ctx.status()); } catch { return; }
+    this.lastStatusAt = Date.now();
+    this.link.publish(this.topics.status, doc, { retain: true });
+    this.ha?.publishStates(this.link);
+  }
+}
+
+export function fleetComponent(): Component {
+  return new Fleet();
+}

@@ -1,0 +1,243 @@
+// The connection to the broker (MQTT.js 5 speaking MQTT 5): connect, Last Will, reconnects
+// with our own backoff, the connection facts for /status, and a bounded queue for what must
+// wait while offline. MQTT.js's own reconnect (every second, forever, refused logins too) is
+// off: reconnectPeriod 0, and this class decides when to try again.
+import { readFileSync } from 'node:fs';
+import type { IClientOptions, IPublishPacket, MqttClient } from 'mqtt';
+import type { MqttSettings } from '../config/types.js';
+import type { Logger } from '../log/logger.js';
+import { backoffMs, STABLE_MS } from './backoff.js';
+import type { Topics } from './topics.js';
+
+export type LinkState = 'connecting' | 'connected' | 'disconnected' | 'refused' | 'stopped';
+
+export interface LinkStatus {
+  state: LinkState;
+  since: string;
+  broker: string;
+  clientId: string;
+  lastError?: string;
+  /** Not connected since then (the start, or the loss of the last connection); absent while connected. */
+  downSince?: string;
+  reconnects: number;
+  /** The wait before the next attempt, while disconnected. */
+  retryInMs?: number;
+  messagesIn: number;
+  messagesOut: number;
+  /** Another connection took this client id (two units with one `unit` name). */
+  clientIdInUse: { times: number; last: string } | null;
+  confirmations: { queued: number; dropped: number };
+}
+
+export interface LinkEvents {
+  connected(): void;
+  message(topic: string, payload: Buffer, packet: IPublishPacket): void;
+  stateChanged(): void;
+}
+
+/** Confirmations waiting for the broker; beyond it the oldest is dropped and counted. */
+export const QUEUE_LIMIT = 100;
+/** MQTT 5 DISCONNECT reason "Session taken over": another client connected with our id. */
+const TAKEN_OVER = 142;
+const CONNACK_REASONS: Record<number, string> = {
+  4: 'bad user name or password', 5: 'not authorized', 134: 'bad user name or password', 135: 'not authorized',
+  133: 'client identifier not valid', 138: 'banned', 140: 'bad authentication method',
+};
+
+export class BrokerLink {
+  private client: MqttClient | undefined;
+  private state: LinkState = 'connecting';
+  private since = Date.now();
+  private downSince: number | undefined = Date.now();
+  private lastError: string | undefined;
+  private reconnects = 0;
+  private attempt = 0;
+  private retryAt: number | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private stableTimer: ReturnType<typeof setTimeout> | undefined;
+  private messagesIn = 0;
+  private messagesOut = 0;
+  private takenOver = { times: 0, last: '' };
+  /** Set while connected until any error: a close then came from the broker itself. */
+  private cleanSinceConnect = false;
+  /** Connections the broker closed while it stayed reachable, in a row. */
+  private closedByBroker = 0;
+  private readonly queue: Array<{ topic: string; payload: string }> = [];
+  private dropped = 0;
+  readonly clientId: string;
+
+  constructor(private readonly settings: MqttSettings, private readonly topics: Topics, private readonly log: Logger, private readonly on: LinkEvents) {
+    this.clientId = `${settings.prefix}-${settings.unit}`;
+  }
+
+  async start(): Promise<void> {
+    const { connect } = (await import('mqtt')).default;
+    const s = this.settings;
+    const opts: IClientOptions = {
+      clientId: this.clientId,
+      protocolVersion: 5,
+      clean: true,
+      keepalive: s.keepalive,
+      reconnectPeriod: 0,
+      connectTimeout: Math.min(30, Math.max(2, s.keepalive)) * 1000,
+      resubscribe: false,
+      queueQoSZero: false,
+      // mqtt-packet would otherwise make 65,536 two-byte Buffers at the first write (about 4 MB).
+      writeCache: false,
+      username: s.username,
+      password: s.password,
+      // Verified always: a broker that cannot prove its name gets no credentials.
+      rejectUnauthorized: true,
+      ...(s.ca ? { ca: readFileSync(s.ca) } : {}),
+      ...(s.cert && s.key ? { cert: readFileSync(s.cert), key: readFileSync(s.key) } : {}),
+      will: { topic: this.topics.availability, payload: Buffer.from('offline'), qos: 1, retain: true },
+    };
+    const client = connect(s.url, opts);
+    this.client = client;
+    client.on('connect', () => this.connected());
+    client.on('message', (topic, payload, packet) => { this.messagesIn++; this.on.message(topic, payload, packet); });
+    client.on('error', (err) => this.failed(err));
+    client.on('disconnect', (packet) => {
+      this.cleanSinceConnect = false;
+      if (packet.reasonCode === TAKEN_OVER) this.takeover();
+      else this.lastError = `the broker disconnected (reason ${packet.reasonCode ?? 0})`;
+    });
+    client.on('close', () => this.closed());
+    this.log.info({ broker: s.url, clientId: this.clientId }, 'mqtt: connecting');
+  }
+
+  /** Publishes now when connected; otherwise `queued` messages wait (bounded), the rest are dropped. */
+  publish(topic: string, payload: string, opts: { retain: boolean; queued?: boolean }): void {
+    const c = this.client;
+    if (c?.connected && this.state === 'connected') {
+      this.messagesOut++;
+      c.publish(topic, payload, { qos: 1, retain: opts.retain }, (err) => { if (err) this.lastError = err.message; });
+      return;
+    }
+    if (!opts.queued) return;
+    this.queue.push({ topic, payload });
+    if (this.queue.length > QUEUE_LIMIT) {
+      this.queue.shift();
+      this.dropped++;
+      this.log.warn({ queueLimit: QUEUE_LIMIT, dropped: this.dropped }, 'mqtt: confirmation dropped, the queue for the broker is full');
+    }
+  }
+
+  subscribe(topics: string[]): void {
+    // rap: a retained message keeps its flag even when published while we are subscribed, so none is acted on.
+    this.client?.subscribe(topics, { qos: 1, rap: true, nl: true }, (err) => {
+      if (err) { this.lastError = `subscribe failed: ${err.message}`; this.log.warn({ err: err.message }, 'mqtt: subscribe failed'); }
+    });
+  }
+
+  connectedNow(): boolean {
+    return this.state === 'connected';
+  }
+
+  /** A clean stop: `offline` retained, then the connection ends (no Last Will). */
+  async stop(): Promise<void> {
+    this.clearTimers();
+    const c = this.client;
+    this.client = undefined;
+    this.setState('stopped');
+    if (!c) return;
+    if (c.connected) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, 1000);
+        c.publish(this.topics.availability, 'offline', { qos: 1, retain: true }, () => { clearTimeout(t); resolve(); });
+      });
+    }
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(() => { c.end(true); resolve(); }, 1000);
+      c.end(false, {}, () => { clearTimeout(t); resolve(); });
+    });
+    c.removeAllListeners();
+    // A late socket error after the end must not become an uncaught exception.
+    c.on('error', () => {});
+  }
+
+  status(): LinkStatus {
+    return {
+      state: this.state,
+      since: new Date(this.since).toISOString(),
+      broker: this.settings.url,
+      clientId: this.clientId,
+      lastError: this.lastError,
+      ...(this.downSince !== undefined ? { downSince: new Date(this.downSince).toISOString() } : {}),
+      reconnects: this.reconnects,
+      ...(this.retryAt !== undefined ? { retryInMs: Math.max(0, this.retryAt - Date.now()) } : {}),
+      messagesIn: this.messagesIn,
+      messagesOut: this.messagesOut,
+      clientIdInUse: this.takenOver.times ? { ...this.takenOver } : null,
+      confirmations: { queued: this.queue.length, dropped: this.dropped },
+    };
+  }
+
+  private connected(): void {
+    this.retryAt = undefined;
+    // Confirmations are small writes: Nagle's algorithm would hold each up to 40 ms for an ACK.
+    (this.client?.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
+    // Mosquitto 2.0 closes the older of two connections with one client id without a
+    // DISCONNECT: a broker that closes us and then lets us straight back in, twice in a row, is that.
+    if (this.closedByBroker >= 2) this.takeover();
+    this.cleanSinceConnect = true;
+    this.setState('connected');
+    this.log.info({ broker: this.settings.url, reconnects: this.reconnects }, 'mqtt: connected');
+    // Reset only once the connection holds: a unit kicked off at once keeps backing off.
+    this.stableTimer = setTimeout(() => { this.attempt = 0; this.closedByBroker = 0; }, STABLE_MS);
+    this.client?.publish(this.topics.availability, 'online', { qos: 1, retain: true });
+    this.messagesOut++;
+    this.on.connected();
+    for (const m of this.queue.splice(0)) this.publish(m.topic, m.payload, { retain: false, queued: true });
+  }
+
+  private failed(err: Error & { code?: string | number }): void {
+    this.cleanSinceConnect = false;
+    if (this.state !== 'connected') this.closedByBroker = 0;
+    const code = typeof err.code === 'number' ? CONNACK_REASONS[err.code] : undefined;
+    this.lastError = code ? `the broker refused the login: ${code} (${err.code})` : err.code ? `${err.code}: ${err.message}` : err.message;
+    if (code) this.setState('refused');
+    this.log.warn({ broker: this.settings.url, err: this.lastError }, 'mqtt: connection error');
+  }
+
+  private takeover(): void {
+    this.takenOver = { times: this.takenOver.times + 1, last: new Date().toISOString() };
+    this.lastError = `another client connected with the client id "${this.clientId}" (two units with the unit name "${this.settings.unit}"?)`;
+    this.log.warn({ clientId: this.clientId, times: this.takenOver.times }, 'mqtt: client id in use by another connection');
+  }
+
+  private closed(): void {
+    if (!this.client || this.state === 'stopped') return;
+    if (this.state === 'connected' && this.cleanSinceConnect) this.closedByBroker++;
+    this.cleanSinceConnect = false;
+    if (this.stableTimer) clearTimeout(this.stableTimer);
+    const wait = backoffMs(this.attempt++);
+    this.retryAt = Date.now() + wait;
+    if (this.state !== 'refused') this.setState('disconnected');
+    else this.on.stateChanged();
+    this.log.info({ broker: this.settings.url, retryInMs: wait }, 'mqtt: disconnected; retrying');
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (!this.client) return;
+      this.reconnects++;
+      this.setState('connecting');
+      this.client.reconnect();
+    }, wait);
+  }
+
+  private setState(s: LinkState): void {
+    if (s === this.state) return;
+    if (s === 'connected') this.downSince = undefined;
+    else this.downSince ??= Date.now();
+    this.state = s;
+    this.since = Date.now();
+    this.on.stateChanged();
+  }
+
+  private clearTimers(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.stableTimer) clearTimeout(this.stableTimer);
+    this.retryTimer = this.stableTimer = undefined;
+  }
+}

@@ -1,0 +1,92 @@
+// A command message's payload (DECISIONS.md, MQTT) turned into the /mlds query the control
+// path takes. Two forms:
+//   query string  id=led1&layout=departure&route=128&inumber=42[&ts=<ms epoch>]
+//   JSON          {"id","layout","areas":{"<area>":"<value>"},"inumber","keep","priority","expires","ts"}
+// `ts` is the sender's clock (ms since the epoch); it never reaches the controller. Nothing
+// here throws: every fault is a value with its code, so a hostile payload gets confirm=2.
+import { lenientField } from '../control/lenient.js';
+
+/** Larger payloads are refused before they are decoded (issue 21: 64 KB). */
+export const MAX_PAYLOAD = 64 * 1024;
+/** A command whose `ts` is older than this is not acted on. */
+export const MAX_AGE_MS = 60_000;
+
+export type Parsed =
+  | { ok: true; query: string; id?: string; inumber?: string; ts?: number }
+  | { ok: false; code: 'MLDS_MQTT_PAYLOAD' | 'MLDS_MQTT_TOO_LARGE'; message: string; id?: string; inumber?: string };
+
+/** JSON fields passed on as query values of the same name (DECISIONS.md, Control extensions). */
+const PLAIN = ['id', 'layout', 'inumber', 'keep', 'priority', 'expires'] as const;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function parsePayload(payload: Buffer): Parsed {
+  if (payload.length > MAX_PAYLOAD) return { ok: false, code: 'MLDS_MQTT_TOO_LARGE', message: `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken` };
+  let text: string;
+  try { text = utf8.decode(payload).trim(); } catch { return bad('the payload is not valid UTF-8'); }
+  if (text === '') return bad('the payload is empty');
+  return text.startsWith('{') ? fromJson(text) : fromQuery(text);
+}
+
+function bad(message: string, id?: string, inumber?: string): Parsed {
+  return { ok: false, code: 'MLDS_MQTT_PAYLOAD', message, id, inumber };
+}
+
+function fromQuery(text: string): Parsed {
+  const raw = text.startsWith('?') ? text.slice(1) : text;
+  const id = lenientField(raw, 'id');
+  const inumber = lenientField(raw, 'inumber');
+  const pieces = raw.split('&');
+  const tsPieces = pieces.filter((p) => p.startsWith('ts='));
+  if (tsPieces.length > 1) return bad('"ts" must appear at most once', id, inumber);
+  let ts: number | undefined;
+  if (tsPieces.length) {
+    ts = timestamp(tsPieces[0].slice(3));
+    if (ts === undefined) return bad('"ts" must be milliseconds since 1970 (a whole number)', id, inumber);
+  }
+  const query = tsPieces.length ? pieces.filter((p) => !p.startsWith('ts=')).join('&') : raw;
+  return { ok: true, query, id, inumber, ts };
+}
+
+function fromJson(text: string): Parsed {
+  let doc: unknown;
+  try { doc = JSON.parse(text); } catch (err) { return bad(`the payload is not JSON: ${(err as Error).message}`); }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return bad('the payload must be a JSON object');
+  const o = doc as Record<string, unknown>;
+  const id = scalar(o.id);
+  const inumber = scalar(o.inumber);
+  if ('cmd' in o) return bad('admin commands are taken only from the unit\'s own admin topic', id, inumber);
+  const params = new URLSearchParams();
+  for (const name of PLAIN) {
+    if (o[name] === undefined) continue;
+    const v = scalar(o[name]);
+    if (v === undefined) return bad(`"${name}" must be a string or a number`, id, inumber);
+    params.append(name, v);
+  }
+  if (o.areas !== undefined) {
+    if (typeof o.areas !== 'object' || o.areas === null || Array.isArray(o.areas)) return bad('"areas" must be an object of area ids and values', id, inumber);
+    for (const [area, value] of Object.entries(o.areas)) {
+      const v = scalar(value);
+      if (v === undefined) return bad(`"areas.${area}" must be a string or a number`, id, inumber);
+      params.append(area, v);
+    }
+  }
+  const unknown = Object.keys(o).filter((k) => !(PLAIN as readonly string[]).includes(k) && k !== 'areas' && k !== 'ts');
+  if (unknown.length) return bad(`unknown field "${unknown[0]}" (areas go inside "areas")`, id, inumber);
+  let ts: number | undefined;
+  if (o.ts !== undefined) {
+    ts = timestamp(scalar(o.ts) ?? '');
+    if (ts === undefined) return bad('"ts" must be milliseconds since 1970 (a whole number)', id, inumber);
+  }
+  // URLSearchParams writes a space as `+`, which the control path reads as a space.
+  return { ok: true, query: params.toString(), id, inumber, ts };
+}
+
+function scalar(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+function timestamp(s: string): number | undefined {
+  return /^\d{1,15}$/.test(s) ? Number(s) : undefined;
+}

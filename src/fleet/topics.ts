@@ -1,0 +1,30 @@
+// The topic names (DECISIONS.md, MQTT): one place, so the docs, the tests and the code agree.
+import type { MqttSettings } from '../config/types.js';
+
+export interface Topics {
+  cmd: string;
+  groupCmds: string[];
+  allCmd: string;
+  confirm: string;
+  status: string;
+  availability: string;
+  admin: string;
+}
+
+export function topicsOf(s: Pick<MqttSettings, 'prefix' | 'unit' | 'groups'>): Topics {
+  const unit = `${s.prefix}/${s.unit}`;
+  return {
+    cmd: `${unit}/cmd`,
+    groupCmds: s.groups.map((g) => `${s.prefix}/group/${g}/cmd`),
+    allCmd: `${s.prefix}/all/cmd`,
+    confirm: `${unit}/confirm`,
+    status: `${unit}/status`,
+    availability: `${unit}/availability`,
+    admin: `${unit}/admin`,
+  };
+}
+
+/** Every topic the unit takes commands from. */
+export function commandTopics(t: Topics): string[] {
+  return [t.cmd, ...t.groupCmds, t.allCmd, t.admin];
+}

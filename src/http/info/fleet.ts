@@ -1,0 +1,39 @@
+// The broker connection (components.fleet) and the unit's health (components.health) on /info:
+// what a technician checks first when a unit does not answer over MQTT or runs hot.
+import { esc, row, text, when, type Obj } from './format.js';
+
+const MB = 1024 * 1024;
+
+export function fleetCard(f: Obj, zone: string): string {
+  const ok = f.state === 'connected';
+  const inUse = f.clientIdInUse as Obj | null | undefined;
+  const conf = (f.confirmations ?? {}) as Obj;
+  const ign = (f.ignored ?? {}) as Obj;
+  const rows = [
+    row('Broker', `${text(f.broker)} <span class="note">as ${esc(f.clientId)}</span>`),
+    row('State', `${esc(f.state)}${f.since ? ` <span class="note">since ${when(f.since, zone)}</span>` : ''}${f.retryInMs !== undefined ? ` <span class="note">next attempt in ${esc(Math.ceil(Number(f.retryInMs) / 1000))} s</span>` : ''}`, ok ? '' : 'bad'),
+    f.lastError ? row('Last error', text(f.lastError), ok ? '' : 'bad') : '',
+    inUse ? row('Client id in use', `${esc(inUse.times)} time(s), last ${when(inUse.last, zone)}: another unit has the unit name "${esc(f.unit)}"?`, 'bad') : '',
+    row('Topics', `${esc(f.prefix)}/${esc(f.unit)}/…${(f.groups as string[] | undefined)?.length ? `, groups ${esc((f.groups as string[]).join(', '))}` : ''}`),
+    row('Messages', `${esc(f.messagesIn)} in, ${esc(f.messagesOut)} out, ${esc(f.reconnects)} reconnects`),
+    row('Confirmations waiting', `${esc(conf.queued ?? 0)}${Number(conf.dropped) ? `, ${esc(conf.dropped)} dropped` : ''}`, Number(conf.dropped) ? 'bad' : ''),
+    row('Ignored', `${esc(ign.retained ?? 0)} retained, ${esc(ign.stale ?? 0)} stale, ${esc(ign.duplicates ?? 0)} repeated, ${esc(ign.notThisUnit ?? 0)} for other units`),
+  ].join('');
+  return `<section class="card component" data-component="fleet"><h2>Fleet (MQTT)</h2><table class="kv"><tbody>${rows}</tbody></table></section>`;
+}
+
+export function healthCard(h: Obj): string {
+  const clock = (h.clock ?? {}) as Obj;
+  const mem = (h.memory ?? {}) as Obj;
+  const load = (h.load as number[] | undefined) ?? [];
+  const disks = (h.disks as Obj[] | undefined) ?? [];
+  const rows = [
+    row('Temperature', h.temperatureC === null || h.temperatureC === undefined ? '' : `${esc(h.temperatureC)} °C <span class="note">${esc(h.temperatureZone)}</span>`),
+    row('Clock', `${clock.synchronized === true ? 'synchronized' : clock.synchronized === false ? 'not synchronized' : 'unknown'} <span class="note">${esc(clock.source)}</span>`, clock.held ? 'bad' : ''),
+    clock.held ? row('Clock guard', text(clock.held), 'bad') : '',
+    ...disks.map((d) => row(`Free in ${String(d.folder)}`, `${esc((Number(d.freeBytes) / MB).toFixed(0))} MB of ${esc((Number(d.totalBytes) / MB).toFixed(0))} MB (${esc(d.freePercent)} %) <span class="note">${text(d.path)}</span>`, Number(d.freePercent) < 5 ? 'bad' : '')),
+    row('Load', load.map((l) => esc(l)).join(' / ')),
+    row('Memory', `${esc((Number(mem.availableBytes) / MB).toFixed(0))} MB available of ${esc((Number(mem.totalBytes) / MB).toFixed(0))} MB; the service ${esc((Number(mem.serviceRssBytes) / MB).toFixed(0))} MB`),
+  ].join('');
+  return `<section class="card component" data-component="health"><h2>Health</h2><table class="kv"><tbody>${rows}</tbody></table></section>`;
+}

@@ -1,0 +1,103 @@
+// What an operator watches on a unit (issue 21, Health): the SoC temperature, whether the
+// clock is synchronized, free space of the state and log folders, load and memory. Read
+// when /status asks, at most every HEALTH_CACHE_MS; the clock state comes from a child
+// process (timedatectl, else the kernel's adjtimex through python3) at most once a minute.
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, statfsSync } from 'node:fs';
+import { freemem, loadavg, totalmem } from 'node:os';
+import path from 'node:path';
+import { clockHeld, clockSynchronized, setClockSynchronized } from './clock-guard.js';
+
+export interface HealthReport {
+  /** °C of the SoC (the first thermal zone of a CPU/SoC type, else the first zone); null without one. */
+  temperatureC: number | null;
+  temperatureZone?: string;
+  clock: { synchronized: boolean | null; source: string; held: string | null };
+  disks: Array<{ folder: string; path: string; freeBytes: number; totalBytes: number; freePercent: number }>;
+  load: [number, number, number];
+  memory: { totalBytes: number; availableBytes: number; serviceRssBytes: number };
+}
+
+export const HEALTH_CACHE_MS = 2000;
+const CLOCK_EVERY_MS = 60_000;
+const THERMAL = '/sys/class/thermal';
+const SOC_ZONE = /cpu|soc|x86_pkg|arm|core/i;
+// adjtimex(2) answers TIME_ERROR (5) while the kernel's clock is unsynchronized.
+const ADJTIMEX = 'import ctypes,sys\nclass T(ctypes.Structure): _fields_=[("modes",ctypes.c_int)]+[("x%d"%i,ctypes.c_long) for i in range(40)]\nsys.stdout.write(str(ctypes.CDLL(None).adjtimex(ctypes.byref(T()))))';
+
+export class HealthMonitor {
+  private cached: HealthReport | undefined;
+  private cachedAt = 0;
+  private clockAskedAt = -Infinity;
+  private clockSource = 'not asked yet';
+
+  constructor(private readonly folders: Record<string, string | undefined>, private readonly thermalDir = THERMAL) {}
+
+  report(now = Date.now()): HealthReport {
+    if (this.cached && now - this.cachedAt < HEALTH_CACHE_MS) return this.cached;
+    if (now - this.clockAskedAt >= CLOCK_EVERY_MS) { this.clockAskedAt = now; this.askClock(); }
+    const t = this.temperature();
+    const mem = this.memory();
+    this.cached = {
+      temperatureC: t?.c ?? null,
+      ...(t ? { temperatureZone: t.zone } : {}),
+      clock: { synchronized: clockSynchronized() ?? null, source: this.clockSource, held: clockHeld(now) ?? null },
+      disks: Object.entries(this.folders).filter((e): e is [string, string] => e[1] !== undefined).flatMap(([folder, p]) => this.disk(folder, p)),
+      load: loadavg().map((l) => Math.round(l * 100) / 100) as [number, number, number],
+      memory: { ...mem, serviceRssBytes: process.memoryUsage.rss() },
+    };
+    this.cachedAt = now;
+    return this.cached;
+  }
+
+  /** The held clock, for /status and /info's problem list while it lasts. */
+  problems(now = Date.now()): Array<{ source: string; message: string; since: string }> {
+    const held = this.report(now).clock.held;
+    return held ? [{ source: 'clock', message: held, since: new Date(this.cachedAt).toISOString() }] : [];
+  }
+
+  private temperature(): { c: number; zone: string } | undefined {
+    let zones: string[];
+    try { zones = readdirSync(this.thermalDir).filter((z) => z.startsWith('thermal_zone')).sort(); } catch { return undefined; }
+    const read = (z: string) => {
+      try {
+        const type = readFileSync(path.join(this.thermalDir, z, 'type'), 'utf8').trim();
+        const milli = Number(readFileSync(path.join(this.thermalDir, z, 'temp'), 'utf8').trim());
+        return Number.isFinite(milli) ? { c: Math.round(milli / 100) / 10, zone: `${z} (${type})`, type } : undefined;
+      } catch { return undefined; }
+    };
+    const all = zones.map(read).filter((z) => z !== undefined);
+    const best = all.find((z) => SOC_ZONE.test(z.type)) ?? all[0];
+    return best ? { c: best.c, zone: best.zone } : undefined;
+  }
+
+  private disk(folder: string, p: string): HealthReport['disks'] {
+    try {
+      const s = statfsSync(p);
+      const free = s.bavail * s.bsize, total = s.blocks * s.bsize;
+      return [{ folder, path: p, freeBytes: free, totalBytes: total, freePercent: total ? Math.round((free / total) * 1000) / 10 : 0 }];
+    } catch { return []; }
+  }
+
+  private memory(): { totalBytes: number; availableBytes: number } {
+    try {
+      const m = /MemAvailable:\s+(\d+) kB/.exec(readFileSync('/proc/meminfo', 'utf8'));
+      if (m) return { totalBytes: totalmem(), availableBytes: Number(m[1]) * 1024 };
+    } catch { /* not Linux */ }
+    return { totalBytes: totalmem(), availableBytes: freemem() };
+  }
+
+  /** timedatectl first (systemd), else adjtimex; the answer lands in the clock guard. */
+  private askClock(): void {
+    execFile('timedatectl', ['show', '-p', 'NTPSynchronized', '--value'], { timeout: 3000 }, (err, out) => {
+      const v = String(out).trim();
+      if (!err && (v === 'yes' || v === 'no')) { this.clockSource = 'timedatectl'; setClockSynchronized(v === 'yes'); return; }
+      execFile('python3', ['-c', ADJTIMEX], { timeout: 3000 }, (err2, out2) => {
+        const state = Number(String(out2).trim());
+        if (err2 || !Number.isInteger(state) || state < 0) { this.clockSource = 'unknown (no timedatectl, no adjtimex)'; setClockSynchronized(undefined); return; }
+        this.clockSource = 'adjtimex';
+        setClockSynchronized(state !== 5);
+      });
+    });
+  }
+}
