@@ -19,12 +19,15 @@ export type Access = 'api' | 'admin' | 'view';
 
 /** The one way routes are declared: a path, who may call it, its handlers. */
 export interface Routes {
+  /** Not a koa Router: its get(name, path, ...) would take an access level for a path. */
+  readonly table: true;
   get(path: string, access: Access, ...handlers: RouterMiddleware[]): void;
 }
 
 /** A route table over `router` whose every route checks its own access first. */
 export function routeTable(router: Router, api: ServiceApi, views?: ViewTokens): Routes {
   return {
+    table: true,
     get(path, access, ...handlers) {
       router.get(path, guard(path, access, api, views), ...handlers);
     },

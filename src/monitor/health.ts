@@ -3,6 +3,7 @@
 // when /status asks, at most every HEALTH_CACHE_MS; the clock state comes from a child
 // process (timedatectl, else the kernel's adjtimex through python3) at most once a minute.
 import { execFile } from 'node:child_process';
+import { childEnv } from '../util/child-env.js';
 import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { freemem, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
@@ -89,10 +90,10 @@ export class HealthMonitor {
 
   /** timedatectl first (systemd), else adjtimex; the answer lands in the clock guard. */
   private askClock(): void {
-    execFile('timedatectl', ['show', '-p', 'NTPSynchronized', '--value'], { timeout: 3000 }, (err, out) => {
+    execFile('timedatectl', ['show', '-p', 'NTPSynchronized', '--value'], { timeout: 3000, env: childEnv() }, (err, out) => {
       const v = String(out).trim();
       if (!err && (v === 'yes' || v === 'no')) { this.clockSource = 'timedatectl'; setClockSynchronized(v === 'yes'); return; }
-      execFile('python3', ['-c', ADJTIMEX], { timeout: 3000 }, (err2, out2) => {
+      execFile('python3', ['-c', ADJTIMEX], { timeout: 3000, env: childEnv() }, (err2, out2) => {
         const state = Number(String(out2).trim());
         if (err2 || !Number.isInteger(state) || state < 0) { this.clockSource = 'unknown (no timedatectl, no adjtimex)'; setClockSynchronized(undefined); return; }
         this.clockSource = 'adjtimex';

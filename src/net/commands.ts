@@ -1,6 +1,7 @@
 // The programs the network endpoints run: `ip -j` (iproute2's JSON output of rtnetlink) to
 // read the running system, and the command that makes systemd-networkd apply its files.
 import { execFile } from 'node:child_process';
+import { childEnv } from '../util/child-env.js';
 import { MldsError } from '../errors.js';
 
 const TIMEOUT_MS = 10_000;
@@ -10,7 +11,7 @@ export interface RunResult { code: number; stdout: string; stderr: string }
 /** Runs a program (no shell); resolves with its exit code and output, never rejects for a non-zero exit. */
 export function run(argv: readonly string[], timeoutMs = TIMEOUT_MS): Promise<RunResult> {
   return new Promise((resolve) => {
-    execFile(argv[0], argv.slice(1), { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+    execFile(argv[0], argv.slice(1), { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8', env: childEnv() }, (err, stdout, stderr) => {
       const e = err as (NodeJS.ErrnoException & { code?: number | string; killed?: boolean }) | null;
       if (!e) return resolve({ code: 0, stdout, stderr });
       if (typeof e.code === 'string') return resolve({ code: 127, stdout, stderr: `${argv[0]}: ${e.code === 'ENOENT' ? 'not found' : e.message}` });

@@ -50,7 +50,7 @@ test('under a notify socket: starting, READY=1 once HTTP answers, boot screens, 
     await l.next((d) => d.message === 'WATCHDOG=1');
     const fed = l.got.length;
     await l.next((d) => d.message === 'WATCHDOG=1', 30_000, fed);
-    assert.ok(l.got.every((d) => d.pid === pid), 'every message comes from the main process (NotifyAccess=main)');
+    assert.ok(l.got.every((d) => d.pid === pid), 'every message comes from the main process (NotifyAccess=main): ' + JSON.stringify(l.got.filter((d) => d.pid !== pid)));
 
     const status = (await get(svc, '/status')).json as { components: Record<string, Record<string, unknown>> };
     assert.equal(status.components.systemd.phase, 'running');

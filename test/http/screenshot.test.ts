@@ -8,6 +8,7 @@ import { createCanvas, loadImage } from 'canvas';
 import type { RunningService } from '../../src/main.js';
 import type { ServiceApi } from '../../src/http/api.js';
 import { errors } from '../../src/http/middleware.js';
+import { routeTable } from '../../src/http/access.js';
 import { screenshotRoutes } from '../../src/http/routes/screenshot.js';
 import { Screenshots, screenshotTotals } from '../../src/http/screenshots.js';
 import { LiveViews } from '../../src/http/stream.js';
@@ -201,7 +202,7 @@ describe('screenshot answers while the encoder is busy', () => {
       frame: () => frame,
     } as unknown as ServiceApi;
     const router = new Router();
-    screenshotRoutes(router, api, new LiveViews(), shots);
+    screenshotRoutes(routeTable(router, api), api, new LiveViews(), shots);
     const app = new Koa();
     app.use(errors({ info() {}, warn() {}, error() {} }));
     app.use(router.routes());
