@@ -1,0 +1,129 @@
+// A value laid out in its area: the size it is drawn at, its lines and pages, and how it
+// moves when it does not fit. Computed once per value and size, never per frame.
+import type { Align, Rgb } from '../config/types.js';
+import { isBitmapFontFile, loadBdf } from './bdf.js';
+import type { Doc, DocPage, VAlign } from './doc.js';
+import { layLine, type LaidLine, type StyleEnv } from './lines.js';
+
+export type Overflow = 'scroll' | 'pages' | 'scroll-up';
+export type FitReport = 'as-is' | 'shrunk' | 'wrapped' | 'paged' | 'scrolled';
+
+export interface BlockOptions {
+  width: number;
+  height: number;
+  font?: string;
+  fonts: string[];
+  fontSize: number;
+  /** fit "shrink": the smallest size tried; undefined: no shrinking. */
+  minFontSize?: number;
+  wrap: boolean;
+  /** Pixels between lines; undefined: 0 (a line's height is its font's own). */
+  lineSpacing?: number;
+  valign: VAlign;
+  align: Align;
+  overflow: Overflow;
+  pageMs: number;
+  crisp: boolean;
+  color: Rgb;
+  rtl: boolean;
+  graphicSize(n: number): { width: number; height: number } | undefined;
+}
+
+export interface LaidPage { lines: LaidLine[]; onMs: number; offMs: number; valign: VAlign; height: number }
+
+export interface Layout {
+  pages: LaidPage[];
+  /** still: one page that fits; pages: shown in turn; scroll: one row moving sideways; scroll-up: all lines moving up. */
+  mode: 'still' | 'pages' | 'scroll' | 'scroll-up';
+  fit: FitReport;
+  /** The font size drawn at. */
+  size: number;
+  /** The area font drawn with (a smaller bitmap font from `fonts` when shrunk). */
+  font?: string;
+  lineSpacing: number;
+}
+
+const heightOf = (lines: LaidLine[], gap: number): number =>
+  lines.reduce((h, l) => h + l.ascent + l.descent, 0) + gap * Math.max(0, lines.length - 1);
+
+/** Fonts and sizes to try, largest first: every size down to minFontSize, or the smaller bitmap fonts of `fonts`. */
+function candidates(o: BlockOptions): Array<{ font?: string; size: number }> {
+  const first = { font: o.font, size: o.fontSize };
+  if (o.minFontSize === undefined) return [first];
+  if (o.font && isBitmapFontFile(o.font)) {
+    const px = loadBdf(o.font).pixelSize;
+    const smaller = o.fonts.filter(isBitmapFontFile).map((f) => ({ f, px: loadBdf(f).pixelSize }))
+      .filter((b) => b.px < px).sort((a, b) => b.px - a.px);
+    const out = [first];
+    for (const b of smaller) {
+      // The largest whole multiple of its pixel size not above fontSize.
+      const size = Math.floor(o.fontSize / b.px) * b.px;
+      if (size >= Math.max(b.px, o.minFontSize) && size < out[out.length - 1].size) out.push({ font: b.f, size });
+    }
+    return out;
+  }
+  const out = [];
+  for (let s = o.fontSize; s >= Math.max(1, o.minFontSize); s--) out.push({ font: o.font, size: s });
+  return out;
+}
+
+function env(o: BlockOptions, c: { font?: string; size: number }): StyleEnv {
+  return { font: c.font, fonts: o.fonts, size: c.size, crisp: o.crisp, color: o.color, graphicSize: o.graphicSize, rtl: o.rtl };
+}
+
+function lay(doc: Doc, o: BlockOptions, c: { font?: string; size: number }, wrap: boolean): LaidLine[][] {
+  const e = env(o, c);
+  return doc.pages.map((p) => p.lines.flatMap((l) => layLine(l, e, wrap ? o.width : undefined)));
+}
+
+function fits(pages: LaidLine[][], o: BlockOptions, gap: number): boolean {
+  return pages.every((lines) => lines.every((l) => l.width <= o.width) && heightOf(lines, gap) <= o.height);
+}
+
+function page(src: DocPage, lines: LaidLine[], o: BlockOptions, gap: number): LaidPage {
+  return { lines, onMs: src.onMs ?? o.pageMs, offMs: src.offMs ?? 0, valign: src.valign ?? o.valign, height: heightOf(lines, gap) };
+}
+
+/** Cuts each document page into pages of as many whole lines as fit the height (at least one). */
+function paginate(doc: Doc, laid: LaidLine[][], o: BlockOptions, gap: number): LaidPage[] {
+  const out: LaidPage[] = [];
+  laid.forEach((lines, i) => {
+    let cur: LaidLine[] = [];
+    for (const l of lines) {
+      if (cur.length && heightOf([...cur, l], gap) > o.height) { out.push(page(doc.pages[i], cur, o, gap)); cur = []; }
+      cur.push(l);
+    }
+    out.push(page(doc.pages[i], cur, o, gap));
+  });
+  return out;
+}
+
+export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
+  const gap = o.lineSpacing ?? 0;
+  const cands = candidates(o);
+  const done = (c: { font?: string; size: number }, laid: LaidLine[][], fit: FitReport, mode: Layout['mode']): Layout => ({
+    pages: mode === 'pages' ? paginate(doc, laid, o, gap) : laid.map((l, i) => page(doc.pages[i], l, o, gap)),
+    mode, fit, size: c.size, font: c.font, lineSpacing: gap,
+  });
+  const multiPage = doc.pages.length > 1;
+  for (const [i, c] of cands.entries()) {
+    const laid = lay(doc, o, c, false);
+    if (fits(laid, o, gap)) return done(c, laid, i === 0 ? 'as-is' : 'shrunk', multiPage ? 'pages' : 'still');
+  }
+  if (o.wrap) {
+    for (const c of cands) {
+      const laid = lay(doc, o, c, true);
+      if (fits(laid, o, gap)) return done(c, laid, 'wrapped', multiPage ? 'pages' : 'still');
+    }
+  }
+  // Nothing fits: the configured size moves (shrinking only ever serves to make a text fit).
+  const c = cands[0];
+  const laid = lay(doc, o, c, o.wrap);
+  if (o.overflow === 'pages' || multiPage) return done(c, laid, 'paged', 'pages');
+  if (o.overflow === 'scroll-up') return done(c, [laid.flat()], 'scrolled', 'scroll-up');
+  // Sideways: lines that do not fit the height one above the other run on as one row.
+  if (heightOf(laid[0], gap) > o.height) {
+    return done(c, [lay({ pages: [{ lines: [{ spans: doc.pages[0].lines.flatMap((l, k) => (k ? [{ text: '   ', font: 0, spacing: 0 }, ...l.spans] : l.spans)) }] }], multi: doc.multi }, o, c, false)[0]], 'scrolled', 'scroll');
+  }
+  return done(c, laid, 'scrolled', 'scroll');
+}
