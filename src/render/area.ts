@@ -3,7 +3,7 @@ import type { DrawEnv } from '../areas/kind.js';
 import type { AreaConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
 import { kindOf } from '../areas/registry.js';
-import type { Content } from './areas/content.js';
+import type { Content, TextFit } from './areas/content.js';
 import { drawWithEffect, type EffectPhase } from './effects.js';
 import { fontFaults } from './fonts.js';
 
@@ -163,6 +163,11 @@ export class AreaRenderer {
     // An effect changes the picture on every frame until it ends; the loop paces it.
     if (now < end) return now < this.changeAt ? this.changeAt : now;
     return this.current ? this.current.nextChange(now) : Infinity;
+  }
+
+  /** How the text on show fitted (text areas; undefined for other content). */
+  get textFit(): TextFit | undefined {
+    return this.current?.textFit;
   }
 
   private buildFault: string | undefined;

@@ -3,6 +3,7 @@ import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { clipRect, type Frame, type Rect } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
+import type { TextFit } from './areas/content.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 
 export interface CompositorOptions extends Partial<RenderOptions> {
@@ -162,6 +163,15 @@ export class Compositor {
     const out: Array<{ display: string; area: string; message: string }> = [];
     for (const [display, m] of this.memory) {
       for (const ar of m.renderers) if (ar.fault) out.push({ display, area: ar.area.id, message: ar.fault });
+    }
+    return out;
+  }
+
+  /** How each text area's text fitted, for /status and `mlds test`. */
+  textFits(): Array<{ display: string; area: string } & TextFit> {
+    const out: Array<{ display: string; area: string } & TextFit> = [];
+    for (const [display, m] of this.memory) {
+      for (const ar of m.renderers) { const f = ar.textFit; if (f) out.push({ display, area: ar.area.id, ...f }); }
     }
     return out;
   }

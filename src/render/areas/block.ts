@@ -1,7 +1,7 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { Align } from '../../config/types.js';
 import type { Layout, LaidPage } from '../../text/layout.js';
-import { nextContentId, type Content } from './content.js';
+import { nextContentId, type Content, type TextFit } from './content.js';
 import { LineRaster } from './line-raster.js';
 import { copyPositions, scrollDistance, timeOfDistance } from './scroll.js';
 
@@ -71,7 +71,7 @@ export class BlockContent implements Content {
     return this.blockW;
   }
 
-  get report(): { fit: string; size: number } {
+  get textFit(): TextFit {
     return { fit: this.opts.layout.fit, size: this.opts.layout.size };
   }
 

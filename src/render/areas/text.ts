@@ -38,6 +38,10 @@ export class TextContent implements Content {
     this.staticX = opts.align === 'center' ? Math.round(free / 2) : opts.align === 'right' ? Math.round(free) : 0;
   }
 
+  get textFit(): { fit: string; size: number } {
+    return { fit: this.scrolls ? 'scrolled' : 'as-is', size: this.opts.style.size };
+  }
+
   get origin(): number {
     return this.opts.origin;
   }
