@@ -4,10 +4,10 @@ import { decode, get, nextFrame, serviceDir, start, type Pixels, type ServiceDir
 
 export interface Sign { svc: RunningService; sd: ServiceDir; show(query: string): Promise<{ status: number; json: Record<string, unknown> }>; shot(): Promise<Pixels>; close(): Promise<void> }
 
-export async function sign(areas: Record<string, unknown>, width = 192, height = 48): Promise<Sign> {
+export async function sign(areas: Record<string, unknown>, width = 192, height = 48, display: Record<string, string> = {}): Promise<Sign> {
   const sd = serviceDir({
     effectDurationMs: '0', rateLimit: '100000',
-    displays: { s: { displayWidth: String(width), displayHeight: String(height), output: { driver: 'virtual' }, layout: { l: areas } } },
+    displays: { s: { displayWidth: String(width), displayHeight: String(height), output: { driver: 'virtual' }, layout: { l: areas }, ...display } },
   });
   const svc = await start(sd);
   return {
