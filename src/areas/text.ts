@@ -4,7 +4,8 @@ import type { AreaConfig, AreaType } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
 import { MldsError } from '../errors.js';
 import type { Content } from '../render/areas/content.js';
-import { scrollPxPerSecond } from '../render/areas/scroll.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { scrollPxPerSecond, scrollStep } from '../render/areas/scroll.js';
 import { BlockContent } from '../render/areas/block.js';
 import { docOf, needsLayout, signTextContent } from '../render/areas/sign-text.js';
 import { TextContent } from '../render/areas/text.js';
@@ -26,14 +27,14 @@ function drawText(a: AreaConfig, st: AreaState | undefined, env: DrawEnv): Conte
   const origin = prev && (env.live || !a.textFromStart) ? prev.origin : env.start;
   const size = st.fontSize ?? a.fontSize;
   const color = st.fontColor ?? a.fontColor;
-  if (needsLayout(a, st.text)) {
-    return signTextContent({ area: a, text: st.text, size, color, pxPerSecond: scrollPxPerSecond(a.scrollSpeed), origin });
-  }
+  const pxPerSecond = scrollPxPerSecond(a.scrollSpeed);
+  const step = scrollStep(pxPerSecond, env.fps ?? DEFAULTS.fps);
+  if (needsLayout(a, st.text)) return signTextContent({ area: a, text: st.text, size, color, pxPerSecond, origin, step });
   return new TextContent({
     text: st.text,
     style: { font: a.font, size, color },
     width: a.width, height: a.height, align: a.align,
-    pxPerSecond: scrollPxPerSecond(a.scrollSpeed), headToTail: a.headToTail, origin,
+    pxPerSecond, headToTail: a.headToTail, origin, step,
   });
 }
 

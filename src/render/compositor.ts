@@ -66,7 +66,7 @@ export class Compositor {
     options: CompositorOptions = {},
   ) {
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone };
+    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
     this.canvas = createCanvas(unit.width, Math.min(unit.height, STRIP_ROWS));
     this.ctx = this.canvas.getContext('2d');
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
@@ -195,7 +195,7 @@ export class Compositor {
       this.memory.delete(id);
     }
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone };
+    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
     this.everythingDirty = true;
   }
 

@@ -18,6 +18,8 @@ export interface BlockOptions {
   gapPx: number;
   /** ms epoch of distance 0 (scrolls) or of the first page. */
   origin: number;
+  /** Pixels per move (scrollStep). */
+  step: number;
   direction: ScrollDirection;
   graphicFile(n: number): string | undefined;
 }
@@ -84,7 +86,7 @@ export class BlockContent implements Content {
   }
 
   private distance(now: number): number {
-    return scrollDistance(this.opts.pxPerSecond, this.opts.origin, now);
+    return scrollDistance(this.opts.pxPerSecond, this.opts.origin, now, this.opts.step);
   }
 
   /** Which page shows at `now` (-1: the blank off time after page i is shown as -(i + 2)). */
@@ -111,7 +113,7 @@ export class BlockContent implements Content {
   nextChange(now: number): number {
     if (this.scrolls) {
       if (this.opts.pxPerSecond <= 0) return Infinity;
-      return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + 1));
+      return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + this.opts.step));
     }
     return this.pageAt(now).until;
   }

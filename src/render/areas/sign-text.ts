@@ -26,6 +26,8 @@ export interface SignTextInput {
   color: Rgb;
   pxPerSecond: number;
   origin: number;
+  /** Pixels per move (scrollStep); 1 when omitted. */
+  step?: number;
 }
 
 export function signTextContent(i: SignTextInput): BlockContent {
@@ -47,6 +49,6 @@ export function signTextContent(i: SignTextInput): BlockContent {
   return new BlockContent({
     layout, width: a.width, height: a.height, align, pxPerSecond: i.pxPerSecond,
     gapPx: a.headToTail > 0 ? measure(base, ' '.repeat(a.headToTail)) : 0,
-    origin: i.origin, direction, graphicFile,
+    origin: i.origin, step: i.step ?? 1, direction, graphicFile,
   });
 }

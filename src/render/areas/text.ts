@@ -15,6 +15,8 @@ export interface TextOptions {
   headToTail: number;
   /** ms epoch at which the head stands at the right edge (distance 0). */
   origin: number;
+  /** Pixels per move (scrollStep); 1 when omitted. */
+  step?: number;
 }
 
 /**
@@ -47,7 +49,7 @@ export class TextContent implements Content {
   }
 
   distance(now: number): number {
-    return scrollDistance(this.opts.pxPerSecond, this.opts.origin, now);
+    return scrollDistance(this.opts.pxPerSecond, this.opts.origin, now, this.opts.step);
   }
 
   key(now: number): string {
@@ -56,7 +58,7 @@ export class TextContent implements Content {
 
   nextChange(now: number): number {
     if (!this.scrolls) return Infinity;
-    return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + 1));
+    return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + (this.opts.step ?? 1)));
   }
 
   /** Left edges of the visible copies, relative to the area. */
