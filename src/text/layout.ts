@@ -41,6 +41,8 @@ export interface Layout {
   /** The area font drawn with (a smaller bitmap font from `fonts` when shrunk). */
   font?: string;
   lineSpacing: number;
+  /** Characters no font has, drawn as gaps. */
+  missing: string[];
 }
 
 const heightOf = (lines: LaidLine[], gap: number): number =>
@@ -104,6 +106,7 @@ export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
   const done = (c: { font?: string; size: number }, laid: LaidLine[][], fit: FitReport, mode: Layout['mode']): Layout => ({
     pages: mode === 'pages' ? paginate(doc, laid, o, gap) : laid.map((l, i) => page(doc.pages[i], l, o, gap)),
     mode, fit, size: c.size, font: c.font, lineSpacing: gap,
+    missing: [...new Set(laid.flat().flatMap((l) => l.missing ?? []))],
   });
   const multiPage = doc.pages.length > 1;
   for (const [i, c] of cands.entries()) {

@@ -5,7 +5,9 @@ import LineBreaker from 'linebreak';
 import type { Align, Rgb } from '../config/types.js';
 import { isGraphic, type DocLine } from './doc.js';
 import { bitmapFace, bitmapHas, faceFor, measure, vectorFace, type Face } from './faces.js';
+import { fallbackFiles } from '../render/fonts.js';
 import { isBitmapFontFile, loadBdf, bitmapScale } from './bdf.js';
+import { covered } from './coverage.js';
 
 // A CommonJS module whose types say "export default": Node hands the factory itself.
 const factory = (bidiModule as unknown as { default?: () => Bidi }).default ?? (bidiModule as unknown as () => Bidi);
@@ -29,12 +31,32 @@ export interface TextPiece { x: number; width: number; text: string; face: Face;
 export interface GraphicPiece { x: number; width: number; graphic: number; height: number }
 export type Piece = TextPiece | GraphicPiece;
 
-export interface LaidLine { pieces: Piece[]; width: number; ascent: number; descent: number; align?: Align }
+export interface LaidLine {
+  pieces: Piece[]; width: number; ascent: number; descent: number; align?: Align;
+  /** Characters no font of the chain has, drawn as gaps (on the first line of a document line). */
+  missing?: string[];
+}
 
 interface Style { face?: Face; fallback?: Face; color: Rgb; spacing: number; graphic?: number }
 
 /** A line's string with, per UTF-16 unit, the style it is drawn in. */
-interface Logical { str: string; style: Uint16Array; styles: Style[]; base: Face }
+interface Logical { str: string; style: Uint16Array; styles: Style[]; base: Face; missing: Set<string> }
+
+const NOT_ASCII = /[^ -~\t\n\r]/;
+
+/** `text` with every character no font can draw replaced by a space (a gap, never a hex box). */
+function gaps(text: string, face: Face, missing: Set<string>): string {
+  // Plain ASCII in a TrueType face is the default font's; only other characters are looked up.
+  if (face.kind === 'vector' && !NOT_ASCII.test(text)) return text;
+  let out = '';
+  for (const ch of text) {
+    const inBitmap = face.kind === 'bitmap' && bitmapHas(face, ch);
+    const chain = face.kind === 'vector' && face.file ? [face.file, ...fallbackFiles()] : fallbackFiles();
+    if (inBitmap || covered(ch, chain)) out += ch;
+    else { missing.add(ch); out += ' '; }
+  }
+  return out;
+}
 
 function spanFace(env: StyleEnv, n: number): Face {
   const file = n === 0 ? env.font : env.fonts[n - 1];
@@ -48,6 +70,7 @@ function spanFace(env: StyleEnv, n: number): Face {
 
 function logical(line: DocLine, env: StyleEnv, base: Face): Logical {
   let str = '';
+  const missing = new Set<string>();
   const styles: Style[] = [];
   const marks: number[] = [];
   for (const s of line.spans) {
@@ -60,10 +83,11 @@ function logical(line: DocLine, env: StyleEnv, base: Face): Logical {
     // Characters a bitmap font lacks come from the TrueType chain, crisp, at the same height.
     const fallback = face.kind === 'bitmap' ? vectorFace(undefined, face.size, true) : undefined;
     styles.push({ face, fallback, color: s.color ?? env.color, spacing: s.spacing });
-    str += s.text;
-    for (let i = 0; i < s.text.length; i++) marks.push(styles.length - 1);
+    const text = gaps(s.text, face, missing);
+    str += text;
+    for (let i = 0; i < text.length; i++) marks.push(styles.length - 1);
   }
-  return { str, style: Uint16Array.from(marks), styles, base };
+  return { str, style: Uint16Array.from(marks), styles, base, missing };
 }
 
 /** Face a character is drawn in: its span's, or the fallback for a glyph a bitmap font lacks. */
@@ -165,7 +189,17 @@ export function layLine(line: DocLine, env: StyleEnv, wrapAt?: number): LaidLine
   const base = spanFace(env, 0);
   const l = logical(line, env, base);
   const ranges = wrapAt === undefined ? [[0, trimEnd(l.str, 0, l.str.length)] as [number, number]] : wrap(l, wrapAt, env);
-  return ranges.map(([a, b]) => visual(l, a, b, env, line.align));
+  const lines = ranges.map(([a, b]) => visual(l, a, b, env, line.align));
+  if (l.missing.size) lines[0].missing = [...l.missing];
+  return lines;
+}
+
+/** Whether some character of `text` has no font in the chain (so it must be laid out, as a gap). */
+export function hasMissing(text: string, font: string | undefined): boolean {
+  if (!NOT_ASCII.test(text)) return false;
+  const chain = font ? [font, ...fallbackFiles()] : fallbackFiles();
+  for (const ch of text) if (!covered(ch, chain)) return true;
+  return false;
 }
 
 /** Whether a text's first strong character is right-to-left (Hebrew, Arabic). */

@@ -74,7 +74,8 @@ export class BlockContent implements Content {
   }
 
   get textFit(): TextFit {
-    return { fit: this.opts.layout.fit, size: this.opts.layout.size };
+    const { fit, size, missing } = this.opts.layout;
+    return missing.length ? { fit, size, missing } : { fit, size };
   }
 
   get scrolls(): boolean {

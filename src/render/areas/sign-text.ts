@@ -3,7 +3,7 @@ import { isBitmapFontFile } from '../../text/bdf.js';
 import { plainDoc, type Doc } from '../../text/doc.js';
 import { faceFor, measure } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
-import { startsRtl } from '../../text/lines.js';
+import { hasMissing, startsRtl } from '../../text/lines.js';
 import { parseMulti } from '../../text/multi.js';
 import { BlockContent, type ScrollDirection } from './block.js';
 import { graphicImage } from './line-raster.js';
@@ -12,7 +12,7 @@ import { graphicImage } from './line-raster.js';
 export function needsLayout(a: AreaConfig, text: string): boolean {
   return (!!a.font && isBitmapFontFile(a.font)) || a.antialias === 'none' || !!a.wrap || a.lineSpacing !== undefined
     || a.valign !== undefined || (a.overflow ?? 'scroll') !== 'scroll' || a.fit === 'shrink' || a.markup === 'multi'
-    || a.scrollDirection !== undefined || /[\n\r]/.test(text) || startsRtl(text);
+    || a.scrollDirection !== undefined || /[\n\r]/.test(text) || startsRtl(text) || hasMissing(text, a.font);
 }
 
 export function docOf(a: AreaConfig, text: string): Doc {
