@@ -100,7 +100,12 @@ function paginate(doc: Doc, laid: LaidLine[][], o: BlockOptions, gap: number): L
   return out;
 }
 
+let runs = 0;
+/** How many layouts this process has made (a test holds it to one per value and size). */
+export const layoutRuns = (): number => runs;
+
 export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
+  runs++;
   const gap = o.lineSpacing ?? 0;
   const cands = candidates(o);
   const done = (c: { font?: string; size: number }, laid: LaidLine[][], fit: FitReport, mode: Layout['mode']): Layout => ({

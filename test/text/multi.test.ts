@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
+import { createCanvas } from 'canvas';
+import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
 import { parseMulti } from '../../src/text/multi.js';
 import { until } from '../helpers/service.js';
 import { sign } from './sign-service.js';
@@ -56,4 +61,24 @@ test('[cf255,0,0]A[nl][cf0,255,0]B puts red above green; a faulty tag is 400 MLD
     await s.close();
     fb.closeAllConnections(); fb.close();
   }
+});
+
+test('[g1] draws graphic 1 inline, standing on the baseline between its neighbours', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-g-'));
+  const file = path.join(dir, 'dot.png');
+  const c = createCanvas(6, 6);
+  const ctx = c.getContext('2d');
+  ctx.fillStyle = '#f00';
+  ctx.fillRect(0, 0, 6, 6);
+  writeFileSync(file, c.toBuffer('image/png'));
+  const a = area({ id: 'a', width: 192, height: 48, font: path.join(FONT_DIR, '7x13.bdf'), fontSize: 13, markup: 'multi', graphics: [file] });
+  const r = rig([a], { width: 192, height: 48 });
+  r.set(a, { text: 'A[g1]B', setAt: T0 });
+  const f = r.compositor.render(T0);
+  const red: Array<[number, number]> = [];
+  for (let y = 0; y < 48; y++) for (let x = 0; x < 192; x++) { const i = (y * 192 + x) * 4; if (f.data[i] === 255 && f.data[i + 1] === 0) red.push([x, y]); }
+  assert.equal(red.length, 36);
+  // 13 px line centred in 48: top row 18 (rounded), baseline at 18 + 11 = 29; A is 7 px wide.
+  assert.deepEqual([red[0], red[35]], [[7, 23], [12, 28]]);
+  rmSync(dir, { recursive: true, force: true });
 });

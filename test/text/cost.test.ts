@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { layoutRuns } from '../../src/text/layout.js';
+import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
+
+test('layout happens once per value and size, never per frame', () => {
+  const scroll = area({ id: 's', width: 192, height: 24, font: path.join(FONT_DIR, '7x13.bdf'), fontSize: 13 });
+  const pages = area({ id: 'p', y: 24, width: 192, height: 24, fontSize: 14, wrap: true, overflow: 'pages', pageSeconds: 1 });
+  const r = rig([scroll, pages], { width: 192, height: 48 });
+  r.set(scroll, { text: 'Lotnisko Chopina - Airport, Terminal A, przez Centrum', setAt: T0 });
+  r.set(pages, { text: 'Dworzec Centralny - Central Station - Warszawa Zachodnia - Okecie', setAt: T0 });
+  const before = layoutRuns();
+  let frames = 0, last = -1;
+  for (let t = T0; t < T0 + 10_000; t += 20) { const f = r.compositor.render(t); if (f.seq !== last) frames++; last = f.seq; }
+  assert.ok(frames > 300, `${frames} frames drawn`);
+  assert.equal(layoutRuns() - before, 2, 'one layout per area');
+  r.set(pages, { text: 'Kasa nieczynna', setAt: T0 + 10_000, fontSize: 20 });
+  for (let t = T0 + 10_000; t < T0 + 12_000; t += 20) r.compositor.render(t);
+  assert.equal(layoutRuns() - before, 3, 'a new value is laid out once');
+});
