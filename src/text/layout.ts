@@ -45,6 +45,8 @@ export interface Layout {
   missing: string[];
 }
 
+const MAX_CANDIDATES = 40;
+
 const heightOf = (lines: LaidLine[], gap: number): number =>
   lines.reduce((h, l) => h + l.ascent + l.descent, 0) + gap * Math.max(0, lines.length - 1);
 
@@ -64,8 +66,13 @@ function candidates(o: BlockOptions): Array<{ font?: string; size: number }> {
     }
     return out;
   }
+  // At most about 40 sizes are laid out: 1 px apart for any sign, coarser only for huge ranges.
+  const min = Math.max(1, o.minFontSize);
+  if (min >= o.fontSize) return [first];
+  const step = Math.max(1, Math.ceil((o.fontSize - min) / MAX_CANDIDATES));
   const out = [];
-  for (let s = o.fontSize; s >= Math.max(1, o.minFontSize); s--) out.push({ font: o.font, size: s });
+  for (let s = o.fontSize; s > min; s -= step) out.push({ font: o.font, size: s });
+  out.push({ font: o.font, size: min });
   return out;
 }
 
@@ -114,12 +121,16 @@ export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
     missing: [...new Set(laid.flat().flatMap((l) => l.missing ?? []))],
   });
   const multiPage = doc.pages.length > 1;
+  const unwrapped: LaidLine[][][] = [];
   for (const [i, c] of cands.entries()) {
     const laid = lay(doc, o, c, false);
     if (fits(laid, o, gap)) return done(c, laid, i === 0 ? 'as-is' : 'shrunk', multiPage ? 'pages' : 'still');
+    unwrapped.push(laid);
   }
   if (o.wrap) {
-    for (const c of cands) {
+    for (const [i, c] of cands.entries()) {
+      // Wrapping makes at least width / area-width rows of each line: a size that cannot fit even so is not tried.
+      if (!unwrapped[i].every((lines) => heightOf(lines.flatMap((l) => new Array<LaidLine>(Math.max(1, Math.ceil(l.width / o.width))).fill(l)), gap) <= o.height)) continue;
       const laid = lay(doc, o, c, true);
       if (fits(laid, o, gap)) return done(c, laid, 'wrapped', multiPage ? 'pages' : 'still');
     }

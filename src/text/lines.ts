@@ -126,9 +126,11 @@ function wrap(l: Logical, max: number, env: StyleEnv): Array<[number, number]> {
   let start = 0, fit = 0;
   const cutLong = (end: number) => {
     // No break opportunity fits: cut the word at the last character that fits (at least one).
-    let j = start;
+    // Widths are summed a character at a time, so a word of thousands of characters stays linear.
+    let j = start, w = 0;
     for (const ch of l.str.slice(start, end)) {
-      if (j > start && width(l, start, j + ch.length, env) > max) break;
+      w += width(l, j, j + ch.length, env);
+      if (j > start && w > max) break;
       j += ch.length;
     }
     out.push([start, j]);

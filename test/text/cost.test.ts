@@ -19,3 +19,26 @@ test('layout happens once per value and size, never per frame', () => {
   for (let t = T0 + 10_000; t < T0 + 12_000; t += 20) r.compositor.render(t);
   assert.equal(layoutRuns() - before, 3, 'a new value is laid out once');
 });
+
+test('a 4096-character word in a wrapped area is laid out in bounded time', () => {
+  const a = area({ id: 'w', width: 192, height: 48, fontSize: 14, wrap: true, overflow: 'pages' });
+  const r = rig([a], { width: 192, height: 48 });
+  r.set(a, { text: 'W'.repeat(4096), setAt: T0 });
+  const t = performance.now();
+  r.compositor.render(T0);
+  const ms = performance.now() - t;
+  assert.ok(ms < 3000, `${ms.toFixed(0)} ms`);
+  assert.equal(r.compositor.textFits()[0].fit, 'paged');
+});
+
+test('fit shrink with wrap on a 4096-character value stays bounded (sizes that cannot fit are not wrapped)', () => {
+  const a = area({ id: 'w', width: 192, height: 48, fontSize: 40, fit: 'shrink', minFontSize: 8, wrap: true, overflow: 'pages' });
+  const r = rig([a], { width: 192, height: 48 });
+  r.set(a, { text: 'Lotnisko Chopina '.repeat(240), setAt: T0 });
+  const t = performance.now();
+  r.compositor.render(T0);
+  const ms = performance.now() - t;
+  assert.ok(ms < 3000, `${ms.toFixed(0)} ms`);
+  const fit = r.compositor.textFits()[0];
+  assert.deepEqual([fit.fit, fit.size], ['paged', 40]);
+});
