@@ -74,7 +74,8 @@ export async function renderCommand(config: ServiceConfig, controller: Controlle
   }
   const shown: DisplayState = { ...live, areas };
   const unit: UnitConfig = { key: d.id, output: { driver: 'virtual' }, width: d.width, height: d.height, displayIds: [d.id] };
-  const compositor = new Compositor(unit, [d], () => shown, { effectDurationMs: 0, timezone: config.timezone, fontDirs });
+  // A still picture has no frame rate: scrolls move 1 px at a time, so the head lands exactly at x = 0.
+  const compositor = new Compositor(unit, [d], () => shown, { effectDurationMs: 0, timezone: config.timezone, fontDirs, fps: Infinity });
   const frame = compositor.render(now);
   const fits = compositor.textFits().map((t) => ({ display: d.id, layout: applied.layout, area: t.area, fit: t.fit, size: t.size }));
   return { name: `${safe(d.id)}--${safe(applied.layout)}.png`, png: encodeFrame(frame, d.width, d.height, 'png'), scrolls, fits };
