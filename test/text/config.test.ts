@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/config/faults.js';
+import { packConfiguration } from '../../src/config/archive/pack.js';
 import { loadConfig } from '../../src/config/load.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
 
@@ -63,6 +64,19 @@ test('a static area with markup "multi" has its params checked at load', () => {
       assert.match(err.faults[0].message, /MULTI tag "\[xx\]" at character 5/);
       return true;
     });
+  } finally {
+    sd.cleanup();
+  }
+});
+
+test('a configuration archive carries the fonts and graphics lists', async () => {
+  const c: Cfg = baseConfig();
+  Object.assign(c.displays.main.layout.l1.title, { markup: 'multi', fonts: ['6x10.bdf'], graphics: ['bus.png'] });
+  const sd = serviceDir(c);
+  try {
+    const packed = await packConfiguration(sd.configFile);
+    assert.deepEqual(packed.skipped, []);
+    assert.ok(packed.files.includes('fonts/6x10.bdf') && packed.files.includes('images/bus.png'), packed.files.join(', '));
   } finally {
     sd.cleanup();
   }
