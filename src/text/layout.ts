@@ -85,8 +85,11 @@ function lay(doc: Doc, o: BlockOptions, c: { font?: string; size: number }, wrap
   return doc.pages.map((p) => p.lines.flatMap((l) => layLine(l, e, wrap ? o.width : undefined)));
 }
 
+/** A single line fits any height (its font box may be taller than the area, as fontSize may be close to it: it is centred and clipped). */
+const fitsHeight = (lines: LaidLine[], o: BlockOptions, gap: number): boolean => lines.length <= 1 || heightOf(lines, gap) <= o.height;
+
 function fits(pages: LaidLine[][], o: BlockOptions, gap: number): boolean {
-  return pages.every((lines) => lines.every((l) => l.width <= o.width) && heightOf(lines, gap) <= o.height);
+  return pages.every((lines) => lines.every((l) => l.width <= o.width) && fitsHeight(lines, o, gap));
 }
 
 function page(src: DocPage, lines: LaidLine[], o: BlockOptions, gap: number): LaidPage {
@@ -130,7 +133,7 @@ export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
   if (o.wrap) {
     for (const [i, c] of cands.entries()) {
       // Wrapping makes at least width / area-width rows of each line: a size that cannot fit even so is not tried.
-      if (!unwrapped[i].every((lines) => heightOf(lines.flatMap((l) => new Array<LaidLine>(Math.max(1, Math.ceil(l.width / o.width))).fill(l)), gap) <= o.height)) continue;
+      if (!unwrapped[i].every((lines) => fitsHeight(lines.flatMap((l) => new Array<LaidLine>(Math.max(1, Math.ceil(l.width / o.width))).fill(l)), o, gap))) continue;
       const laid = lay(doc, o, c, true);
       if (fits(laid, o, gap)) return done(c, laid, 'wrapped', multiPage ? 'pages' : 'still');
     }
@@ -141,7 +144,7 @@ export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
   if (o.overflow === 'pages' || multiPage) return done(c, laid, 'paged', 'pages');
   if (o.overflow === 'scroll-up') return done(c, [laid.flat()], 'scrolled', 'scroll-up');
   // Sideways: lines that do not fit the height one above the other run on as one row.
-  if (heightOf(laid[0], gap) > o.height) {
+  if (!fitsHeight(laid[0], o, gap)) {
     return done(c, [lay({ pages: [{ lines: [{ spans: doc.pages[0].lines.flatMap((l, k) => (k ? [{ text: '   ', font: 0, spacing: 0 }, ...l.spans] : l.spans)) }] }], multi: doc.multi }, o, c, false)[0]], 'scrolled', 'scroll');
   }
   return done(c, laid, 'scrolled', 'scroll');

@@ -57,3 +57,14 @@ test('bidi in a bitmap font: numbers and Latin inside Hebrew keep their own orde
   // Mirrored brackets in right-to-left runs.
   assert.equal(visual('(אב)'), '(בא)');
 });
+
+test('Arabic joins in a TrueType font (pango shapes each right-to-left run in logical order)', () => {
+  const ink = (text: string) => { const [f] = frames({ fontSize: 12 }, text, [0]); return inkColumns(f, 0, 192); };
+  const joined = ink('سلام عليكم');
+  // Zero-width non-joiners between the letters force their unjoined forms.
+  const apart = ink('س\u200cل\u200cا\u200cم ع\u200cل\u200cي\u200cك\u200cم');
+  assert.ok(joined.length > 10);
+  assert.ok(apart.length > joined.length + 5, `unjoined letters take ${apart.length} columns, joined ${joined.length}`);
+  // Right-aligned by default: the text ends at the right edge.
+  assert.ok(joined.at(-1)! >= 185);
+});

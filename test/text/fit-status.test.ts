@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../../src/config/load.js';
-import { describeFit, renderLayoutsToPng } from '../../src/preview/render.js';
-import { get, REPO } from '../helpers/service.js';
+import { offlineController } from '../../src/preview/offline.js';
+import { describeFit, renderCommand, renderLayoutsToPng } from '../../src/preview/render.js';
+import { decode, get, REPO } from '../helpers/service.js';
 import { sign, type Sign } from './sign-service.js';
 
 let s: Sign;
@@ -47,5 +48,28 @@ test('a long destination wraps and pages; /status says paged', async () => {
 test('mlds test reports how each text area of the example fits', async () => {
   const previews = await renderLayoutsToPng(loadConfig(path.join(REPO, 'examples/config.json')));
   const lines = previews.flatMap((p) => p.fits.map(describeFit));
-  assert.ok(lines.includes('led1/departure/destination: fit as-is at 52 px'), lines.join('\n'));
+  assert.ok(lines.includes('led1/departure/destination: fit as-is at 39 px'), lines.join('\n'));
+});
+
+test('the example LED display: a destination in a pixel font wraps to two lines, in two colours only', async () => {
+  const config = loadConfig(path.join(REPO, 'examples/config.json'));
+  const controller = offlineController(config);
+  try {
+    const p = await renderCommand(config, controller, 'id=led1&layout=departure&route=175&destination=Dworzec%20Gda%C5%84ski%20Metro');
+    assert.deepEqual(p.fits.find((f) => f.area === 'destination'), { display: 'led1', layout: 'departure', area: 'destination', fit: 'wrapped', size: 39 });
+    const px = await decode(p.png);
+    // The destination area (208..639 x 0..99): amber on black, nothing in between; ink on two bands of rows.
+    const seen = new Set<string>();
+    const rows: number[] = [];
+    for (let y = 0; y < 100; y++) {
+      let ink = false;
+      for (let x = 208; x < 640; x++) { const c = px.at(x, y); seen.add(c.join()); if (c[0] > 0) ink = true; }
+      if (ink) rows.push(y);
+    }
+    assert.deepEqual([...seen].sort(), ['0,0,0', '255,170,0']);
+    const bands = rows.filter((y, i) => i === 0 || y - rows[i - 1] > 1).length;
+    assert.equal(bands, 2, `rows with ink: ${rows.join(',')}`);
+  } finally {
+    controller.dispose();
+  }
 });

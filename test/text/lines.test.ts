@@ -116,3 +116,11 @@ test('fit shrink of a bitmap font steps down to the smaller BDF fonts of `fonts`
   r.compositor.render(T0);
   assert.deepEqual(r.compositor.textFits()[0], { display: 'd1', area: 'a', fit: 'shrunk', size: 10 });
 });
+
+test('one line whose font box is taller than the area still stands still when it fits the width', () => {
+  const a = area({ id: 'a', width: 192, height: 16, fontSize: 15, antialias: 'none' });
+  const r = show(a, 'Linia 175', 192, 16);
+  r.compositor.render(T0);
+  assert.equal(r.compositor.nextChange(T0), Infinity);
+  assert.equal(r.compositor.textFits()[0].fit, 'as-is');
+});
