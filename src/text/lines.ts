@@ -177,8 +177,11 @@ function visual(l: Logical, a: number, b: number, env: StyleEnv, align: Align | 
       // pango orders a right-to-left run itself; bitmap glyphs are placed here, so they get it reversed and mirrored.
       const shown = rtl && face.kind === 'bitmap' ? mirrorReverse(logicalText) : logicalText;
       pieces.push({ x, width: w, text: shown, face, color: st.color, spacing: st.spacing, rtl });
-      ascent = Math.max(ascent, face.ascent);
-      descent = Math.max(descent, face.descent);
+      // A glyph borrowed for a bitmap font keeps that font's line box: the pixel rows stay where they are.
+      if (face === st.face) {
+        ascent = Math.max(ascent, face.ascent);
+        descent = Math.max(descent, face.descent);
+      }
     }
     x += w;
     k = m;

@@ -59,3 +59,18 @@ test('a character no font has is a gap, reported once on /status and /info', asy
     await s.close();
   }
 });
+
+test('a symbol borrowed for a BDF font leaves the font\'s rows where they were', () => {
+  const F7 = new URL('../../fonts/7x13.bdf', import.meta.url).pathname;
+  const rowsOf = (text: string) => {
+    const a = area({ id: 'a', width: 192, height: 48, font: F7, fontSize: 13, valign: 'top', fontColor: { r: 255, g: 170, b: 0 } });
+    const r = rig([a], { width: 192, height: 48 });
+    r.set(a, { text, setAt: T0 });
+    const f = r.compositor.render(T0);
+    const ys: number[] = [];
+    for (let y = 0; y < 48; y++) for (let x = 0; x < 7; x++) if (f.data[(y * 192 + x) * 4] > 128) { ys.push(y); break; }
+    return ys;
+  };
+  // The first glyph, H, is on the same rows with and without a bus after it.
+  assert.deepEqual(rowsOf('H 🚌'), rowsOf('H'));
+});
