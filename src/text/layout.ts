@@ -140,7 +140,8 @@ export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
   }
   // Nothing fits: the configured size moves (shrinking only ever serves to make a text fit).
   const c = cands[0];
-  const laid = lay(doc, o, c, o.wrap);
+  // Lines moving up are read whole: they are broken at the area's width even without wrap.
+  const laid = lay(doc, o, c, o.wrap || o.overflow === 'scroll-up');
   if (o.overflow === 'pages' || multiPage) return done(c, laid, 'paged', 'pages');
   if (o.overflow === 'scroll-up') return done(c, [laid.flat()], 'scrolled', 'scroll-up');
   // Sideways: lines that do not fit the height one above the other run on as one row.

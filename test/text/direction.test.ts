@@ -68,3 +68,18 @@ test('Arabic joins in a TrueType font (pango shapes each right-to-left run in lo
   // Right-aligned by default: the text ends at the right edge.
   assert.ok(joined.at(-1)! >= 185);
 });
+
+test('scrollDirection "up": a text that must scroll moves up instead of sideways', () => {
+  const [f0, f1] = frames({ font: F7, scrollDirection: 'up', height: 13 }, 'Lotnisko Chopina - Airport, Terminal A, przez Centrum', [0, 500]);
+  assert.equal(inkColumns(f0, 0, 192).length, 0, 'enters from the bottom');
+  assert.ok(inkColumns(f1, 0, 192).length > 20, 'a line has come up into the area');
+});
+
+test('scroll-up breaks lines wider than the area even without wrap', () => {
+  const [, f1, f2] = frames({ font: F7, overflow: 'scroll-up', height: 16 }, 'Lotnisko Chopina - Airport, Terminal A, przez Centrum', [0, 200, 2000]);
+  for (const f of [f1, f2]) {
+    const ink = inkColumns(f, 0, 192);
+    if (ink.length) assert.ok(ink.at(-1)! < 191, 'no line runs past the right edge');
+  }
+  assert.ok(inkColumns(f2, 0, 192).length > 20);
+});

@@ -38,7 +38,8 @@ export function signTextContent(i: SignTextInput): BlockContent {
     width: a.width, height: a.height, font: a.font, fonts: a.fonts ?? [], fontSize: i.size,
     minFontSize: a.fit === 'shrink' ? (a.minFontSize ?? Math.max(1, Math.floor(i.size / 2))) : undefined,
     wrap: !!a.wrap, lineSpacing: a.lineSpacing, valign: a.valign ?? 'middle', align: a.align,
-    overflow: a.overflow ?? 'scroll', pageMs: (a.pageSeconds ?? 3) * 1000, crisp: a.antialias === 'none',
+    // scrollDirection "up" makes a text that must scroll move up rather than sideways.
+    overflow: a.scrollDirection === 'up' && (a.overflow ?? 'scroll') === 'scroll' ? 'scroll-up' : a.overflow ?? 'scroll', pageMs: (a.pageSeconds ?? 3) * 1000, crisp: a.antialias === 'none',
     color: i.color, rtl,
     graphicSize: (n) => { const f = graphicFile(n); const img = f ? graphicImage(f) : undefined; return img && { width: img.width, height: img.height }; },
   });
