@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { AreaConfig } from '../../src/config/types.js';
+import { createCanvas } from 'canvas';
+import { signTextContent } from '../../src/render/areas/sign-text.js';
 import { layoutRuns } from '../../src/text/layout.js';
 import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
 
@@ -40,4 +42,15 @@ test('a 4096-character word in a wrapped area is laid out in bounded time', () =
 test('fit shrink with wrap on a 4096-character value stays bounded (sizes that cannot fit are not wrapped)', () => {
   const fit = firstFrame({ fontSize: 40, fit: 'shrink', minFontSize: 8 }, 'Lotnisko Chopina '.repeat(240));
   assert.deepEqual([fit.fit, fit.size], ['paged', 40]);
+});
+
+test('only the lines on show hold pixels: paging through 1000 lines keeps a page\'s worth', () => {
+  const a = area({ id: 'm', width: 192, height: 48, fontSize: 13, font: path.join(FONT_DIR, '7x13.bdf'), overflow: 'pages', pageSeconds: 0.1 });
+  const text = Array.from({ length: 1000 }, (_, i) => `Line ${i}`).join('\n');
+  const block = signTextContent({ area: a, text, size: 13, color: a.fontColor, pxPerSecond: 120, origin: T0 });
+  const ctx = createCanvas(192, 48).getContext('2d');
+  let most = 0;
+  for (let t = T0; t < T0 + 40_000; t += 100) { block.draw(ctx, 0, 0, t); most = Math.max(most, block.heldTiles); }
+  assert.equal(block.textFit.fit, 'paged');
+  assert.ok(most <= 6, `${most} tiles held at most`);
 });

@@ -37,6 +37,8 @@ export class BlockContent implements Content {
   private readonly blockH: number;
   private readonly period: number;
   private readonly cycle: number;
+  /** Lines drawn in the last frame: a line that leaves the area (another page, scrolled out) lets go of its pixels. */
+  private drawn = new Set<LineRaster>();
 
   constructor(readonly opts: BlockOptions) {
     const { layout } = opts;
@@ -66,6 +68,11 @@ export class BlockContent implements Content {
       y += raster.height + gap;
       return placed;
     });
+  }
+
+  /** Rasterised tiles held by all lines (memory stays with what is on show). */
+  get heldTiles(): number {
+    return this.pages.flat().reduce((n, p) => n + p.raster.tileCount, 0);
   }
 
   /** Width of the widest line of the first page, whole px. */
@@ -129,21 +136,22 @@ export class BlockContent implements Content {
   }
 
   draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void {
+    const shown = new Set<LineRaster>();
+    const put = (p: Placed, x: number, y: number) => { p.raster.draw(ctx, x, y, ox, ox + this.opts.width); shown.add(p.raster); };
     const { width, height, layout, direction } = this.opts;
     if (layout.mode === 'scroll') {
       for (const x of copyPositions(width, this.blockW, this.period, this.distance(now))) {
         const bx = direction === 'right' ? width - this.blockW - x : x;
-        for (const p of this.pages[0]) p.raster.draw(ctx, ox + bx + p.x, oy + p.y, ox, ox + width);
+        for (const p of this.pages[0]) put(p, ox + bx + p.x, oy + p.y);
       }
-      return;
-    }
-    if (layout.mode === 'scroll-up') {
+    } else if (layout.mode === 'scroll-up') {
       for (const y of copyPositions(height, this.blockH, this.period, this.distance(now))) {
-        for (const p of this.pages[0]) if (y + p.y < height && y + p.y + p.raster.height > 0) p.raster.draw(ctx, ox + p.x, oy + y + p.y, ox, ox + width);
+        for (const p of this.pages[0]) if (y + p.y < height && y + p.y + p.raster.height > 0) put(p, ox + p.x, oy + y + p.y);
       }
-      return;
+    } else {
+      for (const p of this.pages[this.pageAt(now).index] ?? []) put(p, ox + p.x, oy + p.y);
     }
-    const { index } = this.pageAt(now);
-    for (const p of this.pages[index] ?? []) p.raster.draw(ctx, ox + p.x, oy + p.y, ox, ox + width);
+    for (const r of this.drawn) if (!shown.has(r)) r.release();
+    this.drawn = shown;
   }
 }

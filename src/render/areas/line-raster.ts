@@ -91,6 +91,15 @@ export class LineRaster {
     this.pad = Math.ceil(Math.max(line.ascent, 4) / 4);
   }
 
+  get tileCount(): number {
+    return this.tiles.size;
+  }
+
+  /** Lets go of the rasterised tiles (the line left the area); a later draw makes them again. */
+  release(): void {
+    this.tiles.clear();
+  }
+
   /** Draws the line with its advance box at x, its top at y; only tiles between `left` and `right` are rasterised. */
   draw(ctx: CanvasRenderingContext2D, x: number, y: number, left = -Infinity, right = Infinity): void {
     const origin = x - this.pad;
