@@ -1,17 +1,29 @@
 // One line of a document at one size: styled, measured, broken at the area's width
 // (UAX #14, the linebreak package) and put in visual order (UAX #9, bidi-js).
-import bidiModule, { type Bidi } from 'bidi-js';
-import LineBreaker from 'linebreak';
+import type { Bidi } from 'bidi-js';
+import type LineBreakerType from 'linebreak';
 import type { Align, Rgb } from '../config/types.js';
 import { isGraphic, type DocLine } from './doc.js';
 import { bitmapFace, bitmapHas, faceFor, measure, vectorFace, type Face } from './faces.js';
 import { fallbackFiles } from '../render/fonts.js';
+import { requireCjs } from '../util/require-cjs.js';
 import { isBitmapFontFile, loadBdf, bitmapScale } from './bdf.js';
 import { covered } from './coverage.js';
 
-// A CommonJS module whose types say "export default": Node hands the factory itself.
-const factory = (bidiModule as unknown as { default?: () => Bidi }).default ?? (bidiModule as unknown as () => Bidi);
-const bidi = factory();
+// bidi-js (about 6 MB of tables once loaded) and linebreak are loaded the first time a text
+// needs them: a service that shows only left-to-right text it does not wrap never pays for them.
+let bidiInstance: Bidi | undefined;
+function bidiJs(): Bidi {
+  if (!bidiInstance) {
+    const mod = requireCjs('bidi-js') as { default?: () => Bidi } | (() => Bidi);
+    bidiInstance = (typeof mod === 'function' ? mod : mod.default!)();
+  }
+  return bidiInstance;
+}
+const lineBreaker = (): typeof LineBreakerType => requireCjs('linebreak') as typeof LineBreakerType;
+
+/** Letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, NKo...) and their presentation forms. */
+const MAYBE_RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u{10800}-\u{10fff}\u{1e800}-\u{1efff}\u200f\u202b\u202e\u2067]/u;
 /** Stands for an inline graphic in the line's string, so breaking and bidi see an object. */
 const OBJECT = '\uFFFC';
 
@@ -122,7 +134,7 @@ const trimEnd = (s: string, a: number, b: number): number => { while (b > a && /
 /** [start, end) ranges of the line broken to at most `max` px each (a word wider than that is cut between characters). */
 function wrap(l: Logical, max: number, env: StyleEnv): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  const breaker = new LineBreaker(l.str);
+  const breaker = new (lineBreaker())(l.str);
   let start = 0, fit = 0;
   const cutLong = (end: number) => {
     // No break opportunity fits: cut the word at the last character that fits (at least one).
@@ -149,14 +161,17 @@ function wrap(l: Logical, max: number, env: StyleEnv): Array<[number, number]> {
 }
 
 function mirrorReverse(s: string): string {
+  const bidi = bidiJs();
   return Array.from(s).reverse().map((c) => bidi.getMirroredCharacter(c) ?? c).join('');
 }
 
 /** The range [a, b) of the line as pieces in visual order, left to right. */
 function visual(l: Logical, a: number, b: number, env: StyleEnv, align: Align | undefined): LaidLine {
   const text = l.str.slice(a, b);
-  const levels = bidi.getEmbeddingLevels(text, env.rtl ? 'rtl' : 'ltr');
-  const order = bidi.getReorderedIndices(text, levels);
+  // Without a right-to-left character in a left-to-right paragraph, visual order is logical order.
+  const plain = !env.rtl && !MAYBE_RTL.test(text);
+  const levels = plain ? { levels: new Uint8Array(text.length), paragraphs: [] } : bidiJs().getEmbeddingLevels(text, env.rtl ? 'rtl' : 'ltr');
+  const order = plain ? Array.from({ length: text.length }, (_, i) => i) : bidiJs().getReorderedIndices(text, levels);
   const pieces: Piece[] = [];
   let ascent = l.base.ascent, descent = l.base.descent, x = 0;
   for (let k = 0; k < order.length;) {
@@ -209,6 +224,8 @@ export function hasMissing(text: string, font: string | undefined): boolean {
 
 /** Whether a text's first strong character is right-to-left (Hebrew, Arabic). */
 export function startsRtl(text: string): boolean {
+  if (!MAYBE_RTL.test(text)) return false;
+  const bidi = bidiJs();
   for (const ch of text) {
     const t = bidi.getBidiCharTypeName(ch);
     if (t === 'L') return false;
