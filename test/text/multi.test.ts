@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { createCanvas } from 'canvas';
 import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
 import { parseMulti } from '../../src/text/multi.js';
+import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/service.js';
 import { sign } from './sign-service.js';
 
@@ -81,4 +82,24 @@ test('[g1] draws graphic 1 inline, standing on the baseline between its neighbou
   // 13 px line centred in 48: top row 18 (rounded), baseline at 18 + 11 = 29; A is 7 px wide.
   assert.deepEqual([red[0], red[35]], [[7, 23], [12, 28]]);
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('pages alternate at their [pt] page times on a fake clock, with their off time blank', async () => {
+  const clock = new FakeClock(Date.now());
+  const s = await sign({ m: { coordinates: '0 0 191 47', type: 'text', font: '7x13.bdf', fontSize: '13', markup: 'multi', fontColor: '255 170 0' } }, 192, 48, {}, { clock });
+  try {
+    const litCount = async () => { const p = await s.shot(); let n = 0; for (let y = 0; y < 48; y++) for (let x = 0; x < 192; x++) if (p.at(x, y)[0] > 0) n++; return n; };
+    const frame = () => s.svc.api.frame('s')?.seq ?? -1;
+    assert.equal((await s.show(`m=${encodeURIComponent('[pt10o5]I[np][pt10o]WWW')}`)).status, 200);
+    const one = await litCount();
+    const step = async (ms: number) => { const seq = frame(); clock.advance(ms); await until(() => frame() > seq, 3000, `a frame after ${ms} ms`); return litCount(); };
+    // Page 1 for 1 s, then 0.5 s blank, then page 2 for 1 s, then page 1 again.
+    assert.ok(one > 0);
+    assert.equal(await step(1000), 0, 'off time: blank');
+    const two = await step(500);
+    assert.ok(two > one * 2, `page 2 (${two} lit) after page 1 (${one})`);
+    assert.equal(await step(1000), one, 'page 1 again');
+  } finally {
+    await s.close();
+  }
 });

@@ -1,15 +1,15 @@
 // A one-display service for the sign-text tests: configure areas, send a value, decode the PNG screenshot.
-import type { RunningService } from '../../src/main.js';
+import type { RunningService, StartOptions } from '../../src/main.js';
 import { decode, get, nextFrame, serviceDir, start, type Pixels, type ServiceDir } from '../helpers/service.js';
 
 export interface Sign { svc: RunningService; sd: ServiceDir; show(query: string): Promise<{ status: number; json: Record<string, unknown> }>; shot(): Promise<Pixels>; close(): Promise<void> }
 
-export async function sign(areas: Record<string, unknown>, width = 192, height = 48, display: Record<string, string> = {}): Promise<Sign> {
+export async function sign(areas: Record<string, unknown>, width = 192, height = 48, display: Record<string, string> = {}, opts: Partial<StartOptions> = {}): Promise<Sign> {
   const sd = serviceDir({
     effectDurationMs: '0', rateLimit: '100000',
     displays: { s: { displayWidth: String(width), displayHeight: String(height), output: { driver: 'virtual' }, layout: { l: areas }, ...display } },
   });
-  const svc = await start(sd);
+  const svc = await start(sd, opts);
   return {
     svc, sd,
     async show(query) {
