@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Needed to build and run the service (node-canvas builds from source here).
 APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev \
-            libgif-dev librsvg2-dev fonts-dejavu-core fonts-symbola ffmpeg chromium
+            libgif-dev librsvg2-dev fonts-dejavu-core fonts-symbola fontconfig ffmpeg chromium
 # The framebuffer VM test only: installed when possible, the test says why it skips otherwise.
 VM_APT_PKGS := qemu-system-x86 busybox-static
 # Needed only by the tests (real ffmpeg, Java for the clock fixtures, Chromium for the /info browser test, ...).

@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
       throw err;
     }
     // Each command imports only what it runs: the service's start does not load the preview renderer.
-    const [{ checkFramebuffers }, { fitWarnings }, { describeScroll, renderLayoutsToPng }] = await Promise.all([
+    const [{ checkFramebuffers }, { fitWarnings }, { describeFit, describeScroll, renderLayoutsToPng }] = await Promise.all([
       import('./preview/framebuffers.js'), import('./preview/fit.js'), import('./preview/render.js'),
     ]);
     const hardware = checkFramebuffers(config);
@@ -92,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
       writeFileSync(path.join(out, f.name), f.png);
       console.log(`rendered ${path.join(out, f.name)}`);
       for (const n of f.scrolls) console.log(`  ${describeScroll(n)}`);
+      for (const n of f.fits) console.log(`  ${describeFit(n)}`);
     }
     console.log(`configuration ${path.resolve(configFile)} is valid: ${config.displays.length} display(s), ${files.length} layout(s) rendered`);
     return 0;

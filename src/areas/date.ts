@@ -5,7 +5,7 @@ import { MldsError } from '../errors.js';
 import { DateContent, shownDate } from '../render/areas/date.js';
 import { formatEnglish, zonedAt } from '../time/date-format.js';
 import type { AreaKind } from './kind.js';
-import { fontOf } from './rules.js';
+import { GLYPH_LOOK, glyphLook } from './text-look.js';
 import { TEXT_LOOK } from './text.js';
 
 /** A pattern java.time would reject fails here, at load, rather than on screen. */
@@ -24,14 +24,14 @@ function safeDate(area: AreaConfig, now: number, zone?: string): string {
 
 export const date: AreaKind = {
   type: 'date',
-  properties: [...TEXT_LOOK, 'dateOffset', 'dateFormat'],
+  properties: [...TEXT_LOOK, ...GLYPH_LOOK, 'dateOffset', 'dateFormat'],
   keyed: false,
   configure(r) {
     if (typeof r.raw.dateFormat === 'string') {
       const err = dateFormatError(r.raw.dateFormat);
       if (err) r.fault('/dateFormat', err);
     }
-    return { font: fontOf(r), dateFormat: typeof r.raw.dateFormat === 'string' ? r.raw.dateFormat : DEFAULTS.dateFormat };
+    return { ...glyphLook(r), dateFormat: typeof r.raw.dateFormat === 'string' ? r.raw.dateFormat : DEFAULTS.dateFormat };
   },
   resolve(area) {
     throw new MldsError('MLDS_BAD_VALUE', `"${area.id}" is a date area: it shows the clock and takes no value (send "${area.id}=" to clear it)`, area.id);

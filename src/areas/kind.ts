@@ -39,6 +39,8 @@ export interface DrawEnv {
   live: boolean;
   /** IANA zone for clocks without dateOffset. */
   timezone?: string;
+  /** The unit's frame rate (scrolls move in steps of at most one per frame). */
+  fps?: number;
 }
 
 /** Hears every state change of the displays of one service, without drawing (audio). */

@@ -24,7 +24,7 @@ export function fontOf(r: AreaRules): string | undefined {
   const name = typeof r.raw.font === 'string' ? r.raw.font : DEFAULTS.defaultFont;
   const found = resolveAsset(r.dir, 'fonts', name);
   if ('error' in found) r.fault('/font', found.error);
-  else if (!/\.(ttf|otf)$/i.test(found.file)) r.fault('/font', 'must be a .ttf or .otf file');
+  else if (!/\.(ttf|otf|bdf)$/i.test(found.file)) r.fault('/font', 'must be a .ttf, .otf or .bdf file');
   else return found.file;
   return undefined;
 }

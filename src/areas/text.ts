@@ -4,10 +4,15 @@ import type { AreaConfig, AreaType } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
 import { MldsError } from '../errors.js';
 import type { Content } from '../render/areas/content.js';
-import { scrollPxPerSecond } from '../render/areas/scroll.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { scrollPxPerSecond, scrollStep } from '../render/areas/scroll.js';
+import { BlockContent } from '../render/areas/block.js';
+import { docOf, needsLayout, signTextContent } from '../render/areas/sign-text.js';
 import { TextContent } from '../render/areas/text.js';
+import { MultiError } from '../text/multi.js';
+import { SIGN_TEXT, signTextLook } from './text-look.js';
 import type { AreaKind, AreaRules, DrawEnv } from './kind.js';
-import { fontOf, hasOwn, paramFor } from './rules.js';
+import { hasOwn, paramFor } from './rules.js';
 
 /** How a text looks; date areas share these. */
 export const TEXT_LOOK = ['align', 'font', 'fontSize', 'fontColor'] as const;
@@ -17,31 +22,46 @@ const MAX_STATIC = 255;
 
 function drawText(a: AreaConfig, st: AreaState | undefined, env: DrawEnv): Content | undefined {
   if (!st || st.source === 'none' || !st.text) return undefined;
-  const prev = env.previous instanceof TextContent && env.previous.scrolls ? env.previous : undefined;
+  const prev = (env.previous instanceof TextContent || env.previous instanceof BlockContent) && env.previous.scrolls ? env.previous : undefined;
   // A live swap keeps the scroll where it is; textFromStart=false carries it on after the effect.
   const origin = prev && (env.live || !a.textFromStart) ? prev.origin : env.start;
+  const size = st.fontSize ?? a.fontSize;
+  const color = st.fontColor ?? a.fontColor;
+  const pxPerSecond = scrollPxPerSecond(a.scrollSpeed);
+  const step = scrollStep(pxPerSecond, env.fps ?? DEFAULTS.fps);
+  if (needsLayout(a, st.text)) return signTextContent({ area: a, text: st.text, size, color, pxPerSecond, origin, step });
   return new TextContent({
     text: st.text,
-    style: { font: a.font, size: st.fontSize ?? a.fontSize, color: st.fontColor ?? a.fontColor },
+    style: { font: a.font, size, color },
     width: a.width, height: a.height, align: a.align,
-    pxPerSecond: scrollPxPerSecond(a.scrollSpeed), headToTail: a.headToTail, origin,
+    pxPerSecond, headToTail: a.headToTail, origin, step,
   });
 }
 
 function swapsLive(a: AreaConfig, previous: Content | undefined, st: AreaState | undefined): boolean {
   const live = a.type === 'dynamic' || (a.textLiveUpdate && (a.type === 'text' || a.type === 'static'));
-  return live && previous instanceof TextContent && !!st?.text;
+  return live && (previous instanceof TextContent || previous instanceof BlockContent) && !!st?.text;
+}
+
+/** A MULTI value is checked when it arrives: a faulty command is refused (400, confirm=2) and changes nothing. */
+function checkMarkup(area: AreaConfig, value: string): void {
+  if (area.markup !== 'multi') return;
+  try { docOf(area, value); } catch (err) {
+    if (err instanceof MultiError) throw new MldsError('MLDS_BAD_VALUE', `"${area.id}": ${err.message}`, area.id);
+    throw err;
+  }
 }
 
 function freeText(type: AreaType): AreaKind {
   return {
     type,
-    properties: ['defaultValue', ...TEXT_LOOK, ...SCROLLING],
+    properties: ['defaultValue', ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT],
     keyed: false,
     overrides: true,
-    configure: (r: AreaRules) => ({ font: fontOf(r) }),
+    configure: (r: AreaRules) => signTextLook(r),
     resolve(area, value) {
       if (value.length > MAX_TEXT) throw new MldsError('MLDS_BAD_VALUE', `"${area.id}": text must be at most ${MAX_TEXT} characters`, area.id);
+      checkMarkup(area, value);
       return { text: value };
     },
     fallback: (area) => (area.defaultValue ? { text: area.defaultValue } : undefined),
@@ -58,12 +78,18 @@ export const dynamic = freeText('dynamic');
 /** The request value is a key; its params text is shown (no arbitrary text reaches the panel). */
 export const staticText: AreaKind = {
   type: 'static',
-  properties: ['defaultValue', 'params', ...TEXT_LOOK],
+  properties: ['defaultValue', 'params', ...TEXT_LOOK, ...SIGN_TEXT],
   keyed: true,
   overrides: true,
   configure(r) {
     for (const [k, v] of Object.entries(r.params)) if (v.length > MAX_STATIC) r.fault(pointer('params', k), `must be at most ${MAX_STATIC} characters`);
-    return { font: fontOf(r) };
+    const look = signTextLook(r);
+    if (look.markup === 'multi') {
+      for (const [k, v] of Object.entries(r.params)) {
+        try { docOf({ ...look, id: r.id } as AreaConfig, v); } catch (err) { if (err instanceof MultiError) r.fault(pointer('params', k), err.message); }
+      }
+    }
+    return look;
   },
   resolve: (area, value) => ({ text: paramFor(area, value) }),
   // A defaultValue that is one of the params keys shows that key's text; otherwise the text itself.

@@ -43,6 +43,18 @@ const area = {
     dateOffset: num(-14, 14),
     dateFormat: { type: 'string', maxLength: 255 },
     xy: { type: 'string', pattern: '^\\s*\\d+\\s+\\d+\\s*$' },
+    antialias: { enum: ['default', 'none'] },
+    wrap: bool,
+    lineSpacing: int(0, 1000),
+    valign: { enum: ['top', 'middle', 'bottom'] },
+    overflow: { enum: ['scroll', 'pages', 'scroll-up'] },
+    pageSeconds: num(0.1, 86400),
+    fit: { enum: ['none', 'shrink'] },
+    minFontSize: int(1, 4000),
+    fonts: { type: 'array', maxItems: 16, items: str255 },
+    graphics: { type: 'array', maxItems: 64, items: str255 },
+    markup: { enum: ['none', 'multi'] },
+    scrollDirection: { enum: ['left', 'right', 'up'] },
   },
 };
 

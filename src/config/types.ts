@@ -22,7 +22,7 @@ export interface AreaConfig {
   /** Request key -> text (static), file path relative to images/ (image/video/audio) or URL (web). */
   params: Record<string, string>;
   align: Align;
-  /** Absolute path of the resolved .ttf, or undefined for the built-in default font. */
+  /** Absolute path of the resolved .ttf/.otf/.bdf, or undefined for the built-in default font. */
   font?: string;
   fontSize: number;
   fontColor: Rgb;
@@ -39,6 +39,20 @@ export interface AreaConfig {
   xy?: { x: number; y: number };
   /** web: seconds between renders of its page (the top-level webRefreshSeconds, so a change reloads the display). */
   refreshSeconds?: number;
+  /** Sign text (docs/configuration.md, "Sign text"); undefined: the default. */
+  antialias?: 'default' | 'none';
+  wrap?: boolean;
+  lineSpacing?: number;
+  valign?: 'top' | 'middle' | 'bottom';
+  overflow?: 'scroll' | 'pages' | 'scroll-up';
+  pageSeconds?: number;
+  fit?: 'none' | 'shrink';
+  minFontSize?: number;
+  /** Absolute paths of the resolved `fonts` and `graphics` lists. */
+  fonts?: string[];
+  graphics?: string[];
+  markup?: 'none' | 'multi';
+  scrollDirection?: 'left' | 'right' | 'up';
 }
 
 export interface LayoutConfig {

@@ -45,6 +45,11 @@ export interface AreaReport extends Pick<AreaState, 'source' | 'value' | 'text' 
   since?: string;
   ttlLeftSeconds: number | null;
   fault?: string;
+  /** Text areas: how the text fitted (as-is, shrunk, wrapped, paged, scrolled) and the size used. */
+  fit?: string;
+  fontSizeUsed?: number;
+  /** Characters no font of the chain has (drawn as gaps). */
+  missingGlyphs?: string[];
 }
 
 export type FaultReport = Omit<FaultRecord, 'at'> & { at?: string };

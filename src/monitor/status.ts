@@ -7,7 +7,8 @@ import { hostname, networkInterfaces } from 'node:os';
 import { kindOf } from '../areas/registry.js';
 import { areaFault } from '../media/faults.js';
 import type { LoopStats } from '../render/loop.js';
-import type { ArchiveResult, Identity, ServiceProblem, Status } from './status-types.js';
+import type { TextFit } from '../render/areas/content.js';
+import type { AreaReport, ArchiveResult, Identity, ServiceProblem, Status } from './status-types.js';
 import { isoTime } from '../util/clock.js';
 import { systemZone } from '../time/system-zone.js';
 
@@ -34,7 +35,7 @@ export interface StatusInput {
   controller: Controller;
   health(unitKey: string): OutputHealth | undefined;
   /** Frame loop figures and areas that failed to draw, per unit. */
-  render(unitKey: string): { loop: LoopStats; faults: Array<{ display: string; area: string; message: string }> } | undefined;
+  render(unitKey: string): { loop: LoopStats; faults: Array<{ display: string; area: string; message: string }>; texts?: Array<{ display: string; area: string } & TextFit> } | undefined;
   /** Live view viewers per display. */
   liveViews: Record<string, { viewers: number }>;
   /** Current problems of the service itself; empty when all is well. */
@@ -108,6 +109,7 @@ export function buildStatus(s: StatusInput): Status {
           since: isoTime(a.setAt),
           ttlLeftSeconds: a.expiresAt === undefined ? null : Math.max(0, Math.ceil((a.expiresAt - now) / 1000)),
           fault: a.fault ?? drawFault(a.area.id) ?? areaFault(a.area),
+          ...textFit(drawing?.texts, d.id, a.area.id),
         })) : [],
         lastCommand: st.lastCommand ? { ...st.lastCommand, at: isoTime(st.lastCommand.at) } : null,
         lastFault: st.lastFault ? { ...st.lastFault, at: isoTime(st.lastFault.at) } : null,
@@ -119,6 +121,13 @@ export function buildStatus(s: StatusInput): Status {
     components: s.components ?? {},
     recentFaults: s.controller.recentFaults.map((f) => ({ ...f, at: isoTime(f.at) })),
   };
+}
+
+/** How a text area's text fitted (`fit`, `fontSizeUsed`) and the characters no font has (`missingGlyphs`). */
+function textFit(texts: Array<{ display: string; area: string } & TextFit> | undefined, display: string, area: string): Partial<AreaReport> {
+  const t = texts?.find((x) => x.display === display && x.area === area);
+  if (!t) return {};
+  return { fit: t.fit, fontSizeUsed: t.size, ...(t.missing?.length ? { missingGlyphs: t.missing } : {}) };
 }
 
 /** The text an area shows, as its type tells it (a clock's current time). */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { pointer } from '../config/faults.js';
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
+import { needsLayout, signTextContent } from '../render/areas/sign-text.js';
 import { TextContent } from '../render/areas/text.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from '../render/fonts.js';
 
@@ -15,6 +16,10 @@ export function fontDirsOf(config: ServiceConfig): string[] {
  * The font folders must be in use (useFontDirs) first.
  */
 export function measureLine(area: AreaConfig, text: string, fontSize = area.fontSize): { width: number; scrolls: boolean } {
+  if (needsLayout(area, text)) {
+    const block = signTextContent({ area, text, size: fontSize, color: area.fontColor, pxPerSecond: 1, origin: 0 });
+    return { width: block.blockWidth, scrolls: block.scrolls };
+  }
   const line = new TextContent({
     text, style: { font: area.font, size: fontSize, color: area.fontColor },
     width: area.width, height: area.height, align: area.align, pxPerSecond: 1, headToTail: 0, origin: 0,

@@ -11,7 +11,14 @@ import { offlineController } from './offline.js';
 /** An area whose text is wider than the area, so the panel scrolls it. */
 export interface ScrollNote { display: string; layout: string; area: string; textWidth: number; areaWidth: number }
 
-export interface Preview { name: string; png: Buffer; scrolls: ScrollNote[] }
+/** How a text area's text fitted its area (as /status reports it). */
+export interface FitNote { display: string; layout: string; area: string; fit: string; size: number }
+
+export interface Preview { name: string; png: Buffer; scrolls: ScrollNote[]; fits: FitNote[] }
+
+export function describeFit(n: FitNote): string {
+  return `${n.display}/${n.layout}/${n.area}: fit ${n.fit} at ${n.size} px`;
+}
 
 export function describeScroll(n: ScrollNote): string {
   return `${n.display}/${n.layout}/${n.area}: scrolls (text is ${n.textWidth} px wide, area ${n.areaWidth} px)`;
@@ -67,9 +74,11 @@ export async function renderCommand(config: ServiceConfig, controller: Controlle
   }
   const shown: DisplayState = { ...live, areas };
   const unit: UnitConfig = { key: d.id, output: { driver: 'virtual' }, width: d.width, height: d.height, displayIds: [d.id] };
-  const compositor = new Compositor(unit, [d], () => shown, { effectDurationMs: 0, timezone: config.timezone, fontDirs });
+  // A still picture has no frame rate: scrolls move 1 px at a time, so the head lands exactly at x = 0.
+  const compositor = new Compositor(unit, [d], () => shown, { effectDurationMs: 0, timezone: config.timezone, fontDirs, fps: Infinity });
   const frame = compositor.render(now);
-  return { name: `${safe(d.id)}--${safe(applied.layout)}.png`, png: encodeFrame(frame, d.width, d.height, 'png'), scrolls };
+  const fits = compositor.textFits().map((t) => ({ display: d.id, layout: applied.layout, area: t.area, fit: t.fit, size: t.size }));
+  return { name: `${safe(d.id)}--${safe(applied.layout)}.png`, png: encodeFrame(frame, d.width, d.height, 'png'), scrolls, fits };
 }
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');

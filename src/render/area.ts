@@ -3,7 +3,7 @@ import type { DrawEnv } from '../areas/kind.js';
 import type { AreaConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
 import { kindOf } from '../areas/registry.js';
-import type { Content } from './areas/content.js';
+import type { Content, TextFit } from './areas/content.js';
 import { drawWithEffect, type EffectPhase } from './effects.js';
 import { fontFaults } from './fonts.js';
 
@@ -12,6 +12,8 @@ export interface RenderOptions {
   effectDurationMs: number;
   /** IANA zone for date areas without dateOffset (undefined: the system's). */
   timezone?: string;
+  /** The unit's frame rate. */
+  fps?: number;
 }
 
 /** What decides whether two states look the same: equal ones swap without an effect. */
@@ -65,7 +67,7 @@ export class AreaRenderer {
     if (kindOf(a.type).swapsLive?.(a, old, st)) {
       this.buildFault = undefined;
       // Swapped in place: no effect, and the scroll keeps its origin so nothing jumps back.
-      this.current = this.makeContent(st, { start: at, previous: old, live: true, timezone: this.opts.timezone });
+      this.current = this.makeContent(st, { start: at, previous: old, live: true, timezone: this.opts.timezone, fps: this.opts.fps });
       this.retire(old);
       this.retire(this.leaving);
       this.leaving = undefined;
@@ -82,7 +84,7 @@ export class AreaRenderer {
     // Content that leaves without an effect is never drawn again: its decoder or page ends now.
     if (this.clearMs === 0) { this.retire(old); this.leaving = undefined; }
     this.buildFault = undefined;
-    this.current = this.makeContent(st, { start: at + this.clearMs, previous: old, live: false, timezone: this.opts.timezone });
+    this.current = this.makeContent(st, { start: at + this.clearMs, previous: old, live: false, timezone: this.opts.timezone, fps: this.opts.fps });
     this.dispMs = this.current && a.dispEffect !== 1 ? D : 0;
   }
 
@@ -163,6 +165,11 @@ export class AreaRenderer {
     // An effect changes the picture on every frame until it ends; the loop paces it.
     if (now < end) return now < this.changeAt ? this.changeAt : now;
     return this.current ? this.current.nextChange(now) : Infinity;
+  }
+
+  /** How the text on show fitted (text areas; undefined for other content). */
+  get textFit(): TextFit | undefined {
+    return this.current?.textFit;
   }
 
   private buildFault: string | undefined;

@@ -3,6 +3,7 @@ import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { clipRect, type Frame, type Rect } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
+import type { TextFit } from './areas/content.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 
 export interface CompositorOptions extends Partial<RenderOptions> {
@@ -65,7 +66,7 @@ export class Compositor {
     options: CompositorOptions = {},
   ) {
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone };
+    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
     this.canvas = createCanvas(unit.width, Math.min(unit.height, STRIP_ROWS));
     this.ctx = this.canvas.getContext('2d');
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
@@ -166,6 +167,15 @@ export class Compositor {
     return out;
   }
 
+  /** How each text area's text fitted, for /status and `mlds test`. */
+  textFits(): Array<{ display: string; area: string } & TextFit> {
+    const out: Array<{ display: string; area: string } & TextFit> = [];
+    for (const [display, m] of this.memory) {
+      for (const ar of m.renderers) { const f = ar.textFit; if (f) out.push({ display, area: ar.area.id, ...f }); }
+    }
+    return out;
+  }
+
   /** Called with every new frame (not with unchanged ones); returns the unsubscribe function. */
   subscribe(fn: (frame: Frame) => void): () => void {
     this.listeners.add(fn);
@@ -185,7 +195,7 @@ export class Compositor {
       this.memory.delete(id);
     }
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone };
+    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
     this.everythingDirty = true;
   }
 

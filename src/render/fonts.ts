@@ -1,5 +1,5 @@
 import { registerFont } from 'canvas';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeCopy } from './font-copies.js';
@@ -13,7 +13,16 @@ import { renameFontFamily } from './font-rename.js';
 const families = new Map<string, string>();
 /** Families of every font found in the font folders, in search order: the fallback chain. */
 let fallbackChain: string[] = [];
+/** The files behind fallbackChain, in the same order (for which characters they have). */
+let chainFiles: string[] = [];
 let defaultFile: string | undefined;
+
+/**
+ * Monochrome symbol fonts from Debian (fonts-symbola, in the Makefile's APT_PKGS; Noto's
+ * symbols when installed), last in the chain: 🚌 ♿ ⚠ ✈ → draw as symbols in the text's colour.
+ */
+const SYMBOL_FONTS = ['/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf', '/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf'];
+const SYSTEM_DEFAULT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 
 /** The package's own fonts/ (src/render and dist/render both sit two levels below the root). */
 export const PACKAGE_FONT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fonts');
@@ -52,6 +61,7 @@ export function fontFaults(): Map<string, string> {
  */
 export function useFontDirs(dirs: string[] = [PACKAGE_FONT_DIR]): void {
   const chain: string[] = [];
+  const files = new Map<string, string>();
   defaultFile = undefined;
   for (const dir of dirs) {
     let names: string[];
@@ -60,11 +70,16 @@ export function useFontDirs(dirs: string[] = [PACKAGE_FONT_DIR]): void {
     if (!defaultFile && names.includes(DEFAULT_NAME)) defaultFile = path.join(dir, DEFAULT_NAME);
     for (const n of names) {
       const family = register(path.join(dir, n));
-      if (family) chain.push(family);
+      if (family) { chain.push(family); files.set(family, path.join(dir, n)); }
     }
+  }
+  for (const file of SYMBOL_FONTS) {
+    const family = existsSync(file) ? register(file) : undefined;
+    if (family) { chain.push(family); files.set(family, file); }
   }
   const lead = (defaultFile && register(defaultFile)) || SYSTEM_DEFAULT;
   fallbackChain = [lead, ...chain.filter((f) => f !== lead)];
+  chainFiles = fallbackChain.map((f) => files.get(f) ?? (f === lead && defaultFile ? defaultFile : SYSTEM_DEFAULT_FILE));
 }
 
 /** ctx.font value for a size in px and an area font file (undefined: the default font). */
@@ -73,4 +88,10 @@ export function cssFont(sizePx: number, file: string | undefined): string {
   const first = (file && register(file)) || fallbackChain[0];
   const list = [first, ...fallbackChain.filter((f) => f !== first)];
   return `${sizePx}px ${list.map((f) => `"${f}"`).join(', ')}`;
+}
+
+/** Font files of the fallback chain in order, the default font first. */
+export function fallbackFiles(): string[] {
+  if (fallbackChain.length === 0) useFontDirs();
+  return chainFiles;
 }

@@ -52,6 +52,7 @@ function filesOf(d: DisplayConfig): string[] {
   for (const layout of d.layouts.values()) {
     for (const a of layout.areas) {
       if (a.font) files.add(a.font);
+      for (const f of [...(a.fonts ?? []), ...(a.graphics ?? [])]) files.add(f);
       if (a.type === 'image' || a.type === 'video' || a.type === 'audio') {
         for (const f of Object.values(a.params)) files.add(f);
         if (a.defaultValue) files.add(a.defaultValue);

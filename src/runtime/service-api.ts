@@ -33,7 +33,7 @@ export function serviceApi({ runtime, live, archives, startedAt, problems, feedb
       health: (key) => runtime.units.get(key)?.runner.health(),
       render: (key) => {
         const u = runtime.units.get(key);
-        return u ? { loop: u.loop.stats(), faults: u.compositor.faults() } : undefined;
+        return u ? { loop: u.loop.stats(), faults: u.compositor.faults(), texts: u.compositor.textFits() } : undefined;
       },
       liveViews: live.stats(),
       problems,

@@ -9,7 +9,7 @@ import { PACKAGE_FONT_DIR } from '../render/fonts.js';
 import { FrameLoop } from '../render/loop.js';
 
 function compositorOptions(config: ServiceConfig): CompositorOptions {
-  return { effectDurationMs: config.effectDurationMs, timezone: config.timezone, fontDirs: [path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR] };
+  return { effectDurationMs: config.effectDurationMs, timezone: config.timezone, fps: config.fps, fontDirs: [path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR] };
 }
 
 /**

@@ -45,7 +45,7 @@ test('examples/config.json packs with every image and the package fonts it uses,
   assert.deepEqual(packed.skipped, []);
   assert.equal(packed.files[0], 'config.json');
   assert.deepEqual([...packed.files].sort(), [
-    'config.json', 'fonts/DejaVuSans-Bold.ttf', 'fonts/DejaVuSans.ttf',
+    'config.json', 'fonts/6x10.bdf', 'fonts/7x13.bdf', 'fonts/DejaVuSans-Bold.ttf', 'fonts/DejaVuSans.ttf',
     'images/arrow.gif', 'images/bus.png', 'images/logo.png', 'images/mlds-logo.png', 'images/test-pattern.mp4',
   ]);
   const dir = await unpack(packed.zip, 'example');

@@ -46,7 +46,8 @@ test('a static screen produces no new frames for 5 s (and the loop holds no time
 
 test('scrolling runs on the absolute frame grid at the configured fps, no frame missed', async () => {
   const a = area({ id: 'a', scrollSpeed: 0 });
-  const r = rig([a]);
+  // Contents made for a 1000 fps unit move 1 px at a time (scrollStep): faster than this loop's 50 fps.
+  const r = rig([a], { fps: 1000 });
   r.set(a, { text: 'A text far too long to fit in six hundred and forty pixels of panel', setAt: T0 });
   const { got, sink } = recorder();
   const loop = new FrameLoop(r.compositor, sink, Date.now, { fps: 50 });
@@ -129,7 +130,8 @@ test('a burst of changes is drawn at most once per frame period, every change co
 
 test('a slow output gets the newest frame, never an older one, and the loop is not held up', async () => {
   const a = area({ id: 'a', scrollSpeed: 0 });
-  const r = rig([a]);
+  // Changes faster than the loop's frame rate (see above).
+  const r = rig([a], { fps: 1000 });
   r.set(a, { text: 'A text far too long to fit in six hundred and forty pixels of panel', setAt: T0 });
   // Each write takes 100 ms (five frame periods).
   const { got, sink } = recorder(() => new Promise((res) => setTimeout(() => res(true), 100)));

@@ -122,6 +122,11 @@ function assetReferences(config: Raw): AssetReference[] {
           if (typeof a.defaultValue === 'string' && a.defaultValue !== '') refs.push({ folder: 'images', name: a.defaultValue, at: at('defaultValue') });
         }
         if (APPLIES_TO.font.includes(type)) refs.push({ folder: 'fonts', name: typeof a.font === 'string' ? a.font : DEFAULTS.defaultFont, at: at('font') });
+        // Sign text's lists: MULTI [fo<n>] fonts and [g<n>] graphics.
+        for (const [key, folder] of [['fonts', 'fonts'], ['graphics', 'images']] as const) {
+          const list = Array.isArray(a[key]) ? a[key] as unknown[] : [];
+          list.forEach((v, i) => { if (typeof v === 'string') refs.push({ folder, name: v, at: at(key, String(i)) }); });
+        }
       }
     }
   }

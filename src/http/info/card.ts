@@ -34,12 +34,19 @@ function frames(d: Obj, out: Obj, sharedWith: string[], zone: string): string {
     + (loop.lastError ? row('Drawing error', text(loop.lastError), 'bad') : '');
 }
 
+/** A text area's fit (issue 20) and the characters no font has. */
+function textFit(a: Obj): string {
+  const fit = a.fit === undefined ? '' : `<div class="note">fit ${esc(a.fit)} at ${esc(a.fontSizeUsed)} px</div>`;
+  const missing = Array.isArray(a.missingGlyphs) && a.missingGlyphs.length ? `<div class="bad">no font has ${text(a.missingGlyphs.join(' '))} (drawn as gaps)</div>` : '';
+  return fit + missing;
+}
+
 function areas(d: Obj): string {
   const rows = ((d.areas as Obj[] | undefined) ?? []).map((a) => {
     const showing = a.text ?? a.file ?? a.url;
     const value = showing === undefined || showing === '' ? `<span class="dim">${a.source === 'none' ? 'blank' : 'nothing'}</span>` : text(showing);
     return `<tr data-area="${esc(a.id)}"><td class="key">${esc(a.id)}<div class="note">${esc(a.type)}</div></td>`
-      + `<td>${value}${a.fault ? `<div class="bad">${text(a.fault)}</div>` : ''}</td>`
+      + `<td>${value}${a.fault ? `<div class="bad">${text(a.fault)}</div>` : ''}${textFit(a)}</td>`
       + `<td class="num">${a.ttlLeftSeconds === null || a.ttlLeftSeconds === undefined ? '' : esc(`${a.ttlLeftSeconds} s`)}</td></tr>`;
   }).join('');
   return rows ? `<table class="areas"><thead><tr><th>Area</th><th>Showing</th><th class="num">ttl</th></tr></thead><tbody>${rows}</tbody></table>` : '';

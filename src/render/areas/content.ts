@@ -17,6 +17,8 @@ export interface Content {
    * change of key only needs those rows redrawn and read back. Undefined: the whole area.
    */
   rows?(): { y: number; h: number };
+  /** How a text fitted its area and the size it is drawn at (/status `fit`); text contents only. */
+  readonly textFit?: TextFit;
   /** Why it cannot show what it should (a file that does not decode, a page that fails); shown on /status. */
   readonly fault?: string;
   /**
@@ -27,6 +29,9 @@ export interface Content {
   /** Ends all of that for good: the content is not drawn again. */
   dispose?(): void;
 }
+
+/** /status `fit` of a text area: as-is, shrunk, wrapped, paged or scrolled, at `size` px. */
+export interface TextFit { fit: string; size: number; missing?: string[] }
 
 let serial = 0;
 /** A process-unique id, so keys of two contents can never collide. */

@@ -4,6 +4,9 @@ import { formatEnglish, zonedAt } from '../../time/date-format.js';
 import { systemZone } from '../../time/system-zone.js';
 import { clockHeld } from '../../monitor/clock-guard.js';
 import { nextContentId, type Content } from './content.js';
+import { isBitmapFontFile } from '../../text/bdf.js';
+import { layLine } from '../../text/lines.js';
+import { LineRaster } from './line-raster.js';
 import { TextStrip, type TextStyle } from './strip.js';
 
 const DEFAULT_PATTERN = 'HH:mm:ss';
@@ -24,13 +27,18 @@ export function shownDate(area: AreaConfig, now: number, zone?: string): string 
 /** A live clock: static aligned text that is re-rasterised only when the formatted text changes. */
 export class DateContent implements Content {
   private readonly id = nextContentId();
-  private strip: TextStrip | undefined;
+  private strip: TextStrip | LineRaster | undefined;
+  private stripText = '';
+  /** A BDF font or antialias "none": drawn as pixels by the sign-text layout. */
+  private readonly pixels: boolean;
 
   constructor(
     private readonly area: AreaConfig,
     private readonly style: TextStyle,
     private readonly zone: string | undefined,
-  ) {}
+  ) {
+    this.pixels = (!!area.font && isBitmapFontFile(area.font)) || area.antialias === 'none';
+  }
 
   key(now: number): string {
     return `d${this.id}:${shownDate(this.area, now, this.zone)}`;
@@ -43,10 +51,19 @@ export class DateContent implements Content {
 
   draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void {
     const text = shownDate(this.area, now, this.zone);
-    if (this.strip?.text !== text) this.strip = new TextStrip(text, this.style, this.area.height);
+    if (!this.strip || this.stripText !== text) {
+      this.stripText = text;
+      this.strip = this.pixels ? this.raster(text) : new TextStrip(text, this.style, this.area.height);
+    }
     const free = this.area.width - this.strip.width;
     const a = this.area.align;
     const x = a === 'center' ? Math.round(free / 2) : a === 'right' ? Math.round(free) : 0;
-    this.strip.draw(ctx, ox + x, oy);
+    const y = this.strip instanceof LineRaster ? Math.round((this.area.height - this.strip.height) / 2) : 0;
+    this.strip.draw(ctx, ox + x, oy + y);
+  }
+
+  private raster(text: string): LineRaster {
+    const env = { font: this.style.font, fonts: [], size: this.style.size, crisp: true, color: this.style.color, graphicSize: () => undefined, rtl: false };
+    return new LineRaster(layLine({ spans: [{ text, font: 0, spacing: 0 }] }, env)[0], () => undefined);
   }
 }

@@ -9,12 +9,22 @@ export function scrollPxPerSecond(scrollSpeed: number): number {
 }
 
 /**
- * Whole pixels travelled since the scroll origin. Whole pixels keep LED text crisp, and
- * because the value comes from the clock a late frame shows the right position, not a
- * slower scroll.
+ * Pixels a scroll moves at a time at `fps` frames per second: the fewest that keep the moves
+ * at most one per frame. Every move is then this same step, made at its exact instant
+ * (step / speed apart, which is at least one frame period), so the speed is met exactly and
+ * the motion is even: 120 px/s at 50 fps moves 3 px every 25 ms, not 2 or 3 px every 20 ms.
  */
-export function scrollDistance(pxPerSecond: number, origin: number, now: number): number {
-  return now <= origin ? 0 : Math.floor(((now - origin) * pxPerSecond) / 1000);
+export function scrollStep(pxPerSecond: number, fps: number): number {
+  return fps > 0 ? Math.max(1, Math.ceil(pxPerSecond / fps - 1e-9)) : 1;
+}
+
+/**
+ * Whole pixels travelled since the scroll origin, in whole steps (see scrollStep). Whole
+ * pixels keep LED text crisp, and because the value comes from the clock a late frame
+ * shows the right position, not a slower scroll.
+ */
+export function scrollDistance(pxPerSecond: number, origin: number, now: number, step = 1): number {
+  return now <= origin ? 0 : step * Math.floor(((now - origin) * pxPerSecond) / (1000 * step));
 }
 
 /** ms epoch at which the distance first reaches `d` (the next frame worth drawing). */

@@ -15,6 +15,8 @@ export interface TextOptions {
   headToTail: number;
   /** ms epoch at which the head stands at the right edge (distance 0). */
   origin: number;
+  /** Pixels per move (scrollStep); 1 when omitted. */
+  step?: number;
 }
 
 /**
@@ -38,12 +40,16 @@ export class TextContent implements Content {
     this.staticX = opts.align === 'center' ? Math.round(free / 2) : opts.align === 'right' ? Math.round(free) : 0;
   }
 
+  get textFit(): { fit: string; size: number } {
+    return { fit: this.scrolls ? 'scrolled' : 'as-is', size: this.opts.style.size };
+  }
+
   get origin(): number {
     return this.opts.origin;
   }
 
   distance(now: number): number {
-    return scrollDistance(this.opts.pxPerSecond, this.opts.origin, now);
+    return scrollDistance(this.opts.pxPerSecond, this.opts.origin, now, this.opts.step);
   }
 
   key(now: number): string {
@@ -52,7 +58,7 @@ export class TextContent implements Content {
 
   nextChange(now: number): number {
     if (!this.scrolls) return Infinity;
-    return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + 1));
+    return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + (this.opts.step ?? 1)));
   }
 
   /** Left edges of the visible copies, relative to the area. */

@@ -1,0 +1,75 @@
+// Sign-text fields (docs/configuration.md, "Sign text"): checked at load, and turned into a
+// laid-out block when a value is drawn.
+import { pointer } from '../config/faults.js';
+import { parseBoolLike, parseIntLike, parseNumLike } from '../config/scalars.js';
+import { resolveAsset } from '../config/files.js';
+import type { AreaConfig } from '../config/types.js';
+import { BdfError, bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '../text/bdf.js';
+import type { AreaRules } from './kind.js';
+import { fontOf } from './rules.js';
+
+/** Fields a text, dynamic or static area takes besides TEXT_LOOK; date areas take the first ones. */
+export const GLYPH_LOOK = ['antialias'] as const;
+export const SIGN_TEXT = ['antialias', 'wrap', 'lineSpacing', 'valign', 'overflow', 'pageSeconds', 'fit', 'minFontSize', 'fonts', 'graphics', 'markup', 'scrollDirection'] as const;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function files(r: AreaRules, key: 'fonts' | 'graphics', folder: 'fonts' | 'images', ok: RegExp, kinds: string): string[] | undefined {
+  const list = r.raw[key];
+  if (!Array.isArray(list)) return undefined;
+  const out: string[] = [];
+  list.forEach((name, i) => {
+    if (typeof name !== 'string') return;
+    const found = resolveAsset(r.dir, folder, name);
+    if ('error' in found) r.fault(pointer(key, String(i)), found.error);
+    else if (!ok.test(found.file)) r.fault(pointer(key, String(i)), `must be a ${kinds} file`);
+    else if (isBitmapFontFile(found.file) && bdfFault(r, pointer(key, String(i)), found.file)) return;
+    else out.push(found.file);
+  });
+  return out;
+}
+
+function bdfFault(r: AreaRules, at: string, file: string): boolean {
+  try { loadBdf(file); return false; } catch (err) {
+    r.fault(at, `cannot be read as a BDF font: ${err instanceof BdfError ? err.message : String(err)}`);
+    return true;
+  }
+}
+
+/** The area's font (TrueType or BDF) and, for a BDF font, the size it draws at. */
+function fontLook(r: AreaRules): Partial<AreaConfig> {
+  const font = fontOf(r);
+  if (!font || !isBitmapFontFile(font)) return { font };
+  if (bdfFault(r, '/font', font)) return {};
+  const bdf = loadBdf(font);
+  const asked = parseIntLike(r.raw.fontSize);
+  // Without a fontSize a bitmap font draws at its own pixel size.
+  if (asked === undefined) return { font, fontSize: bdf.pixelSize };
+  if (!bitmapScale(bdf, asked)) r.fault('/fontSize', `${asked} does not suit the bitmap font ${String(r.raw.font)}: use its pixel size or a whole multiple (${bitmapSizes(bdf, r.height)})`);
+  return { font };
+}
+
+/** Date areas: a BDF font, antialias. */
+export function glyphLook(r: AreaRules): Partial<AreaConfig> {
+  return { ...fontLook(r), antialias: str(r.raw.antialias) as AreaConfig['antialias'] };
+}
+
+export function signTextLook(r: AreaRules): Partial<AreaConfig> {
+  const minFontSize = parseIntLike(r.raw.minFontSize);
+  const fit = str(r.raw.fit) as AreaConfig['fit'];
+  if (minFontSize !== undefined && fit !== 'shrink') r.fault('/minFontSize', 'applies only with fit "shrink"');
+  return {
+    ...glyphLook(r),
+    wrap: parseBoolLike(r.raw.wrap),
+    lineSpacing: parseIntLike(r.raw.lineSpacing),
+    valign: str(r.raw.valign) as AreaConfig['valign'],
+    overflow: str(r.raw.overflow) as AreaConfig['overflow'],
+    pageSeconds: parseNumLike(r.raw.pageSeconds),
+    fit,
+    minFontSize,
+    fonts: files(r, 'fonts', 'fonts', /\.(ttf|otf|bdf)$/i, '.ttf, .otf or .bdf'),
+    graphics: files(r, 'graphics', 'images', /\.(png|jpe?g|gif)$/i, '.png, .jpg or .gif'),
+    markup: str(r.raw.markup) as AreaConfig['markup'],
+    scrollDirection: str(r.raw.scrollDirection) as AreaConfig['scrollDirection'],
+  };
+}

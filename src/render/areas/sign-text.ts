@@ -1,0 +1,55 @@
+import type { AreaConfig, Rgb } from '../../config/types.js';
+import { isBitmapFontFile } from '../../text/bdf.js';
+import { plainDoc, type Doc } from '../../text/doc.js';
+import { faceFor, measure } from '../../text/faces.js';
+import { layoutBlock } from '../../text/layout.js';
+import { hasMissing, startsRtl } from '../../text/lines.js';
+import { parseMulti } from '../../text/multi.js';
+import { BlockContent, type ScrollDirection } from './block.js';
+import { graphicImage } from './line-raster.js';
+
+/** Whether the area needs the sign-text layout, or is drawn as one line of TrueType as before. */
+export function needsLayout(a: AreaConfig, text: string): boolean {
+  return (!!a.font && isBitmapFontFile(a.font)) || a.antialias === 'none' || !!a.wrap || a.lineSpacing !== undefined
+    || a.valign !== undefined || (a.overflow ?? 'scroll') !== 'scroll' || a.fit === 'shrink' || a.markup === 'multi'
+    || a.scrollDirection !== undefined || /[\n\r]/.test(text) || startsRtl(text) || hasMissing(text, a.font);
+}
+
+export function docOf(a: AreaConfig, text: string): Doc {
+  return a.markup === 'multi' ? parseMulti(text, { fonts: a.fonts?.length ?? 0, graphics: a.graphics?.length ?? 0 }) : plainDoc(text);
+}
+
+export interface SignTextInput {
+  area: AreaConfig;
+  text: string;
+  size: number;
+  color: Rgb;
+  pxPerSecond: number;
+  origin: number;
+  /** Pixels per move (scrollStep); 1 when omitted. */
+  step?: number;
+}
+
+export function signTextContent(i: SignTextInput): BlockContent {
+  const a = i.area;
+  const rtl = startsRtl(i.text);
+  const graphicFile = (n: number) => a.graphics?.[n - 1];
+  const layout = layoutBlock(docOf(a, i.text), {
+    width: a.width, height: a.height, font: a.font, fonts: a.fonts ?? [], fontSize: i.size,
+    minFontSize: a.fit === 'shrink' ? (a.minFontSize ?? Math.max(1, Math.floor(i.size / 2))) : undefined,
+    wrap: !!a.wrap, lineSpacing: a.lineSpacing, valign: a.valign ?? 'middle', align: a.align,
+    // scrollDirection "up" makes a text that must scroll move up rather than sideways.
+    overflow: a.scrollDirection === 'up' && (a.overflow ?? 'scroll') === 'scroll' ? 'scroll-up' : a.overflow ?? 'scroll', pageMs: (a.pageSeconds ?? 3) * 1000, crisp: a.antialias === 'none',
+    color: i.color, rtl,
+    graphicSize: (n) => { const f = graphicFile(n); const img = f ? graphicImage(f) : undefined; return img && { width: img.width, height: img.height }; },
+  });
+  const base = faceFor(layout.font, layout.size, a.antialias === 'none');
+  const direction: ScrollDirection = a.scrollDirection ?? (layout.mode === 'scroll-up' ? 'up' : rtl ? 'right' : 'left');
+  // Right-to-left text reads from the right: it aligns there unless the area says otherwise.
+  const align = rtl && a.align === 'left' ? 'right' : a.align;
+  return new BlockContent({
+    layout, width: a.width, height: a.height, align, pxPerSecond: i.pxPerSecond,
+    gapPx: a.headToTail > 0 ? measure(base, ' '.repeat(a.headToTail)) : 0,
+    origin: i.origin, step: i.step ?? 1, direction, graphicFile,
+  });
+}

@@ -1,0 +1,39 @@
+// What a value says before it is laid out: pages of lines of styled spans.
+import type { Align, Rgb } from '../config/types.js';
+
+export type VAlign = 'top' | 'middle' | 'bottom';
+
+export interface TextSpan {
+  text: string;
+  /** undefined: the area's fontColor. */
+  color?: Rgb;
+  /** 0: the area's font; n: the area's fonts[n - 1] ([fo<n>]). */
+  font: number;
+  /** Extra pixels after each character ([sc<n>]). */
+  spacing: number;
+}
+
+/** An inline picture ([g<n>]): graphics[n - 1], standing on the baseline. */
+export interface GraphicSpan { graphic: number }
+
+export type Span = TextSpan | GraphicSpan;
+
+export interface DocLine { spans: Span[]; align?: Align }
+
+export interface DocPage {
+  lines: DocLine[];
+  /** Page time in ms ([pt<on>o<off>]); undefined: the area's pageSeconds. */
+  onMs?: number;
+  offMs?: number;
+  valign?: VAlign;
+}
+
+export interface Doc { pages: DocPage[]; multi: boolean }
+
+/** A value without markup: one page, a line per line feed. */
+export function plainDoc(text: string): Doc {
+  const lines = text.split(/\r\n|\n|\r/).map((t) => ({ spans: t ? [{ text: t, font: 0, spacing: 0 }] : [] }));
+  return { pages: [{ lines }], multi: false };
+}
+
+export const isGraphic = (s: Span): s is GraphicSpan => 'graphic' in s;

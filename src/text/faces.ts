@@ -1,0 +1,67 @@
+// A font at one size, as layout sees it: how tall a line is and how wide a text is.
+import { createCanvas } from 'canvas';
+import { cssFont } from '../render/fonts.js';
+import { bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf, type BitmapFont } from './bdf.js';
+
+export interface BitmapFace {
+  kind: 'bitmap';
+  font: BitmapFont;
+  /** Each font pixel is drawn as a scale x scale block. */
+  scale: number;
+  size: number;
+  ascent: number;
+  descent: number;
+}
+
+export interface VectorFace {
+  kind: 'vector';
+  /** Absolute .ttf/.otf path; undefined: the default font. */
+  file?: string;
+  size: number;
+  /** antialias "none": two colours only. */
+  crisp: boolean;
+  css: string;
+  ascent: number;
+  descent: number;
+}
+
+export type Face = BitmapFace | VectorFace;
+
+const measureCtx = createCanvas(1, 1).getContext('2d');
+
+/** A face that cannot be used at the size asked for (a bitmap font at a size that is not a multiple). */
+export class FaceError extends Error {}
+
+export function vectorFace(file: string | undefined, size: number, crisp: boolean): VectorFace {
+  const css = cssFont(size, file);
+  measureCtx.font = css;
+  const m = measureCtx.measureText('Hg');
+  return { kind: 'vector', file, size, crisp, css, ascent: Math.ceil(m.emHeightAscent), descent: Math.ceil(m.emHeightDescent) };
+}
+
+export function bitmapFace(font: BitmapFont, size: number, maxSize = 4000): BitmapFace {
+  const scale = bitmapScale(font, size);
+  if (!scale) throw new FaceError(`fontSize ${size} does not suit the bitmap font ${font.file.split('/').pop()}: use its pixel size or a whole multiple (${bitmapSizes(font, maxSize)})`);
+  return { kind: 'bitmap', font, scale, size, ascent: font.ascent * scale, descent: font.descent * scale };
+}
+
+/** The face for an area font file (TrueType or BDF) at `size` px. */
+export function faceFor(file: string | undefined, size: number, crisp: boolean, maxSize?: number): Face {
+  if (file && isBitmapFontFile(file)) return bitmapFace(loadBdf(file), size, maxSize);
+  return vectorFace(file, size, crisp);
+}
+
+/** Advance width of `text` in a face, `spacing` px after each character. */
+export function measure(face: Face, text: string, spacing = 0): number {
+  if (face.kind === 'bitmap') {
+    let w = 0;
+    for (const ch of text) w += (face.font.glyphs.get(ch.codePointAt(0)!)?.dwidth ?? 0) * face.scale + spacing;
+    return w;
+  }
+  measureCtx.font = face.css;
+  const w = measureCtx.measureText(text).width;
+  return spacing ? w + spacing * [...text].length : w;
+}
+
+/** Whether a bitmap face draws `ch` itself (the rest comes from the TrueType fallback chain). */
+export const bitmapHas = (face: BitmapFace, ch: string): boolean => face.font.glyphs.has(ch.codePointAt(0)!);

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ConfigError } from '../../src/config/faults.js';
+import { packConfiguration } from '../../src/config/archive/pack.js';
+import { loadConfig } from '../../src/config/load.js';
+import { baseConfig, serviceDir } from '../helpers/service.js';
+
+type Cfg = ReturnType<typeof baseConfig>;
+
+function faultsOf(title: Record<string, unknown>, setup?: (dir: string) => void): Array<{ path: string; message: string }> {
+  const c: Cfg = baseConfig();
+  Object.assign(c.displays.main.layout.l1.title, title);
+  const sd = serviceDir(c);
+  try {
+    setup?.(sd.dir);
+    loadConfig(sd.configFile);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.faults;
+    throw err;
+  } finally {
+    sd.cleanup();
+  }
+}
+
+const AT = '/displays/main/layout/l1/title';
+
+test('every sign-text field is accepted in its documented form', () => {
+  assert.deepEqual(faultsOf({
+    font: '5x7.bdf', fontSize: '14', antialias: 'none', wrap: 'true', lineSpacing: '2', valign: 'top', overflow: 'pages', pageSeconds: '2.5',
+    fit: 'shrink', minFontSize: '7', fonts: ['6x10.bdf', 'DejaVuSans.ttf'], graphics: ['bus.png'], markup: 'multi', scrollDirection: 'right',
+  }), []);
+});
+
+test('sign-text faults name the field', () => {
+  const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+    [{ font: '7x13.bdf', fontSize: '20' }, '/fontSize', /20 does not suit the bitmap font 7x13\.bdf: use its pixel size or a whole multiple \(13, 26, 39\)/],
+    [{ antialias: 'off' }, '/antialias', /./],
+    [{ overflow: 'marquee' }, '/overflow', /./],
+    [{ minFontSize: '10' }, '/minFontSize', /only with fit "shrink"/],
+    [{ fonts: ['nope.bdf'] }, '/fonts/0', /not found in fonts\//],
+    [{ fonts: ['bad.bdf'] }, '/fonts/0', /cannot be read as a BDF font/],
+    [{ graphics: ['bus.jpg', 'x.txt'] }, '/graphics/1', /must be a \.png, \.jpg or \.gif file|not found/],
+    [{ font: 'bad.bdf' }, '/font', /cannot be read as a BDF font: not a BDF 2\.1 font/],
+    [{ scrollDirection: 'down' }, '/scrollDirection', /./],
+  ];
+  for (const [title, field, message] of cases) {
+    const faults = faultsOf(title, (dir) => writeFileSync(path.join(dir, 'fonts', 'bad.bdf'), 'hello'));
+    const f = faults.find((x) => x.path === AT + field);
+    assert.ok(f, `${JSON.stringify(title)}: no fault at ${field} in ${JSON.stringify(faults)}`);
+    assert.match(f.message, message);
+  }
+});
+
+test('a static area with markup "multi" has its params checked at load', () => {
+  const c: Cfg = baseConfig();
+  Object.assign(c.displays.main.layout.l1.sign, { markup: 'multi', params: { a: 'Alpha[nl]Beta', b: 'Beta[xx]' } });
+  const sd = serviceDir(c);
+  try {
+    assert.throws(() => loadConfig(sd.configFile), (err: ConfigError) => {
+      assert.deepEqual(err.faults.map((f) => f.path), ['/displays/main/layout/l1/sign/params/b']);
+      assert.match(err.faults[0].message, /MULTI tag "\[xx\]" at character 5/);
+      return true;
+    });
+  } finally {
+    sd.cleanup();
+  }
+});
+
+test('a configuration archive carries the fonts and graphics lists', async () => {
+  const c: Cfg = baseConfig();
+  Object.assign(c.displays.main.layout.l1.title, { markup: 'multi', fonts: ['6x10.bdf'], graphics: ['bus.png'] });
+  const sd = serviceDir(c);
+  try {
+    const packed = await packConfiguration(sd.configFile);
+    assert.deepEqual(packed.skipped, []);
+    assert.ok(packed.files.includes('fonts/6x10.bdf') && packed.files.includes('images/bus.png'), packed.files.join(', '));
+  } finally {
+    sd.cleanup();
+  }
+});

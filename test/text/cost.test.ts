@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import type { AreaConfig } from '../../src/config/types.js';
+import { createCanvas } from 'canvas';
+import { signTextContent } from '../../src/render/areas/sign-text.js';
+import { layoutRuns } from '../../src/text/layout.js';
+import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
+
+test('layout happens once per value and size, never per frame', () => {
+  const scroll = area({ id: 's', width: 192, height: 24, font: path.join(FONT_DIR, '7x13.bdf'), fontSize: 13 });
+  const pages = area({ id: 'p', y: 24, width: 192, height: 24, fontSize: 14, wrap: true, overflow: 'pages', pageSeconds: 1 });
+  const r = rig([scroll, pages], { width: 192, height: 48 });
+  r.set(scroll, { text: 'Lotnisko Chopina - Airport, Terminal A, przez Centrum', setAt: T0 });
+  r.set(pages, { text: 'Dworzec Centralny - Central Station - Warszawa Zachodnia - Okecie', setAt: T0 });
+  const before = layoutRuns();
+  let frames = 0, last = -1;
+  for (let t = T0; t < T0 + 10_000; t += 20) { const f = r.compositor.render(t); if (f.seq !== last) frames++; last = f.seq; }
+  assert.ok(frames > 300, `${frames} frames drawn`);
+  assert.equal(layoutRuns() - before, 2, 'one layout per area');
+  r.set(pages, { text: 'Kasa nieczynna', setAt: T0 + 10_000, fontSize: 20 });
+  for (let t = T0 + 10_000; t < T0 + 12_000; t += 20) r.compositor.render(t);
+  assert.equal(layoutRuns() - before, 3, 'a new value is laid out once');
+});
+
+/** Lays out and draws `text` once in a 192x48 wrapped, paged area; fails past 3 s. Returns how it fitted. */
+function firstFrame(p: Partial<AreaConfig>, text: string): { fit: string; size: number } {
+  const a = area({ id: 'w', width: 192, height: 48, wrap: true, overflow: 'pages', ...p });
+  const r = rig([a], { width: 192, height: 48 });
+  r.set(a, { text, setAt: T0 });
+  const t = performance.now();
+  r.compositor.render(T0);
+  const ms = performance.now() - t;
+  assert.ok(ms < 3000, `${ms.toFixed(0)} ms`);
+  return r.compositor.textFits()[0];
+}
+
+test('a 4096-character word in a wrapped area is laid out in bounded time', () => {
+  assert.equal(firstFrame({ fontSize: 14 }, 'W'.repeat(4096)).fit, 'paged');
+});
+
+test('fit shrink with wrap on a 4096-character value stays bounded (sizes that cannot fit are not wrapped)', () => {
+  const fit = firstFrame({ fontSize: 40, fit: 'shrink', minFontSize: 8 }, 'Lotnisko Chopina '.repeat(240));
+  assert.deepEqual([fit.fit, fit.size], ['paged', 40]);
+});
+
+test('only the lines on show hold pixels: paging through 1000 lines keeps a page\'s worth', () => {
+  const a = area({ id: 'm', width: 192, height: 48, fontSize: 13, font: path.join(FONT_DIR, '7x13.bdf'), overflow: 'pages', pageSeconds: 0.1 });
+  const text = Array.from({ length: 1000 }, (_, i) => `Line ${i}`).join('\n');
+  const block = signTextContent({ area: a, text, size: 13, color: a.fontColor, pxPerSecond: 120, origin: T0 });
+  const ctx = createCanvas(192, 48).getContext('2d');
+  let most = 0;
+  for (let t = T0; t < T0 + 40_000; t += 100) { block.draw(ctx, 0, 0, t); most = Math.max(most, block.heldTiles); }
+  assert.equal(block.textFit.fit, 'paged');
+  assert.ok(most <= 6, `${most} tiles held at most`);
+});
