@@ -4,6 +4,7 @@ import { MldsError } from '../errors.js';
 import { CONTROL_OPTIONS, controlOption, checkLevel, type ControlOptions } from './options.js';
 import { parseQuery } from './query.js';
 import { isCredentialName } from './credentials.js';
+import { bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '../text/bdf.js';
 
 /** One area's part of a validated command. */
 export interface AreaCommand {
@@ -153,6 +154,9 @@ function parseOverride(cmd: Command, kind: 'fontColor' | 'fontSize', area: AreaC
     const size = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
     if (!(size >= 1)) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": "${value}" must be a whole number of points (1 pt = 1 px)`, name);
     if (size >= area.height) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${size} must be smaller than the area height (${area.height} px)`, name);
+    // A bitmap font draws only at its pixel size and whole multiples of it, as in the configuration.
+    const bdf = area.font && isBitmapFontFile(area.font) ? loadBdf(area.font) : undefined;
+    if (bdf && !bitmapScale(bdf, size)) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${size} does not suit the bitmap font of "${areaId}": use its pixel size or a whole multiple (${bitmapSizes(bdf, area.height)})`, name);
     cmd.fontSize.set(areaId, size);
   }
 }
