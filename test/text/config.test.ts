@@ -56,7 +56,7 @@ test('sign-text faults name the field', () => {
 
 test('a static area with markup "multi" has its params checked at load', () => {
   const c: Cfg = baseConfig();
-  Object.assign(c.displays.main.layout.l1.sign, { markup: 'multi', params: { a: 'Alpha[nl]Beta', b: 'Beta[xx]' } });
+  Object.assign(c.displays.main.layout.l1.sign, { markup: 'multi', params: { a: 'Alpha[nl]Beta', b: 'Beta[xx]' }, defaultValue: 'a' });
   const sd = serviceDir(c);
   try {
     assert.throws(() => loadConfig(sd.configFile), (err: ConfigError) => {
