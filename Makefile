@@ -69,15 +69,17 @@ test-arm64: deps
 	$(call apt_ensure,$(ARM64_APT_PKGS))
 	scripts/arm64/run.sh
 
-# build/mlds_<version>_<ARCH>.deb (ARCH=amd64 or arm64). arm64's node-canvas and native helper are
-# compiled in `make test-arm64`'s arm64 root under qemu-user (its stages are skipped once done).
+# build/mlds_<version>_<ARCH>.deb (ARCH=amd64 or arm64). arm64's node-canvas is compiled in
+# `make test-arm64`'s arm64 root under qemu-user (its stages are skipped once done), the native
+# helper with Debian's cross compiler (as `make cross` does).
 deb: build $(if $(filter arm64,$(ARCH)),deb-arm64-native)
 	$(call apt_ensure,$(DEB_APT_PKGS))
 	scripts/deb/build.sh $(ARCH)
 
 deb-arm64-native: deps
-	$(call apt_ensure,$(ARM64_APT_PKGS))
-	scripts/arm64/run.sh root node tree deps native
+	$(call apt_ensure,$(ARM64_APT_PKGS) gcc-aarch64-linux-gnu g++-aarch64-linux-gnu file)
+	scripts/arm64/run.sh root node tree deps
+	scripts/cross-native.sh aarch64
 
 # lintian on the package (2 to 3 minutes): no errors, and only the warnings docs/device.md lists.
 lintian: deb

@@ -6,10 +6,11 @@
 # and maintainer scripts from packaging/.
 #
 #   scripts/deb/build.sh amd64|arm64 [OUTDIR]
-# Native code for arm64 (node-canvas, the native helper) comes from the arm64 root of
-# `make test-arm64` (scripts/arm64/run.sh root node tree deps native), compiled there under
-# qemu-user; for amd64 from this checkout's own node_modules and native/build.
-# DEB_COMPRESS (xz default) and DEB_LEVEL are dpkg-deb's -Z and -z (gzip and 1 for a quick test build).
+# Native code for arm64: node-canvas from the arm64 root of `make test-arm64` (scripts/arm64/run.sh
+# root node tree deps), compiled there under qemu-user, and the native helper from `make cross`;
+# for amd64 both from this checkout's own node_modules and native/build.
+# DEB_COMPRESS and DEB_LEVEL are dpkg-deb's -Z and -z: gzip by default (a controller, and an image
+# build under qemu-user, unpacks it faster than xz), level 1 for the quick test build.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,11 +26,13 @@ case $ARCH in
   arm64) NODE_ARCH=arm64; ELF='ARM aarch64'; STRIP=aarch64-linux-gnu-strip
          A64=${ARM64_WORK:-$REPO/.vm/arm64}/root/opt/mlds
          CANVAS=$A64/node_modules/canvas/build/Release/canvas.node
-         NATIVE=$A64/native/build/Release/mlds_native.node ;;
+         # `make cross`'s helper (Debian's cross compiler, seconds), else the one built in the root.
+         NATIVE=$REPO/native/build-cross/aarch64/mlds_native.node
+         [ -f "$NATIVE" ] || NATIVE=$A64/native/build/Release/mlds_native.node ;;
   *) echo "deb: unknown architecture $ARCH (amd64, arm64)" >&2; exit 64 ;;
 esac
 for f in "$REPO/dist/cli.js" "$CANVAS" "$NATIVE"; do
-  [ -f "$f" ] || { echo "deb: $f is missing (make build; for arm64 scripts/arm64/run.sh root node tree deps native)" >&2; exit 1; }
+  [ -f "$f" ] || { echo "deb: $f is missing (make build; for arm64 make deb-arm64-native)" >&2; exit 1; }
 done
 
 T0=$SECONDS
@@ -126,5 +129,5 @@ chmod 0755 "$P"/DEBIAN/post* "$P"/DEBIAN/prerm "$P/usr/bin/mlds"
 } >"$P/DEBIAN/control"
 
 DEB=$OUTDIR/mlds_${VERSION}_${ARCH}.deb
-dpkg-deb --root-owner-group -Z"${DEB_COMPRESS:-xz}" ${DEB_LEVEL:+-z$DEB_LEVEL} --build "$P" "$DEB" >/dev/null
+dpkg-deb --root-owner-group -Z"${DEB_COMPRESS:-gzip}" ${DEB_LEVEL:+-z$DEB_LEVEL} --build "$P" "$DEB" >/dev/null
 echo "deb: $DEB ($(du -h "$DEB" | cut -f1), installed $(du -sh --exclude=DEBIAN "$P" | cut -f1)) in $((SECONDS - T0)) s"
