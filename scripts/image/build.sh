@@ -5,7 +5,7 @@
 # getty systemd starts on the kernel's console=). binfmt_misc runs the root's arm64 maintainer
 # scripts through qemu-aarch64-static. Each stage leaves a marker; times go to .vm/image/times.log.
 #
-#   scripts/image/build.sh DEB [stage...]    stages: root kernel setup deb fs (default: all)
+#   scripts/image/build.sh DEB [stage...]    stages: root setup kernel deb fs (default: all)
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,11 +43,16 @@ stage_root() {
 }
 
 # The kernel after debootstrap, not in its --include: there initramfs-tools' own trigger would make
-# the initrd a second time (each one takes 10 to 20 minutes under qemu-user).
+# the initrd a second time (each one takes 10 to 20 minutes under qemu-user). And after setup: the
+# initrd's udev names the interfaces, so it must get the masked 99-default.link (kernel names).
 stage_kernel() {
   mounts
+  # apt in the root resolves names with the host's resolver; the device's stub comes back after.
+  local rc=$ROOT/etc/resolv.conf
+  rm -f "$rc"; cp /etc/resolv.conf "$rc"
   in_root apt-get update -qq
   in_root apt-get install -y -qq --no-install-recommends linux-image-arm64 >/dev/null
+  rm -f "$rc"; ln -sfn ../run/systemd/resolve/stub-resolv.conf "$rc"
   ls "$ROOT"/boot/vmlinuz-* "$ROOT"/boot/initrd.img-*
 }
 
@@ -111,7 +116,7 @@ stage_fs() {
   [ "$size" -lt 1024 ] || { echo "image: ${size} MiB is over the 1 GiB budget" >&2; return 1; }
 }
 
-stages=${*:-root kernel setup deb fs}
+stages=${*:-root setup kernel deb fs}
 binfmt
 for s in $stages; do
   case $s in
