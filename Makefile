@@ -27,7 +27,7 @@ DEB_VERSION = $(shell node -p "require('./package.json').version")
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
 PORT ?= 9199
 
-.PHONY: deps test-deps build native cross run test test-vm test-arm64 lint typecheck bench clean deb deb-arm64-native lintian image-arm64 test-image
+.PHONY: deps test-deps build native cross run test test-vm test-arm64 lint typecheck bench clean deb deb-arm64-native lintian image-arm64 test-image bench-image
 
 # Installs only what is missing; silent when everything is there.
 define apt_ensure
@@ -95,6 +95,11 @@ image-arm64:
 test-image: image-arm64
 	$(call apt_ensure,$(TEST_IMAGE_APT_PKGS))
 	node --import tsx --test --test-reporter=spec test/device/image.vm.ts
+
+# The bench's frame cost and pixel conversion inside the booted image, as ratios (docs/device.md).
+bench-image: image-arm64
+	$(call apt_ensure,$(TEST_IMAGE_APT_PKGS))
+	node --import tsx --test --test-reporter=spec test/device/image-bench.vm.ts
 
 # The VM tests: the framebuffer one (also in `make test`) and the systemd boot of the unit
 # (test/device/systemd-boot.vm.ts, about 6 minutes under TCG, so only here).

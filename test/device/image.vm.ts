@@ -8,20 +8,16 @@
 // restart` blanking, showing the info screen and replaying, kill -9 and a stalled frame loop (the
 // watchdog) each restarted by systemd. Each step's time is printed.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 import { REPO } from '../helpers/service.js';
-import { start, type Machine } from './vm/machine.js';
+import { bootImage, GUEST_IP, imageUnavailable, prepareImage } from './vm/image.js';
+import type { Machine } from './vm/machine.js';
 import { dumper, panelConfig, PANEL, pixelAt, probes, until } from './vm/screens.js';
 
-const IMAGE = process.env.MLDS_IMAGE ?? join(REPO, 'build', 'mlds-arm64.img');
 const CACHE = join(REPO, '.vm');
 const SCREENS = join(CACHE, 'image-screens');
-const QEMU = 'qemu-system-aarch64';
-const GUEST_IP = '10.0.2.15';
 const W = PANEL.width;
 // Long enough to screendump the info screen under TCG, where a frame takes a while.
 const INFO_S = 45;
@@ -30,67 +26,8 @@ const REQUEST = 'id=main&layout=l&line=7&dest=Depot';
 const CONFIG = panelConfig(INFO_S, 'Image test LCD');
 const at = (px: Buffer, x: number, y: number) => pixelAt(px, W, x, y);
 
-const AGENT_UNIT = `[Unit]
-Description=mlds image test: a shell on the virtio port mlds.agent
-DefaultDependencies=no
-After=systemd-udevd.service
-
-[Service]
-ExecStart=/bin/sh /usr/local/sbin/mlds-test-agent
-Restart=always
-
-[Install]
-WantedBy=multi-user.target
-`;
-
-// A virtio port may be open once: one descriptor for both directions.
-const AGENT_SCRIPT = `P=/dev/virtio-ports/mlds.agent
-while [ ! -e $P ]; do sleep 0.5; done
-exec 3<>$P
-exec <&3 >&3 2>&3
-echo __AGENT_READY__
-while IFS= read -r line; do
-  out=$(sh -c "$line" 2>&1); rc=$?
-  printf '%s\\n__AGENT_END__ %s\\n' "$out" "$rc"
-done
-`;
-
-function why(): string | undefined {
-  if (spawnSync(QEMU, ['--version']).error) return `${QEMU} is not installed (Debian package qemu-system-arm; make test-image installs it)`;
-  if (spawnSync('debugfs', ['-V']).error) return 'debugfs is not installed (Debian package e2fsprogs)';
-  if (!existsSync(IMAGE)) return `${IMAGE} is missing (make image-arm64)`;
-  return undefined;
-}
-const skip = why();
+const skip = imageUnavailable();
 if (skip) console.log(`# image test skipped: ${skip}`);
-
-const debugfs = (disk: string, cmds: string[], write = false) =>
-  execFileSync('debugfs', [...(write ? ['-w'] : []), '-f', '-', disk], { input: cmds.join('\n') + '\n', encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
-
-/** The image's kernel and initrd, and the test's additions written into the copy. */
-function prepare(work: string): { kernel: string; initrd: string; disk: string } {
-  const disk = join(work, 'disk.img');
-  execFileSync('cp', ['--sparse=always', IMAGE, disk]);
-  const boot = debugfs(disk, ['ls -p /boot']);
-  const name = (re: RegExp) => { const m = boot.split('\n').map((l) => l.split('/')[5]).find((n) => n && re.test(n)); assert.ok(m, `${re} in /boot:\n${boot}`); return m; };
-  const kernel = join(work, 'vmlinuz'), initrd = join(work, 'initrd.img');
-  debugfs(disk, [`dump /boot/${name(/^vmlinuz-/)} ${kernel}`, `dump /boot/${name(/^initrd\.img-/)} ${initrd}`]);
-  // Debian's arm64 vmlinuz is a gzipped Image; QEMU is given it unpacked.
-  const k = readFileSync(kernel);
-  if (k[0] === 0x1f && k[1] === 0x8b) writeFileSync(kernel, gunzipSync(k));
-  const f = (n: string, text: string) => { writeFileSync(join(work, n), text); return join(work, n); };
-  debugfs(disk, [
-    'mkdir /etc/systemd/system/mlds.service.d',
-    `write ${f('test.conf', '[Service]\nEnvironment=MLDS_TEST_HOOKS=1\n')} /etc/systemd/system/mlds.service.d/test.conf`,
-    `write ${f('agent.service', AGENT_UNIT)} /etc/systemd/system/mlds-test-agent.service`,
-    `write ${f('agent.sh', AGENT_SCRIPT)} /usr/local/sbin/mlds-test-agent`,
-    'symlink /etc/systemd/system/multi-user.target.wants/mlds-test-agent.service /etc/systemd/system/mlds-test-agent.service',
-    'rm /etc/mlds/config.json',
-    `write ${f('config.json', JSON.stringify(CONFIG, null, 1))} /etc/mlds/config.json`,
-  ], true);
-  assert.match(debugfs(disk, ['cat /etc/mlds/config.json']), /Image test LCD/);
-  return { kernel, initrd, disk };
-}
 
 test('the arm64 image boots to the info screen; /mlds, restart, kill -9 and the watchdog on the panel', { skip, timeout: 3_600_000 }, async (t) => {
   mkdirSync(CACHE, { recursive: true });
@@ -101,26 +38,12 @@ test('the arm64 image boots to the info screen; /mlds, restart, kill -9 and the 
   const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   const step = (name: string) => { console.log(`# step "${name}": ${((Date.now() - lap) / 1000).toFixed(1)} s (at ${stamp()})`); lap = Date.now(); };
   try {
-    const { kernel, initrd, disk } = prepare(work);
-    step('copy the image, take out the kernel and initrd, add the test files');
-    vm = await start({
-      kernel, initrd, outDir: work, work, guestIp: GUEST_IP, guestPort: 9199, cmdline: '',
-      onLine: (l) => { if (process.env.MLDS_VM_VERBOSE || /mlds|Watchdog|FAILED|emergency|Kernel panic|Reached target/i.test(l)) console.log(`# guest ${stamp()}: ${l}`); },
-      qemu: ({ agentSock, monSock, port }) => ({
-        bin: QEMU,
-        args: ['-M', 'virt', '-cpu', 'cortex-a53', '-smp', '2', '-m', '1536', '-accel', 'tcg',
-          '-display', 'none', '-no-reboot',
-          '-kernel', kernel, '-initrd', initrd,
-          '-append', 'root=LABEL=mlds-root rw console=ttyAMA0 panic=-1 loglevel=3 systemd.show_status=1 systemd.log_color=0',
-          '-drive', `file=${disk},format=raw,if=virtio`,
-          '-device', 'virtio-gpu-pci',
-          '-nic', `user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:${port}-:9199`,
-          '-device', 'virtio-serial-pci',
-          '-chardev', `socket,id=agent,path=${agentSock},server=on,wait=off`,
-          '-device', 'virtserialport,chardev=agent,name=mlds.agent',
-          '-serial', 'stdio', '-monitor', `unix:${monSock},server=on,wait=off`],
-      }),
+    const { kernel, initrd, disk } = prepareImage(work, {
+      '/etc/systemd/system/mlds.service.d/test.conf': '[Service]\nEnvironment=MLDS_TEST_HOOKS=1\n',
+      '/etc/mlds/config.json': JSON.stringify(CONFIG, null, 1),
     });
+    step('copy the image, take out the kernel and initrd, add the test files');
+    vm = await bootImage({ work, kernel, initrd, disk, onLine: (l) => { if (process.env.MLDS_VM_VERBOSE || /mlds|Watchdog|FAILED|emergency|Kernel panic|Reached target/i.test(l)) console.log(`# guest ${stamp()}: ${l}`); } });
     const m = vm;
     const base = `http://127.0.0.1:${m.port}`;
     const { dump, keep, panelShows, watch } = dumper(m, work, SCREENS);
