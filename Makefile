@@ -16,10 +16,18 @@ APT_TEST_PKGS := iproute2 chromium socat python3-pymodbus python3-serial python3
 CROSS_APT_PKGS := gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf gcc-aarch64-linux-gnu g++-aarch64-linux-gnu file
 # `make test-arm64` only: an arm64 Debian root run through qemu-user.
 ARM64_APT_PKGS := debootstrap qemu-user-static binfmt-support
+# `make deb`, `make lintian`, `make image-arm64`, `make test-image`: the Debian package and the arm64
+# controller image (docs/device.md). `file` and binutils' strip also serve test/device/deb.test.ts.
+DEB_APT_PKGS := dpkg-dev file binutils binutils-aarch64-linux-gnu lintian
+IMAGE_APT_PKGS := debootstrap qemu-user-static binfmt-support e2fsprogs
+TEST_IMAGE_APT_PKGS := qemu-system-arm e2fsprogs
+APT_TEST_PKGS += file binutils
+ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB_VERSION = $(shell node -p "require('./package.json').version")
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
 PORT ?= 9199
 
-.PHONY: deps test-deps build native cross run test test-vm test-arm64 lint typecheck bench clean
+.PHONY: deps test-deps build native cross run test test-vm test-arm64 lint typecheck bench clean deb deb-arm64-native lintian image-arm64 test-image bench-image
 
 # Installs only what is missing; silent when everything is there.
 define apt_ensure
@@ -60,6 +68,38 @@ cross: deps
 test-arm64: deps
 	$(call apt_ensure,$(ARM64_APT_PKGS))
 	scripts/arm64/run.sh
+
+# build/mlds_<version>_<ARCH>.deb (ARCH=amd64 or arm64). arm64's node-canvas is compiled in
+# `make test-arm64`'s arm64 root under qemu-user (its stages are skipped once done), the native
+# helper with Debian's cross compiler (as `make cross` does).
+deb: build $(if $(filter arm64,$(ARCH)),deb-arm64-native)
+	$(call apt_ensure,$(DEB_APT_PKGS))
+	scripts/deb/build.sh $(ARCH)
+
+deb-arm64-native: deps
+	$(call apt_ensure,$(ARM64_APT_PKGS) gcc-aarch64-linux-gnu g++-aarch64-linux-gnu file)
+	scripts/arm64/run.sh root node tree deps
+	scripts/cross-native.sh aarch64
+
+# lintian on the package (2 to 3 minutes): no errors, and only the warnings docs/device.md lists.
+lintian: deb
+	MLDS_DEB=build/mlds_$(DEB_VERSION)_$(ARCH).deb node --import tsx --test --test-reporter=spec test/device/deb.lintian.ts
+
+# build/mlds-arm64.img: Debian bookworm arm64 with the package, for a controller's eMMC or SD card.
+image-arm64:
+	$(MAKE) deb ARCH=arm64
+	$(call apt_ensure,$(IMAGE_APT_PKGS))
+	scripts/image/build.sh build/mlds_$(DEB_VERSION)_arm64.deb
+
+# The image booted under qemu-system-aarch64 (TCG, several minutes): panel, HTTP, restarts, watchdog.
+test-image: image-arm64
+	$(call apt_ensure,$(TEST_IMAGE_APT_PKGS))
+	node --import tsx --test --test-reporter=spec test/device/image.vm.ts
+
+# The bench's frame cost and pixel conversion inside the booted image, as ratios (docs/device.md).
+bench-image: image-arm64
+	$(call apt_ensure,$(TEST_IMAGE_APT_PKGS))
+	node --import tsx --test --test-reporter=spec test/device/image-bench.vm.ts
 
 # The VM tests: the framebuffer one (also in `make test`) and the systemd boot of the unit
 # (test/device/systemd-boot.vm.ts, about 6 minutes under TCG, so only here).

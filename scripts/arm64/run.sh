@@ -11,6 +11,8 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=lib.sh
+. "$REPO/scripts/arm64/lib.sh"
 WORK=${ARM64_WORK:-$REPO/.vm/arm64}
 ROOT=$WORK/root
 LOG=$WORK/times.log
@@ -18,34 +20,11 @@ SUITE=${ARM64_SUITE:-bookworm}
 NODE_VERSION=${ARM64_NODE:-$(node -p process.versions.node)}
 # What the service and its tests need inside the root (the Makefile's APT_PKGS and
 # APT_TEST_PKGS, less Chromium: the web-area tests skip without it), and pymodbus's serial
-# modules, which debootstrap does not pull in (it installs no Recommends).
-PKGS=build-essential,python3,pkg-config,libcairo2-dev,libpango1.0-dev,libjpeg-dev,libgif-dev,librsvg2-dev,fonts-dejavu-core,ffmpeg,socat,openssl,iproute2,ca-certificates,python3-pymodbus,python3-serial,python3-serial-asyncio,busybox-static,python3-kconfiglib,systemd
+# modules, which debootstrap does not pull in (it installs no Recommends); procps for the
+# /bin/kill the unit's ExecReload names (minbase has none).
+PKGS=procps,build-essential,python3,pkg-config,libcairo2-dev,libpango1.0-dev,libjpeg-dev,libgif-dev,librsvg2-dev,fonts-dejavu-core,ffmpeg,socat,openssl,iproute2,ca-certificates,python3-pymodbus,python3-serial,python3-serial-asyncio,busybox-static,python3-kconfiglib,systemd
 
 mkdir -p "$WORK"
-stamp() { echo "$(date -u +%FT%TZ) $*" | tee -a "$LOG"; }
-timed() {
-  local name=$1; shift
-  [ -f "$WORK/.done-$name" ] && { echo "arm64: $name already done"; return 0; }
-  local t0=$SECONDS
-  stamp "$name: start"
-  "$@"
-  stamp "$name: done in $((SECONDS - t0)) s"
-  touch "$WORK/.done-$name"
-}
-
-# The host's Debian mirror, as apt is set up here (debootstrap needs one URL).
-mirror() {
-  local u
-  u=$(grep -hoE '^URIs: *\S+' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1 | awk '{print $2}')
-  [ -n "$u" ] || u=$(grep -hoE '^deb +\S+' /etc/apt/sources.list 2>/dev/null | head -1 | awk '{print $2}')
-  echo "$u"
-}
-
-binfmt() {
-  [ -d /proc/sys/fs/binfmt_misc ] && [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
-  [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64
-  grep -q enabled /proc/sys/fs/binfmt_misc/qemu-aarch64
-}
 
 mounts() {
   # The root a mount point of its own: `ip netns exec` (the raw Ethernet tests) remounts / as a slave.
@@ -103,7 +82,9 @@ stage_node() {
   if [ ! -f "$ROOT/opt/node/include/node/node.h" ]; then
     mkdir -p "$ROOT/opt/node/include"; cp -a /usr/include/node "$ROOT/opt/node/include/node"
   fi
-  in_root node -e 'console.log(process.arch, process.version)'
+  # Where the unit (and a device) has it: systemd-analyze verify checks ExecStart's /usr/bin/node.
+  ln -sfn /opt/node/bin/node "$ROOT/usr/bin/node"
+  in_root /usr/bin/node -e 'console.log(process.arch, process.version)'
 }
 
 # The committed tree. node_modules (and native's build) stay when the lock file (and native/)

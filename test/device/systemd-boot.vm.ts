@@ -5,10 +5,9 @@
 // step: the info screen, then the replayed request; `systemctl restart` blanks and replays;
 // `kill -9` and a frame loop stopped on purpose are each followed by a restart by systemd.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createCanvas, loadImage } from 'canvas';
 import { cpio, dir, file, symlink } from '../output/vm/cpio.js';
 import { ensureKernel, loadOrder, type Kernel } from '../output/vm/kernel.js';
 import { qemuUnavailable } from '../output/vm/qemu.js';
@@ -16,32 +15,18 @@ import { nativeHelperProblem } from '../../src/output/native.js';
 import { REPO } from '../helpers/service.js';
 import { AGENT, AGENT_SCRIPT, DROP_IN, initScript, prepareScript, TARGET } from './vm/guest.js';
 import { start, type Machine } from './vm/machine.js';
+import { dumper, panelConfig, PANEL, pixelAt, probes, until } from './vm/screens.js';
 
 const CACHE = join(REPO, '.vm');
 /** The screendump of each step is kept here (the run's folder is removed). */
 const SCREENS = join(CACHE, 'systemd-boot-screens');
 const GUEST_IP = '10.0.2.15';
-const W = 320, H = 96;
+const W = PANEL.width;
 const MODULES = ['bochs', 'virtio_pci', '9pnet_virtio', '9p', 'overlay', 'virtio_net'];
 const INFO_S = 20;
 const SAVED = 'id=main&layout=l&line=7&dest=Depot';
 
-const CONFIG = {
-  port: '9199',
-  displays: {
-    main: {
-      displayName: 'VM framebuffer', displayIp: '127.0.0.1', displayWidth: String(W), displayHeight: String(H),
-      infoScreenTtl: String(INFO_S), sensorBrightness: 'false', output: { driver: 'fbdev', device: '/dev/fb0' },
-      startScreen: { loadLastRequest: true },
-      layout: {
-        l: {
-          line: { coordinates: '0 0 95 95', type: 'text', fontSize: '60', fontColor: '0 0 0', backgroundColor: '255 170 0', align: 'center' },
-          dest: { coordinates: '100 0 319 95', type: 'text', fontSize: '40', fontColor: '40 200 255', backgroundColor: '0 0 64' },
-        },
-      },
-    },
-  },
-};
+const CONFIG = panelConfig(INFO_S, 'VM framebuffer');
 
 function why(): string | undefined {
   const q = qemuUnavailable();
@@ -68,36 +53,7 @@ function initramfs(k: Kernel, path: string): void {
     ...order.map((m) => file(`modules/${m}.ko`, readFileSync(k.modules.get(m)!)))]));
 }
 
-interface Rgb { width: number; height: number; data: Uint8ClampedArray }
-
-async function rgba(png: Buffer): Promise<Rgb> {
-  const img = await loadImage(png);
-  const c = createCanvas(img.width, img.height);
-  c.getContext('2d').drawImage(img, 0, 0);
-  return { width: img.width, height: img.height, data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data };
-}
-
-/** The panel's top-left W x H of a screendump, and whether everything outside it is black. */
-function panel(dump: Rgb): { pixels: Buffer; blackOutside: boolean } {
-  const out = Buffer.alloc(W * H * 3);
-  let blackOutside = true;
-  for (let y = 0; y < dump.height; y++) {
-    for (let x = 0; x < dump.width; x++) {
-      const i = (y * dump.width + x) * 4;
-      if (x < W && y < H) dump.data.subarray(i, i + 3).forEach((v, k) => { out[(y * W + x) * 3 + k] = v; });
-      else if (dump.data[i] | dump.data[i + 1] | dump.data[i + 2]) blackOutside = false;
-    }
-  }
-  return { pixels: out, blackOutside };
-}
-
-function rgbOf(shot: Rgb): Buffer {
-  const out = Buffer.alloc(shot.width * shot.height * 3);
-  for (let p = 0; p < shot.width * shot.height; p++) for (let k = 0; k < 3; k++) out[p * 3 + k] = shot.data[p * 4 + k];
-  return out;
-}
-
-const at = (px: Buffer, x: number, y: number) => [...px.subarray((y * W + x) * 3, (y * W + x) * 3 + 3)];
+const at = (px: Buffer, x: number, y: number) => pixelAt(px, W, x, y);
 
 test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', { skip, timeout: 900_000 }, async (t) => {
   mkdirSync(CACHE, { recursive: true });
@@ -123,42 +79,8 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
       onLine: (l) => { if (process.env.MLDS_VM_VERBOSE || /MLDS|mlds|Watchdog|FAILED|emergency/i.test(l)) console.log(`# guest ${stamp()}: ${l}`); },
     });
     const m = vm;
-    const base = `http://127.0.0.1:${m.port}`;
-    let dumps = 0;
-    let last = '';
-    const dump = async (): Promise<{ pixels: Buffer; blackOutside: boolean }> => {
-      last = join(work, `dump-${++dumps}.png`);
-      await m.screendump(last);
-      return panel(await rgba(readFileSync(last)));
-    };
-    rmSync(SCREENS, { recursive: true, force: true });
-    mkdirSync(SCREENS, { recursive: true });
-    const keep = (name: string) => copyFileSync(last, join(SCREENS, `${name}.png`));
-    const json = async (path: string): Promise<Record<string, any> | undefined> => { // eslint-disable-line @typescript-eslint/no-explicit-any
-      try {
-        const r = await fetch(base + path, { signal: AbortSignal.timeout(10_000) });
-        return r.status === 200 ? await r.json() as Record<string, unknown> : undefined;
-      } catch { return undefined; }
-    };
-    const shot = async () => rgbOf(await rgba(Buffer.from(await (await fetch(`${base}/screenshot?id=main&format=png`)).arrayBuffer())));
-    const until = async <T>(what: string, ms: number, fn: () => Promise<T | undefined>): Promise<T> => {
-      const end = Date.now() + ms;
-      for (;;) {
-        const v = await fn();
-        if (v !== undefined && v !== false) return v;
-        if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    };
-    const kindOf = (px: Buffer) => px.every((v) => v === 0) ? 'black' : at(px, 2, 2).join() === '255,170,0' ? 'content' : 'other';
-    /** Screendumps until the panel shows `kind` (a frame reaches /dev/fb0 a moment after the service draws it). */
-    const panelShows = (kind: string, ms: number) => until(`the panel showing ${kind}`, ms, async () => {
-      const d = await dump();
-      return kindOf(d.pixels) === kind ? d : undefined;
-    });
-    const showing = async () => (await json('/status'))?.components?.boot?.units?.[0]?.showing as string | undefined;
-    const mainPid = async () => Number((await m.sh('systemctl show -p MainPID --value mlds')).out.trim());
-    const restarts = async () => Number((await m.sh('systemctl show -p NRestarts --value mlds')).out.trim());
+    const { dump, keep, panelShows, watch } = dumper(m, work, SCREENS);
+    const { json, shot, showing, mainPid, restarts } = probes(m);
 
     await m.waitFor(/MLDS-GUEST-SWITCH/, 120_000);
     assert.ok(!m.lines.some((l) => /MLDS-GUEST (overlay|prepare|mount) .*failed/.test(l)), m.lines.join('\n'));
@@ -198,17 +120,7 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
 
     await t.test('systemctl restart: a new process blanks the panel, shows the info screen, replays', async () => {
       const before = await mainPid();
-      const seen: string[] = [];
-      let watching = true;
-      const watcher = (async () => {
-        while (watching) {
-          const kind = kindOf((await dump()).pixels);
-          if (seen.at(-1) !== kind) {
-            seen.push(kind);
-            keep(`3-restart-${seen.length}-${kind}`);
-          }
-        }
-      })();
+      const { seen, stop } = watch('3-restart');
       const r = await m.sh('systemctl restart mlds', 300_000);
       assert.equal(r.code, 0, r.out);
       const after = await mainPid();
@@ -216,8 +128,7 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
       await until('the info screen of the new process', 60_000, async () => (await showing()) === 'info');
       await until('the replay after it', 120_000, async () => (await showing()) === 'content');
       await until('the panel showing the replay', 60_000, async () => seen.at(-1) === 'content' || undefined);
-      watching = false;
-      await watcher;
+      await stop();
       console.log(`# ${stamp()} panel during restart: ${seen.join(' -> ')}`);
       const firstBlack = seen.indexOf('black');
       assert.ok(firstBlack > 0, `the panel went black after the content (${seen.join(' -> ')})`);

@@ -1,7 +1,8 @@
 // One QEMU guest for the systemd boot test: TCG, -vga std (bochs-drm gives /dev/fb0), the host's
 // root over 9p plus a writable share, the console on ttyS0, a shell on ttyS1 (a unix socket
 // here), the monitor for screendumps, and a user-mode NIC that reaches nothing (restrict=on)
-// except the service's port forwarded to a loopback port of this machine.
+// except the service's port forwarded to a loopback port of this machine. The image test passes
+// its own QEMU command line (`qemu`) for an aarch64 guest and keeps the shell and the monitor.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
@@ -29,6 +30,8 @@ export interface MachineOptions {
   guestPort: number;
   cmdline: string;
   onLine?: (line: string) => void;
+  /** Another guest: its QEMU binary and arguments, given the sockets to serve and the forwarded port. */
+  qemu?: (s: { agentSock: string; monSock: string; port: number }) => { bin: string; args: string[] };
 }
 
 export async function freePort(): Promise<number> {
@@ -59,7 +62,8 @@ async function connectWhenThere(path: string, ms: number): Promise<Socket> {
 export async function start(o: MachineOptions): Promise<Machine> {
   const port = await freePort();
   const agentSock = `${o.work}/agent.sock`, monSock = `${o.work}/monitor.sock`;
-  const proc = spawn('qemu-system-x86_64', [
+  const custom = o.qemu?.({ agentSock, monSock, port });
+  const proc = custom ? spawn(custom.bin, custom.args, { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn('qemu-system-x86_64', [
     '-machine', 'q35,accel=tcg', '-m', '1536', '-smp', '2',
     '-vga', 'std', '-display', 'none', '-no-reboot',
     '-kernel', o.kernel, '-initrd', o.initrd,
