@@ -1,12 +1,14 @@
 // Counts since the start that /metrics exports (src/monitor/metrics.ts): commands by source and
 // result, confirmations by value. Plain maps, so counting costs nothing when nobody asks.
 
-const commands = new Map<string, number>();
+/** Per source: [ok, fault]. No string is built per command: this runs for every /mlds. */
+const commands = new Map<string, [number, number]>();
 const confirmations = new Map<number, number>();
 
 export function countCommand(source: string, result: 'ok' | 'fault'): void {
-  const key = `${source}\u0000${result}`;
-  commands.set(key, (commands.get(key) ?? 0) + 1);
+  let c = commands.get(source);
+  if (!c) commands.set(source, (c = [0, 0]));
+  c[result === 'ok' ? 0 : 1]++;
 }
 
 export function countConfirmation(confirm: 0 | 1 | 2): void {
@@ -14,7 +16,10 @@ export function countConfirmation(confirm: 0 | 1 | 2): void {
 }
 
 export function commandCounts(): Array<{ source: string; result: string; count: number }> {
-  return [...commands].map(([k, count]) => { const [source, result] = k.split('\u0000'); return { source, result, count }; });
+  return [...commands].flatMap(([source, [ok, fault]]) => [
+    ...(ok ? [{ source, result: 'ok', count: ok }] : []),
+    ...(fault ? [{ source, result: 'fault', count: fault }] : []),
+  ]);
 }
 
 export function confirmationCounts(): Array<{ confirm: number; count: number }> {
