@@ -4,6 +4,7 @@ import type { DisplayState } from '../control/state.js';
 import { clipRect, type Frame, type Rect } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import type { TextFit } from './areas/content.js';
+import { freeBuffer } from './free-buffer.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 
 export interface CompositorOptions extends Partial<RenderOptions> {
@@ -116,6 +117,7 @@ export class Compositor {
       for (let k = 0; k < strip.h; k++) {
         this.buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + strip.x) * 4);
       }
+      freeBuffer(img.buffer);
     }
   }
 
