@@ -114,9 +114,9 @@ export class Compositor {
       // getImageData converts cairo's premultiplied BGRA to RGBA, only where something changed.
       const img = ctx.getImageData(strip.x, 0, strip.w, strip.h).data;
       const row = strip.w * 4;
-      for (let k = 0; k < strip.h; k++) {
-        this.buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + strip.x) * 4);
-      }
+      // Whole rows are one run of the picture buffer: one copy, no view per row.
+      if (strip.w === W) this.buffer.set(img, y * W * 4);
+      else for (let k = 0; k < strip.h; k++) this.buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + strip.x) * 4);
       freeBuffer(img.buffer);
     }
   }
