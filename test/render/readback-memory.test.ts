@@ -3,6 +3,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { Compositor } from '../../src/render/compositor.js';
+import { freeBuffer, HOLD_CAP } from '../../src/render/free-buffer.js';
 import { area, rig, T0 } from './helpers.js';
 
 test('a steady scroll leaves no read-back memory behind: 300 frames a turn apart run no full collection', async () => {
@@ -32,4 +33,22 @@ test('a steady scroll leaves no read-back memory behind: 300 frames a turn apart
   assert.ok(changed > 200, `the line scrolls (${changed} changed frames)`);
   assert.equal(major, 0, 'full collections during the scroll');
   assert.ok(process.memoryUsage().arrayBuffers - before < 16e6, 'read-back buffers are freed');
+});
+
+test('buffers handed over without a turn of the event loop stop at HOLD_CAP: the rest are left to the collector', async () => {
+  const size = 4 * 1024 * 1024;
+  const handOver = (n: number) => {
+    let detached = 0;
+    for (let i = 0; i < n; i++) {
+      const b = new ArrayBuffer(size);
+      freeBuffer(b);
+      if (b.byteLength === 0) detached++;
+    }
+    return detached;
+  };
+  // Transferred memory waits for the turn (1,000 renders back to back held 2 GB without the cap).
+  const first = handOver(40);
+  assert.ok(first > 0 && first * size <= HOLD_CAP, `${first} buffers of 4 MB held`);
+  await new Promise((r) => setImmediate(r));
+  assert.ok(handOver(1) === 1, 'after a turn, buffers are freed again');
 });
