@@ -4,6 +4,7 @@ import type { DisplayState } from '../control/state.js';
 import { clipRect, type Frame, type Rect } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import type { TextFit } from './areas/content.js';
+import { freeBuffer } from './free-buffer.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 
 export interface CompositorOptions extends Partial<RenderOptions> {
@@ -113,9 +114,10 @@ export class Compositor {
       // getImageData converts cairo's premultiplied BGRA to RGBA, only where something changed.
       const img = ctx.getImageData(strip.x, 0, strip.w, strip.h).data;
       const row = strip.w * 4;
-      for (let k = 0; k < strip.h; k++) {
-        this.buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + strip.x) * 4);
-      }
+      // Whole rows are one run of the picture buffer: one copy, no view per row.
+      if (strip.w === W) this.buffer.set(img, y * W * 4);
+      else for (let k = 0; k < strip.h; k++) this.buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + strip.x) * 4);
+      freeBuffer(img.buffer);
     }
   }
 

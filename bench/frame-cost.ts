@@ -1,0 +1,68 @@
+// What a frame of the real frame loop costs beyond drawing it (issue 23). Two measures
+// bench/render.ts puts in its table:
+// - collections: GC events while the loop runs (a steady scroll should allocate nothing
+//   the collector has to come for);
+// - instructions per frame: the real FrameLoop on a virtual output under callgrind
+//   (`valgrind --tool=callgrind`; perf's counters are not available in these VMs), counted
+//   over a fixed number of frames after a warm-up, so a change can be judged without the
+//   noise of a shared machine. Under valgrind the loop runs late, so every tick draws.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { VirtualOutput } from '../src/output/virtual.js';
+import { FrameLoop } from '../src/render/loop.js';
+import type { Compositor } from '../src/render/compositor.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** Counts GC events from now on: scavenges and the rest (mark-compact, incremental marking, weak callbacks). */
+export function countCollections(): () => { scavenges: number; other: number } {
+  let scavenges = 0, other = 0;
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if ((e as unknown as { detail?: { kind: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
+      else other++;
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  return () => { obs.disconnect(); return { scavenges, other }; };
+}
+
+/** The loop as bench/render.ts runs it: 50 fps, a virtual output taking every frame. */
+export function benchLoop(c: Compositor, fps: number, onSent?: () => void): FrameLoop {
+  const out = new VirtualOutput();
+  return new FrameLoop(c, async (f) => { await out.send(f); onSent?.(); return true; }, Date.now, { fps });
+}
+
+/**
+ * Instructions per frame of `screen` ('led' or 'hd' of bench/render.ts), or undefined when
+ * valgrind is not installed. Takes a minute or two: valgrind runs node some 50 times slower.
+ */
+export async function instructionsPerFrame(screen: string, frames = 100): Promise<number | undefined> {
+  if (spawnSync('valgrind', ['--version']).status !== 0) return undefined;
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-callgrind-'));
+  const child = spawn('valgrind', [
+    '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${dir}/cg.%p`,
+    process.execPath, '--import', 'tsx', path.join(HERE, 'frame-cost-child.ts'), screen, String(frames),
+  ], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let json = '';
+  child.stdout.on('data', (d: Buffer) => { json += d; });
+  const toggle = (on: boolean) => spawnSync('callgrind_control', ['-i', on ? 'on' : 'off', String(child.pid)]);
+  for await (const line of createInterface({ input: child.stderr })) {
+    if (line === 'READY') { toggle(true); child.stdin.write('go\n'); }
+    if (line === 'COUNTED') { toggle(false); child.stdin.write('go\n'); }
+  }
+  await new Promise((r) => child.once('close', r));
+  const counted = (JSON.parse(json || '{}') as { rendered?: number }).rendered;
+  let ir = 0;
+  for (const f of readdirSync(dir)) {
+    const m = /^totals:\s*(\d+)/m.exec(readFileSync(path.join(dir, f), 'utf8'));
+    if (m) ir += Number(m[1]);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return counted && ir ? ir / counted : undefined;
+}
