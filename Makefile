@@ -123,7 +123,9 @@ run: build
 test: test-deps build typecheck lint
 	node --import tsx --test --test-reporter=spec $(TESTS)
 
+# valgrind counts instructions per frame (bench/frame-cost.ts), a figure the shared machine's load does not move.
 bench: build
+	$(call apt_ensure,valgrind)
 	node --import tsx bench/run.ts --write
 
 clean:
