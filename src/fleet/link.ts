@@ -3,6 +3,7 @@
 // wait while offline. MQTT.js's own reconnect (every second, forever, refused logins too) is
 // off: reconnectPeriod 0, and this class decides when to try again.
 import { readFileSync } from 'node:fs';
+import { requireCjs } from '../util/require-cjs.js';
 import type { IClientOptions, IPublishPacket, MqttClient } from 'mqtt';
 import type { MqttSettings } from '../config/types.js';
 import type { Logger } from '../log/logger.js';
@@ -71,7 +72,9 @@ export class BrokerLink {
   }
 
   async start(): Promise<void> {
-    const { connect } = (await import('mqtt')).default;
+    // require(), not import(): an ESM import of the package runs cjs-module-lexer over each of its
+    // files first, which left about 6 MB more resident in a bare process (20.6 against 14.1 MB).
+    const { connect } = requireCjs('mqtt') as typeof import('mqtt');
     const s = this.settings;
     const opts: IClientOptions = {
       clientId: this.clientId,
