@@ -67,6 +67,13 @@ export function kindOf(st: Stats): string | undefined {
 
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
+/** Why a configuration file of `size` bytes is refused before it is read, when `maxBytes` are left. */
+export function configSizeError(size: number, maxBytes = MAX_CONFIG_BYTES): string | undefined {
+  if (size <= maxBytes) return undefined;
+  const left = maxBytes < MAX_CONFIG_BYTES ? ` (${mb(maxBytes)} were left after config.json and the files included before)` : '';
+  return `is ${mb(size)}, more than the ${mb(MAX_CONFIG_BYTES)} a configuration may have in all${left}`;
+}
+
 /**
  * Reads a configuration file as UTF-8, refusing anything but a regular file: a FIFO would
  * block the whole service until something writes to it, a device may never end. Checked by
@@ -83,10 +90,8 @@ export function readRegularFile(file: string, maxBytes = Infinity): { text: stri
     const after = kindOf(st);
     if (after) return { error: `is ${after}, not a regular file` };
     // Before reading: a 12 MB file of a million fields would cost hundreds of MB once parsed and checked.
-    if (st.size > maxBytes) {
-      const left = maxBytes < MAX_CONFIG_BYTES ? ` (${mb(maxBytes)} were left after config.json and the files included before)` : '';
-      return { error: `is ${mb(st.size)}, more than the ${mb(MAX_CONFIG_BYTES)} a configuration may have in all${left}` };
-    }
+    const tooLarge = configSizeError(st.size, maxBytes);
+    if (tooLarge) return { error: tooLarge };
     const text = readFileSync(fd, 'utf8');
     // Editors on Windows save a byte order mark; JSON.parse would call it an unexpected token.
     return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };

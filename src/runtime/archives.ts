@@ -53,7 +53,7 @@ export class ConfigArchives {
     try {
       log.info({ url }, 'configuration archive: downloading');
       let logged = 0;
-      const { dir, entries, download } = await stageFromUrl(serviceDir, rawUrl, {
+      const { dir, entries, download } = await invalidAsAnswer(() => stageFromUrl(serviceDir, rawUrl, {
         keep,
         fetch: {
           ...this.deps.fetch,
@@ -64,15 +64,10 @@ export class ConfigArchives {
             log.info({ url, received: p.received, total: p.total }, 'configuration archive: downloading');
           },
         },
-      });
+      }));
       staged = true;
       log.info({ url, bytes: download.bytes, entries: entries.length }, 'configuration archive: checked and extracted; validating');
-      try {
-        loadConfig(path.join(dir, 'config.json'));
-      } catch (err) {
-        if (!(err instanceof ConfigError)) throw err;
-        throw new MldsError('MLDS_CONFIG_INVALID', `the archive's configuration has ${err.total} fault(s); the running configuration stays`, 'url', { faults: err.faults });
-      }
+      await invalidAsAnswer(async () => loadConfig(path.join(dir, 'config.json')));
       this.swapping = true;
       try {
         const swap = await swapConfiguration(serviceDir, dir, { keep });
@@ -114,4 +109,14 @@ export function summary(r: ReloadReport): string {
   if (!r.changed) return 'nothing changed';
   const part = (label: string, ids: string[]) => (ids.length ? `${label} ${ids.join(', ')}` : '');
   return [part('added', r.added), part('changed', r.changedDisplays), part('removed', r.removed), `${r.unchanged.length} unchanged`].filter(Boolean).join('; ');
+}
+
+/** A configuration fault of the archive (at inspection or at load) as the answer to /load_config. */
+async function invalidAsAnswer<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    throw new MldsError('MLDS_CONFIG_INVALID', `the archive's configuration has ${err.total} fault(s); the running configuration stays`, 'url', { faults: err.faults });
+  }
 }

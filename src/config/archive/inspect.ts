@@ -1,5 +1,7 @@
 import yauzl from 'yauzl';
 import { MldsError } from '../../errors.js';
+import { ConfigError } from '../faults.js';
+import { configSizeError } from '../files.js';
 
 export interface ArchiveLimits {
   maxEntries: number;
@@ -74,6 +76,9 @@ export async function inspectZip(file: string, limits: ArchiveLimits = DEFAULT_A
       entries.push(e);
     }
     if (!check.files.has('config.json')) throw badArchive(noConfigAtRoot(check.files));
+    // Its size is in the directory: a config.json too large to load is refused before it is inflated.
+    const tooLarge = configSizeError(entries.find((e) => e.name === 'config.json')!.size);
+    if (tooLarge) throw new ConfigError([{ path: '', message: `config.json ${tooLarge}` }]);
     return entries;
   } finally {
     zip.close();
