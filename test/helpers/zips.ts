@@ -2,6 +2,8 @@
 // entry name and any external attributes, which zip writers meant for real use refuse to.
 import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 export interface ZipSpec {
@@ -56,4 +58,20 @@ export function snapshot(root: string, skipDot = false, rel = ''): Map<string, B
 /** A folder's tree as zip entries (folders included), for archiving a source tree as-is. */
 export function entriesOf(root: string): ZipSpec[] {
   return [...snapshot(root)].map(([name, bytes]) => (name.endsWith('/') ? { name } : { name, base64: bytes.toString('base64') }));
+}
+
+/**
+ * A loopback server of the archives in `served`, by name (`/<name>`); `special` may answer a
+ * name itself first (a stalled or slow download) and returns true when it did.
+ */
+export async function archiveServer(served: Map<string, Buffer>, special: (name: string, res: ServerResponse) => boolean = () => false): Promise<{ base: string; close(): void }> {
+  const server = createServer((req, res) => {
+    const name = (req.url ?? '/').slice(1);
+    if (special(name, res)) return;
+    const body = served.get(name);
+    if (!body) return void res.writeHead(404).end('not here');
+    res.writeHead(200, { 'content-type': 'application/zip' }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => { server.closeAllConnections(); server.close(); } };
 }

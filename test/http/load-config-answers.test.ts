@@ -5,35 +5,29 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { makeZip, type ZipSpec } from '../helpers/zips.js';
+import { archiveServer, makeZip, type ZipSpec } from '../helpers/zips.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 
-let server: Server;
+let archives: Awaited<ReturnType<typeof archiveServer>>;
 let base: string;
 const served = new Map<string, Buffer>();
 const root = mkdtempSync(path.join(tmpdir(), 'mlds-answers-'));
 
 before(async () => {
-  server = createServer((req, res) => {
-    const name = (req.url ?? '/').slice(1);
+  archives = await archiveServer(served, (name, res) => {
     // A download that never finishes: its first kilobyte is on disk when the test kills the service.
-    if (name === 'stalled.zip') return void res.writeHead(200, { 'content-type': 'application/zip', 'content-length': '1000000' }).write(Buffer.alloc(1024, 1));
-    const body = served.get(name);
-    if (!body) return void res.writeHead(404).end('not here');
-    res.writeHead(200, { 'content-type': 'application/zip' }).end(body);
+    if (name !== 'stalled.zip') return false;
+    res.writeHead(200, { 'content-type': 'application/zip', 'content-length': '1000000' }).write(Buffer.alloc(1024, 1));
+    return true;
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = archives.base;
 });
 
 after(() => {
-  server.closeAllConnections();
-  server.close();
+  archives.close();
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -2,34 +2,28 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { makeZip, type ZipSpec } from '../helpers/zips.js';
+import { archiveServer, makeZip, type ZipSpec } from '../helpers/zips.js';
 import { baseConfig, decode, get, REPO, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 
-let server: Server;
+let archives: Awaited<ReturnType<typeof archiveServer>>;
 let base: string;
 const served = new Map<string, Buffer>();
 const root = mkdtempSync(path.join(tmpdir(), 'mlds-load-'));
 
 before(async () => {
-  server = createServer((req, res) => {
-    const name = (req.url ?? '/').slice(1);
-    if (name === 'slow.zip') return void res.writeHead(200, { 'content-type': 'application/zip' }).write('PK');
-    const body = served.get(name);
-    if (!body) return void res.writeHead(404).end('not here');
-    res.writeHead(200, { 'content-type': 'application/zip' }).end(body);
+  archives = await archiveServer(served, (name, res) => {
+    if (name !== 'slow.zip') return false;
+    res.writeHead(200, { 'content-type': 'application/zip' }).write('PK');
+    return true;
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = archives.base;
 });
 
 after(() => {
-  server.closeAllConnections();
-  server.close();
+  archives.close();
   rmSync(root, { recursive: true, force: true });
 });
 
