@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, fdatasync, mkdirSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, fdatasync, mkdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceProblem } from '../monitor/status.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -7,6 +7,7 @@ import type { SavedLayer } from './layers.js';
 import { applyJournal, checkSavedState, emptyState, journalLine, listed, type SavedFeedback, type SavedState } from './saved-state.js';
 import type { CommandRecord } from './state.js';
 import { TurnBatch } from './turn-batch.js';
+import { journalFile, journals, removeStaleTemps } from './state-files.js';
 
 export type { SavedState };
 
@@ -16,8 +17,6 @@ const SYNC_DELAY_MS = 200;
 const COMPACT_BYTES = 256 * 1024;
 /** While the folder cannot be written, a new snapshot is tried this often. */
 const RETRY_MS = 2000;
-const STALE_TEMP = /^state\.json\.[\d.]+\.tmp$/;
-const JOURNAL = /^state\.journal\.(\d+)$/;
 
 interface StoreLog {
   warn(obj: object, msg: string): void;
@@ -94,16 +93,16 @@ export class StateStore {
         }
       }
     }
-    const journals = this.journals();
-    for (const j of journals.filter((n) => n >= gen)) {
-      const file = this.journalFile(j);
+    const gens = journals(this.dir);
+    for (const j of gens.filter((n) => n >= gen)) {
+      const file = journalFile(this.dir, j);
       const lines = await this.read(file);
       const bad = lines === undefined ? 0 : applyJournal(this.data, lines);
       if (bad) this.setAside(file, `has ${bad} unreadable line(s), dropped`, undefined, false);
     }
     // Next generation past everything found; the snapshot also finds a read-only or full folder now.
-    this.gen = Math.max(gen, ...journals);
-    this.removeStaleTemps();
+    this.gen = Math.max(gen, ...gens);
+    removeStaleTemps(this.dir);
     this.opened = true;
     await this.snapshot();
     return this.data;
@@ -225,7 +224,7 @@ export class StateStore {
   private async snapshot(): Promise<void> {
     try {
       if (this.fd === undefined || this.journalBytes > 0) {
-        const fd = openForAppend(this.journalFile(this.gen + 1), 0o644);
+        const fd = openForAppend(journalFile(this.dir, this.gen + 1), 0o644);
         const old = this.fd;
         this.fd = fd;
         this.gen++;
@@ -234,7 +233,7 @@ export class StateStore {
       }
       const gen = this.gen;
       await writeFileAtomic(this.file, JSON.stringify({ gen, ...this.data }));
-      for (const j of this.journals()) if (j < gen) unlinkSync(this.journalFile(j));
+      for (const j of journals(this.dir)) if (j < gen) unlinkSync(journalFile(this.dir, j));
     } catch (err) {
       this.failed(err as Error);
       return;
@@ -285,25 +284,5 @@ export class StateStore {
     const message = `${file} ${what}${why}; it was ${where}; ${move ? 'the service started without it' : 'the rest was loaded'}`;
     this.loaded.push({ source: 'state', message, since: new Date().toISOString() });
     this.log?.warn({ file, aside }, message);
-  }
-
-  private journalFile(gen: number): string {
-    return path.join(this.dir, `state.journal.${gen}`);
-  }
-
-  /** Generations of the journals in the folder, oldest first. */
-  private journals(): number[] {
-    try {
-      return readdirSync(this.dir).map((f) => JOURNAL.exec(f)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => a - b);
-    } catch {
-      return [];
-    }
-  }
-
-  /** Temporary files of a process killed in the middle of a snapshot. */
-  private removeStaleTemps(): void {
-    try {
-      for (const name of readdirSync(this.dir)) if (STALE_TEMP.test(name)) unlinkSync(path.join(this.dir, name));
-    } catch { /* no folder, or read-only: the snapshot reports it */ }
   }
 }
