@@ -5,25 +5,11 @@ import { test } from 'node:test';
 import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
+import { configFaults, type Cfg } from '../helpers/config-faults.js';
 
-type Cfg = ReturnType<typeof baseConfig>;
 const L1 = (c: Cfg) => c.displays.main.layout.l1;
 
-function faultsOf(mutate: (c: Cfg) => void, setup?: (dir: string) => void): Array<{ path: string; message: string }> {
-  const c = baseConfig();
-  mutate(c);
-  const sd = serviceDir(c);
-  try {
-    setup?.(sd.dir);
-    loadConfig(sd.configFile);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.faults;
-    throw err;
-  } finally {
-    sd.cleanup();
-  }
-}
+const faultsOf = configFaults;
 
 // [rule, a change that is valid, a change that breaks it, the path the fault must name]
 const rules: Array<[string, (c: Cfg) => void, (c: Cfg) => void, string]> = [

@@ -6,23 +6,11 @@ import { ConfigError } from '../../src/config/faults.js';
 import { packConfiguration } from '../../src/config/archive/pack.js';
 import { loadConfig } from '../../src/config/load.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
+import { configFaults, type Cfg } from '../helpers/config-faults.js';
 
-type Cfg = ReturnType<typeof baseConfig>;
 
 function faultsOf(title: Record<string, unknown>, setup?: (dir: string) => void): Array<{ path: string; message: string }> {
-  const c: Cfg = baseConfig();
-  Object.assign(c.displays.main.layout.l1.title, title);
-  const sd = serviceDir(c);
-  try {
-    setup?.(sd.dir);
-    loadConfig(sd.configFile);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.faults;
-    throw err;
-  } finally {
-    sd.cleanup();
-  }
+  return configFaults((c) => Object.assign(c.displays.main.layout.l1.title, title), setup);
 }
 
 const AT = '/displays/main/layout/l1/title';
