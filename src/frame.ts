@@ -34,6 +34,15 @@ export function clipRect(r: Rect, to: Rect): Rect {
   return { x, y, w: Math.min(r.x + r.w, to.x + to.w) - x, h: Math.min(r.y + r.h, to.y + to.h) - y };
 }
 
+export function intersects(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/** Whether `b` lies wholly inside `a`. */
+export function contains(a: Rect, b: Rect): boolean {
+  return b.x >= a.x && b.y >= a.y && b.x + b.w <= a.x + a.w && b.y + b.h <= a.y + a.h;
+}
+
 /** A frame's place in its sequence: what the damage bookkeeping needs of it. */
 export type FrameMark = Pick<Frame, 'seq' | 'damage'>;
 

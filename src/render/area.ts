@@ -49,6 +49,9 @@ export class AreaRenderer {
   private drawnKey: string | undefined;
   private drawnGeneration = -1;
   private drawnSteady = false;
+  /** Pictures of repeating content (pages), by key, while the content lasts (see Compositor.keepPictures). */
+  private readonly pictures = new Map<string, Uint8Array>();
+  private pictureBytes = 0;
 
   constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {}
 
@@ -60,6 +63,7 @@ export class AreaRenderer {
     if (!first && sig === this.sig) return;
     this.sig = sig;
     this.generation++;
+    this.dropPictures();
     const at = st?.setAt ?? now;
     const old = this.current;
     const a = this.area;
@@ -103,6 +107,7 @@ export class AreaRenderer {
 
   /** The area leaves the screen (a layout switch, a reload): everything its contents hold ends. */
   dispose(): void {
+    this.dropPictures();
     this.leaving?.dispose?.();
     this.current?.dispose?.();
     this.leaving = undefined;
@@ -154,6 +159,30 @@ export class AreaRenderer {
     this.drawnKey = this.key(now);
     this.drawnGeneration = this.generation;
     this.drawnSteady = this.steady(now);
+  }
+
+  /** Whether the picture at `now` is one of a few that recur unchanged (steady pages): worth keeping. */
+  repeatsAt(now: number): boolean {
+    return !!this.current?.repeats && this.steady(now);
+  }
+
+  /** The area's kept picture (RGBA rows of the area as the unit shows it) for `now`, if there is one. */
+  picture(now: number): Uint8Array | undefined {
+    return this.pictures.size && this.repeatsAt(now) ? this.pictures.get(this.key(now)) : undefined;
+  }
+
+  keepPicture(now: number, rgba: Uint8Array): void {
+    this.pictures.set(this.key(now), rgba);
+    this.pictureBytes += rgba.byteLength;
+  }
+
+  get keptBytes(): number {
+    return this.pictureBytes;
+  }
+
+  private dropPictures(): void {
+    this.pictures.clear();
+    this.pictureBytes = 0;
   }
 
   private steady(now: number): boolean {

@@ -1,10 +1,11 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
-import { clipRect, type Frame, type Rect } from '../frame.js';
+import { clipRect, contains, intersects, type Frame, type Rect } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import type { TextFit } from './areas/content.js';
 import { freeBuffer } from './free-buffer.js';
+import { copyKept, keepPictures } from './kept-pictures.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 
 export interface CompositorOptions extends Partial<RenderOptions> {
@@ -32,13 +33,6 @@ interface DisplayMemory {
 /** Rows of the scratch canvas the unit is drawn on, a strip at a time (see paint()). */
 export const STRIP_ROWS = 128;
 
-function intersects(a: Rect, b: Rect): boolean {
-  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-}
-
-function contains(a: Rect, b: Rect): boolean {
-  return b.x >= a.x && b.y >= a.y && b.x + b.w <= a.x + a.w && b.y + b.h <= a.y + a.h;
-}
 
 /**
  * Draws the virtual displays of one physical unit, in config order (later ids on top),
@@ -81,6 +75,7 @@ export class Compositor {
     if (dirty.length === 0) return this.last;
     const all = this.allRenderers();
     for (const r of dirty) {
+      if (copyKept(this.buffer, this.unit, r, all, now)) continue;
       this.paint(r, (ctx, strip) => {
         for (const ar of all) {
           const a = ar.area;
@@ -89,7 +84,13 @@ export class Compositor {
       });
     }
     for (const ar of all) ar.markDrawn(now);
+    keepPictures(this.buffer, this.unit, all, now);
     return this.publish(dirty);
+  }
+
+  /** Bytes of kept pictures (pages) the unit holds. */
+  get keptPictureBytes(): number {
+    return this.allRenderers().reduce((n, ar) => n + ar.keptBytes, 0);
   }
 
   /**

@@ -85,6 +85,11 @@ export class BlockContent implements Content {
     return missing.length ? { fit, size, missing } : { fit, size };
   }
 
+  get repeats(): boolean {
+    const { mode, pages } = this.opts.layout;
+    return mode === 'pages' && this.cycle > 0 && (pages.length > 1 || pages[0].offMs > 0);
+  }
+
   get scrolls(): boolean {
     return this.opts.layout.mode === 'scroll' || this.opts.layout.mode === 'scroll-up';
   }

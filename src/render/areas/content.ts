@@ -17,6 +17,11 @@ export interface Content {
    * change of key only needs those rows redrawn and read back. Undefined: the whole area.
    */
   rows?(): { y: number; h: number };
+  /**
+   * Its key takes the same few values over and over (pages in turn), each always the same
+   * picture: the compositor may keep the pictures and copy them back instead of drawing.
+   */
+  readonly repeats?: boolean;
   /** How a text fitted its area and the size it is drawn at (/status `fit`); text contents only. */
   readonly textFit?: TextFit;
   /** Why it cannot show what it should (a file that does not decode, a page that fails); shown on /status. */
