@@ -88,10 +88,14 @@ test('refused requests count against the rate and are logged as counts: 405, par
     // 3,000 pipelined POST /status on one connection: a few 405s, then 429s (the rate applies to them).
     const post = 'POST /status HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n';
     let since = Date.now();
+    const first = second();
     const answered = statuses(await exchange(svc.port, `${post.repeat(2999)}POST /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
     assert.equal(answered.length, 3000);
     assert.ok(answered.every((s) => s === 405 || s === 429));
-    assert.ok(answered.filter((s) => s === 405).length <= RATE * 2, `${answered.filter((s) => s === 405).length} answered 405`);
+    // The rate's windows are whole seconds: RATE in each one the 3,000 answers spanned (two on
+    // an idle machine, more on a loaded one), and nothing like 3,000.
+    const windows = second() - first + 1;
+    assert.ok(answered.filter((s) => s === 405).length <= RATE * windows, `${answered.filter((s) => s === 405).length} answered 405 in ${windows} windows`);
     let logged = await newLines(3000);
     bounded(logged, 3000, since);
     const summary = logged.find((l) => String(l.msg).startsWith('refused: '));
