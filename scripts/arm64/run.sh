@@ -22,7 +22,7 @@ NODE_VERSION=${ARM64_NODE:-$(node -p process.versions.node)}
 # APT_TEST_PKGS, less Chromium: the web-area tests skip without it), and pymodbus's serial
 # modules, which debootstrap does not pull in (it installs no Recommends); procps for the
 # /bin/kill the unit's ExecReload names (minbase has none).
-PKGS=procps,build-essential,python3,pkg-config,libcairo2-dev,libpango1.0-dev,libjpeg-dev,libgif-dev,librsvg2-dev,fonts-dejavu-core,ffmpeg,socat,openssl,iproute2,ca-certificates,python3-pymodbus,python3-serial,python3-serial-asyncio,busybox-static,python3-kconfiglib,systemd
+PKGS=procps,build-essential,python3,pkg-config,libcairo2-dev,libpango1.0-dev,libjpeg-dev,libgif-dev,librsvg2-dev,fonts-dejavu-core,fonts-symbola,fontconfig,mosquitto,mosquitto-clients,file,binutils,ffmpeg,socat,openssl,iproute2,ca-certificates,python3-pymodbus,python3-serial,python3-serial-asyncio,busybox-static,python3-kconfiglib,systemd
 
 mkdir -p "$WORK"
 
