@@ -9,6 +9,8 @@
  * the tests' fixed dates must not turn implausible with the year CI runs in.
  */
 export const BUILD_YEAR = 2026;
+/** The first instant of BUILD_YEAR: comparing with it makes no Date (date areas ask on every frame). */
+const PLAUSIBLE_FROM = Date.UTC(BUILD_YEAR, 0, 1);
 
 /** Whether the system says the clock is synchronized (timedatectl / adjtimex); undefined = not known yet. */
 let synchronized: boolean | undefined;
@@ -25,7 +27,6 @@ export function clockSynchronized(): boolean | undefined {
 /** Why time-of-day content holds at `now`, or undefined when the clock can be trusted. */
 export function clockHeld(now: number): string | undefined {
   if (synchronized === true) return undefined;
-  const year = new Date(now).getUTCFullYear();
-  if (year >= BUILD_YEAR) return undefined;
+  if (now >= PLAUSIBLE_FROM) return undefined;
   return `the clock shows ${new Date(now).toISOString()}, before ${BUILD_YEAR} (this version's year), and is not synchronized: date areas show their defaultValue, time-of-day crons and the daylight schedule hold until it is set`;
 }

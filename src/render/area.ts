@@ -4,6 +4,7 @@ import type { AreaConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
 import { kindOf } from '../areas/registry.js';
 import type { Content, TextFit } from './areas/content.js';
+import type { Rect } from '../frame.js';
 import { drawWithEffect, type EffectPhase } from './effects.js';
 import { fontFaults } from './fonts.js';
 
@@ -15,6 +16,8 @@ export interface RenderOptions {
   /** The unit's frame rate. */
   fps?: number;
 }
+
+interface Phase { content: Content | undefined; effect?: number; kind?: EffectPhase; p: number; elapsed: number }
 
 /** What decides whether two states look the same: equal ones swap without an effect. */
 function signature(area: AreaConfig, st: AreaState | undefined): string {
@@ -52,6 +55,13 @@ export class AreaRenderer {
   /** Pictures of repeating content (pages), by key, while the content lasts (see Compositor.keepPictures). */
   private readonly pictures = new Map<string, Uint8Array>();
   private pictureBytes = 0;
+  private readonly ph: Phase = { content: undefined, effect: undefined, kind: undefined, p: 1, elapsed: 0 };
+  private keyInner = '';
+  private keyGeneration = -1;
+  private keyText = '';
+  /** changedRect()'s answers, kept while they hold (frames keep them as damage: never changed once handed out). */
+  private wholeRect: Rect | undefined;
+  private rowsRect: Rect | undefined;
 
   constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {}
 
@@ -119,13 +129,23 @@ export class AreaRenderer {
     this.current?.suspend?.();
   }
 
-  /** Which content shows at `now`, through which effect, at what progress. */
-  private phase(now: number): { content: Content | undefined; effect?: number; kind?: EffectPhase; p: number; elapsed: number } {
+  /**
+   * Which content shows at `now`, through which effect, at what progress. The answer is one
+   * object overwritten by each call (read it before the next): a frame asks several times.
+   */
+  private phase(now: number): Phase {
+    const ph = this.ph;
     const e = now - this.changeAt;
-    if (e < this.clearMs) return { content: this.leaving, effect: this.area.clearEffect, kind: 'leave', p: Math.max(0, e) / this.clearMs, elapsed: e };
+    ph.elapsed = e;
+    if (e < this.clearMs) {
+      ph.content = this.leaving; ph.effect = this.area.clearEffect; ph.kind = 'leave'; ph.p = Math.max(0, e) / this.clearMs;
+      return ph;
+    }
     const d = e - this.clearMs;
-    if (d < this.dispMs) return { content: this.current, effect: this.area.dispEffect, kind: 'enter', p: Math.max(0, d) / this.dispMs, elapsed: e };
-    return { content: this.current, p: 1, elapsed: e };
+    ph.content = this.current;
+    if (d < this.dispMs) { ph.effect = this.area.dispEffect; ph.kind = 'enter'; ph.p = Math.max(0, d) / this.dispMs; }
+    else { ph.effect = undefined; ph.kind = undefined; ph.p = 1; }
+    return ph;
   }
 
   key(now: number): string {
@@ -133,7 +153,14 @@ export class AreaRenderer {
     if (this.leaving?.dispose && now >= this.changeAt + this.clearMs) { this.leaving.dispose(); this.leaving = undefined; }
     const ph = this.phase(now);
     const inner = ph.content ? ph.content.key(now) : '-';
-    return ph.effect ? `${this.generation}:${ph.kind}${Math.max(0, ph.elapsed)}:${inner}` : `${this.generation}:${inner}`;
+    if (ph.effect) return `${this.generation}:${ph.kind}${Math.max(0, ph.elapsed)}:${inner}`;
+    // Between changes the same key string serves every frame: nothing is made per frame.
+    if (inner !== this.keyInner || this.keyGeneration !== this.generation) {
+      this.keyInner = inner;
+      this.keyGeneration = this.generation;
+      this.keyText = `${this.generation}:${inner}`;
+    }
+    return this.keyText;
   }
 
   /** Whether the picture at `now` differs from the one last painted (see markDrawn). */
@@ -146,13 +173,15 @@ export class AreaRenderer {
    * except while the same content runs without an effect and says which rows it paints
    * (a scrolling line in a tall area only changes its own rows).
    */
-  changedRect(now: number): { x: number; y: number; w: number; h: number } {
+  changedRect(now: number): Rect {
     const a = this.area;
     const rows = this.current?.rows?.();
     if (!rows || !this.drawnSteady || this.drawnGeneration !== this.generation || !this.steady(now)) {
-      return { x: a.x, y: a.y, w: a.width, h: a.height };
+      return (this.wholeRect ??= { x: a.x, y: a.y, w: a.width, h: a.height });
     }
-    return { x: a.x, y: a.y + rows.y, w: a.width, h: rows.h };
+    const r = this.rowsRect;
+    if (r && r.y === a.y + rows.y && r.h === rows.h) return r;
+    return (this.rowsRect = { x: a.x, y: a.y + rows.y, w: a.width, h: rows.h });
   }
 
   markDrawn(now: number): void {

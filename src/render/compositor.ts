@@ -1,7 +1,7 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
-import { clipRect, contains, intersects, type Frame, type Rect } from '../frame.js';
+import { clipRect, contains, type Frame, type Rect } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import type { TextFit } from './areas/content.js';
 import { freeBuffer } from './free-buffer.js';
@@ -53,6 +53,8 @@ export class Compositor {
   private everythingDirty = true;
   private overlay: Overlay | undefined;
   private overlayNext = -Infinity;
+  /** allRenderers(), until the displays' areas change. */
+  private renderers: AreaRenderer[] | undefined;
 
   constructor(
     readonly unit: UnitConfig,
@@ -63,7 +65,11 @@ export class Compositor {
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
     this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
     this.canvas = createCanvas(unit.width, Math.min(unit.height, STRIP_ROWS));
-    this.ctx = this.canvas.getContext('2d');
+    // Opaque (cairo RGB24): every strip is filled black before anything is drawn, so no pixel
+    // of it is ever transparent, and getImageData then copies pixels instead of undoing a
+    // premultiplied alpha (the read-back was 60 % of a 640x160 scroll frame's instructions;
+    // the frames are bit for bit the same).
+    this.ctx = this.canvas.getContext('2d', { alpha: false });
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
     this.last = { width: unit.width, height: unit.height, data: this.buffer, seq: 0 };
   }
@@ -74,16 +80,11 @@ export class Compositor {
     const dirty = this.collectDirty(now);
     if (dirty.length === 0) return this.last;
     const all = this.allRenderers();
-    for (const r of dirty) {
-      if (copyKept(this.buffer, this.unit, r, all, now)) continue;
-      this.paint(r, (ctx, strip) => {
-        for (const ar of all) {
-          const a = ar.area;
-          if (intersects(strip, { x: a.x, y: a.y, w: a.width, h: a.height })) ar.draw(ctx, now);
-        }
-      });
+    for (let i = 0; i < dirty.length; i++) {
+      if (copyKept(this.buffer, this.unit, dirty[i], all, now)) continue;
+      this.paint(dirty[i], undefined, now);
     }
-    for (const ar of all) ar.markDrawn(now);
+    for (let i = 0; i < all.length; i++) all[i].markDrawn(now);
     keepPictures(this.buffer, this.unit, all, now);
     return this.publish(dirty);
   }
@@ -98,26 +99,35 @@ export class Compositor {
    * scratch canvas (translated, clipped, filled black first) and reads each strip back into
    * the picture buffer. Every area draws from scratch, so the canvas needs no memory of
    * earlier frames: a 1080p unit holds one 1920x128 surface instead of a second 8 MB picture.
+   * `overlay` draws the whole unit instead of the areas.
    */
-  private paint(r: Rect, draw: (ctx: CanvasRenderingContext2D, strip: Rect) => void): void {
-    const ctx = this.ctx, W = this.unit.width;
+  private paint(r: Rect, overlay: Overlay | undefined, now: number): void {
+    const ctx = this.ctx, W = this.unit.width, H = this.unit.height;
+    const all = overlay ? undefined : this.allRenderers();
     for (let y = r.y; y < r.y + r.h; y += this.canvas.height) {
-      const strip = { x: r.x, y, w: r.w, h: Math.min(this.canvas.height, r.y + r.h - y) };
+      const h = Math.min(this.canvas.height, r.y + r.h - y);
       ctx.save();
       ctx.translate(0, -y);
       ctx.beginPath();
-      ctx.rect(strip.x, strip.y, strip.w, strip.h);
+      ctx.rect(r.x, y, r.w, h);
       ctx.clip();
       ctx.fillStyle = '#000';
-      ctx.fillRect(strip.x, strip.y, strip.w, strip.h);
-      draw(ctx, strip);
+      ctx.fillRect(r.x, y, r.w, h);
+      if (overlay) overlay.draw(ctx, W, H, now);
+      else {
+        for (let i = 0; i < all!.length; i++) {
+          const a = all![i].area;
+          // The area meets the strip (frame.ts intersects, without a rectangle object per area).
+          if (a.x < r.x + r.w && r.x < a.x + a.width && a.y < y + h && y < a.y + a.height) all![i].draw(ctx, now);
+        }
+      }
       ctx.restore();
-      // getImageData converts cairo's premultiplied BGRA to RGBA, only where something changed.
-      const img = ctx.getImageData(strip.x, 0, strip.w, strip.h).data;
-      const row = strip.w * 4;
+      // getImageData converts cairo's pixels to RGBA, only where something changed.
+      const img = ctx.getImageData(r.x, 0, r.w, h).data;
+      const row = r.w * 4;
       // Whole rows are one run of the picture buffer: one copy, no view per row.
-      if (strip.w === W) this.buffer.set(img, y * W * 4);
-      else for (let k = 0; k < strip.h; k++) this.buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + strip.x) * 4);
+      if (r.w === W) this.buffer.set(img, y * W * 4);
+      else for (let k = 0; k < h; k++) this.buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + r.x) * 4);
       freeBuffer(img.buffer);
     }
   }
@@ -137,7 +147,7 @@ export class Compositor {
     if (now < this.overlayNext) return this.last;
     const { width: W, height: H } = this.unit;
     const all = { x: 0, y: 0, w: W, h: H };
-    this.paint(all, (ctx) => overlay.draw(ctx, W, H, now));
+    this.paint(all, overlay, now);
     this.overlayNext = overlay.nextChange(now);
     return this.publish([all]);
   }
@@ -145,7 +155,7 @@ export class Compositor {
   private publish(rects: Rect[]): Frame {
     const since = this.seq;
     this.last = { width: this.unit.width, height: this.unit.height, data: this.buffer, seq: ++this.seq, damage: { since, rects } };
-    for (const fn of this.listeners) fn(this.last);
+    if (this.listeners.size) for (const fn of this.listeners) fn(this.last);
     return this.last;
   }
 
@@ -157,7 +167,8 @@ export class Compositor {
   nextChange(now: number): number {
     if (this.overlay) return this.overlayNext;
     let t = Infinity;
-    for (const ar of this.allRenderers()) t = Math.min(t, ar.nextChange(now));
+    const all = this.allRenderers();
+    for (let i = 0; i < all.length; i++) t = Math.min(t, all[i].nextChange(now));
     return t;
   }
 
@@ -192,6 +203,7 @@ export class Compositor {
    */
   reconfigure(displays: DisplayConfig[], keep: Set<string>, options: CompositorOptions): void {
     this.displays = displays;
+    this.renderers = undefined;
     for (const [id, m] of [...this.memory]) {
       if (keep.has(id)) continue;
       for (const ar of m.renderers) ar.dispose();
@@ -212,19 +224,27 @@ export class Compositor {
     this.everythingDirty = true;
   }
 
+  /** Every area of the unit in drawing order; one array, made again only when the displays' areas change. */
   private allRenderers(): AreaRenderer[] {
+    if (this.renderers) return this.renderers;
     const out: AreaRenderer[] = [];
     for (const d of this.displays) {
       const m = this.memory.get(d.id);
       if (m) out.push(...m.renderers);
     }
+    this.renderers = out;
     return out;
   }
 
+  /**
+   * The rectangles to repaint at `now`: a new array (it becomes the frame's damage), with no
+   * other object made when nothing changed.
+   */
   private collectDirty(now: number): Rect[] {
-    const full: Rect = { x: 0, y: 0, w: this.unit.width, h: this.unit.height };
-    let dirty: Rect[] = [];
-    for (const d of this.displays) {
+    const W = this.unit.width, H = this.unit.height;
+    let dirty: Rect[] | undefined;
+    for (let di = 0; di < this.displays.length; di++) {
+      const d = this.displays[di];
       const st = this.stateOf(d.id);
       let m = this.memory.get(d.id);
       const layout = st.layout ? d.layouts.get(st.layout) : undefined;
@@ -237,20 +257,53 @@ export class Compositor {
           renderers: layout ? layout.areas.map((a) => new AreaRenderer(a, this.opts)) : [],
         };
         this.memory.set(d.id, m);
-        dirty.push({ x: 0, y: 0, w: Math.min(d.width, full.w), h: Math.min(d.height, full.h) });
+        this.renderers = undefined;
+        (dirty ??= []).push({ x: 0, y: 0, w: Math.min(d.width, W), h: Math.min(d.height, H) });
       }
-      for (const ar of m.renderers) {
+      const renderers = m.renderers;
+      for (let i = 0; i < renderers.length; i++) {
+        const ar = renderers[i];
         ar.sync(st.areas.get(ar.area.id), now);
-        if (ar.changed(now)) dirty.push(ar.changedRect(now));
+        if (ar.changed(now)) (dirty ??= []).push(ar.changedRect(now));
       }
     }
     if (this.everythingDirty) {
       this.everythingDirty = false;
-      return [full];
+      return [{ x: 0, y: 0, w: W, h: H }];
     }
-    dirty = dirty
-      .map((r) => clipRect(r, full))
-      .filter((r) => r.w > 0 && r.h > 0);
-    return dirty.filter((r, i) => !dirty.some((o, j) => j !== i && contains(o, r) && (!contains(r, o) || j < i)));
+    return dirty ? visibleOnly(dirty, { x: 0, y: 0, w: W, h: H }) : NOTHING;
   }
+}
+
+/** What an unchanged screen repaints: never added to, so one array serves every frame. */
+const NOTHING: Rect[] = Object.freeze([]) as unknown as Rect[];
+
+/**
+ * `rects` (a fresh array, changed in place) clipped to `full`, without empty ones and without
+ * those another one contains (the first of equal ones stays).
+ */
+function visibleOnly(rects: Rect[], full: Rect): Rect[] {
+  let n = 0;
+  for (let i = 0; i < rects.length; i++) {
+    const r = rects[i];
+    const c = contains(full, r) ? r : clipRect(r, full);
+    if (c.w > 0 && c.h > 0) rects[n++] = c;
+  }
+  rects.length = n;
+  if (n < 2) return rects;
+  // The dropped ones as bits (a few rectangles, every frame), as flags past 31; then compacted in place.
+  const many: boolean[] | undefined = n > 31 ? [] : undefined;
+  let bits = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      if (j !== i && contains(rects[j], rects[i]) && (!contains(rects[i], rects[j]) || j < i)) {
+        if (many) many[i] = true; else bits |= 1 << i;
+        break;
+      }
+    }
+  }
+  let k = 0;
+  for (let i = 0; i < n; i++) if (!(many ? many[i] : bits & (1 << i))) rects[k++] = rects[i];
+  rects.length = k;
+  return rects;
 }

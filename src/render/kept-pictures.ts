@@ -26,7 +26,8 @@ function ownRect(unit: Unit, ar: AreaRenderer, all: AreaRenderer[]): Rect | unde
  * no area with a kept picture for `now` owns all of `r`.
  */
 export function copyKept(buffer: Uint8Array, unit: Unit, r: Rect, all: AreaRenderer[], now: number): boolean {
-  for (const ar of all) {
+  for (let i = 0; i < all.length; i++) {
+    const ar = all[i];
     const pic = ar.picture(now);
     if (!pic) continue;
     const own = ownRect(unit, ar, all);
@@ -52,7 +53,8 @@ export function copyKept(buffer: Uint8Array, unit: Unit, r: Rect, all: AreaRende
  */
 export function keepPictures(buffer: Uint8Array, unit: Unit, all: AreaRenderer[], now: number): void {
   let held = -1;
-  for (const ar of all) {
+  for (let i = 0; i < all.length; i++) {
+    const ar = all[i];
     if (!ar.repeatsAt(now) || ar.picture(now)) continue;
     const own = ownRect(unit, ar, all);
     if (!own) continue;

@@ -23,7 +23,9 @@ export interface LoopStats {
 
 const RETRY_MS = 1000;
 
-interface Outgoing { frame: Frame; waiters: Array<(ok: boolean) => void> }
+type Waiter = (ok: boolean) => void;
+/** The waiters of a frame nobody waits for: one array for all of them, never added to. */
+const NO_WAITERS: readonly Waiter[] = Object.freeze([]);
 
 /**
  * Decides when a unit's compositor draws and hands frames to its output.
@@ -42,14 +44,22 @@ export class FrameLoop {
   private immediate: NodeJS.Immediate | undefined;
   private wakeAt: number | undefined;
   private epoch = 0;
-  private waiters: Array<(ok: boolean) => void> = [];
+  private waiters: Waiter[] = [];
   private sending = false;
-  private pending: Outgoing | undefined;
+  /** Waiters of the frame with the sink. */
+  private sendingWaiters: readonly Waiter[] = NO_WAITERS;
+  /** The frame waiting for the sink to take it, and its waiters. */
+  private pending: Frame | undefined;
+  private pendingWaiters: readonly Waiter[] = NO_WAITERS;
   private lastQueuedSeq = -1;
   private lastRenderAt = -Infinity;
   /** When the frame now with the sink was handed over (undefined while none is). */
   private sendingSince: number | undefined;
   private readonly counts: LoopStats;
+  // Made once: a frame makes no closure for its timer or its send.
+  private readonly onTimer = (): void => this.tick();
+  private readonly onSent = (ok: boolean): void => this.sent(ok);
+  private readonly onSendFailed = (): void => this.sent(false);
 
   constructor(
     private readonly compositor: Compositor,
@@ -136,8 +146,8 @@ export class FrameLoop {
       if (late < this.period) at = due; // on time: draw the moment the frame stands for
       else this.counts.missed += Math.floor(late / this.period);
     }
-    const waiters = this.waiters;
-    this.waiters = [];
+    const waiters: readonly Waiter[] = this.waiters.length ? this.waiters : NO_WAITERS;
+    if (waiters !== NO_WAITERS) this.waiters = [];
     let frame: Frame;
     try {
       frame = this.compositor.render(at);
@@ -152,7 +162,7 @@ export class FrameLoop {
     }
     this.counts.rendered++;
     this.lastRenderAt = t;
-    if (frame.seq !== this.lastQueuedSeq || waiters.length > 0) this.queue({ frame, waiters });
+    if (frame.seq !== this.lastQueuedSeq || waiters.length > 0) this.queue(frame, waiters);
     this.schedule(at);
   }
 
@@ -177,37 +187,44 @@ export class FrameLoop {
 
   private arm(at: number): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.tick(), Math.max(0, at - this.now()));
+    this.timer = setTimeout(this.onTimer, Math.max(0, at - this.now()));
   }
 
-  private queue(out: Outgoing): void {
-    this.lastQueuedSeq = out.frame.seq;
+  private queue(frame: Frame, waiters: readonly Waiter[]): void {
+    this.lastQueuedSeq = frame.seq;
     if (!this.sending) {
-      this.send(out);
+      this.send(frame, waiters);
       return;
     }
     if (this.pending) {
-      if (this.pending.frame.seq !== out.frame.seq) this.counts.dropped++;
-      out.waiters.unshift(...this.pending.waiters);
+      if (this.pending.seq !== frame.seq) this.counts.dropped++;
+      if (this.pendingWaiters.length) waiters = [...this.pendingWaiters, ...waiters];
       // The output never sees the replaced frame: the newer one carries its damage too.
-      out.frame = mergeDamage(this.pending.frame, out.frame);
+      frame = mergeDamage(this.pending, frame);
     }
-    this.pending = out;
+    this.pending = frame;
+    this.pendingWaiters = waiters;
   }
 
-  private send(out: Outgoing): void {
+  private send(frame: Frame, waiters: readonly Waiter[]): void {
     this.sending = true;
     this.sendingSince = this.now();
-    this.sink(out.frame)
-      .catch(() => false)
-      .then((ok) => {
-        if (ok) this.counts.sent++;
-        for (const w of out.waiters) w(ok);
-        this.sending = false;
-        this.sendingSince = undefined;
-        const next = this.pending;
-        this.pending = undefined;
-        if (next) this.send(next);
-      });
+    this.sendingWaiters = waiters;
+    this.sink(frame).then(this.onSent, this.onSendFailed);
+  }
+
+  private sent(ok: boolean): void {
+    if (ok) this.counts.sent++;
+    const waiters = this.sendingWaiters;
+    this.sendingWaiters = NO_WAITERS;
+    for (const w of waiters) w(ok);
+    this.sending = false;
+    this.sendingSince = undefined;
+    const next = this.pending;
+    if (!next) return;
+    const nextWaiters = this.pendingWaiters;
+    this.pending = undefined;
+    this.pendingWaiters = NO_WAITERS;
+    this.send(next, nextWaiters);
   }
 }

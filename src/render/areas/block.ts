@@ -3,7 +3,7 @@ import type { Align } from '../../config/types.js';
 import type { Layout, LaidPage } from '../../text/layout.js';
 import { nextContentId, type Content, type TextFit } from './content.js';
 import { LineRaster } from './line-raster.js';
-import { copyPositions, scrollDistance, timeOfDistance } from './scroll.js';
+import { fillCopyPositions, maxCopies, scrollDistance, timeOfDistance } from './scroll.js';
 
 export type ScrollDirection = 'left' | 'right' | 'up';
 
@@ -39,6 +39,13 @@ export class BlockContent implements Content {
   private readonly cycle: number;
   /** Lines drawn in the last frame: a line that leaves the area (another page, scrolled out) lets go of its pixels. */
   private drawn = new Set<LineRaster>();
+  /** The set the next draw fills (the two swap): a frame makes no set. */
+  private shown = new Set<LineRaster>();
+  /** Room for the copies in view (scrolls), refilled by each draw. */
+  private readonly xs: Float64Array;
+  /** key()'s last answer and the step (distance or page) it is for: between changes no string is made. */
+  private keyStep = NaN;
+  private keyText = '';
 
   constructor(readonly opts: BlockOptions) {
     const { layout } = opts;
@@ -51,6 +58,8 @@ export class BlockContent implements Content {
     const lineH = first.lines[0] ? first.lines[0].ascent + first.lines[0].descent : 1;
     this.period = layout.mode === 'scroll-up' ? this.blockH + lineH : Math.max(1, Math.round(this.blockW + opts.gapPx));
     this.cycle = layout.pages.reduce((t, p) => t + p.onMs + p.offMs, 0);
+    const up = layout.mode === 'scroll-up';
+    this.xs = new Float64Array(this.scrolls ? maxCopies(up ? opts.height : opts.width, up ? this.blockH : this.blockW, this.period) : 0);
   }
 
   /** Lines of a page at their places in the area (a sideways block: in the block, aligned to its start). */
@@ -119,8 +128,9 @@ export class BlockContent implements Content {
   }
 
   key(now: number): string {
-    if (this.scrolls) return `b${this.id}:${this.distance(now)}`;
-    return `b${this.id}:${this.pageAt(now).index}`;
+    const step = this.scrolls ? this.distance(now) : this.pageAt(now).index;
+    if (step !== this.keyStep) { this.keyStep = step; this.keyText = `b${this.id}:${step}`; }
+    return this.keyText;
   }
 
   nextChange(now: number): number {
@@ -141,22 +151,32 @@ export class BlockContent implements Content {
   }
 
   draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void {
-    const shown = new Set<LineRaster>();
-    const put = (p: Placed, x: number, y: number) => { p.raster.draw(ctx, x, y, ox, ox + this.opts.width); shown.add(p.raster); };
+    const shown = this.shown;
+    shown.clear();
     const { width, height, layout, direction } = this.opts;
+    const lines = this.pages[0];
     if (layout.mode === 'scroll') {
-      for (const x of copyPositions(width, this.blockW, this.period, this.distance(now))) {
-        const bx = direction === 'right' ? width - this.blockW - x : x;
-        for (const p of this.pages[0]) put(p, ox + bx + p.x, oy + p.y);
+      const n = fillCopyPositions(this.xs, width, this.blockW, this.period, this.distance(now));
+      for (let i = 0; i < n; i++) {
+        const bx = direction === 'right' ? width - this.blockW - this.xs[i] : this.xs[i];
+        for (let j = 0; j < lines.length; j++) this.put(ctx, lines[j], ox + bx + lines[j].x, oy + lines[j].y, ox);
       }
     } else if (layout.mode === 'scroll-up') {
-      for (const y of copyPositions(height, this.blockH, this.period, this.distance(now))) {
-        for (const p of this.pages[0]) if (y + p.y < height && y + p.y + p.raster.height > 0) put(p, ox + p.x, oy + y + p.y);
+      const n = fillCopyPositions(this.xs, height, this.blockH, this.period, this.distance(now));
+      for (let i = 0; i < n; i++) {
+        const y = this.xs[i];
+        for (const p of lines) if (y + p.y < height && y + p.y + p.raster.height > 0) this.put(ctx, p, ox + p.x, oy + y + p.y, ox);
       }
     } else {
-      for (const p of this.pages[this.pageAt(now).index] ?? []) put(p, ox + p.x, oy + p.y);
+      for (const p of this.pages[this.pageAt(now).index] ?? []) this.put(ctx, p, ox + p.x, oy + p.y, ox);
     }
     for (const r of this.drawn) if (!shown.has(r)) r.release();
+    this.shown = this.drawn;
     this.drawn = shown;
+  }
+
+  private put(ctx: CanvasRenderingContext2D, p: Placed, x: number, y: number, ox: number): void {
+    p.raster.draw(ctx, x, y, ox, ox + this.opts.width);
+    this.shown.add(p.raster);
   }
 }

@@ -31,6 +31,11 @@ export class DateContent implements Content {
   private stripText = '';
   /** A BDF font or antialias "none": drawn as pixels by the sign-text layout. */
   private readonly pixels: boolean;
+  /** The text shown and the second it is for: a frame of the second's other 49 asks again for nothing. */
+  private textSecond = NaN;
+  private textHeld = false;
+  private text = '';
+  private keyText = '';
 
   constructor(
     private readonly area: AreaConfig,
@@ -41,7 +46,24 @@ export class DateContent implements Content {
   }
 
   key(now: number): string {
-    return `d${this.id}:${shownDate(this.area, now, this.zone)}`;
+    this.textAt(now);
+    return this.keyText;
+  }
+
+  /**
+   * shownDate() for `now`, formatted once a second: patterns have no unit finer than a
+   * second, zone offsets change on whole seconds, and the clock guard's answer is asked each time.
+   */
+  private textAt(now: number): string {
+    const second = Math.floor(now / 1000);
+    const held = !!clockHeld(now);
+    if (second !== this.textSecond || held !== this.textHeld) {
+      this.textSecond = second;
+      this.textHeld = held;
+      const text = shownDate(this.area, now, this.zone);
+      if (text !== this.text || !this.keyText) { this.text = text; this.keyText = `d${this.id}:${text}`; }
+    }
+    return this.text;
   }
 
   /** Patterns have no unit finer than a second and zone offsets are whole seconds. */
@@ -50,7 +72,7 @@ export class DateContent implements Content {
   }
 
   draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void {
-    const text = shownDate(this.area, now, this.zone);
+    const text = this.textAt(now);
     if (!this.strip || this.stripText !== text) {
       this.stripText = text;
       this.strip = this.pixels ? this.raster(text) : new TextStrip(text, this.style, this.area.height);

@@ -14,6 +14,10 @@ export class ImageContent implements Content {
   private readonly id = nextContentId();
   private pic: Picture | undefined;
   private failed = false;
+  /** frameAt()'s last answer, reused while `now` stays in that frame's time: a GIF frame lasts several video frames. */
+  private at = { index: 0, from: Infinity, until: -Infinity };
+  private keyIndex = -1;
+  private keyText = '';
 
   constructor(
     file: string,
@@ -27,22 +31,34 @@ export class ImageContent implements Content {
     }
   }
 
-  /** Index of the animation frame showing at `now`, and when the next one starts. */
+  /**
+   * Index of the animation frame showing at `now`, and when the next one starts. One object,
+   * overwritten by the next call that leaves the frame's time (read it before then).
+   */
   frameAt(now: number): { index: number; until: number } {
     const pic = this.pic;
-    if (!pic || pic.kind === 'still') return { index: 0, until: Infinity };
+    const at = this.at;
+    // `from` Infinity: an answer no later call may reuse.
+    if (!pic || pic.kind === 'still') { at.index = 0; at.from = Infinity; at.until = Infinity; return at; }
+    if (now >= at.from && now < at.until) return at;
     const { delays, totalMs } = pic.anim;
     const t = Math.max(0, now - this.origin);
     let end = now - (t % totalMs);
     for (let i = 0; i < delays.length; i++) {
+      const start = end;
       end += delays[i];
-      if (now < end) return { index: i, until: end };
+      // Before the origin the animation waits on frame 0: that answer moves with `now`.
+      if (now < end) { at.index = i; at.from = now >= this.origin ? start : Infinity; at.until = end; return at; }
     }
-    return { index: 0, until: end + delays[0] };
+    at.index = 0; at.from = Infinity; at.until = end + delays[0];
+    return at;
   }
 
   key(now: number): string {
-    return this.pic ? `i${this.id}:${this.frameAt(now).index}` : `i${this.id}:loading`;
+    if (!this.pic) return `i${this.id}:loading`;
+    const index = this.frameAt(now).index;
+    if (index !== this.keyIndex) { this.keyIndex = index; this.keyText = `i${this.id}:${index}`; }
+    return this.keyText;
   }
 
   nextChange(now: number): number {

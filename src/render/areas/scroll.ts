@@ -39,13 +39,24 @@ export function timeOfDistance(pxPerSecond: number, origin: number, d: number): 
  * with an empty area).
  */
 export function copyPositions(areaWidth: number, stripWidth: number, period: number, d: number): number[] {
-  const xs: number[] = [];
+  const out = new Float64Array(maxCopies(areaWidth, stripWidth, period));
+  return Array.from(out.subarray(0, fillCopyPositions(out, areaWidth, stripWidth, period, d)));
+}
+
+/** Room fillCopyPositions needs: copies `period` apart that touch an open span of areaWidth + stripWidth px. */
+export function maxCopies(areaWidth: number, stripWidth: number, period: number): number {
+  return Math.ceil((areaWidth + stripWidth) / period) + 2;
+}
+
+/** copyPositions written into `out` (at least maxCopies long): returns how many. A frame makes no array. */
+export function fillCopyPositions(out: Float64Array, areaWidth: number, stripWidth: number, period: number, d: number): number {
+  let count = 0;
   const last = Math.floor(d / period);
   // Copies whose right end is already past the left edge are skipped without iterating them.
   const first = Math.max(0, Math.ceil((d - areaWidth - stripWidth) / period));
-  for (let n = first; n <= last; n++) {
+  for (let n = first; n <= last && count < out.length; n++) {
     const x = areaWidth - d + n * period;
-    if (x < areaWidth && x + stripWidth > 0) xs.push(x);
+    if (x < areaWidth && x + stripWidth > 0) out[count++] = x;
   }
-  return xs;
+  return count;
 }

@@ -1,7 +1,7 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { Align } from '../../config/types.js';
 import { nextContentId, type Content } from './content.js';
-import { copyPositions, scrollDistance, timeOfDistance } from './scroll.js';
+import { fillCopyPositions, maxCopies, scrollDistance, timeOfDistance } from './scroll.js';
 import { measureWidth, TextStrip, type TextStyle } from './strip.js';
 
 export interface TextOptions {
@@ -30,6 +30,12 @@ export class TextContent implements Content {
   /** Distance in px from one head to the next (text + gap), whole pixels so the loop is exact. */
   readonly period: number;
   private readonly staticX: number;
+  /** key()'s last answer and the distance it is for: between moves no string is made. */
+  private keyDistance = -1;
+  private keyText: string;
+  private readonly inkRows: { y: number; h: number };
+  /** Room for the copies in view, refilled by each draw. */
+  private readonly xs: Float64Array;
 
   constructor(readonly opts: TextOptions) {
     this.strip = new TextStrip(opts.text, opts.style, opts.height);
@@ -38,6 +44,9 @@ export class TextContent implements Content {
     this.period = Math.max(1, Math.round(this.strip.width + gap));
     const free = opts.width - this.strip.width;
     this.staticX = opts.align === 'center' ? Math.round(free / 2) : opts.align === 'right' ? Math.round(free) : 0;
+    this.keyText = `t${this.id}`;
+    this.inkRows = { y: this.strip.inkTop, h: this.strip.inkBottom - this.strip.inkTop };
+    this.xs = new Float64Array(this.scrolls ? maxCopies(opts.width, Math.ceil(this.strip.width), this.period) : 1);
   }
 
   get textFit(): { fit: string; size: number } {
@@ -53,7 +62,10 @@ export class TextContent implements Content {
   }
 
   key(now: number): string {
-    return this.scrolls ? `t${this.id}:${this.distance(now)}` : `t${this.id}`;
+    if (!this.scrolls) return this.keyText;
+    const d = this.distance(now);
+    if (d !== this.keyDistance) { this.keyDistance = d; this.keyText = `t${this.id}:${d}`; }
+    return this.keyText;
   }
 
   nextChange(now: number): number {
@@ -61,17 +73,18 @@ export class TextContent implements Content {
     return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + (this.opts.step ?? 1)));
   }
 
-  /** Left edges of the visible copies, relative to the area. */
-  positions(now: number): number[] {
-    if (!this.scrolls) return [this.staticX];
-    return copyPositions(this.opts.width, Math.ceil(this.strip.width), this.period, this.distance(now));
+  /** Left edges of the visible copies, relative to the area, into this.xs: how many. */
+  private fillPositions(now: number): number {
+    if (!this.scrolls) { this.xs[0] = this.staticX; return 1; }
+    return fillCopyPositions(this.xs, this.opts.width, Math.ceil(this.strip.width), this.period, this.distance(now));
   }
 
   rows(): { y: number; h: number } {
-    return { y: this.strip.inkTop, h: this.strip.inkBottom - this.strip.inkTop };
+    return this.inkRows;
   }
 
   draw(ctx: CanvasRenderingContext2D, ox: number, oy: number, now: number): void {
-    for (const x of this.positions(now)) this.strip.draw(ctx, ox + x, oy, ox, ox + this.opts.width);
+    const n = this.fillPositions(now);
+    for (let i = 0; i < n; i++) this.strip.draw(ctx, ox + this.xs[i], oy, ox, ox + this.opts.width);
   }
 }
