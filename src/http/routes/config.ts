@@ -4,7 +4,7 @@ import { summary } from '../../runtime/archives.js';
 import type { ReloadReport } from '../../runtime/diff.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
-import { json } from '../middleware.js';
+import { json, sendJson } from '../middleware.js';
 
 function answer(r: ReloadReport, what: string) {
   return {
@@ -20,8 +20,8 @@ function answer(r: ReloadReport, what: string) {
 export function configRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/reload_config', 'admin', json(), async (ctx) => {
     // HEAD checks the keys and reloads nothing.
-    if (ctx.method === 'HEAD') return void (ctx.body = { result: 'configuration not reloaded (HEAD)' });
-    ctx.body = answer(await api.reload(), 'reloaded');
+    if (ctx.method === 'HEAD') return void sendJson(ctx, { result: 'configuration not reloaded (HEAD)' });
+    sendJson(ctx, answer(await api.reload(), 'reloaded'));
   });
   routes.get('/load_config', 'admin', async (ctx) => {
     const url = ctx.query.url;
@@ -36,9 +36,9 @@ export function configRoutes(routes: Routes, api: ServiceApi): void {
     if (typeof url !== 'string' || url === '') throw new MldsError('MLDS_BAD_PARAMETER', '"url" must be given once: the URL of a zip archive of the configuration', 'url');
     if (!ctx.accepts('application/json')) throw new MldsError('MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
     // HEAD checks the keys and the URL, and fetches nothing.
-    if (ctx.method === 'HEAD') return void (checkUrl(url, api.config().urlPortRange), ctx.body = { result: 'configuration not loaded (HEAD)' });
+    if (ctx.method === 'HEAD') return void (checkUrl(url, api.config().urlPortRange), sendJson(ctx, { result: 'configuration not loaded (HEAD)' }));
     const r = await api.loadConfig(url);
     // Files the archive does not hold are gone from the service folder: say which, and where they went.
-    ctx.body = { ...answer(r, 'loaded'), backup: r.backup, removedFiles: r.removedFiles, ...(r.removedFilesNotListed ? { removedFilesNotListed: r.removedFilesNotListed } : {}) };
+    sendJson(ctx, { ...answer(r, 'loaded'), backup: r.backup, removedFiles: r.removedFiles, ...(r.removedFilesNotListed ? { removedFilesNotListed: r.removedFilesNotListed } : {}) });
   });
 }

@@ -3,7 +3,7 @@ import { parseNetworkRequest } from '../../net/ethernet-request.js';
 import type { NetworkComponent } from '../../net/network.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
-import { json } from '../middleware.js';
+import { json, sendJson } from '../middleware.js';
 
 function network(api: ServiceApi): NetworkComponent {
   const n = api.component<NetworkComponent>('network');
@@ -14,7 +14,7 @@ function network(api: ServiceApi): NetworkComponent {
 export function ethernetRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/getethernetconfig', 'api', json(), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await network(api).read();
+    sendJson(ctx, await network(api).read());
   });
 
   routes.get('/setethernetconfig', 'admin', json(), async (ctx) => {
@@ -23,13 +23,13 @@ export function ethernetRoutes(routes: Routes, api: ServiceApi): void {
     if (ids !== 1) throw new MldsError('MLDS_NOT_SINGLE_DISPLAY', `the network can be changed over HTTP only when exactly one display id is defined; the configuration has ${ids}`);
     const req = parseNetworkRequest(ctx.querystring);
     // HEAD checks the keys and the request, and changes nothing.
-    if (ctx.method === 'HEAD') return void (ctx.body = { result: 'network change not made (HEAD)', ...req });
+    if (ctx.method === 'HEAD') return void sendJson(ctx, { result: 'network change not made (HEAD)', ...req });
     const busy = n.busySeconds();
     if (busy !== undefined) ctx.set('Retry-After', String(busy));
     const { answer, apply } = await n.change(req);
     // Applied once this answer has left: the address may change under the connection.
     ctx.res.once('close', apply);
     ctx.set('Connection', 'close');
-    ctx.body = { result: 'network change accepted', ...req, ...answer, applying: 'after this answer; the previous configuration returns when the gateway does not answer within rollbackSeconds' };
+    sendJson(ctx, { result: 'network change accepted', ...req, ...answer, applying: 'after this answer; the previous configuration returns when the gateway does not answer within rollbackSeconds' });
   });
 }

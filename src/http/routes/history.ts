@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { Routes } from '../access.js';
 import { MldsError } from '../../errors.js';
 import type { ServiceApi } from '../api.js';
-import { json } from '../middleware.js';
+import { json, sendJson } from '../middleware.js';
 
 export const HISTORY_DEFAULT_LIMIT = 100;
 export const HISTORY_MAX_LIMIT = 1000;
@@ -29,10 +29,10 @@ export function historyRoutes(routes: Routes, api: ServiceApi): void {
     if (!(limit >= 1 && limit <= HISTORY_MAX_LIMIT)) throw new MldsError('MLDS_BAD_PARAMETER', `"limit" must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`, 'limit');
     ctx.set('Cache-Control', 'no-store');
     if (!api.history) {
-      ctx.body = { id, entries: [], complete: true, recorded: false, message: 'the service runs without a log folder: shown.log is not kept' };
+      sendJson(ctx, { id, entries: [], complete: true, recorded: false, message: 'the service runs without a log folder: shown.log is not kept' });
       return;
     }
     const { entries, complete } = await api.history(id, since, limit);
-    ctx.body = { id, entries, complete, recorded: true };
+    sendJson(ctx, { id, entries, complete, recorded: true });
   });
 }

@@ -3,7 +3,7 @@ import { BOOT_COMPONENT, MAX_IDENTIFY_S } from '../../boot/boot-screens.js';
 import { MldsError } from '../../errors.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
-import { json } from '../middleware.js';
+import { json, sendJson } from '../middleware.js';
 
 /** Default when `seconds` is not given: long enough to walk along a row of panels. */
 const DEFAULT_IDENTIFY_S = 30;
@@ -24,7 +24,7 @@ export function identifyRoutes(routes: Routes, api: ServiceApi): void {
     const boot = api.component<BootScreens>(BOOT_COMPONENT);
     if (!boot) throw new MldsError('MLDS_UNAVAILABLE', 'the info screen is not running yet');
     // HEAD checks the keys and the parameters, and shows nothing.
-    if (ctx.method === 'HEAD') return void (ctx.body = { seconds });
-    ctx.body = { seconds, units: boot.identify(seconds, id) };
+    if (ctx.method === 'HEAD') return void sendJson(ctx, { seconds });
+    sendJson(ctx, { seconds, units: boot.identify(seconds, id) });
   });
 }

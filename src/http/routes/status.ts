@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
-import { json } from '../middleware.js';
+import { json, sendJson } from '../middleware.js';
 import { MldsError } from '../../errors.js';
 import { renderInfoPage } from '../info/page.js';
 import type { ViewTokens } from '../view-tokens.js';
@@ -23,7 +23,7 @@ function refreshMs(ctx: Context): number | undefined {
 export function statusRoutes(routes: Routes, api: ServiceApi, views?: ViewTokens): void {
   routes.get('/status', 'api', json(), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = api.status();
+    sendJson(ctx, api.status());
   });
   routes.get('/info', 'api', (ctx) => {
     const refresh = refreshMs(ctx);
