@@ -34,11 +34,13 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  await svc.close();
-  await w.close();
-  await broker.cleanup();
-  await new Promise((r) => feedbackServer.close(r));
-  sd.cleanup();
+  // A before() that failed half-way (no broker) must still let the file end, not hang on the feedback server.
+  const maybe = { svc, w, broker, feedbackServer, sd } as Partial<{ svc: RunningService; w: Watcher; broker: Broker; feedbackServer: Server; sd: ServiceDir }>;
+  await maybe.svc?.close();
+  await maybe.w?.close();
+  await maybe.broker?.cleanup();
+  if (maybe.feedbackServer) await new Promise((r) => maybe.feedbackServer!.close(r));
+  maybe.sd?.cleanup();
 });
 
 test('a query-string command is applied, confirmed on the confirm topic and at the HTTP feedback address', { skip }, async () => {

@@ -62,7 +62,13 @@ export class Broker {
     const child = spawn('mosquitto', ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr!.on('data', (d: Buffer) => { this.log += d.toString(); });
     this.child = child;
-    await waitForPort(this.port, 5000);
+    // No mosquitto, or one that exits at once (a bad configuration), fails now with its reason, not after the wait.
+    const died = new Promise<never>((_, reject) => {
+      child.once('error', (e) => reject(new Error(`mosquitto could not start: ${e.message}`)));
+      child.once('exit', (code) => reject(new Error(`mosquitto exited with ${code}: ${this.log.trim()}`)));
+    });
+    died.catch(() => undefined);
+    await Promise.race([waitForPort(this.port, 5000), died]);
     return this;
   }
 
