@@ -89,3 +89,33 @@ export function rowRuns(rects: Rect[], max = 8): Array<{ y0: number; y1: number 
   }
   return runs.length > max ? [{ y0: runs[0].y0, y1: runs.at(-1)!.y1 }] : runs;
 }
+
+/**
+ * `rects` (a fresh array, changed in place) clipped to `full`, without empty ones and without
+ * those another one contains (the first of equal ones stays).
+ */
+export function visibleOnly(rects: Rect[], full: Rect): Rect[] {
+  let n = 0;
+  for (let i = 0; i < rects.length; i++) {
+    const r = rects[i];
+    const c = contains(full, r) ? r : clipRect(r, full);
+    if (c.w > 0 && c.h > 0) rects[n++] = c;
+  }
+  rects.length = n;
+  if (n < 2) return rects;
+  // The dropped ones as bits (a few rectangles, every frame), as flags past 31; then compacted in place.
+  const many: boolean[] | undefined = n > 31 ? [] : undefined;
+  let bits = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      if (j !== i && contains(rects[j], rects[i]) && (!contains(rects[i], rects[j]) || j < i)) {
+        if (many) many[i] = true; else bits |= 1 << i;
+        break;
+      }
+    }
+  }
+  let k = 0;
+  for (let i = 0; i < n; i++) if (!(many ? many[i] : bits & (1 << i))) rects[k++] = rects[i];
+  rects.length = k;
+  return rects;
+}

@@ -1,7 +1,7 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
-import { clipRect, contains, type Frame, type Rect } from '../frame.js';
+import { type Frame, type Rect, visibleOnly } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import type { TextFit } from './areas/content.js';
 import { freeBuffer } from './free-buffer.js';
@@ -277,33 +277,3 @@ export class Compositor {
 
 /** What an unchanged screen repaints: never added to, so one array serves every frame. */
 const NOTHING: Rect[] = Object.freeze([]) as unknown as Rect[];
-
-/**
- * `rects` (a fresh array, changed in place) clipped to `full`, without empty ones and without
- * those another one contains (the first of equal ones stays).
- */
-function visibleOnly(rects: Rect[], full: Rect): Rect[] {
-  let n = 0;
-  for (let i = 0; i < rects.length; i++) {
-    const r = rects[i];
-    const c = contains(full, r) ? r : clipRect(r, full);
-    if (c.w > 0 && c.h > 0) rects[n++] = c;
-  }
-  rects.length = n;
-  if (n < 2) return rects;
-  // The dropped ones as bits (a few rectangles, every frame), as flags past 31; then compacted in place.
-  const many: boolean[] | undefined = n > 31 ? [] : undefined;
-  let bits = 0;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      if (j !== i && contains(rects[j], rects[i]) && (!contains(rects[i], rects[j]) || j < i)) {
-        if (many) many[i] = true; else bits |= 1 << i;
-        break;
-      }
-    }
-  }
-  let k = 0;
-  for (let i = 0; i < n; i++) if (!(many ? many[i] : bits & (1 << i))) rects[k++] = rects[i];
-  rects.length = k;
-  return rects;
-}
