@@ -59,11 +59,14 @@ export class AreaRenderer {
   private keyInner = '';
   private keyGeneration = -1;
   private keyText = '';
-  /** changedRect()'s answers, kept while they hold (frames keep them as damage: never changed once handed out). */
-  private wholeRect: Rect | undefined;
+  /** The area's rectangle on the unit; never changed, so frames may keep it as damage. */
+  readonly rect: Rect;
+  /** changedRect()'s answer for some rows, kept while it holds (frames keep it as damage: never changed once handed out). */
   private rowsRect: Rect | undefined;
 
-  constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {}
+  constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {
+    this.rect = { x: area.x, y: area.y, w: area.width, h: area.height };
+  }
 
   sync(st: AreaState | undefined, now: number): void {
     if (st === this.seen) return;
@@ -177,7 +180,7 @@ export class AreaRenderer {
     const a = this.area;
     const rows = this.current?.rows?.();
     if (!rows || !this.drawnSteady || this.drawnGeneration !== this.generation || !this.steady(now)) {
-      return (this.wholeRect ??= { x: a.x, y: a.y, w: a.width, h: a.height });
+      return this.rect;
     }
     const r = this.rowsRect;
     if (r && r.y === a.y + rows.y && r.h === rows.h) return r;

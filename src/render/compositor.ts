@@ -1,11 +1,11 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
-import { type Frame, type Rect, visibleOnly } from '../frame.js';
+import { intersects, type Frame, type Rect, visibleOnly } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import type { TextFit } from './areas/content.js';
 import { freeBuffer } from './free-buffer.js';
-import { copyKept, keepPictures } from './kept-pictures.js';
+import { copyKept, keepPictures, keptBytes } from './kept-pictures.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 
 export interface CompositorOptions extends Partial<RenderOptions> {
@@ -53,6 +53,8 @@ export class Compositor {
   private everythingDirty = true;
   private overlay: Overlay | undefined;
   private overlayNext = -Infinity;
+  /** The strip paint() is drawing, overwritten for each (never handed out): a frame makes no rectangle for it. */
+  private readonly strip: Rect = { x: 0, y: 0, w: 0, h: 0 };
   /** allRenderers(), until the displays' areas change. */
   private renderers: AreaRenderer[] | undefined;
 
@@ -91,7 +93,7 @@ export class Compositor {
 
   /** Bytes of kept pictures (pages) the unit holds. */
   get keptPictureBytes(): number {
-    return this.allRenderers().reduce((n, ar) => n + ar.keptBytes, 0);
+    return keptBytes(this.allRenderers());
   }
 
   /**
@@ -115,11 +117,9 @@ export class Compositor {
       ctx.fillRect(r.x, y, r.w, h);
       if (overlay) overlay.draw(ctx, W, H, now);
       else {
-        for (let i = 0; i < all!.length; i++) {
-          const a = all![i].area;
-          // The area meets the strip (frame.ts intersects, without a rectangle object per area).
-          if (a.x < r.x + r.w && r.x < a.x + a.width && a.y < y + h && y < a.y + a.height) all![i].draw(ctx, now);
-        }
+        const strip = this.strip;
+        strip.x = r.x; strip.y = y; strip.w = r.w; strip.h = h;
+        for (let i = 0; i < all!.length; i++) if (intersects(strip, all![i].rect)) all![i].draw(ctx, now);
       }
       ctx.restore();
       // getImageData converts cairo's pixels to RGBA, only where something changed.

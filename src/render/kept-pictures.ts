@@ -12,10 +12,9 @@ type Unit = Pick<UnitConfig, 'width' | 'height'>;
 
 /** The area's rectangle on the unit, when no other area of the unit touches it: its pixels are its own alone. */
 function ownRect(unit: Unit, ar: AreaRenderer, all: AreaRenderer[]): Rect | undefined {
-  const a = ar.area;
-  const r = clipRect({ x: a.x, y: a.y, w: a.width, h: a.height }, { x: 0, y: 0, w: unit.width, h: unit.height });
+  const r = clipRect(ar.rect, { x: 0, y: 0, w: unit.width, h: unit.height });
   if (r.w <= 0 || r.h <= 0) return undefined;
-  for (const o of all) if (o !== ar && intersects(r, { x: o.area.x, y: o.area.y, w: o.area.width, h: o.area.height })) return undefined;
+  for (const o of all) if (o !== ar && intersects(r, o.rect)) return undefined;
   return r;
 }
 
@@ -46,6 +45,11 @@ export function copyKept(buffer: Uint8Array, unit: Unit, r: Rect, all: AreaRende
   return false;
 }
 
+/** Bytes of kept pictures the areas hold. */
+export function keptBytes(all: AreaRenderer[]): number {
+  return all.reduce((n, ar) => n + ar.keptBytes, 0);
+}
+
 /**
  * After a frame: keeps the picture on show of each steady repeating area (pages) that has its
  * pixels to itself, while the unit holds less than PICTURE_CAP of them. The buffer holds
@@ -58,7 +62,7 @@ export function keepPictures(buffer: Uint8Array, unit: Unit, all: AreaRenderer[]
     if (!ar.repeatsAt(now) || ar.picture(now)) continue;
     const own = ownRect(unit, ar, all);
     if (!own) continue;
-    if (held < 0) held = all.reduce((n, o) => n + o.keptBytes, 0);
+    if (held < 0) held = keptBytes(all);
     const bytes = own.w * own.h * 4;
     if (held + bytes > PICTURE_CAP) continue;
     const W = unit.width;

@@ -32,23 +32,18 @@ export function timeOfDistance(pxPerSecond: number, origin: number, d: number): 
   return origin + Math.ceil((d * 1000) / pxPerSecond);
 }
 
-/**
- * Left edges (relative to the area) of the copies of a strip `stripWidth` wide, repeating
- * every `period` px, after travelling `d` px: copy n's head entered at the right edge when
- * the distance was n * period, so no copy exists before its time (the first pass starts
- * with an empty area).
- */
-export function copyPositions(areaWidth: number, stripWidth: number, period: number, d: number): number[] {
-  const out = new Float64Array(maxCopies(areaWidth, stripWidth, period));
-  return Array.from(out.subarray(0, fillCopyPositions(out, areaWidth, stripWidth, period, d)));
-}
-
 /** Room fillCopyPositions needs: copies `period` apart that touch an open span of areaWidth + stripWidth px. */
 export function maxCopies(areaWidth: number, stripWidth: number, period: number): number {
   return Math.ceil((areaWidth + stripWidth) / period) + 2;
 }
 
-/** copyPositions written into `out` (at least maxCopies long): returns how many. A frame makes no array. */
+/**
+ * Left edges (relative to the area) of the copies of a strip `stripWidth` wide, repeating
+ * every `period` px, after travelling `d` px, written into `out` (at least maxCopies long);
+ * returns how many. Copy n's head entered at the right edge when the distance was n * period,
+ * so no copy exists before its time (the first pass starts with an empty area). A frame
+ * makes no array.
+ */
 export function fillCopyPositions(out: Float64Array, areaWidth: number, stripWidth: number, period: number, d: number): number {
   let count = 0;
   const last = Math.floor(d / period);
