@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'native/build/**', 'state/**', 'logs/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'native/build/**', 'state/**', 'logs/**', 'src/config/validator.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

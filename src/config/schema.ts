@@ -1,13 +1,7 @@
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import type * as AjvModule from 'ajv';
-import { requireCjs } from '../util/require-cjs.js';
-import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
+import type { ValidateFunction } from 'ajv';
 import { fieldSchema } from './field-settings.js';
 import { mqttSchema } from './mqtt.js';
-
-// CommonJS, loaded with require() when a validator is made (see util/require-cjs.ts).
-const loadAjv = () => (requireCjs('ajv') as typeof AjvModule).Ajv;
-const addFormats = (ajv: Ajv): Ajv => (requireCjs('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
+import { validate } from './validator.generated.js';
 
 const str255 = { type: 'string', maxLength: 255 } as const;
 const int = (min: number, max: number) => ({ xInt: [min, max] });
@@ -166,75 +160,7 @@ export const configSchema = {
   },
 };
 
-function makeAjv(): Ajv {
-  // validateSchema off: checking our own schema against the draft-07 meta-schema compiled that
-  // meta-schema at every start (a quarter of this module's 160 ms, 4 MB RSS); a test does it once.
-  // code.optimize off: its passes over the generated code took about a fifth of the compile
-  // (about 20 of 110 ms), and the validator runs once per load.
-  const ajv = new (loadAjv())({ allErrors: true, strict: true, discriminator: true, allowUnionTypes: true, validateSchema: false, code: { optimize: false } });
-  addFormats(ajv);
-  const range = (kw: string, parse: (v: unknown) => number | undefined, what: string) =>
-    ajv.addKeyword({
-      keyword: kw,
-      schemaType: 'array',
-      errors: true,
-      validate: function check(schema: [number, number], data: unknown) {
-        const v = parse(data);
-        const [min, max] = schema;
-        const message = v === undefined ? `must be ${what} (a JSON number or a string such as "${min}")` : v < min || v > max ? `must be between ${min} and ${max}` : undefined;
-        if (message) (check as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: kw, message, params: {} }];
-        return message === undefined;
-      },
-    });
-  range('xInt', parseIntLike, 'an integer');
-  range('xNum', parseNumLike, 'a number');
-  ajv.addKeyword({
-    keyword: 'xBool',
-    schemaType: 'boolean',
-    errors: true,
-    validate: function check(_s: boolean, data: unknown) {
-      const ok = parseBoolLike(data) !== undefined;
-      if (!ok) (check as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'xBool', message: 'must be true or false (or "true"/"false")', params: {} }];
-      return ok;
-    },
-  });
-  ajv.addKeyword({
-    keyword: 'xColor',
-    schemaType: 'boolean',
-    errors: true,
-    validate: function check(withAlpha: boolean, data: unknown) {
-      const parts = parseColorParts(data);
-      let message: string | undefined;
-      const shape = withAlpha ? 'three values R G B 0..255 and an optional alpha 0..127' : 'three values R G B, each 0..255';
-      if (!parts || parts.length < 3 || parts.length > (withAlpha ? 4 : 3)) message = `must be ${shape}, separated by spaces`;
-      else if (parts.slice(0, 3).some((p) => p > 255)) message = 'colour values must be between 0 and 255';
-      else if (parts.length === 4 && parts[3] > 127) message = 'alpha must be between 0 (opaque) and 127 (transparent)';
-      if (message) (check as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'xColor', message, params: {} }];
-      return message === undefined;
-    },
-  });
-  return ajv;
-}
-
-/** How long a compiled validator is kept after its last use: a burst of loads compiles once. */
-export const VALIDATOR_KEEP_MS = 2000;
-let compiled: ValidateFunction | undefined;
-let release: ReturnType<typeof setTimeout> | undefined;
-
-/**
- * The configuration validator, compiled on first use and let go VALIDATOR_KEEP_MS after the
- * last one: a running service holds no compiled schema between loads (about 2 MB of heap;
- * a reload compiles it again, about 50 ms).
- */
+/** The configuration validator, generated from configSchema at build time (validator-source.ts). */
 export function schemaValidator(): ValidateFunction {
-  compiled ??= makeAjv().compile(configSchema);
-  if (release) clearTimeout(release);
-  release = setTimeout(() => { compiled = undefined; release = undefined; }, VALIDATOR_KEEP_MS);
-  release.unref();
-  return compiled;
-}
-
-/** Whether a compiled validator is held now (tests). */
-export function validatorHeld(): boolean {
-  return compiled !== undefined;
+  return validate as unknown as ValidateFunction;
 }
