@@ -55,7 +55,7 @@ export function faceFor(file: string | undefined, size: number, crisp: boolean, 
 export function measure(face: Face, text: string, spacing = 0): number {
   if (face.kind === 'bitmap') {
     let w = 0;
-    for (const ch of text) w += (face.font.glyphs.get(ch.codePointAt(0)!)?.dwidth ?? 0) * face.scale + spacing;
+    for (const ch of text) w += (face.font.glyphs.dwidth(ch.codePointAt(0)!) ?? 0) * face.scale + spacing;
     return w;
   }
   measureCtx.font = face.css;
