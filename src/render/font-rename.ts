@@ -22,7 +22,7 @@ const HEAD = 0x68656164; // 'head'
 const WINDOWS = 3, UNICODE_BMP = 1, EN_US = 0x409;
 const ID = { family: 1, subfamily: 2, fullName: 4, postScript: 6, typoFamily: 16, typoSubfamily: 17 };
 
-interface TableRecord { tag: number; offset: number; length: number }
+interface TableRecord { tag: number; checksum: number; offset: number; length: number }
 
 /** The tables of an sfnt file, or undefined when it is not one (a TrueType collection, a bitmap font). */
 function tablesOf(buf: Buffer): TableRecord[] | undefined {
@@ -34,7 +34,7 @@ function tablesOf(buf: Buffer): TableRecord[] | undefined {
   const tables: TableRecord[] = [];
   for (let i = 0; i < count; i++) {
     const at = 12 + i * 16;
-    const t = { tag: buf.readUInt32BE(at), offset: buf.readUInt32BE(at + 8), length: buf.readUInt32BE(at + 12) };
+    const t = { tag: buf.readUInt32BE(at), checksum: buf.readUInt32BE(at + 4), offset: buf.readUInt32BE(at + 8), length: buf.readUInt32BE(at + 12) };
     if (t.offset + t.length > buf.length) return undefined;
     tables.push(t);
   }
@@ -81,8 +81,7 @@ function nameTable(names: Array<[number, string]>): Buffer {
   return Buffer.concat([header, ...strings]);
 }
 
-// Every start sums each configured font twice (its tables, then the whole file); through a
-// DataView, without a padded copy, that is about a third of readUInt32BE's time on a cold start.
+// Through a DataView, without a padded copy: about a third of readUInt32BE's time on a cold start.
 function checksum(b: Buffer): number {
   const view = new DataView(b.buffer, b.byteOffset, b.length);
   const whole = b.length & ~3;
@@ -105,23 +104,35 @@ export function renameFontFamily(buf: Buffer, family: string): Buffer | undefine
   if (!tables || !name) return undefined;
   const style = readName(buf, name, ID.typoSubfamily) ?? readName(buf, name, ID.subfamily) ?? 'Regular';
   const newName = nameTable([[ID.family, family], [ID.subfamily, style], [ID.fullName, `${family} ${style}`], [ID.postScript, `${family}-${style.replace(/[^A-Za-z0-9]/g, '')}`]]);
-  const bodies = tables.map((t) => (t.tag === NAME ? newName : Buffer.from(buf.subarray(t.offset, t.offset + t.length))));
+  // Views of the original tables but the two that change (head gets a zeroed checkSumAdjustment).
+  const bodies = tables.map((t) => (t.tag === NAME ? newName : t.tag === HEAD ? Buffer.from(buf.subarray(t.offset, t.offset + t.length)) : buf.subarray(t.offset, t.offset + t.length)));
   const head = tables.findIndex((t) => t.tag === HEAD);
   if (head >= 0 && bodies[head].length >= 12) bodies[head].writeUInt32BE(0, 8);
 
   const dirLength = 12 + tables.length * 16;
-  const out = Buffer.alloc(dirLength + bodies.reduce((n, b) => n + Math.ceil(b.length / 4) * 4, 0));
+  // Not zero-filled: every byte is written below, the padding after each table included.
+  const out = Buffer.allocUnsafe(dirLength + bodies.reduce((n, b) => n + Math.ceil(b.length / 4) * 4, 0));
   buf.copy(out, 0, 0, 12);
   let offset = dirLength;
+  // The whole file's sum is the directory's plus each table's checksum (tables are padded to
+  // whole words with zeros). A table copied as it is keeps the checksum its file gives it: the
+  // megabytes of glyphs (Symbola's 3 MB) are not summed at every start, and a wrong original
+  // checksum stays as wrong as in the file fontconfig would read otherwise.
+  let tablesSum = 0;
   tables.forEach((t, i) => {
     const r = 12 + i * 16;
+    const sum = t.tag === NAME || t.tag === HEAD ? checksum(bodies[i]) : t.checksum;
+    tablesSum = (tablesSum + sum) >>> 0;
     out.writeUInt32BE(t.tag, r);
-    out.writeUInt32BE(checksum(bodies[i]), r + 4);
+    out.writeUInt32BE(sum, r + 4);
     out.writeUInt32BE(offset, r + 8);
     out.writeUInt32BE(bodies[i].length, r + 12);
     bodies[i].copy(out, offset);
-    offset += Math.ceil(bodies[i].length / 4) * 4;
+    const end = offset + Math.ceil(bodies[i].length / 4) * 4;
+    out.fill(0, offset + bodies[i].length, end);
+    offset = end;
   });
-  if (head >= 0 && bodies[head].length >= 12) out.writeUInt32BE((0xb1b0afba - checksum(out)) >>> 0, out.readUInt32BE(12 + head * 16 + 8) + 8);
+  const fileSum = (checksum(out.subarray(0, dirLength)) + tablesSum) >>> 0;
+  if (head >= 0 && bodies[head].length >= 12) out.writeUInt32BE((0xb1b0afba - fileSum) >>> 0, out.readUInt32BE(12 + head * 16 + 8) + 8);
   return out;
 }
