@@ -3,7 +3,6 @@ import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { json, sendJson } from '../middleware.js';
 import { MldsError } from '../../errors.js';
-import { renderInfoPage } from '../info/page.js';
 import type { ViewTokens } from '../view-tokens.js';
 
 /** `refresh` seconds for /info's own updates: a wall display may want them slower, a test faster. */
@@ -25,8 +24,10 @@ export function statusRoutes(routes: Routes, api: ServiceApi, views?: ViewTokens
     ctx.set('Cache-Control', 'no-store');
     sendJson(ctx, api.status());
   });
-  routes.get('/info', 'api', (ctx) => {
+  routes.get('/info', 'api', async (ctx) => {
     const refresh = refreshMs(ctx);
+    // The page's thirteen modules load with the first /info, not at start.
+    const { renderInfoPage } = await import('../info/page.js');
     ctx.set('Cache-Control', 'no-store');
     // The page's live pictures need the API key; instead of writing the caller's key into the
     // page, a short-lived cookie that opens only /screenshot goes with it. Each of the page's

@@ -1,0 +1,48 @@
+// What a start loads: the service with the example configuration (its LED and LCD on virtual
+// outputs, text, clock, image, video areas) loads no module of a capability it does not use,
+// and pages and routes load theirs when first asked for. Module URLs are recorded by a resolve
+// hook in a process of its own.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { REPO } from '../helpers/service.js';
+
+const SCRIPT = `
+import { register } from 'node:module';
+import { MessageChannel } from 'node:worker_threads';
+const seen = new Set();
+const { port1, port2 } = new MessageChannel();
+port1.on('message', (url) => seen.add(url));
+port1.unref();
+const hook = 'let port; export function initialize(d) { port = d.port; } export async function resolve(s, c, next) { const r = await next(s, c); port.postMessage(r.url); return r; }';
+register('data:text/javascript,' + encodeURIComponent(hook), import.meta.url, { data: { port: port2 }, transferList: [port2] });
+const { serviceDir, exampleConfig, start } = await import('./test/helpers/service.ts');
+const sd = serviceDir(exampleConfig());
+const svc = await start(sd);
+const flush = () => new Promise((r) => setTimeout(r, 200));
+const ours = () => [...seen].filter((u) => u.includes('/src/')).map((u) => u.slice(u.indexOf('/src/') + 5)).sort();
+await flush();
+const atStart = ours();
+await (await fetch(svc.url + '/info')).text();
+await flush();
+const afterInfo = ours();
+await svc.close(); sd.cleanup();
+console.log(JSON.stringify({ atStart, afterInfo }));
+`;
+
+test('a start loads no module of a capability the configuration does not use; /info loads its page when asked', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], { cwd: REPO, encoding: 'utf8', env: { ...process.env, MLDS_MDNS: 'off' } });
+  assert.equal(r.status, 0, r.stderr);
+  const { atStart, afterInfo } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { atStart: string[]; afterInfo: string[] };
+  // The start did load the service (the hook saw it), not a handful of files.
+  assert.ok(atStart.includes('main.ts') && atStart.includes('render/compositor.ts') && atStart.length > 100, atStart.join(' '));
+  const notUsed = [
+    /^http\/info\//, // the /info page
+    /^schedule\//, /^fleet\//, /^preview\//, // no crons or pollers, no MQTT, not `mlds test`
+    /^brightness\/sensors\/(ascii|modbus|serial)/, // no light sensor
+    /^config\/archive\/(stage|pack|unpack)/, // no configuration archive asked for
+  ];
+  const wrong = atStart.filter((m) => notUsed.some((re) => re.test(m)));
+  assert.deepEqual(wrong, [], 'loaded at start though not configured');
+  assert.ok(afterInfo.includes('http/info/page.ts'), '/info loads its page');
+});
