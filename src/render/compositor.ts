@@ -4,9 +4,9 @@ import type { DisplayState } from '../control/state.js';
 import { intersects, type Frame, type Rect, visibleOnly } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import type { TextFit } from './areas/content.js';
-import { freeBuffer } from './free-buffer.js';
 import { copyKept, keepPictures, keptBytes } from './kept-pictures.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
+import { readBack } from './read-back.js';
 
 export interface CompositorOptions extends Partial<RenderOptions> {
   /** Folders whose fonts form the glyph fallback chain (service fonts/ first). */
@@ -68,9 +68,8 @@ export class Compositor {
     this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
     this.canvas = createCanvas(unit.width, Math.min(unit.height, STRIP_ROWS));
     // Opaque (cairo RGB24): every strip is filled black before anything is drawn, so no pixel
-    // of it is ever transparent, and getImageData then copies pixels instead of undoing a
-    // premultiplied alpha (the read-back was 60 % of a 640x160 scroll frame's instructions;
-    // the frames are bit for bit the same).
+    // of it is ever transparent, and the read-back (read-back.ts) copies pixels instead of
+    // undoing a premultiplied alpha (the frames are bit for bit the same).
     this.ctx = this.canvas.getContext('2d', { alpha: false });
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
     this.last = { width: unit.width, height: unit.height, data: this.buffer, seq: 0 };
@@ -122,13 +121,8 @@ export class Compositor {
         for (let i = 0; i < all!.length; i++) if (intersects(strip, all![i].rect)) all![i].draw(ctx, now);
       }
       ctx.restore();
-      // getImageData converts cairo's pixels to RGBA, only where something changed.
-      const img = ctx.getImageData(r.x, 0, r.w, h).data;
-      const row = r.w * 4;
-      // Whole rows are one run of the picture buffer: one copy, no view per row.
-      if (r.w === W) this.buffer.set(img, y * W * 4);
-      else for (let k = 0; k < h; k++) this.buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + r.x) * 4);
-      freeBuffer(img.buffer);
+      // Cairo's pixels to RGBA in the picture, only where something changed.
+      readBack(this.canvas, ctx, r.x, r.w, h, this.buffer, W, y);
     }
   }
 

@@ -1,0 +1,65 @@
+// The strip read-back through the native helper's converter gives the picture buffer the same
+// bytes as getImageData, for whole strips, column ranges and partial heights, over pixels of
+// every channel value.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createCanvas } from 'canvas';
+import { nativeHelperProblem } from '../../src/output/native.js';
+import { readBack, useNativeReadBack } from '../../src/render/read-back.js';
+
+function scratch(w: number, h: number) {
+  const canvas = createCanvas(w, h);
+  const ctx = canvas.getContext('2d', { alpha: false });
+  ctx.fillStyle = '#000';
+  ctx.fillRect(0, 0, w, h);
+  // Every value in each channel somewhere, and antialiased edges and text over them.
+  const img = ctx.createImageData(w, h);
+  for (let i = 0; i < w * h; i++) { img.data[i * 4] = i & 255; img.data[i * 4 + 1] = (i * 7) & 255; img.data[i * 4 + 2] = (i * 13 + 5) & 255; img.data[i * 4 + 3] = 255; }
+  ctx.putImageData(img, 0, 0);
+  ctx.fillStyle = 'rgba(255, 170, 0, 0.6)';
+  ctx.beginPath(); ctx.arc(w / 3, h / 2, h / 3, 0, Math.PI * 2); ctx.fill();
+  ctx.fillStyle = '#1e90ff';
+  ctx.font = `${Math.floor(h / 2)}px DejaVu Sans`;
+  ctx.fillText('Gleis 3 ÄÖÜ', 4, h * 0.7);
+  return { canvas, ctx };
+}
+
+test('the native read-back writes the bytes getImageData does, into the right place of the picture', () => {
+  assert.equal(nativeHelperProblem(), undefined, 'the native helper is built by `make build`');
+  const W = 203, H = 300;
+  const { canvas, ctx } = scratch(W, 128);
+  const cases = [[0, W, 128, 0], [0, W, 57, 200], [17, 90, 128, 3], [150, 53, 40, 100], [0, 40, 128, 0]];
+  try {
+    for (const [x, w, h, y] of cases) {
+      const viaNative = new Uint8Array(W * H * 4).fill(7), viaImageData = new Uint8Array(W * H * 4).fill(7);
+      useNativeReadBack(true);
+      readBack(canvas, ctx, x, w, h, viaNative, W, y);
+      useNativeReadBack(false);
+      readBack(canvas, ctx, x, w, h, viaImageData, W, y);
+      assert.ok(Buffer.from(viaNative).equals(Buffer.from(viaImageData)), `x ${x} w ${w} h ${h} y ${y}`);
+      // Something was written, and only there: the bytes around the rectangle keep their 7.
+      const at = ((y + 1) * W + x + 1) * 4;
+      assert.equal(viaNative[at + 3], 255);
+      if (x > 0) assert.equal(viaNative[(y * W + x - 1) * 4], 7);
+    }
+  } finally {
+    useNativeReadBack(undefined);
+  }
+});
+
+test('the native path is the one taken for a whole strip (toBuffer, not getImageData)', () => {
+  const { canvas, ctx } = scratch(64, 32);
+  let viaImageData = 0;
+  const original = ctx.getImageData.bind(ctx);
+  ctx.getImageData = ((...a: Parameters<typeof original>) => { viaImageData++; return original(...a); }) as typeof ctx.getImageData;
+  const buf = new Uint8Array(64 * 32 * 4);
+  readBack(canvas, ctx, 0, 64, 32, buf, 64, 0);
+  assert.equal(viaImageData, 0);
+  // A rectangle of a few pixels in a wide strip is cheaper through getImageData.
+  const wide = scratch(1920, 128);
+  let small = 0;
+  const o2 = wide.ctx.getImageData.bind(wide.ctx);
+  wide.ctx.getImageData = ((...a: Parameters<typeof o2>) => { small++; return o2(...a); }) as typeof wide.ctx.getImageData;
+  readBack(wide.canvas, wide.ctx, 10, 20, 10, new Uint8Array(1920 * 128 * 4), 1920, 0);
+  assert.equal(small, 1);
+});
