@@ -56,7 +56,7 @@ ca_env() {
 
 in_root() {
   # shellcheck disable=SC2046
-  chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/opt/node/bin:/usr/local/bin:/usr/bin:/bin \
+  chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/opt/node/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     npm_config_nodedir=/opt/node npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
     $(ca_env) LANG=C.UTF-8 TZ=UTC "$@"
 }

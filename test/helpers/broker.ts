@@ -3,14 +3,17 @@
 // frozen with SIGSTOP; a CA and certificates made with openssl for the TLS cases; and a
 // watching client that records every message with its retain flag and QoS.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 
+/** Debian installs the broker in /usr/sbin, which an ordinary user's PATH (and a chroot's) may lack. */
+const MOSQUITTO = existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'mosquitto';
+
 export function hasMosquitto(): boolean {
-  try { execFileSync('mosquitto', ['-h'], { stdio: 'ignore' }); return true; } catch (err) { return (err as { status?: number }).status !== undefined; }
+  try { execFileSync(MOSQUITTO, ['-h'], { stdio: 'ignore' }); return true; } catch (err) { return (err as { status?: number }).status !== undefined; }
 }
 
 export async function freePort(): Promise<number> {
@@ -59,7 +62,7 @@ export class Broker {
     if (t?.requireCertificate) lines.push('use_identity_as_username true');
     const conf = path.join(this.dir, 'mosquitto.conf');
     writeFileSync(conf, lines.join('\n') + '\n');
-    const child = spawn('mosquitto', ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr!.on('data', (d: Buffer) => { this.log += d.toString(); });
     this.child = child;
     // No mosquitto, or one that exits at once (a bad configuration), fails now with its reason, not after the wait.
