@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { MAX_DEPTH } from '../../src/config/depth.js';
 import { REPO, baseConfig, get, serviceDir, start } from '../helpers/service.js';
 import { skipReason } from '../helpers/skip.js';
+import { emulated } from '../helpers/emulation.js';
 
 type Fault = { path: string; message: string };
 
@@ -32,7 +33,8 @@ function loadInChild(configFile: string): { status: number | null; signal: strin
   const code = `import { loadConfig } from './src/config/load.ts';
     try { loadConfig(${JSON.stringify(configFile)}); console.log('[]'); }
     catch (e) { console.log(JSON.stringify(e.faults ?? e.message)); }`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: REPO, encoding: 'utf8', timeout: 20_000 });
+  // A blocked load never ends: the bound only has to outlast a slow one (tsx and the check under qemu-user took 9-21 s).
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: REPO, encoding: 'utf8', timeout: emulated ? 120_000 : 20_000 });
   return { status: r.status, signal: r.signal, out: r.stdout + r.stderr };
 }
 
