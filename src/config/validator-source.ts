@@ -13,7 +13,7 @@ const OPTIONS: Options = { allErrors: true, strict: true, discriminator: true, a
 
 /** An ajv with the schema's formats and keywords; `source` keeps the code for standaloneCode. */
 export function makeAjv(source = false): Ajv {
-  const ajv = new (requireCjs('ajv') as typeof AjvModule).Ajv({ ...OPTIONS, code: { source, esm: true, lines: true } });
+  const ajv = new (requireCjs('ajv') as typeof AjvModule).Ajv({ ...OPTIONS, code: { source, esm: true } });
   (requireCjs('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
   for (const def of keywordDefinitions(requireCjs('ajv/dist/compile/codegen'))) ajv.addKeyword(def);
   return ajv;
