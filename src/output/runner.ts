@@ -48,6 +48,8 @@ export class OutputRunner {
   private stopped = false;
   private brightness: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Submits and reopen checks in the queue or under way: 0 when the driver is free. */
+  private pending = 0;
   private loggedWarnings = new Set<string>();
   private warningsCheckedAt = -Infinity;
 
@@ -64,13 +66,23 @@ export class OutputRunner {
 
   /** Frames reach the output one at a time, in order: drivers reuse their packet buffers. */
   submit(frame: Frame): Promise<boolean> {
+    this.pending++;
+    // The usual case, an open output with nothing before this frame: straight to the driver,
+    // without two links and their closures in the queue's chain for every frame.
+    if (this.pending === 1 && this.isOpen) return (this.queue = this.sendNow(frame));
     const next = this.queue.then(() => this.submitNow(frame));
     this.queue = next.catch(() => false);
     return next;
   }
 
   private async submitNow(frame: Frame): Promise<boolean> {
-    if (!(await this.ensureOpen())) return false;
+    let open = false;
+    try { open = await this.ensureOpen(); } finally { if (!open) this.pending--; }
+    return open ? this.sendNow(frame) : false;
+  }
+
+  /** Sends to the open output; ends one pending submit. */
+  private async sendNow(frame: Frame): Promise<boolean> {
     try {
       await this.output.send(frame);
       this.framesSent++;
@@ -83,6 +95,8 @@ export class OutputRunner {
       this.fail(err, 'send');
       if (this.consecutiveFailures >= REOPEN_AFTER_FAILURES) await this.closeForRetry();
       return false;
+    } finally {
+      this.pending--;
     }
   }
 
@@ -155,10 +169,11 @@ export class OutputRunner {
     if (this.stopped || !this.isOpen) return;
     this.fail(err, 'send');
     if (this.consecutiveFailures < REOPEN_AFTER_FAILURES) return;
-    // Behind any send in progress: drivers are not closed under a send.
+    // Behind any send in progress: drivers are not closed under a send (nor sent to while closing).
+    this.pending++;
     this.queue = this.queue.then(async () => {
       if (this.isOpen && !this.stopped && this.consecutiveFailures >= REOPEN_AFTER_FAILURES) await this.closeForRetry();
-    }).catch(() => undefined);
+    }).catch(() => undefined).finally(() => { this.pending--; });
   }
 
   private async closeForRetry(): Promise<void> {

@@ -152,3 +152,27 @@ test('an error reported between sends is a failure at once: health says error, a
   assert.deepEqual([h.open, h.lastResult, h.consecutiveFailures, h.reopens], [true, 'ok', 0, 1]);
   assert.equal(h.lastErrorAt, new Date(100).toISOString(), 'the last error stays as history, dated');
 });
+
+test('frames submitted back to back reach the driver one at a time and in order, whether it was idle or busy', async () => {
+  const out = new FlakyOutput();
+  let inSend = 0, most = 0;
+  const send = out.send.bind(out);
+  out.send = async (f: Frame) => {
+    inSend++; most = Math.max(most, inSend);
+    await new Promise((r) => setTimeout(r, 2));
+    inSend--;
+    return send(f);
+  };
+  const r = new OutputRunner(out, quiet);
+  await r.start(2, 1);
+  // Idle and open: the first goes straight to the driver, the rest wait behind it.
+  const results = await Promise.all([1, 2, 3, 4, 5].map((s) => r.submit(frame(s))));
+  assert.deepEqual(results, [true, true, true, true, true]);
+  assert.deepEqual(out.frames.map((f) => f.seq), [0, 1, 2, 3, 4, 5]);
+  assert.equal(most, 1, 'never two sends at once');
+  // Idle again: the next one alone, then a burst again.
+  assert.equal(await r.submit(frame(6)), true);
+  await Promise.all([7, 8].map((s) => r.submit(frame(s))));
+  assert.deepEqual(out.frames.map((f) => f.seq).slice(6), [6, 7, 8]);
+  assert.equal(most, 1);
+});
