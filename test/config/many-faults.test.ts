@@ -12,6 +12,7 @@ import { ConfigError, faultsFromAjv } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema, schemaValidator } from '../../src/config/schema.js';
 import { unknownFields } from '../../src/config/unknown-fields.js';
+import { emulated } from '../helpers/emulation.js';
 import { makeZip } from '../helpers/zips.js';
 import { baseConfig, REPO, serviceDir, start } from '../helpers/service.js';
 
@@ -41,7 +42,7 @@ test('100,000 unknown fields: the first 100 are listed and the rest counted', ()
   assert.equal(err.faults[99].path, '/u99');
   assert.deepEqual(err.faults[100], { path: '', message: 'and 99900 more faults not listed (the first 100 are)' });
   assert.equal(err.total, 100_000);
-  assert.ok(JSON.stringify(err.faults).length < 10_000);
+  assert.ok(JSON.stringify(err.faults).length < 10_000, `${JSON.stringify(err.faults).length} bytes of faults`);
 });
 
 test('the walk before ajv finds exactly the unknown fields ajv finds, wherever they are', () => {
@@ -149,11 +150,13 @@ test('mlds start on 1,000,000 unknown fields exits 78 at once, naming the size',
     writeFileSync(sd.configFile, withUnknownFields(1_000_000));
     const t = performance.now();
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start', '--config', sd.configFile, '--state-dir', sd.stateDir, '--port', '0'],
-      { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+      { cwd: REPO, encoding: 'utf8', timeout: emulated ? 180_000 : 60_000 });
     assert.equal(r.status, 78, r.stderr.slice(0, 500));
     assert.match(r.stderr, /config\.json is 11\.\d MB, more than the 4\.0 MB a configuration may have in all/);
-    assert.ok(r.stderr.length < 10_000);
-    assert.ok(performance.now() - t < 15_000);
+    assert.ok(r.stderr.length < 10_000, `${r.stderr.length} bytes on stderr`);
+    // A CLI start alone takes about 10 s under qemu-user (13 s for this one on a loaded machine).
+    const ms = performance.now() - t;
+    assert.ok(ms < (emulated ? 60_000 : 15_000), `took ${Math.round(ms)} ms`);
   } finally { sd.cleanup(); }
 });
 
