@@ -6,6 +6,7 @@ import { createCanvas } from 'canvas';
 import { signTextContent } from '../../src/render/areas/sign-text.js';
 import { layoutRuns } from '../../src/text/layout.js';
 import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
+import { emulated } from '../helpers/emulation.js';
 
 test('layout happens once per value and size, never per frame', () => {
   const scroll = area({ id: 's', width: 192, height: 24, font: path.join(FONT_DIR, '7x13.bdf'), fontSize: 13 });
@@ -31,7 +32,8 @@ function firstFrame(p: Partial<AreaConfig>, text: string): { fit: string; size: 
   const t = performance.now();
   r.compositor.render(T0);
   const ms = performance.now() - t;
-  assert.ok(ms < 3000, `${ms.toFixed(0)} ms`);
+  // Emulated (qemu-user) code runs 10-20 times slower: 6 s there is no pathological layout.
+  assert.ok(ms < (emulated ? 30_000 : 3000), `${ms.toFixed(0)} ms`);
   return r.compositor.textFits()[0];
 }
 
