@@ -2,7 +2,7 @@
 // percent-encoding and UTF-8, huge values, thousands of parameters, odd methods and paths,
 // broken HTTP on raw sockets) while slow clients trickle headers. It must end with no 5xx,
 // every slow client cut off, the service still answering and showing commands, and its RSS
-// back within 30 MB of where it started.
+// back within 30 MB of where it started (60 MB under qemu-user, whose translated code counts).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
+import { emulated } from '../helpers/emulation.js';
 import { REPO, baseConfig, get, serviceDir, until } from '../helpers/service.js';
 import { fuzzRequests, type FuzzRequest } from './fuzz-requests.js';
 
@@ -18,7 +19,10 @@ const WARM_UP = 2_000;
 const SEED = Number(process.env.MLDS_FUZZ_SEED ?? 11_2026);
 const CONCURRENCY = { http: 12, raw: 16 };
 const SLOW_CLIENTS = 12;
-const RSS_SLACK_MB = 30;
+// Under qemu-user the process's RSS also holds qemu's cache of translated code, which grows
+// with every code path the long run reaches first (error paths the warm-up missed): 36.7 MB
+// there in a run where the host grows a few MB. The leak bound stays 30 MB everywhere else.
+const RSS_SLACK_MB = emulated ? 60 : 30;
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
