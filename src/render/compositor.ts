@@ -1,4 +1,4 @@
-import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
+import type { CanvasRenderingContext2D } from 'canvas';
 import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { intersects, type Frame, type Rect, visibleOnly } from '../frame.js';
@@ -7,6 +7,7 @@ import type { TextFit } from './areas/content.js';
 import { copyKept, keepPictures, keptBytes } from './kept-pictures.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
 import { readBack } from './read-back.js';
+import { ScratchCanvases } from './scratch.js';
 
 export interface CompositorOptions extends Partial<RenderOptions> {
   /** Folders whose fonts form the glyph fallback chain (service fonts/ first). */
@@ -30,9 +31,6 @@ interface DisplayMemory {
   renderers: AreaRenderer[];
 }
 
-/** Rows of the scratch canvas the unit is drawn on, a strip at a time (see paint()). */
-export const STRIP_ROWS = 128;
-
 
 /**
  * Draws the virtual displays of one physical unit, in config order (later ids on top),
@@ -41,8 +39,7 @@ export const STRIP_ROWS = 128;
  * rectangles are read back from cairo; an unchanged screen yields the previous frame.
  */
 export class Compositor {
-  private readonly canvas: Canvas;
-  private readonly ctx: CanvasRenderingContext2D;
+  private readonly scratch: ScratchCanvases;
   private readonly memory = new Map<string, DisplayMemory>();
   private opts: RenderOptions;
   private readonly listeners = new Set<(frame: Frame) => void>();
@@ -66,11 +63,7 @@ export class Compositor {
   ) {
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
     this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
-    this.canvas = createCanvas(unit.width, Math.min(unit.height, STRIP_ROWS));
-    // Opaque (cairo RGB24): every strip is filled black before anything is drawn, so no pixel
-    // of it is ever transparent, and the read-back (read-back.ts) copies pixels instead of
-    // undoing a premultiplied alpha (the frames are bit for bit the same).
-    this.ctx = this.canvas.getContext('2d', { alpha: false });
+    this.scratch = new ScratchCanvases(unit.width, unit.height);
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
     this.last = { width: unit.width, height: unit.height, data: this.buffer, seq: 0 };
   }
@@ -96,19 +89,19 @@ export class Compositor {
   }
 
   /**
-   * Draws rectangle `r` of the unit a strip of at most STRIP_ROWS rows at a time on the
-   * scratch canvas (translated, clipped, filled black first) and reads each strip back into
-   * the picture buffer. Every area draws from scratch, so the canvas needs no memory of
+   * Draws rectangle `r` of the unit a strip at a time on a scratch canvas (scratch.ts:
+   * translated, clipped, filled black first) and reads each strip back into the picture buffer. Every area draws from scratch, so the canvas needs no memory of
    * earlier frames: a 1080p unit holds one 1920x128 surface instead of a second 8 MB picture.
    * `overlay` draws the whole unit instead of the areas.
    */
   private paint(r: Rect, overlay: Overlay | undefined, now: number): void {
-    const ctx = this.ctx, W = this.unit.width, H = this.unit.height;
+    const W = this.unit.width, H = this.unit.height;
     const all = overlay ? undefined : this.allRenderers();
-    for (let y = r.y; y < r.y + r.h; y += this.canvas.height) {
-      const h = Math.min(this.canvas.height, r.y + r.h - y);
+    const s = this.scratch.for(r), { canvas, ctx } = s;
+    for (let y = r.y; y < r.y + r.h; y += canvas.height) {
+      const h = Math.min(canvas.height, r.y + r.h - y);
       ctx.save();
-      ctx.translate(0, -y);
+      ctx.translate(-s.x, -y);
       ctx.beginPath();
       ctx.rect(r.x, y, r.w, h);
       ctx.clip();
@@ -122,7 +115,7 @@ export class Compositor {
       }
       ctx.restore();
       // Cairo's pixels to RGBA in the picture, only where something changed.
-      readBack(this.canvas, ctx, r.x, r.w, h, this.buffer, W, y);
+      readBack(canvas, ctx, r.x - s.x, r.w, h, this.buffer, W, y, r.x);
     }
   }
 

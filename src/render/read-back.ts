@@ -40,13 +40,13 @@ export function useNativeReadBack(on: boolean | undefined): void {
 
 /**
  * Copies canvas columns [x, x+w) of rows [0, h) into the picture `buffer` (width `W`) at row
- * `y`, column x, as RGBA.
+ * `y`, column `dx` (x when omitted), as RGBA.
  */
-export function readBack(canvas: Canvas, ctx: CanvasRenderingContext2D, x: number, w: number, h: number, buffer: Uint8Array, W: number, y: number): void {
+export function readBack(canvas: Canvas, ctx: CanvasRenderingContext2D, x: number, w: number, h: number, buffer: Uint8Array, W: number, y: number, dx = x): void {
   const native = w * h * RAW_MIN_SHARE >= canvas.width * canvas.height ? converter() : null;
   if (native) {
     const raw = canvas.toBuffer('raw');
-    native.convert(raw.subarray(x * 4), w, h, buffer, (y * W + x) * 4, W * 4, FORMATS.ARGB8888, undefined, canvas.stride);
+    native.convert(x === 0 ? raw : raw.subarray(x * 4), w, h, buffer, (y * W + dx) * 4, W * 4, FORMATS.ARGB8888, undefined, canvas.stride);
     freeBuffer(raw.buffer);
     return;
   }
@@ -54,6 +54,6 @@ export function readBack(canvas: Canvas, ctx: CanvasRenderingContext2D, x: numbe
   const row = w * 4;
   // Whole rows are one run of the picture buffer: one copy, no view per row.
   if (w === W) buffer.set(img, y * W * 4);
-  else for (let k = 0; k < h; k++) buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + x) * 4);
+  else for (let k = 0; k < h; k++) buffer.set(img.subarray(k * row, (k + 1) * row), ((y + k) * W + dx) * 4);
   freeBuffer(img.buffer);
 }
