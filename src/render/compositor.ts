@@ -90,8 +90,9 @@ export class Compositor {
 
   /**
    * Draws rectangle `r` of the unit a strip at a time on a scratch canvas (scratch.ts:
-   * translated, clipped, filled black first) and reads each strip back into the picture buffer. Every area draws from scratch, so the canvas needs no memory of
-   * earlier frames: a 1080p unit holds one 1920x128 surface instead of a second 8 MB picture.
+   * translated, clipped, filled black first) and reads each strip back into the picture
+   * buffer. Every area draws from scratch, so the canvas needs no memory of earlier frames:
+   * a 1080p unit holds one 1920x128 surface instead of a second 8 MB picture.
    * `overlay` draws the whole unit instead of the areas.
    */
   private paint(r: Rect, overlay: Overlay | undefined, now: number): void {
