@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { loadImage } from 'canvas';
 import { REPO, baseConfig, serviceDir, until } from './helpers/service.js';
+import { LISTEN_MS } from './helpers/emulation.js';
 
 const CLI = path.join(REPO, 'dist/cli.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
@@ -98,7 +99,7 @@ test('mlds start: exit 78 on a configuration that cannot start; serves and stops
   try {
     let err = '';
     child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    await until(() => /listening on port \d+/.test(err), 15_000, 'the service to listen');
+    await until(() => /listening on port \d+/.test(err), LISTEN_MS, 'the service to listen');
     const port = /listening on port (\d+)/.exec(err)![1];
     const res = await fetch(`http://127.0.0.1:${port}/mlds?id=main&layout=l1&title=Logged`);
     assert.equal(res.status, 200);
@@ -124,7 +125,7 @@ test('SIGHUP reloads the configuration like /reload_config', async () => {
   try {
     let err = '';
     child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    await until(() => /listening on port \d+/.test(err), 15_000, 'the service to listen');
+    await until(() => /listening on port \d+/.test(err), LISTEN_MS, 'the service to listen');
     const url = `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}/mlds?id=main&layout=l9`;
     assert.equal((await fetch(url)).status, 400);
     c.displays.main.layout.l9 = { x: { coordinates: '0 0 99 49', type: 'text', fontSize: '20' } };

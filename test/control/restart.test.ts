@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { REPO, baseConfig, decode, get, near, nextFrame, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
-import { underEmulation } from '../helpers/emulation.js';
+import { underEmulation, LISTEN_MS } from '../helpers/emulation.js';
 import { mountTmpfs, sub, tmpfsUnavailable } from '../helpers/tmpfs.js';
 
 test('the last request per display survives a restart and is replayed at boot', async () => {
@@ -114,7 +114,7 @@ async function startCli(sd: ServiceDir): Promise<{ child: ChildProcess; port: nu
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let err = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  await until(() => /listening on port \d+/.test(err) || child.exitCode !== null, 20_000, 'the service to listen');
+  await until(() => /listening on port \d+/.test(err) || child.exitCode !== null, LISTEN_MS, 'the service to listen');
   const m = /listening on port (\d+)/.exec(err);
   if (!m) throw new Error(`the service did not start: ${err}`);
   return { child, port: Number(m[1]), exited };

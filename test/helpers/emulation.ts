@@ -13,3 +13,10 @@ export function underEmulation(why: string): string | undefined {
 
 /** For a test that stays meaningful with more time: whether the run is under emulation. */
 export const emulated = Boolean(process.env.MLDS_TEST_EMULATION);
+
+/**
+ * How long a spawned service may take to say it listens: a bound against a hang, not a speed
+ * check (bench/start.ts measures the start). Under qemu-user a start takes some 10-15 s, more
+ * when the machine is busy (one ran past 15 s while other work shared the two cores).
+ */
+export const LISTEN_MS = emulated ? 120_000 : 30_000;

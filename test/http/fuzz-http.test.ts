@@ -10,7 +10,7 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { emulated } from '../helpers/emulation.js';
+import { emulated, LISTEN_MS } from '../helpers/emulation.js';
 import { REPO, baseConfig, get, serviceDir, until } from '../helpers/service.js';
 import { fuzzRequests, type FuzzRequest } from './fuzz-requests.js';
 
@@ -124,7 +124,7 @@ test(`HTTP fuzz: ${COUNT} malformed requests and slow clients; no 5xx, still ans
   child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY.http });
   try {
-    await until(() => /listening on port \d+/.test(stderr) || child.exitCode !== null, 60_000, 'the service to listen');
+    await until(() => /listening on port \d+/.test(stderr) || child.exitCode !== null, LISTEN_MS, 'the service to listen');
     const port = Number(/listening on port (\d+)/.exec(stderr)![1]);
     const svc = { url: `http://127.0.0.1:${port}` };
     await until(async () => (await get(svc, '/status')).status === 200, 30_000, 'the service to be ready');

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { archiveServer, makeZip, type ZipSpec } from '../helpers/zips.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
+import { LISTEN_MS } from '../helpers/emulation.js';
 
 let archives: Awaited<ReturnType<typeof archiveServer>>;
 let base: string;
@@ -125,7 +126,7 @@ test('a download cut short by kill -9 lies in the service folder and the next st
   try {
     let err = '';
     child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    await until(() => /listening on port \d+/.test(err) || child.exitCode !== null, 20_000, 'the service to listen');
+    await until(() => /listening on port \d+/.test(err) || child.exitCode !== null, LISTEN_MS, 'the service to listen');
     const port = Number(/listening on port (\d+)/.exec(err)?.[1]);
     void fetch(`http://127.0.0.1:${port}/load_config?url=${encodeURIComponent(`${base}/stalled.zip`)}`).catch(() => undefined);
     const downloads = path.join(sd.dir, '.mlds-download');

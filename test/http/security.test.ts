@@ -14,6 +14,7 @@ import { createHttpServer } from '../../src/http/server.js';
 import { LiveViews } from '../../src/http/stream.js';
 import { VIEW_COOKIE, ViewTokens } from '../../src/http/view-tokens.js';
 import { REPO, baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
+import { LISTEN_MS } from '../helpers/emulation.js';
 
 const API_KEY = 'api-key-123';
 // A space and a slash, so it travels as `+`, `%20` and `%2F` as well as in clear.
@@ -66,7 +67,7 @@ test('a key sent with a faulty command is masked on /status, /info, in the log f
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
   try {
-    await until(() => /listening on port \d+/.test(stderr), 30_000, 'the service to listen');
+    await until(() => /listening on port \d+/.test(stderr), LISTEN_MS, 'the service to listen');
     const svc = { url: `http://127.0.0.1:${/listening on port (\d+)/.exec(stderr)![1]}` };
     const asApi = { headers: { 'X-API-Key': API_KEY } };
     for (const spelling of KEY_SPELLINGS) {

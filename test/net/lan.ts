@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { ip, netnsUnavailable } from '../output/netns.js';
 import { REPO, until } from '../helpers/service.js';
+import { LISTEN_MS } from '../helpers/emulation.js';
 
 export { netnsUnavailable };
 
@@ -89,7 +90,7 @@ export async function startInNamespace(ns: string, configFile: string, stateDir:
     }
   };
   try {
-    await until(() => /listening on port \d+/.test(stderr) || child.exitCode !== null, 60_000, 'the service to listen');
+    await until(() => /listening on port \d+/.test(stderr) || child.exitCode !== null, LISTEN_MS, 'the service to listen');
     if (child.exitCode !== null) throw new Error(`the service ended: ${stderr}`);
     const port = Number(/listening on port (\d+)/.exec(stderr)![1]);
     const sock = path.join(path.dirname(stateDir), `http-${port}.sock`);

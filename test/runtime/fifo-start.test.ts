@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { REPO, baseConfig, get, serviceDir, until } from '../helpers/service.js';
+import { LISTEN_MS } from '../helpers/emulation.js';
 
 test('mkfifo state.json and mlds.log: the service starts, answers, and says it moved both aside', async () => {
   const sd = serviceDir(baseConfig());
@@ -24,7 +25,7 @@ test('mkfifo state.json and mlds.log: the service starts, answers, and says it m
     let out = '';
     child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    await until(() => /listening on port \d+/.test(err), 30_000, 'the service to listen');
+    await until(() => /listening on port \d+/.test(err), LISTEN_MS, 'the service to listen');
     const svc = { url: `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}` };
     await until(async () => (await get(svc, '/status')).status === 200, 10_000, 'the service to be ready');
     assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Shown')).status, 200);
