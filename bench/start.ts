@@ -80,6 +80,8 @@ async function once(args: (port: number) => string[], urlPath: string, idleMs: n
   }
 }
 
+const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+
 export async function benchStart(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-bench-start-'));
   const cfg = exampleConfig();
@@ -109,6 +111,8 @@ export async function benchStart(): Promise<string> {
     `| RSS idle | ${m(bare, 'rss').toFixed(1)} MB | **${m(svc, 'rss').toFixed(1)} MB** | ${(m(svc, 'rss') / m(bare, 'rss')).toFixed(2)} | under 90 MB |`,
     `| of it anonymous (heaps, canvases, buffers) | ${m(bare, 'anon').toFixed(1)} MB | ${m(svc, 'anon').toFixed(1)} MB | ${(m(svc, 'anon') / m(bare, 'anon')).toFixed(2)} | |`,
     `| of it file-backed (node, native libraries) | ${m(bare, 'file').toFixed(1)} MB | ${m(svc, 'file').toFixed(1)} MB | ${(m(svc, 'file') / m(bare, 'file')).toFixed(2)} | |`,
+    '',
+    `Targets (issue 23): start at most 3 times the bare process's: ${verdict(m(svc, 'ms') / m(bare, 'ms') <= 3)}; idle RSS at most 1.5 times: ${verdict(m(svc, 'rss') / m(bare, 'rss') <= 1.5)}.`,
   ].join('\n');
 }
 
