@@ -47,6 +47,27 @@ test('the native read-back writes the bytes getImageData does, into the right pl
   }
 });
 
+test('a rectangle read from one column of the canvas lands at another of the picture (a canvas of the rectangle\'s own width)', () => {
+  const W = 203, H = 60;
+  const { canvas, ctx } = scratch(40, 30);
+  try {
+    for (const [x, w, h, y, dx] of [[0, 40, 30, 5, 150], [10, 20, 7, 0, 3], [0, 40, 2, 50, 0]]) {
+      const viaNative = new Uint8Array(W * H * 4).fill(7), viaImageData = new Uint8Array(W * H * 4).fill(7);
+      useNativeReadBack(true);
+      readBack(canvas, ctx, x, w, h, viaNative, W, y, dx);
+      useNativeReadBack(false);
+      readBack(canvas, ctx, x, w, h, viaImageData, W, y, dx);
+      assert.ok(Buffer.from(viaNative).equals(Buffer.from(viaImageData)), `x ${x} w ${w} h ${h} y ${y} dx ${dx}`);
+      // The canvas's pixel (x, 0) is the picture's (dx, y); left of dx nothing was written.
+      const [r, g, b] = ctx.getImageData(x, 0, 1, 1).data;
+      assert.deepEqual([...viaNative.subarray((y * W + dx) * 4, (y * W + dx) * 4 + 4)], [r, g, b, 255]);
+      if (dx > 0) assert.equal(viaNative[(y * W + dx - 1) * 4], 7);
+    }
+  } finally {
+    useNativeReadBack(undefined);
+  }
+});
+
 test('the native path is the one taken for a whole strip (toBuffer, not getImageData)', () => {
   const { canvas, ctx } = scratch(64, 32);
   let viaImageData = 0;
