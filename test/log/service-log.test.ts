@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { REPO, baseConfig, get, serviceDir, start, until, type Reply } from '../helpers/service.js';
 import { mountTmpfs, sub, tmpfsUnavailable } from '../helpers/tmpfs.js';
+import { emulated } from '../helpers/emulation.js';
 
 type Problem = { source: string; message: string; since: string };
 const problems = (r: Reply) => (r.json.problems as Problem[]).filter((p) => p.source === 'log');
@@ -73,7 +74,7 @@ test('mlds start: a log folder that cannot be created exits 78 with one line, no
     const notADir = path.join(sd.dir, 'file');
     writeFileSync(notADir, '');
     const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0',
-      '--state-dir', sd.stateDir, '--log-dir', path.join(notADir, 'logs')], { encoding: 'utf8', timeout: 30_000, cwd: REPO });
+      '--state-dir', sd.stateDir, '--log-dir', path.join(notADir, 'logs')], { encoding: 'utf8', timeout: emulated ? 120_000 : 30_000, cwd: REPO });
     assert.equal(r.status, 78, r.stderr);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^mlds: the log folder .*file\/logs cannot be created \(ENOTDIR/);

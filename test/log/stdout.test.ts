@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
+import { emulated } from '../helpers/emulation.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
 /** Runs `body` in a child with the service logger on stdout; returns the lines it wrote. */
 function linesOf(body: string): Array<{ msg: string; n: number; time: string; level: number }> {
   const script = `import { createLogger } from ${JSON.stringify(path.join(REPO, 'src/log/logger.ts'))};\nconst { log, close } = createLogger({ retentionDays: 1, stdout: true });\n${body}`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO, encoding: 'utf8', timeout: 30_000 });
-  assert.equal(r.status, 0, r.stderr);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO, encoding: 'utf8', timeout: emulated ? 120_000 : 30_000 });
+  assert.equal(r.status, 0, r.error ? `${r.error.message} (a hang or a slow start)` : r.stderr);
   return r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
