@@ -31,7 +31,6 @@ interface DisplayMemory {
   renderers: AreaRenderer[];
 }
 
-
 /**
  * Draws the virtual displays of one physical unit, in config order (later ids on top),
  * into one RGBA picture buffer and hands out frames of it. Only areas whose picture changed

@@ -24,12 +24,12 @@ export interface Scratch {
   x: number;
 }
 
-function scratchOf(w: number, h: number, x: number): Scratch {
+function scratchOf(w: number, h: number): Scratch {
   const canvas = createCanvas(w, h);
   // Opaque (cairo RGB24): every strip is filled black before anything is drawn, so no pixel
   // of it is ever transparent, and the read-back (read-back.ts) copies pixels instead of
   // undoing a premultiplied alpha (the frames are bit for bit the same).
-  return { canvas, ctx: canvas.getContext('2d', { alpha: false }), x };
+  return { canvas, ctx: canvas.getContext('2d', { alpha: false }), x: 0 };
 }
 
 export class ScratchCanvases {
@@ -38,7 +38,7 @@ export class ScratchCanvases {
   private readonly fitted = new Map<number, Scratch>();
 
   constructor(private readonly width: number, height: number) {
-    this.strip = scratchOf(width, Math.min(height, STRIP_ROWS), 0);
+    this.strip = scratchOf(width, Math.min(height, STRIP_ROWS));
   }
 
   /**
@@ -54,7 +54,7 @@ export class ScratchCanvases {
     let s = this.fitted.get(key);
     if (s) this.fitted.delete(key);
     else {
-      s = scratchOf(r.w, rows, 0);
+      s = scratchOf(r.w, rows);
       if (this.fitted.size >= KEEP_FITTED) this.fitted.delete(this.fitted.keys().next().value!);
     }
     this.fitted.set(key, s);
