@@ -36,6 +36,8 @@ export class ScratchCanvases {
   private readonly strip: Scratch;
   /** Fitted canvases by width * 65536 + rows, least recently used first. */
   private readonly fitted = new Map<number, Scratch>();
+  /** The key used last: an animation asks for the same canvas every frame, which needs no reordering. */
+  private lastKey = -1;
 
   constructor(private readonly width: number, height: number) {
     this.strip = scratchOf(width, Math.min(height, STRIP_ROWS));
@@ -52,12 +54,17 @@ export class ScratchCanvases {
     const rows = Math.min(r.h, Math.floor(area / r.w));
     const key = r.w * 65536 + rows;
     let s = this.fitted.get(key);
+    if (s && key === this.lastKey) {
+      s.x = r.x;
+      return s;
+    }
     if (s) this.fitted.delete(key);
     else {
       s = scratchOf(r.w, rows);
       if (this.fitted.size >= KEEP_FITTED) this.fitted.delete(this.fitted.keys().next().value!);
     }
     this.fitted.set(key, s);
+    this.lastKey = key;
     s.x = r.x;
     return s;
   }
