@@ -1,11 +1,13 @@
 // Start and idle memory: from spawning `mlds start` with the example configuration to its first
 // answer on /status, and its resident memory once idle, each against a bare node:http process
 // measured the same way in the same run (alternating rounds, so load drifts hit both). The
-// service is started as the device starts it: with the environment systemd/mlds.service sets
-// (its Environment= lines); the bare process without it.
+// service is started as the device starts it: the unit's ExecStart script (dist/launch.js), with
+// the environment systemd/mlds.service sets (its Environment= lines, and CACHE_DIRECTORY for its
+// CacheDirectory=); the bare process without it. The rounds measure a device's every start after
+// its first; that first one (no code cache yet) is measured apart.
 // `benchStart()` returns markdown lines; run alone with `node --import tsx bench/start.ts`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,10 +21,23 @@ const BARE = `
 const http = require('node:http');
 http.createServer((req, res) => { res.setHeader('Content-Type', 'application/json'); res.end('{}'); }).listen(Number(process.argv.at(-1)), '127.0.0.1');`;
 
-/** The environment the device's unit gives the service (its Environment= lines). */
-export function unitEnvironment(unit = readFileSync(path.join(REPO, 'systemd/mlds.service'), 'utf8')): Record<string, string> {
+/**
+ * The environment the device's unit gives the service: its Environment= lines, and for
+ * CacheDirectory= the CACHE_DIRECTORY systemd sets (here below `cacheRoot`).
+ */
+export function unitEnvironment(unit = readFileSync(path.join(REPO, 'systemd/mlds.service'), 'utf8'), cacheRoot?: string): Record<string, string> {
   const pairs = unit.split('\n').filter((l) => l.startsWith('Environment=')).flatMap((l) => l.slice('Environment='.length).trim().split(/\s+/));
-  return Object.fromEntries(pairs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const env = Object.fromEntries(pairs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const cache = /^CacheDirectory=(\S+)/m.exec(unit)?.[1];
+  if (cache && cacheRoot) env.CACHE_DIRECTORY = path.join(cacheRoot, cache);
+  return env;
+}
+
+/** The script the unit's ExecStart runs, in this checkout (dist/launch.js). */
+function unitScript(unit = readFileSync(path.join(REPO, 'systemd/mlds.service'), 'utf8')): string {
+  const script = /^ExecStart=\S+ \/opt\/mlds\/(\S+)/m.exec(unit)?.[1];
+  if (!script) throw new Error('systemd/mlds.service: no ExecStart=<node> /opt/mlds/<script>');
+  return path.join(REPO, script);
 }
 
 function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
@@ -87,14 +102,22 @@ export async function benchStart(): Promise<string> {
   const cfg = exampleConfig();
   cpSync(path.join(REPO, 'examples/images'), path.join(dir, 'images'), { recursive: true });
   writeFileSync(path.join(dir, 'config.json'), JSON.stringify(cfg));
-  const env = unitEnvironment();
+  const env = unitEnvironment(undefined, path.join(dir, 'cache'));
+  const script = unitScript();
   const load0 = loadavg()[0];
   const svc: Round[] = [], bare: Round[] = [];
+  const service = (i: number, idleMs: number) => once((port) => [script, 'start', '--config', path.join(dir, 'config.json'),
+    '--port', String(port), '--state-dir', path.join(dir, `state${i}`)], '/status', idleMs, env);
+  let first: Round;
   try {
+    // A device's first start of this build: no code cache; it writes one 10 s after the start.
+    if (env.CACHE_DIRECTORY) mkdirSync(env.CACHE_DIRECTORY, { recursive: true });
+    first = await service(-1, 12_000);
+    const cached = env.CACHE_DIRECTORY ? readdirSync(env.CACHE_DIRECTORY).filter((f) => f.endsWith('.v8cache')).length : 0;
+    if (env.CACHE_DIRECTORY && cached !== 1) throw new Error(`the first start left ${cached} code caches in ${env.CACHE_DIRECTORY}`);
     for (let i = 0; i < ROUNDS; i++) {
       bare.push(await once((port) => ['-e', BARE, String(port)], '/', 3000));
-      svc.push(await once((port) => [path.join(REPO, 'dist/cli.js'), 'start', '--config', path.join(dir, 'config.json'),
-        '--port', String(port), '--state-dir', path.join(dir, `state${i}`)], '/status', 3000, env));
+      svc.push(await service(i, 3000));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -103,7 +126,8 @@ export async function benchStart(): Promise<string> {
   return [
     `${ROUNDS} alternating rounds; load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`,
     'Start: spawn to the first 200 answer (the service on /status, the bare node:http process on /), polled every 5 ms.',
-    `The service runs as the device starts it, with the environment of systemd/mlds.service (${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}); the bare process without it.`,
+    `The service runs as the device starts it: ${path.relative(REPO, script)}, with the environment of systemd/mlds.service (${Object.entries(env).map(([k, v]) => `${k}=${k === 'CACHE_DIRECTORY' ? '<temporary>' : v}`).join(' ') || 'none'}); the bare process without it.`,
+    `The rounds are the starts after the first, which wrote the code cache; that first start took ${first.ms.toFixed(0)} ms.`,
     'Memory: /proc/<pid>/smaps_rollup 3 s after that answer, medians.', '',
     '| measure | bare node:http | service, example configuration | service / bare | target |',
     '|---|---|---|---|---|',

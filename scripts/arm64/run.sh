@@ -107,7 +107,7 @@ stage_tree() {
 }
 
 stage_dist() {
-  in_root sh -c 'cd /opt/mlds && node node_modules/typescript/bin/tsc -p tsconfig.json'
+  in_root sh -c 'cd /opt/mlds && node node_modules/typescript/bin/tsc -p tsconfig.json && node scripts/bundle/build.mjs'
 }
 
 stage_deps() {

@@ -36,7 +36,12 @@ export class HealthMonitor {
 
   report(now = Date.now()): HealthReport {
     if (this.cached && now - this.cachedAt < HEALTH_CACHE_MS) return this.cached;
-    if (now - this.clockAskedAt >= CLOCK_EVERY_MS) { this.clockAskedAt = now; this.askClock(); }
+    if (now - this.clockAskedAt >= CLOCK_EVERY_MS) {
+      this.clockAskedAt = now;
+      // After this turn: forking the child blocks the process for milliseconds (more the
+      // larger it is), and the answer comes later anyway; the asking request need not wait.
+      setImmediate(() => this.askClock());
+    }
     const t = this.temperature();
     const mem = this.memory();
     this.cached = {

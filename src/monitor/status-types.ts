@@ -5,6 +5,7 @@ import type { AreaType } from '../config/types.js';
 import type { AreaState, FaultRecord } from '../control/state.js';
 import type { OutputHealth } from '../output/runner.js';
 import type { LoopStats } from '../render/loop.js';
+import type { CodeCacheReport } from '../runtime/code-cache.js';
 
 export interface Identity {
   hostname: string;
@@ -92,6 +93,8 @@ export interface Status {
   version: string;
   identity: Identity;
   uptimeSeconds: number;
+  /** How the start used V8's code cache (dist/launch.js); absent when started otherwise. */
+  codeCache?: CodeCacheReport;
   time?: string;
   timezone: string;
   config: ConfigReport;

@@ -11,6 +11,7 @@ import type { TextFit } from '../render/areas/content.js';
 import type { AreaReport, ArchiveResult, Identity, ServiceProblem, Status } from './status-types.js';
 import { isoTime } from '../util/clock.js';
 import { systemZone } from '../time/system-zone.js';
+import { codeCacheReport } from '../runtime/code-cache.js';
 
 export type { Identity, ServiceProblem, Status };
 
@@ -64,6 +65,7 @@ export function buildStatus(s: StatusInput): Status {
     version: s.version,
     identity: identity(),
     uptimeSeconds: Math.round((now - s.startedAt) / 1000),
+    ...(codeCacheReport() ? { codeCache: { ...codeCacheReport()! } } : {}),
     time: isoTime(now),
     timezone: config.timezone ?? systemZone(),
     config: {

@@ -103,6 +103,9 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
       assert.ok(d.pixels.some((v) => v > 0), 'the info screen is not black');
       const ip = (await json('/status'))?.identity?.addresses as Array<{ interface: string; address: string }>;
       assert.deepEqual(ip.map((a) => [a.interface, a.address]), [['eth0', GUEST_IP]], 'the address the info screen lists');
+      // The unit's ExecStart is the launcher: the bundle, its code cache in the unit's CacheDirectory=.
+      const cc = (await json('/status'))?.codeCache as { bundle?: boolean; dir?: string } | undefined;
+      assert.deepEqual([cc?.bundle, cc?.dir], [true, '/var/cache/mlds']);
     });
 
     await t.test('then the replayed request', async () => {
@@ -120,6 +123,7 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
 
     await t.test('systemctl restart: a new process blanks the panel, shows the info screen, replays', async () => {
       const before = await mainPid();
+      await until('the first process to write its code cache', 120_000, async () => (await json('/status'))?.codeCache?.written || undefined);
       const { seen, stop } = watch('3-restart');
       const r = await m.sh('systemctl restart mlds', 300_000);
       assert.equal(r.code, 0, r.out);
@@ -134,6 +138,7 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
       assert.ok(firstBlack > 0, `the panel went black after the content (${seen.join(' -> ')})`);
       assert.deepEqual(seen.slice(firstBlack).filter((k) => k !== 'black'), ['other', 'content'], 'then the info screen, then the replay');
       assert.equal(await restarts(), 0, 'a restart asked for is not counted as a failure');
+      assert.equal((await json('/status'))?.codeCache?.state, 'used', 'the new process compiled from the cache the first one wrote');
     });
 
     await t.test('kill -9: systemd restarts the service', async () => {

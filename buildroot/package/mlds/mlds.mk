@@ -31,6 +31,7 @@ MLDS_TARGET_ENV = $(NODEJS_BIN_ENV) npm_config_arch=$(MLDS_CPU) npm_config_targe
 define MLDS_BUILD_CMDS
 	cd $(@D) && $(MLDS_HOST_NPM) ci --ignore-scripts --no-audit --no-fund
 	cd $(@D) && $(HOST_DIR)/bin/node node_modules/typescript/bin/tsc -p tsconfig.json
+	cd $(@D) && $(HOST_DIR)/bin/node scripts/bundle/build.mjs
 	cd $(@D) && $(TARGET_MAKE_ENV) $(MLDS_TARGET_ENV) $(HOST_DIR)/bin/npm rebuild canvas
 	cd $(@D)/native && $(MLDS_HOST_NPM) ci --ignore-scripts --no-audit --no-fund
 	cd $(@D)/native && $(TARGET_MAKE_ENV) $(MLDS_TARGET_ENV) $(HOST_DIR)/bin/node \

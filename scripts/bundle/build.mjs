@@ -1,0 +1,71 @@
+// Bundles the compiled service (dist/cli.js and what it imports) into one CommonJS file,
+// dist/bundle/mlds.cjs, that dist/launch.js runs from V8's code cache: a start then reads one
+// file and compiles nothing it compiled last time, instead of resolving, reading and compiling
+// some 300 modules (docs/performance.md, "Start").
+//
+// dist/bundle/ is two folders below the package root, as every dist/<concern>/ module is, so
+// the paths the modules build from import.meta.url (fonts/, native/, package.json) stay right.
+// Left outside (loaded from node_modules when used): native addons, packages that start worker
+// threads by file name (pino), and packages only an optional capability loads, so a capability
+// not configured costs no source in memory either.
+/* global console */
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const EXTERNAL = [
+  'canvas', 'serialport', '@serialport/*', 'modbus-serial', 'pino', 'playwright-core',
+  'mqtt', 'prom-client', 'yauzl', 'yazl',
+];
+
+/**
+ * `requireCjs('pkg')` (util/require-cjs.ts: createRequire, for CommonJS packages) is a plain
+ * `require('pkg')` inside the bundle, so the package is bundled (and cached) too; it still
+ * runs only when that line runs.
+ */
+const requireCjsInBundle = {
+  name: 'require-cjs',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      return {
+        contents: text.replace(/\brequireCjs\((['"])([^'"]+)\1\)/g, (all, q, spec) =>
+          (EXTERNAL.some((e) => spec === e || spec.startsWith(`${e.replace('/*', '')}/`)) ? all : `require(${q}${spec}${q})`)),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+const result = await build({
+  entryPoints: [path.join(ROOT, 'dist/cli.js')],
+  outfile: path.join(ROOT, 'dist/bundle/mlds.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: EXTERNAL,
+  // One import.meta.url for every module: the bundle's own (see above).
+  define: { 'import.meta.url': '__mldsBundleUrl' },
+  banner: { js: "const __mldsBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Whitespace only: names stay readable in stack traces and logs.
+  minifyWhitespace: true,
+  // ASCII source: V8 keeps it one byte a character (a two-byte string would double its memory).
+  charset: 'ascii',
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+  plugins: [requireCjsInBundle],
+});
+// The screenshot encoder's worker thread: encoder.ts starts ./encode-worker.js beside the code
+// that starts it, which inside the bundle is this folder.
+await build({
+  entryPoints: [path.join(ROOT, 'dist/render/encode-worker.js')],
+  outfile: path.join(ROOT, 'dist/bundle/encode-worker.js'),
+  bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external',
+  minifyWhitespace: true, charset: 'ascii', legalComments: 'none', logLevel: 'warning',
+});
+const out = Object.values(result.metafile.outputs)[0];
+console.log(`make: dist/bundle/mlds.cjs ${(out.bytes / 1024).toFixed(0)} KB from ${Object.keys(out.inputs).length} modules`);

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// How the device starts the service: the bundle (dist/bundle/mlds.cjs, scripts/bundle/build.mjs)
+// compiled with V8's code cache when one is kept, else dist/cli.js as tsc left it.
+//
+// Node 20 has no compile cache of its own (22 has), so this keeps one: V8's cached data of the
+// bundle, taken once the service has run for a while (it then holds the functions a start and
+// a first frame compiled), in $CACHE_DIRECTORY (systemd's CacheDirectory=) or $MLDS_CODE_CACHE_DIR.
+// Without either nothing is written. The file's name carries the bundle's size and mtime, Node's
+// version and the architecture: V8 checks its own version and flags but only the source's
+// length, so a cache of another build of the same length must never be offered.
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { CODE_CACHE_KEY, type CodeCacheReport } from './runtime/code-cache.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const BUNDLE = path.join(HERE, 'bundle', 'mlds.cjs');
+/** After the start: the cache then holds what a start and the first frames compiled (MLDS_CODE_CACHE_AFTER_MS: tests). */
+const WRITE_AFTER_MS = Number(process.env.MLDS_CODE_CACHE_AFTER_MS) || 10_000;
+
+function cacheDir(): string | undefined {
+  const d = process.env.MLDS_CODE_CACHE_DIR || process.env.CACHE_DIRECTORY?.split(':')[0];
+  return d || undefined;
+}
+
+function runBundle(): void {
+  const st = statSync(BUNDLE);
+  const dir = cacheDir();
+  const name = `mlds-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}.v8cache`;
+  const file = dir ? path.join(dir, name) : undefined;
+  let cachedData: Buffer | undefined;
+  if (file) { try { cachedData = readFileSync(file); } catch { /* first start of this build */ } }
+  // The shebang is not JavaScript inside the wrapper (node strips it from files it loads itself).
+  const source = readFileSync(BUNDLE, 'utf8').replace(/^#!.*/, '');
+  const script = new vm.Script(Module.wrap(source), {
+    filename: BUNDLE, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const report: CodeCacheReport = {
+    bundle: true, dir, state: !file ? 'off' : !cachedData ? 'absent' : script.cachedDataRejected ? 'rejected' : 'used',
+  };
+  (globalThis as Record<symbol, unknown>)[CODE_CACHE_KEY] = report;
+  const mod = new Module(BUNDLE);
+  mod.filename = BUNDLE;
+  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(BUNDLE));
+  const require = createRequire(BUNDLE);
+  (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, require, mod, BUNDLE, path.dirname(BUNDLE));
+  if (file && dir && report.state !== 'used') {
+    setTimeout(() => {
+      try {
+        mkdirSync(dir, { recursive: true });
+        // Caches of other builds are of no use again.
+        for (const f of readdirSync(dir)) if (f.startsWith('mlds-') && f.endsWith('.v8cache') && f !== name) rmSync(path.join(dir, f), { force: true });
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, script.createCachedData());
+        renameSync(tmp, file);
+        report.written = file;
+      } catch (err) {
+        report.error = (err as Error).message;
+      }
+    }, WRITE_AFTER_MS).unref();
+  }
+}
+
+let bundled = true;
+try { statSync(BUNDLE); } catch { bundled = false; }
+if (bundled) runBundle();
+else await import('./cli.js');
