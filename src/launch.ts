@@ -8,7 +8,7 @@
 // Without either nothing is written. The file's name carries the bundle's size and mtime, Node's
 // version and the architecture: V8 checks its own version and flags but only the source's
 // length, so a cache of another build of the same length must never be offered.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,11 +41,10 @@ function runBundle(): void {
     bundle: true, dir, state: !file ? 'off' : !cachedData ? 'absent' : script.cachedDataRejected ? 'rejected' : 'used',
   };
   (globalThis as Record<symbol, unknown>)[CODE_CACHE_KEY] = report;
+  // The bundle's require() resolves from its own folder, as node's loader would give it.
   const mod = new Module(BUNDLE);
   mod.filename = BUNDLE;
-  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(BUNDLE));
-  const require = createRequire(BUNDLE);
-  (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, require, mod, BUNDLE, path.dirname(BUNDLE));
+  (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, createRequire(BUNDLE), mod, BUNDLE, path.dirname(BUNDLE));
   if (file && dir && report.state !== 'used') {
     setTimeout(() => {
       try {
@@ -63,7 +62,5 @@ function runBundle(): void {
   }
 }
 
-let bundled = true;
-try { statSync(BUNDLE); } catch { bundled = false; }
-if (bundled) runBundle();
+if (existsSync(BUNDLE)) runBundle();
 else await import('./cli.js');
