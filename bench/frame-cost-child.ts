@@ -19,7 +19,7 @@ async function child(screen: string, frames: number): Promise<void> {
   await preloadImage(path.join(HERE, '../examples/images/logo.png'));
   const s = screens(gif)[screen as 'led' | 'hd'];
   let wake: (() => void) | undefined;
-  const loop = benchLoop(compositorFor(s, Date.now() - 2000), 50, () => wake?.());
+  const loop = await benchLoop(compositorFor(s, Date.now() - 2000), 50, () => wake?.());
   const sent = () => new Promise<void>((r) => { wake = r; });
   const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   loop.start();

@@ -13,8 +13,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { OutputRunner } from '../src/output/runner.js';
 import { VirtualOutput } from '../src/output/virtual.js';
+import type { Frame } from '../src/frame.js';
 import { FrameLoop } from '../src/render/loop.js';
+import { frameClock } from '../src/render/frame-clock.js';
 import type { Compositor } from '../src/render/compositor.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -67,10 +70,19 @@ export async function wakeCost(seconds: number, periodMs: number): Promise<numbe
   return (d.user + d.system) / 1000 / n;
 }
 
-/** The loop as bench/render.ts runs it: 50 fps, a virtual output taking every frame. */
-export function benchLoop(c: Compositor, fps: number, onSent?: () => void): FrameLoop {
-  const out = new VirtualOutput();
-  return new FrameLoop(c, async (f) => { await out.send(f); onSent?.(); return true; }, Date.now, { fps });
+const quiet = { warn() {}, info() {} };
+
+/**
+ * The loop as bench/render.ts runs it: 50 fps, a virtual output taking every frame through
+ * the OutputRunner, as the service's units hand frames over.
+ */
+export async function benchLoop(c: Compositor, fps: number, onSent?: () => void): Promise<FrameLoop> {
+  const runner = new OutputRunner(new VirtualOutput(), quiet);
+  await runner.start(c.unit.width, c.unit.height);
+  const sink = onSent
+    ? (f: Frame) => { const done = runner.submit(f); if (typeof done === 'boolean') onSent(); else void done.then(onSent); return done; }
+    : (f: Frame) => runner.submit(f);
+  return new FrameLoop(c, sink, Date.now, { fps, clock: frameClock() });
 }
 
 /**

@@ -173,7 +173,7 @@ async function realTime(s: Screen, seconds: number): Promise<{ sent: number; mis
     if (timing && f.seq !== seq && inLoop.length < 100_000) inLoop.push(performance.now() - t);
     return f;
   };
-  const loop = benchLoop(c, FPS);
+  const loop = await benchLoop(c, FPS);
   loop.start();
   // The first frame paints everything and decodes fonts: measure the steady state.
   await new Promise((r) => setTimeout(r, 500));

@@ -6,6 +6,7 @@ Napi::Function InitPacketSocket(Napi::Env env);
 Napi::Function InitUdpSocket(Napi::Env env);
 Napi::Function InitSdNotify(Napi::Env env);
 Napi::Function InitReleaseMemory(Napi::Env env);
+Napi::Function InitFrameTimer(Napi::Env env);
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("FbDevice", InitFbDevice(env));
@@ -13,6 +14,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("UdpSocket", InitUdpSocket(env));
   exports.Set("sdNotify", InitSdNotify(env));
   exports.Set("releaseMemory", InitReleaseMemory(env));
+  exports.Set("FrameTimer", InitFrameTimer(env));
   exports.Set("convert", Napi::Function::New(env, ConvertJs, "convert"));
   return exports;
 }

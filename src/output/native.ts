@@ -57,7 +57,18 @@ export interface UdpSocket {
   close(): void;
 }
 
+/** A timerfd on node's event loop (see native/src/timer.cc): fires its callback once per arm(). */
+export interface NativeFrameTimer {
+  /** Fires once, `ms` (fractional) from now, replacing an earlier arm. */
+  arm(ms: number): void;
+  disarm(): void;
+  /** Releases the fd; arm() afterwards throws EBADF. */
+  close(): void;
+}
+
 export interface NativeHelper {
+  /** Missing from helpers built before it existed (the frame loop then uses setTimeout). */
+  FrameTimer?: new (callback: () => void) => NativeFrameTimer;
   FbDevice: new (path: string) => FbDevice;
   PacketSocket: new (ifname: string, etherType?: number) => PacketSocket;
   UdpSocket: new (ipv4: string, port: number) => UdpSocket;

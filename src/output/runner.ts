@@ -21,6 +21,9 @@ export interface OutputHealth {
 
 export interface RunnerLog { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
 
+/** The queue when nothing is in it. */
+const SETTLED: Promise<unknown> = Promise.resolve();
+
 /** Reopen delays: 0.5 s doubling to 30 s, so a dead panel costs little and a returning one is found soon. */
 export const BACKOFF_MIN_MS = 500;
 export const BACKOFF_MAX_MS = 30_000;
@@ -64,12 +67,20 @@ export class OutputRunner {
     await this.submit(black ?? { width, height, data: new Uint8Array(width * height * 4), seq: 0 });
   }
 
-  /** Frames reach the output one at a time, in order: drivers reuse their packet buffers. */
-  submit(frame: Frame): Promise<boolean> {
+  /**
+   * Frames reach the output one at a time, in order: drivers reuse their packet buffers.
+   * Answers whether the frame reached the output: at once (a boolean) when the driver
+   * finished inside its send, else a promise.
+   */
+  submit(frame: Frame): boolean | Promise<boolean> {
     this.pending++;
     // The usual case, an open output with nothing before this frame: straight to the driver,
     // without two links and their closures in the queue's chain for every frame.
-    if (this.pending === 1 && this.isOpen) return (this.queue = this.sendNow(frame));
+    if (this.pending === 1 && this.isOpen) {
+      const done = this.sendNow(frame);
+      this.queue = typeof done === 'boolean' ? SETTLED : done;
+      return done;
+    }
     const next = this.queue.then(() => this.submitNow(frame));
     this.queue = next.catch(() => false);
     return next;
@@ -81,17 +92,44 @@ export class OutputRunner {
     return open ? this.sendNow(frame) : false;
   }
 
-  /** Sends to the open output; ends one pending submit. */
-  private async sendNow(frame: Frame): Promise<boolean> {
+  /** Sends to the open output; ends one pending submit. A driver done inside send() makes no promise here either. */
+  private sendNow(frame: Frame): boolean | Promise<boolean> {
+    let sending: void | Promise<void>;
     try {
-      await this.output.send(frame);
-      this.framesSent++;
-      this.consecutiveFailures = 0;
-      this.lastResult = 'ok';
-      this.lastSendAt = this.now();
-      this.logWarningChanges();
-      return true;
+      sending = this.output.send(frame);
     } catch (err) {
+      return this.failed(err);
+    }
+    if (sending === undefined) {
+      this.pending--;
+      this.succeeded();
+      return true;
+    }
+    return this.settle(sending);
+  }
+
+  private async settle(sending: Promise<void>): Promise<boolean> {
+    try {
+      await sending;
+    } catch (err) {
+      return this.failed(err);
+    }
+    this.pending--;
+    this.succeeded();
+    return true;
+  }
+
+  private succeeded(): void {
+    this.framesSent++;
+    this.consecutiveFailures = 0;
+    this.lastResult = 'ok';
+    this.lastSendAt = this.now();
+    this.logWarningChanges();
+  }
+
+  /** A send failed: counted, and enough failures in a row close the output for a reopen; ends one pending submit. */
+  private async failed(err: unknown): Promise<boolean> {
+    try {
       this.fail(err, 'send');
       if (this.consecutiveFailures >= REOPEN_AFTER_FAILURES) await this.closeForRetry();
       return false;

@@ -52,8 +52,10 @@ export interface Output {
    * without error (DDP: and no error came back within a settle window); rejects otherwise. The frame must not be retained after it resolves
    * unless copied: its data is the compositor's buffer, updated by the next render. Where
    * `damageSince(frame, shown)` gives rectangles, writing only those is enough.
+   * A driver that waits for nothing may finish inside the call: it returns undefined (and
+   * throws instead of rejecting), so a frame makes no promise.
    */
-  send(frame: Frame): Promise<void>;
+  send(frame: Frame): void | Promise<void>;
   /** 0..100. Applied by the hardware when it can, else by scaling pixels in send(). */
   setBrightness(percent: number): Promise<void>;
   /** Release everything open() acquired. Safe to call twice, and after a failed open(). */

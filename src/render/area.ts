@@ -17,6 +17,9 @@ export interface RenderOptions {
   fps?: number;
 }
 
+/** The content key of an area showing nothing. */
+const NO_CONTENT = '-';
+
 interface Phase { content: Content | undefined; effect?: number; kind?: EffectPhase; p: number; elapsed: number }
 
 /** What decides whether two states look the same: equal ones swap without an effect. */
@@ -49,23 +52,31 @@ export class AreaRenderer {
   private dispMs = 0;
   private generation = 0;
   private layer: Canvas | undefined;
-  private drawnKey: string | undefined;
+  /** What was last painted: its content (null: nothing yet), that content's key, and the effect's kind and moment while one ran. */
+  private drawnContent: Content | undefined | null = null;
+  private drawnInner: string | number | undefined;
+  private drawnKind: EffectPhase | undefined;
+  private drawnElapsed = 0;
   private drawnGeneration = -1;
   private drawnSteady = false;
   /** Pictures of repeating content (pages), by key, while the content lasts (see Compositor.keepPictures). */
   private readonly pictures = new Map<string, Uint8Array>();
   private pictureBytes = 0;
   private readonly ph: Phase = { content: undefined, effect: undefined, kind: undefined, p: 1, elapsed: 0 };
-  private keyInner = '';
+  private keyInner: string | number = '';
   private keyGeneration = -1;
   private keyText = '';
   /** The area's rectangle on the unit; never changed, so frames may keep it as damage. */
   readonly rect: Rect;
   /** changedRect()'s answer for some rows, kept while it holds (frames keep it as damage: never changed once handed out). */
   private rowsRect: Rect | undefined;
+  /** [rect] and [rowsRect], the damage of a frame where only this area changed: made once, never changed. */
+  private readonly rectAlone: Rect[];
+  private rowsAlone: Rect[] | undefined;
 
   constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {
     this.rect = { x: area.x, y: area.y, w: area.width, h: area.height };
+    this.rectAlone = Object.freeze([this.rect]) as Rect[];
   }
 
   sync(st: AreaState | undefined, now: number): void {
@@ -151,13 +162,17 @@ export class AreaRenderer {
     return ph;
   }
 
-  key(now: number): string {
-    // A decoder or page that has finished leaving ends (still pictures stay: a test may look back in time).
+  /** The phase at `now`, once a decoder or page that has finished leaving has ended (still pictures stay: a test may look back in time). */
+  private settled(now: number): Phase {
     if (this.leaving?.dispose && now >= this.changeAt + this.clearMs) { this.leaving.dispose(); this.leaving = undefined; }
-    const ph = this.phase(now);
+    return this.phase(now);
+  }
+
+  /** The key of the kept picture for `now` (pages): every part of what is on show, as one string. */
+  private pictureKey(now: number): string {
+    const ph = this.settled(now);
     const inner = ph.content ? ph.content.key(now) : '-';
     if (ph.effect) return `${this.generation}:${ph.kind}${Math.max(0, ph.elapsed)}:${inner}`;
-    // Between changes the same key string serves every frame: nothing is made per frame.
     if (inner !== this.keyInner || this.keyGeneration !== this.generation) {
       this.keyInner = inner;
       this.keyGeneration = this.generation;
@@ -166,9 +181,19 @@ export class AreaRenderer {
     return this.keyText;
   }
 
-  /** Whether the picture at `now` differs from the one last painted (see markDrawn). */
+  /**
+   * Whether the picture at `now` differs from the one last painted (see markDrawn): another
+   * generation or content, another content key, another effect or moment of it. Compared part
+   * by part, so a frame makes no key string.
+   */
   changed(now: number): boolean {
-    return this.key(now) !== this.drawnKey;
+    const ph = this.settled(now);
+    const c = ph.content;
+    if (c !== this.drawnContent || this.generation !== this.drawnGeneration) return true;
+    if ((c ? c.key(now) : NO_CONTENT) !== this.drawnInner) return true;
+    const kind = ph.effect ? ph.kind : undefined;
+    if (kind !== this.drawnKind) return true;
+    return kind !== undefined && Math.max(0, ph.elapsed) !== this.drawnElapsed;
   }
 
   /**
@@ -184,11 +209,23 @@ export class AreaRenderer {
     }
     const r = this.rowsRect;
     if (r && r.y === a.y + rows.y && r.h === rows.h) return r;
+    this.rowsAlone = undefined;
     return (this.rowsRect = { x: a.x, y: a.y + rows.y, w: a.width, h: rows.h });
   }
 
+  /** `r`, an answer of changedRect(), as a frame's whole damage: one array for every such frame (frozen). */
+  alone(r: Rect): Rect[] {
+    if (r === this.rect) return this.rectAlone;
+    if (r === this.rowsRect) return (this.rowsAlone ??= Object.freeze([r]) as Rect[]);
+    return [r];
+  }
+
   markDrawn(now: number): void {
-    this.drawnKey = this.key(now);
+    const ph = this.settled(now);
+    this.drawnContent = ph.content;
+    this.drawnInner = ph.content ? ph.content.key(now) : NO_CONTENT;
+    this.drawnKind = ph.effect ? ph.kind : undefined;
+    this.drawnElapsed = Math.max(0, ph.elapsed);
     this.drawnGeneration = this.generation;
     this.drawnSteady = this.steady(now);
   }
@@ -200,11 +237,11 @@ export class AreaRenderer {
 
   /** The area's kept picture (RGBA rows of the area as the unit shows it) for `now`, if there is one. */
   picture(now: number): Uint8Array | undefined {
-    return this.pictures.size && this.repeatsAt(now) ? this.pictures.get(this.key(now)) : undefined;
+    return this.pictures.size && this.repeatsAt(now) ? this.pictures.get(this.pictureKey(now)) : undefined;
   }
 
   keepPicture(now: number, rgba: Uint8Array): void {
-    this.pictures.set(this.key(now), rgba);
+    this.pictures.set(this.pictureKey(now), rgba);
     this.pictureBytes += rgba.byteLength;
   }
 

@@ -51,6 +51,8 @@ export class Compositor {
   private overlayNext = -Infinity;
   /** The strip paint() is drawing, overwritten for each (never handed out): a frame makes no rectangle for it. */
   private readonly strip: Rect = { x: 0, y: 0, w: 0, h: 0 };
+  /** The whole unit, { 0, 0, width, height }. */
+  private readonly bounds: Rect;
   /** allRenderers(), until the displays' areas change. */
   private renderers: AreaRenderer[] | undefined;
 
@@ -64,6 +66,7 @@ export class Compositor {
     this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
     this.scratch = new ScratchCanvases(unit.width, unit.height);
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
+    this.bounds = Object.freeze({ x: 0, y: 0, w: unit.width, h: unit.height });
     this.last = { width: unit.width, height: unit.height, data: this.buffer, seq: 0 };
   }
 
@@ -230,6 +233,8 @@ export class Compositor {
   private collectDirty(now: number): Rect[] {
     const W = this.unit.width, H = this.unit.height;
     let dirty: Rect[] | undefined;
+    // The usual frame changes one area: its rectangle alone, as the array that area keeps for it.
+    let only: AreaRenderer | undefined, onlyRect: Rect | undefined;
     for (let di = 0; di < this.displays.length; di++) {
       const d = this.displays[di];
       const st = this.stateOf(d.id);
@@ -251,14 +256,23 @@ export class Compositor {
       for (let i = 0; i < renderers.length; i++) {
         const ar = renderers[i];
         ar.sync(st.areas.get(ar.area.id), now);
-        if (ar.changed(now)) (dirty ??= []).push(ar.changedRect(now));
+        if (!ar.changed(now)) continue;
+        const r = ar.changedRect(now);
+        if (!dirty && !only) { only = ar; onlyRect = r; continue; }
+        if (only) { (dirty ??= []).push(onlyRect!); only = undefined; }
+        dirty!.push(r);
       }
     }
     if (this.everythingDirty) {
       this.everythingDirty = false;
       return [{ x: 0, y: 0, w: W, h: H }];
     }
-    return dirty ? visibleOnly(dirty, { x: 0, y: 0, w: W, h: H }) : NOTHING;
+    if (only) {
+      const r = onlyRect!;
+      if (!dirty && r.x >= 0 && r.y >= 0 && r.x + r.w <= W && r.y + r.h <= H && r.w > 0 && r.h > 0) return only.alone(r);
+      (dirty ??= []).push(r);
+    }
+    return dirty ? visibleOnly(dirty, this.bounds) : NOTHING;
   }
 }
 

@@ -1,11 +1,15 @@
 import { mergeDamage, type Frame } from '../frame.js';
 import type { Compositor } from './compositor.js';
+import { timeoutClock, type ClockFactory, type FrameClock } from './frame-clock.js';
 
-export type FrameSink = (frame: Frame) => Promise<boolean>;
+/** Hands a frame to the output: whether it got there, at once when the output finished inside the call. */
+export type FrameSink = (frame: Frame) => boolean | Promise<boolean>;
 
 export interface LoopOptions {
   /** Frame rate ceiling (default 50). */
   fps?: number;
+  /** What wakes the loop (default node's setTimeout; the service passes frameClock()). */
+  clock?: ClockFactory;
 }
 
 export interface LoopStats {
@@ -40,7 +44,10 @@ const NO_WAITERS: readonly Waiter[] = Object.freeze([]);
 export class FrameLoop {
   readonly period: number;
   private running = false;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly makeClock: ClockFactory;
+  /** Made at the first arm, closed by stop(). */
+  private clock: FrameClock | undefined;
+  private armed = false;
   private immediate: NodeJS.Immediate | undefined;
   private wakeAt: number | undefined;
   private epoch = 0;
@@ -57,7 +64,7 @@ export class FrameLoop {
   private sendingSince: number | undefined;
   private readonly counts: LoopStats;
   // Made once: a frame makes no closure for its timer or its send.
-  private readonly onTimer = (): void => this.tick();
+  private readonly onTimer = (): void => { this.armed = false; this.tick(); };
   private readonly onSent = (ok: boolean): void => this.sent(ok);
   private readonly onSendFailed = (): void => this.sent(false);
 
@@ -69,6 +76,7 @@ export class FrameLoop {
   ) {
     const fps = options.fps && options.fps > 0 ? options.fps : 50;
     this.period = 1000 / fps;
+    this.makeClock = options.clock ?? timeoutClock;
     this.counts = { fps, rendered: 0, sent: 0, dropped: 0, missed: 0, errors: 0 };
   }
 
@@ -81,8 +89,9 @@ export class FrameLoop {
 
   stop(): void {
     this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.clock?.close();
+    this.clock = undefined;
+    this.armed = false;
     this.wakeAt = undefined;
     // Nothing is drawn now: no decoder or browser page runs for it (they start again when drawn).
     this.compositor.suspendMedia?.();
@@ -130,8 +139,7 @@ export class FrameLoop {
   private tick(forced = false): void {
     // A tick from invalidate() must not leave the armed timer running untracked: stop() could
     // not clear it, and it would draw (and start a video's decoder again) after the stop.
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.disarm();
     const t = this.now();
     const due = this.wakeAt;
     if (!forced && due !== undefined && t < due && this.waiters.length === 0) {
@@ -171,8 +179,7 @@ export class FrameLoop {
     let next = this.compositor.nextChange(renderedAt);
     if (next === Infinity) {
       this.wakeAt = undefined;
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = undefined;
+      this.disarm();
       return;
     }
     const earliest = renderedAt + this.period;
@@ -186,8 +193,14 @@ export class FrameLoop {
   }
 
   private arm(at: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(this.onTimer, Math.max(0, at - this.now()));
+    (this.clock ??= this.makeClock(this.onTimer)).arm(at - this.now());
+    this.armed = true;
+  }
+
+  private disarm(): void {
+    if (!this.armed) return;
+    this.armed = false;
+    this.clock!.disarm();
   }
 
   private queue(frame: Frame, waiters: readonly Waiter[]): void {
@@ -210,14 +223,21 @@ export class FrameLoop {
     this.sending = true;
     this.sendingSince = this.now();
     this.sendingWaiters = waiters;
-    this.sink(frame).then(this.onSent, this.onSendFailed);
+    let done: boolean | Promise<boolean>;
+    try {
+      done = this.sink(frame);
+    } catch {
+      done = false;
+    }
+    if (typeof done === 'boolean') this.sent(done);
+    else done.then(this.onSent, this.onSendFailed);
   }
 
   private sent(ok: boolean): void {
     if (ok) this.counts.sent++;
     const waiters = this.sendingWaiters;
     this.sendingWaiters = NO_WAITERS;
-    for (const w of waiters) w(ok);
+    for (let i = 0; i < waiters.length; i++) waiters[i](ok);
     this.sending = false;
     this.sendingSince = undefined;
     const next = this.pending;

@@ -6,6 +6,7 @@ import { createOutput } from '../output/index.js';
 import { OutputRunner, type RunnerLog } from '../output/runner.js';
 import { Compositor, type CompositorOptions, type Overlay } from '../render/compositor.js';
 import { PACKAGE_FONT_DIR } from '../render/fonts.js';
+import { frameClock } from '../render/frame-clock.js';
 import { FrameLoop } from '../render/loop.js';
 
 function compositorOptions(config: ServiceConfig): CompositorOptions {
@@ -85,6 +86,6 @@ export class Unit {
   }
 
   private newLoop(fps: number): FrameLoop {
-    return new FrameLoop(this.compositor, (frame) => this.runner.submit(frame), this.now, { fps });
+    return new FrameLoop(this.compositor, (frame) => this.runner.submit(frame), this.now, { fps, clock: frameClock() });
   }
 }

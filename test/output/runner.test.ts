@@ -176,3 +176,36 @@ test('frames submitted back to back reach the driver one at a time and in order,
   assert.deepEqual(out.frames.map((f) => f.seq).slice(6), [6, 7, 8]);
   assert.equal(most, 1);
 });
+
+/** FlakyOutput's driver done inside send(): no promise, a throw instead of a rejection. */
+class SyncOutput extends FlakyOutput {
+  override send(frame: Frame): void {
+    if (this.sendFails) throw Object.assign(new Error('EIO: panel gone'), { code: 'EIO' });
+    this.frames.push(frame);
+  }
+}
+
+test('a driver done inside send() is answered at once, with no promise; its throws count as failures and reopen it', async () => {
+  const out = new SyncOutput();
+  const r = new OutputRunner(out, quiet);
+  await r.start(2, 1);
+  const done = r.submit(frame(1));
+  assert.equal(done, true, 'a boolean, not a promise');
+  assert.equal(out.frames.at(-1)?.seq, 1);
+  assert.equal(r.health().framesSent, 2);
+  out.sendFails = true;
+  for (let i = 0; i < REOPEN_AFTER_FAILURES; i++) {
+    const failed = r.submit(frame(2 + i));
+    assert.ok(failed instanceof Promise, 'a failure may close the output: answered through a promise');
+    assert.equal(await failed, false);
+  }
+  const h = r.health();
+  assert.equal(h.lastResult, 'error');
+  assert.match(h.lastError ?? '', /^send: EIO/);
+  assert.equal(h.reopens, 1, `${REOPEN_AFTER_FAILURES} failures in a row close it for a reopen`);
+  assert.equal(out.closes, 1);
+  // Frames submitted back to back while one is still queued keep their order.
+  out.sendFails = false;
+  const late = [r.submit(frame(10)), r.submit(frame(11))];
+  assert.deepEqual(await Promise.all(late), [false, false], 'inside the reopen backoff: not sent');
+});

@@ -6,8 +6,11 @@ import type { CanvasRenderingContext2D } from 'canvas';
  * earliest nextChange(), so both must describe the picture exactly.
  */
 export interface Content {
-  /** Changes exactly when the picture changes (scroll pixel, GIF frame, clock text). */
-  key(now: number): string;
+  /**
+   * Changes exactly when the picture changes (scroll pixel, GIF frame, clock text). Compared
+   * only with this content's own keys: a number (a scroll distance) serves and makes no string.
+   */
+  key(now: number): string | number;
   /** ms epoch of the next change after `now`; Infinity for a still picture. */
   nextChange(now: number): number;
   /** Paints the content with the area's top-left corner at (ox, oy); the caller has clipped to the area. */

@@ -30,9 +30,6 @@ export class TextContent implements Content {
   /** Distance in px from one head to the next (text + gap), whole pixels so the loop is exact. */
   readonly period: number;
   private readonly staticX: number;
-  /** key()'s last answer and the distance it is for: between moves no string is made. */
-  private keyDistance = -1;
-  private keyText: string;
   private readonly inkRows: { y: number; h: number };
   /** Room for the copies in view, refilled by each draw. */
   private readonly xs: Float64Array;
@@ -44,7 +41,6 @@ export class TextContent implements Content {
     this.period = Math.max(1, Math.round(this.strip.width + gap));
     const free = opts.width - this.strip.width;
     this.staticX = opts.align === 'center' ? Math.round(free / 2) : opts.align === 'right' ? Math.round(free) : 0;
-    this.keyText = `t${this.id}`;
     this.inkRows = { y: this.strip.inkTop, h: this.strip.inkBottom - this.strip.inkTop };
     this.xs = new Float64Array(this.scrolls ? maxCopies(opts.width, Math.ceil(this.strip.width), this.period) : 1);
   }
@@ -61,11 +57,9 @@ export class TextContent implements Content {
     return scrollDistance(this.opts.pxPerSecond, this.opts.origin, now, this.opts.step);
   }
 
-  key(now: number): string {
-    if (!this.scrolls) return this.keyText;
-    const d = this.distance(now);
-    if (d !== this.keyDistance) { this.keyDistance = d; this.keyText = `t${this.id}:${d}`; }
-    return this.keyText;
+  /** The scroll distance in pixels (0 for a line that stands still). */
+  key(now: number): number {
+    return this.scrolls ? this.distance(now) : 0;
   }
 
   nextChange(now: number): number {

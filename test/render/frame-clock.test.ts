@@ -1,0 +1,114 @@
+// The frame loop's clock (src/render/frame-clock.ts, native/src/timer.cc): the native timerfd
+// fires once per arm, at the time asked to a fraction of a millisecond, never when disarmed
+// or closed, lets the process exit while disarmed, drives the real FrameLoop on its grid, and
+// makes a tenth of the heap a setTimeout makes per wake-up.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { nativeHelperProblem } from '../../src/output/native.js';
+import { frameClock, nativeClock, timeoutClock } from '../../src/render/frame-clock.js';
+import { FrameLoop } from '../../src/render/loop.js';
+import type { Frame } from '../../src/frame.js';
+import { skipReason } from '../helpers/skip.js';
+import { area, rig, ROOT } from './helpers.js';
+
+const skip = skipReason(nativeHelperProblem());
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('the native clock fires once per arm, after the time asked (to the fraction of a ms) and not long after', { skip, timeout: 10_000 }, async () => {
+  const make = nativeClock();
+  assert.ok(make, 'the helper has FrameTimer');
+  assert.notEqual(frameClock(), timeoutClock, 'the service takes the native clock');
+  const late: number[] = [];
+  let fired = 0, t0 = 0, asked = 0;
+  await new Promise<void>((done) => {
+    const clock = make((() => {
+      late.push(performance.now() - t0 - asked);
+      if (++fired === 20) { clock.close(); done(); return; }
+      t0 = performance.now(); asked = 2.5 + (fired % 3) * 0.3;
+      clock.arm(asked);
+    }));
+    t0 = performance.now(); asked = 2.5;
+    clock.arm(asked);
+  });
+  assert.equal(fired, 20);
+  assert.ok(late.every((l) => l >= -0.05), `never early: ${late.map((l) => l.toFixed(3)).join(' ')}`);
+  late.sort((a, b) => a - b);
+  // setTimeout rounds to whole ms counted from the loop's turn; the timerfd keeps the fraction.
+  assert.ok(late[10] < 1, `median lateness ${late[10].toFixed(3)} ms`);
+});
+
+test('a re-arm replaces the pending wake-up; disarm and close stop it; arm after close is EBADF', { skip }, async () => {
+  let fired = 0;
+  const clock = nativeClock()!(() => { fired++; });
+  clock.arm(5);
+  clock.arm(30); // replaces the 5 ms one
+  await sleep(15);
+  assert.equal(fired, 0, 'the first arm was replaced');
+  await sleep(30);
+  assert.equal(fired, 1);
+  clock.arm(5);
+  clock.disarm();
+  await sleep(20);
+  assert.equal(fired, 1, 'disarmed');
+  clock.arm(0);
+  await sleep(5);
+  assert.equal(fired, 2, 'arm(0) fires at the next turn');
+  clock.close();
+  clock.close();
+  assert.throws(() => clock.arm(1), { code: 'EBADF' });
+});
+
+test('a process whose clock is disarmed (or was never armed) exits; an armed one fires first', { skip }, () => {
+  const url = pathToFileURL(path.join(ROOT, 'src/render/frame-clock.ts')).href;
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+    import { nativeClock } from ${JSON.stringify(url)};
+    const idle = nativeClock()(() => process.stdout.write('idle fired '));
+    idle.arm(10); idle.disarm();
+    const once = nativeClock()(() => process.stdout.write('fired'));
+    once.arm(30);
+  `], { cwd: ROOT, encoding: 'utf8', timeout: 10_000 });
+  assert.equal(out, 'fired');
+});
+
+test('the real loop on the native clock: a scroll on the 20 ms grid, no frame missed', { skip }, async () => {
+  const a = area({ id: 'a', scrollSpeed: 0 });
+  const r = rig([a], { fps: 1000 });
+  r.set(a, { text: 'A text far too long to fit in six hundred and forty pixels of panel', setAt: Date.now() });
+  const at: number[] = [];
+  const loop = new FrameLoop(r.compositor, (f: Frame) => { at.push(performance.now()); return f.seq > 0; }, Date.now, { fps: 50, clock: frameClock() });
+  loop.start();
+  await sleep(1000);
+  loop.stop();
+  assert.ok(at.length >= 48 && at.length <= 52, `${at.length} frames in 1 s`);
+  const gaps = at.slice(1).map((t, i) => t - at[i]).sort((x, y) => x - y);
+  assert.ok(Math.abs(gaps[gaps.length >> 1] - 20) < 1, `median gap ${gaps[gaps.length >> 1].toFixed(2)} ms`);
+  assert.equal(loop.stats().missed, 0);
+  assert.equal(loop.stats().sent, at.length);
+});
+
+test('a wake-up of the native clock makes a tenth of the heap a setTimeout one makes', { skip, timeout: 30_000 }, () => {
+  const url = pathToFileURL(path.join(ROOT, 'src/render/frame-clock.ts')).href;
+  // A young generation (64 MB) that outlasts the wake-ups: the heap's growth is what they made.
+  const perWake = (which: string) => JSON.parse(execFileSync(process.execPath, ['--min-semi-space-size=64', '--max-semi-space-size=64', '--import', 'tsx', '--input-type=module', '-e', `
+    import { nativeClock, timeoutClock } from ${JSON.stringify(url)};
+    const make = ${which === 'native' ? 'nativeClock()' : 'timeoutClock'};
+    let n = 0, before = 0;
+    const clock = make(() => {
+      n++;
+      if (n === 1000) before = process.memoryUsage().heapUsed;
+      if (n < 3000) { clock.arm(0.2); return; }
+      const bytes = process.memoryUsage().heapUsed - before;
+      clock.close();
+      process.stdout.write(JSON.stringify(bytes / 2000));
+    });
+    clock.arm(0.2);
+  `], { cwd: ROOT, encoding: 'utf8' })) as number;
+  const native = perWake('native'), timeout = perWake('timeout');
+  // setTimeout: a Timeout, a timer list and the async-context stack's array (some 450 bytes);
+  // native: what node's MakeCallback makes (some 57 bytes).
+  assert.ok(timeout > 300, `setTimeout: ${timeout.toFixed(0)} bytes a wake-up`);
+  assert.ok(native < 100 && native * 4 < timeout, `native: ${native.toFixed(0)} bytes a wake-up (setTimeout ${timeout.toFixed(0)})`);
+});
