@@ -66,10 +66,14 @@ class FrameTimer : public Napi::ObjectWrap<FrameTimer> {
     spec.it_value.tv_sec = time_t(ns / 1000000000);
     spec.it_value.tv_nsec = long(ns % 1000000000);
     if (timerfd_settime(fd_, 0, &spec, nullptr) != 0) ThrowErrno(env, "timerfd_settime", "frame timer");
+    // The fd stays in node's epoll set from the first arm to close(): stopping and starting the
+    // poll for every frame cost three epoll_ctl calls a frame. While nothing is armed the handle
+    // is unreferenced, so it keeps no process alive.
     if (!polling_) {
       uv_poll_start(poll_, UV_READABLE, OnReadable);
       polling_ = true;
     }
+    uv_ref(reinterpret_cast<uv_handle_t*>(poll_));
     return env.Undefined();
   }
 
@@ -77,7 +81,7 @@ class FrameTimer : public Napi::ObjectWrap<FrameTimer> {
     if (poll_) {
       itimerspec off{};
       timerfd_settime(fd_, 0, &off, nullptr);
-      Stop();
+      uv_unref(reinterpret_cast<uv_handle_t*>(poll_));
     }
     return info.Env().Undefined();
   }
@@ -110,8 +114,8 @@ class FrameTimer : public Napi::ObjectWrap<FrameTimer> {
     uint64_t expirations;
     // Drained whatever happened: an expiry re-armed before this poll reads EAGAIN and waits.
     if (status < 0 || read(self->fd_, &expirations, sizeof expirations) != sizeof expirations) return;
-    // One shot: nothing more comes until the next arm(), and the loop may exit meanwhile.
-    self->Stop();
+    // One shot: nothing more comes until the next arm(), and the process may exit meanwhile.
+    uv_unref(reinterpret_cast<uv_handle_t*>(handle));
     Napi::Env env = self->Env();
     Napi::HandleScope scope(env);
     try {
