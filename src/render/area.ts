@@ -66,6 +66,8 @@ export class AreaRenderer {
   private keyInner: string | number = '';
   private keyGeneration = -1;
   private keyText = '';
+  /** The background's CSS colour, made once (undefined: none, the unit's black shows). */
+  private readonly background: string | undefined;
   /** The area's rectangle on the unit; never changed, so frames may keep it as damage. */
   readonly rect: Rect;
   /** changedRect()'s answer for some rows, kept while it holds (frames keep it as damage: never changed once handed out). */
@@ -77,6 +79,8 @@ export class AreaRenderer {
   constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {
     this.rect = { x: area.x, y: area.y, w: area.width, h: area.height };
     this.rectAlone = Object.freeze([this.rect]) as Rect[];
+    const bg = area.backgroundColor;
+    this.background = bg && bg.a > 0 ? `rgba(${bg.r},${bg.g},${bg.b},${bg.a})` : undefined;
   }
 
   sync(st: AreaState | undefined, now: number): void {
@@ -287,9 +291,8 @@ export class AreaRenderer {
       ctx.beginPath();
       ctx.rect(a.x, a.y, a.width, a.height);
       ctx.clip();
-      const bg = a.backgroundColor;
-      if (bg && bg.a > 0) {
-        ctx.fillStyle = `rgba(${bg.r},${bg.g},${bg.b},${bg.a})`;
+      if (this.background) {
+        ctx.fillStyle = this.background;
         ctx.fillRect(a.x, a.y, a.width, a.height);
       }
       const ph = this.phase(now);

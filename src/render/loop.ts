@@ -49,7 +49,8 @@ export class FrameLoop {
   private clock: FrameClock | undefined;
   private armed = false;
   private immediate: NodeJS.Immediate | undefined;
-  private wakeAt: number | undefined;
+  /** When the next frame is due; NaN while none is (a number field throughout: storing a time makes no heap number). */
+  private wakeAt = NaN;
   private epoch = 0;
   private waiters: Waiter[] = [];
   private sending = false;
@@ -60,8 +61,8 @@ export class FrameLoop {
   private pendingWaiters: readonly Waiter[] = NO_WAITERS;
   private lastQueuedSeq = -1;
   private lastRenderAt = -Infinity;
-  /** When the frame now with the sink was handed over (undefined while none is). */
-  private sendingSince: number | undefined;
+  /** When the frame now with the sink was handed over (NaN while none is). */
+  private sendingSince = NaN;
   private readonly counts: LoopStats;
   // Made once: a frame makes no closure for its timer or its send.
   private readonly onTimer = (): void => { this.armed = false; this.tick(); };
@@ -92,7 +93,7 @@ export class FrameLoop {
     this.clock?.close();
     this.clock = undefined;
     this.armed = false;
-    this.wakeAt = undefined;
+    this.wakeAt = NaN;
     // Nothing is drawn now: no decoder or browser page runs for it (they start again when drawn).
     this.compositor.suspendMedia?.();
   }
@@ -112,7 +113,7 @@ export class FrameLoop {
         this.immediate = undefined;
         this.tick(true);
       });
-    } else if (this.wakeAt === undefined || this.wakeAt > soonest) {
+    } else if (!(this.wakeAt <= soonest)) {
       this.wakeAt = soonest;
       this.arm(soonest);
     }
@@ -131,8 +132,8 @@ export class FrameLoop {
   stalled(maxLagMs: number): string | undefined {
     if (!this.running) return 'stopped';
     const t = this.now();
-    if (this.wakeAt !== undefined && t - this.wakeAt > maxLagMs) return `a frame due ${Math.round(t - this.wakeAt)} ms ago was not drawn`;
-    if (this.sendingSince !== undefined && t - this.sendingSince > maxLagMs) return `the output has held a frame for ${Math.round(t - this.sendingSince)} ms`;
+    if (t - this.wakeAt > maxLagMs) return `a frame due ${Math.round(t - this.wakeAt)} ms ago was not drawn`;
+    if (t - this.sendingSince > maxLagMs) return `the output has held a frame for ${Math.round(t - this.sendingSince)} ms`;
     return undefined;
   }
 
@@ -142,14 +143,14 @@ export class FrameLoop {
     this.disarm();
     const t = this.now();
     const due = this.wakeAt;
-    if (!forced && due !== undefined && t < due && this.waiters.length === 0) {
+    if (!forced && t < due && this.waiters.length === 0) {
       // Timers may fire a little early; a clock must not change before its second.
       // (Changes waiting to be drawn are drawn now: their frame shows the time it is drawn at.)
       this.arm(due);
       return;
     }
     let at = t;
-    if (!forced && due !== undefined) {
+    if (!forced && !Number.isNaN(due)) {
       const late = t - due;
       if (late < this.period) at = due; // on time: draw the moment the frame stands for
       else this.counts.missed += Math.floor(late / this.period);
@@ -178,7 +179,7 @@ export class FrameLoop {
     if (!this.running) return;
     let next = this.compositor.nextChange(renderedAt);
     if (next === Infinity) {
-      this.wakeAt = undefined;
+      this.wakeAt = NaN;
       this.disarm();
       return;
     }
@@ -239,7 +240,7 @@ export class FrameLoop {
     this.sendingWaiters = NO_WAITERS;
     for (let i = 0; i < waiters.length; i++) waiters[i](ok);
     this.sending = false;
-    this.sendingSince = undefined;
+    this.sendingSince = NaN;
     const next = this.pending;
     if (!next) return;
     const nextWaiters = this.pendingWaiters;
