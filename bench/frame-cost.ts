@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { OutputRunner } from '../src/output/runner.js';
 import { VirtualOutput } from '../src/output/virtual.js';
 import type { Frame } from '../src/frame.js';
@@ -22,8 +23,19 @@ import type { Compositor } from '../src/render/compositor.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-/** Counts GC events from now on: scavenges and the rest (mark-compact, incremental marking, weak callbacks). */
-export function countCollections(): () => { scavenges: number; other: number } {
+interface SpaceStats { spaceName: string; spaceUsedSize: number }
+const YOUNG = new Set(['new_space', 'new_large_object_space']);
+const youngUsed = (spaces: Array<{ space_name: string; space_used_size: number }>) =>
+  spaces.reduce((sum, x) => sum + (YOUNG.has(x.space_name) ? x.space_used_size : 0), 0);
+const youngUsedOf = (spaces: SpaceStats[]) => spaces.reduce((sum, x) => sum + (YOUNG.has(x.spaceName) ? x.spaceUsedSize : 0), 0);
+
+/**
+ * Counts GC events from now on: scavenges and the rest (mark-compact, incremental marking, weak
+ * callbacks), and the bytes allocated in the young generation meanwhile (what it holds at the
+ * end, less what it held at the start, plus what each collection took out of it): the per-frame
+ * allocation a scavenge count only samples.
+ */
+export function countCollections(): () => { scavenges: number; other: number; youngBytes: number } {
   let scavenges = 0, other = 0;
   const obs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
@@ -32,7 +44,17 @@ export function countCollections(): () => { scavenges: number; other: number } {
     }
   });
   obs.observe({ entryTypes: ['gc'] });
-  return () => { obs.disconnect(); return { scavenges, other }; };
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  const start = youngUsed(v8.getHeapSpaceStatistics());
+  return () => {
+    const end = youngUsed(v8.getHeapSpaceStatistics());
+    const stats = (profiler.stop() as unknown as { statistics: Array<{ beforeGC: { heapSpaceStatistics: SpaceStats[] }; afterGC: { heapSpaceStatistics: SpaceStats[] } }> }).statistics;
+    let collected = 0;
+    for (const g of stats) collected += youngUsedOf(g.beforeGC.heapSpaceStatistics) - youngUsedOf(g.afterGC.heapSpaceStatistics);
+    obs.disconnect();
+    return { scavenges, other, youngBytes: end - start + collected };
+  };
 }
 
 /**

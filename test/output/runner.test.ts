@@ -177,12 +177,20 @@ test('frames submitted back to back reach the driver one at a time and in order,
   assert.equal(most, 1);
 });
 
-/** FlakyOutput's driver done inside send(): no promise, a throw instead of a rejection. */
-class SyncOutput extends FlakyOutput {
-  override send(frame: Frame): void {
+/** A driver done inside send(): no promise, a throw instead of a rejection. */
+class SyncOutput implements Output {
+  readonly driver = 'sync';
+  sendFails = false;
+  closes = 0;
+  frames: Frame[] = [];
+  async open(): Promise<void> {}
+  send(frame: Frame): void {
     if (this.sendFails) throw Object.assign(new Error('EIO: panel gone'), { code: 'EIO' });
     this.frames.push(frame);
   }
+  async setBrightness(): Promise<void> {}
+  async close(): Promise<void> { this.closes++; }
+  describe(): VirtualDetails { return { brightness: 100, frames: this.frames.length }; }
 }
 
 test('a driver done inside send() is answered at once, with no promise; its throws count as failures and reopen it', async () => {
