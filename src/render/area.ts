@@ -1,11 +1,13 @@
-import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
+import type { CanvasRenderingContext2D } from 'canvas';
 import type { DrawEnv } from '../areas/kind.js';
 import type { AreaConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
 import { kindOf } from '../areas/registry.js';
 import type { Content, TextFit } from './areas/content.js';
 import type { Rect } from '../frame.js';
-import { drawWithEffect, type EffectPhase } from './effects.js';
+import { AreaRects } from './area-rects.js';
+import { AreaLayer, backgroundStyle, drawArea, type Phase } from './area-draw.js';
+import type { EffectPhase } from './effects.js';
 import { fontFaults } from './fonts.js';
 
 export interface RenderOptions {
@@ -19,8 +21,6 @@ export interface RenderOptions {
 
 /** The content key of an area showing nothing. */
 const NO_CONTENT = '-';
-
-interface Phase { content: Content | undefined; effect?: number; kind?: EffectPhase; p: number; elapsed: number }
 
 /** What decides whether two states look the same: equal ones swap without an effect. */
 function signature(area: AreaConfig, st: AreaState | undefined): string {
@@ -51,7 +51,8 @@ export class AreaRenderer {
   private clearMs = 0;
   private dispMs = 0;
   private generation = 0;
-  private layer: Canvas | undefined;
+  /** The canvas effects draw the content on first. */
+  private readonly layer: AreaLayer;
   /** What was last painted: its content (null: nothing yet), that content's key, and the effect's kind and moment while one ran. */
   private drawnContent: Content | undefined | null = null;
   private drawnInner: string | number | undefined;
@@ -66,21 +67,18 @@ export class AreaRenderer {
   private keyInner: string | number = '';
   private keyGeneration = -1;
   private keyText = '';
-  /** The background's CSS colour, made once (undefined: none, the unit's black shows). */
+  /** The background's CSS colour (undefined: none). */
   private readonly background: string | undefined;
   /** The area's rectangle on the unit; never changed, so frames may keep it as damage. */
   readonly rect: Rect;
-  /** changedRect()'s answer for some rows, kept while it holds (frames keep it as damage: never changed once handed out). */
-  private rowsRect: Rect | undefined;
-  /** [rect] and [rowsRect], the damage of a frame where only this area changed: made once, never changed. */
-  private readonly rectAlone: Rect[];
-  private rowsAlone: Rect[] | undefined;
+  /** changedRect()'s answers, and each as a frame's whole damage. */
+  private readonly rects: AreaRects;
 
   constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {
-    this.rect = { x: area.x, y: area.y, w: area.width, h: area.height };
-    this.rectAlone = Object.freeze([this.rect]) as Rect[];
-    const bg = area.backgroundColor;
-    this.background = bg && bg.a > 0 ? `rgba(${bg.r},${bg.g},${bg.b},${bg.a})` : undefined;
+    this.rects = new AreaRects(area);
+    this.rect = this.rects.whole;
+    this.background = backgroundStyle(area);
+    this.layer = new AreaLayer(area.width, area.height);
   }
 
   sync(st: AreaState | undefined, now: number): void {
@@ -206,22 +204,16 @@ export class AreaRenderer {
    * (a scrolling line in a tall area only changes its own rows).
    */
   changedRect(now: number): Rect {
-    const a = this.area;
     const rows = this.current?.rows?.();
     if (!rows || !this.drawnSteady || this.drawnGeneration !== this.generation || !this.steady(now)) {
       return this.rect;
     }
-    const r = this.rowsRect;
-    if (r && r.y === a.y + rows.y && r.h === rows.h) return r;
-    this.rowsAlone = undefined;
-    return (this.rowsRect = { x: a.x, y: a.y + rows.y, w: a.width, h: rows.h });
+    return this.rects.rowsOf(rows.y, rows.h);
   }
 
   /** `r`, an answer of changedRect(), as a frame's whole damage: one array for every such frame (frozen). */
   alone(r: Rect): Rect[] {
-    if (r === this.rect) return this.rectAlone;
-    if (r === this.rowsRect) return (this.rowsAlone ??= Object.freeze([r]) as Rect[]);
-    return [r];
+    return this.rects.alone(r);
   }
 
   markDrawn(now: number): void {
@@ -284,39 +276,13 @@ export class AreaRenderer {
   }
 
   draw(ctx: CanvasRenderingContext2D, now: number): void {
-    const a = this.area;
-    ctx.save();
+    this.drawFault = undefined;
     try {
-      this.drawFault = undefined;
-      ctx.beginPath();
-      ctx.rect(a.x, a.y, a.width, a.height);
-      ctx.clip();
-      if (this.background) {
-        ctx.fillStyle = this.background;
-        ctx.fillRect(a.x, a.y, a.width, a.height);
-      }
-      const ph = this.phase(now);
-      if (!ph.content) return;
-      if (ph.effect === undefined || ph.effect === 1 || !ph.kind) {
-        ph.content.draw(ctx, a.x, a.y, now);
-      } else {
-        const layer = this.layerCanvas();
-        const lctx = layer.getContext('2d');
-        lctx.clearRect(0, 0, a.width, a.height);
-        ph.content.draw(lctx, 0, 0, now);
-        drawWithEffect(ctx, layer, a.x, a.y, a.width, a.height, ph.effect, ph.kind, ph.p);
-      }
+      drawArea(ctx, this.area, this.background, this.phase(now), now, this.layer);
     } catch (err) {
       // One area that cannot be drawn (a font cairo rejects, a canvas too large) must not
       // take the rest of the panel, or the service, down with it.
       this.drawFault = err instanceof Error ? err.message : String(err);
-    } finally {
-      ctx.restore();
     }
-  }
-
-  private layerCanvas(): Canvas {
-    if (!this.layer) this.layer = createCanvas(this.area.width, this.area.height);
-    return this.layer;
   }
 }
