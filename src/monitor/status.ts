@@ -60,12 +60,13 @@ export function identity(): Identity {
 export function buildStatus(s: StatusInput): Status {
   const { config, now } = s;
   const cs = s.configStatus;
+  const codeCache = codeCacheReport();
   return {
     service: 'mlds',
     version: s.version,
     identity: identity(),
     uptimeSeconds: Math.round((now - s.startedAt) / 1000),
-    ...(codeCacheReport() ? { codeCache: { ...codeCacheReport()! } } : {}),
+    ...(codeCache ? { codeCache: { ...codeCache } } : {}),
     time: isoTime(now),
     timezone: config.timezone ?? systemZone(),
     config: {

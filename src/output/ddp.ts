@@ -11,7 +11,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { rowRuns } from '../frame.js';
 import type { Frame, Output, DdpDetails } from './types.js';
-import { nativeHelper, type UdpSocket } from './native.js';
+import { optionalNativeHelper, type UdpSocket } from './native.js';
 import { brightnessTable } from './pixel-format.js';
 import { WireDamage } from './wire-damage.js';
 import { DDP_PORT, HEADER_LEN, MAX_DATA, packetCount, packetize, type PixelRun } from './ddp-protocol.js';
@@ -103,8 +103,7 @@ export class DdpOutput implements Output {
   async open(): Promise<void> {
     this.wire.forget();
     const { address } = await lookup(this.host, { family: 4 });
-    let native: ReturnType<typeof nativeHelper> | undefined;
-    try { native = this.opts.native === false ? undefined : nativeHelper(); } catch { native = undefined; }
+    const native = this.opts.native === false ? undefined : optionalNativeHelper();
     const report = (err: Error) => this.report(err);
     // Connected in both cases, so the kernel reports an unreachable receiver (ECONNREFUSED) back to us.
     const sock = native ? new native.UdpSocket(address, this.port) : undefined;

@@ -114,6 +114,11 @@ export function nativeHelper(): NativeHelper {
   }
 }
 
+/** The helper, or undefined when it cannot be loaded: for what works without it (nativeHelperProblem() says why). */
+export function optionalNativeHelper(): NativeHelper | undefined {
+  try { return nativeHelper(); } catch { return undefined; }
+}
+
 /** For /status: undefined when the helper loads, else the reason it does not. */
 export function nativeHelperProblem(): string | undefined {
   try { nativeHelper(); return undefined; } catch (err) { return (err as Error).message; }

@@ -1,6 +1,6 @@
 // Pixel layouts the outputs write, in the kernel's bitfield terms, and the brightness table
 // that scales pixels when a panel has no hardware brightness of its own.
-import { nativeHelper, type PixelFormat } from './native.js';
+import { optionalNativeHelper, type NativeHelper, type PixelFormat } from './native.js';
 
 const f = (bpp: number, r: number, rl: number, g: number, gl: number, b: number, bl: number, t = 0, tl = 0): PixelFormat => ({
   bitsPerPixel: bpp,
@@ -47,7 +47,7 @@ export function brightnessTable(percent: number): Uint8Array | undefined {
   return t;
 }
 
-let native: ReturnType<typeof nativeHelper> | null | undefined;
+let native: NativeHelper | null | undefined;
 
 /**
  * RGBA to packed R,G,B bytes: `rows` runs of `pixels` pixels, source runs `srcStride` bytes apart,
@@ -57,7 +57,7 @@ let native: ReturnType<typeof nativeHelper> | null | undefined;
 export function rgbaToRgb(src: Uint8Array, pixels: number, dst: Uint8Array, offset: number, lut?: Uint8Array,
   rows = 1, srcStride = pixels * 4, dstStride = pixels * 3): void {
   if (native === undefined) {
-    try { native = nativeHelper(); } catch { native = null; }
+    native = optionalNativeHelper() ?? null;
   }
   if (native) native.convert(src, pixels, rows, dst, offset, dstStride, FORMATS.RGB888, lut, srcStride);
   else rgbaToRgbPortable(src, pixels, dst, offset, lut, rows, srcStride, dstStride);

@@ -2,7 +2,7 @@
 // place, to the microsecond, with nothing made on the JS heap per frame (native/src/timer.cc says
 // what a setTimeout per frame costs). setTimeout stays for a helper not built or built before
 // the timer existed, and for tests that drive the loop on mocked timers.
-import { nativeHelper } from '../output/native.js';
+import { optionalNativeHelper } from '../output/native.js';
 
 /** One pending wake-up of one callback at a time. */
 export interface FrameClock {
@@ -31,8 +31,7 @@ export const timeoutClock: ClockFactory = (callback) => {
 
 /** The native helper's timerfd; undefined when the helper (or its timer) is not there. */
 export function nativeClock(): ClockFactory | undefined {
-  let Timer;
-  try { Timer = nativeHelper().FrameTimer; } catch { return undefined; }
+  const Timer = optionalNativeHelper()?.FrameTimer;
   if (!Timer) return undefined;
   return (callback) => new Timer(callback);
 }

@@ -14,7 +14,7 @@
 // more than converting them) and where the helper is not built.
 import type { Canvas, CanvasRenderingContext2D } from 'canvas';
 import { endianness } from 'node:os';
-import { nativeHelper, type NativeHelper } from '../output/native.js';
+import { optionalNativeHelper, type NativeHelper } from '../output/native.js';
 import { FORMATS } from '../output/pixel-format.js';
 import { freeBuffer } from './free-buffer.js';
 
@@ -28,7 +28,7 @@ const RAW_MIN_SHARE = 8;
 let helper: NativeHelper | null | undefined;
 function converter(): NativeHelper | null {
   if (helper === undefined) {
-    try { helper = endianness() === 'LE' ? nativeHelper() : null; } catch { helper = null; }
+    helper = (endianness() === 'LE' && optionalNativeHelper()) || null;
   }
   return helper;
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { nativeHelper } from '../output/native.js';
+import { optionalNativeHelper } from '../output/native.js';
 
 /** Long enough for the first frames and the boot screen's first picture to be out of the way. */
 export const RELEASE_AFTER_MS = 500;
@@ -14,8 +14,7 @@ export const RELEASE_AFTER_MS = 500;
  */
 export function releaseMemoryAfterStart(log: Pick<Logger, 'info'>, delayMs = RELEASE_AFTER_MS): NodeJS.Timeout {
   const timer = setTimeout(() => {
-    let release: (() => void) | undefined;
-    try { release = nativeHelper().releaseMemory; } catch { return; }
+    const release = optionalNativeHelper()?.releaseMemory;
     if (!release) return;
     const before = process.memoryUsage.rss(), t0 = performance.now();
     release();
