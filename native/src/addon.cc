@@ -7,6 +7,7 @@ Napi::Function InitUdpSocket(Napi::Env env);
 Napi::Function InitSdNotify(Napi::Env env);
 Napi::Function InitReleaseMemory(Napi::Env env);
 Napi::Function InitFrameTimer(Napi::Env env);
+Napi::Function InitCanvasReader(Napi::Env env);
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("FbDevice", InitFbDevice(env));
@@ -15,6 +16,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("sdNotify", InitSdNotify(env));
   exports.Set("releaseMemory", InitReleaseMemory(env));
   exports.Set("FrameTimer", InitFrameTimer(env));
+  exports.Set("canvasReader", InitCanvasReader(env));
   exports.Set("convert", Napi::Function::New(env, ConvertJs, "convert"));
   return exports;
 }

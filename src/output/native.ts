@@ -66,6 +66,9 @@ export interface NativeFrameTimer {
   close(): void;
 }
 
+/** Canvas columns [x, x+width) of rows [0, height) into dst at dstOffset, rows dstStride bytes apart. */
+export type CanvasRead = (canvas: object, x: number, width: number, height: number, dst: Uint8Array, dstOffset: number, dstStride: number) => void;
+
 export interface NativeHelper {
   /** Missing from helpers built before it existed (the frame loop then uses setTimeout). */
   FrameTimer?: new (callback: () => void) => NativeFrameTimer;
@@ -74,6 +77,11 @@ export interface NativeHelper {
   UdpSocket: new (ipv4: string, port: number) => UdpSocket;
   /** srcStride (default width*4) larger than a row converts a column strip of a frame. */
   convert(rgba: Uint8Array, width: number, height: number, dst: Uint8Array, dstOffset: number, stride: number, format: PixelFormat, lut?: Uint8Array, srcStride?: number): void;
+  /**
+   * A reader of node-canvas canvases' pixels in place, converted to `format` (helpers built
+   * before it lack it; null when node-canvas's library is not loaded or not the one it knows).
+   */
+  canvasReader?(canvasClass: abstract new (...args: never[]) => object, format: PixelFormat): CanvasRead | null;
   /** Collects with V8's memory reduction and trims malloc's free pages (helpers built before it lack it). */
   releaseMemory?(): void;
 }

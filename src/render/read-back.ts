@@ -7,14 +7,14 @@
 // getImageData converts pixel by pixel in a scalar loop into a new zero-filled buffer, which
 // is then copied into the picture: under callgrind that was three quarters of a 640x160 scroll
 // frame's instructions (the conversion 47 %, zero-filling 14 %, the copy 14 %; the drawing
-// itself 15 %). The native helper's converter reads cairo's words as they are: the canvas's
-// raw bytes (one copy of the strip, no zero-fill) go through the same vectorised loop the
-// framebuffer's XRGB8888 takes, with R and B swapped and A set, straight into the picture.
-// getImageData stays for rectangles small against the strip (copying all of it would cost
-// more than converting them) and where the helper is not built.
-import type { Canvas, CanvasRenderingContext2D } from 'canvas';
+// itself 15 %). The native helper's converter reads cairo's words as they are, through the
+// same vectorised loop the framebuffer's XRGB8888 takes, with R and B swapped and A set,
+// straight into the picture. It reads them where cairo keeps them (native/src/canvas-read.cc);
+// a helper or a node-canvas without that reader gets them through toBuffer('raw'), a copy of
+// the whole canvas, and then getImageData stays for rectangles small against the canvas.
+import { Canvas, type CanvasRenderingContext2D } from 'canvas';
 import { endianness } from 'node:os';
-import { optionalNativeHelper, type NativeHelper } from '../output/native.js';
+import { optionalNativeHelper, type CanvasRead, type NativeHelper } from '../output/native.js';
 import { FORMATS } from '../output/pixel-format.js';
 import { freeBuffer } from './free-buffer.js';
 
@@ -26,16 +26,28 @@ import { freeBuffer } from './free-buffer.js';
 const RAW_MIN_SHARE = 8;
 
 let helper: NativeHelper | null | undefined;
+let inPlace: CanvasRead | null | undefined;
 function converter(): NativeHelper | null {
   if (helper === undefined) {
     helper = (endianness() === 'LE' && optionalNativeHelper()) || null;
+    inPlace = helper?.canvasReader?.(Canvas, FORMATS.ARGB8888) ?? null;
   }
   return helper;
 }
 
-/** For tests: the helper's converter used (true) or not, whatever is installed. */
-export function useNativeReadBack(on: boolean | undefined): void {
-  helper = on === false ? null : undefined;
+/**
+ * For tests: which way the pixels come, whatever is installed: read in place, copied out with
+ * toBuffer('raw') first, getImageData alone (false), or the best there is (undefined).
+ */
+export function useNativeReadBack(how: 'in-place' | 'copy' | false | undefined): void {
+  helper = how === false ? null : undefined;
+  if (how === 'copy') { converter(); inPlace = null; }
+}
+
+/** Whether a read-back now reads the canvas in place (the helper has the reader and found node-canvas). */
+export function readsInPlace(): boolean {
+  converter();
+  return !!inPlace;
 }
 
 /**
@@ -43,8 +55,12 @@ export function useNativeReadBack(on: boolean | undefined): void {
  * `y`, column `dx` (x when omitted), as RGBA.
  */
 export function readBack(canvas: Canvas, ctx: CanvasRenderingContext2D, x: number, w: number, h: number, buffer: Uint8Array, W: number, y: number, dx = x): void {
-  const native = w * h * RAW_MIN_SHARE >= canvas.width * canvas.height ? converter() : null;
-  if (native) {
+  const native = converter();
+  if (inPlace) {
+    inPlace(canvas, x, w, h, buffer, (y * W + dx) * 4, W * 4);
+    return;
+  }
+  if (native && w * h * RAW_MIN_SHARE >= canvas.width * canvas.height) {
     const raw = canvas.toBuffer('raw');
     native.convert(x === 0 ? raw : raw.subarray(x * 4), w, h, buffer, (y * W + dx) * 4, W * 4, FORMATS.ARGB8888, undefined, canvas.stride);
     freeBuffer(raw.buffer);

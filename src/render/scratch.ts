@@ -1,12 +1,10 @@
 // The canvases the compositor draws on before reading the pixels back into the picture.
 //
-// node-canvas hands a canvas's pixels out only whole (toBuffer('raw') copies every row of
-// it) or through getImageData's scalar conversion, so what a read-back costs follows the
-// canvas it was drawn on, not the rectangle that changed. The unit's strip canvas (its full
-// width) is right for the wide rectangles a scroll or a clock repaints; a narrow one (an
-// animated GIF 400 px wide on a 1920 px unit) drawn there copied 1920 px rows to use 400:
-// three 1 MB copies (and three draws of the GIF, one per strip) for each new frame of the
-// bench's 400x320 GIF. A rectangle that would fill less than half the strip is drawn on a
+// The unit's strip canvas (its full width, STRIP_ROWS rows) is right for the wide rectangles a
+// scroll or a clock repaints; a narrow one (an animated GIF 400 px wide on a 1920 px unit)
+// drawn there is drawn once per strip it crosses (three draws of the bench's 400x320 GIF for
+// each of its frames), and where the native helper cannot read cairo's pixels in place
+// (read-back.ts) each strip was copied whole to use 400 px of its 1920: three 1 MB copies. A rectangle that would fill less than half the strip is drawn on a
 // canvas of its own width instead, no bigger than the strip canvas, kept for the next frame
 // of the same rectangle (an animation repaints the same one every time).
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
