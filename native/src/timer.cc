@@ -12,7 +12,8 @@
 // A setTimeout wake-up makes some 450 (both measured in test/render/frame-clock.test.ts).
 //
 //   new FrameTimer(callback)  one timerfd; the callback gets no arguments
-//   arm(ms)                   fires once, ms (fractional) from now; <= 0 fires at the next poll
+//   arm(us)                   fires once, us microseconds from now; <= 0 fires at the next poll
+//                             (whole microseconds: a small integer crosses from JS unboxed)
 //   disarm()                  nothing fires (the loop may exit while disarmed)
 //   close()                   releases the fd; arm() afterwards throws EBADF
 #include <sys/timerfd.h>
@@ -60,9 +61,9 @@ class FrameTimer : public Napi::ObjectWrap<FrameTimer> {
   Napi::Value Arm(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     if (!poll_) throw ErrnoError(env, EBADF, "arm", "frame timer");
-    double ms = info.Length() > 0 && info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : 0;
+    double us = info.Length() > 0 && info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : 0;
     // it_value zero would disarm: the earliest expiry is one nanosecond.
-    int64_t ns = std::isfinite(ms) && ms > 0 ? int64_t(ms * 1e6) : 1;
+    int64_t ns = std::isfinite(us) && us > 0 ? int64_t(us * 1e3) : 1;
     if (ns < 1) ns = 1;
     itimerspec spec{};
     spec.it_value.tv_sec = time_t(ns / 1000000000);

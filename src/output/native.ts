@@ -59,8 +59,8 @@ export interface UdpSocket {
 
 /** A timerfd on node's event loop (see native/src/timer.cc): fires its callback once per arm(). */
 export interface NativeFrameTimer {
-  /** Fires once, `ms` (fractional) from now, replacing an earlier arm. */
-  arm(ms: number): void;
+  /** Fires once, `us` microseconds from now, replacing an earlier arm. */
+  arm(us: number): void;
   disarm(): void;
   /** Releases the fd; arm() afterwards throws EBADF. */
   close(): void;

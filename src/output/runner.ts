@@ -43,7 +43,8 @@ export class OutputRunner {
   private consecutiveFailures = 0;
   private openFailures = 0;
   private nextOpenAt = 0;
-  private lastSendAt: number | undefined;
+  /** NaN until the first send: a number field throughout, so storing a time makes no heap number. */
+  private lastSendAt = NaN;
   private lastResult: 'ok' | 'error' | undefined;
   private lastError: string | undefined;
   private lastErrorAt: number | undefined;
@@ -123,8 +124,9 @@ export class OutputRunner {
     this.framesSent++;
     this.consecutiveFailures = 0;
     this.lastResult = 'ok';
-    this.lastSendAt = this.now();
-    this.logWarningChanges();
+    const now = this.now();
+    this.lastSendAt = now;
+    if (now - this.warningsCheckedAt >= WARNING_CHECK_MS) this.logWarningChanges(now);
   }
 
   /** A send failed: counted, and enough failures in a row close the output for a reopen; ends one pending submit. */
@@ -151,7 +153,7 @@ export class OutputRunner {
     return {
       driver: this.output.driver,
       open: this.isOpen,
-      lastSendAt: this.lastSendAt === undefined ? undefined : new Date(this.lastSendAt).toISOString(),
+      lastSendAt: Number.isNaN(this.lastSendAt) ? undefined : new Date(this.lastSendAt).toISOString(),
       lastResult: this.lastResult,
       consecutiveFailures: this.consecutiveFailures,
       framesSent: this.framesSent,
@@ -171,9 +173,8 @@ export class OutputRunner {
   }
 
   /** Driver warnings go to the log once when they appear and once when they clear, not per frame. */
-  private logWarningChanges(): void {
-    if (this.now() - this.warningsCheckedAt < WARNING_CHECK_MS) return;
-    this.warningsCheckedAt = this.now();
+  private logWarningChanges(now: number): void {
+    this.warningsCheckedAt = now;
     const current = new Set(this.output.describe().warnings ?? []);
     for (const msg of current) if (!this.loggedWarnings.has(msg)) this.log.warn({ driver: this.output.driver, warning: msg }, 'output warning');
     for (const msg of this.loggedWarnings) if (!current.has(msg)) this.log.info({ driver: this.output.driver, warning: msg }, 'output warning cleared');

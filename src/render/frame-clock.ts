@@ -6,8 +6,12 @@ import { optionalNativeHelper } from '../output/native.js';
 
 /** One pending wake-up of one callback at a time. */
 export interface FrameClock {
-  /** Calls the callback once, `ms` (fractional) from now, replacing an earlier arm. */
-  arm(ms: number): void;
+  /**
+   * Calls the callback once, `us` microseconds from now, replacing an earlier arm. Whole
+   * microseconds, so a frame's delay crosses into the native helper as a small integer: a
+   * fractional number of milliseconds was boxed on the heap at that call, every frame.
+   */
+  arm(us: number): void;
   /** Nothing fires until the next arm(). */
   disarm(): void;
   /** Lets go of what it holds; arm() may not be called again. */
@@ -23,7 +27,7 @@ export const timeoutClock: ClockFactory = (callback) => {
   const fire = () => { timer = undefined; callback(); };
   const disarm = () => { if (timer) clearTimeout(timer); timer = undefined; };
   return {
-    arm(ms) { disarm(); timer = setTimeout(fire, Math.max(0, ms)); },
+    arm(us) { disarm(); timer = setTimeout(fire, Math.max(0, us / 1000)); },
     disarm,
     close: disarm,
   };

@@ -171,7 +171,7 @@ export class FrameLoop {
     }
     this.counts.rendered++;
     this.lastRenderAt = t;
-    if (frame.seq !== this.lastQueuedSeq || waiters.length > 0) this.queue(frame, waiters);
+    if (frame.seq !== this.lastQueuedSeq || waiters.length > 0) this.queue(frame, waiters, t);
     this.schedule(at);
   }
 
@@ -194,7 +194,7 @@ export class FrameLoop {
   }
 
   private arm(at: number): void {
-    (this.clock ??= this.makeClock(this.onTimer)).arm(at - this.now());
+    (this.clock ??= this.makeClock(this.onTimer)).arm(Math.round((at - this.now()) * 1000));
     this.armed = true;
   }
 
@@ -204,10 +204,11 @@ export class FrameLoop {
     this.clock!.disarm();
   }
 
-  private queue(frame: Frame, waiters: readonly Waiter[]): void {
+  /** `t`: now, as the tick read it (a frame takes no second reading of the clock to be sent). */
+  private queue(frame: Frame, waiters: readonly Waiter[], t: number): void {
     this.lastQueuedSeq = frame.seq;
     if (!this.sending) {
-      this.send(frame, waiters);
+      this.send(frame, waiters, t);
       return;
     }
     if (this.pending) {
@@ -220,9 +221,9 @@ export class FrameLoop {
     this.pendingWaiters = waiters;
   }
 
-  private send(frame: Frame, waiters: readonly Waiter[]): void {
+  private send(frame: Frame, waiters: readonly Waiter[], t: number): void {
     this.sending = true;
-    this.sendingSince = this.now();
+    this.sendingSince = t;
     this.sendingWaiters = waiters;
     let done: boolean | Promise<boolean>;
     try {
@@ -246,6 +247,6 @@ export class FrameLoop {
     const nextWaiters = this.pendingWaiters;
     this.pending = undefined;
     this.pendingWaiters = NO_WAITERS;
-    this.send(next, nextWaiters);
+    this.send(next, nextWaiters, this.now());
   }
 }

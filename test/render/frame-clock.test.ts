@@ -29,10 +29,10 @@ test('the native clock fires once per arm, after the time asked (to the fraction
       late.push(performance.now() - t0 - asked);
       if (++fired === 20) { clock.close(); done(); return; }
       t0 = performance.now(); asked = 2.5 + (fired % 3) * 0.3;
-      clock.arm(asked);
+      clock.arm(asked * 1000);
     }));
     t0 = performance.now(); asked = 2.5;
-    clock.arm(asked);
+    clock.arm(asked * 1000);
   });
   assert.equal(fired, 20);
   assert.ok(late.every((l) => l >= -0.05), `never early: ${late.map((l) => l.toFixed(3)).join(' ')}`);
@@ -44,13 +44,13 @@ test('the native clock fires once per arm, after the time asked (to the fraction
 test('a re-arm replaces the pending wake-up; disarm and close stop it; arm after close is EBADF', { skip }, async () => {
   let fired = 0;
   const clock = nativeClock()!(() => { fired++; });
-  clock.arm(5);
-  clock.arm(30); // replaces the 5 ms one
+  clock.arm(5000);
+  clock.arm(30_000); // replaces the 5 ms one
   await sleep(15);
   assert.equal(fired, 0, 'the first arm was replaced');
   await sleep(30);
   assert.equal(fired, 1);
-  clock.arm(5);
+  clock.arm(5000);
   clock.disarm();
   await sleep(20);
   assert.equal(fired, 1, 'disarmed');
@@ -59,7 +59,7 @@ test('a re-arm replaces the pending wake-up; disarm and close stop it; arm after
   assert.equal(fired, 2, 'arm(0) fires at the next turn');
   clock.close();
   clock.close();
-  assert.throws(() => clock.arm(1), { code: 'EBADF' });
+  assert.throws(() => clock.arm(1000), { code: 'EBADF' });
 });
 
 test('a process whose clock is disarmed (or was never armed) exits; an armed one fires first', { skip }, () => {
@@ -67,9 +67,9 @@ test('a process whose clock is disarmed (or was never armed) exits; an armed one
   const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
     import { nativeClock } from ${JSON.stringify(url)};
     const idle = nativeClock()(() => process.stdout.write('idle fired '));
-    idle.arm(10); idle.disarm();
+    idle.arm(10_000); idle.disarm();
     const once = nativeClock()(() => process.stdout.write('fired'));
-    once.arm(30);
+    once.arm(30_000);
   `], { cwd: ROOT, encoding: 'utf8', timeout: 10_000 });
   assert.equal(out, 'fired');
 });
@@ -103,12 +103,12 @@ test('a wake-up of the native clock makes a tenth of the heap a setTimeout one m
     const clock = make(() => {
       n++;
       if (n === 1000) before = process.memoryUsage().heapUsed;
-      if (n < 3000) { clock.arm(0.2); return; }
+      if (n < 3000) { clock.arm(200); return; }
       const bytes = process.memoryUsage().heapUsed - before;
       clock.close();
       process.stdout.write(JSON.stringify(bytes / 2000));
     });
-    clock.arm(0.2);
+    clock.arm(200);
   `], { cwd: ROOT, encoding: 'utf8' })) as number;
   const native = perWake('native'), timeout = perWake('timeout');
   // setTimeout: a Timeout, a timer list and the async-context stack's array (some 450 bytes);
