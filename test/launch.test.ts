@@ -3,12 +3,12 @@
 // commands and screenshots (its encoder thread) like dist/cli.js.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { REPO, baseConfig, decode, near, serviceDir, until } from './helpers/service.js';
-import { LISTEN_MS, emulated } from './helpers/emulation.js';
+import { LISTEN_MS, emulated, underEmulation } from './helpers/emulation.js';
 
 const LAUNCH = path.join(REPO, 'dist/launch.js');
 const BUNDLE = path.join(REPO, 'dist/bundle/mlds.cjs');
@@ -97,5 +97,19 @@ test('the first start writes the code cache, the next uses it, a damaged one is 
   s = await launch();
   try {
     assert.equal((await codeCache(s)).state, 'used');
+  } finally { await stop(s); }
+});
+
+test('the bundle is compiled from the file\'s own pages, which leave the process once the start is over', { timeout: LISTEN_MS * 2, skip: underEmulation('qemu-user maps the guest\'s files its own way') }, async () => {
+  const s = await launch({ MLDS_CODE_CACHE_DIR: '' });
+  try {
+    const resident = () => {
+      const smaps = readFileSync(`/proc/${s.child.pid}/smaps`, 'utf8'), at = smaps.indexOf(BUNDLE);
+      return at < 0 ? -1 : Number(/Rss:\s+(\d+) kB/.exec(smaps.slice(at))![1]);
+    };
+    const size = Math.ceil(statSync(BUNDLE).size / 1024);
+    // Mapped (not read onto the JS heap); V8 read all of it to compile, releaseMemory() after the start let it go.
+    await until(() => { const kb = resident(); return kb >= 0 && kb < size / 4; }, 10_000, 'the bundle\'s pages to leave the process');
+    assert.equal((await fetch(`${s.url}/mlds?id=main&layout=l1&title=Hi`)).status, 200);
   } finally { await stop(s); }
 });

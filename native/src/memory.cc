@@ -1,9 +1,12 @@
 // releaseMemory(): hands memory the process no longer uses back to the kernel, once a burst
 // of allocation is over (start, a reload). V8 collects with memory reduction (it shrinks the
 // new space the start grew and frees pooled pages), then glibc's malloc returns the free pages
-// of its arenas, which it otherwise keeps after a peak. Main thread only (V8's isolate).
+// of its arenas, which it otherwise keeps after a peak, and the pages of the mapped sources
+// (mapped-source.cc), read whole at their compilation, leave the process. Main thread only
+// (V8's isolate).
 #include <napi.h>
 #include <v8.h>
+#include "mapped-source.h"
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -14,6 +17,7 @@ static Napi::Value ReleaseMemory(const Napi::CallbackInfo& info) {
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
+  DropMappedSourcePages();
   return info.Env().Undefined();
 }
 

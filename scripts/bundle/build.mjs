@@ -3,6 +3,13 @@
 // file and compiles nothing it compiled last time, instead of resolving, reading and compiling
 // some 300 modules (docs/performance.md, "Start").
 //
+// The file holds the module already inside node's module wrapper, a function expression
+// `(function (exports, require, module, __filename, __dirname) {...})`, with no hashbang, in
+// ASCII: dist/launch.js compiles it as it is, from a string whose characters stay in the file
+// (the native helper's mappedSource), where wrapping it would have made a copy on the JS heap.
+// It is written to a temporary name and renamed over the old one: a running service maps the
+// file, and a file rewritten in place under its mapping would fault.
+//
 // dist/bundle/ is two folders below the package root, as every dist/<concern>/ module is, so
 // the paths the modules build from import.meta.url (fonts/, native/, package.json) stay right.
 // Left outside (loaded from node_modules when used): native addons, packages that start worker
@@ -10,7 +17,7 @@
 // not configured costs no source in memory either.
 /* global console */
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,7 +56,9 @@ const result = await build({
   external: EXTERNAL,
   // One import.meta.url for every module: the bundle's own (see above).
   define: { 'import.meta.url': '__mldsBundleUrl' },
-  banner: { js: "const __mldsBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: "(function (exports, require, module, __filename, __dirname) {const __mldsBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '\n})' },
+  write: false,
   // Whitespace only: names stay readable in stack traces and logs.
   minifyWhitespace: true,
   // ASCII source: V8 keeps it one byte a character (a two-byte string would double its memory).
@@ -67,5 +76,14 @@ await build({
   bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external',
   minifyWhitespace: true, charset: 'ascii', legalComments: 'none', logLevel: 'warning',
 });
+const [file] = result.outputFiles;
+// The entry's hashbang, which esbuild keeps above the banner, is not JavaScript inside the wrapper.
+const text = file.text.replace(/^#!.*\n/, '');
+if (!text.startsWith('(function (exports, require, module, __filename, __dirname) {')) throw new Error('bundle: the module wrapper is not at the start');
+// eslint-disable-next-line no-control-regex
+const wide = /[^\x00-\x7f]/.exec(text);
+if (wide) throw new Error(`bundle: a character outside ASCII at offset ${wide.index} (launch.js reads the file one byte a character)`);
+await writeFile(`${file.path}.tmp`, text);
+await rename(`${file.path}.tmp`, file.path);
 const out = Object.values(result.metafile.outputs)[0];
 console.log(`make: dist/bundle/mlds.cjs ${(out.bytes / 1024).toFixed(0)} KB from ${Object.keys(out.inputs).length} modules`);

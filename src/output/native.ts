@@ -82,6 +82,11 @@ export interface NativeHelper {
    * before it lack it; null when node-canvas's library is not loaded or not the one it knows).
    */
   canvasReader?(canvasClass: abstract new (...args: never[]) => object, format: PixelFormat): CanvasRead | null;
+  /**
+   * An ASCII file as a string whose characters stay in the file (a read-only mapping); never
+   * rewrite the file in place while it is mapped (helpers built before it lack it).
+   */
+  mappedSource?(file: string): string;
   /** Collects with V8's memory reduction and trims malloc's free pages (helpers built before it lack it). */
   releaseMemory?(): void;
 }
