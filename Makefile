@@ -4,8 +4,9 @@ SHELL := /bin/bash
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Needed to build and run the service (node-canvas builds from source here).
+# node-canvas is built without librsvg (CANVAS_ENV): no librsvg2-dev.
 APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev \
-            libgif-dev librsvg2-dev fonts-dejavu-core fonts-symbola fontconfig ffmpeg chromium
+            libgif-dev fonts-dejavu-core fonts-symbola fontconfig ffmpeg chromium
 # The framebuffer VM test only: installed when possible, the test says why it skips otherwise.
 VM_APT_PKGS := qemu-system-x86 busybox-static
 # Needed only by the tests (real ffmpeg, Java for the clock fixtures, Chromium for the /info browser test, ...).
@@ -38,10 +39,16 @@ define apt_ensure
 	fi
 endef
 
+# node-canvas's gyp variable with_rsvg, through npm's environment: the service draws PNG, JPEG and
+# GIF pictures only, and librsvg with what it loads (libxml2, ICU, gdk-pixbuf) held 3.5 MB of every
+# controller's idle memory (docs/decisions.md). scripts/arm64/run.sh and buildroot/ set it too.
+CANVAS_ENV := npm_config_with_rsvg=no
 deps:
 	$(call apt_ensure,$(APT_PKGS))
 	@if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
-	  echo "make: npm ci"; npm ci --no-audit --no-fund --loglevel=error; fi
+	  echo "make: npm ci"; $(CANVAS_ENV) npm ci --no-audit --no-fund --loglevel=error; fi
+	@if ldd node_modules/canvas/build/Release/canvas.node 2>/dev/null | grep -q librsvg; then \
+	  echo "make: rebuilding node-canvas without librsvg"; $(CANVAS_ENV) npm rebuild canvas --loglevel=error; fi
 
 test-deps: deps
 	$(call apt_ensure,$(APT_TEST_PKGS))

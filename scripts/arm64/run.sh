@@ -96,7 +96,8 @@ stage_tree() {
   [ -d "$dst/native" ] && find "$dst/native" -mindepth 1 -maxdepth 1 ! -name node_modules ! -name build -exec rm -rf {} +
   git -C "$REPO" archive HEAD | tar x -C "$dst"
   git -C "$REPO" rev-parse HEAD >"$dst/.commit"
-  deps_key=$(git -C "$REPO" rev-parse HEAD:package-lock.json)
+  # With how node-canvas is built (stage_deps' npm_config_ variables): a change rebuilds it.
+  deps_key="$(git -C "$REPO" rev-parse HEAD:package-lock.json) with_rsvg=no"
   native_key=$(git -C "$REPO" rev-parse HEAD:native)
   mkdir -p "$dst/.keys"
   [ "$(cat "$dst/.keys/deps" 2>/dev/null)" = "$deps_key" ] || { rm -rf "$dst/node_modules"; rm -f "$WORK/.done-deps"; }
@@ -111,7 +112,7 @@ stage_dist() {
 }
 
 stage_deps() {
-  in_root sh -c 'cd /opt/mlds && npm ci --no-audit --no-fund --loglevel=error && node -e "require(\"canvas\"); console.log(\"canvas loads on\", process.arch)"'
+  in_root sh -c 'cd /opt/mlds && npm_config_with_rsvg=no npm ci --no-audit --no-fund --loglevel=error && node -e "require(\"canvas\"); console.log(\"canvas loads on\", process.arch)"'
 }
 
 stage_native() {

@@ -70,7 +70,7 @@ test('a process whose clock is disarmed (or was never armed) exits; an armed one
     idle.arm(10_000); idle.disarm();
     const once = nativeClock()(() => process.stdout.write('fired'));
     once.arm(30_000);
-  `], { cwd: ROOT, encoding: 'utf8', timeout: 10_000 });
+  `], { cwd: ROOT, encoding: 'utf8', timeout: emulated ? 90_000 : 10_000 });
   assert.equal(out, 'fired');
 });
 

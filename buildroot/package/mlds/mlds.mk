@@ -26,7 +26,8 @@ endif
 # Named NODEJS_CPU in older Buildroot releases, NODEJS_SRC_CPU since nodejs-src/nodejs-bin.
 MLDS_CPU = $(or $(NODEJS_CPU),$(NODEJS_SRC_CPU))
 MLDS_HOST_NPM = $(HOST_MAKE_ENV) npm_config_cache=$(BUILD_DIR)/.npm-cache $(HOST_DIR)/bin/npm
-MLDS_TARGET_ENV = $(NODEJS_BIN_ENV) npm_config_arch=$(MLDS_CPU) npm_config_target_arch=$(MLDS_CPU)
+MLDS_TARGET_ENV = $(NODEJS_BIN_ENV) npm_config_arch=$(MLDS_CPU) npm_config_target_arch=$(MLDS_CPU) \
+	npm_config_with_rsvg=$(if $(BR2_PACKAGE_MLDS_SVG),true,no)
 
 define MLDS_BUILD_CMDS
 	cd $(@D) && $(MLDS_HOST_NPM) ci --ignore-scripts --no-audit --no-fund
