@@ -13,7 +13,7 @@ import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { NATIVE_PATH } from './output/native.js';
+import { optionalNativeHelper } from './output/native.js';
 import { CODE_CACHE_KEY, type CodeCacheReport } from './runtime/code-cache.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -33,9 +33,9 @@ function cacheDir(): string | undefined {
  */
 function bundleSource(): string {
   try {
-    const mapped = (createRequire(import.meta.url)(NATIVE_PATH) as { mappedSource?: (file: string) => string }).mappedSource?.(BUNDLE);
+    const mapped = optionalNativeHelper()?.mappedSource?.(BUNDLE);
     if (mapped !== undefined) return mapped;
-  } catch { /* no helper, or one built before mappedSource: read it */ }
+  } catch { /* the mapping failed: read it */ }
   return readFileSync(BUNDLE, 'latin1');
 }
 
