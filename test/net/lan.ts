@@ -94,6 +94,9 @@ export async function startInNamespace(ns: string, configFile: string, stateDir:
     if (child.exitCode !== null) throw new Error(`the service ended: ${stderr}`);
     const port = Number(/listening on port (\d+)/.exec(stderr)![1]);
     const sock = path.join(path.dirname(stateDir), `http-${port}.sock`);
+    // A service started again may get the port it had before: the socket file a killed bridge
+    // left must not pass for the new bridge's before that one listens (ECONNREFUSED).
+    rmSync(sock, { force: true });
     bridge = spawn('ip', ['netns', 'exec', ns, 'socat', `UNIX-LISTEN:${sock},fork,unlink-early`, `TCP:127.0.0.1:${port}`], { stdio: 'ignore' });
     await until(() => spawnSync('test', ['-S', sock]).status === 0, 10_000, 'the socket bridge');
     const get: NsService['get'] = (p, headers = {}) => new Promise((resolve, reject) => {
