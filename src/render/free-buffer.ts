@@ -19,6 +19,27 @@ const transfer: ArrayBuffer[] = [new ArrayBuffer(0)];
  */
 export const HOLD_CAP = 32 * 1024 * 1024;
 
+let sinkClosed: Promise<void> | undefined;
+function openSink(): MessagePort {
+  if (!sink) {
+    const { port1, port2 } = new MessageChannel();
+    sinkClosed = new Promise((resolve) => port1.once('close', () => { closed = true; held = 0; resolve(); }));
+    port2.close();
+    port1.unref();
+    sink = port1;
+  }
+  return sink;
+}
+
+/** Resolves once a buffer handed over is freed within the call (the far end's close has completed). */
+export function freeingAtOnce(): Promise<void> {
+  const port = openSink();
+  if (closed) return Promise.resolve();
+  // The port is unreferenced so that it never keeps a process alive; a caller waiting here does.
+  port.ref();
+  return sinkClosed!.then(() => { port.unref(); });
+}
+
 /**
  * Gives `buffer`'s memory back now rather than at a garbage collection. node-canvas's
  * getImageData returns a new buffer for every read-back (0.4 MB a frame for a 640x160
@@ -36,20 +57,14 @@ export const HOLD_CAP = 32 * 1024 * 1024;
  */
 export function freeBuffer(buffer: ArrayBufferLike): void {
   if (!(buffer instanceof ArrayBuffer)) return;
-  if (!sink) {
-    const { port1, port2 } = new MessageChannel();
-    port1.once('close', () => { closed = true; held = 0; });
-    port2.close();
-    port1.unref();
-    sink = port1;
-  }
+  const port = openSink();
   if (!closed) {
     if (held + buffer.byteLength > HOLD_CAP) return;
     held += buffer.byteLength;
   }
   transfer[0] = buffer;
   try {
-    sink.postMessage(null, transfer);
+    port.postMessage(null, transfer);
   } catch {
     // Not detachable: the collector frees it, as before.
     transfer[0] = new ArrayBuffer(0);
