@@ -41,6 +41,7 @@ function converter(): NativeHelper | null {
  */
 export function useNativeReadBack(how: 'in-place' | 'copy' | false | undefined): void {
   helper = how === false ? null : undefined;
+  inPlace = how === false ? null : undefined;
   if (how === 'copy') { converter(); inPlace = null; }
 }
 

@@ -118,3 +118,17 @@ test('without the reader a whole strip is copied out with toBuffer, a small rect
     useNativeReadBack(undefined);
   }
 });
+
+test('with neither the reader nor the helper, every rectangle is read with getImageData', () => {
+  useNativeReadBack('in-place');
+  const { canvas, ctx } = scratch(64, 32);
+  readBack(canvas, ctx, 0, 64, 32, new Uint8Array(64 * 32 * 4), 64, 0);
+  useNativeReadBack(false);
+  try {
+    const n = counting(ctx, canvas);
+    readBack(canvas, ctx, 0, 64, 32, new Uint8Array(64 * 32 * 4), 64, 0);
+    assert.deepEqual(n, { imageData: 1, toBuffer: 0 });
+  } finally {
+    useNativeReadBack(undefined);
+  }
+});
