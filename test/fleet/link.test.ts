@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { BrokerLink, QUEUE_LIMIT } from '../../src/fleet/link.js';
 import { topicsOf } from '../../src/fleet/topics.js';
 import type { Logger } from '../../src/log/logger.js';
-import { Broker, freePort, hasMosquitto, Watcher } from '../helpers/broker.js';
+import { Broker, freePort, hasMosquitto, openGate, Watcher } from '../helpers/broker.js';
 import { until } from '../helpers/service.js';
 
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;
@@ -13,13 +13,17 @@ const warnings: string[] = [];
 const log = { info: () => {}, warn: (_o: object, msg: string) => { warnings.push(msg); } } as unknown as Logger;
 
 test('confirmations wait in a bounded queue while the broker is away and go out in order when it is back; nothing else is queued', { skip }, async () => {
+  // The link reaches the broker through a gate opened only once the watcher has subscribed: had
+  // the link's own retry come first, it would have sent the queue before anyone listened.
   const port = await freePort();
-  const settings = { url: `mqtt://127.0.0.1:${port}`, unit: 'q1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: false, fingerprint: '' };
+  const gatePort = await freePort();
+  const settings = { url: `mqtt://127.0.0.1:${gatePort}`, unit: 'q1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: false, fingerprint: '' };
   const topics = topicsOf(settings);
   const link = new BrokerLink(settings, topics, log, { connected: () => {}, message: () => {}, stateChanged: () => {} });
   await link.start();
   const broker = new Broker({ port });
   let w: Watcher | undefined;
+  let gate: { close: () => Promise<void> } | undefined;
   try {
     for (let i = 0; i < QUEUE_LIMIT + 50; i++) link.publish(topics.confirm, `{"inumber":"${i}"}`, { retain: false, queued: true });
     link.publish(topics.status, '{"stale":true}', { retain: true });
@@ -27,12 +31,14 @@ test('confirmations wait in a bounded queue while the broker is away and go out 
     assert.ok(warnings.some((m) => /confirmation dropped/.test(m)));
     await broker.start();
     w = await Watcher.open(broker.url, ['mlds/q1/#']);
-    await until(() => w!.on(topics.confirm).length === QUEUE_LIMIT, 8000, 'the queue sent');
+    gate = await openGate(gatePort, port);
+    await until(() => w!.on(topics.confirm).length === QUEUE_LIMIT, 15000, 'the queue sent');
     assert.deepEqual(w.on(topics.confirm).map((s) => JSON.parse(s.payload).inumber), Array.from({ length: QUEUE_LIMIT }, (_, i) => String(i + 50)));
     assert.equal(w.on(topics.status).length, 0, 'a status from while offline is not kept');
     assert.equal(link.status().confirmations.queued, 0);
   } finally {
     await link.stop();
+    await gate?.close();
     await w?.close();
     await broker.cleanup();
   }

@@ -107,6 +107,24 @@ async function waitForPort(port: number, ms: number): Promise<void> {
   }
 }
 
+/**
+ * A TCP forwarder from `from` to `to` on loopback, listening only once called: a client pointed
+ * at `from` reaches the broker when the test says so, not when its own retry happens to fire.
+ */
+export async function openGate(from: number, to: number): Promise<{ close: () => Promise<void> }> {
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer((a) => {
+    const b = tcpConnect(to, '127.0.0.1');
+    sockets.add(a).add(b);
+    a.pipe(b).pipe(a);
+    const end = () => { a.destroy(); b.destroy(); sockets.delete(a); sockets.delete(b); };
+    a.on('error', end).on('close', end);
+    b.on('error', end).on('close', end);
+  });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(from, '127.0.0.1', resolve); });
+  return { close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }) };
+}
+
 export interface Seen { topic: string; payload: string; retain: boolean; qos: number; at: number }
 
 /** A client that records every message on `topics`, with the flags as published (MQTT 5, retain-as-published). */
