@@ -87,8 +87,12 @@ export interface NativeHelper {
    * rewrite the file in place while it is mapped (helpers built before it lack it).
    */
   mappedSource?(file: string): string;
-  /** Collects with V8's memory reduction and trims malloc's free pages (helpers built before it lack it). */
-  releaseMemory?(): void;
+  /**
+   * Collects with V8's memory reduction, trims malloc's free pages, and drops the clean pages of
+   * the executable's and shared objects' read-only mappings; returns those pages' bytes (helpers
+   * built before it lack it; older ones return nothing).
+   */
+  releaseMemory?(): number | undefined;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,0 +1,114 @@
+// Most of a started process's resident memory is its own code: node's text and read-only data
+// (V8's snapshot, ICU's tables, the compilers), cairo, pango, and their libraries, touched
+// once by the start and never again by a service that idles between clock ticks. They are
+// clean file pages, which the kernel may drop at any time and read back on use; dropping them
+// once the start is over only does it before there is pressure (the page cache keeps them,
+// so a later use is a minor fault). Only what cannot be lost is dropped:
+// - private mappings that are not writable and hold no anonymous page: a page the dynamic
+//   linker relocated and then made read-only (RELRO) is anonymous, and is kept;
+// - of the executable and shared objects (.so, .node), which stay mapped for the life of the
+//   process: a file another thread maps and unmaps (a font, fontconfig's cache) could be
+//   replaced by other memory between the reading of /proc/self/smaps and the madvise;
+// - when /proc/self/smaps describes the process's own memory: qemu-user answers /proc/self/maps
+//   for the guest but passes smaps through from the host (its own mappings, other
+//   permissions), so where the executable's lines differ between the two nothing is dropped.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+#include "loaded-objects.h"
+
+namespace {
+
+std::string ReadAll(const char* path) {
+  std::string out;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return out;
+}
+
+bool EndsWith(const std::string& s, const char* tail) {
+  size_t n = strlen(tail);
+  return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
+}
+
+bool IsLoadedObject(const std::string& path, const std::string& exe) {
+  if (path.empty() || path[0] != '/' || EndsWith(path, " (deleted)")) return false;
+  if (path == exe || EndsWith(path, ".node")) return true;
+  size_t so = path.rfind(".so");
+  return so != std::string::npos && (so + 3 == path.size() || path[so + 3] == '.');
+}
+
+struct Candidate { unsigned long start, end; size_t rss; };
+
+template <typename F>
+void ForEachLine(const std::string& text, F f) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string::npos) eol = text.size();
+    f(text.substr(pos, eol - pos));
+    pos = eol + 1;
+  }
+}
+
+// The lines of a maps-format text that name `exe`, as written.
+std::vector<std::string> ExeLines(const std::string& text, const std::string& exe) {
+  std::vector<std::string> out;
+  ForEachLine(text, [&](const std::string& line) {
+    if (line.empty() || line.find(':') < line.find(' ')) return;  // an smaps field, not a mapping
+    if (EndsWith(line, exe.c_str()) && line.size() > exe.size() && line[line.size() - exe.size() - 1] == ' ') out.push_back(line);
+  });
+  return out;
+}
+
+}  // namespace
+
+size_t DropLoadedObjectPages() {
+  char exe_buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe_buf, sizeof exe_buf - 1);
+  std::string exe = n > 0 ? std::string(exe_buf, static_cast<size_t>(n)) : std::string();
+  const std::string smaps = ReadAll("/proc/self/smaps");
+  const std::vector<std::string> exe_lines = ExeLines(smaps, exe);
+  if (exe.empty() || exe_lines.empty() || exe_lines != ExeLines(ReadAll("/proc/self/maps"), exe)) return 0;
+
+  std::vector<Candidate> drop;
+  bool candidate = false;
+  Candidate cur{0, 0, 0};
+  ForEachLine(smaps, [&](const std::string& line) {
+    unsigned long a, b, off, inode;
+    char perms[8], dev[16];
+    int used = 0;
+    if (sscanf(line.c_str(), "%lx-%lx %7s %lx %15s %lu %n", &a, &b, perms, &off, dev, &inode, &used) >= 6 && used > 0) {
+      std::string path = line.substr(static_cast<size_t>(used));
+      candidate = inode != 0 && strlen(perms) == 4 && perms[0] == 'r' && perms[1] == '-' && perms[3] == 'p' && IsLoadedObject(path, exe);
+      cur = Candidate{a, b, 0};
+      return;
+    }
+    if (!candidate) return;
+    long kb;
+    if (sscanf(line.c_str(), "Rss: %ld kB", &kb) == 1) cur.rss = static_cast<size_t>(kb) * 1024;
+    else if (sscanf(line.c_str(), "Anonymous: %ld kB", &kb) == 1) {
+      if (kb == 0 && cur.rss > 0) drop.push_back(cur);
+      candidate = false;
+    }
+  });
+
+  size_t dropped = 0;
+  for (const auto& c : drop)
+    if (madvise(reinterpret_cast<void*>(c.start), c.end - c.start, MADV_DONTNEED) == 0) dropped += c.rss;
+  return dropped;
+}
