@@ -89,10 +89,11 @@ size_t DropLoadedObjectPages() {
   bool candidate = false;
   Candidate cur{0, 0, 0};
   ForEachLine(smaps, [&](const std::string& line) {
-    unsigned long a, b, off, inode;
+    unsigned long a, b;
+    unsigned long long off, inode;  // 64-bit on a 32-bit ARM too
     char perms[8], dev[16];
     int used = 0;
-    if (sscanf(line.c_str(), "%lx-%lx %7s %lx %15s %lu %n", &a, &b, perms, &off, dev, &inode, &used) >= 6 && used > 0) {
+    if (sscanf(line.c_str(), "%lx-%lx %7s %llx %15s %llu %n", &a, &b, perms, &off, dev, &inode, &used) >= 6 && used > 0) {
       std::string path = line.substr(static_cast<size_t>(used));
       candidate = inode != 0 && strlen(perms) == 4 && perms[0] == 'r' && perms[1] == '-' && perms[3] == 'p' && IsLoadedObject(path, exe);
       cur = Candidate{a, b, 0};
