@@ -56,3 +56,21 @@ test('only the lines on show hold pixels: paging through 1000 lines keeps a page
   assert.equal(block.textFit.fit, 'paged');
   assert.ok(most <= 6, `${most} tiles held at most`);
 });
+
+test('a scrolling pixel-font line damages only its own rows, worked out once for every frame', () => {
+  const a = area({ id: 's', width: 192, height: 48, font: path.join(FONT_DIR, '7x13.bdf'), fontSize: 13 });
+  const block = signTextContent({ area: a, text: 'Lotnisko Chopina - Airport, Terminal A, przez Centrum', size: 13, color: a.fontColor, pxPerSecond: 60, origin: T0 });
+  assert.ok(block.scrolls);
+  const rows = block.rows();
+  assert.equal(block.rows(), rows, 'the same answer every frame: nothing made per frame');
+  assert.ok(rows.h >= 13 && rows.h < 48 && rows.y > 0, `rows ${rows.y}+${rows.h} of 48`);
+  const r = rig([a], { width: 192, height: 48 });
+  r.set(a, { text: 'Lotnisko Chopina - Airport, Terminal A, przez Centrum', setAt: T0 });
+  let partial = 0;
+  for (let t = T0; t < T0 + 2000; t += 20) {
+    const f = r.compositor.render(t);
+    const rects = f.damage?.rects ?? [];
+    if (rects.length === 1 && rects[0].h < 48) { partial++; assert.equal(rects[0].w, 192); assert.ok(rects[0].h <= 26, `damage ${rects[0].y}+${rects[0].h}`); }
+  }
+  assert.ok(partial > 50, `${partial} frames damaged the line's rows only`);
+});

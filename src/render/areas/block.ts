@@ -47,6 +47,8 @@ export class BlockContent implements Content {
   private keyStep = NaN;
   private keyText = '';
 
+  private rowsOnce: { y: number; h: number } | undefined;
+
   constructor(readonly opts: BlockOptions) {
     const { layout } = opts;
     const gap = layout.lineSpacing;
@@ -141,7 +143,12 @@ export class BlockContent implements Content {
     return this.pageAt(now).until;
   }
 
+  /** Asked every frame (area.changedRect): the lines never move between rows, so worked out once. */
   rows(): { y: number; h: number } {
+    return (this.rowsOnce ??= this.rowsOfLines());
+  }
+
+  private rowsOfLines(): { y: number; h: number } {
     if (this.opts.layout.mode === 'scroll-up') return { y: 0, h: this.opts.height };
     const ys = this.pages.flat();
     if (ys.length === 0) return { y: 0, h: 0 };
