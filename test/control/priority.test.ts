@@ -11,7 +11,9 @@ import { sink } from '../helpers/sink.js';
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const display = async (svc: { url: string }): Promise<Obj> => ((await get(svc, '/status')).json.displays as Obj[])[0];
-const area = (d: Obj, id: string): Obj => (d.areas as Obj[]).find((a) => a.id === id)!;
+/** Undefined while the display shows a layout without it (before the first command). */
+const areaIfShown = (d: Obj, id: string): Obj | undefined => (d.areas as Obj[]).find((a) => a.id === id);
+const area = (d: Obj, id: string): Obj => areaIfShown(d, id)!;
 const shot = async (svc: { url: string }): Promise<Pixels> => decode((await get(svc, '/screenshot?id=main&format=png')).bytes);
 /** Layout l1 has a blue title band; l2 has none. */
 const showsL1 = async (svc: { url: string }): Promise<boolean> => near((await shot(svc)).at(190, 10), [0, 0, 255]);
@@ -33,7 +35,7 @@ test('a poller at priority 0 never overwrites an HTTP notice at 5; its latest co
   const clock = new FakeClock(T0);
   const svc = await start(sd, { clock, recheckSeconds: 0 });
   try {
-    await until(async () => area(await display(svc), 'title').text === 'Poll one', 5000, 'the first poll');
+    await until(async () => areaIfShown(await display(svc), 'title')?.text === 'Poll one', 5000, 'the first poll');
     await until(() => showsL1(svc), 5000, 'layout l1 drawn');
     const notice = await get(svc, '/mlds?id=main&layout=l2&other=Alert&priority=5&expires=5&inumber=n1');
     assert.equal(notice.status, 200);
@@ -254,7 +256,7 @@ test("a poller's priority, expires and keep join its commands; the body's own wi
     // keep=1 from the poller: the next body names the title only, the sign stays.
     body = 'id=main&layout=l1&title=Feed+two';
     clock.advance(10_000);
-    await until(async () => area(await display(svc), 'title').text === 'Feed two', 5000, 'the second poll');
+    await until(async () => areaIfShown(await display(svc), 'title')?.text === 'Feed two', 5000, 'the second poll');
     d = await display(svc);
     assert.equal(area(d, 'sign').text, 'Beta');
     assert.deepEqual([d.layers[0].source, d.layers[0].expiresAt], ['poller', new Date(T0 + 40_000).toISOString()]);
