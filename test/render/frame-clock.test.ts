@@ -89,7 +89,11 @@ test('the real loop on the native clock: a scroll on its frame grid, no frame mi
   assert.ok(at.length >= n - 2 && at.length <= n + 2, `${at.length} frames in ${seconds} s at ${fps} fps`);
   const gaps = at.slice(1).map((t, i) => t - at[i]).sort((x, y) => x - y);
   assert.ok(Math.abs(gaps[gaps.length >> 1] - period) < period / 20, `median gap ${gaps[gaps.length >> 1].toFixed(2)} ms`);
-  assert.equal(loop.stats().missed, 0);
+  // A frame is missed only where the process itself was held up past a period (a loaded
+  // machine: a CI run beside the arm64 suite missed one), never by the clock firing late.
+  const held = gaps.filter((g) => g >= period * 1.5).length;
+  const { missed } = loop.stats();
+  assert.ok(missed <= held && missed <= 2, `${missed} missed, ${held} gaps of a period and a half or more`);
   assert.equal(loop.stats().sent, at.length);
 });
 
