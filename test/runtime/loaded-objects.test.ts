@@ -9,7 +9,7 @@ import { NATIVE_PATH, nativeHelperProblem } from '../../src/output/native.js';
 import { underEmulation } from '../helpers/emulation.js';
 import { skipReason } from '../helpers/skip.js';
 
-const skip = skipReason(nativeHelperProblem()) ?? underEmulation('qemu-user writes its own /proc/self/smaps (no resident sizes) and keeps file pages through madvise');
+const skip = skipReason(nativeHelperProblem()) ?? underEmulation('qemu-user passes the host\'s /proc/self/smaps through under its own maps, so the helper drops nothing there');
 
 interface Seen { exeClean: number; relro: Record<string, number>; }
 interface Out { before: Seen; after: Seen; dropped: number; gunzipped: string; number: string; digest: string }
