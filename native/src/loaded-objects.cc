@@ -52,7 +52,17 @@ bool IsLoadedObject(const std::string& path, const std::string& exe) {
   return so != std::string::npos && (so + 3 == path.size() || path[so + 3] == '.');
 }
 
-struct Candidate { unsigned long start, end; size_t rss; };
+// A mapping's line of /proc/self/maps (and the first line of each in smaps).
+struct Header { unsigned long start, end; char perms[8]; unsigned long long inode; std::string path; };
+
+bool ParseHeader(const std::string& line, Header* h) {
+  unsigned long long off;  // 64-bit on a 32-bit ARM too, as the inode
+  char dev[16];
+  int used = 0;
+  if (sscanf(line.c_str(), "%lx-%lx %7s %llx %15s %llu %n", &h->start, &h->end, h->perms, &off, dev, &h->inode, &used) < 6 || used == 0) return false;
+  h->path = line.substr(static_cast<size_t>(used));
+  return true;
+}
 
 template <typename F>
 void ForEachLine(const std::string& text, F f) {
@@ -65,15 +75,17 @@ void ForEachLine(const std::string& text, F f) {
   }
 }
 
-// The lines of a maps-format text that name `exe`, as written.
+// The mapping lines of a maps- or smaps-format text that name `exe`, as written.
 std::vector<std::string> ExeLines(const std::string& text, const std::string& exe) {
   std::vector<std::string> out;
+  Header h;
   ForEachLine(text, [&](const std::string& line) {
-    if (line.empty() || line.find(':') < line.find(' ')) return;  // an smaps field, not a mapping
-    if (EndsWith(line, exe.c_str()) && line.size() > exe.size() && line[line.size() - exe.size() - 1] == ' ') out.push_back(line);
+    if (ParseHeader(line, &h) && h.path == exe) out.push_back(line);
   });
   return out;
 }
+
+struct Candidate { unsigned long start, end; size_t rss; };
 
 }  // namespace
 
@@ -88,15 +100,11 @@ size_t DropLoadedObjectPages() {
   std::vector<Candidate> drop;
   bool candidate = false;
   Candidate cur{0, 0, 0};
+  Header h;
   ForEachLine(smaps, [&](const std::string& line) {
-    unsigned long a, b;
-    unsigned long long off, inode;  // 64-bit on a 32-bit ARM too
-    char perms[8], dev[16];
-    int used = 0;
-    if (sscanf(line.c_str(), "%lx-%lx %7s %llx %15s %llu %n", &a, &b, perms, &off, dev, &inode, &used) >= 6 && used > 0) {
-      std::string path = line.substr(static_cast<size_t>(used));
-      candidate = inode != 0 && strlen(perms) == 4 && perms[0] == 'r' && perms[1] == '-' && perms[3] == 'p' && IsLoadedObject(path, exe);
-      cur = Candidate{a, b, 0};
+    if (ParseHeader(line, &h)) {
+      candidate = h.inode != 0 && strlen(h.perms) == 4 && h.perms[0] == 'r' && h.perms[1] == '-' && h.perms[3] == 'p' && IsLoadedObject(h.path, exe);
+      cur = Candidate{h.start, h.end, 0};
       return;
     }
     if (!candidate) return;
