@@ -96,15 +96,19 @@ const quiet = { warn() {}, info() {} };
 
 /**
  * The loop as bench/render.ts runs it: 50 fps, a virtual output taking every frame through
- * the OutputRunner, as the service's units hand frames over.
+ * the OutputRunner, as the service's units hand frames over. `time` replaces the wall clock and
+ * the native timer (backToBackCost's simulated time).
  */
-export async function benchLoop(c: Compositor, fps: number, onSent?: () => void): Promise<FrameLoop> {
+export async function benchLoop(
+  c: Compositor, fps: number, onSent?: () => void,
+  time: { now?: () => number; clock?: ClockFactory } = {},
+): Promise<FrameLoop> {
   const runner = new OutputRunner(new VirtualOutput(), quiet);
   await runner.start(c.unit.width, c.unit.height);
   const sink = onSent
     ? (f: Frame) => { const done = runner.submit(f); if (typeof done === 'boolean') onSent(); else void done.then(onSent); return done; }
     : (f: Frame) => runner.submit(f);
-  return new FrameLoop(c, sink, Date.now, { fps, clock: frameClock() });
+  return new FrameLoop(c, sink, time.now ?? Date.now, { fps, clock: time.clock ?? frameClock() });
 }
 
 /**
@@ -156,9 +160,7 @@ export async function backToBackCost(c: Compositor, fps: number, seconds: number
       close: disarm,
     };
   };
-  const runner = new OutputRunner(new VirtualOutput(), quiet);
-  await runner.start(c.unit.width, c.unit.height);
-  const loop = new FrameLoop(c, (f) => runner.submit(f), () => now, { fps, clock });
+  const loop = await benchLoop(c, fps, undefined, { now: () => now, clock });
   const run = async (ms: number) => {
     const end = now + ms;
     while (now < end) await new Promise((r) => setImmediate(r));
