@@ -2,9 +2,9 @@
 // its normalization, so schema.ts, normalize.ts and types.ts each carry one line for it.
 // The password and the client key are credentials: they live in this object only, never in
 // /status, /info or a log line (src/fleet masks the URL it logs).
-import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
-import { readPem, tlsPath } from './tls.js';
+import { readPem, readTlsPair, tlsPath } from './tls.js';
 import { parseBoolLike, parseIntLike } from './scalars.js';
 import type { MqttSettings } from './types.js';
 
@@ -48,18 +48,26 @@ export function mqttOf(raw: unknown, serviceDir: string, fault: Fault): MqttSett
   if (!isObj(raw) || typeof raw.url !== 'string') return undefined;
   const files: Record<'cert' | 'key' | 'ca', string | undefined> = { cert: undefined, key: undefined, ca: undefined };
   const hash = createHash('sha256');
-  for (const field of ['cert', 'key', 'ca'] as const) {
-    const name = str(raw[field]);
-    if (name === undefined) continue;
-    const file = tlsPath(serviceDir, name);
-    const pem = readPem(file, field === 'key' ? 'the key' : field === 'ca' ? 'the CA certificate' : 'the certificate');
-    if (typeof pem === 'string') { fault(`/mqtt/${field}`, pem); continue; }
-    const problem = field === 'key' ? keyProblem(pem) : certProblem(pem);
-    if (problem) { fault(`/mqtt/${field}`, `${file} ${problem}`); continue; }
-    files[field] = file;
-    hash.update(field).update(pem);
+  const cert = str(raw.cert), key = str(raw.key), ca = str(raw.ca);
+  if (cert !== undefined && key !== undefined) {
+    // Checked as HTTPS checks its pair: a key of another certificate would otherwise fail only
+    // inside the TLS handshake's setup, where MQTT.js throws it away and the unit waits forever.
+    const read = readTlsPair(tlsPath(serviceDir, cert), tlsPath(serviceDir, key));
+    if ('faults' in read) for (const f of read.faults) fault(`/mqtt/${f.field}`, f.message);
+    else {
+      files.cert = tlsPath(serviceDir, cert);
+      files.key = tlsPath(serviceDir, key);
+      hash.update('pair').update(read.pair.fingerprint);
+    }
   }
-  if ((raw.cert === undefined) !== (raw.key === undefined)) fault(raw.cert === undefined ? '/mqtt/cert' : '/mqtt/key', 'a client certificate needs both `cert` and `key`');
+  if (ca !== undefined) {
+    const file = tlsPath(serviceDir, ca);
+    const pem = readPem(file, 'the CA certificate');
+    if (typeof pem === 'string') fault('/mqtt/ca', pem);
+    else if (!isCertificate(pem)) fault('/mqtt/ca', `${file} holds no PEM certificate`);
+    else { files.ca = file; hash.update('ca').update(pem); }
+  }
+  if ((cert === undefined) !== (key === undefined)) fault(cert === undefined ? '/mqtt/cert' : '/mqtt/key', 'a client certificate needs both `cert` and `key`');
   if ((files.cert || files.key || files.ca) && !raw.url.startsWith('mqtts://')) fault('/mqtt/url', 'certificates need an mqtts:// URL (TLS)');
   if (raw.password !== undefined && raw.username === undefined) fault('/mqtt/password', 'a password needs a `username`');
   return {
@@ -77,10 +85,7 @@ export function mqttOf(raw: unknown, serviceDir: string, fault: Fault): MqttSett
   };
 }
 
-function certProblem(pem: Buffer): string | undefined {
-  try { new X509Certificate(pem); return undefined; } catch { return 'holds no PEM certificate'; }
+function isCertificate(pem: Buffer): boolean {
+  try { new X509Certificate(pem); return true; } catch { return false; }
 }
 
-function keyProblem(pem: Buffer): string | undefined {
-  try { createPrivateKey(pem); return undefined; } catch { return 'holds no unencrypted PEM private key'; }
-}

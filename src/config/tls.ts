@@ -1,6 +1,6 @@
-// The HTTPS certificate and key: read and checked the same way when a configuration loads
-// (a fault at /https/cert or /https/key keeps the running configuration) and when the HTTPS
-// server takes them, so a pair that passed the check is the pair that is served.
+// The HTTPS certificate and key, and the MQTT client's: read and checked the same way when a
+// configuration loads (a fault at /https/key or /mqtt/key keeps the running configuration) and
+// when the HTTPS server takes them, so a pair that passed the check is the pair that is served.
 import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';

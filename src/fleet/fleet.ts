@@ -86,7 +86,11 @@ export class Fleet implements Component {
     const f = this.link?.status();
     if (!f) return [];
     const out: ServiceProblem[] = [];
-    if (f.downSince && Date.now() - Date.parse(f.downSince) >= problemAfterMs(this.settings?.keepalive ?? 30)) {
+    const tlsSince = this.link?.tlsFailureSince();
+    if (tlsSince !== undefined && f.state !== 'connected') {
+      // At once: a certificate the unit refuses, or one the broker refuses, stays refused until someone acts.
+      out.push({ source: 'mqtt', message: `TLS with the broker ${f.broker} fails (${f.lastError ?? 'no reason given'}); check mqtt.ca, mqtt.cert and mqtt.key and the broker's certificate; HTTP control works as before`, since: new Date(tlsSince).toISOString() });
+    } else if (f.downSince && Date.now() - Date.parse(f.downSince) >= problemAfterMs(this.settings?.keepalive ?? 30)) {
       out.push({ source: 'mqtt', message: `not connected to the broker ${f.broker} (${f.state}${f.lastError ? `: ${f.lastError}` : ''}); HTTP control works as before`, since: f.downSince });
     }
     if (f.clientIdInUse && Date.now() - Date.parse(f.clientIdInUse.last) < 10 * 60_000) {

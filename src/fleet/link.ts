@@ -45,12 +45,24 @@ const CONNACK_REASONS: Record<number, string> = {
   133: 'client identifier not valid', 138: 'banned', 140: 'bad authentication method',
 };
 
+/**
+ * Errors of the TLS layer: OpenSSL's and Node's TLS codes, and X.509 verification results
+ * (CERT_HAS_EXPIRED, SELF_SIGNED_CERT_IN_CHAIN, UNABLE_TO_VERIFY_LEAF_SIGNATURE...).
+ */
+const TLS_CODE = /^(ERR_(TLS|SSL|OSSL)_|UNABLE_TO_|CERT_|CRL_|DEPTH_ZERO_|SELF_SIGNED_|INVALID_(CA|PURPOSE)$|PATH_LENGTH_|HOSTNAME_MISMATCH$|ERROR_IN_CE?RL?_)/;
+
+export function isTlsFailure(err: { code?: unknown }): boolean {
+  return typeof err.code === 'string' && TLS_CODE.test(err.code);
+}
+
 export class BrokerLink {
   private client: MqttClient | undefined;
   private state: LinkState = 'connecting';
   private since = Date.now();
   private downSince: number | undefined = Date.now();
   private lastError: string | undefined;
+  /** Set by a TLS failure until a connection succeeds: waiting does not mend a certificate. */
+  private tlsFailedAt: number | undefined;
   private reconnects = 0;
   private attempt = 0;
   private retryAt: number | undefined;
@@ -95,7 +107,16 @@ export class BrokerLink {
       ...(s.cert && s.key ? { cert: readFileSync(s.cert), key: readFileSync(s.key) } : {}),
       will: { topic: this.topics.availability, payload: Buffer.from('offline'), qos: 1, retain: true },
     };
-    const client = connect(s.url, opts);
+    let client: MqttClient;
+    try {
+      client = connect(s.url, opts);
+    } catch (err) {
+      // MQTT.js builds the TLS context inside connect(): a key or certificate OpenSSL refuses
+      // throws here, with no client left to emit it.
+      this.failed(err as Error);
+      this.setState('disconnected');
+      return;
+    }
     this.client = client;
     client.on('connect', () => this.connected());
     client.on('message', (topic, payload, packet) => { this.messagesIn++; this.on.message(topic, payload, packet); });
@@ -131,6 +152,11 @@ export class BrokerLink {
     this.client?.subscribe(topics, { qos: 1, rap: true, nl: true }, (err) => {
       if (err) { this.lastError = `subscribe failed: ${err.message}`; this.log.warn({ err: err.message }, 'mqtt: subscribe failed'); }
     });
+  }
+
+  /** Since when the connection has failed in TLS (a certificate, a key, the handshake), if it has. */
+  tlsFailureSince(): number | undefined {
+    return this.tlsFailedAt;
   }
 
   connectedNow(): boolean {
@@ -178,6 +204,7 @@ export class BrokerLink {
 
   private connected(): void {
     this.retryAt = undefined;
+    this.tlsFailedAt = undefined;
     // Confirmations are small writes: Nagle's algorithm would hold each up to 40 ms for an ACK.
     (this.client?.stream as { setNoDelay?: (on: boolean) => void } | undefined)?.setNoDelay?.(true);
     // Mosquitto 2.0 closes the older of two connections with one client id without a
@@ -194,12 +221,17 @@ export class BrokerLink {
     for (const m of this.queue.splice(0)) this.publish(m.topic, m.payload, { retain: false, queued: true });
   }
 
-  private failed(err: Error & { code?: string | number }): void {
+  private failed(err: Error & { code?: string | number; reason?: unknown }): void {
     this.cleanSinceConnect = false;
     if (this.state !== 'connected') this.closedByBroker = 0;
     const code = typeof err.code === 'number' ? CONNACK_REASONS[err.code] : undefined;
-    this.lastError = code ? `the broker refused the login: ${code} (${err.code})` : err.code ? `${err.code}: ${err.message}` : err.message;
+    const tls = isTlsFailure(err);
+    // OpenSSL's message carries its address and source file; its reason alone is what an operator reads.
+    const why = tls && typeof err.reason === 'string' ? err.reason : err.message;
+    this.lastError = code ? `the broker refused the login: ${code} (${err.code})` : `${tls ? 'TLS failed: ' : ''}${err.code ? `${err.code}: ` : ''}${why}`;
     if (code) this.setState('refused');
+    // The latest failure decides: a broker that is merely away again is an outage, not a certificate fault.
+    this.tlsFailedAt = tls ? this.tlsFailedAt ?? Date.now() : undefined;
     this.log.warn({ broker: this.settings.url, err: this.lastError }, 'mqtt: connection error');
   }
 
