@@ -36,6 +36,8 @@ export class Fleet implements Component {
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
   private lastStatusAt = 0;
   private ha: HomeAssistant | undefined;
+  /** Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect again. */
+  private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, dropped: 0 };
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
@@ -54,8 +56,16 @@ export class Fleet implements Component {
       this.statusSoon();
       return;
     }
+    this.carry();
     await this.link?.stop();
     await this.connect(next);
+  }
+
+  private carry(): void {
+    const s = this.link?.status();
+    if (!s) return;
+    const c = this.carried;
+    this.carried = { messagesIn: c.messagesIn + s.messagesIn, messagesOut: c.messagesOut + s.messagesOut, reconnects: c.reconnects + s.reconnects, dropped: c.dropped + s.confirmations.dropped };
   }
 
   async stop(): Promise<void> {
@@ -70,8 +80,16 @@ export class Fleet implements Component {
 
   status(): object {
     const s = this.settings;
+    const l = this.link?.status();
+    const c = this.carried;
     return {
-      ...this.link?.status(),
+      ...l,
+      ...(l ? {
+        reconnects: c.reconnects + l.reconnects,
+        messagesIn: c.messagesIn + l.messagesIn,
+        messagesOut: c.messagesOut + l.messagesOut,
+        confirmations: { ...l.confirmations, dropped: c.dropped + l.confirmations.dropped },
+      } : {}),
       unit: s?.unit,
       prefix: s?.prefix,
       groups: s?.groups,

@@ -1,76 +1,130 @@
-// GET /metrics: the /status facts in the Prometheus text format, with prom-client. Imported
-// only when /metrics is first asked for; each scrape reads the status document and sets the
-// gauges from it, so the metric names follow /status keys (frames.rendered ->
-// mlds_frames_rendered) and nothing is counted twice.
-import { Gauge, Registry } from 'prom-client';
+// GET /metrics: the /status facts in the Prometheus text format. Imported only when /metrics is
+// first asked for; each scrape reads one status document and writes every family from it, so
+// the names follow /status keys (frames.rendered -> mlds_frames_rendered_total) and nothing is
+// counted twice. Counts since the start are counters (`_total`); the rest are gauges; a value
+// /status does not know (null, absent) has no sample. Per physical unit the labels are `unit`
+// (its output address), `display` (its MAIN id) and `displays` (all its ids, comma-separated);
+// with `mqtt`, every series also carries `mqtt_unit`, the unit's name on the broker.
+import { Registry, type Metric } from 'prom-client';
+import type { FeedbackStatus } from './feedback.js';
+import type { HealthReport } from './health.js';
+import { MetricFamily, type Labels } from './metric-family.js';
 import type { Status } from './status-types.js';
 import { commandCounts, confirmationCounts } from './counters.js';
-import type { HealthReport } from './health.js';
 
 const STATES = ['connecting', 'connected', 'disconnected', 'refused', 'stopped'] as const;
 
+interface FleetFacts { unit?: string; state?: string; messagesIn?: number; messagesOut?: number; reconnects?: number; confirmations?: { dropped?: number } }
+interface BrightnessFacts { units?: Array<{ id: string; brightness?: number }> }
+
 function build() {
   const registry = new Registry();
-  const g = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
+  const family = (name: string, help: string, type: 'counter' | 'gauge' = 'gauge') => {
+    const f = new MetricFamily(name, help, type);
+    registry.registerMetric(f as unknown as Metric);
+    return f;
+  };
+  const counter = (name: string, help: string) => family(name, help, 'counter');
   return {
     registry,
-    rendered: g('mlds_frames_rendered', 'frames rendered by the unit\'s frame loop since the start (/status displays[].frames.rendered)', ['unit']),
-    sent: g('mlds_frames_sent', 'frames handed to the unit\'s output (frames.sent)', ['unit']),
-    missed: g('mlds_frames_missed', 'frame deadlines that passed without a frame (frames.missed)', ['unit']),
-    dropped: g('mlds_frames_dropped', 'frames replaced before the output took them (frames.dropped)', ['unit']),
-    outputFailures: g('mlds_output_consecutive_failures', 'failed sends in a row of the unit\'s output (output.consecutiveFailures)', ['unit', 'driver']),
-    outputReopens: g('mlds_output_reopens', 'times the output was closed and opened again after failures (output.reopens)', ['unit', 'driver']),
-    commands: g('mlds_commands', 'control messages since the start, by source (http, cron, poller, mqtt...) and result (ok, fault)', ['source', 'result']),
-    confirmations: g('mlds_confirmations', 'confirmations produced since the start, by value (0 not shown, 1 shown, 2 faulty)', ['confirm']),
-    broker: g('mlds_broker_state', 'the MQTT connection (components.fleet.state): 1 for the current state', ['state']),
-    brokerMessages: g('mlds_broker_messages', 'MQTT messages in and out (components.fleet.messagesIn/messagesOut)', ['direction']),
-    brokerReconnects: g('mlds_broker_reconnects', 'MQTT reconnect attempts (components.fleet.reconnects)'),
-    temperature: g('mlds_temperature_celsius', 'SoC temperature (components.health.temperatureC)'),
-    clockSynchronized: g('mlds_clock_synchronized', '1 when the system clock is synchronized (components.health.clock.synchronized)'),
-    diskFree: g('mlds_disk_free_bytes', 'free space of the state and log folders (components.health.disks)', ['folder']),
-    memoryAvailable: g('mlds_memory_available_bytes', 'memory available to new work (components.health.memory.availableBytes)'),
-    rss: g('mlds_service_rss_bytes', 'resident memory of the service (components.health.memory.serviceRssBytes)'),
-    load: g('mlds_load1', 'one-minute load average (components.health.load[0])'),
+    buildInfo: family('mlds_build_info', 'always 1; `version` is the running software version (/status version)'),
+    startTime: family('mlds_start_time_seconds', 'when the service started, in seconds since 1970 (/status startedAt)'),
+    configLoaded: family('mlds_config_loaded_timestamp_seconds', 'when the running configuration was loaded, in seconds since 1970 (config.loadedAt)'),
+    configGeneration: family('mlds_config_generation', 'configurations taken into use since the start: 1 for the first, one more for each reload that changed something (config.generation)'),
+    configOk: family('mlds_config_last_load_successful', '1 when the last load of the configuration file succeeded, 0 when it had faults and the earlier configuration keeps running (config.status)'),
+    rendered: counter('mlds_frames_rendered_total', 'frames rendered by the unit\'s frame loop (/status displays[].frames.rendered)'),
+    sent: counter('mlds_frames_sent_total', 'frames handed to the unit\'s output (frames.sent)'),
+    missed: counter('mlds_frames_missed_total', 'frame deadlines that passed without a frame (frames.missed)'),
+    dropped: counter('mlds_frames_dropped_total', 'frames replaced before the output took them (frames.dropped)'),
+    outputFailures: family('mlds_output_consecutive_failures', 'failed sends in a row of the unit\'s output (output.consecutiveFailures)'),
+    outputReopens: counter('mlds_output_reopens_total', 'times the output was closed and opened again after failures (output.reopens)'),
+    brightness: family('mlds_brightness_percent', 'the brightness the unit is given, 0..100 (components.brightness.units[].brightness)'),
+    commandAge: family('mlds_last_command_age_seconds', 'seconds since the display\'s last accepted command (displays[].lastCommand.at); no sample before its first'),
+    commands: counter('mlds_commands_total', 'control messages by source (http, cron, poller, mqtt...) and result (ok, fault)'),
+    confirmations: counter('mlds_confirmations_total', 'confirmations produced, by value (0 not shown, 1 shown, 2 faulty)'),
+    confirmationsDropped: counter('mlds_confirmations_dropped_total', 'confirmations that never reached their receiver: channel feedback (the HTTP feedback address; reason gave_up after the last retry, queue_full) or mqtt (queue_full while the broker was away)'),
+    broker: family('mlds_broker_state', 'the MQTT connection (components.fleet.state): 1 for the current state'),
+    brokerMessages: counter('mlds_broker_messages_total', 'MQTT messages in and out (components.fleet.messagesIn, messagesOut)'),
+    brokerReconnects: counter('mlds_broker_reconnects_total', 'MQTT reconnect attempts (components.fleet.reconnects)'),
+    temperature: family('mlds_temperature_celsius', 'SoC temperature (components.health.temperatureC); no sample without a thermal zone'),
+    clockSynchronized: family('mlds_clock_synchronized', '1 when the system clock is synchronized, 0 when not (components.health.clock.synchronized); no sample until known'),
+    diskFree: family('mlds_disk_free_bytes', 'free space of the state and log folders (components.health.disks)'),
+    memoryAvailable: family('mlds_memory_available_bytes', 'memory available to new work (components.health.memory.availableBytes)'),
+    rss: family('mlds_service_rss_bytes', 'resident memory of the service (components.health.memory.serviceRssBytes)'),
+    load: family('mlds_load1', 'one-minute load average (components.health.load[0])'),
   };
 }
 
 let m: ReturnType<typeof build> | undefined;
 
+const seconds = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso) / 1000);
+
 export async function renderMetrics(status: Status): Promise<{ contentType: string; body: string }> {
   m ??= build();
   m.registry.resetMetrics();
-  const units = new Set<string>();
+  const fleet = status.components.fleet as FleetFacts | undefined;
+  m.registry.setDefaultLabels(fleet?.unit ? { mqtt_unit: fleet.unit } : {});
+
+  m.buildInfo.add(1, { version: status.version });
+  m.startTime.add(seconds(status.startedAt));
+  m.configLoaded.add(seconds(status.config.loadedAt));
+  m.configGeneration.add(status.config.generation);
+  m.configOk.add(status.config.status === 'ok' ? 1 : 0);
+
+  // Per physical unit: its MAIN display (the first of its ids) names it besides its output address.
+  const units = new Map<string, Labels>();
   for (const d of status.displays) {
-    if (units.has(d.unit)) continue;
-    units.add(d.unit);
+    const l = units.get(d.unit);
+    if (l) l.displays += `,${d.id}`;
+    else units.set(d.unit, { unit: d.unit, display: d.id, displays: d.id });
+  }
+  const done = new Set<string>();
+  const now = seconds(status.time);
+  for (const d of status.displays) {
+    const at = seconds(d.lastCommand?.at);
+    if (now !== undefined && at !== undefined) m.commandAge.add(Math.max(0, Math.round((now - at) * 1000) / 1000), { display: d.id, unit: d.unit });
+    if (done.has(d.unit)) continue;
+    done.add(d.unit);
+    const u = units.get(d.unit)!;
     if (d.frames) {
-      m.rendered.set({ unit: d.unit }, d.frames.rendered);
-      m.sent.set({ unit: d.unit }, d.frames.sent);
-      m.missed.set({ unit: d.unit }, d.frames.missed);
-      m.dropped.set({ unit: d.unit }, d.frames.dropped);
+      m.rendered.add(d.frames.rendered, u);
+      m.sent.add(d.frames.sent, u);
+      m.missed.add(d.frames.missed, u);
+      m.dropped.add(d.frames.dropped, u);
     }
     if (d.output) {
-      m.outputFailures.set({ unit: d.unit, driver: d.output.driver }, d.output.consecutiveFailures);
-      m.outputReopens.set({ unit: d.unit, driver: d.output.driver }, d.output.reopens);
+      m.outputFailures.add(d.output.consecutiveFailures, { ...u, driver: d.output.driver });
+      m.outputReopens.add(d.output.reopens, { ...u, driver: d.output.driver });
     }
   }
-  for (const c of commandCounts()) m.commands.set({ source: c.source, result: c.result }, c.count);
-  for (const c of confirmationCounts()) m.confirmations.set({ confirm: String(c.confirm) }, c.count);
-  const fleet = status.components.fleet as { state?: string; messagesIn?: number; messagesOut?: number; reconnects?: number } | undefined;
-  if (fleet?.state) {
-    for (const s of STATES) m.broker.set({ state: s }, s === fleet.state ? 1 : 0);
-    m.brokerMessages.set({ direction: 'in' }, fleet.messagesIn ?? 0);
-    m.brokerMessages.set({ direction: 'out' }, fleet.messagesOut ?? 0);
-    m.brokerReconnects.set(fleet.reconnects ?? 0);
+  for (const b of (status.components.brightness as BrightnessFacts | undefined)?.units ?? []) {
+    const unit = status.displays.find((d) => d.id === b.id)?.unit;
+    if (unit !== undefined) m.brightness.add(b.brightness, units.get(unit));
   }
+
+  for (const c of commandCounts()) m.commands.add(c.count, { source: c.source, result: c.result });
+  for (const c of confirmationCounts()) m.confirmations.add(c.count, { confirm: String(c.confirm) });
+  const feedback = status.components.feedback as FeedbackStatus | undefined;
+  if (feedback) {
+    m.confirmationsDropped.add(feedback.givenUp, { channel: 'feedback', reason: 'gave_up' });
+    m.confirmationsDropped.add(feedback.dropped, { channel: 'feedback', reason: 'queue_full' });
+  }
+  if (fleet?.state) {
+    for (const s of STATES) m.broker.add(s === fleet.state ? 1 : 0, { state: s });
+    m.brokerMessages.add(fleet.messagesIn ?? 0, { direction: 'in' });
+    m.brokerMessages.add(fleet.messagesOut ?? 0, { direction: 'out' });
+    m.brokerReconnects.add(fleet.reconnects ?? 0);
+    m.confirmationsDropped.add(fleet.confirmations?.dropped ?? 0, { channel: 'mqtt', reason: 'queue_full' });
+  }
+
   const h = status.components.health as HealthReport | undefined;
   if (h) {
-    if (h.temperatureC !== null) m.temperature.set(h.temperatureC);
-    if (h.clock.synchronized !== null) m.clockSynchronized.set(h.clock.synchronized ? 1 : 0);
-    for (const d of h.disks) m.diskFree.set({ folder: d.folder }, d.freeBytes);
-    m.memoryAvailable.set(h.memory.availableBytes);
-    m.rss.set(h.memory.serviceRssBytes);
-    m.load.set(h.load[0]);
+    m.temperature.add(h.temperatureC);
+    m.clockSynchronized.add(h.clock.synchronized === null ? null : h.clock.synchronized ? 1 : 0);
+    for (const d of h.disks) m.diskFree.add(d.freeBytes, { folder: d.folder });
+    m.memoryAvailable.add(h.memory.availableBytes);
+    m.rss.add(h.memory.serviceRssBytes);
+    m.load.add(h.load[0]);
   }
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };
 }

@@ -29,6 +29,8 @@ export interface ConfigReport {
   status: 'ok' | 'faulty';
   file: string;
   loadedAt?: string;
+  /** Configurations taken into use since the start: 1 for the first, one more for each reload that changed something. */
+  generation?: number;
   lastAttemptAt?: string;
   lastArchive?: ArchiveResult;
   message?: string;
@@ -93,6 +95,8 @@ export interface Status {
   version: string;
   identity: Identity;
   uptimeSeconds: number;
+  /** When the service started (ISO time). */
+  startedAt: string;
   /** How the start used V8's code cache (dist/launch.js); absent when started otherwise. */
   codeCache?: CodeCacheReport;
   time?: string;

@@ -19,6 +19,8 @@ export interface ConfigStatus {
   file: string;
   /** When the running configuration was loaded. */
   loadedAt: number;
+  /** Configurations taken into use since the start (1 for the first). */
+  generation: number;
   /** The last load attempt (start, reload, periodic re-check) and its faults, if it failed. */
   lastAttemptAt: number;
   faults: ConfigFault[];
@@ -66,6 +68,7 @@ export function buildStatus(s: StatusInput): Status {
     version: s.version,
     identity: identity(),
     uptimeSeconds: Math.round((now - s.startedAt) / 1000),
+    startedAt: isoTime(s.startedAt),
     ...(codeCache ? { codeCache: { ...codeCache } } : {}),
     time: isoTime(now),
     timezone: config.timezone ?? systemZone(),
@@ -73,6 +76,7 @@ export function buildStatus(s: StatusInput): Status {
       status: cs.faults.length === 0 ? 'ok' as const : 'faulty' as const,
       file: cs.file,
       loadedAt: isoTime(cs.loadedAt),
+      generation: cs.generation,
       lastAttemptAt: isoTime(cs.lastAttemptAt),
       ...(cs.lastArchive ? { lastArchive: cs.lastArchive } : {}),
       ...(config.warnings.length ? { warnings: config.warnings } : {}),

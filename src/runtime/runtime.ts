@@ -56,7 +56,7 @@ export class Runtime {
   constructor(first: ServiceConfig, private readonly deps: RuntimeDeps) {
     const now = deps.clock.now();
     this.config = first;
-    this.configStatus = { file: deps.configFile, loadedAt: now, lastAttemptAt: now, faults: [] };
+    this.configStatus = { file: deps.configFile, loadedAt: now, generation: 1, lastAttemptAt: now, faults: [] };
     this.prints = displayFingerprints(first);
     this.servicePrint = serviceFingerprint(first);
     this.controller = new Controller(first, {
@@ -170,6 +170,7 @@ export class Runtime {
     this.prints = prints;
     this.servicePrint = servicePrint;
     this.configStatus.loadedAt = clock.now();
+    this.configStatus.generation++;
     log.info({ added: report.added, changed: report.changedDisplays, removed: report.removed, unchanged: report.unchanged.length }, 'configuration swapped');
     await this.syncComponents(report);
     return report;

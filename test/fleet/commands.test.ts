@@ -185,9 +185,9 @@ test('a status change is published within a second, and at most one a second', {
 
 test('/metrics shows the broker state and the commands that came through it', { skip }, async () => {
   const text = (await get(svc, '/metrics')).text;
-  assert.match(text, /^mlds_broker_state\{state="connected"\} 1$/m);
-  assert.match(text, /^mlds_broker_state\{state="refused"\} 0$/m);
-  const ok = /^mlds_commands\{source="mqtt",result="ok"\} (\d+)$/m.exec(text);
+  assert.match(text, /^mlds_broker_state\{state="connected",mqtt_unit="u1"\} 1$/m);
+  assert.match(text, /^mlds_broker_state\{state="refused",mqtt_unit="u1"\} 0$/m);
+  const ok = /^mlds_commands_total\{source="mqtt",result="ok",mqtt_unit="u1"\} (\d+)$/m.exec(text);
   assert.ok(ok && Number(ok[1]) >= 5, 'mqtt commands counted');
-  assert.match(text, /^mlds_commands\{source="mqtt",result="fault"\} [1-9]\d*$/m);
+  assert.match(text, /^mlds_commands_total\{source="mqtt",result="fault",mqtt_unit="u1"\} [1-9]\d*$/m);
 });
