@@ -1,5 +1,7 @@
 // The `brightness` component: decides each physical unit's brightness by the precedence of
-// DECISIONS.md and applies it through the unit's output, only when it changes.
+// DECISIONS.md and applies it through the unit's output, only when it changes. A blanked unit's
+// output is given 0 whatever was decided: the panel goes dark, its content and the decided level
+// stay, and unblanking gives the output that level again.
 import type { ServiceConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../runtime/component.js';
 import type { Unit } from '../runtime/unit.js';
@@ -25,6 +27,8 @@ export class BrightnessComponent implements Component {
   private schedule: ScheduleSource | undefined;
   /** By MAIN id. */
   readonly units = new Map<string, UnitState>();
+  /** MAIN ids of the blanked units (until unblanked or the service restarts, as a manual level). */
+  private readonly blanked = new Set<string>();
   /** What each unit's output was last given; a replaced unit (new output) is a new key. */
   private applied = new WeakMap<Unit, number>();
   private timer: unknown;
@@ -55,7 +59,21 @@ export class BrightnessComponent implements Component {
   }
 
   status(): BrightnessStatus {
-    return brightnessStatus(this.ctx!.config(), this.ctx!.clock.now(), this.units, this.schedule!, this.sources!);
+    return brightnessStatus(this.ctx!.config(), this.ctx!.clock.now(), this.units, this.schedule!, this.sources!, this.blanked);
+  }
+
+  /** Blanks (or unblanks) the units whose MAIN ids are given and resolves once their outputs have the level. */
+  async setBlank(mainIds: string[], blank: boolean): Promise<void> {
+    for (const id of mainIds) {
+      if (blank) this.blanked.add(id);
+      else this.blanked.delete(id);
+    }
+    this.ctx!.log.info({ units: mainIds }, blank ? 'panel blanked' : 'panel unblanked');
+    await this.update();
+  }
+
+  isBlanked(mainId: string): boolean {
+    return this.blanked.has(mainId);
   }
 
   /**
@@ -73,6 +91,7 @@ export class BrightnessComponent implements Component {
     this.schedule!.configure(config);
     await this.sources!.sync(config);
     for (const id of [...this.units.keys()]) if (!config.units.some((u) => u.displayIds[0] === id)) this.units.delete(id);
+    for (const id of [...this.blanked]) if (!config.units.some((u) => u.displayIds[0] === id)) this.blanked.delete(id);
     await this.update();
   }
 
@@ -108,10 +127,11 @@ export class BrightnessComponent implements Component {
       this.logChange(main.id, prev?.decision, decision);
       const unit = runtimeUnits.find((r) => r.config.displayIds[0] === main.id);
       const previous = unit ? this.applied.get(unit) : undefined;
-      if (unit && previous !== decision.percent) {
-        this.applied.set(unit, decision.percent);
-        await applyBrightness(unit, decision.percent, now, previous);
-        state.applied = decision.percent;
+      const percent = this.blanked.has(main.id) ? 0 : decision.percent;
+      if (unit && previous !== percent) {
+        this.applied.set(unit, percent);
+        await applyBrightness(unit, percent, now, previous);
+        state.applied = percent;
       }
       if (decision.mode === 'schedule' || decision.mode === 'daylight') {
         const at = this.schedule!.state(now)?.state.nextCheckAt;

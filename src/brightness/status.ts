@@ -23,6 +23,8 @@ export interface UnitReport {
   id: string;
   displays: string[];
   brightness: number;
+  /** Blanked: the output is given 0 while `brightness` waits for the unblank. */
+  blanked: boolean;
   mode: Mode;
   source: string;
   since: string;
@@ -42,7 +44,7 @@ export interface BrightnessStatus {
 }
 
 
-export function brightnessStatus(config: ServiceConfig, now: number, units: Map<string, UnitState>, schedule: ScheduleSource, sources: Sources): BrightnessStatus {
+export function brightnessStatus(config: ServiceConfig, now: number, units: Map<string, UnitState>, schedule: ScheduleSource, sources: Sources, blanked: ReadonlySet<string> = new Set()): BrightnessStatus {
   const reports: UnitReport[] = [];
   for (const u of config.units) {
     const main = config.displayById.get(u.displayIds[0])!;
@@ -53,6 +55,7 @@ export function brightnessStatus(config: ServiceConfig, now: number, units: Map<
       id: main.id,
       displays: u.displayIds,
       brightness: decision.percent,
+      blanked: blanked.has(main.id),
       mode: decision.mode,
       source: decision.source,
       since: isoTime(st?.since ?? now),

@@ -125,10 +125,11 @@ export class Fleet implements Component {
     const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
       connected: () => {
         link.subscribe([...commandTopics(topics), ...(ha?.subscriptions() ?? [])]);
-        // Fresh after every reconnect: the broker may have lost the retained copy.
+        // Fresh after every reconnect: the broker may have lost the retained copy. Discovery first:
+        // it publishes the light's state afresh, which the status then finds unchanged.
+        ha?.announce(link);
         this.lastStatusAt = 0;
         this.publishStatus();
-        ha?.announce(link);
       },
       message: (topic, payload, packet) => void this.message(topic, payload, packet),
       stateChanged: () => this.statusSoon(),

@@ -1,12 +1,16 @@
-// Home Assistant MQTT discovery (`homeAssistant: true`): each physical unit's MAIN brightness as
-// a light entity (JSON schema, brightness only, 1..100). Discovery is retained and sent again
-// when Home Assistant announces itself (`homeassistant/status` = `online`).
+// Home Assistant MQTT discovery (`homeAssistant: true`): each physical unit's panel as a light
+// entity (JSON schema, colour mode `brightness`, 1..100). ON and OFF unblank and blank the panel
+// (brightness 0 on its output; content and commands kept), a brightness sets the manual level as
+// /brightness does. Discovery is retained and sent again when Home Assistant announces itself
+// (`homeassistant/status` = `online`); the state is published when it changes.
 //   config   homeassistant/light/<unit>/config            (the service's first physical unit)
 //            homeassistant/light/<unit>/<MAIN id>/config  (every further physical unit)
-//   command  <prefix>/<unit>/light/<MAIN id>/set    {"state":"ON","brightness":55}
-//   state    <prefix>/<unit>/light/<MAIN id>/state  {"state":"ON","brightness":55} (retained)
+//   command  <prefix>/<unit>/light/<MAIN id>/set    {"state":"ON","brightness":55} | {"state":"OFF"}
+//   state    <prefix>/<unit>/light/<MAIN id>/state  {"state":"ON","brightness":55,"color_mode":"brightness"} (retained)
+import { hostname } from 'node:os';
 import type { BrightnessComponent } from '../brightness/component.js';
 import type { MqttSettings } from '../config/types.js';
+import { identity } from '../monitor/status.js';
 import type { RuntimeContext } from '../runtime/component.js';
 import { VERSION } from '../version.js';
 import type { BrokerLink } from './link.js';
@@ -14,7 +18,13 @@ import type { Topics } from './topics.js';
 
 export const HA_STATUS = 'homeassistant/status';
 
+/** An entity id's object part: Home Assistant's own slug (lower case letters, digits, `_`). */
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/_+/g, '_').replace(/^_|_$/g, '') || 'mlds';
+
 export class HomeAssistant {
+  /** The state payload last published per MAIN id: published again only when it differs. */
+  private readonly published = new Map<string, string>();
+
   constructor(private readonly ctx: RuntimeContext, private readonly s: MqttSettings, private readonly topics: Topics) {}
 
   /** MAIN display ids of the physical units, in configuration order. */
@@ -34,32 +44,57 @@ export class HomeAssistant {
     return topic === HA_STATUS || this.mains().some((id) => topic === `${this.base(id)}/set`);
   }
 
+  /** The unit's /info page, as Home Assistant's device page links it. */
+  private infoUrl(): string {
+    const ports = this.ctx.ports();
+    const host = identity().addresses[0]?.address ?? hostname();
+    return ports.https ? `https://${host}:${ports.https}/info` : `http://${host}:${ports.http}/info`;
+  }
+
+  /** The discovery document of one unit's light: the keys of Home Assistant's MQTT light, JSON schema. */
+  discovery(id: string): Record<string, unknown> {
+    const d = this.ctx.config().displayById.get(id);
+    return {
+      name: d?.displayName ?? id,
+      unique_id: `mlds_${this.s.unit}_${id}`,
+      default_entity_id: `light.${slug(`mlds_${this.s.unit}_${id}`)}`,
+      schema: 'json',
+      command_topic: `${this.base(id)}/set`,
+      state_topic: `${this.base(id)}/state`,
+      availability_topic: this.topics.availability,
+      payload_available: 'online',
+      payload_not_available: 'offline',
+      supported_color_modes: ['brightness'],
+      brightness_scale: 100,
+      qos: 1,
+      device: {
+        identifiers: [`mlds_${this.s.unit}`], name: this.s.unit, manufacturer: 'mlds', model: 'display controller',
+        sw_version: VERSION, configuration_url: this.infoUrl(),
+      },
+      origin: { name: 'mlds', sw_version: VERSION },
+    };
+  }
+
   announce(link: BrokerLink): void {
     this.mains().forEach((id, i) => {
-      const d = this.ctx.config().displayById.get(id);
       const topic = i === 0 ? `homeassistant/light/${this.s.unit}/config` : `homeassistant/light/${this.s.unit}/${id}/config`;
-      link.publish(topic, JSON.stringify({
-        name: `${d?.displayName ?? id} brightness`,
-        unique_id: `mlds_${this.s.unit}_${id}`,
-        object_id: `mlds_${this.s.unit}_${id}`,
-        schema: 'json',
-        command_topic: `${this.base(id)}/set`,
-        state_topic: `${this.base(id)}/state`,
-        availability_topic: this.topics.availability,
-        supported_color_modes: ['brightness'],
-        brightness: true,
-        brightness_scale: 100,
-        device: { identifiers: [`mlds_${this.s.unit}`], name: this.s.unit, manufacturer: 'mlds', model: 'display controller', sw_version: VERSION },
-      }), { retain: true });
+      link.publish(topic, JSON.stringify(this.discovery(id)), { retain: true });
     });
+    // Fresh after each connection: the broker may have lost the retained copy.
+    this.published.clear();
     this.publishStates(link);
   }
 
+  /** Publishes each unit's state when it differs from the one last published. */
   publishStates(link: BrokerLink): void {
-    const units = (this.brightness()?.status().units ?? []) as Array<{ id: string; brightness?: number }>;
+    const b = this.brightness();
+    const units = (b?.status().units ?? []) as Array<{ id: string; brightness?: number; blanked?: boolean }>;
     for (const u of units) {
       if (u.brightness === undefined) continue;
-      link.publish(`${this.base(u.id)}/state`, JSON.stringify({ state: 'ON', brightness: u.brightness, color_mode: 'brightness' }), { retain: true });
+      const state = JSON.stringify({ state: u.blanked ? 'OFF' : 'ON', brightness: u.brightness, color_mode: 'brightness' });
+      if (this.published.get(u.id) === state || !link.connectedNow()) continue;
+      this.published.set(u.id, state);
+      link.publish(`${this.base(u.id)}/state`, state, { retain: true });
     }
   }
 
@@ -69,16 +104,33 @@ export class HomeAssistant {
       return;
     }
     const id = this.mains().find((m) => topic === `${this.base(m)}/set`)!;
-    let value: unknown;
-    try { value = (JSON.parse(payload.toString()) as { brightness?: unknown }).brightness; } catch { value = undefined; }
-    const d = this.ctx.config().displayById.get(id);
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100 || !d?.sensorBrightness) {
-      // OFF and out-of-range values are not brightness levels; a unit without sensorBrightness follows its schedule.
-      this.ctx.log.warn({ id, payload: payload.toString().slice(0, 200) }, 'mqtt: Home Assistant brightness not taken (an integer 1..100, on a MAIN display with sensorBrightness)');
+    const b = this.brightness();
+    let cmd: { state?: unknown; brightness?: unknown } = {};
+    try { cmd = JSON.parse(payload.toString()) as typeof cmd; } catch { /* refused below */ }
+    const level = cmd?.brightness;
+    const state = cmd?.state;
+    const refuse = (why: string) => {
+      this.ctx.log.warn({ id, payload: payload.toString().slice(0, 200) }, `mqtt: Home Assistant command not taken: ${why}`);
+      // Home Assistant shows what it asked for until it hears otherwise: the state as it is, again.
+      this.published.delete(id);
       this.publishStates(link);
-      return;
+    };
+    if (!b) return refuse('brightness control is not running');
+    if (state !== 'ON' && state !== 'OFF') return refuse('"state" must be "ON" or "OFF"');
+    if (state === 'OFF') {
+      await b.setBlank([id], true);
+      return this.publishStates(link);
     }
-    await this.brightness()?.setManual([id], value);
+    if (level !== undefined) {
+      if (typeof level !== 'number' || !Number.isInteger(level) || level < 1 || level > 100) return refuse('"brightness" must be an integer 1..100');
+      // A unit without sensorBrightness follows its schedule; it is switched on, its level stays.
+      if (!this.ctx.config().displayById.get(id)?.sensorBrightness) {
+        await b.setBlank([id], false);
+        return refuse('a brightness needs sensorBrightness on the MAIN display, as /brightness does');
+      }
+      await b.setManual([id], level);
+    }
+    await b.setBlank([id], false);
     this.publishStates(link);
   }
 

@@ -15,7 +15,7 @@ import { commandCounts, confirmationCounts } from './counters.js';
 const STATES = ['connecting', 'connected', 'disconnected', 'refused', 'stopped'] as const;
 
 interface FleetFacts { unit?: string; state?: string; messagesIn?: number; messagesOut?: number; reconnects?: number; confirmations?: { dropped?: number } }
-interface BrightnessFacts { units?: Array<{ id: string; brightness?: number }> }
+interface BrightnessFacts { units?: Array<{ id: string; brightness?: number; blanked?: boolean }> }
 
 function build() {
   const registry = new Registry();
@@ -38,7 +38,8 @@ function build() {
     dropped: counter('mlds_frames_dropped_total', 'frames replaced before the output took them (frames.dropped)'),
     outputFailures: family('mlds_output_consecutive_failures', 'failed sends in a row of the unit\'s output (output.consecutiveFailures)'),
     outputReopens: counter('mlds_output_reopens_total', 'times the output was closed and opened again after failures (output.reopens)'),
-    brightness: family('mlds_brightness_percent', 'the brightness the unit is given, 0..100 (components.brightness.units[].brightness)'),
+    brightness: family('mlds_brightness_percent', 'the brightness the unit\'s output is given, 0..100 (components.brightness.units[].brightness; 0 while blanked)'),
+    blanked: family('mlds_blanked', '1 while the unit is blanked: dark, its content kept (components.brightness.units[].blanked)'),
     commandAge: family('mlds_last_command_age_seconds', 'seconds since the display\'s last accepted command (displays[].lastCommand.at); no sample before its first'),
     commands: counter('mlds_commands_total', 'control messages by source (http, cron, poller, mqtt...) and result (ok, fault)'),
     confirmations: counter('mlds_confirmations_total', 'confirmations produced, by value (0 not shown, 1 shown, 2 faulty)'),
@@ -99,7 +100,9 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
   }
   for (const b of (status.components.brightness as BrightnessFacts | undefined)?.units ?? []) {
     const unit = status.displays.find((d) => d.id === b.id)?.unit;
-    if (unit !== undefined) m.brightness.add(b.brightness, units.get(unit));
+    if (unit === undefined) continue;
+    m.brightness.add(b.blanked ? 0 : b.brightness, units.get(unit));
+    m.blanked.add(b.blanked ? 1 : 0, units.get(unit));
   }
 
   for (const c of commandCounts()) m.commands.add(c.count, { source: c.source, result: c.result });

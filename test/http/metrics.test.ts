@@ -159,6 +159,7 @@ test('/metrics passes promtool; counts are counters named _total with the unit\'
     assert.equal(one('mlds_config_last_load_successful').value, 1);
     const bright = (status.components.brightness as { units: Array<{ id: string; brightness: number }> }).units[0];
     assert.deepEqual(one('mlds_brightness_percent'), { labels: unit, value: bright.brightness });
+    assert.deepEqual(one('mlds_blanked'), { labels: unit, value: 0 });
     const age = one('mlds_last_command_age_seconds');
     assert.deepEqual(age.labels, { display: 'main', unit: unit.unit, mqtt_unit: 'metrics-1' });
     assert.ok(age.value >= 0 && age.value < 60, `${age.value}`);
