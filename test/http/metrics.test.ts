@@ -6,13 +6,14 @@
 // value has no sample, and the broker's counts survive a reload that connects again.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import type { Status } from '../../src/monitor/status-types.js';
 import { Broker, freePort, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { emulated } from '../helpers/emulation.js';
-import { baseConfig, get, nextFrame, serviceDir, start, until } from '../helpers/service.js';
+import { REPO, baseConfig, get, nextFrame, serviceDir, start, until } from '../helpers/service.js';
 import { skipReason } from '../helpers/skip.js';
 
 const require = createRequire(import.meta.url);
@@ -138,7 +139,9 @@ test('/metrics passes promtool; counts are counters named _total with the unit\'
       assert.equal(f.get(`mlds_${c}_total`)?.type, 'counter', `mlds_${c}_total is a counter`);
       assert.equal(f.has(`mlds_${c}`), false, `mlds_${c} (the old gauge) is gone`);
     }
+    const fleetDoc = readFileSync(path.join(REPO, 'docs/fleet.md'), 'utf8');
     for (const [name, family] of f) {
+      assert.ok(fleetDoc.includes(`\`${name}\``), `${name} is documented in docs/fleet.md`);
       if (family.type === 'counter') assert.match(name, /_total$/);
       else assert.equal(family.type, 'gauge', name);
       for (const s of family.samples) assert.equal(s.labels.mqtt_unit, 'metrics-1', `${name} carries the MQTT unit name`);
