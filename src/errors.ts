@@ -36,6 +36,7 @@ export const ERRORS = {
   MLDS_NETWORK_BUSY: { status: 503, doc: 'A network change is still being applied or watched for rollback; retry after `Retry-After` seconds.' },
   MLDS_NETWORK_UNAVAILABLE: { status: 503, doc: 'The unit cannot read or change its network configuration: no such interface, `ip` missing, or the systemd-networkd folder missing or not writable. Nothing was changed.' },
   MLDS_TOO_MANY_STREAMS: { status: 503, doc: '`/screenshot?stream=1`: `limits.maxStreams` live views are already open (they leave the rest of `maxConnections` to control messages); retry after `Retry-After` seconds.' },
+  MLDS_STATE_UNWRITABLE: { status: 503, doc: 'A control message (HTTP, MQTT, cron or poller) cannot be made durable: the state folder cannot be written (disk full, read-only). Nothing changed, confirmed with 0; /status names the problem; retry after `Retry-After` seconds.' },
   MLDS_UNAVAILABLE: { status: 503, doc: 'The service is starting, or a configuration swap is in progress, or (`/screenshot`) the display has no frame yet or four screenshots are already waiting to be encoded; retry after `Retry-After` seconds.' },
   // Commands from an MQTT broker (src/fleet): the code of a confirmation on `<prefix>/<unit>/confirm`.
   MLDS_MQTT_PAYLOAD: { status: 400, doc: 'MQTT: a command or admin payload is not a /mlds query string or a JSON object of the documented fields (not UTF-8, not JSON, a field of the wrong type, an admin command on a command topic, an unknown admin command). Confirmed with 2.' },

@@ -44,12 +44,28 @@ export interface ApplyResult {
   written: Promise<boolean>;
   /**
    * Set while the command's state journal line waits for the end of this turn of the event
-   * loop (written together with the others of the turn): an acknowledgment waits for it.
+   * loop (written together with the others of the turn); apply() resolves only after it, and
+   * rejects with MLDS_STATE_UNWRITABLE when the line could not be written.
    */
   stored?: Promise<void>;
 }
 
+/** What a command changed in a display's state, to put back when it cannot be stored. */
+interface Before {
+  layers: Layer[];
+  lastCommand: HeldState['lastCommand'];
+  lastIgnored: HeldState['lastIgnored'];
+}
+
 const RECENT_FAULTS = 20;
+
+const unstorableMessage = (why: string): string => `${why}: the command was not applied (a restart would not show it); retry later`;
+
+/** Runs `fn` once `stored` resolves (at once when there is nothing to wait for), never when it rejects. */
+function after(stored: Promise<void> | undefined, fn: () => void): void {
+  if (stored) stored.then(fn, () => undefined);
+  else fn();
+}
 
 /**
  * Control messages -> display state. The one path for HTTP, crons, pollers and the boot
@@ -72,21 +88,27 @@ export class Controller {
     return s;
   }
 
-  /** Validates a control message without applying it (HEAD /mlds); throws MldsError naming the field. */
+  /** Validates a control message without applying it (HEAD /mlds); throws the MldsError GET would answer. */
   validate(raw: string): Command | ClearCommand {
-    return parseCommand(raw, this.config, this.deps.credentialNames?.());
+    const cmd = parseCommand(raw, this.config, this.deps.credentialNames?.());
+    const why = this.deps.store.unwritable();
+    if (why !== undefined) throw new MldsError('MLDS_STATE_UNWRITABLE', unstorableMessage(why));
+    return cmd;
   }
 
   /**
    * Validates and applies one control message. Throws MldsError (and sends confirm=2) when
-   * it is faulty; otherwise resolves once the state is committed, before the panel is written.
+   * it is faulty, MLDS_STATE_UNWRITABLE (confirm=0, nothing changed) when it cannot be stored;
+   * otherwise resolves once the state is committed and stored, before the panel is written.
    * `restoredExpiry`: a saved level's end (restore-levels.ts), instead of now + expires.
    */
   apply(raw: string, source: CommandSource, restoredExpiry?: number): Promise<ApplyResult> {
     // Serialized so two messages for one display commit in arrival order, whatever their picture loads take.
     const run = this.queue.then(() => this.applyNow(raw, source, restoredExpiry));
     this.queue = run.catch(() => undefined);
-    return run;
+    // The next message commits without waiting for this one's journal line (the lines of a turn
+    // share one write); this one's caller hears only once it is stored.
+    return run.then((r) => (r.stored ? r.stored.then(() => r) : r));
   }
 
   /** The levels of a display as the journal keeps them, for a reload to apply again. */
@@ -107,57 +129,128 @@ export class Controller {
     }
     const id = cmd.display.id;
     const st = this.state(id);
-    if (cmd.clear) return this.clearLevel(cmd, st, source, now);
+    const keeps = source !== 'replay' && source !== 'reload';
+    if (cmd.clear) {
+      if (keeps) this.refuseUnlessStorable(cmd, source);
+      return this.clearLevel(cmd, st, source, now, keeps);
+    }
     const old = st.layers.find((l) => l.priority === cmd.priority);
     const areas = await buildAreas(cmd, old, now, this.deps);
-    // Commit: from here nothing can fail.
+    if (keeps) this.refuseUnlessStorable(cmd, source);
+    // Commit; taken back only when its journal line cannot be written.
+    const before: Before = { layers: st.layers, lastCommand: st.lastCommand, lastIgnored: st.lastIgnored };
     const layer: Layer = {
       priority: cmd.priority, layout: cmd.layout.name, areas, since: now, source, inumber: cmd.inumber,
       expiresAt: cmd.priority > 0 ? restoredExpiry ?? now + cmd.expires! * 1000 : undefined,
       query: cmd.keep && old?.layout === cmd.layout.name ? mergedQuery(cmd, areas) : cmd.query,
     };
-    // Replaced before it was ever shown.
-    old?.reveal?.(false);
     st.layers = placeLayer(st.layers, layer);
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
+    // In the kernel before the command is answered (`stored`), and before anything is shown when
+    // it is the first of its turn: a write that fails then leaves no trace.
+    const stored = !keeps ? undefined : this.journal(cmd, source, (undo) => (layer.priority === 0
+      ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source }, undo)
+      : this.deps.store.noteLayers(id, savedLayers(st.layers), undo)), (drawn) => this.takeBack(id, st, before, layer, now, drawn));
+    // Replaced before it was ever shown (once it is certain that it was replaced).
+    if (old?.reveal) after(stored, () => old.reveal?.(false));
     const written = st.layers[0] === layer ? this.show(id, now, false) : new Promise<boolean>((resolve) => { layer.reveal = resolve; });
     this.scheduleExpiry(id);
     countCommand(source, 'ok');
-    // In the kernel before the command is answered (`stored`); the store reports its own failures.
-    const stored = source === 'replay' || source === 'reload' ? undefined : layer.priority === 0
-      ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source })
-      : this.deps.store.noteLayers(id, savedLayers(st.layers));
     // An HTTP command is logged once, on its request line (src/http); other sources here.
     if (source !== 'http') this.deps.log.info({ id, layout: cmd.layout.name, inumber: cmd.inumber, source, ignored: cmd.ignored, ...(layer.priority ? { priority: layer.priority } : {}) }, 'command applied');
-    this.confirmWhen(cmd, source, written);
+    this.confirmWhen(cmd, source, written, stored);
     return { displayId: id, layout: cmd.layout.name, inumber: cmd.inumber, ignored: cmd.ignored, written, stored };
   }
 
   /** `priority=<p>&layout=`: level p goes at once; what is under it shows when it was on show. */
-  private clearLevel(cmd: ClearCommand, st: HeldState, source: CommandSource, now: number): ApplyResult {
+  private clearLevel(cmd: ClearCommand, st: HeldState, source: CommandSource, now: number, keeps: boolean): ApplyResult {
     const id = cmd.display.id;
+    const before: Before = { layers: st.layers, lastCommand: st.lastCommand, lastIgnored: st.lastIgnored };
     const layer = st.layers.find((l) => l.priority === cmd.priority);
+    const onShow = layer !== undefined && st.layers[0] === layer;
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
+    if (layer) st.layers = st.layers.filter((l) => l !== layer);
+    const stored = !keeps ? undefined
+      : this.journal(cmd, source, (undo) => this.deps.store.noteLayers(id, savedLayers(st.layers), undo), (drawn) => this.takeBack(id, st, before, undefined, now, drawn));
     let written = Promise.resolve(true);
     if (layer) {
-      const onShow = st.layers[0] === layer;
-      st.layers = st.layers.filter((l) => l !== layer);
-      layer.reveal?.(false);
+      if (layer.reveal) after(stored, () => layer.reveal?.(false));
       if (onShow) written = this.show(id, now, true);
       this.scheduleExpiry(id);
     }
-    const stored = source === 'replay' || source === 'reload' ? undefined : this.deps.store.noteLayers(id, savedLayers(st.layers));
     if (source !== 'http') this.deps.log.info({ id, priority: cmd.priority, inumber: cmd.inumber, source, found: !!layer }, 'priority level cleared');
-    this.confirmWhen(cmd, source, written);
+    this.confirmWhen(cmd, source, written, stored);
     return { displayId: id, layout: '', inumber: cmd.inumber, ignored: [], written, stored };
   }
 
-  private confirmWhen(cmd: Command | ClearCommand, source: CommandSource, written: Promise<boolean>): void {
+  /** Confirmed 1 once the frame with the change is written; 0 when that write failed or the change could not be stored. */
+  private confirmWhen(cmd: Command | ClearCommand, source: CommandSource, written: Promise<boolean>, stored: Promise<void> | undefined): void {
     const inumber = cmd.inumber;
     if (inumber !== undefined && source !== 'replay' && source !== 'reload') {
-      void written.then((ok) => this.deps.confirm(cmd.display, ok ? 1 : 0, inumber));
+      const ok = stored ? stored.then(() => written, () => false) : written;
+      void ok.then((shown) => this.deps.confirm(cmd.display, shown ? 1 : 0, inumber));
     }
+  }
+
+  /**
+   * A command is refused, before it changes anything, while the state folder cannot be written:
+   * a 200 promises that a restart shows it. Confirmed 0: it was not executed.
+   */
+  private refuseUnlessStorable(cmd: Command | ClearCommand, source: CommandSource): void {
+    const why = this.deps.store.unwritable();
+    if (why === undefined) return;
+    const err = this.unstorable(cmd, source, why);
+    if (cmd.inumber !== undefined) this.deps.confirm(cmd.display, 0, cmd.inumber);
+    throw err;
+  }
+
+  /**
+   * Writes a committed change's journal line (`note`, given the store's undo). Throws
+   * MLDS_STATE_UNWRITABLE (confirm=0) when the line, the first of its turn, could not be written:
+   * `takeBack(false)` has run, nothing was shown. Otherwise returns undefined when the line is in
+   * the kernel, or the promise of the turn's write, rejected with MLDS_STATE_UNWRITABLE after
+   * `takeBack(true)` when that write fails.
+   */
+  private journal(cmd: Command | ClearCommand, source: CommandSource, note: (undo: () => void) => Promise<void> | undefined, takeBack: (drawn: boolean) => void): Promise<void> | undefined {
+    let pending = false;
+    let takenBack = false;
+    const line = note(() => { takenBack = true; takeBack(pending); });
+    if (takenBack) {
+      line?.catch(() => undefined);
+      const err = this.unstorable(cmd, source, this.deps.store.unwritable() ?? 'the state journal cannot be written');
+      if (cmd.inumber !== undefined) this.deps.confirm(cmd.display, 0, cmd.inumber);
+      throw err;
+    }
+    if (!line) return undefined;
+    pending = true;
+    const stored = line.catch((err: Error) => { throw this.unstorable(cmd, source, this.deps.store.unwritable() ?? err.message); });
+    // Every caller of apply() waits for it; the confirmation and the level's reveal follow it too.
+    stored.catch(() => undefined);
+    return stored;
+  }
+
+  private unstorable(cmd: Command | ClearCommand, source: CommandSource, why: string): MldsError {
+    if (source !== 'http') this.deps.log.warn({ id: cmd.display.id, inumber: cmd.inumber, source, why }, 'command refused: it cannot be stored');
+    return new MldsError('MLDS_STATE_UNWRITABLE', unstorableMessage(why));
+  }
+
+  /**
+   * A change whose journal line could not be written goes: the display's levels and last
+   * command are what they were, and what is on show follows when the change had been drawn.
+   * Changes of one turn are taken back newest first (turn-batch.ts), so `before` is current.
+   */
+  private takeBack(id: string, st: HeldState, before: Before, layer: Layer | undefined, now: number, drawn: boolean): void {
+    st.layers = before.layers;
+    st.lastCommand = before.lastCommand;
+    st.lastIgnored = before.lastIgnored;
+    // A level placed underneath will never show now.
+    layer?.reveal?.(false);
+    if (layer) layer.reveal = undefined;
+    if (!drawn) return;
+    const top = st.layers[0] as Layer | undefined;
+    if (top ? st.areas !== top.areas : st.layout !== undefined) void this.show(id, now, true);
+    this.scheduleExpiry(id);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, fdatasync, mkdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, fdatasync, ftruncateSync, mkdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceProblem } from '../monitor/status.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -36,9 +36,12 @@ export interface StoreOptions {
  * power cut. An append costs a few microseconds where rewriting the file cost hundreds
  * (docs/decisions.md). Loading reads the snapshot and applies journals from its `gen` on.
  *
- * Failures never reach the callers: a file that cannot be read is set aside and the
- * service starts without it, a write that fails keeps the state in memory and a new
- * snapshot is tried every retryMs; problems() (/status) and the log say so.
+ * A file that cannot be read is set aside and the service starts without it. A command's
+ * change (noteLastRequest, noteLayers) that cannot be written is taken back, here and by the
+ * caller's `undo`, and its promise rejects: the caller must not acknowledge it; while the
+ * folder keeps failing, unwritable() says so before anything is changed. Other changes
+ * (confirmations sent) stay in memory. A new snapshot is tried every retryMs until one works;
+ * problems() (/status) and the log say so.
  */
 export class StateStore {
   private data: SavedState = emptyState();
@@ -59,7 +62,7 @@ export class StateStore {
   private chain: Promise<void> = Promise.resolve();
   /** Until load(), changes stay in memory (an offline controller never loads). */
   private opened = false;
-  private readonly turn = new TurnBatch((text) => { this.write(text); });
+  private readonly turn = new TurnBatch((text) => this.write(text));
 
   constructor(dir: string, opts: StoreOptions = {}) {
     this.dir = path.resolve(dir);
@@ -118,17 +121,40 @@ export class StateStore {
     return this.append(journalLine('r', id, rec));
   }
 
-  /** setLastRequest for every command: lines of a turn share a write (turn-batch.ts); acknowledge once it resolves. */
-  noteLastRequest(id: string, rec: CommandRecord): Promise<void> | undefined {
+  /**
+   * setLastRequest for every command: lines of a turn share a write (turn-batch.ts); acknowledge
+   * once it resolves. When the line cannot be written the change is taken back (`undo` too) and
+   * the promise rejects.
+   */
+  noteLastRequest(id: string, rec: CommandRecord, undo?: () => void): Promise<void> | undefined {
+    const before = this.data.lastRequest[id];
     this.data.lastRequest[id] = rec;
-    return this.turn.add(journalLine('r', id, rec));
+    return this.turn.add(journalLine('r', id, rec), () => {
+      if (before === undefined) delete this.data.lastRequest[id];
+      else this.data.lastRequest[id] = before;
+      undo?.();
+    });
   }
 
   /** The levels above priority 0 of a display after a change (none: the entry goes); as noteLastRequest. */
-  noteLayers(id: string, layers: SavedLayer[]): Promise<void> | undefined {
+  noteLayers(id: string, layers: SavedLayer[], undo?: () => void): Promise<void> | undefined {
+    const before = this.data.layers[id];
     if (layers.length) this.data.layers[id] = layers;
     else delete this.data.layers[id];
-    return this.turn.add(journalLine('l', id, layers));
+    return this.turn.add(journalLine('l', id, layers), () => {
+      if (before === undefined) delete this.data.layers[id];
+      else this.data.layers[id] = before;
+      undo?.();
+    });
+  }
+
+  /**
+   * Why a command's change cannot be stored now (the folder failed and no snapshot has worked
+   * since); undefined when it can be, and for a store never loaded (it keeps changes in memory).
+   */
+  unwritable(): string | undefined {
+    if (!this.opened || (!this.failure && this.fd !== undefined)) return undefined;
+    return `the state folder ${this.dir} cannot be written (${this.failure?.error ?? 'no journal open'})`;
   }
 
   setLastFeedback(id: string, fb: SavedFeedback): Promise<void> {
@@ -141,7 +167,7 @@ export class StateStore {
     if (this.failure) {
       out.push({
         source: 'state',
-        message: `the state folder ${this.dir} cannot be written (${this.failure.error}); changes since then are kept in memory only and a restart loses them`,
+        message: `the state folder ${this.dir} cannot be written (${this.failure.error}); commands are refused (MLDS_STATE_UNWRITABLE) until it can be, tried every ${this.retryMs / 1000} s`,
         since: new Date(this.failure.since).toISOString(),
       });
     }
@@ -158,30 +184,38 @@ export class StateStore {
     this.timer = undefined;
   }
 
+  /** A change kept in memory when it cannot be written (the retried snapshot will hold it). */
   private append(line: string): Promise<void> {
     this.turn.drain();
-    if (!this.write(line)) return Promise.resolve();
+    if (!this.opened || this.write(line)) return Promise.resolve();
     return new Promise<void>((resolve) => this.waiters.push(resolve));
   }
 
-  /** The line into the journal and an fdatasync scheduled; false when it is kept in memory only. */
-  private write(line: string): boolean {
-    if (!this.opened) return false;
+  /**
+   * The text into the journal and an fdatasync scheduled; the error when it did not get there
+   * whole. Undefined too before load(): an offline store keeps everything in memory.
+   */
+  private write(text: string): Error | undefined {
+    if (!this.opened) return undefined;
     if (this.failure || this.fd === undefined) {
-      // The journal may end in half a line; the retried snapshot will hold this change.
       this.schedule(this.retryMs);
-      return false;
+      return new Error(this.unwritable());
     }
     try {
-      const n = writeSync(this.fd, line);
+      const n = writeSync(this.fd, text);
+      if (n !== Buffer.byteLength(text)) {
+        // The lines of a write are taken back together: none may stay whole in the journal
+        // (loading would apply it) nor cut (loading would report it).
+        try { ftruncateSync(this.fd, this.journalBytes); } catch { /* then loading drops the cut line and reports it */ }
+        throw Object.assign(new Error('ENOSPC: short write to the state journal'), { code: 'ENOSPC' });
+      }
       this.journalBytes += n;
-      if (n !== Buffer.byteLength(line)) throw Object.assign(new Error('ENOSPC: short write to the state journal'), { code: 'ENOSPC' });
     } catch (err) {
       this.failed(err as Error);
-      return false;
+      return err as Error;
     }
     this.schedule(SYNC_DELAY_MS);
-    return true;
+    return undefined;
   }
 
   private schedule(ms: number): void {
@@ -222,6 +256,9 @@ export class StateStore {
    * is written go to the new journal, which loading applies over it.
    */
   private async snapshot(): Promise<void> {
+    // Lines still waiting for their turn's end go first: the snapshot must not hold a change
+    // whose line then fails and is taken back.
+    this.turn.drain();
     try {
       if (this.fd === undefined || this.journalBytes > 0) {
         const fd = openForAppend(journalFile(this.dir, this.gen + 1), 0o644);
@@ -247,7 +284,7 @@ export class StateStore {
   private failed(err: Error): void {
     if (!this.failure) {
       this.failure = { since: Date.now(), error: err.message.split(', ')[0] };
-      this.log?.error({ dir: this.dir, err: err.message }, 'the state cannot be saved; it is kept in memory and saved when the folder is writable again');
+      this.log?.error({ dir: this.dir, err: err.message }, 'the state cannot be saved; commands are refused until the folder is writable again');
     }
     this.schedule(this.retryMs);
     this.timer?.unref();

@@ -194,6 +194,7 @@ export class Fleet implements Component {
     const result = this.apply(p.query, p.id, p.inumber);
     if (key) this.recent.set(key, result);
     const c = await result;
+    if (key && c.code === 'MLDS_STATE_UNWRITABLE') this.recent.forget(key, result);
     if (c.inumber !== null) this.reply(c);
   }
 
@@ -204,9 +205,11 @@ export class Fleet implements Component {
       const ok = await r.written;
       return { inumber: r.inumber ?? null, confirm: ok ? 1 : 0, id: r.displayId, code: null, message: ok ? 'shown' : 'not written to the display' };
     } catch (err) {
-      this.counters.faulty++;
       const e = err as MldsError;
-      return { inumber: inumber ?? null, confirm: 2, id: id ?? null, code: e instanceof MldsError ? e.code : 'MLDS_INTERNAL', message: e.message };
+      // Not stored, so not executed (the controller confirmed 0 to the feedback address too); not faulty.
+      const unstored = e instanceof MldsError && e.code === 'MLDS_STATE_UNWRITABLE';
+      if (!unstored) this.counters.faulty++;
+      return { inumber: inumber ?? null, confirm: unstored ? 0 : 2, id: id ?? null, code: e instanceof MldsError ? e.code : 'MLDS_INTERNAL', message: e.message };
     }
   }
 

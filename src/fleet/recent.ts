@@ -23,4 +23,9 @@ export class RecentCommands {
     this.seen.set(key, result);
     if (this.seen.size > RECENT_LIMIT) this.seen.delete(this.seen.keys().next().value!);
   }
+
+  /** A command refused without being acted on: the next delivery is acted on. */
+  forget(key: string, result: Promise<Confirmation>): void {
+    if (this.seen.get(key) === result) this.seen.delete(key);
+  }
 }

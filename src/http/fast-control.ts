@@ -13,8 +13,9 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Applies a command and waits until it is stored (a 200 means the line is in the kernel, so
- * kill -9 loses nothing acknowledged); the answer's body and the request log line's facts.
- * Both paths to /mlds answer through it.
+ * kill -9 loses nothing acknowledged); a command that cannot be stored rejects with 503
+ * MLDS_STATE_UNWRITABLE. The answer's body and the request log line's facts; both paths to
+ * /mlds answer through it.
  */
 export async function runCommand(api: ServiceApi, query: string): Promise<{ body: string; logged: object }> {
   const result = await api.controller().apply(query, 'http');

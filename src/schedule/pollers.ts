@@ -188,6 +188,8 @@ export class Pollers implements Component {
     } catch (err) {
       // The controller logged it and shows it on /info like a faulty /mlds request.
       this.result(p, 'fault', (err as Error).message);
+      // Not stored, so not applied: the same body is applied at the next poll.
+      if ((err as { code?: string }).code === 'MLDS_STATE_UNWRITABLE') p.lastQuery = undefined;
     }
   }
 

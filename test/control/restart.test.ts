@@ -86,7 +86,7 @@ test('a bad state file never stops the service: it is set aside, the service sta
   }
 });
 
-test('a read-only state folder is shown on /status; the display still takes commands', { skip: tmpfsUnavailable() }, async () => {
+test('a read-only state folder is shown on /status; commands are refused with 503 (a restart would not show them)', { skip: tmpfsUnavailable() }, async () => {
   const fs = mountTmpfs('1m');
   const sd = serviceDir(baseConfig());
   try {
@@ -94,10 +94,13 @@ test('a read-only state folder is shown on /status; the display still takes comm
     fs.readOnly(true);
     const svc = await start(sd, { stateDir });
     try {
-      assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Unsaved')).status, 200);
+      const r = await get(svc, '/mlds?id=main&layout=l1&title=Unsaved');
+      assert.equal(r.status, 503);
+      assert.equal(r.json.code, 'MLDS_STATE_UNWRITABLE');
+      assert.equal(svc.controller().state('main').layout, undefined, 'nothing shown');
       const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
       assert.deepEqual(problems.map((p) => p.source), ['state']);
-      assert.match(problems[0].message, /EROFS.*a restart loses them/);
+      assert.match(problems[0].message, /EROFS.*commands are refused/);
     } finally {
       await svc.close();
     }

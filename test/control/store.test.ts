@@ -163,3 +163,43 @@ test('a full state disk: the problem is shown, no temporary file is left, the st
     fs.cleanup();
   }
 });
+
+test('a command\'s journal write that fails is taken back whole: the saved state, the callers\' undo (newest first), no line of it in the journal', { skip: tmpfsUnavailable() }, async () => {
+  const fs = mountTmpfs('1m');
+  try {
+    const dir = sub(fs, 'state');
+    const store = new StateStore(dir, { retryMs: 60_000 });
+    await store.load();
+    await store.setLastRequest('d', rec(1));
+    fs.fill();
+    // One turn: the first line goes at once (the journal's last page may still hold it), the
+    // other nine together at the turn's end, more than that page can hold: a short write.
+    const big = (n: number) => ({ ...rec(n), query: `id=d&layout=l&n=${n}&t=${'x'.repeat(1000)}` });
+    const undone: number[] = [];
+    const lines = Array.from({ length: 10 }, (_, i) => store.noteLastRequest('d', big(i + 2), () => undone.push(i + 2)));
+    const settled = await Promise.allSettled(lines.map((l) => l ?? Promise.resolve()));
+    const kept = settled.map((s, i) => (s.status === 'fulfilled' ? i + 2 : undefined)).filter((n) => n !== undefined);
+    assert.ok(kept.length <= 1, `at most the first line fitted: ${kept}`);
+    assert.deepEqual(undone, Array.from({ length: 10 - kept.length }, (_, i) => 11 - i), 'every other line taken back, the newest first');
+    for (const s of settled) if (s.status === 'rejected') assert.match((s.reason as Error).message, /ENOSPC/);
+    const last = kept.length ? kept[0] : 1;
+    assert.equal(store.get().lastRequest.d.at, last, 'the saved state is what was stored');
+    assert.match(store.unwritable() ?? '', /state folder .* cannot be written \(ENOSPC/);
+
+    const journal = readdirSync(dir).filter((f) => f.startsWith('state.journal.')).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('');
+    assert.ok(journal.endsWith('\n'), 'no cut line');
+    for (let n = last + 1; n < 12; n++) assert.equal(journal.includes(`n=${n}&`), false, `line ${n} is not in the journal`);
+    const again = new StateStore(dir);
+    assert.equal((await again.load()).lastRequest.d.at, last, 'a restart loads what was stored');
+    assert.equal(again.problems().some((p) => /unreadable/.test(p.message)), false, JSON.stringify(again.problems()));
+
+    // While the folder fails, a change is taken back at once.
+    let back = false;
+    const refused = store.noteLastRequest('e', rec(20), () => { back = true; });
+    assert.ok(back && refused);
+    await assert.rejects(refused, /ENOSPC/);
+    assert.equal(store.get().lastRequest.e, undefined);
+  } finally {
+    fs.cleanup();
+  }
+});
