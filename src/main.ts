@@ -9,6 +9,7 @@ import { createHttpServer } from './http/server.js';
 import type { HttpsComponent } from './http/https.js';
 import { LiveViews } from './http/stream.js';
 import { createLogger } from './log/logger.js';
+import { LogSpace } from './log/log-space.js';
 import { ShownLog } from './log/shown-log.js';
 import { FeedbackSender } from './monitor/feedback.js';
 import { HealthMonitor } from './monitor/health.js';
@@ -30,13 +31,15 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   // A configuration swap cut short by a crash or power cut is finished (or undone) before anything reads the folder.
   const recovered = await recoverInterruptedSwap(path.dirname(configFile));
   const first = loadConfig(configFile);
-  const logger = createLogger({ dir: opts.logDir, retentionDays: first.logRetentionDays, stdout: opts.logToStdout ?? true, level: opts.logLevel });
+  // mlds.log and shown.log share the size cap, and leave a filesystem they share with the state its reserve.
+  const space = opts.logDir ? new LogSpace({ dir: opts.logDir, maxBytes: first.logMaxMB * 2 ** 20, names: ['mlds', 'shown'], stateDir: opts.stateDir }) : undefined;
+  const logger = createLogger({ dir: opts.logDir, retentionDays: first.logRetentionDays, stdout: opts.logToStdout ?? true, level: opts.logLevel, space });
   const { log } = logger;
   const startedAt = clock.now();
   log.info({ version: VERSION, config: configFile, displays: first.displays.length, units: first.units.length, ...(recovered !== 'none' ? { swap: recovered } : {}) }, 'configuration loaded');
 
   // What each area showed, beside mlds.log with its retention (none without a log folder).
-  const shown = opts.logDir ? new ShownLog(opts.logDir, first.logRetentionDays) : undefined;
+  const shown = opts.logDir ? new ShownLog(opts.logDir, first.logRetentionDays, space) : undefined;
   const store = new StateStore(opts.stateDir, { log });
   await store.load();
   const feedback = new FeedbackSender(store, clock, log, opts.feedback);

@@ -13,6 +13,7 @@ export const DEFAULTS = {
   dateFormat: 'HH:mm:ss',
   infoScreenTtl: 0,
   logRetentionDays: 31,
+  logMaxMB: 64,
   rateLimit: 50,
   effectDurationMs: 500,
   fps: 50,

@@ -57,6 +57,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     longitude: parseNumLike(raw.longitude),
     timezone: str(raw.timezone),
     logRetentionDays: parseIntLike(raw.logRetentionDays) ?? DEFAULTS.logRetentionDays,
+    logMaxMB: parseIntLike(raw.logMaxMB) ?? DEFAULTS.logMaxMB,
     unknownAreaKeys: raw.unknownAreaKeys === 'ignore' ? 'ignore' : 'reject',
     security,
     rateLimit: parseIntLike(raw.rateLimit) ?? DEFAULTS.rateLimit,

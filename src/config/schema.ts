@@ -139,6 +139,7 @@ export const configSchema = {
     longitude: num(-180, 180),
     timezone: { type: 'string', minLength: 1 },
     logRetentionDays: int(1, 3650),
+    logMaxMB: int(1, 1_000_000),
     unknownAreaKeys: { enum: ['reject', 'ignore'] },
     https: { type: 'object', additionalProperties: false, required: ['cert', 'key'], properties: { cert: str255, key: str255, port: int(1025, 65535) } },
     security: { type: 'object', additionalProperties: false, properties: { apiKey: { type: 'string', minLength: 8 }, adminKey: { type: 'string', minLength: 8 } } },

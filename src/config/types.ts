@@ -202,6 +202,8 @@ export interface ServiceConfig {
   longitude?: number;
   timezone?: string;
   logRetentionDays: number;
+  /** What the log files may take together, in MB (2^20 bytes); read at start. */
+  logMaxMB: number;
   unknownAreaKeys: 'reject' | 'ignore';
   /** Paths resolved; `fingerprint` changes with the files' bytes, so a renewed certificate is a change a reload applies. */
   https?: { cert: string; key: string; port: number; fingerprint: string };

@@ -1,6 +1,7 @@
-import { closeSync, existsSync, readdirSync, renameSync, statSync, unlinkSync, write } from 'node:fs';
+import { closeSync, existsSync, fstatSync, readdirSync, renameSync, statSync, unlinkSync, write } from 'node:fs';
 import path from 'node:path';
 import { moveAsideUnlessRegular, openForAppend } from '../util/regular-file.js';
+import type { LogSpace } from './log-space.js';
 
 export interface DailyFileOptions {
   dir: string;
@@ -19,6 +20,8 @@ export interface DailyFileOptions {
   onChange?: (problem: LogFileProblem | undefined, recovered?: { dropped: number; since: number }) => void;
   /** Called when mlds.log was not a regular file (a FIFO...) and was moved aside, with what was done. */
   onSetAside?: (message: string) => void;
+  /** The logs' size cap and the state's reserve (log-space.ts): rotated by size too, and held back when the reserve would be touched. */
+  space?: LogSpace;
 }
 
 export interface LogFileProblem {
@@ -37,7 +40,9 @@ export function dayOf(ms: number): string {
 
 /**
  * Today's log is mlds.log; on the first line of a new day it becomes mlds-YYYY-MM-DD.log
- * (the day it holds) and rotated files past the retention are removed.
+ * (the day it holds) and rotated files past the retention are removed. With a LogSpace it
+ * also becomes mlds-YYYY-MM-DD.N.log before it outgrows a segment of the size cap, and lines
+ * that would eat into the state's reserve wait as on a full disk.
  *
  * Logging must never take the display down: a file that cannot be opened or written
  * (disk full, read-only, removed) keeps its lines in memory up to a bound, drops and
@@ -54,6 +59,8 @@ export class DailyFile {
   private fd: number | undefined;
   /** The day whose lines mlds.log holds. */
   private day: string | undefined;
+  /** Bytes in mlds.log. */
+  private size = 0;
   /** Lines not yet written, oldest first; `head` is the rest of a line a short write cut. */
   private pending: string[] = [];
   private pendingChars = 0;
@@ -145,24 +152,27 @@ export class DailyFile {
     if (this.writing || this.closed || this.retry) return;
     if (!this.head && !this.pending.length) return this.settle();
     this.writing = true;
-    try {
-      this.ensureFile();
-    } catch (err) {
-      return this.fail(err as NodeJS.ErrnoException);
-    }
     // The cut line's rest goes first and alone: a failure then leaves whole lines to drop.
     const head = this.head;
     const lines = head ? [] : this.pending;
+    const data = head ?? Buffer.from(lines.join(''));
+    const space = this.opts.space;
+    try {
+      this.ensureFile(data.length);
+      if (space && !space.room(data.length)) throw Object.assign(new Error(space.reason), { code: 'ENOSPC' });
+    } catch (err) {
+      return this.fail(err as NodeJS.ErrnoException);
+    }
     if (!head) {
       this.pending = [];
       this.pendingChars = 0;
     }
-    const data = head ?? Buffer.from(lines.join(''));
     write(this.fd!, data, 0, data.length, null, (err, n) => {
       if (err) {
         if (!head) this.giveBack(lines, 0);
         return this.fail(err);
       }
+      this.size += n;
       if (head) this.head = n < data.length ? head.subarray(n) : undefined;
       else if (n < data.length) this.giveBack(lines, n);
       this.writing = false;
@@ -199,10 +209,11 @@ export class DailyFile {
     }
   }
 
-  /** Opens mlds.log, first rotating it when it holds an earlier day's lines. */
-  private ensureFile(): void {
+  /** Opens mlds.log, first rotating it when it holds an earlier day's lines or `next` more bytes would outgrow its segment. */
+  private ensureFile(next: number): void {
     const today = dayOf(this.now());
-    if (this.fd !== undefined && this.day === today) return;
+    const full = this.opts.space !== undefined && this.size > 0 && this.size + next > this.opts.space.segmentBytes;
+    if (this.fd !== undefined && this.day === today && !full) return;
     if (this.fd !== undefined) {
       closeSync(this.fd);
       this.fd = undefined;
@@ -211,20 +222,31 @@ export class DailyFile {
     const aside = moveAsideUnlessRegular(this.file);
     if (aside) this.opts.onSetAside?.(aside);
     if (this.day === undefined && existsSync(this.file)) this.day = dayOf(statSync(this.file).mtimeMs);
-    if (this.day !== undefined && this.day !== today && existsSync(this.file)) {
+    if (this.day !== undefined && (this.day !== today || full) && existsSync(this.file)) {
       renameSync(this.file, this.freeName(this.day));
       this.prune();
     }
     this.fd = openForAppend(this.file, 0o640);
+    this.size = fstatSync(this.fd).size;
     this.day = today;
   }
 
-  /** name-DAY.log, or name-DAY.N.log when that exists (a restart wrote a second file that day). */
+  /**
+   * name-DAY.log, or name-DAY.N.log after the highest N of that day (a restart or the size
+   * cap made more than one that day; older ones may have been dropped, so never a gap's N).
+   */
   private freeName(day: string): string {
-    for (let i = 1; ; i++) {
-      const name = path.join(this.dir, i === 1 ? `${this.name}-${day}.log` : `${this.name}-${day}.${i}.log`);
-      if (!existsSync(name)) return name;
-    }
+    let last = 0;
+    try {
+      for (const f of readdirSync(this.dir)) {
+        const m = this.rotated.exec(f);
+        if (m && m[1] === day) last = Math.max(last, Number(m[2] ?? 1));
+      }
+    } catch { /* then the first name is tried */ }
+    const name = (i: number) => path.join(this.dir, i === 1 ? `${this.name}-${day}.log` : `${this.name}-${day}.${i}.log`);
+    let i = last + 1;
+    while (existsSync(name(i))) i++;
+    return name(i);
   }
 
   private prune(): void {
@@ -236,6 +258,7 @@ export class DailyFile {
         if (m && m[1] < cutoff) unlinkSync(path.join(this.dir, name));
       }
     } catch { /* a folder that cannot be read or changed now is pruned at the next rotation */ }
+    this.opts.space?.prune();
   }
 
   private fail(err: NodeJS.ErrnoException): void {

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceProblem } from '../monitor/status.js';
 import { DailyFile, type DailyFileOptions } from './daily-file.js';
+import type { LogSpace } from './log-space.js';
 import { gatheredStdout } from './stdout.js';
 
 export type { Logger };
@@ -16,6 +17,8 @@ export interface LogOptions {
   level?: string;
   /** Tests: how often a failing log file is tried again, and the bound on waiting lines. */
   file?: Pick<DailyFileOptions, 'retryMs' | 'maxPendingChars' | 'now'>;
+  /** The size cap and the state's reserve, shared with shown.log. */
+  space?: LogSpace;
 }
 
 export interface ServiceLog {
@@ -45,6 +48,7 @@ export function createLogger(opts: LogOptions): ServiceLog {
       ...opts.file,
       dir,
       retentionDays: opts.retentionDays,
+      space: opts.space,
       // Called from write callbacks only, never before `log` below exists.
       onChange: (problem, recovered) => {
         if (problem) log.error({ problem: problem.message }, 'the log file cannot be written; lines are kept in memory up to a bound, then dropped');

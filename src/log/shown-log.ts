@@ -5,6 +5,7 @@ import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ShownEntry } from '../control/layers.js';
 import { DailyFile, rotatedName, type LogFileProblem } from './daily-file.js';
+import type { LogSpace } from './log-space.js';
 
 const NAME = 'shown';
 const CHUNK = 64 * 1024;
@@ -30,9 +31,9 @@ export class ShownLog {
   private readonly file: DailyFile;
   private readonly dir: string;
 
-  constructor(dir: string, retentionDays: number) {
+  constructor(dir: string, retentionDays: number, space?: LogSpace) {
     this.dir = path.resolve(dir);
-    this.file = new DailyFile({ dir: this.dir, retentionDays, name: NAME, batchMs: BATCH_MS });
+    this.file = new DailyFile({ dir: this.dir, retentionDays, name: NAME, batchMs: BATCH_MS, space });
   }
 
   write(line: string): void {

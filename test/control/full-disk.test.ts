@@ -2,7 +2,7 @@
 // never 200: the state folder on a small tmpfs that the test fills (the tests run as root).
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
@@ -217,6 +217,65 @@ test('MQTT and pollers take the same path: a command that cannot be stored is co
     await broker.cleanup();
     feedback.close();
     far.close();
+    sd.cleanup();
+    fs.cleanup();
+  }
+});
+
+test('state and logs on one small disk: a /mlds flood fills the logs up to the state\'s 1 MB reserve and no further, every command is answered 200; a priority command then, kill -9: the restart shows it', {
+  skip: skip ?? underEmulation('two CLI starts take ~10 s each and the flood ~20,000 commands on 2 emulated cores'), timeout: 180_000,
+}, async () => {
+  const fs = mountTmpfs('3m');
+  const sd = serviceDir(baseConfig());
+  const args = ['--state-dir', sub(fs, 'state'), '--log-dir', sub(fs, 'logs')];
+  let cli = await startCli(sd, args);
+  try {
+    // About 570 bytes of log a command (its request line in mlds.log, two areas in shown.log): 2 MB take some 3,700.
+    const statuses = new Map<number, number>();
+    let sent = 0;
+    let stopped = false;
+    const problems = async () => ((await (await fetch(`${cli.url}/status`)).json()) as { problems: Array<{ source: string; message: string }> }).problems;
+    const deadline = Date.now() + 120_000;
+    await Promise.all([
+      ...Array.from({ length: 8 }, async () => {
+        while (!stopped && sent < 40_000 && Date.now() < deadline) {
+          const i = sent++;
+          const res = await fetch(`${cli.url}/mlds?id=main&layout=l1&title=Flood${i}&sign=${i % 2 ? 'a' : 'b'}&inumber=${i}`);
+          await res.arrayBuffer();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        }
+      }),
+      (async () => {
+        // Until both logs have stopped (or anything else went wrong), then a few hundred more.
+        while (!stopped && Date.now() < deadline) {
+          const p = await problems();
+          if (p.filter((x) => /left to the state/.test(x.message)).length === 2 || p.some((x) => x.source === 'state') || statfsSync(fs.dir).bavail === 0) {
+            const until = sent + 500;
+            while (sent < until && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+            stopped = true;
+          } else await new Promise((r) => setTimeout(r, 200));
+        }
+        stopped = true;
+      })(),
+    ]);
+    assert.deepEqual([...statuses.keys()], [200], `every command answered 200: ${JSON.stringify([...statuses])}`);
+    // The logs took the disk less its last MB; the state journal grew into that MB meanwhile, as it may.
+    const logs = path.join(fs.dir, 'logs');
+    const logBytes = readdirSync(logs).reduce((sum, f) => sum + statSync(path.join(logs, f)).blocks * 512, 0);
+    const disk = statfsSync(fs.dir);
+    assert.ok(logBytes <= disk.blocks * disk.bsize - (1 << 20), `the logs left the state its reserve: ${logBytes} bytes of logs on a ${disk.blocks * disk.bsize} byte disk after ${sent} commands`);
+    const p = await problems();
+    assert.deepEqual(p.map((x) => x.source).sort(), ['history', 'log'], JSON.stringify(p));
+
+    const res = await fetch(`${cli.url}/mlds?id=main&layout=l2&other=Urgent&priority=8&expires=3600&inumber=p8`);
+    assert.equal(res.status, 200, await res.text());
+    const before = await shown(cli);
+    assert.equal(before.layers[0].priority, 8);
+    await cli.kill();
+    cli = await startCli(sd, args);
+    assert.deepEqual(await shown(cli), before, 'the priority level answered 200 is what the restarted service shows');
+  } finally {
+    await cli.kill();
     sd.cleanup();
     fs.cleanup();
   }

@@ -1,0 +1,112 @@
+// The room the log files (mlds.log, shown.log and their rotated files) may take: at most
+// `logMaxMB` together, the oldest rotated files dropped first; and never the last
+// STATE_RESERVE_BYTES of a filesystem the state folder is on, which the commands need more
+// than the logs do (docs/decisions.md, "Logging").
+import { readdirSync, statfsSync, statSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { rotatedName } from './daily-file.js';
+
+/** Free space the logs leave to the state when both are on one filesystem. */
+export const STATE_RESERVE_BYTES = 1 << 20;
+/** The free space is asked again at least this often (other writers use the disk too). */
+const STATFS_EVERY_MS = 1000;
+
+export interface LogSpaceOptions {
+  /** The log folder. */
+  dir: string;
+  /** What the log files may take together, rotated ones included. */
+  maxBytes: number;
+  /** The daily files that live in the folder (`mlds`, `shown`). */
+  names: string[];
+  /** The state folder: while the logs share its filesystem they leave it `reserveBytes`. */
+  stateDir?: string;
+  reserveBytes?: number;
+  now?: () => number;
+}
+
+export class LogSpace {
+  /** A current file is rotated before it grows past this: an eighth of the cap. */
+  readonly segmentBytes: number;
+  readonly reserveBytes: number;
+  private readonly dir: string;
+  private readonly now: () => number;
+  /** Free bytes at the last statfs, less what the logs wrote since; undefined while not shared (or unknown). */
+  private free: number | undefined;
+  private checkedAt = -Infinity;
+  private spent = 0;
+
+  constructor(private readonly opts: LogSpaceOptions) {
+    this.dir = path.resolve(opts.dir);
+    this.segmentBytes = Math.max(1, Math.floor(opts.maxBytes / 8));
+    this.reserveBytes = opts.reserveBytes ?? STATE_RESERVE_BYTES;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** What writing stops for, to show in the log file's problem. */
+  get reason(): string {
+    return `under ${this.reserveBytes >= 1 << 20 ? `${this.reserveBytes / (1 << 20)} MB` : `${this.reserveBytes} bytes`} free on the filesystem shared with the state folder; left to the state`;
+  }
+
+  /**
+   * Whether `bytes` more may be written: false when they would leave less than the reserve on
+   * a filesystem shared with the state. Counts them as written when true.
+   */
+  room(bytes: number): boolean {
+    if (!this.opts.stateDir) return true;
+    const now = this.now();
+    // Asked again once a second, and before the logs could have used half of what was left.
+    if (this.free === undefined || now - this.checkedAt >= STATFS_EVERY_MS || (this.spent + bytes) * 2 > this.free - this.reserveBytes) this.check(now);
+    if (this.free === undefined) return true;
+    if (this.free - bytes < this.reserveBytes) return false;
+    this.free -= bytes;
+    this.spent += bytes;
+    return true;
+  }
+
+  /** Removes the oldest rotated files of every name until the cap leaves room for each current file to fill a segment. */
+  prune(): void {
+    let names: string[];
+    try { names = readdirSync(this.dir); } catch { return; }
+    const rotated: Array<{ file: string; day: string; n: number; mtime: number; size: number }> = [];
+    for (const name of this.opts.names) {
+      const re = rotatedName(name);
+      for (const f of names) {
+        const m = re.exec(f);
+        if (!m) continue;
+        const file = path.join(this.dir, f);
+        const st = statSync(file, { throwIfNoEntry: false });
+        if (st?.isFile()) rotated.push({ file, day: m[1], n: Number(m[2] ?? 1), mtime: st.mtimeMs, size: st.size });
+      }
+    }
+    rotated.sort((a, b) => (a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.n !== b.n ? a.n - b.n : a.mtime - b.mtime));
+    const limit = this.opts.maxBytes - this.opts.names.length * this.segmentBytes;
+    let total = rotated.reduce((sum, r) => sum + r.size, 0);
+    for (const r of rotated) {
+      if (total <= limit) break;
+      try {
+        unlinkSync(r.file);
+        total -= r.size;
+      } catch { /* tried again at the next rotation */ }
+    }
+  }
+
+  private check(now: number): void {
+    this.checkedAt = now;
+    this.spent = 0;
+    this.free = undefined;
+    try {
+      if (statSync(this.dir).dev !== existingDev(this.opts.stateDir!)) return;
+      const s = statfsSync(this.dir);
+      this.free = s.bavail * s.bsize;
+    } catch { /* unknown: the write itself reports a full disk */ }
+  }
+}
+
+/** The device of `dir`, or of its nearest existing parent (the state folder is made after the log's first line). */
+function existingDev(dir: string): number | undefined {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const st = statSync(d, { throwIfNoEntry: false });
+    if (st) return st.dev;
+    if (d === path.dirname(d)) return undefined;
+  }
+}
