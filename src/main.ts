@@ -39,7 +39,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   log.info({ version: VERSION, config: configFile, displays: first.displays.length, units: first.units.length, ...(recovered !== 'none' ? { swap: recovered } : {}) }, 'configuration loaded');
 
   // What each area showed, beside mlds.log with its retention (none without a log folder).
-  const shown = opts.logDir ? new ShownLog(opts.logDir, first.logRetentionDays, space) : undefined;
+  const shown = opts.logDir ? new ShownLog(opts.logDir, first.logRetentionDays, space, (message) => log.warn({}, message)) : undefined;
   const store = new StateStore(opts.stateDir, { log });
   await store.load();
   const feedback = new FeedbackSender(store, clock, log, opts.feedback);
@@ -55,11 +55,10 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     shown: shown && ((line) => shown.write(line)),
   });
   const archives = new ConfigArchives({ runtime, configFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
-  const shownProblems = () => { const p = shown?.problem(); return p ? [{ source: 'history', message: p.message, since: new Date(p.since).toISOString() }] : []; };
   const health = new HealthMonitor({ state: opts.stateDir, log: opts.logDir });
   const api = serviceApi({
     runtime, live, archives, startedAt,
-    problems: () => [...logger.problems(), ...shownProblems(), ...store.problems(), ...feedback.problems(), ...health.problems(clock.now()), ...runtime.componentProblems()],
+    problems: () => [...logger.problems(), ...(shown?.problems() ?? []), ...store.problems(), ...feedback.problems(), ...health.problems(clock.now()), ...runtime.componentProblems()],
     feedback: () => feedback.status(),
     history: shown && ((id, since, limit) => shown.history(id, since, limit)),
     health: () => health.report(clock.now()),

@@ -1,10 +1,13 @@
 // shown.log: one JSON line per change of what an area shows (src/control/layers.ts,
 // ShownEntry), kept and rotated beside mlds.log with the same retention, and read back
 // newest first for GET /history.
+import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ShownEntry } from '../control/layers.js';
-import { DailyFile, rotatedName, type LogFileProblem } from './daily-file.js';
+import type { ServiceProblem } from '../monitor/status.js';
+import { moveAsideUnlessRegular } from '../util/regular-file.js';
+import { DailyFile, rotatedName } from './daily-file.js';
 import type { LogSpace } from './log-space.js';
 
 const NAME = 'shown';
@@ -30,18 +33,32 @@ export interface HistoryAnswer {
 export class ShownLog {
   private readonly file: DailyFile;
   private readonly dir: string;
+  /** A shown.log that was not a regular file and was moved aside: shown until the service restarts. */
+  private setAside: ServiceProblem | undefined;
 
-  constructor(dir: string, retentionDays: number, space?: LogSpace) {
+  /** `warn` logs what was set aside. */
+  constructor(dir: string, retentionDays: number, space?: LogSpace, private readonly warn?: (message: string) => void) {
     this.dir = path.resolve(dir);
-    this.file = new DailyFile({ dir: this.dir, retentionDays, name: NAME, batchMs: BATCH_MS, space });
+    this.file = new DailyFile({ dir: this.dir, retentionDays, name: NAME, batchMs: BATCH_MS, space, onSetAside: (m) => this.noteSetAside(m) });
+    // Now, not at the first line written: /history reads the file before anything is written.
+    const aside = moveAsideUnlessRegular(this.file.file);
+    if (aside) this.noteSetAside(aside);
   }
 
   write(line: string): void {
     this.file.write(line);
   }
 
-  problem(): LogFileProblem | undefined {
-    return this.file.problem();
+  /** For /status and /info: what was set aside, and a file that cannot be written. */
+  problems(): ServiceProblem[] {
+    const p = this.file.problem();
+    return [...(this.setAside ? [this.setAside] : []), ...(p ? [{ source: 'history', message: p.message, since: new Date(p.since).toISOString() }] : [])];
+  }
+
+  private noteSetAside(message: string): void {
+    if (this.setAside?.message === message) return;
+    this.setAside = { source: 'history', message, since: new Date().toISOString() };
+    this.warn?.(message);
   }
 
   close(): Promise<void> {
@@ -90,12 +107,17 @@ export class ShownLog {
   }
 }
 
-/** The file's lines, last first, read in chunks from the end; `more(bytes)` stops the reading when it answers false. */
+/**
+ * The file's lines, last first, read in chunks from the end; `more(bytes)` stops the reading
+ * when it answers false. A FIFO or device is skipped unread: reading it could wait forever.
+ */
 async function* linesBackward(file: string, more: (bytes: number) => boolean): AsyncGenerator<string> {
   let fh;
-  try { fh = await open(file, 'r'); } catch { return; }
+  try { fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK); } catch { return; }
   try {
-    let pos = (await fh.stat()).size;
+    const st = await fh.stat();
+    if (!st.isFile()) return;
+    let pos = st.size;
     let rest = Buffer.alloc(0);
     while (pos > 0) {
       const n = Math.min(CHUNK, pos);

@@ -54,3 +54,35 @@ test('mkfifo state.json and mlds.log: the service starts, answers, and says it m
     sd.cleanup();
   }
 });
+
+test('mkfifo shown.log: /history answers, the FIFO is moved aside and /status says so', async () => {
+  const sd = serviceDir(baseConfig());
+  const logDir = path.join(sd.dir, 'logs');
+  mkdirSync(logDir);
+  assert.equal(spawnSync('mkfifo', [path.join(logDir, 'shown.log')]).status, 0);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0',
+    '--state-dir', sd.stateDir, '--log-dir', logDir], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    await until(() => /listening on port \d+/.test(err), LISTEN_MS, 'the service to listen');
+    const svc = { url: `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}` };
+    await until(async () => (await get(svc, '/status')).status === 200, 10_000, 'the service to be ready');
+    // Before the fix /history opened the FIFO and waited for a writer: no answer.
+    const history = async () => get(svc, '/history?id=main', { signal: AbortSignal.timeout(5000) });
+    assert.deepEqual((await history()).json.entries, [], 'nothing shown yet');
+    assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Kept')).status, 200);
+    await until(async () => ((await history()).json.entries as Array<{ area: string; value: string | null }>).some((e) => e.area === 'title' && e.value === 'Kept'), 5000, 'the command in /history');
+
+    const aside = readdirSync(logDir).filter((f) => f.startsWith('shown.log.bad-'));
+    assert.equal(aside.length, 1, readdirSync(logDir).join(' '));
+    assert.ok(statSync(path.join(logDir, aside[0])).isFIFO());
+    assert.ok(statSync(path.join(logDir, 'shown.log')).isFile());
+    const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
+    assert.match(problems.find((p) => p.source === 'history')?.message ?? '', /shown\.log was a named pipe \(FIFO\), not a regular file; it was moved to .*shown\.log\.bad-.* and a new file started/, JSON.stringify(problems));
+    assert.match(readFileSync(path.join(logDir, 'mlds.log'), 'utf8'), /"msg":"[^"]*shown\.log was a named pipe \(FIFO\)/);
+  } finally {
+    child.kill('SIGKILL');
+    sd.cleanup();
+  }
+});
