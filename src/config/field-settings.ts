@@ -15,7 +15,7 @@ const iface = { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,15}$' } as const;
 
 /** Every HTTP limit with its default; docs/security.md explains each. */
 export const DEFAULT_LIMITS: HttpLimits = {
-  headersTimeoutMs: 10_000,
+  headersTimeoutMs: 5_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 60_000,
@@ -23,6 +23,7 @@ export const DEFAULT_LIMITS: HttpLimits = {
   maxHeaderBytes: 16_384,
   maxConnections: 1_024,
   maxConnectionsPerClient: 256,
+  maxUnfinishedPerNetwork: 256,
   maxStreams: 16,
 };
 
@@ -35,6 +36,7 @@ const LIMIT_RANGES: Record<keyof HttpLimits, [number, number]> = {
   maxHeaderBytes: [1_024, 1_048_576],
   maxConnections: [1, 100_000],
   maxConnectionsPerClient: [1, 100_000],
+  maxUnfinishedPerNetwork: [1, 100_000],
   maxStreams: [1, 99_999],
 };
 

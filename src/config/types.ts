@@ -150,6 +150,8 @@ export interface HttpLimits {
   maxHeaderBytes: number;
   maxConnections: number;
   maxConnectionsPerClient: number;
+  /** Connections of one /24 (IPv4) or /64 (IPv6) waiting on a request's line and headers at once. */
+  maxUnfinishedPerNetwork: number;
   /** Live views (/screenshot?stream=1) open at once; always fewer than maxConnections. */
   maxStreams: number;
 }

@@ -9,6 +9,7 @@ import { ERRORS, type ErrorCode } from '../errors.js';
 import { maskUrl } from '../control/credentials.js';
 import type { HttpLog } from './middleware.js';
 import { refusalLog, refusalsOf, type Refusals } from './refusals.js';
+import { connectionSlots, type ConnectionSlots } from './connection-slots.js';
 import { requestListener } from './fast-control.js';
 
 /**
@@ -62,14 +63,12 @@ export function guardUrl(handler: RequestListener, refusals: Refusals, limits: H
   };
 }
 
-/** What both servers share: idle timeout, connection caps, JSON answers for CONNECT and parser errors (counted refusals). */
+/** What both servers share: idle timeout, connection slots and caps, JSON answers for CONNECT and parser errors (counted refusals). */
 export function protect(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits, plain: boolean, refusals: Refusals): void {
   // A client that stops sending and reading (half-open, vanished) is dropped after this long.
   server.timeout = limits.idleTimeoutMs;
-  server.maxConnections = limits.maxConnections;
-  const dropped = refusalLog(log, (ip, n) => [{ ip, dropped: n, limit: limits.maxConnections }, `connections refused: ${n} from ${ip} (the service holds ${limits.maxConnections} connections)`]);
-  server.on('drop', (d?: { remoteAddress?: string }) => dropped(d?.remoteAddress ?? 'unknown'));
-  limitPerClient(server, log, limits, plain);
+  // No server.maxConnections: Node would close the new connection; the slots close the one waiting longest.
+  limitPerClient(server, log, limits, plain, connectionSlots(server, log, limits));
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     refusals.refused(req.socket.remoteAddress ?? 'unknown', 405, `${req.method} ${maskUrl(req.url ?? '')}`);
     answer(socket, 'MLDS_METHOD_NOT_ALLOWED', `${req.method} is not allowed; use GET`, { Allow: 'GET, HEAD' });
@@ -95,9 +94,10 @@ export function protect(server: Server | HttpsServer, log: HttpLog, limits: Http
 /**
  * One client may hold at most `maxConnectionsPerClient` connections, so it cannot take all
  * `maxConnections` for itself. A plain connection over the share is answered 429 at once and
- * closed; a TLS one is closed (there is no handshake yet to answer through).
+ * closed; a TLS one is closed (there is no handshake yet to answer through). A connection
+ * within its share then takes one of the `slots`.
  */
-function limitPerClient(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits, plain: boolean): void {
+function limitPerClient(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits, plain: boolean, slots: ConnectionSlots): void {
   const open = new Map<string, number>();
   const refused = refusalLog(log, (ip, n) => [{ ip, refused: n, limit: limits.maxConnectionsPerClient }, `connections refused: ${n} from ${ip} over its ${limits.maxConnectionsPerClient}`]);
   // Before Node's own listener: a refused socket is answered before any request is parsed.
@@ -109,6 +109,7 @@ function limitPerClient(server: Server | HttpsServer, log: HttpLog, limits: Http
       if (!plain) return void socket.destroy();
       return answer(socket, 'MLDS_TOO_MANY_CONNECTIONS', `${ip} already holds ${limits.maxConnectionsPerClient} connections`, { 'Retry-After': '1' });
     }
+    if (!slots.admit(socket, ip)) return;
     open.set(ip, n);
     socket.once('close', () => {
       const left = (open.get(ip) ?? 1) - 1;

@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/config/faults.js';
-import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
+import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 
 /** A self-signed certificate for 127.0.0.1 and its key, as PEM files in `dir`. */
 function makeCert(dir: string, name: string, cn: string): { cert: string; key: string } {
@@ -130,6 +131,52 @@ test('a missing, non-PEM or encrypted certificate or key, or the HTTP port, is a
       });
     }
   } finally {
+    sd.cleanup();
+  }
+});
+
+test('HTTPS with every connection taken: a new one is served in place of the one waiting longest (a handshake never begun), not of a live view', async () => {
+  const c = baseConfig();
+  const sd = serviceDir(c);
+  const tls = path.join(sd.dir, 'tls');
+  mkdirSync(tls);
+  const pair = makeCert(tls, 'unit', 'mlds-slots');
+  const port = await freePort();
+  c.https = { cert: pair.cert, key: pair.key, port: String(port) };
+  c.limits = { maxConnections: '3', maxStreams: '1', headersTimeoutMs: '30000' };
+  writeFileSync(sd.configFile, JSON.stringify(c));
+  const svc = await start(sd);
+  const ca = readFileSync(pair.cert);
+  const sockets: import('node:net').Socket[] = [];
+  try {
+    // The oldest connection, busy with its answer: a live view over TLS.
+    const view = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/screenshot?stream=1&id=main', ca, agent: false }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(view.statusCode, 200);
+    view.on('data', () => undefined);
+    let viewClosed = false;
+    view.socket.on('close', () => { viewClosed = true; });
+    // Two connections that never start their handshake take the other slots.
+    const closed: boolean[] = [];
+    for (let i = 0; i < 2; i++) {
+      const s = connect({ port, host: '127.0.0.1' });
+      s.on('error', () => undefined);
+      s.on('close', () => { closed[i] = true; });
+      await once(s, 'connect');
+      sockets.push(s);
+    }
+    const r = await tlsGet(port, '/status', ca);
+    assert.equal(r.status, 200);
+    await until(() => closed[0] === true, 3000, 'the first silent connection to be closed');
+    assert.equal(closed[1], undefined, 'the second silent connection stays');
+    assert.equal(viewClosed, false, 'the live view stays');
+    view.destroy();
+  } finally {
+    for (const s of sockets) s.destroy();
+    await svc.close();
     sd.cleanup();
   }
 });

@@ -129,7 +129,7 @@ test('a URL over maxUrlBytes gets 414, headers over maxHeaderBytes 431, more tha
   }
 });
 
-test('one client holds at most maxConnectionsPerClient connections (429 beyond), the service at most maxConnections', async () => {
+test('one client holds at most maxConnectionsPerClient connections (429 beyond); with all maxConnections taken the one waiting longest on its headers makes room', async () => {
   const sd = serviceDir(limitsConfig({ maxConnectionsPerClient: '3', maxConnections: '5', headersTimeoutMs: '30000' }));
   const svc = await start(sd);
   const held: Raw[] = [];
@@ -145,20 +145,54 @@ test('one client holds at most maxConnectionsPerClient connections (429 beyond),
     await until(async () => (await get(svc, '/status', { headers: { Connection: 'close' } })).status === 200, 3000, 'room for a connection');
 
     // maxConnections counts every client: 2 held here and 3 from another loopback address
-    // make 5; a sixth from a third address is within its own share but dropped unanswered.
-    const from = async (localAddress: string) => {
-      const r = await open0(svc.port, localAddress);
-      return r;
-    };
-    const more = [await from('127.0.0.2'), await from('127.0.0.2'), await from('127.0.0.2')];
-    const sixth = await from('127.0.0.3');
+    // make 5, none of them has sent its request. A sixth from a third address is served, and
+    // the connection that has waited longest (the first held here) is closed unanswered.
+    const more = [await open0(svc.port, '127.0.0.2'), await open0(svc.port, '127.0.0.2'), await open0(svc.port, '127.0.0.2')];
+    const sixth = await open0(svc.port, '127.0.0.3');
+    sixth.socket.write('GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     await sixth.closed;
-    assert.equal(sixth.text(), '', 'dropped without an answer');
-    assert.ok(more.every((r) => !r.isClosed()), 'the five within the limit stay open');
+    assert.equal(sixth.status(), 200);
+    await held[0].closed;
+    assert.equal(held[0].text(), '', 'closed without an answer');
+    assert.ok([held[1], ...more].every((r) => !r.isClosed()), 'the others stay open');
     for (const r of more) r.socket.destroy();
   } finally {
     for (const r of held) r.socket.destroy();
     await svc.close();
+    sd.cleanup();
+  }
+});
+
+test('with every connection busy with an answer, a new connection is closed unanswered', async () => {
+  // An archive server that takes the request and never answers: /load_config waits on it.
+  let asked!: () => void;
+  const archiveAsked = new Promise<void>((resolve) => { asked = resolve; });
+  const silent: Server = createHttpServer(() => asked());
+  silent.listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  const sd = serviceDir(limitsConfig({ maxConnections: '3', maxStreams: '2' }));
+  const svc = await start(sd, { archiveFetch: { timeoutMs: 20_000 } });
+  const busy: Raw[] = [];
+  try {
+    for (let i = 0; i < 2; i++) {
+      const view = await open(svc.port);
+      view.socket.write('GET /screenshot?stream=1&id=main HTTP/1.1\r\nHost: x\r\n\r\n');
+      await until(() => view.status() === 200, 5000, 'a live view');
+      busy.push(view);
+    }
+    const load = await open(svc.port);
+    load.socket.write(`GET /load_config?url=${encodeURIComponent(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/c.zip`)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    busy.push(load);
+    await archiveAsked;
+    const fourth = await open0(svc.port, '127.0.0.3');
+    await fourth.closed;
+    assert.equal(fourth.text(), '', 'dropped without an answer');
+    assert.ok(busy.every((r) => !r.isClosed()), 'the connections with an answer pending stay open');
+  } finally {
+    for (const r of busy) r.socket.destroy();
+    await svc.close();
+    silent.closeAllConnections();
+    silent.close();
     sd.cleanup();
   }
 });
