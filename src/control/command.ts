@@ -3,7 +3,7 @@ import { kindOf } from '../areas/registry.js';
 import { MldsError } from '../errors.js';
 import { CONTROL_OPTIONS, controlOption, checkLevel, type ControlOptions } from './options.js';
 import { parseQuery } from './query.js';
-import { isCredentialName } from './credentials.js';
+import { isCredentialName, maskQuery } from './credentials.js';
 import { bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '../text/bdf.js';
 
 /** One area's part of a validated command. */
@@ -97,9 +97,20 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
     cmd.areas.set(name, resolveValue(area, value));
   }
   checkLevel(cmd);
-  // An ignored name that reads as `key` (`Key`, `KEY`) was meant as one: not kept for /info.
-  cmd.query = encodeQuery(cmd.ignored.length ? pairs.filter((p) => areaById.has(p.name) || !isCredentialName(p.name)) : pairs);
+  // An ignored name that reads as `key` (`Key`, `KEY`, `key[]`) was meant as one: not kept for
+  // /info; nor is a key inside an ignored value (`x=1;key=...`, from a `;` separator).
+  cmd.query = encodeQuery(cmd.ignored.length ? storedIgnoring(pairs, areaById) : pairs);
   return cmd;
+}
+
+/** The pairs a command keeps when it ignored some: the areas' as sent, the rest without credentials. */
+function storedIgnoring(pairs: ReadonlyArray<{ name: string; value: string }>, areaById: Map<string, AreaConfig>): Array<{ name: string; value: string }> {
+  const kept: Array<{ name: string; value: string }> = [];
+  for (const p of pairs) {
+    if (areaById.has(p.name) || CONTROL_OPTIONS.has(p.name) || p.name === 'id' || p.name === 'layout' || p.name === 'inumber') kept.push(p);
+    else if (!isCredentialName(p.name)) kept.push({ name: p.name, value: maskQuery(p.value) });
+  }
+  return kept;
 }
 
 /** Pairs back into a query string, every name and value percent-encoded. */

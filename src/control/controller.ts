@@ -4,7 +4,7 @@ import type { Clock } from '../util/clock.js';
 import { countCommand } from '../monitor/counters.js';
 import { publishStateChange } from './changes.js';
 import { parseCommand, type ClearCommand, type Command } from './command.js';
-import { maskQuery } from './credentials.js';
+import { maskQuery, maskText } from './credentials.js';
 import { buildAreas } from './build-areas.js';
 import { defaultContent } from './content.js';
 import { lenientField } from './lenient.js';
@@ -340,7 +340,7 @@ export class Controller {
 
   private recordFault(raw: string, err: MldsError, source: CommandSource, now: number): void {
     // Masked before anything keeps it: the record is on /status and /info, the line in the log.
-    const rec: FaultRecord = { code: err.code, message: err.message, field: err.field, at: now, query: maskQuery(raw).slice(0, 2000) };
+    const rec: FaultRecord = { code: err.code, message: maskText(err.message), field: err.field, at: now, query: maskQuery(raw).slice(0, 2000) };
     const id = lenientField(raw, 'id');
     const display = id === undefined ? undefined : this.config.displayById.get(id);
     if (display) this.state(display.id).lastFault = rec;
@@ -348,7 +348,7 @@ export class Controller {
       this.recentFaults.unshift(rec);
       this.recentFaults.length = Math.min(this.recentFaults.length, RECENT_FAULTS);
     }
-    this.deps.log.warn({ code: err.code, field: err.field, message: err.message, source, query: rec.query }, 'faulty command');
+    this.deps.log.warn({ code: err.code, field: err.field, message: rec.message, source, query: rec.query }, 'faulty command');
     const inumber = lenientField(raw, 'inumber');
     // The feedback address of an unknown display is unknowable; the MAIN display's stands in.
     const target = display ?? this.config.displays[0];

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { maskUrl } from '../control/credentials.js';
+import { maskText, maskUrl } from '../control/credentials.js';
 import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
 import type { ServiceApi } from './api.js';
 import { isRefusal, refusalLog, type Refusals } from './refusals.js';
@@ -25,13 +25,14 @@ export function sendError(ctx: Context, code: ErrorCode, message: string, extra:
   // Every 503 is temporary (starting, swapping, a load under way): say when to come back.
   if (ctx.status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', '2');
   ctx.state.errorCode = code;
-  sendJson(ctx, { result: 'error', code, message, ...extra });
+  // A message may quote a value the client sent, and a key with it (`layout=l1;key=...`).
+  sendJson(ctx, { result: 'error', code, message: maskText(message), ...extra });
 }
 
 /** The code, message and extra fields an error thrown by a handler is answered with (MLDS_INTERNAL when unexpected). */
 export function errorAnswer(err: unknown): { code: ErrorCode; message: string; extra: Record<string, unknown> } | undefined {
   if (!(err instanceof MldsError)) return undefined;
-  return { code: err.code, message: err.message, extra: { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) } };
+  return { code: err.code, message: maskText(err.message), extra: { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) } };
 }
 
 /**
@@ -43,7 +44,7 @@ export function errors(log: HttpLog, refusals?: Refusals) {
     const started = performance.now();
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) sendError(ctx, 'MLDS_NOT_FOUND', `no such path: ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body === undefined) sendError(ctx, 'MLDS_NOT_FOUND', `no such path: ${maskUrl(ctx.path)}`);
     } catch (err) {
       const known = errorAnswer(err);
       if (known) {
