@@ -8,12 +8,11 @@
 // Without either nothing is written. The file's name carries the bundle's size and mtime, Node's
 // version and the architecture: V8 checks its own version and flags but only the source's
 // length, so a cache of another build of the same length must never be offered.
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { optionalNativeHelper } from './output/native.js';
 import { CODE_CACHE_KEY, type CodeCacheReport } from './runtime/code-cache.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -27,27 +26,31 @@ function cacheDir(): string | undefined {
 }
 
 /**
- * The bundle's text. V8 keeps a script's source for as long as the script lives (the functions
- * it compiles later are read from it): through the native helper it is a string over the file's
- * pages, which the kernel can drop and read again, rather than 1.7 MB on the JS heap.
+ * The bundle's text and what it was, read whole at the start. V8 keeps a script's source for as
+ * long as the script lives and compiles functions from it when they are first called, so it must
+ * be this process's own copy: a source over the file's pages (a mapping) would fault (SIGBUS) once
+ * the file is truncated, and feed V8 other text once it is rewritten in place, as cp, scp and
+ * rsync --inplace do, and the next lazy compilation would kill the service. One descriptor for
+ * both, so the size the cache's name carries is the size of the text compiled.
  */
-function bundleSource(): string {
+function readBundle(): { source: string; st: Stats } {
+  const fd = openSync(BUNDLE, 'r');
   try {
-    const mapped = optionalNativeHelper()?.mappedSource?.(BUNDLE);
-    if (mapped !== undefined) return mapped;
-  } catch { /* the mapping failed: read it */ }
-  return readFileSync(BUNDLE, 'latin1');
+    return { st: fstatSync(fd), source: readFileSync(fd, 'latin1') };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function runBundle(): void {
-  const st = statSync(BUNDLE);
+  const { source, st } = readBundle();
   const dir = cacheDir();
   const name = `mlds-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}.v8cache`;
   const file = dir ? path.join(dir, name) : undefined;
   let cachedData: Buffer | undefined;
   if (file) { try { cachedData = readFileSync(file); } catch { /* first start of this build */ } }
   // The file is already the module wrapper's function expression (scripts/bundle/build.mjs).
-  const script = new vm.Script(bundleSource(), {
+  const script = new vm.Script(source, {
     filename: BUNDLE, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const report: CodeCacheReport = {

@@ -8,7 +8,6 @@ Napi::Function InitSdNotify(Napi::Env env);
 Napi::Function InitReleaseMemory(Napi::Env env);
 Napi::Function InitFrameTimer(Napi::Env env);
 Napi::Function InitCanvasReader(Napi::Env env);
-Napi::Function InitMappedSource(Napi::Env env);
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("FbDevice", InitFbDevice(env));
@@ -18,7 +17,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("releaseMemory", InitReleaseMemory(env));
   exports.Set("FrameTimer", InitFrameTimer(env));
   exports.Set("canvasReader", InitCanvasReader(env));
-  exports.Set("mappedSource", InitMappedSource(env));
   exports.Set("convert", Napi::Function::New(env, ConvertJs, "convert"));
   return exports;
 }

@@ -5,10 +5,11 @@
 //
 // The file holds the module already inside node's module wrapper, a function expression
 // `(function (exports, require, module, __filename, __dirname) {...})`, with no hashbang, in
-// ASCII: dist/launch.js compiles it as it is, from a string whose characters stay in the file
-// (the native helper's mappedSource), where wrapping it would have made a copy on the JS heap.
-// It is written to a temporary name and renamed over the old one: a running service maps the
-// file, and a file rewritten in place under its mapping would fault.
+// ASCII: dist/launch.js reads it one byte a character (V8 keeps such a string at half the size of
+// a two-byte one) and compiles it as it is, where wrapping it would make another copy of 1.7 MB.
+// It is written to a temporary name and renamed over the old one, so a service starting meanwhile
+// reads one whole build; a running service read its own copy at its start and reads no file of
+// the package again.
 //
 // dist/bundle/ is two folders below the package root, as every dist/<concern>/ module is, so
 // the paths the modules build from import.meta.url (fonts/, native/, package.json) stay right.
@@ -17,7 +18,7 @@
 // not configured costs no source in memory either.
 /* global console */
 import { build } from 'esbuild';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +47,13 @@ const requireCjsInBundle = {
   },
 };
 
+// The screenshot encoder's worker thread, as text the bundle carries: encoder.ts starts the
+// worker from it, so no file of the package is read after the start.
+const worker = await build({
+  entryPoints: [path.join(ROOT, 'dist/render/encode-worker.js')],
+  bundle: true, platform: 'node', format: 'iife', target: 'node20', packages: 'external',
+  minifyWhitespace: true, charset: 'ascii', legalComments: 'none', logLevel: 'warning', write: false,
+});
 const result = await build({
   entryPoints: [path.join(ROOT, 'dist/cli.js')],
   outfile: path.join(ROOT, 'dist/bundle/mlds.cjs'),
@@ -55,7 +63,7 @@ const result = await build({
   target: 'node20',
   external: EXTERNAL,
   // One import.meta.url for every module: the bundle's own (see above).
-  define: { 'import.meta.url': '__mldsBundleUrl' },
+  define: { 'import.meta.url': '__mldsBundleUrl', MLDS_ENCODE_WORKER: JSON.stringify(worker.outputFiles[0].text) },
   banner: { js: "(function (exports, require, module, __filename, __dirname) {const __mldsBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   footer: { js: '\n})' },
   write: false,
@@ -68,14 +76,6 @@ const result = await build({
   metafile: true,
   plugins: [requireCjsInBundle],
 });
-// The screenshot encoder's worker thread: encoder.ts starts ./encode-worker.js beside the code
-// that starts it, which inside the bundle is this folder.
-await build({
-  entryPoints: [path.join(ROOT, 'dist/render/encode-worker.js')],
-  outfile: path.join(ROOT, 'dist/bundle/encode-worker.js'),
-  bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external',
-  minifyWhitespace: true, charset: 'ascii', legalComments: 'none', logLevel: 'warning',
-});
 const [file] = result.outputFiles;
 // The entry's hashbang, which esbuild keeps above the banner, is not JavaScript inside the wrapper.
 const text = file.text.replace(/^#!.*\n/, '');
@@ -85,5 +85,7 @@ const wide = /[^\x00-\x7f]/.exec(text);
 if (wide) throw new Error(`bundle: a character outside ASCII at offset ${wide.index} (launch.js reads the file one byte a character)`);
 await writeFile(`${file.path}.tmp`, text);
 await rename(`${file.path}.tmp`, file.path);
+// The worker used to be a file of its own here; one left by an older build is read by nothing.
+await rm(path.join(ROOT, 'dist/bundle/encode-worker.js'), { force: true });
 const out = Object.values(result.metafile.outputs)[0];
 console.log(`make: dist/bundle/mlds.cjs ${(out.bytes / 1024).toFixed(0)} KB from ${Object.keys(out.inputs).length} modules`);

@@ -83,11 +83,6 @@ export interface NativeHelper {
    */
   canvasReader?(canvasClass: abstract new (...args: never[]) => object, format: PixelFormat): CanvasRead | null;
   /**
-   * An ASCII file as a string whose characters stay in the file (a read-only mapping); never
-   * rewrite the file in place while it is mapped (helpers built before it lack it).
-   */
-  mappedSource?(file: string): string;
-  /**
    * Collects with V8's memory reduction, trims malloc's free pages, and drops the clean pages of
    * the executable's and shared objects' read-only mappings; returns those pages' bytes (helpers
    * built before it lack it; older ones return nothing).

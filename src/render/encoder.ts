@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 // node-canvas stays loaded by the main thread: an addon loaded only by a worker is unloaded
 // when that worker exits, and cairo's teardown then crashes the process (seen on Node 20).
@@ -9,6 +10,24 @@ import type { ImageFormat } from './encode.js';
 export type { ImageFormat } from './encode.js';
 
 const fromSource = import.meta.url.endsWith('.ts');
+
+/**
+ * The worker's code, which the bundle's build (scripts/bundle/build.mjs) puts in the bundle;
+ * undefined in tsc's dist/ and under tsx.
+ */
+declare const MLDS_ENCODE_WORKER: string | undefined;
+
+function startWorker(): Worker {
+  // In the bundle the worker is started from that text, not from a file: nothing of the package
+  // is read after the start, so one rewritten in place under the service cannot break it. Its
+  // packages (canvas) resolve from the bundle's folder, as the bundle's own do.
+  if (typeof MLDS_ENCODE_WORKER === 'string') {
+    return new Worker(`(function (require) {${MLDS_ENCODE_WORKER}\n})(require('node:module').createRequire(${JSON.stringify(fileURLToPath(import.meta.url))}));`, { eval: true });
+  }
+  // From source under tsx (tests): Node 20 does not apply --import to workers, so the worker loads tsx itself.
+  if (fromSource) return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./encode-worker.ts', import.meta.url).href)}); })`, { eval: true });
+  return new Worker(new URL('./encode-worker.js', import.meta.url));
+}
 
 interface Pending { resolve(b: Buffer): void; reject(e: Error): void }
 interface Thread { worker: Worker; pending: Map<number, Pending> }
@@ -60,10 +79,7 @@ export class ScreenshotEncoder {
   }
 
   private spawn(): Thread {
-    const worker = fromSource
-      // From source under tsx (tests): Node 20 does not apply --import to workers, so the worker loads tsx itself.
-      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./encode-worker.ts', import.meta.url).href)}); })`, { eval: true })
-      : new Worker(new URL('./encode-worker.js', import.meta.url));
+    const worker = startWorker();
     const t: Thread = { worker, pending: new Map() };
     worker.on('message', (r: EncodeResult) => {
       const p = t.pending.get(r.id);
