@@ -10,7 +10,7 @@ export const image: AreaKind = {
   keyed: true,
   files: ['.png', '.jpg', '.jpeg', '.gif'],
   // Checked at load by its header: a picture too large to decode is a configuration fault, not a blown memory limit later.
-  configure: (r) => fileFields(r, image.files!, { notPicture: pictureFileFault }),
+  configure: (r) => fileFields(r, image.files!, { notPicture: (file) => pictureFileFault(file, r.settings.maxPicturePixels) }),
   resolve: resolveFile,
   fallback: fallbackFile,
   draw: (a, st, env) => (st && st.source !== 'none' && st.file ? new ImageContent(st.file, a.width, a.height, env.start) : undefined),

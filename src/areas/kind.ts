@@ -12,6 +12,8 @@ export interface Resolved { text?: string; file?: string; url?: string }
 export interface AreaSettings {
   webRefreshSeconds: number;
   urlPortRange: [number, number];
+  /** limits.maxPictureMegapixels, in pixels: pictures beyond it are refused at load. */
+  maxPicturePixels: number;
 }
 
 /** What a type's configuration rules get: the raw area object and where to report faults. */

@@ -5,7 +5,8 @@ import { DEFAULTS } from './defaults.js';
 import { pointer } from './faults.js';
 import { parseBoolLike, parseIntLike } from './scalars.js';
 import { readTlsPair, tlsPath } from './tls.js';
-import type { HttpLimits, MdnsSettings, NetworkSettings, ServiceConfig } from './types.js';
+import { MAX_PICTURE_MEGAPIXELS, defaultPictureMegapixels } from '../render/picture-limits.js';
+import type { HttpLimits, MdnsSettings, NetworkSettings, PictureLimits, ServiceConfig } from './types.js';
 
 type Raw = Record<string, unknown>;
 type Fault = (path: string, message: string) => void;
@@ -48,7 +49,10 @@ const DEFAULT_HTTPS_PORT = 9443;
 export const fieldSchema = {
   limits: {
     type: 'object', additionalProperties: false,
-    properties: Object.fromEntries(Object.entries(LIMIT_RANGES).map(([k, [min, max]]) => [k, int(min, max)])),
+    properties: {
+      ...Object.fromEntries(Object.entries(LIMIT_RANGES).map(([k, [min, max]]) => [k, int(min, max)])),
+      maxPictureMegapixels: int(1, MAX_PICTURE_MEGAPIXELS),
+    },
   },
   network: {
     type: 'object', additionalProperties: false,
@@ -85,8 +89,13 @@ export function fieldSettings(raw: Raw, serviceDir: string, fault: Fault): Pick<
   };
 }
 
-function limitsOf(raw: unknown, fault: Fault): HttpLimits {
-  const limits = { ...DEFAULT_LIMITS };
+/** limits.maxPictureMegapixels, or the default for this unit's memory (render/picture-limits.ts). */
+export function pictureMegapixelsOf(raw: unknown): number {
+  return (isObj(raw) ? parseIntLike(raw.maxPictureMegapixels) : undefined) ?? defaultPictureMegapixels();
+}
+
+function limitsOf(raw: unknown, fault: Fault): HttpLimits & PictureLimits {
+  const limits = { ...DEFAULT_LIMITS, maxPictureMegapixels: pictureMegapixelsOf(raw) };
   if (!isObj(raw)) return limits;
   for (const k of Object.keys(DEFAULT_LIMITS) as Array<keyof HttpLimits>) limits[k] = parseIntLike(raw[k]) ?? limits[k];
   // Node refuses a server whose headers may take longer than the whole request.

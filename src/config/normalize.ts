@@ -5,10 +5,11 @@ import { normalizeArea, type AreaSettings } from './area-config.js';
 import { crossCheck } from './cross-checks.js';
 import { DEFAULTS } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
-import { fieldSettings } from './field-settings.js';
+import { fieldSettings, pictureMegapixelsOf } from './field-settings.js';
 import { mqttOf } from './mqtt.js';
 import { resolveAsset } from './files.js';
 import { pictureFileFault } from '../media/picture-header.js';
+import { MEGAPIXEL } from '../render/picture-limits.js';
 import { normalizeSensors, sensorFrom } from './sensors.js';
 import { parseBoolLike, parseIntLike, parseNumLike } from './scalars.js';
 import type {
@@ -27,7 +28,9 @@ const MAX_UNITS = 99;
 export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): ServiceConfig {
   const fault = (p: string, message: string) => faults.push({ path: p, message });
   const urlPortRange = portRangeOf(raw.urlPortRange, fault);
-  const areaSettings: AreaSettings = { urlPortRange, webRefreshSeconds: parseIntLike(raw.webRefreshSeconds) ?? DEFAULTS.webRefreshSeconds };
+  const areaSettings: AreaSettings = {
+    urlPortRange, webRefreshSeconds: parseIntLike(raw.webRefreshSeconds) ?? DEFAULTS.webRefreshSeconds, maxPicturePixels: pictureMegapixelsOf(raw.limits) * MEGAPIXEL,
+  };
   const displays: DisplayConfig[] = [];
   const rawDisplays = isObj(raw.displays) ? raw.displays : {};
   for (const [id, d] of Object.entries(rawDisplays)) {
@@ -103,7 +106,7 @@ function normalizeDisplay(id: string, d: Raw, dir: string, settings: AreaSetting
   };
   if (typeof ss.image === 'string') {
     const r = resolveAsset(dir, 'images', ss.image);
-    const why = 'error' in r ? r.error : pictureFileFault(r.file);
+    const why = 'error' in r ? r.error : pictureFileFault(r.file, settings.maxPicturePixels);
     if ('error' in r || why !== undefined) fault(at('startScreen', 'image'), 'error' in r ? r.error : `"${ss.image}" ${why}`);
     else startScreen.image = r.file;
   }

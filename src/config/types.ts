@@ -155,6 +155,10 @@ export interface HttpLimits {
   /** Live views (/screenshot?stream=1) open at once; always fewer than maxConnections. */
   maxStreams: number;
 }
+export interface PictureLimits {
+  /** Pictures beyond this many megapixels (of 1024 x 1024 pixels) are refused; the default follows the unit's memory. */
+  maxPictureMegapixels: number;
+}
 export interface NetworkSettings {
   /** Interface to read and configure; undefined = the default route's, else the first Ethernet one that is up. */
   interface?: string;
@@ -220,8 +224,8 @@ export interface ServiceConfig {
   audioDevice: string;
   /** How often a shown web area's page is rendered again (default 60 s). */
   webRefreshSeconds: number;
-  /** HTTP protection limits (docs/security.md); read when a server starts, like `port`. */
-  limits: HttpLimits;
+  /** HTTP protection limits (docs/security.md), read when a server starts, like `port`; and the largest picture. */
+  limits: HttpLimits & PictureLimits;
   /** /getethernetconfig and /setethernetconfig. */
   network: NetworkSettings;
   /** mDNS announcement; undefined = not announced. */

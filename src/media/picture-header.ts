@@ -10,14 +10,14 @@
 //   A height of 0 (set later by a DNL marker) is not accepted.
 // GIF (GIF89a spec): "GIF87a" or "GIF89a", then the logical screen [width u16 LE][height u16 LE];
 //   each frame's own size is checked when it is parsed (src/render/gif.ts).
+import { MEGAPIXEL } from '../render/picture-limits.js';
 import { fileIdentity, withFile, type Reader } from './sniff.js';
 
-/** Decoded pictures beyond this are refused rather than risking the process (64 MP, 256 MB decoded). */
-export const MAX_PIXELS = 64 * 1024 * 1024;
 /** JPEG segments walked before giving up on finding the frame header. */
 const MAX_SEGMENTS = 10_000;
 
-export type PictureHeader = { format: 'png' | 'jpeg' | 'gif'; width: number; height: number } | { error: string };
+export type PictureSize = { format: 'png' | 'jpeg' | 'gif'; width: number; height: number };
+export type PictureHeader = PictureSize | { error: string };
 
 /** A buffer already in memory as a Reader. */
 export function bufferReader(buf: Buffer): Reader {
@@ -60,37 +60,57 @@ function jpegFrame(r: Reader): PictureHeader {
   return { error: 'is a JPEG without a frame header (SOF) before its image data' };
 }
 
-/** Why a picture of this header must not be decoded; undefined when it may be. */
-export function pictureFault(h: PictureHeader): string | undefined {
+const megapixels = (pixels: number) => +(pixels / MEGAPIXEL).toFixed(1);
+
+/**
+ * Why a picture of this header must not be decoded when a picture may have `maxPixels`
+ * (limits.maxPictureMegapixels); undefined when it may be. A GIF plays from three pictures of its
+ * size (the screen it composes frames on, the canvas drawn, a frame's copy), so it may have two
+ * thirds of that: the same memory as two stills at the limit.
+ */
+export function pictureFault(h: PictureHeader, maxPixels: number): string | undefined {
   if ('error' in h) return h.error;
   if (h.width === 0 || h.height === 0) return `is ${h.width}x${h.height}: a picture needs at least one pixel`;
-  if (h.width * h.height > MAX_PIXELS) return `is ${h.width}x${h.height}, too large to show (at most ${MAX_PIXELS / 1024 / 1024} megapixels)`;
+  const pixels = h.width * h.height;
+  if (pixels > maxPixels) return `is ${h.width}x${h.height}, too large to show (at most ${megapixels(maxPixels)} megapixels: limits.maxPictureMegapixels)`;
+  if (h.format === 'gif' && 3 * pixels > 2 * maxPixels) {
+    return `is a ${h.width}x${h.height} GIF, too large to play (a GIF keeps three pictures of its size: at most ${megapixels(2 * maxPixels / 3)} megapixels, two thirds of limits.maxPictureMegapixels)`;
+  }
   return undefined;
 }
 
-/** Verdicts by path, for the file identity they were made for; a bounded list (oldest dropped). */
-const verdicts = new Map<string, { key: string; fault: string | undefined }>();
+/** Verdicts by path, for the file identity and limit they were made for; a bounded list (oldest dropped). */
+const verdicts = new Map<string, { key: string; verdict: { fault: string } | PictureSize }>();
 const MAX_VERDICTS = 1000;
 
 /**
- * Why the picture file must not be decoded (unreadable, not a picture, too large), from its
- * header alone; undefined when it may be. Remembered per file identity, so a picture refused
- * once is not even opened again until it changes.
+ * The picture file's format and size, or why it must not be decoded (unreadable, not a picture,
+ * too large), from its header alone. Remembered per file identity, so a picture refused once is
+ * not even opened again until it changes.
  */
-export function pictureFileFault(file: string): string | undefined {
-  const key = fileIdentity(file);
+export function pictureFileCheck(file: string, maxPixels: number): { fault: string } | PictureSize {
+  const identity = fileIdentity(file);
+  const key = `${identity}:${maxPixels}`;
   const hit = verdicts.get(file);
-  if (key !== undefined && hit?.key === key) return hit.fault;
-  let fault: string | undefined;
+  if (identity !== undefined && hit?.key === key) return hit.verdict;
+  let verdict: { fault: string } | PictureSize;
   try {
-    fault = pictureFault(withFile(file, pictureHeader));
+    const h = withFile(file, pictureHeader);
+    const fault = pictureFault(h, maxPixels);
+    verdict = fault !== undefined ? { fault } : h as PictureSize;
   } catch (err) {
-    fault = `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    verdict = { fault: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
   }
-  if (key !== undefined) {
+  if (identity !== undefined) {
     verdicts.delete(file);
-    verdicts.set(file, { key, fault });
+    verdicts.set(file, { key, verdict });
     if (verdicts.size > MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
   }
-  return fault;
+  return verdict;
+}
+
+/** Why the picture file must not be decoded; undefined when it may be (pictureFileCheck). */
+export function pictureFileFault(file: string, maxPixels: number): string | undefined {
+  const v = pictureFileCheck(file, maxPixels);
+  return 'fault' in v ? v.fault : undefined;
 }

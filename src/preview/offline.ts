@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import type { ServiceConfig } from '../config/types.js';
 import { Controller } from '../control/controller.js';
 import { StateStore } from '../control/store.js';
-import { preloadImage } from '../render/images.js';
+import { preloadImage, setPictureLimit } from '../render/images.js';
 
 /**
  * A Controller with no panel, no timers and no feedback: it resolves control messages
@@ -11,6 +11,7 @@ import { preloadImage } from '../render/images.js';
  * with source 'replay' so nothing is stored or confirmed.
  */
 export function offlineController(config: ServiceConfig): Controller {
+  setPictureLimit(config.limits.maxPictureMegapixels);
   return new Controller(config, {
     clock: { now: () => Date.now(), setTimeout: () => undefined, clearTimeout: () => {} },
     store: new StateStore(path.join(tmpdir(), 'mlds-offline-unused')),

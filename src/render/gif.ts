@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { createCanvas, createImageData, type Canvas } from 'canvas';
 import type { GifReader } from 'omggif';
-import { MAX_PIXELS } from '../media/picture-header.js';
+import { MAX_PICTURE_MEGAPIXELS, MEGAPIXEL } from './picture-limits.js';
 
 // The decoder loads with the first GIF shown (synchronously, as pictures are decoded), not at start.
 const requireCjs = createRequire(import.meta.url);
@@ -37,7 +37,8 @@ export class GifAnimation {
   private before: Uint8ClampedArray | undefined;
   private canvas: Canvas | undefined;
 
-  constructor(bytes: Uint8Array, budget = PRECOMPOSE_BUDGET) {
+  /** `maxPixels`: the most a frame may have (limits.maxPictureMegapixels); a frame's descriptor may say more than the screen. */
+  constructor(bytes: Uint8Array, budget = PRECOMPOSE_BUDGET, maxPixels = MAX_PICTURE_MEGAPIXELS * MEGAPIXEL) {
     const { GifReader: Reader } = requireCjs('omggif') as typeof import('omggif');
     this.reader = new Reader(bytes);
     const n = this.reader.numFrames();
@@ -47,7 +48,7 @@ export class GifAnimation {
     // Each frame is decoded at its own size, which its descriptor may set beyond the screen's.
     for (let i = 0; i < n; i++) {
       const f = this.reader.frameInfo(i);
-      if (f.width * f.height > MAX_PIXELS) throw new Error(`GIF frame ${i + 1} is ${f.width}x${f.height}, too large to show (at most ${MAX_PIXELS / 1024 / 1024} megapixels)`);
+      if (f.width * f.height > maxPixels) throw new Error(`GIF frame ${i + 1} is ${f.width}x${f.height}, too large to show (at most ${+(maxPixels / MEGAPIXEL).toFixed(1)} megapixels: limits.maxPictureMegapixels)`);
     }
     this.delays = Array.from({ length: n }, (_, i) => delayOf(this.reader.frameInfo(i).delay));
     this.totalMs = this.delays.reduce((s, d) => s + d, 0);
@@ -56,7 +57,8 @@ export class GifAnimation {
     if (n * frameBytes <= budget) {
       this.frames = [];
       for (let i = 0; i < n; i++) this.frames.push(this.toCanvas(this.advanceTo(i), createCanvas(this.width, this.height)));
-      this.bytes = n * frameBytes;
+      // The frames and the screen they were composed on, which the animation keeps.
+      this.bytes = (n + 1) * frameBytes;
     } else {
       // Decode every frame once now, so a broken file fails at preload and not on screen.
       for (let i = 0; i < n; i++) this.advanceTo(i);

@@ -10,7 +10,7 @@ import { countConfirmation } from '../monitor/counters.js';
 import type { Logger } from '../log/logger.js';
 import type { ConfigStatus } from '../monitor/status.js';
 import type { ServiceProblem, Status } from '../monitor/status-types.js';
-import { forgetImages, preloadImage } from '../render/images.js';
+import { forgetImages, preloadImage, setPictureLimit } from '../render/images.js';
 import type { Clock } from '../util/clock.js';
 import type { Component, ComponentEntry, RuntimeContext } from './component.js';
 import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ReloadReport } from './diff.js';
@@ -56,6 +56,7 @@ export class Runtime {
   constructor(first: ServiceConfig, private readonly deps: RuntimeDeps) {
     const now = deps.clock.now();
     this.config = first;
+    setPictureLimit(first.limits.maxPictureMegapixels);
     this.configStatus = { file: deps.configFile, loadedAt: now, generation: 1, lastAttemptAt: now, faults: [] };
     this.prints = displayFingerprints(first);
     this.servicePrint = serviceFingerprint(first);
@@ -195,6 +196,7 @@ export class Runtime {
     this.deps.onDisplaysGone?.(gone);
     if (report.changedDisplays.length || report.added.length) forgetImages();
     this.config = next;
+    setPictureLimit(next.limits.maxPictureMegapixels);
     this.controller.reconfigure(next, keep);
     for (const u of next.units) {
       const unit = this.units.get(u.key);

@@ -10,6 +10,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { bufferReader, pictureHeader } from '../../src/media/picture-header.js';
+import { graphicImage } from '../../src/render/areas/line-raster.js';
 import { preloadImage } from '../../src/render/images.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 
@@ -65,7 +66,7 @@ test('an image area whose defaultValue is a 12000x12000 PNG is a fault at load, 
     try { loadConfig(sd.configFile); } catch (err) { if (err instanceof ConfigError) faults = err.faults; else throw err; }
     const grown = rss() - before;
     assert.deepEqual(faults.map((f) => f.path), ['/displays/main/layout/l1/pic/defaultValue'], JSON.stringify(faults));
-    assert.match(faults[0].message, /"huge\.png" is 12000x12000, too large to show \(at most 64 megapixels\)/);
+    assert.match(faults[0].message, /"huge\.png" is 12000x12000, too large to show \(at most 16 megapixels: limits\.maxPictureMegapixels\)/);
     assert.ok(grown < 20 * 1024 * 1024, `RSS grew ${(grown / 1048576).toFixed(1)} MB`);
   } finally { sd.cleanup(); }
 });
@@ -105,6 +106,20 @@ test('a GIF whose frame says 10000x10000 on a 10x10 screen is refused before tha
     ]);
     const file = path.join(dir, 'frame.gif');
     writeFileSync(file, gif);
-    await assert.rejects(preloadImage(file), /GIF frame 1 is 10000x10000, too large to show \(at most 64 megapixels\)/);
+    await assert.rejects(preloadImage(file), /GIF frame 1 is 10000x10000, too large to show \(at most 16 megapixels: limits\.maxPictureMegapixels\)/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('an inline graphic ([g<n>]) whose header says 8000x8000 is refused without decoding it', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-graphic-'));
+  try {
+    const file = path.join(dir, 'big.png');
+    writeFileSync(file, hugePng(8000, 8000));
+    const before = rss();
+    assert.equal(graphicImage(file), undefined);
+    const grown = rss() - before;
+    assert.ok(grown < 20 * 1024 * 1024, `RSS grew ${(grown / 1048576).toFixed(1)} MB`);
+    writeFileSync(path.join(dir, 'ok.png'), hugePng(64, 32));
+    assert.equal(graphicImage(path.join(dir, 'ok.png'))?.width, 64);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

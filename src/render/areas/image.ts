@@ -1,5 +1,5 @@
 import type { CanvasRenderingContext2D } from 'canvas';
-import { cachedPicture, fittedFrame, preloadImage, type Picture } from '../images.js';
+import { cachedPicture, fittedFrame, holdPicture, letGoOfPicture, preloadImage, type Picture } from '../images.js';
 import { nextContentId, type Content } from './content.js';
 
 /** Poll interval while a picture nobody preloaded is still decoding. */
@@ -14,6 +14,7 @@ export class ImageContent implements Content {
   private readonly id = nextContentId();
   private pic: Picture | undefined;
   private failed = false;
+  private disposed = false;
   /** frameAt()'s last answer, reused while `now` stays in that frame's time: a GIF frame lasts several video frames. */
   private at = { index: 0, from: Infinity, until: -Infinity };
   private keyIndex = -1;
@@ -25,10 +26,26 @@ export class ImageContent implements Content {
     private readonly height: number,
     private readonly origin: number,
   ) {
-    this.pic = cachedPicture(file);
-    if (!this.pic) {
-      preloadImage(file).then((p) => { this.pic = p; }, () => { this.failed = true; });
-    }
+    const pic = cachedPicture(file);
+    if (pic) this.show(pic);
+    else preloadImage(file).then((p) => { if (!this.disposed) this.show(p); }, () => { this.failed = true; });
+  }
+
+  private show(pic: Picture): void {
+    this.pic = pic;
+    holdPicture(pic);
+  }
+
+  /**
+   * Not drawn again: its picture no longer counts as shown, and the cache may drop it. The
+   * reference goes too: the area keeps the content it drew last for a while, and a dropped
+   * picture must not stay in memory through it.
+   */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.pic) letGoOfPicture(this.pic);
+    this.pic = undefined;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { createCanvas, Image, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import { readFileSync, statSync } from 'node:fs';
 import type { Rgb } from '../../config/types.js';
+import { bufferReader, pictureHeader } from '../../media/picture-header.js';
 import type { BitmapFace } from '../../text/faces.js';
 import type { GraphicPiece, LaidLine, TextPiece } from '../../text/lines.js';
 
@@ -22,9 +23,12 @@ export function graphicImage(file: string): Image | undefined {
     const hit = graphics.get(file);
     if (hit && hit.mtimeMs === st.mtimeMs) return hit.image;
     if (st.size > MAX_GRAPHIC_BYTES) return undefined;
+    const bytes = readFileSync(file);
+    // By its header, before decoding: a few kilobytes of PNG can decode to gigabytes.
+    const h = pictureHeader(bufferReader(bytes));
+    if ('error' in h || h.width > MAX_GRAPHIC_SIDE || h.height > MAX_GRAPHIC_SIDE) return undefined;
     const image = new Image();
-    image.src = readFileSync(file);
-    if (image.width > MAX_GRAPHIC_SIDE || image.height > MAX_GRAPHIC_SIDE) return undefined;
+    image.src = bytes;
     graphics.set(file, { mtimeMs: st.mtimeMs, image });
     return image;
   } catch {
