@@ -33,13 +33,19 @@ export interface BitmapFont {
  * The font's text is kept to decode glyphs from on use (latin1, a byte a character): this bounds it.
  */
 const MAX_BYTES = 32 * 1024 * 1024;
-const MAX_GLYPH_SIDE = 256;
+/**
+ * Bound on every length a BDF font states, in font pixels: a glyph's box, offsets and advance,
+ * the font's box, FONT_ASCENT, FONT_DESCENT and their sum (the line height), PIXEL_SIZE. Sign
+ * fonts are 5 to 32 pixels high; a larger number is a broken file, and one that became a
+ * canvas size faulted the area at run time (a canvas is at most 32767 px high).
+ */
+export const MAX_BDF_PIXELS = 256;
 
 export class BdfError extends Error {}
 
-/** Keyword lines start with one of these letters (B D E F S); any other line is skipped unread. */
+/** Keyword lines start with one of these letters (B D E F P S); any other line is skipped unread. */
 const KEY_INITIAL = new Uint8Array(128);
-for (const c of 'BDEFS') KEY_INITIAL[c.charCodeAt(0)] = 1;
+for (const c of 'BDEFPS') KEY_INITIAL[c.charCodeAt(0)] = 1;
 
 /** Line number (from 1) of the text at `pos`: only for messages. */
 function lineAt(text: string, pos: number): number {
@@ -55,7 +61,16 @@ function ints(parts: string[], n: number, text: string, at: number): number[] {
   return out;
 }
 
-const inRange = (w: number, h: number): boolean => w >= 0 && h >= 0 && w <= MAX_GLYPH_SIDE && h <= MAX_GLYPH_SIDE;
+const inRange = (w: number, h: number): boolean => w >= 0 && h >= 0 && w <= MAX_BDF_PIXELS && h <= MAX_BDF_PIXELS;
+const offsetOk = (v: number): boolean => Math.abs(v) <= MAX_BDF_PIXELS;
+
+/** Throws unless `v` is within [min, MAX_BDF_PIXELS] (an offset: within plus or minus the bound). */
+function bounded(what: string, v: number, min: number, text: string, at: number): void {
+  if (v < min || v > MAX_BDF_PIXELS) {
+    const where = at >= 0 ? `line ${lineAt(text, at)}: ` : '';
+    throw new BdfError(`${where}${what} ${v} is out of range (${min}..${MAX_BDF_PIXELS} pixels)`);
+  }
+}
 
 // A glyph laid out as BDF writers do (its keywords at line starts in this order, SWIDTH optional)
 // is read up to its bitmap rows with one sticky pattern; any other is read line by line, the same.
@@ -107,7 +122,9 @@ export function parseBdf(text: string, file = '(bdf)'): BitmapFont {
       GLYPH_HEAD.lastIndex = at;
       const m = GLYPH_HEAD.exec(text);
       const w = m ? +m[3] : -1, h = m ? +m[4] : -1;
-      const after = m && inRange(w, h) ? rowsEnd(text, GLYPH_HEAD.lastIndex, w, h) : -1;
+      const sane = m && inRange(w, h) && +m[2] >= 0 && +m[2] <= MAX_BDF_PIXELS && offsetOk(+m[5]) && offsetOk(+m[6]);
+      // A glyph out of bounds is read again line by line below, which names the faulty line.
+      const after = sane ? rowsEnd(text, GLYPH_HEAD.lastIndex, w, h) : -1;
       if (m && after >= 0) {
         enc = +m[1]; dwidth = +m[2]; bbx = [w, h, +m[5], +m[6]];
         if (enc >= 0) glyphs.add(enc, GLYPH_HEAD.lastIndex, dwidth, w, h, bbx[2], bbx[3]);
@@ -121,16 +138,30 @@ export function parseBdf(text: string, file = '(bdf)'): BitmapFont {
     if (!KEY_INITIAL[text.charCodeAt(s)]) continue;
     const parts = text.slice(s, end).trim().split(/\s+/);
     switch (parts[0]) {
-      case 'FONTBOUNDINGBOX': box = ints(parts, 4, text, at); break;
-      case 'FONT_ASCENT': [ascent] = ints(parts, 1, text, at); break;
-      case 'FONT_DESCENT': [descent] = ints(parts, 1, text, at); break;
+      case 'FONTBOUNDINGBOX': {
+        box = ints(parts, 4, text, at);
+        bounded('FONTBOUNDINGBOX width', box[0], 0, text, at);
+        bounded('FONTBOUNDINGBOX height', box[1], 0, text, at);
+        bounded('FONTBOUNDINGBOX x offset', box[2], -MAX_BDF_PIXELS, text, at);
+        bounded('FONTBOUNDINGBOX y offset', box[3], -MAX_BDF_PIXELS, text, at);
+        break;
+      }
+      case 'FONT_ASCENT': [ascent] = ints(parts, 1, text, at); bounded('FONT_ASCENT', ascent, -MAX_BDF_PIXELS, text, at); break;
+      case 'FONT_DESCENT': [descent] = ints(parts, 1, text, at); bounded('FONT_DESCENT', descent, -MAX_BDF_PIXELS, text, at); break;
+      // Not used (the line height is FONT_ASCENT + FONT_DESCENT), but a font that claims an absurd size is broken.
+      case 'PIXEL_SIZE': bounded('PIXEL_SIZE', ints(parts, 1, text, at)[0], 0, text, at); break;
       case 'STARTCHAR': enc = -1; dwidth = 0; bbx = undefined; break;
       case 'ENCODING': [enc] = ints(parts, 1, text, at); break;
-      case 'DWIDTH': [dwidth] = ints(parts, 1, text, at); break;
-      case 'BBX': bbx = ints(parts, 4, text, at); break;
+      case 'DWIDTH': [dwidth] = ints(parts, 1, text, at); bounded('DWIDTH', dwidth, 0, text, at); break;
+      case 'BBX': {
+        bbx = ints(parts, 4, text, at);
+        bounded('BBX x offset', bbx[2], -MAX_BDF_PIXELS, text, at);
+        bounded('BBX y offset', bbx[3], -MAX_BDF_PIXELS, text, at);
+        break;
+      }
       case 'BITMAP': {
         const [w, h, xoff, yoff] = bbx ?? box;
-        if (!inRange(w, h)) throw new BdfError(`line ${lineAt(text, at)}: glyph box ${w}x${h} out of range`);
+        if (!inRange(w, h)) throw new BdfError(`line ${lineAt(text, at)}: glyph box ${w}x${h} out of range (0..${MAX_BDF_PIXELS} pixels a side)`);
         const rows = Math.min(end + 1, len);
         const after = rowsEnd(text, rows, w, h);
         end = (after >= 0 ? after : checkRows(text, at, w, h)) - 1;
@@ -144,7 +175,8 @@ export function parseBdf(text: string, file = '(bdf)'): BitmapFont {
   const asc = ascent ?? box[1] + box[3];
   const desc = descent ?? -box[3];
   if (glyphs.size === 0) throw new BdfError('holds no glyphs');
-  if (asc + desc <= 0) throw new BdfError('has no height (FONT_ASCENT + FONT_DESCENT is 0)');
+  if (asc + desc <= 0) throw new BdfError(`has no height (FONT_ASCENT + FONT_DESCENT is ${asc + desc})`);
+  bounded('FONT_ASCENT + FONT_DESCENT (the line height)', asc + desc, 1, text, -1);
   return { file, pixelSize: asc + desc, ascent: asc, descent: desc, glyphs };
 }
 

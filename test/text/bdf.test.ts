@@ -90,7 +90,7 @@ test('a glyph that is broken anywhere in a font refuses the font, naming the lin
   refused(broken(midBitmap + 11, 1, 'STARTCHAR B'), `line ${midBitmap + 12}: ENDCHAR expected after 10 bitmap rows`);
   // Too few rows: the ENDCHAR line is read as the last one.
   refused(broken(midBitmap + 1, 1), `line ${midBitmap + 11}: bitmap row "ENDCHAR" is not 6 bits of hex`);
-  refused(broken(midBitmap - 1, 1, 'BBX 300 10 0 -2'), `line ${midBitmap + 1}: glyph box 300x10 out of range`);
+  refused(broken(midBitmap - 1, 1, 'BBX 300 10 0 -2'), `line ${midBitmap + 1}: glyph box 300x10 out of range (0..256 pixels a side)`);
   refused(broken(midBitmap - 2, 1, 'DWIDTH 6x 0'), `line ${midBitmap - 1}: DWIDTH needs 1 integers`);
   assert.equal(parseBdf(broken(0, 0)).glyphs.size, 1597, 'the font itself is whole');
 });
