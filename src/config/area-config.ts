@@ -32,7 +32,8 @@ export function normalizeArea(id: string, a: Raw, dw: number, dh: number, dir: s
   const params: Record<string, string> = isObj(a.params) ? Object.fromEntries(Object.entries(a.params).map(([k, v]) => [k, String(v)])) : {};
   if (KEYED.includes(type) && !isObj(a.params)) fault('/params', `is required for ${type} areas (the request value is a key into it)`);
   const fontSize = parseIntLike(a.fontSize) ?? defaultFontSize(height);
-  if (a.fontSize !== undefined && height > 0 && fontSize >= height) fault('/fontSize', `${fontSize} must be smaller than the area height (${height} px)`);
+  // A pixel font exactly as tall as the area's rows is the common sign case (docs/decisions.md).
+  if (a.fontSize !== undefined && height > 0 && fontSize > height) fault('/fontSize', `${fontSize} must not be larger than the area height (${height} px)`);
 
   const area: AreaConfig = {
     id,

@@ -164,7 +164,8 @@ function parseOverride(cmd: Command, kind: 'fontColor' | 'fontSize', area: AreaC
   } else {
     const size = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
     if (!(size >= 1)) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": "${value}" must be a whole number of points (1 pt = 1 px)`, name);
-    if (size >= area.height) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${size} must be smaller than the area height (${area.height} px)`, name);
+    // The configuration's rule (src/config/area-config.ts): up to the area height.
+    if (size > area.height) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${size} must not be larger than the area height (${area.height} px)`, name);
     // A bitmap font draws only at its pixel size and whole multiples of it, as in the configuration.
     const bdf = area.font && isBitmapFontFile(area.font) ? loadBdf(area.font) : undefined;
     if (bdf && !bitmapScale(bdf, size)) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${size} does not suit the bitmap font of "${areaId}": use its pixel size or a whole multiple (${bitmapSizes(bdf, area.height)})`, name);

@@ -202,6 +202,6 @@ export function bitmapScale(font: BitmapFont, fontSize: number): number | undefi
 
 export function bitmapSizes(font: BitmapFont, max: number): string {
   const out: number[] = [];
-  for (let s = font.pixelSize; s < max && out.length < 6; s += font.pixelSize) out.push(s);
+  for (let s = font.pixelSize; s <= max && out.length < 6; s += font.pixelSize) out.push(s);
   return out.length ? out.join(', ') : `${font.pixelSize} (larger than the area)`;
 }

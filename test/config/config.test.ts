@@ -22,7 +22,7 @@ const rules: Array<[string, (c: Cfg) => void, (c: Cfg) => void, string]> = [
   ['coordinates y<=Y', (c) => { L1(c).title.coordinates = '0 9 199 49'; }, (c) => { L1(c).title.coordinates = '0 50 199 49'; }, '/displays/main/layout/l1/title/coordinates'],
   ['coordinates inside the display width', (c) => { L1(c).title.coordinates = '0 0 199 49'; }, (c) => { L1(c).title.coordinates = '0 0 200 49'; }, '/displays/main/layout/l1/title/coordinates'],
   ['coordinates inside the display height', (c) => { L1(c).pic.coordinates = '100 50 199 99'; }, (c) => { L1(c).pic.coordinates = '100 50 199 100'; }, '/displays/main/layout/l1/pic/coordinates'],
-  ['fontSize smaller than the area height', (c) => { L1(c).title.fontSize = '49'; }, (c) => { L1(c).title.fontSize = '50'; }, '/displays/main/layout/l1/title/fontSize'],
+  ['fontSize up to the area height', (c) => { L1(c).title.fontSize = '50'; }, (c) => { L1(c).title.fontSize = '51'; }, '/displays/main/layout/l1/title/fontSize'],
   ['display id up to 255 characters', (c) => { c.displays['d'.repeat(255)] = c.displays.main; }, (c) => { c.displays['d'.repeat(256)] = c.displays.main; }, '/displays'],
   ['layout name up to 255 characters', (c) => { c.displays.main.layout['l'.repeat(255)] = L1(c); }, (c) => { c.displays.main.layout['l'.repeat(256)] = L1(c); }, '/displays/main/layout'],
   ['area id up to 255 characters', (c) => { L1(c)['a'.repeat(255)] = { coordinates: '0 0 9 9', type: 'text' }; }, (c) => { L1(c)['a'.repeat(256)] = { coordinates: '0 0 9 9', type: 'text' }; }, '/displays/main/layout/l1'],
