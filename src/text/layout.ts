@@ -3,6 +3,7 @@
 import type { Align, Rgb } from '../config/types.js';
 import { isBitmapFontFile, loadBdf } from './bdf.js';
 import type { Doc, DocPage, VAlign } from './doc.js';
+import { MeasureLimit, measureWithin, measuredUnits } from './faces.js';
 import { layLine, type LaidLine, type StyleEnv } from './lines.js';
 
 export type Overflow = 'scroll' | 'pages' | 'scroll-up';
@@ -27,6 +28,8 @@ export interface BlockOptions {
   color: Rgb;
   rtl: boolean;
   graphicSize(n: number): { width: number; height: number } | undefined;
+  /** Measuring units fitting may spend below the configured size (FIT_BUDGET when undefined). */
+  fitBudget?: number;
 }
 
 export interface LaidPage { lines: LaidLine[]; onMs: number; offMs: number; valign: VAlign; height: number }
@@ -45,13 +48,20 @@ export interface Layout {
   missing: string[];
 }
 
-const MAX_CANDIDATES = 40;
+/**
+ * What fitting (fit "shrink") may measure for one value beyond its layouts at the configured
+ * size, in measuring units (faces.ts): about 15 ms of CPU here. Counted in units, not
+ * milliseconds, so a value always fits the same way whatever else the machine is doing.
+ */
+export const FIT_BUDGET = 20_000;
 
 const heightOf = (lines: LaidLine[], gap: number): number =>
   lines.reduce((h, l) => h + l.ascent + l.descent, 0) + gap * Math.max(0, lines.length - 1);
 
-/** Fonts and sizes to try, largest first: every size down to minFontSize, or the smaller bitmap fonts of `fonts`. */
-function candidates(o: BlockOptions): Array<{ font?: string; size: number }> {
+type Candidate = { font?: string; size: number };
+
+/** Fonts and sizes to try, largest first: every size from fontSize down to minFontSize, or the smaller bitmap fonts of `fonts`. */
+function candidates(o: BlockOptions): Candidate[] {
   const first = { font: o.font, size: o.fontSize };
   if (o.minFontSize === undefined) return [first];
   if (o.font && isBitmapFontFile(o.font)) {
@@ -66,23 +76,54 @@ function candidates(o: BlockOptions): Array<{ font?: string; size: number }> {
     }
     return out;
   }
-  // At most about 40 sizes are laid out: 1 px apart for any sign, coarser only for huge ranges.
   const min = Math.max(1, o.minFontSize);
-  if (min >= o.fontSize) return [first];
-  const step = Math.max(1, Math.ceil((o.fontSize - min) / MAX_CANDIDATES));
-  const out = [];
-  for (let s = o.fontSize; s > min; s -= step) out.push({ font: o.font, size: s });
-  out.push({ font: o.font, size: min });
+  const out = [first];
+  for (let s = o.fontSize - 1; s >= min; s--) out.push({ font: o.font, size: s });
   return out;
+}
+
+/**
+ * The first (largest) candidate of 1..n-1 for which `ok` holds, candidate 0 having failed;
+ * undefined when none does. A text that fits at one size fits at every smaller one (near
+ * enough: wrapping may break differently), so the search starts at `guess` (a size estimated
+ * from measured widths), steps away from it 1, 2, 4... candidates until the answer changes,
+ * then bisects: two layouts when the guess is right, about 2 log2(miss) when it is not.
+ */
+function largestFitting(n: number, ok: (i: number) => boolean, guess: number): number | undefined {
+  if (n < 2) return undefined;
+  // Candidate lo fails; candidate hi fits (-1: none known to).
+  let lo = 0;
+  let hi = -1;
+  const g = Math.min(n - 1, Math.max(1, guess));
+  if (ok(g)) {
+    hi = g;
+    for (let d = 1; hi - d > lo; d *= 2) { if (ok(hi - d)) hi -= d; else { lo = hi - d; break; } }
+  } else {
+    lo = g;
+    for (let d = 1; hi < 0 && lo < n - 1; d *= 2) { const k = Math.min(n - 1, lo + d); if (ok(k)) hi = k; else lo = k; }
+    if (hi < 0) return undefined;
+  }
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (ok(mid)) hi = mid; else lo = mid;
+  }
+  return hi;
+}
+
+/** Index of the largest candidate not above `size` (candidates run largest first). */
+function indexAtOrBelow(cands: Candidate[], size: number): number {
+  const i = cands.findIndex((c) => c.size <= size);
+  return i < 0 ? cands.length - 1 : i;
 }
 
 function env(o: BlockOptions, c: { font?: string; size: number }): StyleEnv {
   return { font: c.font, fonts: o.fonts, size: c.size, crisp: o.crisp, color: o.color, graphicSize: o.graphicSize, rtl: o.rtl };
 }
 
-function lay(doc: Doc, o: BlockOptions, c: { font?: string; size: number }, wrap: boolean): LaidLine[][] {
+/** Each line of each page laid out; `within`: wrapped rows only until they overflow the area (fitting). */
+function lay(doc: Doc, o: BlockOptions, c: { font?: string; size: number }, wrap: boolean, within?: { height: number; gap: number }): LaidLine[][] {
   const e = env(o, c);
-  return doc.pages.map((p) => p.lines.flatMap((l) => layLine(l, e, wrap ? o.width : undefined)));
+  return doc.pages.map((p) => p.lines.flatMap((l) => layLine(l, e, wrap ? o.width : undefined, within)));
 }
 
 /** A single line fits any height (its font box may be taller than the area, as fontSize may be close to it: it is centred and clipped). */
@@ -114,39 +155,93 @@ let runs = 0;
 /** How many layouts this process has made (a test holds it to one per value and size). */
 export const layoutRuns = (): number => runs;
 
+/** Every line of every page run on as one row, three spaces apart: a text that scrolls sideways. */
+function runOn(doc: Doc): Doc {
+  const lines = doc.pages.flatMap((p) => p.lines);
+  return { pages: [{ lines: [{ spans: lines.flatMap((l, k) => (k ? [{ text: '   ', font: 0, spacing: 0 }, ...l.spans] : l.spans)) }] }], multi: doc.multi };
+}
+
+/** How much smaller than `size` a text must be for its widest line and its height to fit, as measured at that size. */
+function shrinkRatio(laid: LaidLine[][], o: BlockOptions, gap: number): number {
+  let r = Infinity;
+  for (const lines of laid) {
+    for (const l of lines) if (l.width > 0) r = Math.min(r, o.width / l.width);
+    if (lines.length > 1) r = Math.min(r, o.height / heightOf(lines, gap));
+  }
+  return r;
+}
+
+/**
+ * The same for wrapped text: it cannot take less room than its unwrapped lines' areas added
+ * up, and rows wrapped at word ends leave some of each row empty (about a tenth, measured on
+ * destinations and notices from 120 to 1300 characters).
+ */
+function wrapRatio(laid: LaidLine[][], o: BlockOptions): number {
+  let r = Infinity;
+  for (const lines of laid) {
+    const room = lines.reduce((a, l) => a + l.width * (l.ascent + l.descent), 0);
+    if (room > 0) r = Math.min(r, 0.9 * Math.sqrt((o.width * o.height) / room));
+  }
+  return r;
+}
+
 export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
   runs++;
   const gap = o.lineSpacing ?? 0;
   const cands = candidates(o);
-  const done = (c: { font?: string; size: number }, laid: LaidLine[][], fit: FitReport, mode: Layout['mode']): Layout => ({
+  const done = (c: Candidate, laid: LaidLine[][], fit: FitReport, mode: Layout['mode']): Layout => ({
     pages: mode === 'pages' ? paginate(doc, laid, o, gap) : laid.map((l, i) => page(doc.pages[i], l, o, gap)),
     mode, fit, size: c.size, font: c.font, lineSpacing: gap,
     missing: [...new Set(laid.flat().flatMap((l) => l.missing ?? []))],
   });
   const multiPage = doc.pages.length > 1;
-  const unwrapped: LaidLine[][][] = [];
-  for (const [i, c] of cands.entries()) {
-    const laid = lay(doc, o, c, false);
-    if (fits(laid, o, gap)) return done(c, laid, i === 0 ? 'as-is' : 'shrunk', multiPage ? 'pages' : 'still');
-    unwrapped.push(laid);
-  }
-  if (o.wrap) {
-    for (const [i, c] of cands.entries()) {
-      // Wrapping makes at least width / area-width rows of each line: a size that cannot fit even so is not tried.
-      if (!unwrapped[i].every((lines) => fitsHeight(lines.flatMap((l) => new Array<LaidLine>(Math.max(1, Math.ceil(l.width / o.width))).fill(l)), o, gap))) continue;
-      const laid = lay(doc, o, c, true);
-      if (fits(laid, o, gap)) return done(c, laid, 'wrapped', multiPage ? 'pages' : 'still');
+  const settled = multiPage ? 'pages' : 'still';
+  // Each size is laid out at most once each way: one row a line, wrapped until the rows
+  // overflow (to see whether they fit), wrapped whole. Sizes below the configured one draw on
+  // the budget, and a layout that would overdraw it is abandoned as it does.
+  type Way = 'line' | 'fit' | 'wrap';
+  const laidOut = new Map<string, LaidLine[][]>();
+  let left = o.fitBudget ?? FIT_BUDGET;
+  const at = (i: number, way: Way): LaidLine[][] => {
+    let laid = laidOut.get(`${i}${way}`);
+    if (laid) return laid;
+    const make = () => lay(doc, o, cands[i], way !== 'line', way === 'fit' ? { height: o.height, gap } : undefined);
+    const before = measuredUnits();
+    try {
+      laid = i === 0 ? make() : measureWithin(left, make);
+    } finally {
+      if (i > 0) left -= measuredUnits() - before;
     }
+    laidOut.set(`${i}${way}`, laid);
+    return laid;
+  };
+  const s0 = cands[0].size;
+  const oneRow = () => (doc.pages.length === 1 && doc.pages[0].lines.length === 1 ? at(0, 'line') : lay(runOn(doc), o, cands[0], false));
+  const unwrapped = at(0, 'line');
+  if (fits(unwrapped, o, gap)) return done(cands[0], unwrapped, 'as-is', settled);
+  try {
+    const i = largestFitting(cands.length, (k) => fits(at(k, 'line'), o, gap), indexAtOrBelow(cands, s0 * shrinkRatio(unwrapped, o, gap)));
+    if (i !== undefined) return done(cands[i], at(i, 'line'), 'shrunk', settled);
+    if (o.wrap) {
+      // Rows that fit were wrapped whole: a layout stopped short never fits.
+      const wraps = (k: number) => fits(at(k, 'fit'), o, gap);
+      if (wraps(0)) return done(cands[0], at(0, 'fit'), 'wrapped', settled);
+      const j = largestFitting(cands.length, wraps, indexAtOrBelow(cands, s0 * wrapRatio(unwrapped, o)));
+      if (j !== undefined) return done(cands[j], at(j, 'fit'), 'wrapped', settled);
+    }
+  } catch (err) {
+    if (!(err instanceof MeasureLimit)) throw err;
+    // Out of budget: the configured size scrolls, all of it in one row (or moving up, broken at the area's width).
+    if (o.overflow === 'scroll-up') return done(cands[0], [at(0, 'wrap').flat()], 'scrolled', 'scroll-up');
+    return done(cands[0], oneRow(), 'scrolled', 'scroll');
   }
   // Nothing fits: the configured size moves (shrinking only ever serves to make a text fit).
   const c = cands[0];
   // Lines moving up are read whole: they are broken at the area's width even without wrap.
-  const laid = lay(doc, o, c, o.wrap || o.overflow === 'scroll-up');
+  const laid = at(0, o.wrap || o.overflow === 'scroll-up' ? 'wrap' : 'line');
   if (o.overflow === 'pages' || multiPage) return done(c, laid, 'paged', 'pages');
   if (o.overflow === 'scroll-up') return done(c, [laid.flat()], 'scrolled', 'scroll-up');
   // Sideways: lines that do not fit the height one above the other run on as one row.
-  if (!fitsHeight(laid[0], o, gap)) {
-    return done(c, [lay({ pages: [{ lines: [{ spans: doc.pages[0].lines.flatMap((l, k) => (k ? [{ text: '   ', font: 0, spacing: 0 }, ...l.spans] : l.spans)) }] }], multi: doc.multi }, o, c, false)[0]], 'scrolled', 'scroll');
-  }
+  if (!fitsHeight(laid[0], o, gap)) return done(c, oneRow(), 'scrolled', 'scroll');
   return done(c, laid, 'scrolled', 'scroll');
 }

@@ -131,32 +131,53 @@ function width(l: Logical, a: number, b: number, env: StyleEnv): number {
 
 const trimEnd = (s: string, a: number, b: number): number => { while (b > a && /\s/.test(s[b - 1])) b--; return b; };
 
-/** [start, end) ranges of the line broken to at most `max` px each (a word wider than that is cut between characters). */
-function wrap(l: Logical, max: number, env: StyleEnv): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  const breaker = new (lineBreaker())(l.str);
-  let start = 0, fit = 0;
-  const cutLong = (end: number) => {
-    // No break opportunity fits: cut the word at the last character that fits (at least one).
-    // Widths are summed a character at a time, so a word of thousands of characters stays linear.
-    let j = start, w = 0;
-    for (const ch of l.str.slice(start, end)) {
-      w += width(l, j, j + ch.length, env);
-      if (j > start && w > max) break;
-      j += ch.length;
-    }
-    out.push([start, j]);
-    start = fit = j;
-  };
-  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
-    const p = bk.position;
-    while (width(l, start, trimEnd(l.str, start, p), env) > max) {
-      if (fit > start) { out.push([start, trimEnd(l.str, start, fit)]); start = fit; } else cutLong(p);
-      if (start >= p) break;
-    }
-    fit = p;
+/**
+ * The largest n in [lo + 1, hi - 1] for which ok(n) holds, lo when none does; ok(hi) is known
+ * false and holds for every n below one that it holds for. Tried first at `hint` and its
+ * neighbour, then at doubling distances, then halving: two calls when the hint is right.
+ */
+function largestOk(lo: number, hi: number, hint: number, ok: (n: number) => boolean): number {
+  let good = lo, bad = hi;
+  const first = Math.min(bad - 1, Math.max(good + 1, hint));
+  if (first <= good) return good;
+  if (ok(first)) { good = first; for (let d = 1; good + d < bad; d *= 2) { if (ok(good + d)) good += d; else bad = good + d; } } else { bad = first; for (let d = 1; bad - d > good; d *= 2) { if (ok(bad - d)) good = bad - d; else bad -= d; } }
+  while (bad - good > 1) {
+    const mid = (good + bad) >> 1;
+    if (ok(mid)) good = mid; else bad = mid;
   }
-  if (start < l.str.length || out.length === 0) out.push([start, trimEnd(l.str, start, l.str.length)]);
+  return good;
+}
+
+/**
+ * [start, end) ranges of the line broken to at most `max` px each (a word wider than that is cut
+ * between characters), at most `rows` of them. Each row takes as many break opportunities as
+ * fit, searched from the count the row before took: a few measurements a row, where measuring
+ * at every opportunity made hundreds for a long value.
+ */
+function wrap(l: Logical, max: number, env: StyleEnv, rows: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const breaks: number[] = [];
+  const breaker = new (lineBreaker())(l.str);
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) breaks.push(bk.position);
+  let start = 0;
+  let words = 1, chars = 1;
+  const cutLong = (end: number) => {
+    // [start, end) is one word wider than max: cut it after the most characters that fit (at least one).
+    const ends: number[] = [];
+    for (let k = start; k < end;) { k += l.str.codePointAt(k)! > 0xffff ? 2 : 1; ends.push(k); }
+    const n = Math.max(1, largestOk(0, ends.length, chars, (m) => width(l, start, ends[m - 1], env) <= max));
+    chars = n;
+    out.push([start, ends[n - 1]]);
+    start = ends[n - 1];
+  };
+  const rowTo = (k: number) => trimEnd(l.str, start, breaks[k]);
+  for (let b = 0; b < breaks.length && out.length < rows;) {
+    if (breaks[b] <= start) { b++; continue; }
+    // Break opportunities up to `last` fit on this row.
+    const last = largestOk(b - 1, breaks.length, b + words - 1, (k) => width(l, start, rowTo(k), env) <= max);
+    if (last >= b) { words = last - b + 1; out.push([start, rowTo(last)]); start = breaks[last]; } else cutLong(rowTo(b));
+  }
+  if ((start < l.str.length && out.length < rows) || out.length === 0) out.push([start, trimEnd(l.str, start, l.str.length)]);
   return out;
 }
 
@@ -204,11 +225,17 @@ function visual(l: Logical, a: number, b: number, env: StyleEnv, align: Align | 
   return { pieces, width: x, ascent, descent, align };
 }
 
-/** The lines a document line becomes at this size (several when wrapped at `wrapAt` px). */
-export function layLine(line: DocLine, env: StyleEnv, wrapAt?: number): LaidLine[] {
+/**
+ * The lines a document line becomes at this size (several when wrapped at `wrapAt` px). With
+ * `within`, wrapping stops at the first row that cannot be in that height (each row is at least
+ * the font's height): fitting wants to know only whether the rows fit, and a long value at a
+ * size far too large would otherwise be wrapped whole to learn that it does not.
+ */
+export function layLine(line: DocLine, env: StyleEnv, wrapAt?: number, within?: { height: number; gap: number }): LaidLine[] {
   const base = spanFace(env, 0);
   const l = logical(line, env, base);
-  const ranges = wrapAt === undefined ? [[0, trimEnd(l.str, 0, l.str.length)] as [number, number]] : wrap(l, wrapAt, env);
+  const rows = within ? Math.max(2, Math.floor((within.height + within.gap) / (Math.max(1, base.ascent + base.descent) + within.gap)) + 1) : Infinity;
+  const ranges = wrapAt === undefined ? [[0, trimEnd(l.str, 0, l.str.length)] as [number, number]] : wrap(l, wrapAt, env, rows);
   const lines = ranges.map(([a, b]) => visual(l, a, b, env, line.align));
   if (l.missing.size) lines[0].missing = [...l.missing];
   return lines;
