@@ -6,6 +6,7 @@ import type { MqttSettings } from '../config/types.js';
 import { onStateChange } from '../control/changes.js';
 import { MldsError } from '../errors.js';
 import type { ServiceProblem } from '../monitor/status-types.js';
+import { shownMessage } from '../render/clip-note.js';
 import type { Component, RuntimeContext } from '../runtime/component.js';
 import type { ReloadReport } from '../runtime/diff.js';
 import { runAdmin } from './admin.js';
@@ -203,7 +204,7 @@ export class Fleet implements Component {
       const r = await this.ctx!.apply(query, 'mqtt');
       this.counters.applied++;
       const ok = await r.written;
-      return { inumber: r.inumber ?? null, confirm: ok ? 1 : 0, id: r.displayId, code: null, message: ok ? 'shown' : 'not written to the display' };
+      return { inumber: r.inumber ?? null, confirm: ok ? 1 : 0, id: r.displayId, code: null, message: ok ? shownMessage(this.ctx?.unitFor(r.displayId)?.compositor.textFits(), r.displayId) : 'not written to the display' };
     } catch (err) {
       const e = err as MldsError;
       // Not stored, so not executed (the controller confirmed 0 to the feedback address too); not faulty.

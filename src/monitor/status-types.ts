@@ -48,11 +48,13 @@ export interface AreaReport extends Pick<AreaState, 'source' | 'value' | 'text' 
   since?: string;
   ttlLeftSeconds: number | null;
   fault?: string;
-  /** Text areas: how the text fitted (as-is, shrunk, wrapped, paged, scrolled) and the size used. */
+  /** Text areas: how the text fitted (as-is, shrunk, wrapped, paged, scrolled, clipped) and the size used. */
   fit?: string;
   fontSizeUsed?: number;
   /** Characters no font of the chain has (drawn as gaps). */
   missingGlyphs?: string[];
+  /** fit "clipped": pixels cut off the widest line at the area's edge. */
+  clippedPx?: number;
 }
 
 export type FaultReport = Omit<FaultRecord, 'at'> & { at?: string };

@@ -134,7 +134,7 @@ export function buildStatus(s: StatusInput): Status {
 function textFit(texts: Array<{ display: string; area: string } & TextFit> | undefined, display: string, area: string): Partial<AreaReport> {
   const t = texts?.find((x) => x.display === display && x.area === area);
   if (!t) return {};
-  return { fit: t.fit, fontSizeUsed: t.size, ...(t.missing?.length ? { missingGlyphs: t.missing } : {}) };
+  return { fit: t.fit, fontSizeUsed: t.size, ...(t.missing?.length ? { missingGlyphs: t.missing } : {}), ...(t.clippedPx ? { clippedPx: t.clippedPx } : {}) };
 }
 
 /** The text an area shows, as its type tells it (a clock's current time). */

@@ -11,14 +11,15 @@ export function fontDirsOf(config: ServiceConfig): string[] {
 }
 
 /**
- * Width of `text` in the area's font (whole px, rounded up) and whether the panel scrolls
- * it. The renderer's own TextContent decides, so the verdict is what the panel does.
+ * Width of `text` in the area's font (whole px, rounded up), whether the panel scrolls it,
+ * and how many pixels of its widest line pages cut at the area's edge (overflow "pages"
+ * without wrap). The renderer's own contents decide, so the verdict is what the panel does.
  * The font folders must be in use (useFontDirs) first.
  */
-export function measureLine(area: AreaConfig, text: string, fontSize = area.fontSize): { width: number; scrolls: boolean } {
+export function measureLine(area: AreaConfig, text: string, fontSize = area.fontSize): { width: number; scrolls: boolean; clippedPx?: number } {
   if (needsLayout(area, text)) {
     const block = signTextContent({ area, text, size: fontSize, color: area.fontColor, pxPerSecond: 1, origin: 0 });
-    return { width: block.blockWidth, scrolls: block.scrolls };
+    return { width: block.blockWidth, scrolls: block.scrolls, clippedPx: block.textFit.clippedPx };
   }
   const line = new TextContent({
     text, style: { font: area.font, size: fontSize, color: area.fontColor },
@@ -32,7 +33,8 @@ const quote = (s: string) => JSON.stringify(s.length > 60 ? s.slice(0, 57) + '..
 /**
  * Texts the configuration itself puts in an area (a static area's params, a text area's
  * defaultValue) that are wider than the area: the panel scrolls them, which the
- * specification says goes unnoticed. Warnings, not faults: scrolling is allowed.
+ * specification says goes unnoticed, or cuts a line at the edge (pages without wrap).
+ * Warnings, not faults: both are allowed.
  */
 export function fitWarnings(config: ServiceConfig): string[] {
   useFontDirs(fontDirsOf(config));
@@ -40,6 +42,7 @@ export function fitWarnings(config: ServiceConfig): string[] {
   const check = (where: string, what: string, area: AreaConfig, text: string) => {
     const line = measureLine(area, text);
     if (line.scrolls) out.push(`${where}: ${what}${quote(text)} is ${line.width} px wide and will scroll in ${area.width} px`);
+    if (line.clippedPx) out.push(`${where}: ${what}${quote(text)} has a line ${line.clippedPx} px wider than the area (${area.width} px): its end is cut (overflow "pages" without wrap)`);
   };
   for (const d of config.displays) {
     for (const [name, layout] of d.layouts) {

@@ -12,12 +12,12 @@ import { offlineController } from './offline.js';
 export interface ScrollNote { display: string; layout: string; area: string; textWidth: number; areaWidth: number }
 
 /** How a text area's text fitted its area (as /status reports it). */
-export interface FitNote { display: string; layout: string; area: string; fit: string; size: number }
+export interface FitNote { display: string; layout: string; area: string; fit: string; size: number; clippedPx?: number }
 
 export interface Preview { name: string; png: Buffer; scrolls: ScrollNote[]; fits: FitNote[] }
 
 export function describeFit(n: FitNote): string {
-  return `${n.display}/${n.layout}/${n.area}: fit ${n.fit} at ${n.size} px`;
+  return `${n.display}/${n.layout}/${n.area}: fit ${n.fit} at ${n.size} px${n.clippedPx ? ` (${n.clippedPx} px cut)` : ''}`;
 }
 
 export function describeScroll(n: ScrollNote): string {
@@ -77,7 +77,7 @@ export async function renderCommand(config: ServiceConfig, controller: Controlle
   // A still picture has no frame rate: scrolls move 1 px at a time, so the head lands exactly at x = 0.
   const compositor = new Compositor(unit, [d], () => shown, { effectDurationMs: 0, timezone: config.timezone, fontDirs, fps: Infinity });
   const frame = compositor.render(now);
-  const fits = compositor.textFits().map((t) => ({ display: d.id, layout: applied.layout, area: t.area, fit: t.fit, size: t.size }));
+  const fits = compositor.textFits().map((t) => ({ display: d.id, layout: applied.layout, area: t.area, fit: t.fit, size: t.size, ...(t.clippedPx ? { clippedPx: t.clippedPx } : {}) }));
   return { name: `${safe(d.id)}--${safe(applied.layout)}.png`, png: encodeFrame(frame, d.width, d.height, 'png'), scrolls, fits };
 }
 

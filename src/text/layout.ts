@@ -7,7 +7,7 @@ import { MeasureLimit, measureWithin, measuredUnits } from './faces.js';
 import { layLine, type LaidLine, type StyleEnv } from './lines.js';
 
 export type Overflow = 'scroll' | 'pages' | 'scroll-up';
-export type FitReport = 'as-is' | 'shrunk' | 'wrapped' | 'paged' | 'scrolled';
+export type FitReport = 'as-is' | 'shrunk' | 'wrapped' | 'paged' | 'scrolled' | 'clipped';
 
 export interface BlockOptions {
   width: number;
@@ -46,6 +46,8 @@ export interface Layout {
   lineSpacing: number;
   /** Characters no font has, drawn as gaps. */
   missing: string[];
+  /** fit "clipped": how many pixels of the widest line are cut at the area's edge. */
+  clippedPx?: number;
 }
 
 /**
@@ -239,7 +241,11 @@ export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
   const c = cands[0];
   // Lines moving up are read whole: they are broken at the area's width even without wrap.
   const laid = at(0, o.wrap || o.overflow === 'scroll-up' ? 'wrap' : 'line');
-  if (o.overflow === 'pages' || multiPage) return done(c, laid, 'paged', 'pages');
+  if (o.overflow === 'pages' || multiPage) {
+    // Pages without wrap: a line wider than the area is cut at its edge, and says by how much.
+    const over = Math.ceil(Math.max(0, ...laid.flat().map((l) => l.width - o.width)));
+    return over > 0 ? { ...done(c, laid, 'clipped', 'pages'), clippedPx: over } : done(c, laid, 'paged', 'pages');
+  }
   if (o.overflow === 'scroll-up') return done(c, [laid.flat()], 'scrolled', 'scroll-up');
   // Sideways: lines that do not fit the height one above the other run on as one row.
   if (!fitsHeight(laid[0], o, gap)) return done(c, oneRow(), 'scrolled', 'scroll');

@@ -38,7 +38,8 @@ function frames(d: Obj, out: Obj, sharedWith: string[], zone: string): string {
 function textFit(a: Obj): string {
   const fit = a.fit === undefined ? '' : `<div class="note">fit ${esc(a.fit)} at ${esc(a.fontSizeUsed)} px</div>`;
   const missing = Array.isArray(a.missingGlyphs) && a.missingGlyphs.length ? `<div class="bad">no font has ${text(a.missingGlyphs.join(' '))} (drawn as gaps)</div>` : '';
-  return fit + missing;
+  const clipped = a.clippedPx ? `<div class="bad">a line ${esc(a.clippedPx)} px wider than the area is cut (turn on wrap)</div>` : '';
+  return fit + missing + clipped;
 }
 
 function areas(d: Obj): string {

@@ -92,8 +92,8 @@ export class BlockContent implements Content {
   }
 
   get textFit(): TextFit {
-    const { fit, size, missing } = this.opts.layout;
-    return missing.length ? { fit, size, missing } : { fit, size };
+    const { fit, size, missing, clippedPx } = this.opts.layout;
+    return { fit, size, ...(missing.length ? { missing } : {}), ...(clippedPx ? { clippedPx } : {}) };
   }
 
   get repeats(): boolean {

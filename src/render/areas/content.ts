@@ -38,8 +38,8 @@ export interface Content {
   dispose?(): void;
 }
 
-/** /status `fit` of a text area: as-is, shrunk, wrapped, paged or scrolled, at `size` px. */
-export interface TextFit { fit: string; size: number; missing?: string[] }
+/** /status `fit` of a text area: as-is, shrunk, wrapped, paged, scrolled or clipped (by `clippedPx`), at `size` px. */
+export interface TextFit { fit: string; size: number; missing?: string[]; clippedPx?: number }
 
 let serial = 0;
 /** A process-unique id, so keys of two contents can never collide. */
