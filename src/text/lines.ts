@@ -140,7 +140,17 @@ function largestOk(lo: number, hi: number, hint: number, ok: (n: number) => bool
   let good = lo, bad = hi;
   const first = Math.min(bad - 1, Math.max(good + 1, hint));
   if (first <= good) return good;
-  if (ok(first)) { good = first; for (let d = 1; good + d < bad; d *= 2) { if (ok(good + d)) good += d; else bad = good + d; } } else { bad = first; for (let d = 1; bad - d > good; d *= 2) { if (ok(bad - d)) good = bad - d; else bad -= d; } }
+  if (ok(first)) {
+    good = first;
+    for (let d = 1; good + d < bad; d *= 2) {
+      if (ok(good + d)) good += d; else bad = good + d;
+    }
+  } else {
+    bad = first;
+    for (let d = 1; bad - d > good; d *= 2) {
+      if (ok(bad - d)) good = bad - d; else bad -= d;
+    }
+  }
   while (bad - good > 1) {
     const mid = (good + bad) >> 1;
     if (ok(mid)) good = mid; else bad = mid;
