@@ -82,7 +82,7 @@ describe('GET /mlds (unknownAreaKeys = reject)', () => {
     ['malformed fontColor', '/mlds?id=main&layout=l1&fontColor[title]=255-0-0', 'MLDS_BAD_OVERRIDE', 'fontColor[title]'],
     ['fontColor out of range', '/mlds?id=main&layout=l1&fontColor[title]=256_0_0', 'MLDS_BAD_OVERRIDE', 'fontColor[title]'],
     ['fontColor on an image area', '/mlds?id=main&layout=l1&fontColor[pic]=1_2_3', 'MLDS_BAD_OVERRIDE', 'fontColor[pic]'],
-    ['fontSize not below the area height', '/mlds?id=main&layout=l1&fontSize[title]=50', 'MLDS_BAD_OVERRIDE', 'fontSize[title]'],
+    ['fontSize above the area height', '/mlds?id=main&layout=l1&fontSize[title]=51', 'MLDS_BAD_OVERRIDE', 'fontSize[title]'],
     ['fontSize for an unknown area', '/mlds?id=main&layout=l1&fontSize[ghost]=10', 'MLDS_BAD_OVERRIDE', 'fontSize[ghost]'],
     ['bad percent-encoding', '/mlds?id=main&layout=l1&title=100%', 'MLDS_BAD_ENCODING', 'title'],
     ['invalid UTF-8', '/mlds?id=main&layout=l1&title=%C3%28', 'MLDS_BAD_ENCODING', 'title'],
