@@ -1,3 +1,14 @@
+/**
+ * What became of the frame that carried a change: whether it reached the output, and its
+ * number (a unit's frames are numbered from 1 as they are rendered). A newer frame may have
+ * replaced the one first drawn with the change before the output took it: the number says
+ * which state went out.
+ */
+export interface FrameFate {
+  ok: boolean;
+  frame: number;
+}
+
 /** A rectangle of a frame, in pixels. */
 export interface Rect { x: number; y: number; w: number; h: number }
 

@@ -1,7 +1,8 @@
 import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import { MldsError } from '../errors.js';
+import type { FrameFate } from '../frame.js';
 import type { Clock } from '../util/clock.js';
-import { countCommand } from '../monitor/counters.js';
+import { countCommand, countSuperseded } from '../monitor/counters.js';
 import { publishStateChange } from './changes.js';
 import { parseCommand, type ClearCommand, type Command } from './command.js';
 import { maskQuery, maskText } from './credentials.js';
@@ -9,8 +10,11 @@ import { buildAreas } from './build-areas.js';
 import { defaultContent } from './content.js';
 import { lenientField } from './lenient.js';
 import { mergedQuery, placeLayer, requested, savedLayers, shownLine, type SavedLevels } from './layers.js';
-import { emptyDisplayState, type AreaState, type FaultRecord, type HeldState, type Layer } from './state.js';
+import { OnShow } from './on-show.js';
+import { emptyDisplayState, type AreaState, type FaultRecord, type HeldState, type Layer, type Outcome } from './state.js';
 import type { StateStore } from './store.js';
+
+export type { Outcome };
 
 export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload' | 'mqtt';
 
@@ -23,8 +27,10 @@ export interface ControlDeps {
   clock: Clock;
   store: StateStore;
   log: ControlLog;
-  /** Draws the unit showing this display; resolves true when that frame reached its output. */
-  redraw(displayId: string): Promise<boolean>;
+  /** Draws the unit showing this display; resolves with what became of the frame that carried the change. */
+  redraw(displayId: string): Promise<FrameFate>;
+  /** Frames the unit showing this display has rendered so far (FrameLoop.rendered). */
+  rendered(displayId: string): number;
   /** Sends a confirmation to the display's feedback address (deduplicated and retried there). */
   confirm(display: DisplayConfig, confirm: 0 | 1 | 2, inumber: string): void;
   /** Decodes a picture before it is committed, so a broken file is caught here, not on screen. */
@@ -40,8 +46,8 @@ export interface ApplyResult {
   layout: string;
   inumber?: string;
   ignored: string[];
-  /** Resolves true once the new content reached the display's output. */
-  written: Promise<boolean>;
+  /** What became of the content: a frame carried it to the output, it was replaced first, or it never got there. */
+  written: Promise<Outcome>;
   /**
    * Set while the command's state journal line waits for the end of this turn of the event
    * loop (written together with the others of the turn); apply() resolves only after it, and
@@ -75,11 +81,13 @@ export class Controller {
   private states = new Map<string, HeldState>();
   private timers = new Map<string, unknown>();
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly onShow: OnShow;
   /** Faults of messages whose display could not be told (unknown or missing id). */
   readonly recentFaults: FaultRecord[] = [];
 
   constructor(private config: ServiceConfig, private readonly deps: ControlDeps) {
     for (const d of config.displays) this.states.set(d.id, emptyDisplayState(d.id));
+    this.onShow = new OnShow((id) => deps.rendered(id));
   }
 
   state(id: string): HeldState {
@@ -144,6 +152,7 @@ export class Controller {
       expiresAt: cmd.priority > 0 ? restoredExpiry ?? now + cmd.expires! * 1000 : undefined,
       query: cmd.keep && old?.layout === cmd.layout.name ? mergedQuery(cmd, areas) : cmd.query,
     };
+    const written = new Promise<Outcome>((resolve) => { layer.reveal = resolve; });
     st.layers = placeLayer(st.layers, layer);
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
@@ -152,9 +161,9 @@ export class Controller {
     const stored = !keeps ? undefined : this.journal(cmd, source, (undo) => (layer.priority === 0
       ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source }, undo)
       : this.deps.store.noteLayers(id, savedLayers(st.layers), undo)), (drawn) => this.takeBack(id, st, before, layer, now, drawn));
-    // Replaced before it was ever shown (once it is certain that it was replaced).
-    if (old?.reveal) after(stored, () => old.reveal?.(false));
-    const written = st.layers[0] === layer ? this.show(id, now, false) : new Promise<boolean>((resolve) => { layer.reveal = resolve; });
+    // Stored underneath and replaced there before it was ever shown (once it is certain that it was replaced).
+    if (old?.reveal) after(stored, () => old.reveal?.('superseded'));
+    if (st.layers[0] === layer) void this.show(id, now, false);
     this.scheduleExpiry(id);
     countCommand(source, 'ok');
     // An HTTP command is logged once, on its request line (src/http); other sources here.
@@ -173,10 +182,10 @@ export class Controller {
     if (layer) st.layers = st.layers.filter((l) => l !== layer);
     const stored = !keeps ? undefined
       : this.journal(cmd, source, (undo) => this.deps.store.noteLayers(id, savedLayers(st.layers), undo), (drawn) => this.takeBack(id, st, before, undefined, now, drawn));
-    let written = Promise.resolve(true);
+    let written = Promise.resolve<Outcome>('shown');
     if (layer) {
-      if (layer.reveal) after(stored, () => layer.reveal?.(false));
-      if (onShow) written = this.show(id, now, true);
+      if (layer.reveal) after(stored, () => layer.reveal?.('not shown'));
+      if (onShow) written = this.show(id, now, true, 'not shown').then((f) => f.ok ? 'shown' : 'not shown');
       this.scheduleExpiry(id);
     }
     if (source !== 'http') this.deps.log.info({ id, priority: cmd.priority, inumber: cmd.inumber, source, found: !!layer }, 'priority level cleared');
@@ -184,13 +193,19 @@ export class Controller {
     return { displayId: id, layout: '', inumber: cmd.inumber, ignored: [], written, stored };
   }
 
-  /** Confirmed 1 once the frame with the change is written; 0 when that write failed or the change could not be stored. */
-  private confirmWhen(cmd: Command | ClearCommand, source: CommandSource, written: Promise<boolean>, stored: Promise<void> | undefined): void {
+  /**
+   * Confirmed 1 once a frame carried the change to the output, or once it was superseded (it was
+   * executed; the MQTT confirmation tells it apart); 0 when the write failed or the change could
+   * not be stored.
+   */
+  private confirmWhen(cmd: Command | ClearCommand, source: CommandSource, written: Promise<Outcome>, stored: Promise<void> | undefined): void {
+    if (source === 'replay' || source === 'reload') return;
     const inumber = cmd.inumber;
-    if (inumber !== undefined && source !== 'replay' && source !== 'reload') {
-      const ok = stored ? stored.then(() => written, () => false) : written;
-      void ok.then((shown) => this.deps.confirm(cmd.display, shown ? 1 : 0, inumber));
-    }
+    const outcome = stored ? stored.then(() => written, (): Outcome => 'not shown') : written;
+    void outcome.then((o) => {
+      if (o === 'superseded') countSuperseded();
+      if (inumber !== undefined) this.deps.confirm(cmd.display, o === 'not shown' ? 0 : 1, inumber);
+    });
   }
 
   /**
@@ -245,7 +260,7 @@ export class Controller {
     st.lastCommand = before.lastCommand;
     st.lastIgnored = before.lastIgnored;
     // A level placed underneath will never show now.
-    layer?.reveal?.(false);
+    layer?.reveal?.('not shown');
     if (layer) layer.reveal = undefined;
     if (!drawn) return;
     const top = st.layers[0] as Layer | undefined;
@@ -256,8 +271,9 @@ export class Controller {
   /**
    * The display shows its highest level now: what changed is drawn, told and recorded.
    * `revealed`: the level was underneath until now, so its contents start again (effects, scrolls).
+   * `unseen`: what the commands it no longer shows, if no frame carried them, were.
    */
-  private show(id: string, now: number, revealed: boolean): Promise<boolean> {
+  private show(id: string, now: number, revealed: boolean, unseen: Outcome = 'superseded'): Promise<FrameFate> {
     const st = this.state(id);
     const top = st.layers[0] as Layer | undefined;
     if (top && revealed) for (const [k, a] of top.areas) top.areas.set(k, { ...a, setAt: now });
@@ -270,13 +286,9 @@ export class Controller {
       for (const a of st.areas.values()) if (before.get(a.area.id) !== a) this.deps.shown(shownLine(id, top, a, now, false));
     }
     this.announce(id);
-    const written = this.deps.redraw(id);
-    const reveal = top?.reveal;
-    if (top && reveal) {
-      top.reveal = undefined;
-      void written.then(reveal);
-    }
-    return written;
+    const fate = this.deps.redraw(id);
+    this.onShow.changed(id, st.layers, fate, unseen);
+    return fate;
   }
 
   private scheduleExpiry(id: string): void {
@@ -318,17 +330,17 @@ export class Controller {
         }
       }
       if (here && l.reveal && ![...l.areas.values()].some(requested)) {
-        l.reveal(false);
+        l.reveal('not shown');
         l.reveal = undefined;
       }
     }
     const ended = st.layers.filter((l) => l.expiresAt !== undefined && l.expiresAt <= now);
     if (ended.length) {
       st.layers = st.layers.filter((l) => !ended.includes(l));
-      for (const l of ended) l.reveal?.(false);
+      for (const l of ended) l.reveal?.('not shown');
       this.deps.log.info({ id, priorities: ended.map((l) => l.priority) }, 'priority message expired');
     }
-    if (top && ended.includes(top)) void this.show(id, now, true);
+    if (top && ended.includes(top)) void this.show(id, now, true, 'not shown');
     else if (changed) {
       st.version++;
       this.announce(id);
@@ -367,13 +379,14 @@ export class Controller {
       if (t !== undefined) this.deps.clock.clearTimeout(t);
       this.timers.delete(id);
       this.states.delete(id);
+      this.onShow.forget(id);
     }
     for (const d of config.displays) this.announce(d.id);
   }
 
   /** Clears all timers; the controller is not used afterwards. */
   dispose(): void {
-    for (const st of this.states.values()) for (const l of st.layers) l.reveal?.(false);
+    for (const st of this.states.values()) for (const l of st.layers) l.reveal?.('not shown');
     for (const t of this.timers.values()) this.deps.clock.clearTimeout(t);
     this.timers.clear();
     for (const id of this.states.keys()) publishStateChange({ config: this.config, displayId: id, state: undefined });

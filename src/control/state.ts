@@ -1,5 +1,13 @@
 import type { AreaConfig, Rgb } from '../config/types.js';
 
+/**
+ * What became of an accepted command's content: a frame carrying it reached the output
+ * (`shown`); it was replaced before any frame carried it (`superseded`: executed, never on
+ * the panel); or it never got there (`not shown`: the write failed, or it was cleared or
+ * ran out before it showed).
+ */
+export type Outcome = 'shown' | 'superseded' | 'not shown';
+
 /** What one area shows right now. Written only by src/control; read by render and status. */
 export interface AreaState {
   area: AreaConfig;
@@ -55,8 +63,8 @@ export interface Layer {
   inumber?: string;
   /** The query that rebuilds the level (`keep` merged in, credentials removed): saved and replayed. */
   query: string;
-  /** Settles the command's `written` once the level is first written to the output (true) or goes unseen (false). */
-  reveal?: (written: boolean) => void;
+  /** Settles the command's `written` once a frame carrying the level reached the output, or it goes unseen. */
+  reveal?: (outcome: Outcome) => void;
 }
 
 export interface DisplayState {

@@ -203,8 +203,10 @@ export class Fleet implements Component {
     try {
       const r = await this.ctx!.apply(query, 'mqtt');
       this.counters.applied++;
-      const ok = await r.written;
-      return { inumber: r.inumber ?? null, confirm: ok ? 1 : 0, id: r.displayId, code: null, message: ok ? shownMessage(this.ctx?.unitFor(r.displayId)?.compositor.textFits(), r.displayId) : 'not written to the display' };
+      const o = await r.written;
+      // Superseded content was executed: confirmed 1, with the message telling it was never on the panel.
+      const message = o === 'not shown' ? 'not written to the display' : o === 'shown' ? shownMessage(this.ctx?.unitFor(r.displayId)?.compositor.textFits(), r.displayId) : o;
+      return { inumber: r.inumber ?? null, confirm: o === 'not shown' ? 0 : 1, id: r.displayId, code: null, message };
     } catch (err) {
       const e = err as MldsError;
       // Not stored, so not executed (the controller confirmed 0 to the feedback address too); not faulty.

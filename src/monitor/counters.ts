@@ -4,6 +4,8 @@
 /** Per source: [ok, fault]. No string is built per command: this runs for every /mlds. */
 const commands = new Map<string, [number, number]>();
 const confirmations = new Map<number, number>();
+/** Accepted commands whose content was replaced before any frame carried it to the output. */
+let superseded = 0;
 
 export function countCommand(source: string, result: 'ok' | 'fault'): void {
   let c = commands.get(source);
@@ -24,4 +26,12 @@ export function commandCounts(): Array<{ source: string; result: string; count: 
 
 export function confirmationCounts(): Array<{ confirm: number; count: number }> {
   return [...confirmations].map(([confirm, count]) => ({ confirm, count }));
+}
+
+export function countSuperseded(): void {
+  superseded++;
+}
+
+export function supersededCount(): number {
+  return superseded;
 }

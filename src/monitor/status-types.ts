@@ -109,4 +109,11 @@ export interface Status {
   /** Facts of the running components (crons, pollers, the re-check...), by name. */
   components: Record<string, unknown>;
   recentFaults: FaultReport[];
+  /** Counted since the start, over every display and source. */
+  commands: CommandTotals;
+}
+
+export interface CommandTotals {
+  /** Accepted commands whose content was replaced before any frame carried it to the output (confirmed 1, `superseded`). */
+  superseded: number;
 }

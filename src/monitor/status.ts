@@ -12,6 +12,7 @@ import type { AreaReport, ArchiveResult, Identity, ServiceProblem, Status } from
 import { isoTime } from '../util/clock.js';
 import { systemZone } from '../time/system-zone.js';
 import { codeCacheReport } from '../runtime/code-cache.js';
+import { supersededCount } from './counters.js';
 
 export type { Identity, ServiceProblem, Status };
 
@@ -127,6 +128,7 @@ export function buildStatus(s: StatusInput): Status {
     problems: s.problems?.() ?? [],
     components: s.components ?? {},
     recentFaults: s.controller.recentFaults.map((f) => ({ ...f, at: isoTime(f.at) })),
+    commands: { superseded: supersededCount() },
   };
 }
 

@@ -16,7 +16,8 @@ export function offlineController(config: ServiceConfig): Controller {
     clock: { now: () => Date.now(), setTimeout: () => undefined, clearTimeout: () => {} },
     store: new StateStore(path.join(tmpdir(), 'mlds-offline-unused')),
     log: { info() {}, warn() {} },
-    redraw: async () => true,
+    redraw: async () => ({ ok: true, frame: 1 }),
+    rendered: () => 0,
     confirm: () => {},
     preload: preloadImage,
   });

@@ -1,4 +1,4 @@
-import { mergeDamage, type Frame } from '../frame.js';
+import { mergeDamage, type Frame, type FrameFate } from '../frame.js';
 import type { Compositor } from './compositor.js';
 import { timeoutClock, type ClockFactory, type FrameClock } from './frame-clock.js';
 
@@ -27,7 +27,7 @@ export interface LoopStats {
 
 const RETRY_MS = 1000;
 
-type Waiter = (ok: boolean) => void;
+type Waiter = (fate: FrameFate) => void;
 /** The waiters of a frame nobody waits for: one array for all of them, never added to. */
 const NO_WAITERS: readonly Waiter[] = Object.freeze([]);
 
@@ -54,11 +54,13 @@ export class FrameLoop {
   private epoch = 0;
   private waiters: Waiter[] = [];
   private sending = false;
-  /** Waiters of the frame with the sink. */
+  /** Waiters of the frame with the sink, and that frame's number. */
   private sendingWaiters: readonly Waiter[] = NO_WAITERS;
-  /** The frame waiting for the sink to take it, and its waiters. */
+  private sendingNumber = 0;
+  /** The frame waiting for the sink to take it, its waiters and its number. */
   private pending: Frame | undefined;
   private pendingWaiters: readonly Waiter[] = NO_WAITERS;
+  private pendingNumber = 0;
   private lastQueuedSeq = -1;
   private lastRenderAt = -Infinity;
   /** When the frame now with the sink was handed over (NaN while none is). */
@@ -103,8 +105,22 @@ export class FrameLoop {
    * free and resolves with whether that frame (or a newer one) reached the output.
    */
   invalidate(): Promise<boolean> {
-    const p = new Promise<boolean>((resolve) => this.waiters.push(resolve));
-    if (this.immediate) return p;
+    return new Promise<boolean>((resolve) => this.wait((fate) => resolve(fate.ok)));
+  }
+
+  /** As invalidate(), resolving with the fate of the frame that carried the change to the output. */
+  redraw(): Promise<FrameFate> {
+    return new Promise<FrameFate>((resolve) => this.wait(resolve));
+  }
+
+  /** Frames rendered so far: the number of the last one. */
+  get rendered(): number {
+    return this.counts.rendered;
+  }
+
+  private wait(waiter: Waiter): void {
+    this.waiters.push(waiter);
+    if (this.immediate) return;
     // A burst of commands is drawn at most once per frame period: the first at once,
     // the rest together in the frame due one period after the last one drawn.
     const soonest = this.lastRenderAt + this.period;
@@ -117,7 +133,6 @@ export class FrameLoop {
       this.wakeAt = soonest;
       this.arm(soonest);
     }
-    return p;
   }
 
   stats(): LoopStats {
@@ -165,7 +180,9 @@ export class FrameLoop {
       // waiting confirmations with "not shown", and try again shortly.
       this.counts.errors++;
       this.counts.lastError = err instanceof Error ? err.message : String(err);
-      for (const w of waiters) w(false);
+      // No frame carried anything: the number is that of the next frame, newer than every change so far.
+      const fate: FrameFate = { ok: false, frame: this.counts.rendered + 1 };
+      for (const w of waiters) w(fate);
       if (this.running) { this.wakeAt = at + RETRY_MS; this.arm(this.wakeAt); }
       return;
     }
@@ -207,8 +224,9 @@ export class FrameLoop {
   /** `t`: now, as the tick read it (a frame takes no second reading of the clock to be sent). */
   private queue(frame: Frame, waiters: readonly Waiter[], t: number): void {
     this.lastQueuedSeq = frame.seq;
+    const number = this.counts.rendered;
     if (!this.sending) {
-      this.send(frame, waiters, t);
+      this.send(frame, waiters, number, t);
       return;
     }
     if (this.pending) {
@@ -219,12 +237,14 @@ export class FrameLoop {
     }
     this.pending = frame;
     this.pendingWaiters = waiters;
+    this.pendingNumber = number;
   }
 
-  private send(frame: Frame, waiters: readonly Waiter[], t: number): void {
+  private send(frame: Frame, waiters: readonly Waiter[], number: number, t: number): void {
     this.sending = true;
     this.sendingSince = t;
     this.sendingWaiters = waiters;
+    this.sendingNumber = number;
     let done: boolean | Promise<boolean>;
     try {
       done = this.sink(frame);
@@ -239,7 +259,10 @@ export class FrameLoop {
     if (ok) this.counts.sent++;
     const waiters = this.sendingWaiters;
     this.sendingWaiters = NO_WAITERS;
-    for (let i = 0; i < waiters.length; i++) waiters[i](ok);
+    if (waiters.length) {
+      const fate: FrameFate = { ok, frame: this.sendingNumber };
+      for (let i = 0; i < waiters.length; i++) waiters[i](fate);
+    }
     this.sending = false;
     this.sendingSince = NaN;
     const next = this.pending;
@@ -247,6 +270,6 @@ export class FrameLoop {
     const nextWaiters = this.pendingWaiters;
     this.pending = undefined;
     this.pendingWaiters = NO_WAITERS;
-    this.send(next, nextWaiters, this.now());
+    this.send(next, nextWaiters, this.pendingNumber, this.now());
   }
 }

@@ -56,8 +56,9 @@ test('a poller at priority 0 never overwrites an HTTP notice at 5; its latest co
     assert.equal(d.layers[1].expiresAt, null);
     assert.equal(await showsL1(svc), false);
     assert.match((await get(svc, '/info')).text, /Priority levels.*data-priority="5"><b>5<\/b> l2.*on show.*data-priority="0"><b>0<\/b> l1.*underneath/s);
-    // p2 was replaced before it was ever shown.
-    await until(() => fb.got.some((r) => r.url === '/mlds?confirm=0&inumber=p2'), 5000, 'confirm=0 for p2');
+    // p2 was replaced before it was ever shown: superseded, which the feedback address hears as executed.
+    await until(() => fb.got.some((r) => r.url === '/mlds?confirm=1&inumber=p2'), 5000, 'confirm=1 for p2');
+    assert.ok(!fb.got.some((r) => r.url === '/mlds?confirm=0&inumber=p2'));
     assert.ok(!fb.got.some((r) => r.url.endsWith('inumber=p3')), 'p3 is not confirmed while underneath');
 
     clock.advance(1000);

@@ -90,12 +90,13 @@ test('confirm=0 when the frame could not be written to the output', async () => 
       clock: new FakeClock(),
       store: new StateStore(sd.stateDir),
       log: { info() {}, warn() {} },
-      redraw: async () => false,
+      redraw: async () => ({ ok: false, frame: 1 }),
+      rendered: () => 0,
       confirm: (_d, c, n) => sent.push([c, n]),
       preload: async () => undefined,
     });
     const res = await ctl.apply('id=main&layout=l1&title=x&inumber=9', 'http');
-    assert.equal(await res.written, false);
+    assert.equal(await res.written, 'not shown');
     await until(() => sent.length === 1);
     assert.deepEqual(sent, [[0, '9']]);
     ctl.dispose();

@@ -104,6 +104,33 @@ test('invalidate() resolves with whether the frame holding the change reached th
   loop.stop();
 });
 
+test('redraw() names the frame that carried the change out: a newer one when a slow output never took the first', async () => {
+  const a = area({ id: 'a' });
+  const r = rig([a]);
+  const held: Array<() => void> = [];
+  const sink = () => new Promise<boolean>((resolve) => held.push(() => resolve(true)));
+  const loop = new FrameLoop(r.compositor, sink);
+  loop.start();
+  await flush();
+  assert.equal(loop.rendered, 1, 'the first frame is with the output');
+  r.set(a, { text: 'One', setAt: Date.now() });
+  const one = loop.redraw();
+  await advance(20);
+  assert.equal(loop.rendered, 2, 'frame 2 holds One and waits for the output');
+  r.set(a, { text: 'Two', setAt: Date.now() });
+  const two = loop.redraw();
+  await advance(20);
+  assert.equal(loop.rendered, 3, 'frame 3 holds Two and replaces frame 2');
+  held.shift()!();
+  await flush();
+  held.shift()!();
+  await flush();
+  assert.deepEqual(await one, { ok: true, frame: 3 });
+  assert.deepEqual(await two, { ok: true, frame: 3 });
+  assert.equal(loop.stats().dropped, 1);
+  loop.stop();
+});
+
 test('a burst of changes is drawn at most once per frame period, every change confirmed', async () => {
   const a = area({ id: 'a', align: 'center' });
   const r = rig([a]);
