@@ -13,7 +13,7 @@ import { runAdmin } from './admin.js';
 import { HA_STATUS, HomeAssistant } from './home-assistant.js';
 import { BrokerLink } from './link.js';
 import { MAX_AGE_MS, parsePayload } from './payload.js';
-import { RecentCommands, type Confirmation } from './recent.js';
+import { digestOf, RecentCommands, type Confirmation } from './recent.js';
 import { commandTopics, topicsOf, type Topics } from './topics.js';
 
 /** The status topic is refreshed at least this often, and at most once a second on changes. */
@@ -42,7 +42,12 @@ export class Fleet implements Component {
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
-    this.unsubscribe = onStateChange((c) => { if (c.config === this.ctx?.config()) this.statusSoon(); });
+    this.unsubscribe = onStateChange((c) => {
+      if (c.config !== this.ctx?.config()) return;
+      this.statusSoon();
+      const last = c.state?.lastCommand;
+      if (last?.inumber !== undefined && last.source !== 'mqtt') this.recent.forget(c.displayId, last.inumber);
+    });
     this.every = setInterval(() => this.publishStatus(), STATUS_EVERY_MS);
     this.every.unref();
     await this.connect(ctx.config().mqtt!);
@@ -184,8 +189,8 @@ export class Fleet implements Component {
       if (p.inumber !== undefined) this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_MQTT_STALE', message });
       return;
     }
-    const key = p.id !== undefined && p.inumber !== undefined ? `${p.id}\u0000${p.inumber}` : undefined;
-    const earlier = key ? this.recent.get(key) : undefined;
+    const digest = p.id !== undefined && p.inumber !== undefined ? digestOf(payload) : undefined;
+    const earlier = digest ? this.recent.redelivery(p.id!, p.inumber!, digest, now) : undefined;
     if (earlier) {
       // A QoS 1 redelivery: acted on once, confirmed the same way again.
       this.counters.duplicates++;
@@ -193,9 +198,9 @@ export class Fleet implements Component {
       return;
     }
     const result = this.apply(p.query, p.id, p.inumber);
-    if (key) this.recent.set(key, result);
+    if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, result);
     const c = await result;
-    if (key && c.code === 'MLDS_STATE_UNWRITABLE') this.recent.forget(key, result);
+    if (digest && c.code === 'MLDS_STATE_UNWRITABLE') this.recent.forget(p.id!, p.inumber!, result);
     if (c.inumber !== null) this.reply(c);
   }
 

@@ -1,5 +1,6 @@
-// Confirmations over MQTT that say what happened: a burst is confirmed `shown` only for what a
-// frame carried out.
+// Confirmations over MQTT that say what happened: a reused inumber with other content is a
+// new command (applied, in /history, confirmed for what it did) on every command topic and
+// after HTTP used the number; a burst is confirmed `shown` only for what a frame carried out.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -12,7 +13,12 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;
 let broker: Broker, sd: ServiceDir, svc: RunningService, w: Watcher, fb: Sink;
 
+const confirmsOf = (inumber: string) => w.on('mlds/u1/confirm').map((s) => JSON.parse(s.payload) as Obj).filter((c) => c.inumber === inumber);
+const title = () => svc.controller().state('main').areas.get('title')?.text;
 const status = async () => (await get(svc, '/status')).json as Obj;
+/** The values the title area showed with this inumber, oldest first. */
+const shownWith = async (inumber: string) => ((await get(svc, '/history?id=main&limit=1000')).json.entries as Obj[])
+  .filter((e) => e.area === 'title' && e.inumber === inumber).map((e) => e.value).reverse();
 
 before(async () => {
   if (skip) return;
@@ -36,6 +42,47 @@ after(async () => {
   await maybe.broker?.cleanup();
   maybe.fb?.close();
   maybe.sd?.cleanup();
+});
+
+for (const [topic, n] of [['mlds/u1/cmd', '7'], ['mlds/group/depot1/cmd', '8'], ['mlds/all/cmd', '9']] as const) {
+  test(`${topic}: the same inumber with new content is a new command, applied and confirmed for what it did`, { skip }, async () => {
+    await w.publish(topic, `id=main&layout=l1&title=Route+11&inumber=${n}`);
+    await until(() => confirmsOf(n).length === 1, 3000, 'the first confirmation');
+    await w.publish(topic, `id=main&layout=l1&title=Route+22&inumber=${n}`);
+    await until(() => confirmsOf(n).length === 2, 3000, 'the second confirmation');
+    assert.equal(title(), 'Route 22');
+    assert.deepEqual(confirmsOf(n).map((c) => [c.confirm, c.message, c.code]), [[1, 'shown', null], [1, 'shown', null]]);
+    await until(async () => (await shownWith(n)).length === 2, 3000, 'both in /history');
+    assert.deepEqual(await shownWith(n), ['Route 11', 'Route 22']);
+  });
+}
+
+test('an inumber HTTP used: MQTT with it is a new command, and so is a payload MQTT sent before HTTP used the number', { skip }, async () => {
+  assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=By+HTTP&inumber=10')).status, 200);
+  await until(() => fb.got.some((g) => g.url === '/mlds?confirm=1&inumber=10'), 3000, 'HTTP confirmed');
+  await w.publish('mlds/u1/cmd', 'id=main&layout=l1&title=By+MQTT&inumber=10');
+  await until(() => confirmsOf('10').length === 1, 3000, 'MQTT confirmed');
+  assert.equal(title(), 'By MQTT');
+  assert.equal(confirmsOf('10')[0].message, 'shown');
+
+  await w.publish('mlds/u1/cmd', 'id=main&layout=l1&title=Again&inumber=11');
+  await until(() => confirmsOf('11').length === 1, 3000, 'MQTT 11 confirmed');
+  assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Between&inumber=11')).status, 200);
+  await until(() => title() === 'Between', 3000, 'HTTP 11 applied');
+  await w.publish('mlds/u1/cmd', 'id=main&layout=l1&title=Again&inumber=11');
+  await until(() => confirmsOf('11').length === 2, 3000, 'MQTT 11 confirmed again');
+  assert.equal(title(), 'Again', 'applied again, not taken for a redelivery');
+  await until(async () => (await shownWith('11')).length === 3, 3000, 'all three in /history');
+  assert.deepEqual(await shownWith('11'), ['Again', 'Between', 'Again']);
+});
+
+test('the same payload again (a QoS 1 redelivery) is still acted on once, and confirmed as the first', { skip }, async () => {
+  const before = svc.controller().state('main').version;
+  await w.publish('mlds/u1/cmd', 'id=main&layout=l1&title=Once&inumber=12');
+  await w.publish('mlds/u1/cmd', 'id=main&layout=l1&title=Once&inumber=12', { dup: true });
+  await until(() => confirmsOf('12').length === 2, 3000, 'two confirmations');
+  assert.deepEqual(confirmsOf('12')[0], confirmsOf('12')[1]);
+  assert.equal(svc.controller().state('main').version, before + 1);
 });
 
 test('a burst: `shown` for at most one command per frame sent, `superseded` (confirm 1) for the rest, counted on /status', { skip }, async (t) => {
