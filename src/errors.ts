@@ -42,6 +42,7 @@ export const ERRORS = {
   MLDS_MQTT_PAYLOAD: { status: 400, doc: 'MQTT: a command or admin payload is not a /mlds query string or a JSON object of the documented fields (not UTF-8, not JSON, a field of the wrong type, an admin command on a command topic, an unknown admin command). Confirmed with 2.' },
   MLDS_MQTT_TOO_LARGE: { status: 413, doc: 'MQTT: a payload over 64 KB, refused before it is decoded. Confirmed with 2.' },
   MLDS_MQTT_STALE: { status: 400, doc: 'MQTT: a command whose `ts` is more than 60 s old is not acted on (a queue released after an outage). Confirmed with 0.' },
+  MLDS_BUSY: { status: 503, doc: 'MQTT: a command beyond what the unit takes: more than `rateLimit` a second on its topic, or more than 1,000 commands (8 MB) waiting for the control path. Not applied; confirmed with 0, counted in `components.fleet.commands.shed`; send it again later.' },
   // URLs the service fetches and configuration archives (load_config, pollers, brightnessUrl, completeUrls).
   MLDS_BAD_URL: { status: 400, doc: 'A URL the service was asked to fetch is not http/https, carries a user name or password, or names a port outside the allowed range (1025..65535 unless `urlPortRange` widens it).' },
   MLDS_BAD_ARCHIVE: { status: 400, doc: 'A configuration archive is refused before anything is extracted: not a zip, malformed, an unsafe or duplicate entry name, a link or device entry, too many entries, too large once uncompressed, compressed suspiciously well, or no `config.json` at its root. The message names the entry.' },

@@ -4,15 +4,20 @@
 import type { IPublishPacket } from 'mqtt';
 import type { MqttSettings } from '../config/types.js';
 import { onStateChange } from '../control/changes.js';
+import { maskText } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
+import { RateLimiter } from '../http/middleware.js';
+import { refusalLog } from '../http/refusals.js';
+import { countCommand } from '../monitor/counters.js';
 import type { ServiceProblem } from '../monitor/status-types.js';
 import { shownMessage } from '../render/clip-note.js';
 import type { Component, RuntimeContext } from '../runtime/component.js';
 import type { ReloadReport } from '../runtime/diff.js';
 import { runAdmin } from './admin.js';
 import { HA_STATUS, HomeAssistant } from './home-assistant.js';
+import { Intake } from './intake.js';
 import { BrokerLink } from './link.js';
-import { MAX_AGE_MS, parsePayload } from './payload.js';
+import { MAX_AGE_MS, parsePayload, type Parsed } from './payload.js';
 import { digestOf, RecentCommands, type Confirmation } from './recent.js';
 import { commandTopics, topicsOf, type Topics } from './topics.js';
 
@@ -22,7 +27,10 @@ const STATUS_MIN_GAP_MS = 1000;
 /** A broker away for 3 keepalives (at least 5 s) is listed in /status problems; shorter outages only in components.fleet. */
 const problemAfterMs = (keepalive: number) => Math.max(5, 3 * keepalive) * 1000;
 
-interface Counters { retained: number; stale: number; duplicates: number; notMine: number; faulty: number; applied: number }
+interface Counters { retained: number; stale: number; duplicates: number; notMine: number; faulty: number; applied: number; shed: number }
+
+/** A command waiting for the control path, and what settles its confirmation. */
+interface Queued { query: string; id?: string; inumber?: string; settle(c: Confirmation): void }
 
 export class Fleet implements Component {
   readonly name = 'fleet';
@@ -31,7 +39,11 @@ export class Fleet implements Component {
   private topics: Topics | undefined;
   private link: BrokerLink | undefined;
   private readonly recent = new RecentCommands();
-  private counters: Counters = { retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0 };
+  private counters: Counters = { retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0, shed: 0 };
+  private readonly intake = new Intake<Queued>((q) => this.run(q));
+  /** HTTP's windows, per command topic: `rateLimit` commands a second on each. */
+  private readonly limiter = new RateLimiter(() => this.ctx?.config().rateLimit ?? Infinity);
+  private shedLog: ((topic: string, reason: string) => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private every: ReturnType<typeof setInterval> | undefined;
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
@@ -42,6 +54,8 @@ export class Fleet implements Component {
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
+    // One warning per topic per second at most, with the count: a flood must not fill the log.
+    this.shedLog = refusalLog(ctx.log, (topic, n, { kinds }) => [{ topic, shed: n, reasons: kinds }, `mqtt: ${n} commands shed on ${topic} (MLDS_BUSY)`]);
     this.unsubscribe = onStateChange((c) => {
       if (c.config !== this.ctx?.config()) return;
       this.statusSoon();
@@ -101,7 +115,7 @@ export class Fleet implements Component {
       groups: s?.groups,
       homeAssistant: s?.homeAssistant,
       ignored: { retained: this.counters.retained, stale: this.counters.stale, duplicates: this.counters.duplicates, notThisUnit: this.counters.notMine },
-      commands: { applied: this.counters.applied, faulty: this.counters.faulty },
+      commands: { applied: this.counters.applied, faulty: this.counters.faulty, shed: this.counters.shed, waiting: this.intake.length },
     };
   }
 
@@ -159,7 +173,7 @@ export class Fleet implements Component {
         const reply = await runAdmin(payload, this.ctx);
         this.reply({ inumber: null, id: null, ...reply });
       } else if (topic === t.cmd || topic === t.allCmd || t.groupCmds.includes(topic)) {
-        await this.command(payload, topic === t.cmd);
+        this.command(topic, payload, topic === t.cmd);
       } else if (this.ha?.handles(topic) && this.link) {
         await this.ha.message(topic, payload, this.link);
       }
@@ -169,10 +183,19 @@ export class Fleet implements Component {
     }
   }
 
-  private async command(payload: Buffer, own: boolean): Promise<void> {
+  /**
+   * Decided at once, so a flood costs no memory: a command over the rate or beyond the intake
+   * is shed (confirm 0, MLDS_BUSY); the rest wait their turn for the control path.
+   */
+  private command(topic: string, payload: Buffer, own: boolean): void {
     const ctx = this.ctx!;
     const p = parsePayload(payload);
     if (!own && p.id !== undefined && !ctx.config().displayById.has(p.id)) { this.counters.notMine++; return; }
+    // Every command addressed to the unit counts, as every HTTP request does.
+    if (!this.limiter.take(topic)) {
+      this.shed(topic, p, 'rate', `more than ${ctx.config().rateLimit} commands per second on ${topic} (rateLimit)`);
+      return;
+    }
     if (!p.ok) {
       this.counters.faulty++;
       ctx.log.warn({ code: p.code, message: p.message, bytes: payload.length }, 'mqtt: faulty command');
@@ -194,31 +217,52 @@ export class Fleet implements Component {
     if (earlier) {
       // A QoS 1 redelivery: acted on once, confirmed the same way again.
       this.counters.duplicates++;
-      this.reply(await earlier);
+      void earlier.then((c) => this.reply(c));
       return;
     }
-    const result = this.apply(p.query, p.id, p.inumber);
+    let settle!: (c: Confirmation) => void;
+    const result = new Promise<Confirmation>((resolve) => { settle = resolve; });
+    if (!this.intake.offer({ query: p.query, id: p.id, inumber: p.inumber, settle }, payload.length)) {
+      this.shed(topic, p, 'queue', `${this.intake.length} commands are waiting for the control path; send it again shortly`);
+      return;
+    }
+    // A shed command is not remembered: sent again, it is tried again.
     if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, result);
-    const c = await result;
-    if (digest && c.code === 'MLDS_STATE_UNWRITABLE') this.recent.forget(p.id!, p.inumber!, result);
-    if (c.inumber !== null) this.reply(c);
+    void result.then((c) => {
+      if (digest && c.code === 'MLDS_STATE_UNWRITABLE') this.recent.forget(p.id!, p.inumber!, result);
+      if (c.inumber !== null) this.reply(c);
+    });
   }
 
-  private async apply(query: string, id: string | undefined, inumber: string | undefined): Promise<Confirmation> {
+  /** One command through the control path; its confirmation follows once a frame carried it out, or did not. */
+  private async run(q: Queued): Promise<void> {
     try {
-      const r = await this.ctx!.apply(query, 'mqtt');
+      const r = await this.ctx!.apply(q.query, 'mqtt');
       this.counters.applied++;
-      const o = await r.written;
       // Superseded content was executed: confirmed 1, with the message telling it was never on the panel.
-      const message = o === 'not shown' ? 'not written to the display' : o === 'shown' ? shownMessage(this.ctx?.unitFor(r.displayId)?.compositor.textFits(), r.displayId) : o;
-      return { inumber: r.inumber ?? null, confirm: o === 'not shown' ? 0 : 1, id: r.displayId, code: null, message };
+      void r.written.then((o) => {
+        const message = o === 'not shown' ? 'not written to the display' : o === 'shown' ? shownMessage(this.ctx?.unitFor(r.displayId)?.compositor.textFits(), r.displayId) : o;
+        q.settle({ inumber: r.inumber ?? null, confirm: o === 'not shown' ? 0 : 1, id: r.displayId, code: null, message });
+      });
     } catch (err) {
       const e = err as MldsError;
       // Not stored, so not executed (the controller confirmed 0 to the feedback address too); not faulty.
       const unstored = e instanceof MldsError && e.code === 'MLDS_STATE_UNWRITABLE';
       if (!unstored) this.counters.faulty++;
-      return { inumber: inumber ?? null, confirm: unstored ? 0 : 2, id: id ?? null, code: e instanceof MldsError ? e.code : 'MLDS_INTERNAL', message: e.message };
+      q.settle({ inumber: q.inumber ?? null, confirm: unstored ? 0 : 2, id: q.id ?? null, code: e instanceof MldsError ? e.code : 'MLDS_INTERNAL', message: maskText(e.message) });
     }
+  }
+
+  /** Not applied: over the rate (`reason` rate) or beyond the intake (queue). Confirmed 0, counted, logged as counts. */
+  private shed(topic: string, p: Parsed, reason: 'rate' | 'queue', message: string): void {
+    this.counters.shed++;
+    countCommand('mqtt', 'busy');
+    this.shedLog?.(topic, reason);
+    this.feedback(p.id, 0, p.inumber);
+    // QoS 0, as the unit's own reading under a flood is best effort: a PUBACK for each of 100,000
+    // sheds came back in bursts of thousands, and MQTT.js takes the packets of a socket read one
+    // array shift at a time (1.7 s for one read).
+    if (p.inumber !== undefined) this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_BUSY', message }, 0);
   }
 
   /** The HTTP feedback address hears of what never reached the control path too. */
@@ -227,8 +271,8 @@ export class Fleet implements Component {
     if (display && inumber !== undefined) this.ctx?.confirm(display, confirm, inumber);
   }
 
-  private reply(c: Confirmation & { cmd?: string | null }): void {
-    if (this.link && this.topics) this.link.publish(this.topics.confirm, JSON.stringify(c), { retain: false, queued: true });
+  private reply(c: Confirmation & { cmd?: string | null }, qos: 0 | 1 = 1): void {
+    if (this.link && this.topics) this.link.publish(this.topics.confirm, JSON.stringify(c), { retain: false, queued: true, qos });
   }
 
   private statusSoon(): void {

@@ -27,7 +27,16 @@ export interface LinkStatus {
   messagesOut: number;
   /** Another connection took this client id (two units with one `unit` name). */
   clientIdInUse: { times: number; last: string } | null;
-  confirmations: { queued: number; dropped: number };
+  confirmations: {
+    queued: number;
+    dropped: number;
+    /** Published at QoS 1, their PUBACK not in yet. */
+    unacknowledged: number;
+    /** Waited for longer than ACK_WAIT_MS: the broker dropped the PUBACK. */
+    givenUp: number;
+    /** Sent at QoS 0: commands shed under a flood, and any while INFLIGHT_LIMIT wait for their PUBACK. */
+    qos0: number;
+  };
 }
 
 export interface LinkEvents {
@@ -38,6 +47,28 @@ export interface LinkEvents {
 
 /** Confirmations waiting for the broker; beyond it the oldest is dropped and counted. */
 export const QUEUE_LIMIT = 100;
+/**
+ * QoS 1 publishes whose PUBACK has not come (MQTT.js keeps each, and its packet, until it
+ * does); while this many wait, the next go out at QoS 0. Under a flood the PUBACKs came back in
+ * bursts of thousands, and MQTT.js takes the packets of one socket read by shifting an array
+ * (16,000 PUBACKs fit one read: 1.7 s without a turn of the event loop).
+ */
+export const INFLIGHT_LIMIT = 1000;
+/**
+ * A PUBACK not in after this long is not waited for: a broker short of room for a client
+ * drops packets to it, PUBACKs included (Mosquitto: "Outgoing messages are being dropped";
+ * 15,000 never came in a flood). The message itself went out.
+ */
+export const ACK_WAIT_MS = 10_000;
+/** Bytes of publishes the socket may hold before the rest wait in the queue for it to drain. */
+export const SOCKET_LIMIT = 1024 * 1024;
+/**
+ * Longest MQTT.js works through incoming packets before the event loop has a turn: it takes
+ * everything the socket holds in one go (11,599 messages, 1.4 s, under a flood of commands).
+ */
+const READ_SLICE_MS = 2;
+/** A dropped confirmation is logged at most this often, with the count. */
+const DROP_LOG_MS = 1000;
 /** MQTT 5 DISCONNECT reason "Session taken over": another client connected with our id. */
 const TAKEN_OVER = 142;
 const CONNACK_REASONS: Record<number, string> = {
@@ -75,8 +106,17 @@ export class BrokerLink {
   private cleanSinceConnect = false;
   /** Connections the broker closed while it stayed reachable, in a row. */
   private closedByBroker = 0;
-  private readonly queue: Array<{ topic: string; payload: string }> = [];
+  private readonly queue: Array<{ topic: string; payload: string; qos: 0 | 1 }> = [];
   private dropped = 0;
+  private droppedLoggedAt = -Infinity;
+  /** Message ids of publishes waiting for their PUBACK, oldest first, with when they went out. */
+  private readonly unacked = new Map<number, number>();
+  private givenUp = 0;
+  private qos0 = 0;
+  private waitingForDrain = false;
+  /** When MQTT.js began the run of packets it is working through; 0 once the event loop had its turn. */
+  private sliceStart = 0;
+  private readonly endSlice = (): void => { this.sliceStart = 0; };
   readonly clientId: string;
 
   constructor(private readonly settings: MqttSettings, private readonly topics: Topics, private readonly log: Logger, private readonly on: LinkEvents) {
@@ -118,6 +158,17 @@ export class BrokerLink {
       return;
     }
     this.client = client;
+    // MQTT.js takes the next packet once this calls back: after READ_SLICE_MS of packets (ours
+    // and the handlers' work) it waits a turn, so HTTP, frames and timers run through a flood.
+    client.handleMessage = (_packet, done) => {
+      const now = performance.now();
+      if (this.sliceStart === 0) {
+        this.sliceStart = now;
+        setImmediate(this.endSlice);
+      }
+      if (now - this.sliceStart < READ_SLICE_MS) done();
+      else setImmediate(done);
+    };
     client.on('connect', () => this.connected());
     client.on('message', (topic, payload, packet) => { this.messagesIn++; this.on.message(topic, payload, packet); });
     client.on('error', (err) => this.failed(err));
@@ -130,20 +181,78 @@ export class BrokerLink {
     this.log.info({ broker: s.url, clientId: this.clientId }, 'mqtt: connecting');
   }
 
-  /** Publishes now when connected; otherwise `queued` messages wait (bounded), the rest are dropped. */
-  publish(topic: string, payload: string, opts: { retain: boolean; queued?: boolean }): void {
-    const c = this.client;
-    if (c?.connected && this.state === 'connected') {
-      this.messagesOut++;
-      c.publish(topic, payload, { qos: 1, retain: opts.retain }, (err) => { if (err) this.lastError = err.message; });
+  /**
+   * Publishes now when connected and the socket takes it; otherwise `queued` messages wait
+   * (bounded, in order), the rest are dropped. QoS 1 unless `qos` says 0.
+   */
+  publish(topic: string, payload: string, opts: { retain: boolean; queued?: boolean; qos?: 0 | 1 }): void {
+    const qos = opts.qos ?? 1;
+    if (this.queue.length === 0 && this.canSend()) {
+      this.send(topic, payload, opts.retain, qos);
       return;
     }
     if (!opts.queued) return;
-    this.queue.push({ topic, payload });
+    this.queue.push({ topic, payload, qos });
     if (this.queue.length > QUEUE_LIMIT) {
       this.queue.shift();
       this.dropped++;
-      this.log.warn({ queueLimit: QUEUE_LIMIT, dropped: this.dropped }, 'mqtt: confirmation dropped, the queue for the broker is full');
+      const now = Date.now();
+      if (now - this.droppedLoggedAt >= DROP_LOG_MS) {
+        this.droppedLoggedAt = now;
+        this.log.warn({ queueLimit: QUEUE_LIMIT, dropped: this.dropped }, 'mqtt: confirmation dropped, the queue for the broker is full');
+      }
+    }
+  }
+
+  /** Connected, and the socket holds less than SOCKET_LIMIT (else the queue flushes on its drain). */
+  private canSend(): boolean {
+    const c = this.client;
+    if (!c?.connected || this.state !== 'connected') return false;
+    const out = c.stream as { writableLength?: number; once?(e: 'drain', f: () => void): void } | undefined;
+    if ((out?.writableLength ?? 0) <= SOCKET_LIMIT) return true;
+    if (!this.waitingForDrain && out?.once) {
+      this.waitingForDrain = true;
+      out.once('drain', () => { this.waitingForDrain = false; this.flush(); });
+    }
+    return false;
+  }
+
+  private send(topic: string, payload: string, retain: boolean, qos: 0 | 1): void {
+    const c = this.client!;
+    this.messagesOut++;
+    if (qos === 1 && !this.roomInFlight(c)) qos = 0;
+    if (qos === 0) {
+      this.qos0++;
+      c.publish(topic, payload, { qos: 0, retain });
+      return;
+    }
+    let id = 0;
+    c.publish(topic, payload, { qos: 1, retain }, (err) => {
+      if (err && err.message !== 'Message removed') this.lastError = err.message;
+      this.unacked.delete(id);
+    });
+    id = c.getLastMessageId() ?? 0;
+    if (id !== 0) this.unacked.set(id, Date.now());
+  }
+
+  /** Fewer than INFLIGHT_LIMIT wait for their PUBACK, once those waiting past ACK_WAIT_MS are given up. */
+  private roomInFlight(c: MqttClient): boolean {
+    if (this.unacked.size < INFLIGHT_LIMIT) return true;
+    const old = Date.now() - ACK_WAIT_MS;
+    for (const [id, at] of this.unacked) {
+      if (at > old) break;
+      this.unacked.delete(id);
+      this.givenUp++;
+      c.removeOutgoingMessage(id);
+    }
+    return this.unacked.size < INFLIGHT_LIMIT;
+  }
+
+  /** What waits goes out while the socket takes it. */
+  private flush(): void {
+    while (this.queue.length > 0 && this.canSend()) {
+      const m = this.queue.shift()!;
+      this.send(m.topic, m.payload, false, m.qos);
     }
   }
 
@@ -170,6 +279,10 @@ export class BrokerLink {
     this.client = undefined;
     this.setState('stopped');
     if (!c) return;
+    // MQTT.js's end waits for what is unacknowledged, and counts it on every PUBACK: after a
+    // flood, thousands waiting made each of them cost a walk of all the rest (16 s to stop).
+    for (const id of this.unacked.keys()) c.removeOutgoingMessage(id);
+    this.unacked.clear();
     if (c.connected) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, 1000);
@@ -198,7 +311,7 @@ export class BrokerLink {
       messagesIn: this.messagesIn,
       messagesOut: this.messagesOut,
       clientIdInUse: this.takenOver.times ? { ...this.takenOver } : null,
-      confirmations: { queued: this.queue.length, dropped: this.dropped },
+      confirmations: { queued: this.queue.length, dropped: this.dropped, unacknowledged: this.unacked.size, givenUp: this.givenUp, qos0: this.qos0 },
     };
   }
 
@@ -218,7 +331,7 @@ export class BrokerLink {
     this.client?.publish(this.topics.availability, 'online', { qos: 1, retain: true });
     this.messagesOut++;
     this.on.connected();
-    for (const m of this.queue.splice(0)) this.publish(m.topic, m.payload, { retain: false, queued: true });
+    this.flush();
   }
 
   private failed(err: Error & { code?: string | number; reason?: unknown }): void {
@@ -242,6 +355,9 @@ export class BrokerLink {
   }
 
   private closed(): void {
+    // The old connection's: MQTT.js settles or drops them itself.
+    this.unacked.clear();
+    this.waitingForDrain = false;
     if (!this.client || this.state === 'stopped') return;
     if (this.state === 'connected' && this.cleanSinceConnect) this.closedByBroker++;
     this.cleanSinceConnect = false;

@@ -27,7 +27,7 @@ test('confirmations wait in a bounded queue while the broker is away and go out 
   try {
     for (let i = 0; i < QUEUE_LIMIT + 50; i++) link.publish(topics.confirm, `{"inumber":"${i}"}`, { retain: false, queued: true });
     link.publish(topics.status, '{"stale":true}', { retain: true });
-    assert.deepEqual(link.status().confirmations, { queued: QUEUE_LIMIT, dropped: 50 });
+    assert.deepEqual(link.status().confirmations, { queued: QUEUE_LIMIT, dropped: 50, unacknowledged: 0, givenUp: 0, qos0: 0 });
     assert.ok(warnings.some((m) => /confirmation dropped/.test(m)));
     await broker.start();
     w = await Watcher.open(broker.url, ['mlds/q1/#']);
