@@ -10,11 +10,11 @@ import type { FeedbackStatus } from './feedback.js';
 import type { HealthReport } from './health.js';
 import { MetricFamily, type Labels } from './metric-family.js';
 import type { Status } from './status-types.js';
-import { commandCounts, confirmationCounts } from './counters.js';
+import { commandCounts, confirmationCounts, supersededCount } from './counters.js';
 
 const STATES = ['connecting', 'connected', 'disconnected', 'refused', 'stopped'] as const;
 
-interface FleetFacts { unit?: string; state?: string; messagesIn?: number; messagesOut?: number; reconnects?: number; confirmations?: { dropped?: number } }
+interface FleetFacts { unit?: string; state?: string; messagesIn?: number; messagesOut?: number; reconnects?: number; confirmations?: { dropped?: number; queued?: number }; commands?: { waiting?: number } }
 interface BrightnessFacts { units?: Array<{ id: string; brightness?: number; blanked?: boolean }> }
 
 function build() {
@@ -41,7 +41,9 @@ function build() {
     brightness: family('mlds_brightness_percent', 'the brightness the unit\'s output is given, 0..100 (components.brightness.units[].brightness; 0 while blanked)'),
     blanked: family('mlds_blanked', '1 while the unit is blanked: dark, its content kept (components.brightness.units[].blanked)'),
     commandAge: family('mlds_last_command_age_seconds', 'seconds since the display\'s last accepted command (displays[].lastCommand.at); no sample before its first'),
-    commands: counter('mlds_commands_total', 'control messages by source (http, cron, poller, mqtt...) and result (ok, fault)'),
+    commands: counter('mlds_commands_total', 'control messages by source (http, cron, poller, mqtt...) and result (ok, fault, busy: shed under a flood, MLDS_BUSY)'),
+    superseded: counter('mlds_commands_superseded_total', 'accepted commands whose content was replaced before any frame carried it to the output, confirmed 1 (commands.superseded)'),
+    queued: family('mlds_queued', 'work waiting now: `queue` mqtt_commands (MQTT commands waiting for the control path, components.fleet.commands.waiting) or mqtt_confirmations (confirmations waiting for the broker, components.fleet.confirmations.queued)'),
     confirmations: counter('mlds_confirmations_total', 'confirmations produced, by value (0 not shown, 1 shown, 2 faulty)'),
     confirmationsDropped: counter('mlds_confirmations_dropped_total', 'confirmations that never reached their receiver: channel feedback (the HTTP feedback address; reason gave_up after the last retry, queue_full) or mqtt (queue_full while the broker was away)'),
     broker: family('mlds_broker_state', 'the MQTT connection (components.fleet.state): 1 for the current state'),
@@ -107,6 +109,7 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
 
   for (const c of commandCounts()) m.commands.add(c.count, { source: c.source, result: c.result });
   for (const c of confirmationCounts()) m.confirmations.add(c.count, { confirm: String(c.confirm) });
+  m.superseded.add(supersededCount());
   const feedback = status.components.feedback as FeedbackStatus | undefined;
   if (feedback) {
     m.confirmationsDropped.add(feedback.givenUp, { channel: 'feedback', reason: 'gave_up' });
@@ -118,6 +121,8 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
     m.brokerMessages.add(fleet.messagesOut ?? 0, { direction: 'out' });
     m.brokerReconnects.add(fleet.reconnects ?? 0);
     m.confirmationsDropped.add(fleet.confirmations?.dropped ?? 0, { channel: 'mqtt', reason: 'queue_full' });
+    m.queued.add(fleet.commands?.waiting ?? 0, { queue: 'mqtt_commands' });
+    m.queued.add(fleet.confirmations?.queued ?? 0, { queue: 'mqtt_confirmations' });
   }
 
   const h = status.components.health as HealthReport | undefined;

@@ -169,7 +169,7 @@ test('a burst over HTTP: every command confirmed 1 at the feedback address, at m
     assert.ok(superseded >= N - frames, `${superseded} superseded with ${frames} frames for ${N} commands`);
     assert.ok(superseded < N, 'the last one was shown');
     const metrics = (await get(svc, '/metrics')).text;
-    assert.match(metrics, new RegExp(`^mlds_commands_superseded ${s1.commands.superseded}$`, 'm'));
+    assert.match(metrics, new RegExp(`^mlds_commands_superseded_total ${s1.commands.superseded}$`, 'm'));
   } finally {
     await svc.close();
     fb.close();

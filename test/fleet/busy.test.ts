@@ -59,5 +59,5 @@ test('over `rateLimit` a second on a topic, commands are shed: confirm 0 MLDS_BU
   const shown = new Set(taken.map((c) => c.inumber));
   assert.ok(shown.has(svc.controller().state('main').lastCommand?.inumber ?? ''));
   const metrics = (await get(svc, '/metrics')).text;
-  assert.match(metrics, new RegExp(`^mlds_commands\\{source="mqtt",result="busy"\\} ${busy.length}$`, 'm'));
+  assert.match(metrics, new RegExp(`^mlds_commands_total\\{source="mqtt",result="busy",mqtt_unit="u1"\\} ${busy.length}$`, 'm'));
 });
