@@ -120,7 +120,7 @@ async function useEverything(s: Running, w: Watcher): Promise<void> {
   const ok = async (p: string) => { const r = await ask(s, p); assert.equal(r.status, 200, `${p}: ${r.text}`); return r; };
   const shot = async () => decode((await ok('/screenshot?id=main')).bytes);
 
-  assert.match((await ok('/metrics')).text, /^mlds_frames_rendered\{unit="[^"]+"\} \d+/m);
+  assert.match((await ok('/metrics')).text, /^mlds_frames_rendered_total\{unit="[^"]+",[^}]*\} \d+/m);
   assert.match((await ok('/info')).text, /Test display/);
   assert.equal((await ok('/status')).type.startsWith('application/json'), true);
 
