@@ -4,7 +4,7 @@
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { nativeHelperProblem, nativeHelper } from '../src/output/native.js';
+import { nativeHelperProblem, nativeHelper } from '../src/native/helper.js';
 import { brightnessTable, FORMATS } from '../src/output/pixel-format.js';
 import { ColorlightOutput } from '../src/output/colorlight.js';
 import { frameLayout } from '../src/output/colorlight-protocol.js';

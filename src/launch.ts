@@ -13,7 +13,7 @@ import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { CODE_CACHE_KEY, type CodeCacheReport } from './runtime/code-cache.js';
+import { CODE_CACHE_KEY, type CodeCacheReport } from './util/code-cache.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const BUNDLE = path.join(HERE, 'bundle', 'mlds.cjs');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { loadConfig } from '../src/config/load.js';
 import type { ServiceConfig } from '../src/config/types.js';
 import { dateText } from '../src/render/areas/date.js';
-import { useFontDirs } from '../src/render/fonts.js';
+import { useFontDirs } from '../src/text/fonts.js';
 import { fitWarnings, fontDirsOf, measureLine } from '../src/preview/fit.js';
 import { offlineController } from '../src/preview/offline.js';
 import { renderCommand, renderLayoutsToPng, type Preview } from '../src/preview/render.js';

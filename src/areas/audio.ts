@@ -7,7 +7,7 @@ import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { audioSink } from '../media/audio-sink.js';
 import { AudioPlayer } from '../media/audio-player.js';
-import { setAreaFault } from '../media/faults.js';
+import { setAreaFault } from '../render/area-faults.js';
 import { notAudio } from '../media/probe.js';
 import type { AreaKind, AreaWatcher, WatchLog } from './kind.js';
 import { fallbackFile, fileFields, resolveFile } from './rules.js';

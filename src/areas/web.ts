@@ -1,7 +1,7 @@
 // web areas: a page from params rendered by the shared headless Chromium, cut out at `xy`.
 import { pointer } from '../config/faults.js';
 import { MldsError } from '../errors.js';
-import { checkUrl } from '../net/url-rules.js';
+import { checkUrl } from '../fetch/url-rules.js';
 import { WebContent } from '../render/areas/web.js';
 import type { AreaKind, AreaRules } from './kind.js';
 import { paramFor } from './rules.js';

@@ -4,11 +4,11 @@
 // the boot replay) change the displays' state underneath the overlay, so they show the moment
 // it lifts and nothing a TPCM sent is lost. /identify brings the info screen back.
 import type { DisplayConfig } from '../config/types.js';
-import { identity } from '../monitor/status.js';
+import { identity } from '../runtime/status-document.js';
 import type { Overlay } from '../render/compositor.js';
 import { preloadImage } from '../render/images.js';
-import type { Component, RuntimeContext } from '../runtime/component.js';
-import type { Unit } from '../runtime/unit.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import type { Unit } from '../render/unit.js';
 import { VERSION } from '../version.js';
 import { CompleteUrls } from './complete-urls.js';
 import { InfoScreen, type InfoFacts } from './info-screen.js';

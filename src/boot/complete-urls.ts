@@ -2,9 +2,9 @@
 // a backend the panel is up. A failure is retried with a doubling delay and logged; the body
 // is read (within a small limit) and dropped.
 import type { DisplayConfig } from '../config/types.js';
-import { fetchLimited } from '../net/fetch-limited.js';
-import { describeUrl } from '../net/url-rules.js';
-import type { RuntimeContext } from '../runtime/component.js';
+import { fetchLimited } from '../fetch/fetch-limited.js';
+import { describeUrl } from '../fetch/url-rules.js';
+import type { RuntimeContext } from '../capability/component-contract.js';
 import { isoTime } from '../util/clock.js';
 
 export const COMPLETE_URL_LIMITS = { maxBytes: 64 * 1024, timeoutMs: 10_000, maxRedirects: 3 } as const;

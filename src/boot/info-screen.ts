@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { Overlay } from '../render/compositor.js';
-import { cssFont, PACKAGE_FONT_DIR } from '../render/fonts.js';
+import { cssFont, PACKAGE_FONT_DIR } from '../text/fonts.js';
 
 export interface InfoFacts {
   hostname: string;

@@ -3,7 +3,7 @@
 // the pixel-scaling table of fbdev and DDP) and applies it to the next picture it sends. When
 // no picture is due soon (static content: the frame loop sleeps), the picture already drawn is
 // handed to the output once more; the compositor is never asked to draw.
-import type { Unit } from '../runtime/unit.js';
+import type { Unit } from '../render/unit.js';
 
 /** A picture due within this carries the new level by itself. */
 export const CARRIED_MS = 250;

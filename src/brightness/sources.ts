@@ -1,15 +1,15 @@
 // The live sources behind the precedence: manual values, light sensors and brightnessUrl
 // pollers, kept in step with the configuration (a sensor or URL that a reload leaves as it was
 // keeps running and keeps its readings), and each unit's candidate list built from them.
-import { clockHeld } from '../monitor/clock-guard.js';
+import { clockHeld } from '../time/clock-guard.js';
 import type { DisplayConfig, SensorConfig, ServiceConfig, UnitConfig } from '../config/types.js';
 import type { Logger } from '../log/logger.js';
-import { describeUrl } from '../net/url-rules.js';
+import { describeUrl } from '../fetch/url-rules.js';
 import type { Clock } from '../util/clock.js';
 import type { Candidate } from './precedence.js';
 import type { ScheduleSource } from './schedule-source.js';
 import { Sensor, type SensorStatus } from './sensors/sensor.js';
-import type { LinkDeps } from './sensors/link.js';
+import type { LinkDeps } from './sensors/lux-link.js';
 import { UrlSource, type UrlStatus } from './url-source.js';
 
 export interface ManualValue { value: number; at: number }

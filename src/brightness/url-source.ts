@@ -4,8 +4,8 @@
 // STALE_AFTER_MS after the last good fetch, then the next source down takes over.
 import { MldsError } from '../errors.js';
 import type { Logger } from '../log/logger.js';
-import { describeUrl } from '../net/url-rules.js';
-import { fetchLimited } from '../net/fetch-limited.js';
+import { describeUrl } from '../fetch/url-rules.js';
+import { fetchLimited } from '../fetch/fetch-limited.js';
 import type { Clock } from '../util/clock.js';
 import { isoTime } from '../util/clock.js';
 import { STALE_AFTER_MS } from './sensors/sensor.js';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { pointer } from './faults.js';
 import { parseBoolLike, parseIntLike } from './scalars.js';
 import type { CronConfig, DisplayConfig, PollerConfig, PollerMapper } from './types.js';
-import { checkUrl, DEFAULT_PORT_RANGE } from '../net/url-rules.js';
+import { checkUrl, DEFAULT_PORT_RANGE } from '../fetch/url-rules.js';
 import { MldsError } from '../errors.js';
 
 type Raw = Record<string, unknown>;

@@ -5,7 +5,7 @@ import { DEFAULTS } from './defaults.js';
 import { pointer } from './faults.js';
 import { parseBoolLike, parseIntLike } from './scalars.js';
 import { readTlsPair, tlsPath } from './tls.js';
-import { MAX_PICTURE_MEGAPIXELS, defaultPictureMegapixels } from '../render/picture-limits.js';
+import { MAX_PICTURE_MEGAPIXELS, defaultPictureMegapixels } from '../media/picture-limits.js';
 import type { HttpLimits, MdnsSettings, NetworkSettings, PictureLimits, ServiceConfig } from './types.js';
 
 type Raw = Record<string, unknown>;
@@ -89,7 +89,7 @@ export function fieldSettings(raw: Raw, serviceDir: string, fault: Fault): Pick<
   };
 }
 
-/** limits.maxPictureMegapixels, or the default for this unit's memory (render/picture-limits.ts). */
+/** limits.maxPictureMegapixels, or the default for this unit's memory (media/picture-limits.ts). */
 export function pictureMegapixelsOf(raw: unknown): number {
   return (isObj(raw) ? parseIntLike(raw.maxPictureMegapixels) : undefined) ?? defaultPictureMegapixels();
 }

@@ -9,7 +9,7 @@ import { fieldSettings, pictureMegapixelsOf } from './field-settings.js';
 import { mqttOf } from './mqtt.js';
 import { resolveAsset } from './files.js';
 import { pictureFileFault } from '../media/picture-header.js';
-import { MEGAPIXEL } from '../render/picture-limits.js';
+import { MEGAPIXEL } from '../media/picture-limits.js';
 import { normalizeSensors, sensorFrom } from './sensors.js';
 import { parseBoolLike, parseIntLike, parseNumLike } from './scalars.js';
 import type {

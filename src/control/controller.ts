@@ -2,7 +2,7 @@ import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import { MldsError } from '../errors.js';
 import type { FrameFate } from '../frame.js';
 import type { Clock } from '../util/clock.js';
-import { countCommand, countSuperseded } from '../monitor/counters.js';
+import { countCommand, countSuperseded } from './counters.js';
 import { publishStateChange } from './changes.js';
 import { parseCommand, type ClearCommand, type Command } from './command.js';
 import { maskQuery, maskText } from './credentials.js';

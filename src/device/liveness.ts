@@ -1,6 +1,6 @@
 // What the systemd watchdog is fed on: every unit's frame loop works and HTTP answers. A
 // stuck loop or a dead server withholds WATCHDOG=1, and systemd restarts the service.
-import type { RuntimeContext } from '../runtime/component.js';
+import type { RuntimeContext } from '../capability/component-contract.js';
 import { probeHttp } from './http-probe.js';
 
 export interface LivenessOptions {

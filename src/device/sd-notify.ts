@@ -1,7 +1,7 @@
 // sd_notify(3) for a service started by systemd: where to send (NOTIFY_SOCKET), whether and
 // how often the watchdog wants a sign of life (WATCHDOG_USEC, WATCHDOG_PID), and the sending,
 // which goes through the native helper because Node has no Unix datagram sockets.
-import { nativeHelper } from '../output/native.js';
+import { nativeHelper } from '../native/helper.js';
 
 /** How the service reaches systemd, after serialport's bindings: small, and a mock for tests. */
 export interface Notifier {

@@ -1,6 +1,6 @@
 // The one line `systemctl status mlds` shows (STATUS=): what a technician at the cabinet needs
 // first. Where the service is (starting, boot screens, ready, stopping), then what is wrong.
-import type { Status } from '../monitor/status-types.js';
+import type { Status } from '../capability/status-types.js';
 
 export type Phase = 'starting' | 'running' | 'stopping';
 

@@ -4,7 +4,7 @@
 // `systemctl status`, and WATCHDOG=1 only while every unit's frame loop works and HTTP
 // answers. Wanted only when systemd set NOTIFY_SOCKET or WATCHDOG_USEC, so it costs nothing
 // when run by hand.
-import type { Component, RuntimeContext } from '../runtime/component.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { appStatus } from './http-probe.js';
 import { livenessProblems } from './liveness.js';
 import { nativeSdNotify, notifyEnv, socketNotifier, statusLine, type Notifier, type NotifyEnv } from './sd-notify.js';

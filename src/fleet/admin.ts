@@ -4,7 +4,7 @@
 // The answer goes to the unit's confirm topic as {"cmd","confirm","code","message"}.
 import { BOOT_COMPONENT, MAX_IDENTIFY_S, type BootScreens } from '../boot/boot-screens.js';
 import { MldsError } from '../errors.js';
-import type { RuntimeContext } from '../runtime/component.js';
+import type { RuntimeContext } from '../capability/component-contract.js';
 import { MAX_PAYLOAD } from './payload.js';
 
 export interface AdminReply { cmd: string | null; confirm: 1 | 2; code: string | null; message: string }

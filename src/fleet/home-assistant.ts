@@ -8,12 +8,12 @@
 //   command  <prefix>/<unit>/light/<MAIN id>/set    {"state":"ON","brightness":55} | {"state":"OFF"}
 //   state    <prefix>/<unit>/light/<MAIN id>/state  {"state":"ON","brightness":55,"color_mode":"brightness"} (retained)
 import { hostname } from 'node:os';
-import type { BrightnessComponent } from '../brightness/component.js';
+import type { BrightnessComponent } from '../brightness/brightness-component.js';
 import type { MqttSettings } from '../config/types.js';
-import { identity } from '../monitor/status.js';
-import type { RuntimeContext } from '../runtime/component.js';
+import { identity } from '../runtime/status-document.js';
+import type { RuntimeContext } from '../capability/component-contract.js';
 import { VERSION } from '../version.js';
-import type { BrokerLink } from './link.js';
+import type { BrokerLink } from './broker-link.js';
 import type { Topics } from './topics.js';
 
 export const HA_STATUS = 'homeassistant/status';

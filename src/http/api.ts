@@ -1,10 +1,10 @@
 import type { Controller } from '../control/controller.js';
 import type { ServiceConfig } from '../config/types.js';
 import type { Frame } from '../frame.js';
-import type { Status } from '../monitor/status-types.js';
-import type { Component } from '../runtime/component.js';
+import type { Status } from '../capability/status-types.js';
+import type { Component } from '../capability/component-contract.js';
 import type { ArchiveLoadReport } from '../runtime/archives.js';
-import type { ReloadReport } from '../runtime/diff.js';
+import type { ReloadReport } from '../config/diff.js';
 import type { HistoryAnswer } from '../log/shown-log.js';
 
 /** What the HTTP layer may ask of the running service; HTTP only adapts requests to it. */

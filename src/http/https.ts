@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type Koa from 'koa';
 import { readTlsPair, type TlsPair } from '../config/tls.js';
 import type { HttpLimits, ServiceConfig } from '../config/types.js';
-import type { Component, RuntimeContext } from '../runtime/component.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { closeServer, listen } from './listen.js';
 import { refusalLog, refusalsOf } from './refusals.js';
 import { guardUrl, protect, serverOptions } from './server.js';

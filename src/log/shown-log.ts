@@ -5,7 +5,7 @@ import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ShownEntry } from '../control/layers.js';
-import type { ServiceProblem } from '../monitor/status.js';
+import type { ServiceProblem } from '../runtime/status-document.js';
 import { moveAsideUnlessRegular } from '../util/regular-file.js';
 import { DailyFile, rotatedName } from './daily-file.js';
 import type { LogSpace } from './log-space.js';

@@ -10,7 +10,7 @@
 //   A height of 0 (set later by a DNL marker) is not accepted.
 // GIF (GIF89a spec): "GIF87a" or "GIF89a", then the logical screen [width u16 LE][height u16 LE];
 //   each frame's own size is checked when it is parsed (src/render/gif.ts).
-import { MEGAPIXEL } from '../render/picture-limits.js';
+import { MEGAPIXEL } from './picture-limits.js';
 import { fileIdentity, withFile, type Reader } from './sniff.js';
 
 /** JPEG segments walked before giving up on finding the frame header. */

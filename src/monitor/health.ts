@@ -7,7 +7,7 @@ import { childEnv } from '../util/child-env.js';
 import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { freemem, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
-import { clockHeld, clockSynchronized, setClockSynchronized } from './clock-guard.js';
+import { clockHeld, clockSynchronized, setClockSynchronized } from '../time/clock-guard.js';
 
 export interface HealthReport {
   /** °C of the SoC (the first thermal zone of a CPU/SoC type, else the first zone); null without one. */

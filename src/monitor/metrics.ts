@@ -9,8 +9,8 @@ import { Registry, type Metric } from 'prom-client';
 import type { FeedbackStatus } from './feedback.js';
 import type { HealthReport } from './health.js';
 import { MetricFamily, type Labels } from './metric-family.js';
-import type { Status } from './status-types.js';
-import { commandCounts, confirmationCounts, supersededCount } from './counters.js';
+import type { Status } from '../capability/status-types.js';
+import { commandCounts, confirmationCounts, supersededCount } from '../control/counters.js';
 
 const STATES = ['connecting', 'connected', 'disconnected', 'refused', 'stopped'] as const;
 

@@ -5,7 +5,7 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { Bonjour } from 'bonjour-service';
 import type { MdnsSettings, ServiceConfig } from '../config/types.js';
-import type { Component, RuntimeContext } from '../runtime/component.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { VERSION } from '../version.js';
 
 /** A TXT string is at most 255 bytes, `key=value` included. */

@@ -3,7 +3,7 @@
 // put the previous file back when it does not answer within network.rollbackSeconds, so a
 // technician's typo cannot take a unit in the field off the network for good.
 import { MldsError } from '../errors.js';
-import type { Component, RuntimeContext } from '../runtime/component.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { applyCommand, run } from './commands.js';
 import type { NetworkRequest } from './ethernet-request.js';
 import { gatewayOf, readEthernet, resolveInterface, type EthernetConfig } from './ethernet-read.js';

@@ -1,8 +1,8 @@
 // Colorlight LED receiver cards on a dedicated Ethernet port (see colorlight-protocol.ts).
 import { rowRuns } from '../frame.js';
 import type { Frame, Output, ColorlightDetails } from './types.js';
-import { nativeHelper, type PacketSocket } from './native.js';
-import { linkState, linkWarnings, type LinkState } from './link.js';
+import { nativeHelper, type PacketSocket } from '../native/helper.js';
+import { linkState, linkWarnings, type LinkState } from './link-speed.js';
 import { WireDamage } from './wire-damage.js';
 import {
   REPEAT_FIRMWARE, REPLY_ETHERTYPE, brightnessByte, discoveryPacket, frameLayout, packetize, parseReply,

@@ -11,7 +11,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { rowRuns } from '../frame.js';
 import type { Frame, Output, DdpDetails } from './types.js';
-import { optionalNativeHelper, type UdpSocket } from './native.js';
+import { optionalNativeHelper, type UdpSocket } from '../native/helper.js';
 import { brightnessTable } from './pixel-format.js';
 import { WireDamage } from './wire-damage.js';
 import { DDP_PORT, HEADER_LEN, MAX_DATA, packetCount, packetize, type PixelRun } from './ddp-protocol.js';

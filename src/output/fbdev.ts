@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { damageSince, mergeDamage, type FrameMark, type Rect } from '../frame.js';
 import type { Frame, Output, FbdevDetails } from './types.js';
-import { nativeHelper, type FbDevice, type FixScreenInfo, type VarScreenInfo } from './native.js';
+import { nativeHelper, type FbDevice, type FixScreenInfo, type VarScreenInfo } from '../native/helper.js';
 import { brightnessTable, formatName } from './pixel-format.js';
 
 /** Geometry for a device whose ioctls cannot answer (a plain file standing in for one in tests). */

@@ -1,6 +1,6 @@
 // Pixel layouts the outputs write, in the kernel's bitfield terms, and the brightness table
 // that scales pixels when a panel has no hardware brightness of its own.
-import { optionalNativeHelper, type NativeHelper, type PixelFormat } from './native.js';
+import { optionalNativeHelper, type NativeHelper, type PixelFormat } from '../native/helper.js';
 
 const f = (bpp: number, r: number, rl: number, g: number, gl: number, b: number, bl: number, t = 0, tl = 0): PixelFormat => ({
   bitsPerPixel: bpp,

@@ -3,7 +3,7 @@ import { pointer } from '../config/faults.js';
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import { needsLayout, signTextContent } from '../render/areas/sign-text.js';
 import { TextContent } from '../render/areas/text.js';
-import { PACKAGE_FONT_DIR, useFontDirs } from '../render/fonts.js';
+import { PACKAGE_FONT_DIR, useFontDirs } from '../text/fonts.js';
 
 /** The font folders the service renders with (its own fonts/ first): widths depend on the fallback chain. */
 export function fontDirsOf(config: ServiceConfig): string[] {

@@ -8,7 +8,7 @@ import type { Rect } from '../frame.js';
 import { AreaRects } from './area-rects.js';
 import { AreaLayer, backgroundStyle, drawArea, type Phase } from './area-draw.js';
 import type { EffectPhase } from './effects.js';
-import { fontFaults } from './fonts.js';
+import { fontFaults } from '../text/fonts.js';
 
 export interface RenderOptions {
   /** Length of one dispEffect or clearEffect. */

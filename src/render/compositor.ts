@@ -5,7 +5,7 @@ import { intersects, type Frame, type Rect, visibleOnly } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
 import type { TextFit } from './areas/content.js';
 import { copyKept, keepPictures, keptBytes } from './kept-pictures.js';
-import { PACKAGE_FONT_DIR, useFontDirs } from './fonts.js';
+import { PACKAGE_FONT_DIR, useFontDirs } from '../text/fonts.js';
 import { readBack } from './read-back.js';
 import { ScratchCanvases } from './scratch.js';
 

@@ -2,7 +2,7 @@
 // place, to the microsecond, with nothing made on the JS heap per frame (native/src/timer.cc says
 // what a setTimeout per frame costs). setTimeout stays for a helper not built or built before
 // the timer existed, and for tests that drive the loop on mocked timers.
-import { optionalNativeHelper } from '../output/native.js';
+import { optionalNativeHelper } from '../native/helper.js';
 
 /** One pending wake-up of one callback at a time. */
 export interface FrameClock {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { createCanvas, createImageData, type Canvas } from 'canvas';
 import type { GifReader } from 'omggif';
-import { MAX_PICTURE_MEGAPIXELS, MEGAPIXEL } from './picture-limits.js';
+import { MAX_PICTURE_MEGAPIXELS, MEGAPIXEL } from '../media/picture-limits.js';
 
 // The decoder loads with the first GIF shown (synchronously, as pictures are decoded), not at start.
 const requireCjs = createRequire(import.meta.url);

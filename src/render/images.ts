@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { bufferReader, pictureFault, pictureFileCheck, pictureHeader, type PictureSize } from '../media/picture-header.js';
 import { GifAnimation } from './gif.js';
-import { BYTES_PER_PIXEL, MEGAPIXEL, defaultPictureMegapixels, pictureBudgetBytes } from './picture-limits.js';
+import { BYTES_PER_PIXEL, MEGAPIXEL, defaultPictureMegapixels, pictureBudgetBytes } from '../media/picture-limits.js';
 
 type Drawable = Image | Canvas;
 

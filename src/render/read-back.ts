@@ -14,7 +14,7 @@
 // the whole canvas, and then getImageData stays for rectangles small against the canvas.
 import { Canvas, type CanvasRenderingContext2D } from 'canvas';
 import { endianness } from 'node:os';
-import { optionalNativeHelper, type CanvasRead, type NativeHelper } from '../output/native.js';
+import { optionalNativeHelper, type CanvasRead, type NativeHelper } from '../native/helper.js';
 import { FORMATS } from '../output/pixel-format.js';
 import { freeBuffer } from './free-buffer.js';
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { ConfigError } from '../config/faults.js';
 import { loadConfig } from '../config/load.js';
 import { MldsError } from '../errors.js';
-import { checkUrl, describeUrl } from '../net/url-rules.js';
-import type { ReloadReport } from './diff.js';
+import { checkUrl, describeUrl } from '../fetch/url-rules.js';
+import type { ReloadReport } from '../config/diff.js';
 import type { Runtime } from './runtime.js';
 
 /** What /load_config answers: the reload, and the files the archive did not bring back (moved to the backup). */

@@ -1,7 +1,7 @@
-import type { ComponentEntry } from './component.js';
+import type { ComponentEntry } from '../capability/component-contract.js';
 import { RECHECK_SECONDS, recheckComponent } from './recheck.js';
 import type { HttpsDeps } from '../http/https.js';
-import { mediaEntry } from '../media/entry.js';
+import { mediaEntry } from '../playback/entry.js';
 
 /**
  * Every capability that runs with the service, in start order. A capability registers here
@@ -16,7 +16,7 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps } 
     // 0 turns the re-check off (tests that count the clock's timers).
     { name: 'recheck', wanted: () => recheck > 0, load: async () => recheckComponent(recheck) },
     // Always: daylight is the default brightness (DECISIONS.md, Brightness precedence).
-    { name: 'brightness', wanted: () => true, load: async () => (await import('../brightness/component.js')).brightnessComponent() },
+    { name: 'brightness', wanted: () => true, load: async () => (await import('../brightness/brightness-component.js')).brightnessComponent() },
     { name: 'crons', wanted: (c) => c.crons.length > 0, load: async () => (await import('../schedule/crons.js')).cronsComponent() },
     { name: 'pollers', wanted: (c) => c.pollers.length > 0, load: async () => (await import('../schedule/pollers.js')).pollersComponent() },
     // /getethernetconfig, /setethernetconfig and a rollback watch left by a restart (Linux: ip, systemd-networkd).

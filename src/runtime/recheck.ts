@@ -1,4 +1,4 @@
-import type { Component, RuntimeContext } from './component.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { isoTime } from '../util/clock.js';
 
 /** The specification's automatic re-check of the configuration. */

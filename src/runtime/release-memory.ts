@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { optionalNativeHelper } from '../output/native.js';
+import { optionalNativeHelper } from '../native/helper.js';
 
 /** Long enough for the first frames and the boot screen's first picture to be out of the way. */
 export const RELEASE_AFTER_MS = 500;

@@ -6,15 +6,15 @@ import { restoreLevels } from '../control/restore-levels.js';
 import type { StateStore } from '../control/store.js';
 import { credentialNames } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
-import { countConfirmation } from '../monitor/counters.js';
+import { countConfirmation } from '../control/counters.js';
 import type { Logger } from '../log/logger.js';
-import type { ConfigStatus } from '../monitor/status.js';
-import type { ServiceProblem, Status } from '../monitor/status-types.js';
+import type { ConfigStatus } from './status-document.js';
+import type { ServiceProblem, Status } from '../capability/status-types.js';
 import { forgetImages, preloadImage, setPictureLimit } from '../render/images.js';
 import type { Clock } from '../util/clock.js';
-import type { Component, ComponentEntry, RuntimeContext } from './component.js';
-import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ReloadReport } from './diff.js';
-import { Unit } from './unit.js';
+import type { Component, ComponentEntry, RuntimeContext } from '../capability/component-contract.js';
+import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ReloadReport } from '../config/diff.js';
+import { Unit } from '../render/unit.js';
 
 export interface RuntimeDeps {
   configFile: string;

@@ -1,6 +1,6 @@
 import type { ServiceApi } from '../http/api.js';
 import type { LiveViews } from '../http/stream.js';
-import { buildStatus, type ServiceProblem } from '../monitor/status.js';
+import { buildStatus, type ServiceProblem } from './status-document.js';
 import { VERSION } from '../version.js';
 import type { ConfigArchives } from './archives.js';
 import type { Runtime } from './runtime.js';

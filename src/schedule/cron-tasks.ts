@@ -4,9 +4,9 @@ import type { CronConfig } from '../config/types.js';
 import { maskQuery } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
 import { renderInfoPage } from '../http/info/page.js';
-import { fetchLimited, type FetchLimitedOptions } from '../net/fetch-limited.js';
-import { describeUrl } from '../net/url-rules.js';
-import type { RuntimeContext } from '../runtime/component.js';
+import { fetchLimited, type FetchLimitedOptions } from '../fetch/fetch-limited.js';
+import { describeUrl } from '../fetch/url-rules.js';
+import type { RuntimeContext } from '../capability/component-contract.js';
 import { VERSION } from '../version.js';
 
 /** One run of a sendInfo or url cron: connecting, redirects and the answer together. */

@@ -3,10 +3,10 @@
 // FakeClock fires them; what each type does is in cron-tasks.ts.
 import { CronTime } from 'cron';
 import type { CronConfig } from '../config/types.js';
-import type { Component, RuntimeContext } from '../runtime/component.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { cronTarget, runCronTask } from './cron-tasks.js';
 import { isoTime } from '../util/clock.js';
-import { clockHeld } from '../monitor/clock-guard.js';
+import { clockHeld } from '../time/clock-guard.js';
 
 /**
  * The longest single wait. A unit without a clock battery boots with a wrong time and NTP

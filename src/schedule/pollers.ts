@@ -2,9 +2,9 @@
 // the body says through the control path, as /mlds would (DECISIONS.md, "Boot and
 // automation"). Waits are on the runtime's clock; the fetch itself is real.
 import type { PollerConfig } from '../config/types.js';
-import { fetchLimited } from '../net/fetch-limited.js';
-import { describeUrl } from '../net/url-rules.js';
-import type { Component, RuntimeContext } from '../runtime/component.js';
+import { fetchLimited } from '../fetch/fetch-limited.js';
+import { describeUrl } from '../fetch/url-rules.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { PollerBodyError, pollerQuery } from './poller-body.js';
 import { isoTime } from '../util/clock.js';
 

@@ -1,6 +1,6 @@
 // A font at one size, as layout sees it: how tall a line is and how wide a text is.
 import { createCanvas } from 'canvas';
-import { cssFont } from '../render/fonts.js';
+import { cssFont } from './fonts.js';
 import { bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf, type BitmapFont } from './bdf.js';
 
 export interface BitmapFace {

@@ -5,7 +5,7 @@ import type LineBreakerType from 'linebreak';
 import type { Align, Rgb } from '../config/types.js';
 import { isGraphic, type DocLine } from './doc.js';
 import { bitmapFace, bitmapHas, faceFor, measure, vectorFace, type Face } from './faces.js';
-import { fallbackFiles } from '../render/fonts.js';
+import { fallbackFiles } from './fonts.js';
 import { requireCjs } from '../util/require-cjs.js';
 import { isBitmapFontFile, loadBdf, bitmapScale } from './bdf.js';
 import { covered } from './coverage.js';

@@ -3,15 +3,15 @@
 // serial binding of the test's choosing (MockBinding). For what the service cannot be given
 // from outside: a mock serial device, a framebuffer on a plain file with a fake backlight.
 import { pino } from 'pino';
-import { BrightnessComponent, type BrightnessOptions } from '../../src/brightness/component.js';
+import { BrightnessComponent, type BrightnessOptions } from '../../src/brightness/brightness-component.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { ServiceConfig, UnitConfig } from '../../src/config/types.js';
 import type { Frame } from '../../src/frame.js';
 import { OutputRunner } from '../../src/output/runner.js';
 import type { Output } from '../../src/output/types.js';
 import { VirtualOutput } from '../../src/output/virtual.js';
-import type { RuntimeContext } from '../../src/runtime/component.js';
-import type { Unit } from '../../src/runtime/unit.js';
+import type { RuntimeContext } from '../../src/capability/component-contract.js';
+import type { Unit } from '../../src/render/unit.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { ServiceDir } from '../helpers/service.js';
 

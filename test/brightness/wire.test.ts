@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import type { RunningService } from '../../src/main.js';
 import { FbdevOutput } from '../../src/output/fbdev.js';
 import { brightnessByte } from '../../src/output/colorlight-protocol.js';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { brightnessTable, FORMATS } from '../../src/output/pixel-format.js';
 import { FakeClock } from '../helpers/clock.js';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { Controller, type Outcome } from '../../src/control/controller.js';
 import { StateStore } from '../../src/control/store.js';
 import type { FrameFate } from '../../src/frame.js';
-import { supersededCount } from '../../src/monitor/counters.js';
+import { supersededCount } from '../../src/control/counters.js';
 import { FakeClock } from '../helpers/clock.js';
 import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 import { sink } from '../helpers/sink.js';

@@ -201,6 +201,6 @@ test('every file the install copies from the checkout is there (build products a
   assert.match(unit, /^ExecStart=\/usr\/bin\/node \/opt\/mlds\/dist\/launch\.js /m);
   assert.match(text, /cp -a .*\$\(@D\)\/dist .*\$\(TARGET_DIR\)\/opt\/mlds\//);
   assert.match(text, /\$\(TARGET_DIR\)\/usr\/lib\/systemd\/system\/mlds\.service/);
-  // The loader's default path (src/output/native.ts) below /opt/mlds.
+  // The loader's default path (src/native/helper.ts) below /opt/mlds.
   assert.match(text, /\$\(TARGET_DIR\)\/opt\/mlds\/native\/build\/Release\//);
 });

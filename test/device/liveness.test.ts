@@ -10,7 +10,7 @@ import { appStatus, probeHttp } from '../../src/device/http-probe.js';
 import { livenessProblems } from '../../src/device/liveness.js';
 import type { Frame } from '../../src/frame.js';
 import { FrameLoop } from '../../src/render/loop.js';
-import type { Unit } from '../../src/runtime/unit.js';
+import type { Unit } from '../../src/render/unit.js';
 import { baseConfig, serviceDir, start } from '../helpers/service.js';
 import { area, rig, T0 } from '../render/helpers.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { nativeSdNotify, notifyEnv, socketNotifier, statusLine } from '../../src/device/sd-notify.js';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { REPO } from '../helpers/service.js';
 import { listen } from './listener.js';
 import { skipReason } from '../helpers/skip.js';

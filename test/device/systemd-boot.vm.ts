@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { cpio, dir, file, symlink } from '../output/vm/cpio.js';
 import { ensureKernel, loadOrder, type Kernel } from '../output/vm/kernel.js';
 import { qemuUnavailable } from '../output/vm/qemu.js';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { REPO } from '../helpers/service.js';
 import { AGENT, AGENT_SCRIPT, DROP_IN, initScript, prepareScript, TARGET } from './vm/guest.js';
 import { start, type Machine } from './vm/machine.js';

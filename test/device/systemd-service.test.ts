@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { emulated } from '../helpers/emulation.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 import { listen, type Datagram } from './listener.js';

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { BrokerLink } from '../../src/fleet/link.js';
+import { BrokerLink } from '../../src/fleet/broker-link.js';
 import { topicsOf } from '../../src/fleet/topics.js';
 import type { Logger } from '../../src/log/logger.js';
 import { Broker, freePort, hasMosquitto, makeCertificates } from '../helpers/broker.js';

@@ -8,7 +8,7 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import type { BootScreens } from '../../src/boot/boot-screens.js';
-import type { BrightnessComponent } from '../../src/brightness/component.js';
+import type { BrightnessComponent } from '../../src/brightness/brightness-component.js';
 import { baseConfig, get, nextFrame, serviceDir, start } from '../helpers/service.js';
 
 async function head(svc: { url: string }, p: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import type { Status } from '../../src/monitor/status-types.js';
+import type { Status } from '../../src/capability/status-types.js';
 import { Broker, freePort, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { emulated } from '../helpers/emulation.js';
 import { REPO, baseConfig, get, nextFrame, serviceDir, start, until } from '../helpers/service.js';

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BUILD_YEAR, clockHeld } from '../../src/monitor/clock-guard.js';
+import { BUILD_YEAR, clockHeld } from '../../src/time/clock-guard.js';
 import { HealthMonitor } from '../../src/monitor/health.js';
 import { timeOfDay } from '../../src/schedule/crons.js';
 import { FakeClock } from '../helpers/clock.js';

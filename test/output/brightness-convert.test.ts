@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brightnessTable, FORMATS } from '../../src/output/pixel-format.js';
-import { nativeHelper, nativeHelperProblem, type PixelFormat } from '../../src/output/native.js';
+import { nativeHelper, nativeHelperProblem, type PixelFormat } from '../../src/native/helper.js';
 import { skipReason } from '../helpers/skip.js';
 
 const skip = skipReason(nativeHelperProblem());

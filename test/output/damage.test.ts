@@ -13,7 +13,7 @@ import { mergeDamage, type Frame } from '../../src/frame.js';
 import { ColorlightOutput } from '../../src/output/colorlight.js';
 import { DdpOutput } from '../../src/output/ddp.js';
 import { FbdevOutput } from '../../src/output/fbdev.js';
-import { nativeHelperProblem, type PixelFormat } from '../../src/output/native.js';
+import { nativeHelperProblem, type PixelFormat } from '../../src/native/helper.js';
 import { FORMATS } from '../../src/output/pixel-format.js';
 import type { Output } from '../../src/output/types.js';
 import { VirtualOutput } from '../../src/output/virtual.js';

@@ -7,7 +7,7 @@ import { createCanvas } from 'canvas';
 import { DdpOutput, REFUSED_HOLD_MS } from '../../src/output/ddp.js';
 import { BACKOFF_MAX_MS, OutputRunner, REOPEN_AFTER_FAILURES } from '../../src/output/runner.js';
 import type { DdpDetails, Frame } from '../../src/output/types.js';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { ddpReceiver as receiver } from './ddp-receiver.js';
 import { rgbOf, waitFor } from './frames.js';
 import { skipReason } from '../helpers/skip.js';

@@ -12,7 +12,7 @@ import { ensureKernel, loadOrder, type Kernel } from './vm/kernel.js';
 import { cpio, dir, file, symlink } from './vm/cpio.js';
 import { initScript } from './vm/init.js';
 import { boot, qemuUnavailable, type Guest } from './vm/qemu.js';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { skipReason } from '../helpers/skip.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));

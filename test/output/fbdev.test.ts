@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FbdevOutput, probeFramebuffer, type FbGeometry } from '../../src/output/fbdev.js';
 import { FORMATS } from '../../src/output/pixel-format.js';
-import { nativeHelperProblem, type PixelFormat } from '../../src/output/native.js';
+import { nativeHelperProblem, type PixelFormat } from '../../src/native/helper.js';
 import type { Frame } from '../../src/output/types.js';
 import { skipReason } from '../helpers/skip.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brightnessTable, formatName, FORMATS, rgbaToRgb, rgbaToRgbPortable } from '../../src/output/pixel-format.js';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { skipReason } from '../helpers/skip.js';
 
 test('strided RGBA to RGB: native and portable paths agree, gaps untouched', { skip: skipReason(nativeHelperProblem()) }, () => {

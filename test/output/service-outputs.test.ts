@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { baseConfig, decode, get, serviceDir, start } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { ddpReceiver } from './ddp-receiver.js';
 import { createVethNs, netnsUnavailable, type VethNs } from './netns.js';
 import { pictures, startCard, type Card } from './colorlight-card.js';

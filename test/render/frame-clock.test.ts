@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { frameClock, nativeClock, timeoutClock } from '../../src/render/frame-clock.js';
 import { FrameLoop } from '../../src/render/loop.js';
 import type { Frame } from '../../src/frame.js';

@@ -12,7 +12,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { holdPicture, letGoOfPicture, pictureMemory, preloadImage, setPictureLimit } from '../../src/render/images.js';
-import { defaultPictureMegapixels } from '../../src/render/picture-limits.js';
+import { defaultPictureMegapixels } from '../../src/media/picture-limits.js';
 import { LISTEN_MS, underEmulation } from '../helpers/emulation.js';
 import { REPO, baseConfig, decode, near, serviceDir, until } from '../helpers/service.js';
 import { skipReason } from '../helpers/skip.js';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Canvas, createCanvas, Image, type CanvasRenderingContext2D } from 'canvas';
-import { nativeHelper, nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelper, nativeHelperProblem } from '../../src/native/helper.js';
 import { FORMATS } from '../../src/output/pixel-format.js';
 import { readBack, readsInPlace, useNativeReadBack } from '../../src/render/read-back.js';
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createCanvas } from 'canvas';
 import type { Frame } from '../../src/output/types.js';
 import { SCROLL_SPEED_PX_PER_S } from '../../src/render/areas/scroll.js';
-import { cssFont } from '../../src/render/fonts.js';
+import { cssFont } from '../../src/text/fonts.js';
 import { area, inkColumns, inkRows, px, rig, T0 } from './helpers.js';
 
 const LONG = 'The quick brown fox jumps over the lazy dog 0123456789 The quick brown fox jumps over the lazy dog';

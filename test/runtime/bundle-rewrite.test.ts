@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CHROMIUM } from '../../src/media/browser.js';
-import { nativeHelperProblem } from '../../src/output/native.js';
+import { nativeHelperProblem } from '../../src/native/helper.js';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { LISTEN_MS } from '../helpers/emulation.js';
 import { REPO, baseConfig, decode, near, serviceDir, until, type ServiceDir } from '../helpers/service.js';

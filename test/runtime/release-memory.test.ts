@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { NATIVE_PATH, nativeHelperProblem } from '../../src/output/native.js';
+import { NATIVE_PATH, nativeHelperProblem } from '../../src/native/helper.js';
 import { underEmulation } from '../helpers/emulation.js';
 import { skipReason } from '../helpers/skip.js';
 

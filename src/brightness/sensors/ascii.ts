@@ -1,7 +1,7 @@
 // protocol "ascii": the sensor sends one lux reading per line, at its own pace:
 //   "1234\n", "87.5\r\n", "420 lx\n"
 // A reading is the newest complete line; a line that is not a number is a malformed reading.
-import type { LinkDeps, LuxLink } from './link.js';
+import type { LinkDeps, LuxLink } from './lux-link.js';
 import { SerialReader } from './serial-reader.js';
 
 const LINE = /^\s*(\d+(?:\.\d+)?)\s*(?:lx|lux)?\s*$/i;

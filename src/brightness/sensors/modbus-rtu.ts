@@ -4,7 +4,7 @@
 //   exception unit, 0x83, exception code, CRC lo, CRC hi                           (5 bytes)
 // CRC-16/MODBUS: initial 0xFFFF, reflected polynomial 0xA001, sent low byte first.
 // The register holds the light level in lux, 0..65535.
-import type { LinkDeps, LuxLink } from './link.js';
+import type { LinkDeps, LuxLink } from './lux-link.js';
 import { SerialReader } from './serial-reader.js';
 
 const READ_HOLDING = 0x03;

@@ -1,6 +1,6 @@
 // protocol "modbus-tcp" (the specification's advanced automatic mode): one holding register
 // (function 0x03) read from a Modbus/TCP device with modbus-serial; the register holds lux.
-import type { LuxLink } from './link.js';
+import type { LuxLink } from './lux-link.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
 

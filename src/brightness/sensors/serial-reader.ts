@@ -1,6 +1,6 @@
 // Bytes from one serial device through a serialport binding: a read loop that collects what
 // arrives, waiters for enough of it, and the difference between closing a port and losing it.
-import type { LinkDeps, SerialPortHandle } from './link.js';
+import type { LinkDeps, SerialPortHandle } from './lux-link.js';
 
 /** What is kept of unread input: a chatty sensor never grows memory. */
 const KEEP_BYTES = 4096;

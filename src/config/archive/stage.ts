@@ -1,6 +1,6 @@
 import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ARCHIVE_FETCH_LIMITS, fetchLimited, type FetchLimitedOptions, type FetchLimitedResult } from '../../net/fetch-limited.js';
+import { ARCHIVE_FETCH_LIMITS, fetchLimited, type FetchLimitedOptions, type FetchLimitedResult } from '../../fetch/fetch-limited.js';
 import { extractZip } from './extract.js';
 import { badArchive, type ArchiveEntry, type ArchiveLimits } from './inspect.js';
 import { DOWNLOADS, JOURNAL, keptNames, stagingDirOf } from './swap.js';

@@ -4,7 +4,7 @@
 import { SCRIPT, STYLE } from './assets.js';
 import { displayCard } from './card.js';
 import { componentCards } from './components.js';
-import type { Status } from '../../monitor/status-types.js';
+import type { Status } from '../../capability/status-types.js';
 import { duration, esc, readableQuery, row, text, when, type Obj } from './format.js';
 
 export interface InfoPageOptions {

@@ -1,7 +1,7 @@
 // GET /brightness/<value>[?id=<MAIN id>]: a manual brightness for one physical unit (through its
 // MAIN display) or for every unit whose MAIN display has sensorBrightness true. It holds until
 // the next restart or until a reload turns sensorBrightness off (docs/decisions.md).
-import type { BrightnessComponent } from '../../brightness/component.js';
+import type { BrightnessComponent } from '../../brightness/brightness-component.js';
 import { MldsError } from '../../errors.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';

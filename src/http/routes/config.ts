@@ -1,7 +1,7 @@
 import { MldsError } from '../../errors.js';
-import { checkUrl } from '../../net/url-rules.js';
+import { checkUrl } from '../../fetch/url-rules.js';
 import { summary } from '../../runtime/archives.js';
-import type { ReloadReport } from '../../runtime/diff.js';
+import type { ReloadReport } from '../../config/diff.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { json, sendJson } from '../middleware.js';

@@ -2,7 +2,7 @@ import type { CanvasRenderingContext2D } from 'canvas';
 import type { AreaConfig } from '../../config/types.js';
 import { formatEnglish, zonedAt } from '../../time/date-format.js';
 import { systemZone } from '../../time/system-zone.js';
-import { clockHeld } from '../../monitor/clock-guard.js';
+import { clockHeld } from '../../time/clock-guard.js';
 import { nextContentId, type Content } from './content.js';
 import { isBitmapFontFile } from '../../text/bdf.js';
 import { layLine } from '../../text/lines.js';

@@ -1,6 +1,6 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import type { Rgb } from '../../config/types.js';
-import { cssFont } from '../fonts.js';
+import { cssFont } from '../../text/fonts.js';
 
 // Pango shaping is the expensive part of text: a line is shaped and rasterised once into
 // a strip, and every frame after that is a plain image blit at the scroll position.

@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { MldsError } from '../../src/errors.js';
-import { fetchLimited } from '../../src/net/fetch-limited.js';
-import { checkUrl } from '../../src/net/url-rules.js';
+import { fetchLimited } from '../../src/fetch/fetch-limited.js';
+import { checkUrl } from '../../src/fetch/url-rules.js';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
 
 /** A server on a port below 1025 (we are root here), counting what reaches it. */

@@ -2,7 +2,7 @@
 // the sources standing by, and a hand-over when a source failed; then the schedule, the
 // sensors and the URLs themselves, and the warnings a technician acts on.
 import type { ServiceConfig } from '../config/types.js';
-import type { UnitState } from './component.js';
+import type { UnitState } from './brightness-component.js';
 import { decide, type Mode } from './precedence.js';
 import type { ScheduleReport, ScheduleSource } from './schedule-source.js';
 import type { SensorStatus } from './sensors/sensor.js';

@@ -1,7 +1,7 @@
 // The media component's registration (src/runtime/components.ts): wanted only by a
 // configuration with a video, audio or web area, so no other service loads any of it.
 import type { AreaType, ServiceConfig } from '../config/types.js';
-import type { ComponentEntry } from '../runtime/component.js';
+import type { ComponentEntry } from '../capability/component-contract.js';
 
 const MEDIA: readonly AreaType[] = ['video', 'audio', 'web'];
 
@@ -12,5 +12,5 @@ export function usesMedia(config: ServiceConfig): boolean {
 export const mediaEntry: ComponentEntry = {
   name: 'media',
   wanted: usesMedia,
-  load: async () => (await import('./component.js')).mediaComponent(),
+  load: async () => (await import('./media-component.js')).mediaComponent(),
 };

@@ -5,10 +5,10 @@
 import { AREA_TYPES, kindOf } from '../areas/registry.js';
 import type { AreaWatcher } from '../areas/kind.js';
 import { latestStates, onStateChange, type StateChange } from '../control/changes.js';
-import type { Component, RuntimeContext } from '../runtime/component.js';
-import { browserStatus } from './browser.js';
-import { liveChildren } from './children.js';
-import { liveDecoders } from './decoder.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { browserStatus } from '../media/browser.js';
+import { liveChildren } from '../media/children.js';
+import { liveDecoders } from '../media/decoder.js';
 
 export function mediaComponent(): Component {
   let watchers: AreaWatcher[] = [];

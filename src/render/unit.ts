@@ -4,10 +4,10 @@ import type { DisplayState } from '../control/state.js';
 import type { Frame } from '../frame.js';
 import { createOutput } from '../output/index.js';
 import { OutputRunner, type RunnerLog } from '../output/runner.js';
-import { Compositor, type CompositorOptions, type Overlay } from '../render/compositor.js';
-import { PACKAGE_FONT_DIR } from '../render/fonts.js';
-import { frameClock } from '../render/frame-clock.js';
-import { FrameLoop } from '../render/loop.js';
+import { Compositor, type CompositorOptions, type Overlay } from './compositor.js';
+import { PACKAGE_FONT_DIR } from '../text/fonts.js';
+import { frameClock } from './frame-clock.js';
+import { FrameLoop } from './loop.js';
 
 function compositorOptions(config: ServiceConfig): CompositorOptions {
   return { effectDurationMs: config.effectDurationMs, timezone: config.timezone, fps: config.fps, fontDirs: [path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR] };

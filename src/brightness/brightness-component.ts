@@ -3,14 +3,14 @@
 // output is given 0 whatever was decided: the panel goes dark, its content and the decided level
 // stay, and unblanking gives the output that level again.
 import type { ServiceConfig } from '../config/types.js';
-import type { Component, RuntimeContext } from '../runtime/component.js';
-import type { Unit } from '../runtime/unit.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import type { Unit } from '../render/unit.js';
 import { applyBrightness } from './apply.js';
 import { decide, type Decision } from './precedence.js';
 import { ScheduleSource } from './schedule-source.js';
-import { systemBinding, type LinkDeps } from './sensors/link.js';
+import { systemBinding, type LinkDeps } from './sensors/lux-link.js';
 import { Sources } from './sources.js';
-import { brightnessStatus, type BrightnessStatus } from './status.js';
+import { brightnessStatus, type BrightnessStatus } from './brightness-report.js';
 
 export interface BrightnessOptions {
   /** Serial devices (tests pass @serialport/binding-mock). */

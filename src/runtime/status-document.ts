@@ -5,14 +5,14 @@ import type { Controller } from '../control/controller.js';
 import type { OutputHealth } from '../output/runner.js';
 import { hostname, networkInterfaces } from 'node:os';
 import { kindOf } from '../areas/registry.js';
-import { areaFault } from '../media/faults.js';
+import { areaFault } from '../render/area-faults.js';
 import type { LoopStats } from '../render/loop.js';
 import type { TextFit } from '../render/areas/content.js';
-import type { AreaReport, ArchiveResult, Identity, ServiceProblem, Status } from './status-types.js';
+import type { AreaReport, ArchiveResult, Identity, ServiceProblem, Status } from '../capability/status-types.js';
 import { isoTime } from '../util/clock.js';
 import { systemZone } from '../time/system-zone.js';
-import { codeCacheReport } from '../runtime/code-cache.js';
-import { supersededCount } from './counters.js';
+import { codeCacheReport } from '../util/code-cache.js';
+import { supersededCount } from '../control/counters.js';
 
 export type { Identity, ServiceProblem, Status };
 

@@ -1,4 +1,4 @@
-// The renamed copy of a font (src/render/font-rename.ts), read back by fontTools: the family,
+// The renamed copy of a font (src/text/font-rename.ts), read back by fontTools: the family,
 // style, full and PostScript names are ours and no other family name is left; every other
 // table is byte for byte the original's; table checksums and head.checkSumAdjustment hold.
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { renameFontFamily } from '../../src/render/font-rename.js';
+import { renameFontFamily } from '../../src/text/font-rename.js';
 import { skipReason } from '../helpers/skip.js';
 
 const PYTHON = '/usr/bin/python3';

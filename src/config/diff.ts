@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { DisplayConfig, ServiceConfig, UnitConfig } from '../config/types.js';
-import { PACKAGE_FONT_DIR } from '../render/fonts.js';
+import type { DisplayConfig, ServiceConfig, UnitConfig } from './types.js';
+import { PACKAGE_FONT_DIR } from '../text/fonts.js';
 
 /** What a reload did to each display, by id. */
 export interface ReloadReport {

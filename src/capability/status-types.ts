@@ -5,7 +5,7 @@ import type { AreaType } from '../config/types.js';
 import type { AreaState, FaultRecord } from '../control/state.js';
 import type { OutputHealth } from '../output/runner.js';
 import type { LoopStats } from '../render/loop.js';
-import type { CodeCacheReport } from '../runtime/code-cache.js';
+import type { CodeCacheReport } from '../util/code-cache.js';
 
 export interface Identity {
   hostname: string;

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { MldsError } from '../../src/errors.js';
-import { fetchLimited, type FetchProgress } from '../../src/net/fetch-limited.js';
-import { checkUrl, describeUrl } from '../../src/net/url-rules.js';
+import { fetchLimited, type FetchProgress } from '../../src/fetch/fetch-limited.js';
+import { checkUrl, describeUrl } from '../../src/fetch/url-rules.js';
 
 const payload = Buffer.alloc(300_000, 7);
 let base = '';

@@ -5,9 +5,9 @@ import type { DisplayConfig, ServiceConfig } from '../config/types.js';
 import type { ApplyResult, CommandSource } from '../control/controller.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
-import type { ServiceProblem, Status } from '../monitor/status-types.js';
-import type { ReloadReport } from './diff.js';
-import type { Unit } from './unit.js';
+import type { ServiceProblem, Status } from './status-types.js';
+import type { ReloadReport } from '../config/diff.js';
+import type { Unit } from '../render/unit.js';
 
 /** What a component may use of the running service. Every getter answers for the configuration running now. */
 export interface RuntimeContext {
