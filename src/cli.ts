@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/faults.js';
-import { loadConfig } from './config/load.js';
-import { packageRoot } from './config/files.js';
+import { loadServiceConfig } from './runtime/load-config.js';
+import { packageRoot } from './util/package-root.js';
 import { LogDirError } from './log/logger.js';
 import { VERSION } from './version.js';
 
@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'test') {
     let config;
     try {
-      config = loadConfig(configFile);
+      config = loadServiceConfig(configFile);
     } catch (err) {
       if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
       throw err;

@@ -1,3 +1,8 @@
+/** A colour as areas and outputs use it, each channel 0..255. */
+export interface Rgb { r: number; g: number; b: number }
+/** `a` is opacity 0..1 (the file's GD alpha 0 = opaque .. 127 = transparent, converted). */
+export interface Rgba extends Rgb { a: number }
+
 /**
  * What became of the frame that carried a change: whether it reached the output, and its
  * number (a unit's frames are numbered from 1 as they are rendered). A newer frame may have

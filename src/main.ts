@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { recoverInterruptedSwap } from './config/archive/swap.js';
-import { loadConfig } from './config/load.js';
+import { loadServiceConfig } from './runtime/load-config.js';
 import { StateStore } from './control/store.js';
 import { createApp } from './http/app.js';
 import { closeServer, listen } from './http/listen.js';
@@ -30,7 +30,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const configFile = path.resolve(opts.configFile);
   // A configuration swap cut short by a crash or power cut is finished (or undone) before anything reads the folder.
   const recovered = await recoverInterruptedSwap(path.dirname(configFile));
-  const first = loadConfig(configFile);
+  const first = loadServiceConfig(configFile);
   // mlds.log and shown.log share the size cap, and leave a filesystem they share with the state its reserve.
   const space = opts.logDir ? new LogSpace({ dir: opts.logDir, maxBytes: first.logMaxMB * 2 ** 20, names: ['mlds', 'shown'], stateDir: opts.stateDir }) : undefined;
   const logger = createLogger({ dir: opts.logDir, retentionDays: first.logRetentionDays, stdout: opts.logToStdout ?? true, level: opts.logLevel, space });

@@ -1,4 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { packageRoot } from './config/files.js';
+import { packageRoot } from './util/package-root.js';
 
 export const VERSION: string = (JSON.parse(readFileSync(`${packageRoot}package.json`, 'utf8')) as { version: string }).version;

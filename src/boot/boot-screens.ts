@@ -4,7 +4,7 @@
 // the boot replay) change the displays' state underneath the overlay, so they show the moment
 // it lifts and nothing a TPCM sent is lost. /identify brings the info screen back.
 import type { DisplayConfig } from '../config/types.js';
-import { identity } from '../runtime/status-document.js';
+import { identity } from '../util/identity.js';
 import type { Overlay } from '../render/compositor.js';
 import { preloadImage } from '../render/images.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';

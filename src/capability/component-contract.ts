@@ -28,6 +28,8 @@ export interface RuntimeContext {
   component<T extends Component = Component>(name: string): T | undefined;
   /** The /status document as HTTP serves it now (the /info page renders from it). */
   status(): Status;
+  /** The /info page (HTML) of the status now, as GET /info serves it (the page's code loads on first use). */
+  infoPage(): Promise<string>;
   /** The last accepted request of each display id, as saved for the boot replay (unmasked: never log it). */
   savedRequests(): Record<string, string>;
   /** The ports the service answers on (https only when configured and listening). */

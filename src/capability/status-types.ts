@@ -6,21 +6,10 @@ import type { AreaState, FaultRecord } from '../control/state.js';
 import type { OutputHealth } from '../output/runner.js';
 import type { LoopStats } from '../render/loop.js';
 import type { CodeCacheReport } from '../util/code-cache.js';
+import type { ServiceProblem } from '../problem.js';
+import type { Identity } from '../util/identity.js';
 
-export interface Identity {
-  hostname: string;
-  /** Every non-loopback IPv4 address with its interface and that interface's MAC. */
-  addresses: Array<{ interface: string; address: string; mac: string }>;
-}
-
-/** Something about the service itself a technician must see (log disk full, state unreadable...). */
-export interface ServiceProblem {
-  /** What has the problem: 'log', 'state', ... */
-  source: string;
-  message: string;
-  /** ISO time the problem started. */
-  since: string;
-}
+export type { Identity, ServiceProblem };
 
 /** The last /load_config?url= and how it ended. */
 export interface ArchiveResult { url: string; at: string; result: 'ok' | 'error'; message: string }

@@ -1,11 +1,8 @@
 // Rules that tie one part of the configuration to another, checked at load so `mlds test` and
-// a reload say what would otherwise go wrong only when it strikes: a cron's control query or
-// a poller's mapper naming what the layouts lack (checked by the parser /mlds uses), a static
-// area's defaultValue that is no key of its params, displays merged into one unit only because
-// neither names an address, and (a warning) areas of one layout that overlap.
-import { parseCommand } from '../control/command.js';
-import { credentialNames } from '../control/credentials.js';
-import { MldsError } from '../errors.js';
+// a reload say what would otherwise go wrong only when it strikes: a static area's defaultValue
+// that is no key of its params, displays merged into one unit only because neither names an
+// address, and (a warning) areas of one layout that overlap. (The control queries crons and
+// pollers hold are checked by the control path's own parser: src/control/config-queries.ts.)
 import { pointer, type ConfigFault } from './faults.js';
 import type { AreaConfig, DisplayConfig, ServiceConfig } from './types.js';
 
@@ -17,40 +14,9 @@ export const MAX_OVERLAP_WARNINGS = 100;
 
 /** Faults go to `fault`; the warnings (overlapping areas) are returned. */
 export function crossCheck(config: ServiceConfig, raw: Raw, fault: Fault): ConfigFault[] {
-  checkQueries(config, fault);
   for (const d of config.displays) checkStaticDefaults(d, fault);
   checkImplicitUnits(config, isObj(raw.displays) ? raw.displays : {}, fault);
   return overlapWarnings(config.displays);
-}
-
-/**
- * A cron's `data` value and a poller's mapper go through parseCommand, as a request would.
- * Area keys the layout lacks are faults here even with unknownAreaKeys "ignore": that setting
- * forgives a TPCM, while these queries are written beside the layouts they name.
- */
-function checkQueries(config: ServiceConfig, fault: Fault): void {
-  const check = (query: string, at: (field: string) => string) => {
-    try {
-      const cmd = parseCommand(query, config, credentialNames(config));
-      // A clear (priority=<p>&layout=) names no areas.
-      if ('clear' in cmd) return;
-      for (const name of cmd.ignored) fault(at(name), `layout "${cmd.layout.name}" of display "${cmd.display.id}" has no area "${name}" (it has: ${cmd.layout.areas.map((a) => a.id).join(', ')})`);
-    } catch (err) {
-      if (!(err instanceof MldsError)) throw err;
-      fault(at(err.field ?? ''), err.message);
-    }
-  };
-  config.crons.forEach((c, i) => {
-    if (c.type === 'data' && c.value) check(c.value, () => pointer('crons', i, 'value'));
-  });
-  config.pollers.forEach((p, i) => {
-    const m = p.mapper;
-    if (!m || !m.id || !m.layout) return; // the schema said so
-    // Empty values: the names are checked now, the values only exist once the feed answers.
-    const query = [`id=${encodeURIComponent(m.id)}`, `layout=${encodeURIComponent(m.layout)}`, ...Object.keys(m.areas).map((a) => `${encodeURIComponent(a)}=`)].join('&');
-    const base = pointer('pollers', i, 'mapper');
-    check(query, (field) => (field === 'id' || field === 'layout' ? `${base}/${field}` : `${base}/areas${pointer(field)}`));
-  });
 }
 
 /** The value a static area shows unasked must be one it could be asked for: a key of its params. */

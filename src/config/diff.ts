@@ -107,3 +107,13 @@ export function diffDisplays(before: Map<string, string>, after: Map<string, str
   for (const id of before.keys()) if (!after.has(id)) r.removed.push(id);
   return r;
 }
+
+/** What /load_config answers: the reload, and the files the archive did not bring back (moved to the backup). */
+export type ArchiveLoadReport = ReloadReport & { backup: string; removedFiles: string[]; removedFilesNotListed: number };
+
+/** A reload in one line: the display ids added, changed and removed. */
+export function summary(r: ReloadReport): string {
+  if (!r.changed) return 'nothing changed';
+  const part = (label: string, ids: string[]) => (ids.length ? `${label} ${ids.join(', ')}` : '');
+  return [part('added', r.added), part('changed', r.changedDisplays), part('removed', r.removed), `${r.unchanged.length} unchanged`].filter(Boolean).join('; ');
+}

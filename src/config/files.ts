@@ -1,10 +1,9 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MAX_CONFIG_BYTES } from './depth.js';
+import { fileKind } from '../util/regular-file.js';
+import { packageRoot } from '../util/package-root.js';
 
-/** The checkout or installed package: its fonts/ and images/ are the fallback after the service directory's. */
-export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 export type AssetFolder = 'fonts' | 'images';
 
@@ -55,16 +54,6 @@ export function resolveInclude(serviceDir: string, name: string): { file: string
   }
 }
 
-/** What a path is when it is not a regular file, in words for a fault. */
-export function kindOf(st: Stats): string | undefined {
-  if (st.isFile()) return undefined;
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a named pipe (FIFO)';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return 'a special file';
-}
-
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 /** Why a configuration file of `size` bytes is refused before it is read, when `maxBytes` are left. */
@@ -83,11 +72,11 @@ export function configSizeError(size: number, maxBytes = MAX_CONFIG_BYTES): stri
 export function readRegularFile(file: string, maxBytes = Infinity): { text: string } | { error: string } {
   let fd: number | undefined;
   try {
-    const before = kindOf(statSync(file));
+    const before = fileKind(statSync(file));
     if (before) return { error: `is ${before}, not a regular file` };
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     const st = fstatSync(fd);
-    const after = kindOf(st);
+    const after = fileKind(st);
     if (after) return { error: `is ${after}, not a regular file` };
     // Before reading: a 12 MB file of a million fields would cost hundreds of MB once parsed and checked.
     const tooLarge = configSizeError(st.size, maxBytes);

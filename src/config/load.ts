@@ -9,16 +9,22 @@ import { configSchema, schemaValidator } from './schema.js';
 import { unknownFields } from './unknown-fields.js';
 import type { ServiceConfig } from './types.js';
 
+/**
+ * A check of the normalized configuration by a layer above it (the control path checks the
+ * queries crons and pollers hold), run before the faults are thrown so one load lists them all.
+ */
+export type ConfigCheck = (config: ServiceConfig, fault: (path: string, message: string) => void) => void;
+
 /** Reads, expands, validates and normalizes config.json. Throws ConfigError with the faults found (the first MAX_FAULTS and a count). */
-export function loadConfig(file: string): ServiceConfig {
+export function loadConfig(file: string, checks: readonly ConfigCheck[] = []): ServiceConfig {
   const abs = path.resolve(file);
   const read = readRegularFile(abs, MAX_CONFIG_BYTES);
   if ('error' in read) throw new ConfigError([{ path: '', message: `${abs} ${read.error}` }]);
-  return parseConfig(read.text, path.dirname(abs), path.basename(abs));
+  return parseConfig(read.text, path.dirname(abs), path.basename(abs), checks);
 }
 
 /** `name` is how faults call the file (its base name: the full path is on /status and in the log). */
-export function parseConfig(text: string, serviceDir: string, name = 'config.json'): ServiceConfig {
+export function parseConfig(text: string, serviceDir: string, name = 'config.json', checks: readonly ConfigCheck[] = []): ServiceConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -46,6 +52,7 @@ export function parseConfig(text: string, serviceDir: string, name = 'config.jso
       if (faults.length >= MAX_FAULTS) throw new ConfigError(faults, before + errors.length);
     }
     const config = normalize(expanded, serviceDir, faults);
+    for (const check of checks) check(config, (p, message) => faults.push({ path: p, message }));
     if (faults.length > 0) throw new ConfigError(faults);
     return config;
   } catch (err) {

@@ -15,7 +15,7 @@ import { parseBoolLike, parseIntLike, parseNumLike } from './scalars.js';
 import type {
   AreaConfig, DisplayConfig, LayoutConfig, OutputConfig, ServiceConfig, StartScreenConfig, UnitConfig,
 } from './types.js';
-import { CONTROL_OPTIONS } from '../control/options.js';
+import { CONTROL_OPTIONS } from './reserved-names.js';
 
 type Raw = Record<string, unknown>;
 const MAX_UNITS = 99;

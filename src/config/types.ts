@@ -4,12 +4,12 @@ import type { ConfigFault } from './faults.js';
 // The raw file (strings for numbers, "x y X Y" coordinates) is turned into these
 // shapes once, by src/config/normalize.ts, so no other module parses config text.
 
-export interface Rgb { r: number; g: number; b: number }
-/** `a` is opacity 0..1 (the file's GD alpha 0 = opaque .. 127 = transparent, converted). */
-export interface Rgba extends Rgb { a: number }
+import type { Rgb, Rgba } from '../frame.js';
+import type { Align } from '../text/doc.js';
+
+export type { Align, Rgb, Rgba };
 
 export type AreaType = 'static' | 'text' | 'dynamic' | 'image' | 'video' | 'date' | 'audio' | 'web';
-export type Align = 'left' | 'center' | 'right';
 
 export interface AreaConfig {
   id: string;

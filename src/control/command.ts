@@ -1,7 +1,8 @@
 import type { AreaConfig, DisplayConfig, LayoutConfig, Rgb, ServiceConfig } from '../config/types.js';
 import { kindOf } from '../areas/registry.js';
 import { MldsError } from '../errors.js';
-import { CONTROL_OPTIONS, controlOption, checkLevel, type ControlOptions } from './options.js';
+import { CONTROL_OPTIONS } from '../config/reserved-names.js';
+import { controlOption, checkLevel, type ControlOptions } from './options.js';
 import { parseQuery } from './query.js';
 import { isCredentialName, maskQuery } from './credentials.js';
 import { bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '../text/bdf.js';

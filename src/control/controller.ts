@@ -37,7 +37,7 @@ export interface ControlDeps {
   preload(file: string): Promise<unknown>;
   /** Names of query values that carry credentials (never stored or replayed). */
   credentialNames?(): string[];
-  /** Takes a shown.log line (layers.ts, ShownEntry) per change of what an area shows. */
+  /** Takes a shown.log line (log/shown-log.ts, ShownEntry) per change of what an area shows. */
   shown?(line: string): void;
 }
 

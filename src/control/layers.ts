@@ -3,6 +3,7 @@
 import type { Command } from './command.js';
 import { encodeQuery } from './command.js';
 import type { AreaState, Layer } from './state.js';
+import type { ShownEntry } from '../log/shown-log.js';
 
 /** A level above 0 as the state journal keeps it; the boot replay restores it until expiresAt. */
 export interface SavedLayer {
@@ -49,24 +50,6 @@ export function mergedQuery(cmd: Command, areas: ReadonlyMap<string, AreaState>)
   if (cmd.inumber !== undefined) pairs.push({ name: 'inumber', value: cmd.inumber });
   if (cmd.priority > 0) pairs.push({ name: 'priority', value: String(cmd.priority) }, { name: 'expires', value: String(cmd.expires) });
   return encodeQuery(pairs);
-}
-
-/** One change of what an area shows, as shown.log holds it (one JSON object per line). */
-export interface ShownEntry {
-  id: string;
-  layout: string;
-  area: string;
-  /** The request value; null for a defaultValue or blank. */
-  value: string | null;
-  /** request, default (its defaultValue) or none (blank). */
-  content: AreaState['source'];
-  /** Where the command came from (http, cron, poller, replay...), or ttl when its ttl put the default back. */
-  source: string;
-  inumber: string | null;
-  priority: number;
-  start: string;
-  /** When it is due to end (its ttl or its level's expiry); null: until something replaces it. */
-  end: string | null;
 }
 
 let isoAt = NaN;

@@ -1,5 +1,5 @@
-// The control extensions' query names (DECISIONS.md, "Control extensions"): `keep`,
-// `priority` and `expires`. Reserved: no area may carry one of these ids (src/config).
+// The control extensions' query values: `keep`, `priority` and `expires` (their names are
+// reserved in the configuration: src/config/reserved-names.ts).
 import { MldsError } from '../errors.js';
 
 export interface ControlOptions {
@@ -11,7 +11,6 @@ export interface ControlOptions {
   expires?: number;
 }
 
-export const CONTROL_OPTIONS: ReadonlySet<string> = new Set(['keep', 'priority', 'expires']);
 export const MAX_PRIORITY = 9;
 export const MAX_EXPIRES_S = 86_400;
 

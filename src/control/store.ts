@@ -1,6 +1,6 @@
 import { closeSync, copyFileSync, fdatasync, ftruncateSync, mkdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { ServiceProblem } from '../runtime/status-document.js';
+import type { ServiceProblem } from '../problem.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { openForAppend, readRegularFileAsync } from '../util/regular-file.js';
 import type { SavedLayer } from './layers.js';

@@ -10,7 +10,7 @@
 import { hostname } from 'node:os';
 import type { BrightnessComponent } from '../brightness/brightness-component.js';
 import type { MqttSettings } from '../config/types.js';
-import { identity } from '../runtime/status-document.js';
+import { identity } from '../util/identity.js';
 import type { RuntimeContext } from '../capability/component-contract.js';
 import { VERSION } from '../version.js';
 import type { BrokerLink } from './broker-link.js';

@@ -3,7 +3,7 @@ import type { ServiceConfig } from '../config/types.js';
 import type { Frame } from '../frame.js';
 import type { Status } from '../capability/status-types.js';
 import type { Component } from '../capability/component-contract.js';
-import type { ArchiveLoadReport } from '../runtime/archives.js';
+import type { ArchiveLoadReport } from '../config/diff.js';
 import type { ReloadReport } from '../config/diff.js';
 import type { HistoryAnswer } from '../log/shown-log.js';
 

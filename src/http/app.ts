@@ -1,7 +1,8 @@
 import Koa from 'koa';
 import type * as KoaRouter from '@koa/router';
 import type { ServiceApi } from './api.js';
-import { errors, onlyGetAndHead, rateLimit, RateLimiter, whenReady, type HttpLog } from './middleware.js';
+import { errors, onlyGetAndHead, rateLimit, whenReady, type HttpLog } from './middleware.js';
+import { RateLimiter } from '../util/rate-limiter.js';
 import { enableFastControl } from './fast-control.js';
 import { attachRefusals, Refusals } from './refusals.js';
 import { controlRoutes } from './routes/control.js';

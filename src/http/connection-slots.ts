@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { HttpLimits } from '../config/types.js';
 import type { HttpLog } from './middleware.js';
 import { networkPrefix } from './network-prefix.js';
-import { refusalLog } from './refusals.js';
+import { refusalLog } from '../log/refusal-log.js';
 
 interface Slot {
   readonly socket: Socket;

@@ -3,7 +3,8 @@ import type Koa from 'koa';
 import { maskUrl, queryKey } from '../control/credentials.js';
 import { ERRORS } from '../errors.js';
 import type { ServiceApi } from './api.js';
-import { errorAnswer, plainAccept, type HttpLog, type RateLimiter } from './middleware.js';
+import { errorAnswer, plainAccept, type HttpLog } from './middleware.js';
+import type { RateLimiter } from '../util/rate-limiter.js';
 import { keyRefusal } from './access.js';
 import { CONTROL_ROUTE } from './routes/control.js';
 

@@ -8,7 +8,8 @@ import { readTlsPair, type TlsPair } from '../config/tls.js';
 import type { HttpLimits, ServiceConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { closeServer, listen } from './listen.js';
-import { refusalLog, refusalsOf } from './refusals.js';
+import { refusalsOf } from './refusals.js';
+import { refusalLog } from '../log/refusal-log.js';
 import { guardUrl, protect, serverOptions } from './server.js';
 import { requestListener } from './fast-control.js';
 

@@ -2,7 +2,9 @@ import type { Context, Next } from 'koa';
 import { maskText, maskUrl } from '../control/credentials.js';
 import { ERRORS, MldsError, type ErrorCode } from '../errors.js';
 import type { ServiceApi } from './api.js';
-import { isRefusal, refusalLog, type Refusals } from './refusals.js';
+import { isRefusal, type Refusals } from './refusals.js';
+import { refusalLog } from '../log/refusal-log.js';
+import { RateLimiter } from '../util/rate-limiter.js';
 
 export interface HttpLog {
   info(obj: object, msg: string): void;
@@ -88,24 +90,6 @@ export function rateLimit(perSecond: () => number, log?: HttpLog, limiter = new 
     }
     await next();
   };
-}
-
-/** The windows of rateLimit(), shared with the /mlds fast path (fast-control.ts). */
-export class RateLimiter {
-  private readonly windows = new Map<string, { second: number; count: number }>();
-  constructor(private readonly perSecond: () => number) {}
-
-  /** Counts a request of `ip`; false once it is over the limit in this second. */
-  take(ip: string): boolean {
-    const second = Math.floor(Date.now() / 1000);
-    const w = this.windows.get(ip);
-    if (!w || w.second !== second) {
-      if (this.windows.size > 10_000) this.windows.clear();
-      this.windows.set(ip, { second, count: 1 });
-      return true;
-    }
-    return ++w.count <= this.perSecond();
-  }
 }
 
 export function whenReady(api: ServiceApi) {

@@ -8,7 +8,8 @@ import type { HttpLimits } from '../config/types.js';
 import { ERRORS, type ErrorCode } from '../errors.js';
 import { maskUrl } from '../control/credentials.js';
 import type { HttpLog } from './middleware.js';
-import { refusalLog, refusalsOf, type Refusals } from './refusals.js';
+import { refusalsOf, type Refusals } from './refusals.js';
+import { refusalLog } from '../log/refusal-log.js';
 import { connectionSlots, type ConnectionSlots } from './connection-slots.js';
 import { requestListener } from './fast-control.js';
 

@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { ServiceProblem } from '../runtime/status-document.js';
+import type { ServiceProblem } from '../problem.js';
 import { DailyFile, type DailyFileOptions } from './daily-file.js';
 import type { LogSpace } from './log-space.js';
 import { gatheredStdout } from './stdout.js';

@@ -1,11 +1,10 @@
-// shown.log: one JSON line per change of what an area shows (src/control/layers.ts,
-// ShownEntry), kept and rotated beside mlds.log with the same retention, and read back
+// shown.log: one JSON line per change of what an area shows (ShownEntry, written by
+// src/control/layers.ts), kept and rotated beside mlds.log with the same retention, and read back
 // newest first for GET /history.
 import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ShownEntry } from '../control/layers.js';
-import type { ServiceProblem } from '../runtime/status-document.js';
+import type { ServiceProblem } from '../problem.js';
 import { moveAsideUnlessRegular } from '../util/regular-file.js';
 import { DailyFile, rotatedName } from './daily-file.js';
 import type { LogSpace } from './log-space.js';
@@ -22,6 +21,24 @@ const BATCH_MS = 250;
 const MAX_SCAN_BYTES = 64 * 1024 * 1024;
 
 /** A showing as /history answers it: `end` is when the next change replaced it, when one did. */
+/** One change of what an area shows, as shown.log holds it (one JSON object per line). */
+export interface ShownEntry {
+  id: string;
+  layout: string;
+  area: string;
+  /** The request value; null for a defaultValue or blank. */
+  value: string | null;
+  /** request, default (its defaultValue) or none (blank). */
+  content: 'request' | 'default' | 'none';
+  /** Where the command came from (http, cron, poller, replay...), or ttl when its ttl put the default back. */
+  source: string;
+  inumber: string | null;
+  priority: number;
+  start: string;
+  /** When it is due to end (its ttl or its level's expiry); null: until something replaces it. */
+  end: string | null;
+}
+
 export type HistoryEntry = ShownEntry;
 
 export interface HistoryAnswer {

@@ -1,7 +1,7 @@
 import type { DisplayConfig } from '../config/types.js';
 import type { StateStore } from '../control/store.js';
 import type { Clock } from '../util/clock.js';
-import type { ServiceProblem } from '../capability/status-types.js';
+import type { ServiceProblem } from '../problem.js';
 
 export interface FeedbackLog { info(obj: object, msg: string): void; warn(obj: object, msg: string): void }
 

@@ -1,14 +1,11 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config/faults.js';
-import { loadConfig } from '../config/load.js';
+import { loadServiceConfig } from './load-config.js';
 import { MldsError } from '../errors.js';
 import { checkUrl, describeUrl } from '../fetch/url-rules.js';
-import type { ReloadReport } from '../config/diff.js';
+import { summary, type ArchiveLoadReport } from '../config/diff.js';
 import type { Runtime } from './runtime.js';
-
-/** What /load_config answers: the reload, and the files the archive did not bring back (moved to the backup). */
-export type ArchiveLoadReport = ReloadReport & { backup: string; removedFiles: string[]; removedFilesNotListed: number };
 
 export interface ArchiveDeps {
   runtime: Runtime;
@@ -67,7 +64,7 @@ export class ConfigArchives {
       }));
       staged = true;
       log.info({ url, bytes: download.bytes, entries: entries.length }, 'configuration archive: checked and extracted; validating');
-      await invalidAsAnswer(async () => loadConfig(path.join(dir, 'config.json')));
+      await invalidAsAnswer(async () => loadServiceConfig(path.join(dir, 'config.json')));
       this.swapping = true;
       try {
         const swap = await swapConfiguration(serviceDir, dir, { keep });
@@ -103,12 +100,6 @@ export class ConfigArchives {
   private record(url: string, result: 'ok' | 'error', message: string): void {
     this.deps.runtime.configStatus.lastArchive = { url, at: new Date(this.deps.runtime.context.clock.now()).toISOString(), result, message };
   }
-}
-
-export function summary(r: ReloadReport): string {
-  if (!r.changed) return 'nothing changed';
-  const part = (label: string, ids: string[]) => (ids.length ? `${label} ${ids.join(', ')}` : '');
-  return [part('added', r.added), part('changed', r.changedDisplays), part('removed', r.removed), `${r.unchanged.length} unchanged`].filter(Boolean).join('; ');
 }
 
 /** A configuration fault of the archive (at inspection or at load) as the answer to /load_config. */

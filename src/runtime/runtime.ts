@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/faults.js';
-import { loadConfig } from '../config/load.js';
+import { loadServiceConfig } from './load-config.js';
 import type { ServiceConfig } from '../config/types.js';
 import { Controller, type ControlDeps } from '../control/controller.js';
 import { restoreLevels } from '../control/restore-levels.js';
@@ -85,6 +85,7 @@ export class Runtime {
         if (!this.report) throw new Error('status asked before HTTP was composed');
         return this.report.status();
       },
+      infoPage: async () => (await import('../http/info/page.js')).renderInfoPage(this.context.status()),
       ports: () => this.report?.ports() ?? { http: this.config.port },
       savedRequests: () => Object.fromEntries(Object.entries(deps.store.get().lastRequest).map(([id, rec]) => [id, rec.query])),
     };
@@ -148,7 +149,7 @@ export class Runtime {
     this.configStatus.lastAttemptAt = clock.now();
     let next: ServiceConfig;
     try {
-      next = loadConfig(this.deps.configFile);
+      next = loadServiceConfig(this.deps.configFile);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       this.configStatus.faults = err.faults;

@@ -3,12 +3,12 @@ import type { AreaState } from '../control/state.js';
 import type { ConfigFault } from '../config/faults.js';
 import type { Controller } from '../control/controller.js';
 import type { OutputHealth } from '../output/runner.js';
-import { hostname, networkInterfaces } from 'node:os';
 import { kindOf } from '../areas/registry.js';
 import { areaFault } from '../render/area-faults.js';
 import type { LoopStats } from '../render/loop.js';
 import type { TextFit } from '../render/areas/content.js';
 import type { AreaReport, ArchiveResult, Identity, ServiceProblem, Status } from '../capability/status-types.js';
+import { identity } from '../util/identity.js';
 import { isoTime } from '../util/clock.js';
 import { systemZone } from '../time/system-zone.js';
 import { codeCacheReport } from '../util/code-cache.js';
@@ -47,17 +47,6 @@ export interface StatusInput {
   /** Facts of the running components (crons, pollers...), by name. */
   components?: Record<string, unknown>;
 }
-
-export function identity(): Identity {
-  const addresses: Identity['addresses'] = [];
-  for (const [name, list] of Object.entries(networkInterfaces())) {
-    for (const a of list ?? []) {
-      if (a.family === 'IPv4' && !a.internal) addresses.push({ interface: name, address: a.address, mac: a.mac });
-    }
-  }
-  return { hostname: hostname(), addresses };
-}
-
 
 /** The machine-readable status (/status, sendInfo crons); /info renders the same facts as HTML. */
 export function buildStatus(s: StatusInput): Status {

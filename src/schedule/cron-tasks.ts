@@ -3,7 +3,6 @@
 import type { CronConfig } from '../config/types.js';
 import { maskQuery } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
-import { renderInfoPage } from '../http/info/page.js';
 import { fetchLimited, type FetchLimitedOptions } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
 import type { RuntimeContext } from '../capability/component-contract.js';
@@ -38,9 +37,8 @@ async function data(query: string, ctx: RuntimeContext): Promise<string> {
 
 /** The /info page (text/html) or, with format json, the /status document, as the unit shows them now. */
 async function sendInfo(c: CronConfig, ctx: RuntimeContext, signal: AbortSignal, field: string): Promise<string> {
-  const status = ctx.status();
   const json = c.format === 'json';
-  const body = json ? JSON.stringify(status) : renderInfoPage(status);
+  const body = json ? JSON.stringify(ctx.status()) : await ctx.infoPage();
   const type = json ? 'application/json' : 'text/html; charset=utf-8';
   const answer = await fetchAnswer(c.value ?? '', ctx, { method: 'POST', body, headers: { 'content-type': type, 'user-agent': `mlds/${VERSION}` }, signal, field });
   return `posted ${Buffer.byteLength(body)} bytes of ${json ? '/status JSON' : '/info HTML'}; ${answer}`;

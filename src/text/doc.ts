@@ -1,5 +1,7 @@
 // What a value says before it is laid out: pages of lines of styled spans.
-import type { Align, Rgb } from '../config/types.js';
+import type { Rgb } from '../frame.js';
+
+export type Align = 'left' | 'center' | 'right';
 
 export type VAlign = 'top' | 'middle' | 'bottom';
 

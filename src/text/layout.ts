@@ -1,6 +1,7 @@
 // A value laid out in its area: the size it is drawn at, its lines and pages, and how it
 // moves when it does not fit. Computed once per value and size, never per frame.
-import type { Align, Rgb } from '../config/types.js';
+import type { Rgb } from '../frame.js';
+import type { Align } from './doc.js';
 import { isBitmapFontFile, loadBdf } from './bdf.js';
 import type { Doc, DocPage, VAlign } from './doc.js';
 import { MeasureLimit, measureWithin, measuredUnits } from './faces.js';

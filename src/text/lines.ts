@@ -2,7 +2,8 @@
 // (UAX #14, the linebreak package) and put in visual order (UAX #9, bidi-js).
 import type { Bidi } from 'bidi-js';
 import type LineBreakerType from 'linebreak';
-import type { Align, Rgb } from '../config/types.js';
+import type { Rgb } from '../frame.js';
+import type { Align } from './doc.js';
 import { isGraphic, type DocLine } from './doc.js';
 import { bitmapFace, bitmapHas, faceFor, measure, vectorFace, type Face } from './faces.js';
 import { fallbackFiles } from './fonts.js';

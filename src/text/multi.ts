@@ -8,8 +8,7 @@
 //   [g<n>]          graphic n of `graphics`, inline on the baseline
 //   [sc<n>] [/sc]   character spacing in pixels, and its end
 //   [[  ]]          literal brackets
-import type { Align } from '../config/types.js';
-import type { Doc, DocLine, DocPage, Span, TextSpan, VAlign } from './doc.js';
+import type { Align, Doc, DocLine, DocPage, Span, TextSpan, VAlign } from './doc.js';
 
 export class MultiError extends Error {
   constructor(readonly tag: string, readonly position: number, why: string) {

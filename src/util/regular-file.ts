@@ -1,6 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, renameSync, statSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { kindOf } from '../config/files.js';
 
 // Files the service reads or appends to at start (state, journal, log) are opened with
 // O_NONBLOCK and checked with fstat: opening a FIFO without a writer (to read) or without a
@@ -9,7 +8,7 @@ import { kindOf } from '../config/files.js';
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK } = constants;
 
 function notRegular(st: Stats): NodeJS.ErrnoException {
-  return Object.assign(new Error(`ENOTREG: not a regular file but ${kindOf(st) ?? 'a special file'}`), { code: 'ENOTREG' });
+  return Object.assign(new Error(`ENOTREG: not a regular file but ${fileKind(st) ?? 'a special file'}`), { code: 'ENOTREG' });
 }
 
 /** The text of a regular file; ENOENT when there is none, ENOTREG (nothing read) when it is a FIFO, device... */
@@ -39,7 +38,7 @@ export function openForAppend(file: string, mode: number): number {
  */
 export function moveAsideUnlessRegular(file: string): string | undefined {
   const st = statSync(file, { throwIfNoEntry: false });
-  const kind = st && kindOf(st);
+  const kind = st && fileKind(st);
   if (!kind) return undefined;
   const aside = `${file}.bad-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   try {
@@ -48,4 +47,14 @@ export function moveAsideUnlessRegular(file: string): string | undefined {
   } catch (err) {
     return `${file} is ${kind}, not a regular file, and could not be moved aside (${(err as Error).message.split(', ')[0]})`;
   }
+}
+
+/** What a path is when it is not a regular file, in words for a fault. */
+export function fileKind(st: Stats): string | undefined {
+  if (st.isFile()) return undefined;
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'a special file';
 }

@@ -54,6 +54,7 @@ export async function fakeRuntime(sd: ServiceDir, clock: Clock, opts: Brightness
     apply: async () => { throw new Error('not in this test'); },
     reload: async () => { throw new Error('not in this test'); },
     status: () => { throw new Error('not in this test'); },
+    infoPage: async () => { throw new Error('not in this test'); },
     ports: () => ({ http: 0 }),
   } as unknown as RuntimeContext;
   const component = new BrightnessComponent(opts);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { extractZip } from '../../src/config/archive/extract.js';
 import { packConfiguration } from '../../src/config/archive/pack.js';
-import { packageRoot } from '../../src/config/files.js';
+import { packageRoot } from '../../src/util/package-root.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { ServiceConfig } from '../../src/config/types.js';
 import { snapshot } from '../helpers/zips.js';

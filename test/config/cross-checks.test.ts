@@ -9,13 +9,14 @@ import { test } from 'node:test';
 import { ConfigError, type ConfigFault } from '../../src/config/faults.js';
 import { parseConfig } from '../../src/config/load.js';
 import { MAX_OVERLAP_WARNINGS } from '../../src/config/cross-checks.js';
+import { checkConfigQueries } from '../../src/control/config-queries.js';
 import { REPO, baseConfig, get, serviceDir, start } from '../helpers/service.js';
 
 type Config = ReturnType<typeof baseConfig>;
 const EXAMPLES = path.join(REPO, 'examples');
 const faultsOf = (c: Config): ConfigFault[] => {
   try {
-    parseConfig(JSON.stringify(c), EXAMPLES);
+    parseConfig(JSON.stringify(c), EXAMPLES, 'config.json', [checkConfigQueries]);
     return [];
   } catch (err) {
     if (err instanceof ConfigError) return err.faults;

@@ -1,6 +1,6 @@
-// The faults loadConfig finds in the test configuration after `mutate`, or [] when it loads.
+// The faults the service's configuration check (loadServiceConfig) finds in the test configuration after `mutate`, or [] when it loads.
 import { ConfigError } from '../../src/config/faults.js';
-import { loadConfig } from '../../src/config/load.js';
+import { loadServiceConfig } from '../../src/runtime/load-config.js';
 import { baseConfig, serviceDir } from './service.js';
 
 export type Cfg = ReturnType<typeof baseConfig>;
@@ -11,7 +11,7 @@ export function configFaults(mutate: (c: Cfg) => void, setup?: (dir: string) => 
   const sd = serviceDir(c);
   try {
     setup?.(sd.dir);
-    loadConfig(sd.configFile);
+    loadServiceConfig(sd.configFile);
     return [];
   } catch (err) {
     if (err instanceof ConfigError) return err.faults;

@@ -1,6 +1,6 @@
 import { MldsError } from '../../errors.js';
 import { checkUrl } from '../../fetch/url-rules.js';
-import { summary } from '../../runtime/archives.js';
+import { summary } from '../../config/diff.js';
 import type { ReloadReport } from '../../config/diff.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
