@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each figure against a baseline measured in the same run
 // (the machines are shared and noisy). `--write` also replaces the figures in
-// docs/performance.md; its hand-written notes (from NOTES_HEADING on) are kept.
+// docs/performance.md; its hand-written part (from NOTES_HEADING on) is kept.
 import { cpus } from 'node:os';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,18 +13,18 @@ import { benchMedia } from './media.js';
 import { benchStart } from './start.js';
 import { benchFleet } from './fleet.js';
 
-/** Where the hand-written part of docs/performance.md starts: analyses and earlier runs worth keeping. */
-const NOTES_HEADING = '## Notes from earlier runs';
+/** Where the hand-written part of docs/performance.md starts: how to reproduce, and notes behind current designs. */
+const NOTES_HEADING = '## How to reproduce';
 
 const sections: Array<[string, () => Promise<string>]> = [
-  ['Core service (issue: core service)', benchCore],
-  ['Start and idle memory (issue 13)', benchStart],
+  ['Core service', benchCore],
+  ['Start and idle memory', benchStart],
   ['Rendering', () => benchRender()],
   ['Outputs', benchOutputs],
-  ['Screenshots (issue 7)', benchScreenshot],
-  ['Reloads (issue 8)', benchReload],
-  ['Media areas (issue 12)', benchMedia],
-  ['Fleet over MQTT (issue 21)', benchFleet],
+  ['Screenshots', benchScreenshot],
+  ['Reloads', benchReload],
+  ['Media areas', benchMedia],
+  ['Fleet over MQTT', benchFleet],
 ];
 
 const out: string[] = [
