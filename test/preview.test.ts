@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../src/config/load.js';
 import type { ServiceConfig } from '../src/config/types.js';
-import { dateText } from '../src/render/areas/date.js';
+import { dateText } from '../src/render/content/date.js';
 import { useFontDirs } from '../src/text/fonts.js';
 import { fitWarnings, fontDirsOf, measureLine } from '../src/preview/fit.js';
 import { offlineController } from '../src/preview/offline.js';

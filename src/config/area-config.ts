@@ -1,7 +1,7 @@
 // One area of a layout: the rules every type shares (applicability, coordinates, looks),
-// then the type's own rules from its module in src/areas.
-import { kindOf, isAreaType } from '../areas/registry.js';
-import type { AreaSettings } from '../areas/kind.js';
+// then the type's own rules from its module in src/config/area-types/.
+import { kindOf, isAreaType } from './area-types/registry.js';
+import type { AreaSettings } from './area-types/area-type.js';
 import { APPLIES_TO, KEYED } from './areas.js';
 import { DEFAULTS, defaultFontSize } from './defaults.js';
 import { pointer } from './faults.js';

@@ -1,9 +1,9 @@
 import type { AreaType } from './types.js';
-import { AREA_TYPES, kindOf } from '../areas/registry.js';
+import { AREA_TYPES, kindOf } from './area-types/registry.js';
 
 export { DEFAULTS, defaultFontSize } from './defaults.js';
 
-/** Properties every area type accepts; the rest come from each type's module (src/areas). */
+/** Properties every area type accepts; the rest come from each type's module (src/config/area-types/). */
 const COMMON = ['coordinates', 'type', 'ttl', 'backgroundColor', 'dispEffect', 'clearEffect'];
 
 function appliesTo(): Record<string, AreaType[]> {

@@ -1,5 +1,5 @@
 import type { AreaConfig, DisplayConfig, LayoutConfig, Rgb, ServiceConfig } from '../config/types.js';
-import { kindOf } from '../areas/registry.js';
+import { kindOf } from '../config/area-types/registry.js';
 import { MldsError } from '../errors.js';
 import { CONTROL_OPTIONS } from '../config/reserved-names.js';
 import { controlOption, checkLevel, type ControlOptions } from './options.js';

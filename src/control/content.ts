@@ -1,5 +1,5 @@
 import type { AreaConfig, Rgb } from '../config/types.js';
-import { kindOf } from '../areas/registry.js';
+import { kindOf } from '../config/area-types/registry.js';
 import type { AreaCommand } from './command.js';
 import type { AreaState } from './state.js';
 

@@ -1,36 +1,34 @@
 // Media areas as a runtime component: the types that play without drawing (audio) follow
 // the displays' state here, and /status shows what runs outside the process (ffmpeg
 // children, the shared browser). Video and web areas are drawn by the compositor; their
-// decoders and pages end with their area (src/render/areas/video.ts, web.ts).
-import { AREA_TYPES, kindOf } from '../areas/registry.js';
-import type { AreaWatcher } from '../areas/kind.js';
+// decoders and pages end with their area (src/render/content/video.ts, web.ts).
 import { latestStates, onStateChange, type StateChange } from '../control/changes.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { browserStatus } from '../media/browser.js';
 import { liveChildren } from '../media/children.js';
 import { liveDecoders } from '../media/decoder.js';
+import { AudioAreas } from './audio-areas.js';
 
 export function mediaComponent(): Component {
-  let watchers: AreaWatcher[] = [];
+  let audio: AudioAreas | undefined;
   let unsubscribe: (() => void) | undefined;
 
   /** Every display's current state again (a start after the replays, a reload). */
   const resync = (ctx: RuntimeContext) => {
     const config = ctx.config();
-    for (const w of watchers) {
-      w.prune(config);
-      for (const [id, st] of latestStates(config)) w.update(config, id, st);
-    }
+    if (!audio) return;
+    audio.prune(config);
+    for (const [id, st] of latestStates(config)) audio.update(config, id, st);
   };
 
   return {
     name: 'media',
     async start(ctx) {
-      watchers = AREA_TYPES.flatMap((t) => { const k = kindOf(t); return k.watcher ? [k.watcher(ctx.log)] : []; });
+      audio = new AudioAreas(ctx.log);
       unsubscribe = onStateChange((c: StateChange) => {
         // Only this service's controller: its changes carry the configuration it runs.
         if (c.config !== ctx.config()) return;
-        for (const w of watchers) w.update(c.config, c.displayId, c.state);
+        audio?.update(c.config, c.displayId, c.state);
       });
       resync(ctx);
     },
@@ -40,12 +38,11 @@ export function mediaComponent(): Component {
     async stop() {
       unsubscribe?.();
       unsubscribe = undefined;
-      for (const w of watchers) w.close();
-      watchers = [];
+      audio?.close();
+      audio = undefined;
     },
     status() {
-      const audio = watchers.map((w) => w.status()).flat();
-      return { audio, videoDecoders: liveDecoders(), ffmpegProcesses: liveChildren(), browser: browserStatus() };
+      return { audio: audio?.status() ?? [], videoDecoders: liveDecoders(), ffmpegProcesses: liveChildren(), browser: browserStatus() };
     },
   };
 }

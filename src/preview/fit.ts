@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { pointer } from '../config/faults.js';
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
-import { needsLayout, signTextContent } from '../render/areas/sign-text.js';
-import { TextContent } from '../render/areas/text.js';
+import { needsLayout, signTextContent } from '../render/content/sign-text.js';
+import { TextContent } from '../render/content/text.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from '../text/fonts.js';
 
 /** The font folders the service renders with (its own fonts/ first): widths depend on the fallback chain. */

@@ -3,7 +3,7 @@ import type { Controller } from '../control/controller.js';
 import type { ServiceConfig, UnitConfig } from '../config/types.js';
 import { Compositor } from '../render/compositor.js';
 import { encodeFrame } from '../render/encode.js';
-import { scrollPxPerSecond } from '../render/areas/scroll.js';
+import { scrollPxPerSecond } from '../render/content/scroll.js';
 import { useFontDirs } from '../text/fonts.js';
 import { fontDirsOf, measureLine } from './fit.js';
 import { offlineController } from './offline.js';

@@ -1,6 +1,6 @@
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 import type { AreaConfig } from '../config/types.js';
-import type { Content } from './areas/content.js';
+import type { Content } from './content/content.js';
 import { drawWithEffect, type EffectPhase } from './effects.js';
 
 /** What an area shows at one moment: which content, through which effect, at what progress. */

@@ -1,9 +1,8 @@
 import type { CanvasRenderingContext2D } from 'canvas';
-import type { DrawEnv } from '../areas/kind.js';
 import type { AreaConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
-import { kindOf } from '../areas/registry.js';
-import type { Content, TextFit } from './areas/content.js';
+import { drawerOf, type DrawEnv } from './content/drawers.js';
+import type { Content, TextFit } from './content/content.js';
 import type { Rect } from '../frame.js';
 import { AreaRects } from './area-rects.js';
 import { AreaLayer, backgroundStyle, drawArea, type Phase } from './area-draw.js';
@@ -24,7 +23,7 @@ const NO_CONTENT = '-';
 
 /** What decides whether two states look the same: equal ones swap without an effect. */
 function signature(area: AreaConfig, st: AreaState | undefined): string {
-  const own = kindOf(area.type).signature;
+  const own = drawerOf(area.type).signature;
   if (own) return own(area, st);
   if (!st || st.source === 'none') return '';
   const c = st.fontColor;
@@ -94,7 +93,7 @@ export class AreaRenderer {
     const old = this.current;
     const a = this.area;
 
-    if (kindOf(a.type).swapsLive?.(a, old, st)) {
+    if (drawerOf(a.type).swapsLive?.(a, old, st)) {
       this.buildFault = undefined;
       // Swapped in place: no effect, and the scroll keeps its origin so nothing jumps back.
       this.current = this.makeContent(st, { start: at, previous: old, live: true, timezone: this.opts.timezone, fps: this.opts.fps });
@@ -120,7 +119,7 @@ export class AreaRenderer {
 
   private makeContent(st: AreaState | undefined, env: DrawEnv): Content | undefined {
     try {
-      return kindOf(this.area.type).draw?.(this.area, st, env);
+      return drawerOf(this.area.type).draw?.(this.area, st, env);
     } catch (err) {
       this.buildFault = err instanceof Error ? err.message : String(err);
       return undefined;

@@ -1,6 +1,6 @@
 // Words for a confirmation about texts cut at their area's edge (fit "clipped": a line wider
 // than its area under overflow "pages" without wrap): the sender learns what the panel cut.
-import type { TextFit } from './areas/content.js';
+import type { TextFit } from './content/content.js';
 
 type DisplayFit = { display: string; area: string } & TextFit;
 

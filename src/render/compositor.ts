@@ -3,7 +3,7 @@ import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { intersects, type Frame, type Rect, visibleOnly } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
-import type { TextFit } from './areas/content.js';
+import type { TextFit } from './content/content.js';
 import { copyKept, keepPictures, keptBytes } from './kept-pictures.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from '../text/fonts.js';
 import { readBack } from './read-back.js';

@@ -3,10 +3,10 @@ import type { AreaState } from '../control/state.js';
 import type { ConfigFault } from '../config/faults.js';
 import type { Controller } from '../control/controller.js';
 import type { OutputHealth } from '../output/runner.js';
-import { kindOf } from '../areas/registry.js';
+import { drawerOf } from '../render/content/drawers.js';
 import { areaFault } from '../render/area-faults.js';
 import type { LoopStats } from '../render/loop.js';
-import type { TextFit } from '../render/areas/content.js';
+import type { TextFit } from '../render/content/content.js';
 import type { AreaReport, ArchiveResult, Identity, ServiceProblem, Status } from '../capability/status-types.js';
 import { identity } from '../util/identity.js';
 import { isoTime } from '../util/clock.js';
@@ -130,7 +130,7 @@ function textFit(texts: Array<{ display: string; area: string } & TextFit> | und
 
 /** The text an area shows, as its type tells it (a clock's current time). */
 function shownText(a: AreaState, now: number, zone?: string): string | undefined {
-  const own = kindOf(a.area.type).statusText;
+  const own = drawerOf(a.area.type).statusText;
   return own ? own(a, now, zone) : a.text;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { dateText } from '../../src/render/areas/date.js';
+import { dateText } from '../../src/render/content/date.js';
 import { area, inkColumns, rig, ROOT, T0 } from './helpers.js';
 
 interface Case { pattern: string; epochMs: number; offset?: number; zone?: string; text: string }

@@ -10,7 +10,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { bufferReader, pictureHeader } from '../../src/media/picture-header.js';
-import { graphicImage } from '../../src/render/areas/line-raster.js';
+import { graphicImage } from '../../src/render/content/line-raster.js';
 import { preloadImage } from '../../src/render/images.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 

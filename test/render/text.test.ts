@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createCanvas } from 'canvas';
 import type { Frame } from '../../src/output/types.js';
-import { SCROLL_SPEED_PX_PER_S } from '../../src/render/areas/scroll.js';
+import { SCROLL_SPEED_PX_PER_S } from '../../src/render/content/scroll.js';
 import { cssFont } from '../../src/text/fonts.js';
 import { area, inkColumns, inkRows, px, rig, T0 } from './helpers.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { AreaConfig } from '../../src/config/types.js';
 import { createCanvas } from 'canvas';
-import { signTextContent } from '../../src/render/areas/sign-text.js';
+import { signTextContent } from '../../src/render/content/sign-text.js';
 import { layoutRuns } from '../../src/text/layout.js';
 import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
 import { emulated } from '../helpers/emulation.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { mock, test } from 'node:test';
 import type { AreaConfig } from '../../src/config/types.js';
 import type { Frame } from '../../src/output/types.js';
-import { SCROLL_SPEED_PX_PER_S } from '../../src/render/areas/scroll.js';
+import { SCROLL_SPEED_PX_PER_S } from '../../src/render/content/scroll.js';
 import { FrameLoop } from '../../src/render/loop.js';
 import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
 

@@ -1,10 +1,8 @@
 // date areas: a live clock from the system time; they take no request value.
-import { DEFAULTS } from '../config/defaults.js';
-import type { AreaConfig } from '../config/types.js';
-import { MldsError } from '../errors.js';
-import { DateContent, shownDate } from '../render/areas/date.js';
-import { formatEnglish, zonedAt } from '../time/date-format.js';
-import type { AreaKind } from './kind.js';
+import { DEFAULTS } from '../defaults.js';
+import { MldsError } from '../../errors.js';
+import { formatEnglish, zonedAt } from '../../time/date-format.js';
+import type { AreaKind } from './area-type.js';
 import { GLYPH_LOOK, glyphLook } from './text-look.js';
 import { TEXT_LOOK } from './text.js';
 
@@ -16,10 +14,6 @@ function dateFormatError(pattern: string): string | undefined {
   } catch (err) {
     return `is not a valid DateTimeFormatter pattern: ${(err as Error).message.split('\n')[0]} (quote literal text: 'at')`;
   }
-}
-
-function safeDate(area: AreaConfig, now: number, zone?: string): string {
-  try { return shownDate(area, now, zone); } catch (err) { return `(${(err as Error).message})`; }
 }
 
 export const date: AreaKind = {
@@ -38,7 +32,4 @@ export const date: AreaKind = {
   },
   // The clock shows whenever the area has not been cleared.
   fallback: () => ({}),
-  statusText: (st, now, zone) => (st.source === 'none' ? undefined : safeDate(st.area, now, zone)),
-  signature: (_a, st) => (st?.source === 'none' ? '' : 'clock'),
-  draw: (a, st, env) => (st?.source === 'none' ? undefined : new DateContent(a, { font: a.font, size: a.fontSize, color: a.fontColor }, env.timezone)),
 };

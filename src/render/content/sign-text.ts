@@ -1,10 +1,9 @@
 import type { AreaConfig, Rgb } from '../../config/types.js';
 import { isBitmapFontFile } from '../../text/bdf.js';
-import { plainDoc, type Doc } from '../../text/doc.js';
 import { faceFor, measure } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
 import { hasMissing, startsRtl } from '../../text/lines.js';
-import { parseMulti } from '../../text/multi.js';
+import { docOf } from '../../config/area-types/markup.js';
 import { BlockContent, type ScrollDirection } from './block.js';
 import { graphicImage } from './line-raster.js';
 
@@ -13,10 +12,6 @@ export function needsLayout(a: AreaConfig, text: string): boolean {
   return (!!a.font && isBitmapFontFile(a.font)) || a.antialias === 'none' || !!a.wrap || a.lineSpacing !== undefined
     || a.valign !== undefined || (a.overflow ?? 'scroll') !== 'scroll' || a.fit === 'shrink' || a.markup === 'multi'
     || a.scrollDirection !== undefined || /[\n\r]/.test(text) || startsRtl(text) || hasMissing(text, a.font);
-}
-
-export function docOf(a: AreaConfig, text: string): Doc {
-  return a.markup === 'multi' ? parseMulti(text, { fonts: a.fonts?.length ?? 0, graphics: a.graphics?.length ?? 0 }) : plainDoc(text);
 }
 
 export interface SignTextInput {

@@ -1,12 +1,12 @@
 // Configuration rules and request resolution shared by several area types.
 import path from 'node:path';
-import { DEFAULTS } from '../config/defaults.js';
-import { pointer } from '../config/faults.js';
-import { resolveAsset, unsafeReference } from '../config/files.js';
-import type { AreaConfig } from '../config/types.js';
-import { MldsError } from '../errors.js';
-import { probeSync, type MediaInfo } from '../media/probe.js';
-import type { AreaRules } from './kind.js';
+import { DEFAULTS } from '../defaults.js';
+import { pointer } from '../faults.js';
+import { resolveAsset, unsafeReference } from '../files.js';
+import type { AreaConfig } from '../types.js';
+import { MldsError } from '../../errors.js';
+import { probeSync, type MediaInfo } from '../../media/probe.js';
+import type { AreaRules } from './area-type.js';
 
 export const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 

@@ -1,17 +1,12 @@
-// static, text and dynamic areas: a line of text, static when it fits, scrolling otherwise.
-import { pointer } from '../config/faults.js';
-import type { AreaConfig, AreaType } from '../config/types.js';
-import type { AreaState } from '../control/state.js';
-import { MldsError } from '../errors.js';
-import type { Content } from '../render/areas/content.js';
-import { DEFAULTS } from '../config/defaults.js';
-import { scrollPxPerSecond, scrollStep } from '../render/areas/scroll.js';
-import { BlockContent } from '../render/areas/block.js';
-import { docOf, needsLayout, signTextContent } from '../render/areas/sign-text.js';
-import { TextContent } from '../render/areas/text.js';
-import { MultiError } from '../text/multi.js';
+// static, text and dynamic areas: what each accepts and what its value shows (text as given, or
+// a key of params); they draw as a line that scrolls when it does not fit, or as sign text.
+import { pointer } from '../faults.js';
+import type { AreaConfig, AreaType } from '../types.js';
+import { MldsError } from '../../errors.js';
+import { docOf } from './markup.js';
+import { MultiError } from '../../text/multi.js';
 import { SIGN_TEXT, signTextLook } from './text-look.js';
-import type { AreaKind, AreaRules, DrawEnv } from './kind.js';
+import type { AreaKind, AreaRules } from './area-type.js';
 import { hasOwn, paramFor } from './rules.js';
 
 /** How a text looks; date areas share these. */
@@ -19,29 +14,6 @@ export const TEXT_LOOK = ['align', 'font', 'fontSize', 'fontColor'] as const;
 const SCROLLING = ['textFromStart', 'textLiveUpdate', 'headToTail', 'scrollSpeed'] as const;
 const MAX_TEXT = 4096;
 const MAX_STATIC = 255;
-
-function drawText(a: AreaConfig, st: AreaState | undefined, env: DrawEnv): Content | undefined {
-  if (!st || st.source === 'none' || !st.text) return undefined;
-  const prev = (env.previous instanceof TextContent || env.previous instanceof BlockContent) && env.previous.scrolls ? env.previous : undefined;
-  // A live swap keeps the scroll where it is; textFromStart=false carries it on after the effect.
-  const origin = prev && (env.live || !a.textFromStart) ? prev.origin : env.start;
-  const size = st.fontSize ?? a.fontSize;
-  const color = st.fontColor ?? a.fontColor;
-  const pxPerSecond = scrollPxPerSecond(a.scrollSpeed);
-  const step = scrollStep(pxPerSecond, env.fps ?? DEFAULTS.fps);
-  if (needsLayout(a, st.text)) return signTextContent({ area: a, text: st.text, size, color, pxPerSecond, origin, step });
-  return new TextContent({
-    text: st.text,
-    style: { font: a.font, size, color },
-    width: a.width, height: a.height, align: a.align,
-    pxPerSecond, headToTail: a.headToTail, origin, step,
-  });
-}
-
-function swapsLive(a: AreaConfig, previous: Content | undefined, st: AreaState | undefined): boolean {
-  const live = a.type === 'dynamic' || (a.textLiveUpdate && (a.type === 'text' || a.type === 'static'));
-  return live && (previous instanceof TextContent || previous instanceof BlockContent) && !!st?.text;
-}
 
 /** A MULTI value is checked when it arrives: a faulty command is refused (400, confirm=2) and changes nothing. */
 function checkMarkup(area: AreaConfig, value: string): void {
@@ -65,8 +37,6 @@ function freeText(type: AreaType): AreaKind {
       return { text: value };
     },
     fallback: (area) => (area.defaultValue ? { text: area.defaultValue } : undefined),
-    swapsLive,
-    draw: drawText,
   };
 }
 
@@ -97,6 +67,4 @@ export const staticText: AreaKind = {
     const dv = area.defaultValue;
     return dv ? { text: hasOwn(area.params, dv) ? area.params[dv] : dv } : undefined;
   },
-  swapsLive,
-  draw: drawText,
 };

@@ -1,9 +1,8 @@
 // web areas: a page from params rendered by the shared headless Chromium, cut out at `xy`.
-import { pointer } from '../config/faults.js';
-import { MldsError } from '../errors.js';
-import { checkUrl } from '../fetch/url-rules.js';
-import { WebContent } from '../render/areas/web.js';
-import type { AreaKind, AreaRules } from './kind.js';
+import { pointer } from '../faults.js';
+import { MldsError } from '../../errors.js';
+import { checkUrl } from '../../fetch/url-rules.js';
+import type { AreaKind, AreaRules } from './area-type.js';
 import { paramFor } from './rules.js';
 
 function urlFault(r: AreaRules, url: string, at: string): void {
@@ -27,9 +26,4 @@ export const web: AreaKind = {
   },
   resolve: (area, value) => ({ url: paramFor(area, value) }),
   fallback: (area) => (area.defaultValue ? { url: area.defaultValue } : undefined),
-  draw(a, st) {
-    if (!st || st.source === 'none' || !st.url) return undefined;
-    const fallback = st.source === 'request' && a.defaultValue && a.defaultValue !== st.url ? a.defaultValue : undefined;
-    return new WebContent({ url: st.url, fallback, width: a.width, height: a.height, xy: a.xy ?? { x: 0, y: 0 }, refreshSeconds: a.refreshSeconds ?? 60 });
-  },
 };

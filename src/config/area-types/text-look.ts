@@ -1,11 +1,11 @@
 // Sign-text fields (docs/configuration.md, "Sign text"): checked at load, and turned into a
 // laid-out block when a value is drawn.
-import { pointer } from '../config/faults.js';
-import { parseBoolLike, parseIntLike, parseNumLike } from '../config/scalars.js';
-import { resolveAsset } from '../config/files.js';
-import type { AreaConfig } from '../config/types.js';
-import { BdfError, bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '../text/bdf.js';
-import type { AreaRules } from './kind.js';
+import { pointer } from '../faults.js';
+import { parseBoolLike, parseIntLike, parseNumLike } from '../scalars.js';
+import { resolveAsset } from '../files.js';
+import type { AreaConfig } from '../types.js';
+import { BdfError, bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '../../text/bdf.js';
+import type { AreaRules } from './area-type.js';
 import { fontOf } from './rules.js';
 
 /** Fields a text, dynamic or static area takes besides TEXT_LOOK; date areas take the first ones. */

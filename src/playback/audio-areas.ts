@@ -1,24 +1,26 @@
-// audio areas: an MP3 or WAV from images/ looping to the ALSA device of `audioDevice`.
-// Nothing is drawn but the area's background: the sound follows the display's state
-// through a subscription (src/control/changes.ts), not through the frame loop, so a boot
-// screen or a slow panel never starts, stops or delays it.
+// Audio areas play without drawing: the sound follows the display's state through a
+// subscription (src/control/changes.ts), not through the frame loop, so a boot screen or a
+// slow panel never starts, stops or delays it. One player per audio area whose display shows
+// a file in it.
 import path from 'node:path';
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { audioSink } from '../media/audio-sink.js';
 import { AudioPlayer } from '../media/audio-player.js';
 import { setAreaFault } from '../render/area-faults.js';
-import { notAudio } from '../media/probe.js';
-import type { AreaKind, AreaWatcher, WatchLog } from './kind.js';
-import { fallbackFile, fileFields, resolveFile } from './rules.js';
+
+export interface PlaybackLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
 
 interface Playing { display: string; area: AreaConfig; file: string; device: string; player: AudioPlayer }
 
 /** The players of one service: one per audio area whose display shows a file in it. */
-class AudioAreas implements AreaWatcher {
+export class AudioAreas {
   private readonly playing = new Map<string, Playing>();
 
-  constructor(private readonly log: WatchLog) {}
+  constructor(private readonly log: PlaybackLog) {}
 
   update(config: ServiceConfig, displayId: string, state: DisplayState | undefined): void {
     const wanted = new Map<string, { area: AreaConfig; file: string }>();
@@ -70,14 +72,3 @@ class AudioAreas implements AreaWatcher {
     return p.player.stop();
   }
 }
-
-export const audio: AreaKind = {
-  type: 'audio',
-  properties: ['defaultValue', 'params'],
-  keyed: true,
-  files: ['.mp3', '.wav'],
-  configure: (r) => fileFields(r, audio.files!, { notMedia: notAudio }),
-  resolve: resolveFile,
-  fallback: fallbackFile,
-  watcher: (log) => new AudioAreas(log),
-};

@@ -1,7 +1,6 @@
 // image areas: a PNG, JPEG or GIF from images/, centred and scaled down to fit; GIFs animate.
-import { pictureFileFault } from '../media/picture-header.js';
-import { ImageContent } from '../render/areas/image.js';
-import type { AreaKind } from './kind.js';
+import { pictureFileFault } from '../../media/picture-header.js';
+import type { AreaKind } from './area-type.js';
 import { fallbackFile, fileFields, resolveFile } from './rules.js';
 
 export const image: AreaKind = {
@@ -13,5 +12,4 @@ export const image: AreaKind = {
   configure: (r) => fileFields(r, image.files!, { notPicture: (file) => pictureFileFault(file, r.settings.maxPicturePixels) }),
   resolve: resolveFile,
   fallback: fallbackFile,
-  draw: (a, st, env) => (st && st.source !== 'none' && st.file ? new ImageContent(st.file, a.width, a.height, env.start) : undefined),
 };

@@ -1,7 +1,6 @@
 // video areas: an MP4 from images/ looping in the area at its own frame rate (ffmpeg).
-import { notVideo } from '../media/probe.js';
-import { VideoContent } from '../render/areas/video.js';
-import type { AreaKind } from './kind.js';
+import { notVideo } from '../../media/probe.js';
+import type { AreaKind } from './area-type.js';
 import { fallbackFile, fileFields, resolveFile } from './rules.js';
 
 export const video: AreaKind = {
@@ -13,9 +12,4 @@ export const video: AreaKind = {
   configure: (r) => fileFields(r, video.files!, { notMedia: notVideo }),
   resolve: resolveFile,
   fallback: fallbackFile,
-  draw(a, st) {
-    if (!st || st.source === 'none' || !st.file) return undefined;
-    const fallback = st.source === 'request' && a.defaultValue && a.defaultValue !== st.file ? a.defaultValue : undefined;
-    return new VideoContent(st.file, fallback, a.width, a.height);
-  },
 };

@@ -1,0 +1,15 @@
+// audio areas: an MP3 or WAV from images/, looping to the ALSA device of `audioDevice`
+// (src/playback/audio-areas.ts plays them; nothing is drawn but the area's background).
+import { notAudio } from '../../media/probe.js';
+import type { AreaKind } from './area-type.js';
+import { fallbackFile, fileFields, resolveFile } from './rules.js';
+
+export const audio: AreaKind = {
+  type: 'audio',
+  properties: ['defaultValue', 'params'],
+  keyed: true,
+  files: ['.mp3', '.wav'],
+  configure: (r) => fileFields(r, audio.files!, { notMedia: notAudio }),
+  resolve: resolveFile,
+  fallback: fallbackFile,
+};
