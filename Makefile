@@ -119,8 +119,11 @@ test-vm: test-deps build
 typecheck: deps
 	@npx tsc -p tsconfig.check.json
 
+# eslint, and the layers of src/ (.dependency-cruiser.cjs, docs/architecture.md): no folder imports
+# one beside or above it.
 lint: deps
 	@npx eslint src test bench
+	@npx depcruise src --config .dependency-cruiser.cjs --output-type err
 
 # A first run replays the example's saved requests after the boot screens. The example's
 # poller reads examples/feed/ from a small static server on port 9198 that lives as long as the service.
