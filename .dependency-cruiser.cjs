@@ -1,6 +1,7 @@
 // The layers of src/ (docs/architecture.md), bottom first. A folder may import its own files
 // and the folders of the layers below its own, nothing beside or above it: so no two folders
-// can ever import each other, and the bottom knows nothing of the top. Tests and the bench
+// can ever import each other, and the bottom knows nothing of the top. No files import each
+// other in a loop either. Tests and the bench
 // are not part of the house (they may import anything).
 const LAYERS = [
   ['errors.ts', 'frame.ts', 'problem.ts', 'util'],
@@ -36,6 +37,14 @@ LAYERS.forEach((layer, i) => {
       to: { path: targets.map(place) },
     });
   }
+});
+
+forbidden.push({
+  name: 'no-circular',
+  comment: 'no loop of imports, inside a folder either: a module that needs another one\'s type takes it from where both can reach',
+  severity: 'error',
+  from: { path: '^src/' },
+  to: { circular: true },
 });
 
 forbidden.push({

@@ -8,9 +8,10 @@ import type { Unit } from '../render/unit.js';
 import { applyBrightness } from './apply.js';
 import { decide, type Decision } from './precedence.js';
 import { ScheduleSource } from './schedule-source.js';
-import { systemBinding, type LinkDeps } from './sensors/lux-link.js';
+import type { LinkDeps } from './sensors/lux-link.js';
+import { systemBinding } from './sensors/open-link.js';
 import { Sources } from './sources.js';
-import { brightnessStatus, type BrightnessStatus } from './brightness-report.js';
+import { brightnessStatus, type BrightnessStatus, type UnitState } from './brightness-report.js';
 
 export interface BrightnessOptions {
   /** Serial devices (tests pass @serialport/binding-mock). */
@@ -18,7 +19,6 @@ export interface BrightnessOptions {
   urlPollMs?: number;
 }
 
-export interface UnitState { decision: Decision; since: number; handoverSince?: number; applied?: number }
 
 export class BrightnessComponent implements Component {
   readonly name = 'brightness';

@@ -2,8 +2,7 @@
 // the sources standing by, and a hand-over when a source failed; then the schedule, the
 // sensors and the URLs themselves, and the warnings a technician acts on.
 import type { ServiceConfig } from '../config/types.js';
-import type { UnitState } from './brightness-component.js';
-import { decide, type Mode } from './precedence.js';
+import { decide, type Decision, type Mode } from './precedence.js';
 import type { ScheduleReport, ScheduleSource } from './schedule-source.js';
 import type { SensorStatus } from './sensors/sensor.js';
 import type { Sources } from './sources.js';
@@ -43,6 +42,9 @@ export interface BrightnessStatus {
   warnings: string[];
 }
 
+
+/** What the brightness component holds of each unit: the decision applied and since when. */
+export interface UnitState { decision: Decision; since: number; handoverSince?: number; applied?: number }
 
 export function brightnessStatus(config: ServiceConfig, now: number, units: Map<string, UnitState>, schedule: ScheduleSource, sources: Sources, blanked: ReadonlySet<string> = new Set()): BrightnessStatus {
   const reports: UnitReport[] = [];

@@ -5,8 +5,10 @@ import { ERRORS } from '../errors.js';
 import type { ServiceApi } from './api.js';
 import { errorAnswer, plainAccept, type HttpLog } from './middleware.js';
 import type { RateLimiter } from '../util/rate-limiter.js';
-import { keyRefusal } from './access.js';
-import { CONTROL_ROUTE } from './routes/control.js';
+import { keyRefusal, type Access } from './access.js';
+
+/** The control route (routes/control.ts); this fast path answers it with the same access. */
+export const CONTROL_ROUTE = { path: '/mlds', access: 'api' } as const satisfies { path: string; access: Access };
 
 /** What koa makes of `{ result: 'command received' }`: the answer to almost every command. */
 const RECEIVED = JSON.stringify({ result: 'command received' });

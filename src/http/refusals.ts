@@ -1,6 +1,5 @@
 import type { ErrorCode } from '../errors.js';
-import type { HttpLog } from './middleware.js';
-import { refusalLog } from '../log/refusal-log.js';
+import { refusalLog, type WarnLog } from '../log/refusal-log.js';
 
 /**
  * Answers koa gives to requests no handler takes: logged as counts, not one line each. A
@@ -23,7 +22,7 @@ export class Refusals {
   private readonly count: (ip: string, kind?: string, example?: string) => void;
 
   /** `take` counts a request of `ip` in its rate window (RateLimiter.take). */
-  constructor(private readonly take: (ip: string) => boolean, log?: HttpLog) {
+  constructor(private readonly take: (ip: string) => boolean, log?: WarnLog) {
     this.count = refusalLog(log, (ip, n, { kinds, example }) => [
       { ip, refused: n, statuses: kinds, ...(example ? { example } : {}) },
       `refused: ${n} requests from ${ip} (${Object.entries(kinds).map(([s, k]) => `${s} x${k}`).join(', ')})`,
@@ -50,7 +49,7 @@ export function attachRefusals(app: object, refusals: Refusals): void {
 }
 
 /** The app's refusals; an app createApp did not make gets its own, counted apart. */
-export function refusalsOf(app: object, log: HttpLog): Refusals {
+export function refusalsOf(app: object, log: WarnLog): Refusals {
   let r = appRefusals.get(app);
   if (!r) appRefusals.set(app, r = new Refusals(() => true, log));
   return r;

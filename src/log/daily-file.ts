@@ -2,6 +2,7 @@ import { closeSync, existsSync, fstatSync, readdirSync, renameSync, statSync, un
 import path from 'node:path';
 import { moveAsideUnlessRegular, openForAppend } from '../util/regular-file.js';
 import type { LogSpace } from './log-space.js';
+import { rotatedName } from './rotated-name.js';
 
 export interface DailyFileOptions {
   dir: string;
@@ -29,8 +30,6 @@ export interface LogFileProblem {
   since: number;
 }
 
-/** Rotated files of the log named `name`: name-DAY.log and name-DAY.N.log. */
-export const rotatedName = (name: string): RegExp => new RegExp(`^${name}-(\\d{4}-\\d{2}-\\d{2})(?:\\.(\\d+))?\\.log$`);
 
 /** The local calendar day of `ms` as YYYY-MM-DD. */
 export function dayOf(ms: number): string {

@@ -4,7 +4,7 @@
 // than the logs do (docs/decisions.md, "Logging").
 import { readdirSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { rotatedName } from './daily-file.js';
+import { rotatedName } from './rotated-name.js';
 
 /** Free space the logs leave to the state when both are on one filesystem. */
 export const STATE_RESERVE_BYTES = 1 << 20;

@@ -6,7 +6,8 @@ import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceProblem } from '../problem.js';
 import { moveAsideUnlessRegular } from '../util/regular-file.js';
-import { DailyFile, rotatedName } from './daily-file.js';
+import { DailyFile } from './daily-file.js';
+import { rotatedName } from './rotated-name.js';
 import type { LogSpace } from './log-space.js';
 
 const NAME = 'shown';

@@ -3,15 +3,9 @@
 // that is not one is a fault there, not a blank area later); ffprobe runs when a video first
 // plays. Results are kept per file identity, so a re-check of an unchanged folder runs none.
 import { execFile } from 'node:child_process';
-import { fileIdentity, sniffMedia } from './sniff.js';
+import { fileIdentity, sniffMedia, type MediaInfo } from './sniff.js';
 
-export interface MediaInfo {
-  /** ffprobe's format_name, e.g. "mov,mp4,m4a,3gp,3g2,mj2", "mp3", "wav". */
-  format: string;
-  duration?: number;
-  video?: { codec: string; width: number; height: number; fps: number };
-  audio?: { codec: string; sampleRate: number; channels: number };
-}
+export type { MediaInfo };
 
 /** `unavailable`: ffprobe is missing, so nothing can be known at load (the file is accepted). */
 export type ProbeResult = { info: MediaInfo } | { error: string } | { unavailable: string };

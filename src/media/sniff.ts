@@ -18,7 +18,6 @@
 //   frames, each opening with 4 bytes: sync 11 bits, version 2, layer 2, no-CRC 1, bitrate 4,
 //   sample rate 2, padding 1, private 1, channel mode 2 (3 = mono), 6 more bits.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import type { MediaInfo } from './probe.js';
 
 /** ffprobe's format_name for every file its mov demuxer reads: the names notVideo() looks for. */
 export const MOV_FORMAT = 'mov,mp4,m4a,3gp,3g2,mj2';
@@ -26,6 +25,15 @@ export const MOV_FORMAT = 'mov,mp4,m4a,3gp,3g2,mj2';
 const MAX_MOOV = 32 << 20;
 /** Box types a file may open with (ffmpeg's mov probe knows these too). */
 const TOP_LEVEL = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot', 'styp', 'uuid', 'udta', 'junk', 'pict', 'sidx']);
+
+/** What a media file holds, as ffprobe or the header sniffing tells it. */
+export interface MediaInfo {
+  /** ffprobe's format_name, e.g. "mov,mp4,m4a,3gp,3g2,mj2", "mp3", "wav". */
+  format: string;
+  duration?: number;
+  video?: { codec: string; width: number; height: number; fps: number };
+  audio?: { codec: string; sampleRate: number; channels: number };
+}
 
 export type SniffResult = { info: MediaInfo } | { error: string } | { unknown: string };
 

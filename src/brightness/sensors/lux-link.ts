@@ -1,7 +1,6 @@
 // The seam between a light sensor and whatever carries its readings, after serialport's
 // bindings-interface: a small interface, each method's contract written down, real devices in
 // production and a mock binding (@serialport/binding-mock) in unit tests.
-import type { SensorConfig } from '../../config/types.js';
 
 /** One open serial device: the part of serialport's BindingPortInterface a sensor uses. */
 export interface SerialPortHandle {
@@ -43,18 +42,4 @@ export interface LuxLink {
 export interface LinkDeps {
   /** Serial devices: the real binding unless a test passes MockBinding. */
   binding(): Promise<SerialBinding>;
-}
-
-/** The real serial binding, loaded on first use: an unconfigured sensor costs nothing. */
-export async function systemBinding(): Promise<SerialBinding> {
-  const { SerialPort } = await import('serialport');
-  return SerialPort.binding;
-}
-
-export async function linkFor(cfg: SensorConfig, deps: LinkDeps): Promise<LuxLink> {
-  switch (cfg.protocol) {
-    case 'ascii': return new (await import('./ascii.js')).AsciiLink(cfg.path!, cfg.baudRate, deps);
-    case 'modbus-rtu': return new (await import('./modbus-rtu.js')).RtuLink(cfg.path!, cfg.baudRate, cfg.unitId, cfg.register, deps);
-    case 'modbus-tcp': return new (await import('./modbus-tcp.js')).TcpLink(cfg.host!, cfg.port ?? 502, cfg.unitId, cfg.register);
-  }
 }

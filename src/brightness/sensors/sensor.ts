@@ -7,7 +7,8 @@ import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { isoTime } from '../../util/clock.js';
 import { LuxFilter, DEFAULT_CURVE } from './curve.js';
-import { linkFor, type LinkDeps, type LuxLink } from './lux-link.js';
+import type { LinkDeps, LuxLink } from './lux-link.js';
+import { linkFor } from './open-link.js';
 
 export const STALE_AFTER_MS = 10 * 60_000;
 const RECONNECT_MIN_MS = 1000;

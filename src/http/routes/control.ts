@@ -1,11 +1,8 @@
-import type { Access, Routes } from '../access.js';
+import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import type { ClearCommand, Command } from '../../control/command.js';
-import { answered, JSON_TYPE, runCommand } from '../fast-control.js';
+import { answered, CONTROL_ROUTE, JSON_TYPE, runCommand } from '../fast-control.js';
 import { json } from '../middleware.js';
-
-/** The control route; the /mlds fast path (fast-control.ts) answers it with the same access. */
-export const CONTROL_ROUTE = { path: '/mlds', access: 'api' } as const satisfies { path: string; access: Access };
 
 /**
  * A plain GET /mlds is answered ahead of koa (fast-control.ts); what reaches the router here is
