@@ -18,7 +18,7 @@
 // not configured costs no source in memory either.
 /* global console */
 import { build } from 'esbuild';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -83,6 +83,8 @@ if (!text.startsWith('(function (exports, require, module, __filename, __dirname
 // eslint-disable-next-line no-control-regex
 const wide = /[^\x00-\x7f]/.exec(text);
 if (wide) throw new Error(`bundle: a character outside ASCII at offset ${wide.index} (launch.js reads the file one byte a character)`);
+// A fresh clone has no dist/bundle/ yet (esbuild writes nothing itself here).
+await mkdir(path.dirname(file.path), { recursive: true });
 await writeFile(`${file.path}.tmp`, text);
 await rename(`${file.path}.tmp`, file.path);
 // The worker used to be a file of its own here; one left by an older build is read by nothing.
