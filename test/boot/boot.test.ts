@@ -182,6 +182,7 @@ test('completeUrls is visited once boot ends, and retried with a growing delay a
     const clock = new FakeClock();
     await withService(sd, clock, async (svc) => {
       clock.advance(1999);
+      // the passing of time is what is tested: no visit within 100 ms while the boot screens show.
       await new Promise((r) => setTimeout(r, 100));
       assert.equal(hits.length, 0, 'not during the boot screens');
       clock.advance(1);
@@ -189,6 +190,7 @@ test('completeUrls is visited once boot ends, and retried with a growing delay a
       await until(() => JSON.stringify(svc.api.status().components.boot).includes('"attempts":1,'), 3000, 'the failure recorded');
       answer = 200;
       clock.advance(4999);
+      // the passing of time is what is tested: no retry within 100 ms before its delay is over.
       await new Promise((r) => setTimeout(r, 100));
       assert.equal(hits.length, 1, 'the retry waits its delay');
       clock.advance(1);

@@ -1,4 +1,4 @@
-// The precedence of DECISIONS.md as sources fail and come back, on the injected clock with mock
+// The brightness precedence as sources fail and come back, on the injected clock with mock
 // serial devices: the unit's sensor, then a shared sensor (which also drives a second unit),
 // then brightness-schedule.json, then daylight; the sensor back takes over again; a manual
 // value rules until a reload turns sensorBrightness off. Each hand-over shows on /status.
@@ -40,17 +40,30 @@ test('precedence: sources fail and come back, each hand-over visible', async () 
   const rt = await fakeRuntime(sd, clock, { link: { binding: async () => binding } });
   const units = () => Object.fromEntries(rt.component.status().units.map((u) => [u.id, u]));
   const modes = () => Object.fromEntries(Object.entries(units()).map(([id, u]) => [id, [u.mode, u.brightness]]));
-  /** One poll period: both plugged sensors send a line and are read. */
+  const sensors = () => rt.component.status().sensors;
+  const readNow = (name: string) => sensors().find((s) => s.name === name)!.lastReadingAt === new Date(clock.now()).toISOString();
+  /** Timers of the component itself on the clock, besides the sensors' own. */
+  let own = 0;
+  /**
+   * One poll period: both plugged sensors send a line and are read; then the minute passes, and
+   * each sensor is waiting for its next line or has its next attempt to open on the clock.
+   */
   const minute = async (a: number | undefined, b: number | undefined) => {
-    if (a !== undefined) ports.get('/dev/ttyMOCKA')?.emitData(`${a}\n`);
-    if (b !== undefined) ports.get('/dev/ttyMOCKB')?.emitData(`${b}\n`);
-    await new Promise((r) => setTimeout(r, 10));
+    const sent: string[] = [];
+    for (const [lux, device, name] of [[a, '/dev/ttyMOCKA', 'displays/led/sensor'], [b, '/dev/ttyMOCKB', 'sensors/0']] as const) {
+      const port = ports.get(device);
+      if (lux === undefined || !port) continue;
+      port.emitData(`${lux}\n`);
+      sent.push(name);
+    }
+    await until(() => sent.every(readNow), 2000, `the line read by ${sent.join(' and ')}`);
     clock.advance(60_000);
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => clock.pending() === own + sensors().filter((s) => !s.connected).length, 2000, 'the minute\'s polls and attempts to open done');
   };
   try {
     clock.advance(0);
     await until(() => rt.component.status().sensors.every((s) => s.connected), 2000, 'both sensors connected');
+    own = clock.pending();
     await minute(300, 600);
     await until(() => units().led.mode === 'sensor' && units().lcd.mode === 'shared-sensor', 2000, 'sensor readings');
     assert.deepEqual(modes(), { led: ['sensor', 30], lcd: ['shared-sensor', 60] }, 'the unit\'s sensor beats the shared one; the shared one drives the other unit');

@@ -10,6 +10,7 @@ import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { freePort, makeCertificates } from '../helpers/broker.js';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
+import { until } from '../helpers/wait.js';
 
 function faultsOf(mqtt: unknown, files: Record<string, string> = {}): Array<{ path: string; message: string }> {
   const cfg = baseConfig();
@@ -66,15 +67,17 @@ test('the password and the client key are never on /status, /info or in the log;
   const logDir = path.join(sd.dir, 'logs');
   const svc = await start(sd, { logDir });
   try {
-    await new Promise((r) => setTimeout(r, 1500));
+    const logs = () => readdirSync(logDir).map((f) => readFileSync(path.join(logDir, f), 'utf8')).join('\n');
+    const fleetError = () => ((svc.api.status().components as Record<string, Record<string, unknown>>).fleet).lastError;
+    await until(() => fleetError() !== undefined && /mqtt: connection error/.test(logs()), 10_000, 'the failed connection on /status and in the log');
     const status = await get(svc, '/status');
     assert.equal(status.status, 200);
     const fleet = (status.json.components as Record<string, Record<string, unknown>>).fleet;
     assert.ok(fleet.lastError, 'the failed connection is shown');
     const info = await get(svc, '/info');
-    const logs = readdirSync(logDir).map((f) => readFileSync(path.join(logDir, f), 'utf8')).join('\n');
-    assert.match(logs, /mqtt: connection error/);
-    for (const [where, text] of [['/status', status.text], ['/info', info.text], ['the log', logs]]) {
+    const log = logs();
+    assert.match(log, /mqtt: connection error/);
+    for (const [where, text] of [['/status', status.text], ['/info', info.text], ['the log', log]]) {
       assert.ok(!text.includes(password), `the password is in ${where}`);
       assert.ok(!text.includes(keyBody), `the client key is in ${where}`);
     }

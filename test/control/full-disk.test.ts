@@ -246,15 +246,17 @@ test('state and logs on one small disk: a /mlds flood fills the logs up to the s
         }
       }),
       (async () => {
-        // Until both logs have stopped (or anything else went wrong), then a few hundred more.
-        while (!stopped && Date.now() < deadline) {
+        // Until both logs have stopped (or anything else went wrong), then a few hundred more;
+        // at the deadline the assertions below say what did not happen.
+        const full = async () => {
           const p = await problems();
-          if (p.filter((x) => /left to the state/.test(x.message)).length === 2 || p.some((x) => x.source === 'state') || statfsSync(fs.dir).bavail === 0) {
-            const until = sent + 500;
-            while (sent < until && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-            stopped = true;
-          } else await new Promise((r) => setTimeout(r, 200));
-        }
+          return p.filter((x) => /left to the state/.test(x.message)).length === 2 || p.some((x) => x.source === 'state') || statfsSync(fs.dir).bavail === 0;
+        };
+        try {
+          await until(full, deadline - Date.now(), 'the logs to stop', 200);
+          const more = sent + 500;
+          await until(() => sent >= more, deadline - Date.now(), '500 commands more', 50);
+        } catch { /* the deadline */ }
         stopped = true;
       })(),
     ]);

@@ -1,4 +1,4 @@
-// Issue 22: priority levels that hold a display and give it back, keep=1 partial updates,
+// Priority levels that hold a display and give it back, keep=1 partial updates,
 // levels across restarts, and what the poller, crons and HTTP leave in shown.log.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -45,7 +45,8 @@ test('a poller at priority 0 never overwrites an HTTP notice at 5; its latest co
     body = 'id=main&layout=l1&title=Poll+two&inumber=p2';
     clock.advance(2000);
     await until(async () => (await display(svc)).lastCommand.query.includes('two'), 5000, 'the second poll applied');
-    await new Promise((r) => setTimeout(r, 50));
+    const nextPoll = () => ((svc.api.status().components as Obj).pollers.pollers[0] as Obj).nextFetchAt;
+    await until(() => nextPoll() !== undefined, 5000, 'the next poll due on the clock');
     body = 'id=main&layout=l1&title=Poll+three&inumber=p3';
     clock.advance(2000);
     await until(async () => (await display(svc)).lastCommand.query.includes('three'), 5000, 'the third poll applied');

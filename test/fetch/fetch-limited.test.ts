@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { MldsError } from '../../src/errors.js';
 import { fetchLimited, type FetchProgress } from '../../src/fetch/fetch-limited.js';
 import { checkUrl, describeUrl } from '../../src/fetch/url-rules.js';
+import { until } from '../helpers/wait.js';
 
 const payload = Buffer.alloc(300_000, 7);
 let base = '';
@@ -171,7 +172,7 @@ test('a body over the limit fails as MLDS_FETCH_TOO_LARGE as soon as the limit i
     const endless = await failure(fetchLimited(`${base}/endless`, { maxBytes: 1_000_000, toFile: path.join(dir, 'x.zip') }));
     assert.equal(endless.code, 'MLDS_FETCH_TOO_LARGE');
     assert.deepEqual(readdirSync(dir), [], 'the partial file is removed');
-    await waitFor(() => cutShort.includes('/endless'));
+    await until(() => cutShort.includes('/endless'), 5000, 'the server to see the download stop early');
   } finally {
     rmSync(dir, { recursive: true });
   }
@@ -189,8 +190,3 @@ test('a fetch that does not finish within its time limit fails as MLDS_FETCH_TIM
     rmSync(dir, { recursive: true });
   }
 });
-
-async function waitFor(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(cond(), 'the server saw the download stop early');
-}

@@ -8,6 +8,7 @@ import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
+import { until } from './wait.js';
 
 /** Debian installs the broker in /usr/sbin, which an ordinary user's PATH (and a chroot's) may lack. */
 const MOSQUITTO = existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'mosquitto';
@@ -95,16 +96,11 @@ export class Broker {
 }
 
 async function waitForPort(port: number, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = tcpConnect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > end) throw new Error(`mosquitto did not listen on ${port} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const listening = () => new Promise<boolean>((resolve) => {
+    const s = tcpConnect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
+    s.on('error', () => resolve(false));
+  });
+  await until(listening, ms, `mosquitto to listen on ${port}`, 50);
 }
 
 /**

@@ -5,6 +5,9 @@ import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startService, type RunningService, type StartOptions } from '../../src/main.js';
+import { redrawn, until } from './wait.js';
+
+export { until };
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 
@@ -40,23 +43,15 @@ export async function get(svc: { url: string }, pathAndQuery: string, init: Requ
   return { status: res.status, headers: res.headers, json, text, bytes };
 }
 
-/** Polls until `cond` holds (the frame loop draws on its own schedule), failing after `ms`. */
-export async function until(cond: () => boolean | Promise<boolean>, ms = 3000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /**
- * Waits until the display's unit has drawn a frame newer than `afterSeq`, then one more
- * frame period: changes that arrive together are drawn at most once per period, so the
- * first new frame may hold an earlier command with this one due in the next period.
+ * Waits until the display's unit has drawn a frame newer than `afterSeq`, and then until a
+ * frame holding every change committed so far has reached its output: changes that arrive
+ * together are drawn at most once per period, so the first new frame may hold an earlier
+ * command with this one due in the next period.
  */
 export async function nextFrame(svc: RunningService, id: string, afterSeq: number): Promise<void> {
-  await until(() => (svc.api.frame(id)?.seq ?? -1) > afterSeq, 3000, `a frame of ${id} after ${afterSeq}`);
-  await new Promise((r) => setTimeout(r, 50));
+  await until(() => (svc.api.frame(id)?.seq ?? -1) > afterSeq, 10_000, `a frame of ${id} after ${afterSeq}`);
+  await redrawn(svc, id);
 }
 
 export interface Pixels { width: number; height: number; at(x: number, y: number): [number, number, number] }

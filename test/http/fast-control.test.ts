@@ -126,6 +126,7 @@ describe('the /mlds fast path with keys and a rate limit', () => {
 
   test('the API key or the admin key, in the query or the header, opens it; no key or a wrong one is refused as before', async () => {
     // A fresh one-second window for each step of four requests: six a second are allowed.
+    // the passing of time is what is tested: the rate limit's one-second window.
     const pause = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
     await pause();
     assert.equal((await same(ctx, '?id=main&layout=l1&title=K&key=api-key-0123456789abcdef')).status, 200);
@@ -141,6 +142,7 @@ describe('the /mlds fast path with keys and a rate limit', () => {
     // A machine so loaded that eight requests took a second would have started a new window:
     // such a round is tried again (each starts at a fresh second), never skipped.
     for (let round = 0; round < 5; round++) {
+      // the passing of time is what is tested: each round starts a fresh one-second window.
       await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
       const second = Math.floor(Date.now() / 1000);
       statuses = [];

@@ -96,6 +96,7 @@ async function slowClient(port: number): Promise<string> {
   const text = `GET /status HTTP/1.1\r\nHost: x\r\nX-Slow: ${'s'.repeat(10_000)}\r\n\r\n`;
   for (let i = 0; i < text.length && !s.destroyed; i++) {
     s.write(text[i]);
+    // the passing of time is what is tested: a header byte every 100 ms, until the server gives up.
     await Promise.race([new Promise((r) => setTimeout(r, 100)), closed]);
   }
   await closed;

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { RunningService } from '../../src/main.js';
 import { baseConfig, decode, get, serviceDir, start, until } from '../helpers/service.js';
+import { redrawn } from '../helpers/wait.js';
 
 type Config = ReturnType<typeof baseConfig>;
 interface AreaDef { type: string; params?: Record<string, string>; coordinates: string }
@@ -116,7 +117,7 @@ test('/mlds properties over commands generated from the layouts: valid ones are 
     const still = await get(svc, '/mlds?id=main&layout=l1&title=Still&sign=a&pic=logo');
     assert.equal(still.status, 200);
     await until(async () => (await topRowShare(svc, [0, 0, 255])) > 0.9, 3000, 'the still screen');
-    await new Promise((r) => setTimeout(r, 100));
+    await redrawn(svc, 'main');
     const before = await png(svc);
     const seqBefore = svc.api.frame('main')!.seq;
     const codes = new Set<string>();
@@ -127,7 +128,7 @@ test('/mlds properties over commands generated from the layouts: valid ones are 
       assert.equal(r.json.code, code, `${why}: ${query.slice(0, 200)}`);
       assert.equal(typeof r.json.message, 'string');
       codes.add(code);
-      // Two frame periods: a change would have been drawn by now.
+      // the passing of time is what is tested: two frame periods, in which a change would have been drawn.
       await new Promise((res) => setTimeout(res, 40));
       assert.equal(svc.api.frame('main')!.seq, seqBefore, `${why}: a frame was drawn`);
       assert.ok((await png(svc)).equals(before), `${why}: the screenshot changed`);

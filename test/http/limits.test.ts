@@ -38,6 +38,7 @@ async function trickle(r: Raw, chunks: string[], everyMs: number): Promise<numbe
     if (r.isClosed()) break;
     r.socket.write(c);
     sent++;
+    // the passing of time is what is tested: a slow client's pace.
     await Promise.race([new Promise((res) => setTimeout(res, everyMs)), r.closed]);
   }
   return sent;

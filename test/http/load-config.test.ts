@@ -13,9 +13,13 @@ let base: string;
 const served = new Map<string, Buffer>();
 const root = mkdtempSync(path.join(tmpdir(), 'mlds-load-'));
 
+/** Requests for slow.zip the archive server has had. */
+let slowAsked = 0;
+
 before(async () => {
   archives = await archiveServer(served, (name, res) => {
     if (name !== 'slow.zip') return false;
+    slowAsked++;
     res.writeHead(200, { 'content-type': 'application/zip' }).write('PK');
     return true;
   });
@@ -156,8 +160,9 @@ test('a second /load_config while one is under way answers 503 with Retry-After'
   const sd = serviceDir(configWith('0 0 255'));
   const svc = await start(sd, { archiveFetch: { timeoutMs: 1500 } });
   try {
+    const asked = slowAsked;
     const first = get(svc, `/load_config?url=${encodeURIComponent(`${base}/slow.zip`)}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => slowAsked > asked, 10_000, 'the first download under way');
     const second = await get(svc, `/load_config?url=${encodeURIComponent(`${base}/slow.zip`)}`);
     assert.equal(second.status, 503);
     assert.ok(second.headers.get('retry-after'));

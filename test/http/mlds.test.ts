@@ -169,6 +169,7 @@ describe('GET /mlds (unknownAreaKeys = reject)', () => {
       let answered = false;
       const reply = get(svc, '/mlds?id=main&layout=l1&title=Stored').then((r) => { answered = true; return r; });
       await until(() => areaText(svc, 'title') === 'Stored', 3000, 'the command to be applied');
+      // the passing of time is what is tested: no answer within 100 ms while the line is not stored.
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(answered, false, 'no answer before the line is stored');
       release();

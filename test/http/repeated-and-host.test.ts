@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
+import { until } from '../helpers/wait.js';
 
 function twoDisplays() {
   const c = baseConfig();
@@ -47,6 +48,8 @@ test('an HTTP/1.1 request without Host: 400 with the JSON body, and a (counted) 
   const sd = serviceDir(baseConfig());
   const logDir = path.join(sd.dir, 'logs');
   const svc = await start(sd, { logDir });
+  const refusals = /"statuses":\{"400":1\},"example":"GET \/status \(no Host\)","msg":"refused: 1 requests/;
+  const log = () => { try { return readFileSync(path.join(logDir, 'mlds.log'), 'utf8'); } catch { return ''; } };
   try {
     const port = Number(new URL(svc.url).port);
     const answer = await rawRequest(port, 'GET /status HTTP/1.1\r\nConnection: close\r\n\r\n');
@@ -57,11 +60,10 @@ test('an HTTP/1.1 request without Host: 400 with the JSON body, and a (counted) 
     // HTTP/1.0 has no Host requirement.
     assert.match(await rawRequest(port, 'GET /status HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 200 /);
     // Refusals are logged as a count per client, once a second.
-    await new Promise((r) => setTimeout(r, 1500));
+    await until(() => refusals.test(log()), 10_000, 'the refusals logged');
   } finally {
     await svc.close();
   }
-  const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
-  assert.match(log, /"statuses":\{"400":1\},"example":"GET \/status \(no Host\)","msg":"refused: 1 requests/);
+  assert.match(log(), refusals);
   sd.cleanup();
 });

@@ -98,8 +98,8 @@ describe('screenshots', () => {
     assert.ok(!withoutWords.bytes.equals(fitting.bytes));
     // Longer than the area: it scrolls in from the right edge and must stay clipped to the area.
     await show(svc, 'top', 'id=top&layout=band&words=WWWWWWWWWWWWWWWWWWWW');
-    await new Promise((r) => setTimeout(r, 500));
-    assert.ok(whiteInside((await shot(svc, 'top', 'png')).px) > 50, 'the scrolling text is not visible inside its area');
+    // Every picture until then is checked for pixels outside the area too.
+    await until(async () => whiteInside((await shot(svc, 'top', 'png')).px) > 50, 10_000, 'the scrolling text visible inside its area');
   });
 
   test('an image larger than its area is scaled down keeping its aspect ratio, centred', async () => {
@@ -118,6 +118,7 @@ describe('screenshots', () => {
     for (const bad of ['id=top&layout=band&words=x&pic=missing', 'id=top&layout=nope', 'id=top&layout=band&words=%FF', 'id=top&layout=band&fontColor[words]=1_2']) {
       assert.equal((await get(svc, `/mlds?${bad}`)).status, 400);
     }
+    // the passing of time is what is tested: nothing is drawn within 100 ms of the faulty requests.
     await new Promise((r) => setTimeout(r, 100));
     const after = await shot(svc, 'top');
     assert.ok(before.bytes.equals(after.bytes), 'screenshot changed after faulty requests');
@@ -247,6 +248,7 @@ describe('a 1080p screenshot poller and the frame loop', {
 
   test('the LED display draws at least half as many frames while a client polls the LCD\'s PNG on two connections', async (t) => {
     const PERIOD = 3000;
+    // the passing of time is what is tested: frames drawn in two windows of PERIOD ms.
     const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const quiet0 = drawn();
     await wait(PERIOD);

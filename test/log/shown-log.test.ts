@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { DailyFile } from '../../src/log/daily-file.js';
 import { ShownLog } from '../../src/log/shown-log.js';
+import { until } from '../helpers/wait.js';
 
 const at = (y: number, m: number, d: number, h = 12) => new Date(y, m - 1, d, h).getTime();
 
@@ -16,6 +17,7 @@ test('a named daily file rotates and prunes its own files only, and batchMs hold
     assert.deepEqual(readdirSync(dir).sort(), ['mlds-2026-03-01.log', 'shown-2026-03-09.log'], 'only its own old file pruned');
     assert.equal(file.file, path.join(dir, 'shown.log'));
     file.write('{"a":1}\n');
+    // the passing of time is what is tested: nothing is written within 50 ms of a 60 s batch.
     await new Promise((r) => setTimeout(r, 50));
     assert.ok(!readdirSync(dir).includes('shown.log'), 'held for the batch');
     await file.flush();
@@ -23,7 +25,7 @@ test('a named daily file rotates and prunes its own files only, and batchMs hold
     // 64 KiB waiting goes out without waiting for the batch.
     const big = `${JSON.stringify({ pad: 'x'.repeat(70_000) })}\n`;
     file.write(big);
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => readFileSync(file.file, 'utf8').length >= 8 + big.length, 5000, 'the 64 KiB written');
     assert.equal(readFileSync(file.file, 'utf8').length, 8 + big.length);
     await file.close();
   } finally {

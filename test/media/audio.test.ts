@@ -88,6 +88,7 @@ describe('an audio area', () => {
     await send('layout=a&aud=&title=Music');
     await until(() => players().length === 0, 3000, 'the player to end');
     const size = sinkBytes();
+    // the passing of time is what is tested: the sink does not grow for 400 ms.
     await wait(400);
     assert.equal(sinkBytes(), size, 'the sink still grows');
   });
@@ -170,6 +171,7 @@ test('audio files are probed at load: a text file named .mp3 is a fault', () => 
 test('on a unit with a sound card, the ALSA device plays without a fault', { skip: skipReason(existsSync('/dev/snd') ? undefined : 'no sound card here (/dev/snd is missing)', 'hardware') }, async () => {
   await withAlsa(config(), async (_svc, fault) => {
     await until(() => players().length === 1, 3000, 'a player');
+    // the passing of time is what is tested: 2 s of playing without a fault.
     await wait(2000);
     assert.equal(fault(), undefined);
     assert.equal(players().length, 1);

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { RunningService } from '../../src/main.js';
 import { baseConfig, decode, get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import { argsOf, BARS, descendants, makeBars, near, type Rgb } from './helpers.js';
+import { redrawn } from '../helpers/wait.js';
 
 // The video area: 160x90, the 64x36 video scaled up 2.5 times, filling it.
 const VIDEO_AREA = { coordinates: '0 0 159 89', type: 'video', params: { bars: 'bars.mp4' }, backgroundColor: '40 40 40' };
@@ -49,16 +50,14 @@ describe('a video area', () => {
     assert.deepEqual(decoders(), [], 'a decoder ran before any video was shown');
     await send('layout=v&vid=bars&label=x');
     const seen = new Set<number>();
-    const end = Date.now() + 10_000;
-    while (seen.size < 2 && Date.now() < end) {
+    await until(async () => {
       const h = await halves();
       const s = BARS.findIndex((b) => near(h.left, b.left) && near(h.right, b.right));
       // Before the first frame the area shows its background; after it, only the video's pictures.
       if (s < 0) assert.ok(seen.size === 0 && near(h.left, BACKGROUND) && near(h.right, BACKGROUND), `not a picture of the video: ${JSON.stringify(h)}`);
       else seen.add(s);
-      await new Promise((r) => setTimeout(r, 150));
-    }
-    assert.ok(seen.size >= 2, `the picture did not change over ${10} s (seen seconds ${[...seen]})`);
+      return seen.size >= 2;
+    }, 10_000, () => `the picture to change (seen seconds ${[...seen]})`, 150);
     const running = decoders();
     assert.equal(running.length, 1);
     assert.ok(argsOf(running[0]).some((a) => a.endsWith('/images/bars.mp4')), 'the decoder plays another file');
@@ -86,8 +85,8 @@ describe('a video area', () => {
     const started = new Set<number>();
     for (let i = 0; i < 50; i++) {
       await send(i % 2 === 0 ? 'layout=v&vid=bars&label=x' : 'layout=t&other=text');
-      // Let the frame loop draw the layout (which starts the decoder) before switching away.
-      await new Promise((r) => setTimeout(r, 30));
+      // The frame loop draws the layout (which starts the decoder) before it is switched away.
+      await redrawn(svc, 'main');
       const now = decoders();
       for (const pid of now) started.add(pid);
       most = Math.max(most, now.length);

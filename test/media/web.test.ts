@@ -11,6 +11,7 @@ import type { RunningService } from '../../src/main.js';
 import { baseConfig, decode, get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import { descendants, near, type Rgb } from './helpers.js';
 import { skipReason } from '../helpers/skip.js';
+import { redrawn } from '../helpers/wait.js';
 
 // Four 100x50 blocks: red, green / blue, yellow. The area (100x50) is cut at xy 50 25, so
 // each quarter of it shows a different block.
@@ -80,6 +81,7 @@ describe('a web area', { skip: noBrowser }, () => {
 
   test('no browser runs while no web area is shown', async () => {
     await send('layout=t&other=Hello');
+    // the passing of time is what is tested: no browser starts within 300 ms of a layout without web areas.
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(browsers(), []);
   });
@@ -130,7 +132,8 @@ describe('a web area', { skip: noBrowser }, () => {
   test('the browser closes when no web area is shown, and none is left after switches', async () => {
     for (let i = 0; i < 10; i++) {
       await send(i % 2 === 0 ? 'layout=w&page=blocks' : 'layout=t&other=Hello');
-      await new Promise((r) => setTimeout(r, 200));
+      // The frame loop draws the layout (which starts or ends the browser's page) before it is switched away.
+      await redrawn(svc, 'main');
     }
     await until(() => browsers().length === 0, 10_000, 'the browser to close');
     const media = (svc.api.status().components as Record<string, { browser: { running: boolean; pages: number } }>).media;

@@ -48,6 +48,7 @@ test('confirm=1 after the frame is written, confirm=2 for a faulty command; equa
     assert.equal(fb.got[2], '/mlds?confirm=2&inumber=a%20b');
     // Without inumber there is nothing to echo: nothing is sent.
     await get(svc, '/mlds?id=main&layout=l1&title=B');
+    // the passing of time is what is tested: nothing is sent within 200 ms.
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(fb.got.length, 3);
   } finally {

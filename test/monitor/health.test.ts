@@ -12,6 +12,7 @@ import { timeOfDay } from '../../src/schedule/crons.js';
 import { FakeClock } from '../helpers/clock.js';
 import { baseConfig, decode, get, nextFrame, serviceDir, start } from '../helpers/service.js';
 import { emulated } from '../helpers/emulation.js';
+import { until } from '../helpers/wait.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -60,7 +61,8 @@ test('booted in 1970: date areas show nothing (they have no defaultValue), a tim
   const svc = await start(sd, { clock });
   try {
     clock.advance(61_000);
-    await new Promise((r) => setTimeout(r, 100));
+    const ran = () => (svc.api.status().components as Obj).crons.crons as Obj[];
+    await until(() => ran()[1].lastResult !== undefined && ran().every((c) => !c.running), 5000, 'the crons of that minute to finish');
     const st = (await get(svc, '/status')).json as Obj;
     const crons = st.components.crons.crons as Obj[];
     assert.match(crons[0].message, /^held: the clock shows 1970/);

@@ -178,7 +178,7 @@ test('colorlight: after many partial frames the cards hold what a full redraw gi
   try {
     card = await startCard(v, ['1', '13', '2', String(W), String(H)]);
     await out.open();
-    let last = comp.latest(), frames = 0, held: Frame | undefined;
+    let last = comp.latest(), frames = 0, held: Frame | undefined, sentPictures = 1;
     await out.send(last);
     for (let i = 1, t = T0; i <= 200; i++, t += 20) {
       if (i % 37 === 0) s.set(s.main[3], { text: `Gate ${i}` }, t);
@@ -191,7 +191,9 @@ test('colorlight: after many partial frames the cards hold what a full redraw gi
       if (frames % 3 !== 0) continue;
       await out.send(held);
       held = undefined;
-      await new Promise((r) => setTimeout(r, 2));
+      sentPictures++;
+      // The card takes each picture before the next goes.
+      await waitFor(`picture ${sentPictures} at the card`, () => pictures(card!.packets).length >= sentPictures && card!.packets.at(-1)![12] === 0x01);
     }
     if (held) await out.send(held);
     const sent = Math.ceil(frames / 3) + 1;

@@ -1,5 +1,6 @@
 // Small helpers the output tests share.
 import type { Frame } from '../../src/output/types.js';
+import { until } from '../helpers/wait.js';
 
 /** The R,G,B bytes of an RGBA frame, as DDP and Colorlight carry them. */
 export function rgbOf(f: Pick<Frame, 'width' | 'height' | 'data'>): Buffer {
@@ -10,9 +11,5 @@ export function rgbOf(f: Pick<Frame, 'width' | 'height' | 'data'>): Buffer {
 
 /** Polls `cond` every few ms; packets arrive on their own schedule. */
 export async function waitFor(what: string, cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await until(cond, ms, what, 5);
 }

@@ -159,6 +159,7 @@ test('frames submitted back to back reach the driver one at a time and in order,
   const send = out.send.bind(out);
   out.send = async (f: Frame) => {
     inSend++; most = Math.max(most, inSend);
+    // the passing of time is what is tested: a send that takes a while, so others arrive during it.
     await new Promise((r) => setTimeout(r, 2));
     inSend--;
     return send(f);

@@ -12,6 +12,7 @@ import { createVethNs, netnsUnavailable, type VethNs } from './netns.js';
 import { pictures, startCard, type Card } from './colorlight-card.js';
 import { waitFor } from './frames.js';
 import { skipReason } from '../helpers/skip.js';
+import { redrawn } from '../helpers/wait.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const W = 96, H = 24;
@@ -67,9 +68,10 @@ test('service: DDP frames equal the screenshot, a missing fbdev is a warning, a 
     assert.ok(wled.framesSent >= 2);
 
     await rx.close();
+    // A frame after another until a send finds the receiver gone.
     for (let i = 0; i < 20 && (await outputOf(svc, 'wled')).lastResult !== 'error'; i++) {
       await get(svc, `/mlds?id=wled&layout=l&t=${i}`);
-      await new Promise((r) => setTimeout(r, 50));
+      await redrawn(svc, 'wled');
     }
     const lost = await outputOf(svc, 'wled');
     assert.equal(lost.lastResult, 'error');

@@ -46,15 +46,19 @@ test('a re-arm replaces the pending wake-up; disarm and close stop it; arm after
   const clock = nativeClock()!(() => { fired++; });
   clock.arm(5000);
   clock.arm(30_000); // replaces the 5 ms one
+  // the passing of time is what is tested: the replaced 5 ms arm does not fire.
   await sleep(15);
   assert.equal(fired, 0, 'the first arm was replaced');
+  // the passing of time is what is tested: the 30 ms arm has fired 45 ms after it was made.
   await sleep(30);
   assert.equal(fired, 1);
   clock.arm(5000);
   clock.disarm();
+  // the passing of time is what is tested: a disarmed clock does not fire.
   await sleep(20);
   assert.equal(fired, 1, 'disarmed');
   clock.arm(0);
+  // the passing of time is what is tested: arm(0) has fired within 5 ms.
   await sleep(5);
   assert.equal(fired, 2, 'arm(0) fires at the next turn');
   clock.close();
@@ -83,6 +87,7 @@ test('the real loop on the native clock: a scroll on its frame grid, no frame mi
   const at: number[] = [];
   const loop = new FrameLoop(r.compositor, (f: Frame) => { at.push(performance.now()); return f.seq > 0; }, Date.now, { fps, clock: frameClock() });
   loop.start();
+  // the passing of time is what is tested: the frames of `seconds` on the grid.
   await sleep(seconds * 1000);
   loop.stop();
   const n = fps * seconds;

@@ -8,6 +8,7 @@ import { liveSource, LiveViews, type LiveSource } from '../../src/http/stream.js
 import type { Frame } from '../../src/output/types.js';
 import { FrameLoop } from '../../src/render/loop.js';
 import { area, rig } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 /** A unit whose frames the test pushes by hand; the display is its top-left W x H. */
 class FakeUnit implements LiveSource {
@@ -50,12 +51,6 @@ after(() => { views.closeAll(); server.close(); });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits for a condition (a loaded CI machine may take a while to encode). */
-async function until(cond: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await sleep(10);
-}
-
 /** Connects a viewer and collects the JPEG parts it receives. */
 function viewer(id: string, stallAfterFirstPart = false) {
   const parts: Buffer[] = [];
@@ -96,7 +91,8 @@ test('a viewer gets multipart JPEG parts of the display, starting with the curre
   sources.set('a', src);
   src.push([200, 30, 30]);
   const v = viewer('a');
-  await until(() => v.parts.length >= 1);
+  await until(() => v.parts.length >= 1, 10_000, 'the first picture');
+  // the passing of time is what is tested: nothing more within 50 ms of a still screen.
   await sleep(50);
   assert.match(String(v.headers()['content-type']), /^multipart\/x-mixed-replace; boundary=mldsframe$/);
   assert.equal(v.parts.length, 1, 'the current picture at once');
@@ -104,11 +100,11 @@ test('a viewer gets multipart JPEG parts of the display, starting with the curre
   assert.deepEqual([first.w, first.h], [64, 32], 'cropped to the display');
   assert.ok(Math.abs(first.rgb[0] - 200) < 8 && first.rgb[1] < 40);
   src.push([20, 20, 220]);
-  await until(() => v.parts.length >= 2);
+  await until(() => v.parts.length >= 2, 10_000, 'the second picture');
   assert.equal(v.parts.length, 2);
   assert.ok((await colourOf(v.parts[1])).rgb[2] > 200);
   v.close();
-  await until(() => src.listeners.size === 0);
+  await until(() => src.listeners.size === 0, 10_000, 'the viewer gone');
   assert.equal(src.listeners.size, 0, 'the last viewer leaving unsubscribes from the unit');
   assert.equal(views.stats().a, undefined);
 });
@@ -120,9 +116,11 @@ test('at most 25 pictures a second however fast frames come, each frame encoded 
   // The time the encoder had, measured: 1.2 s planned, more on a loaded or emulated machine.
   const t0 = performance.now();
   const vs = Array.from({ length: 5 }, () => viewer('b'));
-  await sleep(100);
+  await until(() => vs.every((v) => v.parts.length >= 1), 10_000, 'every viewer\'s first picture');
+  // the passing of time is what is tested: a frame every 10 ms, faster than 25 a second.
   for (let i = 0; i < 100; i++) { src.push([i * 2, 0, 0]); await sleep(10); }
-  await sleep(100);
+  const lastRed = async () => Math.abs((await colourOf(vs[0].parts[vs[0].parts.length - 1])).rgb[0] - 198) < 8;
+  await until(lastRed, 10_000, 'the last frame pushed at the first viewer');
   const { encodes } = views.stats().b;
   const seconds = (performance.now() - t0) / 1000;
   assert.ok(encodes <= 25 * seconds + 2, `${encodes} encodes in ${seconds.toFixed(2)} s`);
@@ -140,7 +138,9 @@ test('a viewer that stops reading skips pictures; the others keep the full rate'
   src.push([0, 0, 0], true);
   const slow = viewer('c', true);
   const fast = viewer('c');
-  await sleep(200);
+  await until(() => slow.parts.length === 1 && fast.parts.length >= 1, 10_000, 'both viewers\' first picture');
+  // the passing of time is what is tested: a frame every 40 ms, and the encodes still due 100 ms
+  // after the last one offered to the stalled viewer before its buffer is measured.
   for (let i = 0; i < 40; i++) { src.push([0, 0, 0], true); await sleep(40); }
   await sleep(100);
   const s = views.stats().c;
@@ -161,6 +161,7 @@ test('the live view of a real compositor and frame loop shows the scroll moving'
   sources.set('real', liveSource(feed, { id: 'd1', width: 640, height: 160 }));
   loop.start();
   const v = viewer('real');
+  // the passing of time is what is tested: the pictures of one second.
   await sleep(1000);
   v.close();
   loop.stop();

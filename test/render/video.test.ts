@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { FrameLoop } from '../../src/render/loop.js';
 import { descendants, makeBars } from '../media/helpers.js';
 import { area, rig } from './helpers.js';
+import { until } from '../helpers/wait.js';
 
 const FPS = 10;
 let dir = '';
@@ -31,8 +32,7 @@ test('nextChange follows the video\'s frame period while it shows, Infinity once
 
   s.set(vid, { file, setAt: Date.now() });
   const first = s.compositor.render(Date.now()).seq;
-  const end = Date.now() + 5000;
-  while (s.compositor.render(Date.now()).seq === first && Date.now() < end) await wait(20);
+  await until(() => s.compositor.render(Date.now()).seq !== first, 5000, 'the video\'s first picture', 20);
   const now = Date.now();
   const next = s.compositor.nextChange(now);
   assert.ok(next > now && next - now <= 1000 / FPS + 5, `next change in ${next - now} ms, the video's period is ${1000 / FPS} ms`);
@@ -44,11 +44,7 @@ test('nextChange follows the video\'s frame period while it shows, Infinity once
 });
 
 async function until0(): Promise<void> {
-  const end = Date.now() + 3000;
-  while (descendants('ffmpeg').length > 0) {
-    assert.ok(Date.now() < end, 'the decoder did not end');
-    await wait(20);
-  }
+  await until(() => descendants('ffmpeg').length === 0, 3000, 'the decoder to end', 20);
 }
 
 test('the frame loop draws about as often as the video has frames, then sleeps; stopping it ends the decoder', async () => {
@@ -59,8 +55,10 @@ test('the frame loop draws about as often as the video has frames, then sleeps; 
   try {
     s.set(vid, { file, setAt: Date.now() });
     await loop.invalidate();
-    await wait(500); // the decoder starts
+    const still = s.compositor.latest().seq;
+    await until(() => s.compositor.latest().seq > still, 5000, 'the decoder\'s first picture drawn', 20);
     const r0 = loop.stats().rendered;
+    // the passing of time is what is tested: the renders of 2 s of video.
     await wait(2000);
     const playing = loop.stats().rendered - r0;
     // 10 frames a second for 2 s; a frame that arrives a little after its time costs one wake more.
@@ -68,13 +66,13 @@ test('the frame loop draws about as often as the video has frames, then sleeps; 
     s.set(vid, { source: 'none', setAt: Date.now() });
     await loop.invalidate();
     const r1 = loop.stats().rendered;
+    // the passing of time is what is tested: no renders for 1 s with nothing moving.
     await wait(1000);
     assert.ok(loop.stats().rendered - r1 <= 2, `${loop.stats().rendered - r1} renders in 1 s with nothing moving`);
     await until0();
     s.set(vid, { file, setAt: Date.now() });
     await loop.invalidate();
-    const end = Date.now() + 3000;
-    while (descendants('ffmpeg').length === 0 && Date.now() < end) await wait(20);
+    await until(() => descendants('ffmpeg').length > 0, 3000, 'a decoder', 20);
     assert.equal(descendants('ffmpeg').length, 1);
   } finally {
     loop.stop();

@@ -43,7 +43,8 @@ test('reload of one display of three: the other two keep their unit and output a
     const t1 = performance.now();
     assert.equal(r.status, 200);
     assert.deepEqual([r.json.added, r.json.changed, r.json.removed, r.json.unchanged], [[], ['a'], [], ['b', 'c']]);
-    await new Promise((res) => setTimeout(res, 200));
+    // Frames of b and c after the reload, each checked below for black.
+    await until(() => ['b', 'c'].every((id) => frames[id].filter((f) => f.at > t1).length >= 5), 10_000, 'b and c drawing after the reload');
     unsub.forEach((u) => u());
 
     for (const id of ['b', 'c']) {
@@ -132,6 +133,7 @@ test('the 3000-second re-check reloads a changed file on the injected clock', as
     next.displays.b.layout.l9 = { x: { coordinates: '0 0 99 49', type: 'text', fontSize: '20' } };
     writeFileSync(sd.configFile, JSON.stringify(next));
     clock.advance(2999_000);
+    // the passing of time is what is tested: no reload within 50 ms of 2999 s on the clock.
     await new Promise((r) => setTimeout(r, 50));
     assert.equal((await get(svc, '/mlds?id=b&layout=l9')).json.code, 'MLDS_UNKNOWN_LAYOUT', 'not before 3000 s');
     clock.advance(1000);

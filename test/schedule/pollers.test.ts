@@ -35,6 +35,7 @@ test('a poller applies its body, skips an unchanged one, applies a changed one',
     assert.deepEqual([p.lastFetchAt, p.nextFetchAt, p.backoffSeconds], [new Date(T0).toISOString(), new Date(T0 + 5000).toISOString(), 0]);
 
     clock.advance(4999);
+    // the passing of time is what is tested: no fetch within 100 ms before the interval is over.
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(far.got.length, 1, 'not before its interval');
     clock.advance(1);
@@ -57,7 +58,7 @@ test('a poller applies its body, skips an unchanged one, applies a changed one',
     assert.equal((await display(svc)).lastFault.code, 'MLDS_UNKNOWN_LAYOUT');
     clock.advance(5000);
     await until(() => far.got.length === 5, 5000, 'the fifth fetch');
-    await new Promise((r) => setTimeout(r, 100));
+    await until(async () => (await poller(svc)).nextFetchAt !== undefined, 5000, 'the fifth body handled');
     assert.equal((await poller(svc)).lastResult, 'fault', 'still faulty, not re-applied');
     assert.equal(area(await display(svc), 'title').text, 'Polled two', 'the screen keeps the last good command');
     assert.match((await get(svc, '/info')).text, /data-component="pollers"/);
@@ -121,6 +122,7 @@ test('a poller backs off on a 500: the waits double up to 10 intervals, and it r
       const wait = Date.parse(p.nextFetchAt!) - clock.now();
       assert.equal(wait, p.backoffSeconds * 1000);
       clock.advance(wait - 1);
+      // the passing of time is what is tested: no fetch within 30 ms before the backoff is over.
       await new Promise((r) => setTimeout(r, 30));
       assert.equal(arrivals.length, n, `no fetch before the backoff of failure ${n} is over`);
       if (n === 6) failing = false;

@@ -86,6 +86,7 @@ test('10 long mixed-script values a second into a fit shrink area: /status still
       status.push(performance.now() - t);
       const a = (r.json.displays as Array<{ areas: Array<{ id: string; fit?: string; fontSizeUsed?: number }> }>)[0].areas.find((x) => x.id === 't');
       if (a?.fit) fits.add(`${a.fit} at ${a.fontSizeUsed}`);
+      // the passing of time is what is tested: /status asked every 20 ms while the values arrive.
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
@@ -94,6 +95,7 @@ test('10 long mixed-script values a second into a fit shrink area: /status still
   const sent: Array<Promise<unknown>> = [];
   for (let n = 0; n < 40; n++) {
     const wait = t0 + n * 100 - performance.now();
+    // the passing of time is what is tested: ten values a second.
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     sent.push(get(s.svc, `/mlds?id=s&layout=l&t=${encodeURIComponent(mixedScript(1300, 100 + n))}`).then((r) => assert.equal(r.status, 200)));
   }

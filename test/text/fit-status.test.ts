@@ -25,6 +25,7 @@ async function areas(): Promise<AreaReport[]> {
 test('"17" at fontSize 30 in a 40x40 box with fit shrink shows both digits, still; /status says how it fitted', async () => {
   assert.equal((await s.show('route=17&dest=Dworzec%0AG%C5%82%C3%B3wny')).status, 200);
   const a = await s.shot();
+  // the passing of time is what is tested: the picture is the same 300 ms later.
   await new Promise((r) => setTimeout(r, 300));
   const b = await s.shot();
   const ink = (p: typeof a) => { const xs: number[] = []; for (let x = 0; x < 40; x++) for (let y = 0; y < 40; y++) if (p.at(x, y)[0] > 128) { xs.push(x); break; } return xs; };
