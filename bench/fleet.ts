@@ -1,4 +1,4 @@
-// Fleet over MQTT (issue 21): a command's round trip through a real Mosquitto (publish to
+// Fleet over MQTT: a command's round trip through a real Mosquitto (publish to
 // `cmd`, `confirm` received) against the HTTP round trip (/mlds, then the feedback GET at the
 // feedback server) in the same run, alternating; 1,000 commands through the broker with none
 // lost; idle RSS of `mlds start` with `mqtt` configured against without (alternating rounds).

@@ -1,4 +1,4 @@
-// What a frame of the real frame loop costs beyond drawing it (issue 23). Two measures
+// What a frame of the real frame loop costs beyond drawing it. Two measures
 // bench/render.ts puts in its table:
 // - collections: GC events while the loop runs (a steady scroll should allocate nothing
 //   the collector has to come for);

@@ -1,4 +1,4 @@
-// Media area figures (issue 12): CPU (% of one core) and memory of a 1920x1080 layout with a
+// Media area figures: CPU (% of one core) and memory of a 1920x1080 layout with a
 // 640x360 video at 25 fps, against the same layout with the video's first frame as a still
 // image, and of the layout with a video, an audio and a web area at once. Each runs as its
 // own service process in this one run, one after the other, measured over the same period

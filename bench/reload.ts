@@ -1,4 +1,4 @@
-// Reloads per display (issue 8): the time of a reload that finds nothing changed and of one
+// Reloads per display: the time of a reload that finds nothing changed and of one
 // that changes one display of three, against loading and validating the same file (the floor
 // of any reload), and the longest gap in frames of an unchanged display meanwhile, in frame periods.
 import { mkdtempSync, rmSync, writeFileSync, cpSync, mkdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Rendering benchmark: frame times of the compositor and the behaviour of the real frame
-// loop in real time, for the two reference screens of issue 3. Figures are also given as
+// loop in real time, for the two reference screens (a 640x160 LED line and a 1920x1080 LCD layout of six areas). Figures are also given as
 // ratios to a baseline measured in the same run (a plain fill + read-back of a frame of the
 // same size), because the machine is shared and absolute times drift between runs.
 //   node --import tsx bench/render.ts          (MLDS_BENCH_SECONDS=5 for a quick look)
@@ -54,7 +54,7 @@ const DESTINATIONS = [
   'Linia 175 - objazd ulica Grojecka[np]Route 175 diverted via Grojecka Street',
 ];
 
-/** Issue 20's two sign-text screens: a pixel font scrolling on a small LED sign, and a board of wrapped, paged areas. */
+/** The two sign-text screens: a pixel font scrolling on a small LED sign, and a board of wrapped, paged areas. */
 export function signScreens(): { sign: Screen; signTrueType: Screen; board: Screen } {
   const bdf = path.join(ROOT, 'fonts/7x13.bdf');
   const sign: Screen = {

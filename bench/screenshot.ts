@@ -1,4 +1,4 @@
-// Screenshot figures (issue 7, item 5): what one client polling the 1920x1080 display's PNG
+// Screenshot figures: what one client polling the 1920x1080 display's PNG
 // screenshot on two connections costs the rest of the service. One service runs the example
 // configuration (the scrolling 640x160 LED and the 1080p LCD with a ticker, so every frame
 // differs); it gets a steady 20 /mlds commands a second, alternately without and with the

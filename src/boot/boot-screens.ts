@@ -1,4 +1,4 @@
-// The boot sequence of each physical unit (DECISIONS.md, "Boot and automation"): black (the
+// The boot sequence of each physical unit: black (the
 // runtime's first frame), the info screen for the MAIN display's infoScreenTtl seconds, the
 // startScreen logo for imageTtl seconds, then the displays. Requests accepted meanwhile (and
 // the boot replay) change the displays' state underneath the overlay, so they show the moment

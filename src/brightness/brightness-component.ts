@@ -1,5 +1,5 @@
-// The `brightness` component: decides each physical unit's brightness by the precedence of
-// DECISIONS.md and applies it through the unit's output, only when it changes. A blanked unit's
+// The `brightness` component: decides each physical unit's brightness by the precedence
+// (precedence.ts) and applies it through the unit's output, only when it changes. A blanked unit's
 // output is given 0 whatever was decided: the panel goes dark, its content and the decided level
 // stay, and unblanking gives the output that level again.
 import type { ServiceConfig } from '../config/types.js';

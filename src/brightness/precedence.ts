@@ -1,4 +1,4 @@
-// DECISIONS.md, "Brightness precedence", per physical unit, highest first: a manual value set
+// The brightness precedence, per physical unit, highest first: a manual value set
 // over HTTP, the unit's sensor, a shared sensor listing the unit, brightnessUrl (when
 // sensorBrightness is false), the custom schedule file, the daylight schedule. A source that
 // fails hands over to the next one down; /status shows which one rules and why.

@@ -1,4 +1,4 @@
-// brightness-schedule.json (DECISIONS.md, Brightness):
+// brightness-schedule.json (docs/configuration.md):
 //   { "periods": [ { "from": "MM-DD", "sunrise": "HH:MM", "sunset": "HH:MM", "day": 0..100,
 //     "night": 0..100 }, ... ], "rampMinutes": 30 }
 // Checked like config.json: every fault at once, each at its JSON pointer, unknown fields are

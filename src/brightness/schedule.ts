@@ -1,4 +1,4 @@
-// A brightness schedule by half-months (DECISIONS.md, Brightness): each period from its first
+// A brightness schedule by half-months: each period from its first
 // day on has a sunrise, a sunset, a day and a night level; brightness ramps between them over
 // `rampMinutes`, centred on sunrise and sunset. The custom schedule file and the daylight
 // schedule computed from the configured location are both this shape.

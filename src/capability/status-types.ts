@@ -68,7 +68,7 @@ export interface DisplayReport {
   lastCommand: { query: string; at?: string; inumber?: string; source: string } | null;
   lastFault: FaultReport | null;
   ignoredKeys: string[];
-  /** Its priority levels, highest (on show) first (DECISIONS.md, "Control extensions"). */
+  /** Its priority levels, highest (on show) first. */
   layers: LayerReport[];
 }
 

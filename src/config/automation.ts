@@ -1,5 +1,5 @@
-// Crons, pollers and the rules for every URL the service fetches (DECISIONS.md, "URLs the
-// service fetches" and "Boot and automation"), kept apart from the display and area rules.
+// Crons, pollers and the rules for every URL the service fetches (docs/configuration.md,
+// Crons, Pollers and mappers; docs/security.md, the URLs the service fetches), kept apart from the display and area rules.
 import { createRequire } from 'node:module';
 import { pointer } from './faults.js';
 import { parseBoolLike, parseIntLike } from './scalars.js';

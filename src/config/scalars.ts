@@ -1,5 +1,5 @@
 // The file may write numbers and booleans as JSON values or as strings ("9199", "true");
-// DECISIONS.md accepts both everywhere. These parse exactly those two spellings and
+// both are accepted everywhere. These parse exactly those two spellings and
 // nothing looser ("0x10", " 12", true-as-1 are faults), unlike ajv's coerceTypes.
 
 const INT = /^[+-]?\d+$/;

@@ -1,5 +1,5 @@
 // Light sensors in the configuration: a display's own `sensor` and the top-level shared
-// `sensors` (DECISIONS.md, Brightness). The schema checks each field; these are the rules
+// `sensors` (docs/configuration.md). The schema checks each field; these are the rules
 // between fields and between sensors that it cannot express.
 import { pointer } from './faults.js';
 import { parseIntLike, parseNumLike } from './scalars.js';

@@ -202,7 +202,7 @@ export interface ServiceConfig {
   displays: DisplayConfig[];
   displayById: Map<string, DisplayConfig>;
   units: UnitConfig[];
-  /** Shared light sensors (DECISIONS.md, Brightness); a display's own sensor is DisplayConfig.sensor. */
+  /** Shared light sensors (docs/configuration.md, Shared sensors); a display's own sensor is DisplayConfig.sensor. */
   sensors: SharedSensorConfig[];
   latitude?: number;
   longitude?: number;

@@ -14,7 +14,7 @@ export interface SavedState {
   lastRequest: Record<string, CommandRecord>;
   /** Last confirmation sent per display id, so an equal one is not sent again after a restart. */
   lastFeedback: Record<string, SavedFeedback>;
-  /** Levels above priority 0 per display id, each until its expiresAt (DECISIONS.md, "Control extensions"). */
+  /** Levels above priority 0 per display id, each until its expiresAt. */
   layers: Record<string, SavedLayer[]>;
 }
 

@@ -47,7 +47,7 @@ export interface FaultRecord {
 }
 
 /**
- * What one priority level of a display holds (DECISIONS.md, "Control extensions"). The
+ * What one priority level of a display holds (docs/http-api.md, Partial updates and priority levels). The
  * highest level is on show: DisplayState.areas is its area map itself, so a ttl expiry on
  * show changes both.
  */

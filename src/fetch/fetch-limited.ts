@@ -2,7 +2,7 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { MldsError } from '../errors.js';
 import { checkUrl, describeUrl, DEFAULT_PORT_RANGE, redirectTarget } from './url-rules.js';
 
-/** Limits of a configuration archive download (issue 8); other callers pass their own. */
+/** Limits of a configuration archive download; other callers pass their own. */
 export const ARCHIVE_FETCH_LIMITS = { maxBytes: 20 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 3 } as const;
 
 export interface FetchProgress {

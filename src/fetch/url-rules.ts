@@ -15,8 +15,7 @@ const PLAIN_URL = /^(https?):\/\/([^/?#@]*)(?:[/?#]|$)/i;
 const NOT_PLAIN = /[\u0000-\u0020\u007f\\]/;
 
 /**
- * Checks a URL against the rules for every URL the service fetches (DECISIONS.md, "URLs the
- * service fetches") and returns it parsed. Throws MLDS_BAD_URL naming `field`.
+ * Checks a URL against the rules for every URL the service fetches (docs/security.md) and returns it parsed. Throws MLDS_BAD_URL naming `field`.
  */
 export function checkUrl(raw: string, portRange: readonly [number, number] = DEFAULT_PORT_RANGE, field = 'url'): URL {
   const [min, max] = portRange;

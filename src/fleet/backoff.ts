@@ -1,4 +1,4 @@
-// Reconnect delays: exponential from 1 s to 60 s with jitter (issue 21), after refused
+// Reconnect delays: exponential from 1 s to 60 s with jitter, after refused
 // logins too, so a fleet that lost its broker does not come back in one stampede.
 
 export const MIN_MS = 1000;

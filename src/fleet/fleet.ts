@@ -1,6 +1,6 @@
 // The fleet component: commands from the broker through the one control path (source `mqtt`),
 // confirmations on `<prefix>/<unit>/confirm`, the /status document retained on `status`,
-// admin commands on the unit's own `admin` topic only. Topic names: DECISIONS.md, MQTT.
+// admin commands on the unit's own `admin` topic only. Topic names: topics.ts.
 import type { IPublishPacket } from 'mqtt';
 import type { MqttSettings } from '../config/types.js';
 import { onStateChange } from '../control/changes.js';

@@ -1,4 +1,4 @@
-// A command message's payload (DECISIONS.md, MQTT) turned into the /mlds query the control
+// A command message's payload (docs/fleet.md) turned into the /mlds query the control
 // path takes. Two forms:
 //   query string  id=led1&layout=departure&route=128&inumber=42[&ts=<ms epoch>]
 //   JSON          {"id","layout","areas":{"<area>":"<value>"},"inumber","keep","priority","expires","ts"}
@@ -6,7 +6,7 @@
 // here throws: every fault is a value with its code, so a hostile payload gets confirm=2.
 import { lenientField } from '../control/lenient.js';
 
-/** Larger payloads are refused before they are decoded (issue 21: 64 KB). */
+/** Larger payloads are refused before they are decoded (64 KB). */
 export const MAX_PAYLOAD = 64 * 1024;
 /** A command whose `ts` is older than this is not acted on. */
 export const MAX_AGE_MS = 60_000;
@@ -15,7 +15,7 @@ export type Parsed =
   | { ok: true; query: string; id?: string; inumber?: string; ts?: number }
   | { ok: false; code: 'MLDS_MQTT_PAYLOAD' | 'MLDS_MQTT_TOO_LARGE'; message: string; id?: string; inumber?: string };
 
-/** JSON fields passed on as query values of the same name (DECISIONS.md, Control extensions). */
+/** JSON fields passed on as query values of the same name. */
 const PLAIN = ['id', 'layout', 'inumber', 'keep', 'priority', 'expires'] as const;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

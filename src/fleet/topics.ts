@@ -1,4 +1,4 @@
-// The topic names (DECISIONS.md, MQTT): one place, so the docs, the tests and the code agree.
+// The topic names (docs/fleet.md): one place, so the docs, the tests and the code agree.
 import type { MqttSettings } from '../config/types.js';
 
 export interface Topics {

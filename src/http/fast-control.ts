@@ -46,7 +46,7 @@ export function enableFastControl(app: Koa, deps: FastDeps): void {
 /**
  * The app's request listener: koa's, with a plain GET /mlds answered ahead of it. koa's
  * context, middleware chain and response handling cost about a third of a command
- * (issue 13: ~65 -> ~51 us of server CPU per command at one connection), so a command that
+ * (~65 -> ~51 us of server CPU per command at one connection), so a command that
  * passes every check is answered here, exactly as koa answers it: the same readiness, key
  * and rate checks, status, headers, body and request log line (test/http/fast-control.test.ts
  * compares them). Anything else, and any request the checks would refuse, goes to koa.

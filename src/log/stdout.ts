@@ -17,7 +17,7 @@ export interface GatheredStdout {
  * of a /mlds request), and gathered here up to GATHER_CHARS or DELAY_MS first. One command at a
  * time otherwise cost a write(2) and a thread-pool round trip each, and sonic-boom's own
  * gathering (`minLength`) measures its whole buffer again for every line: together ~3 us of
- * CPU a line against ~1 us this way (issue 13). The process's exit writes the rest synchronously.
+ * CPU a line against ~1 us this way. The process's exit writes the rest synchronously.
  */
 export function gatheredStdout(): GatheredStdout {
   // minLength only so that flush(cb) waits for a write in flight; handOver() flushes itself.

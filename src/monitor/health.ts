@@ -1,4 +1,4 @@
-// What an operator watches on a unit (issue 21, Health): the SoC temperature, whether the
+// What an operator watches on a unit: the SoC temperature, whether the
 // clock is synchronized, free space of the state and log folders, load and memory. Read
 // when /status asks, at most every HEALTH_CACHE_MS; the clock state comes from a child
 // process (timedatectl, else the kernel's adjtimex through python3) at most once a minute.

@@ -1,6 +1,6 @@
 import { createCanvas, createImageData, type Canvas, type CanvasRenderingContext2D } from 'canvas';
 
-// dispEffect / clearEffect numbers (DECISIONS.md, Rendering). Content is first painted
+// dispEffect / clearEffect numbers (docs/configuration.md, Layouts and areas). Content is first painted
 // into an area-sized transparent layer; an effect decides which part of that layer, where
 // and how opaque, lands on the frame at progress p (0 = effect starts, 1 = it is over).
 

@@ -15,7 +15,7 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps } 
     { name: 'boot', wanted: () => true, load: async () => new (await import('../boot/boot-screens.js')).BootScreens() },
     // 0 turns the re-check off (tests that count the clock's timers).
     { name: 'recheck', wanted: () => recheck > 0, load: async () => recheckComponent(recheck) },
-    // Always: daylight is the default brightness (DECISIONS.md, Brightness precedence).
+    // Always: daylight is the default brightness (the lowest of the brightness precedence).
     { name: 'brightness', wanted: () => true, load: async () => (await import('../brightness/brightness-component.js')).brightnessComponent() },
     { name: 'crons', wanted: (c) => c.crons.length > 0, load: async () => (await import('../schedule/crons.js')).cronsComponent() },
     { name: 'pollers', wanted: (c) => c.pollers.length > 0, load: async () => (await import('../schedule/pollers.js')).pollersComponent() },

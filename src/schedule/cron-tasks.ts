@@ -1,5 +1,5 @@
-// What each cron type does when it fires (specification, "Cron entry"; DECISIONS.md, "Boot
-// and automation"). Each task resolves with a line for /status and the log, or throws.
+// What each cron type does when it fires (docs/configuration.md,
+// Crons). Each task resolves with a line for /status and the log, or throws.
 import type { CronConfig } from '../config/types.js';
 import { maskQuery } from '../control/credentials.js';
 import { MldsError } from '../errors.js';

@@ -1,6 +1,6 @@
 // What a poller's response says to show: the body itself as a control query string, or,
-// with a `mapper`, a control message built from a JSON response (DECISIONS.md, "Boot and
-// automation"; the choices for empty bodies and non-text values are in docs/decisions.md).
+// with a `mapper`, a control message built from a JSON response (docs/configuration.md,
+// Pollers and mappers; the choices for empty bodies and non-text values are in docs/decisions.md).
 import type { PollerMapper } from '../config/types.js';
 import { resolvePointer } from './json-pointer.js';
 

@@ -1,6 +1,5 @@
 // The configuration's pollers: each fetches its URL every `interval` seconds and applies what
-// the body says through the control path, as /mlds would (DECISIONS.md, "Boot and
-// automation"). Waits are on the runtime's clock; the fetch itself is real.
+// the body says through the control path, as /mlds would. Waits are on the runtime's clock; the fetch itself is real.
 import type { PollerConfig } from '../config/types.js';
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';

@@ -1,4 +1,4 @@
-// The clock guard (issue 21): a controller without a battery-backed clock boots in 1970 and
+// The clock guard: a controller without a battery-backed clock boots in 1970 and
 // NTP steps it later (FPP #2420, WLED #1327). Until the clock is synchronized or plausible,
 // date areas show their defaultValue (or nothing), time-of-day crons and the daylight
 // schedule hold, and /info says why. Plausible: not before the year this version was built.

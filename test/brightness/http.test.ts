@@ -1,4 +1,4 @@
-// GET /brightness/<value> over real HTTP: every rule of issue 10 (a value 1..100, MAIN ids only,
+// GET /brightness/<value> over real HTTP: every rule of the endpoint (a value 1..100, MAIN ids only,
 // sensorBrightness required), errors that name the field and change nothing, the answer with
 // the brightness applied per unit, and a reload that turns sensorBrightness off ending the
 // manual value.

@@ -1,4 +1,4 @@
-// The broker is never in the way (issue 21, items 3, 4 and 7): a real Mosquitto that is
+// The broker is never in the way: a real Mosquitto that is
 // absent at start, restarted, frozen with SIGSTOP, refusing the login; a service killed
 // with SIGKILL; two units with one name.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The command payload forms (DECISIONS.md, MQTT) and the reconnect backoff, below the broker.
+// The command payload forms and the reconnect backoff, below the broker.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { backoffMs, MAX_MS, MIN_MS } from '../../src/fleet/backoff.js';

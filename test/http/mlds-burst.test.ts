@@ -1,4 +1,4 @@
-// Issue 13: a burst of commands for one display is drawn at most once per frame period, also
+// A burst of commands for one display is drawn at most once per frame period, also
 // when the commands come one at a time on one connection (each answered before the next is sent).
 import assert from 'node:assert/strict';
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// Refusals escape neither the rate limit nor the log's bound (issue 19, item 6): floods of
+// Refusals escape neither the rate limit nor the log's bound: floods of
 // refused methods, unparseable requests, long URLs and malformed requests from one address
 // are logged as a few counted lines (before the fix: one line each), every one of them is
 // counted, and they count against the address's rate, so a valid request from it right after

@@ -1,5 +1,5 @@
 // Live views that are not read do not hold their connections, and live views cannot take every
-// connection (issue 19, item 7). Before the fix the stream's socket had no timeout at all: a
+// connection. Before the fix the stream's socket had no timeout at all: a
 // client that never read kept its connection for ever, and 1,030 of them took all 1,024.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';

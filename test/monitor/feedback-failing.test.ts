@@ -1,4 +1,4 @@
-// Confirmations while the feedback server refuses or hangs (issue 9, item 4): the TPCM's
+// Confirmations while the feedback server refuses or hangs: the TPCM's
 // requests are answered as fast as with a healthy server, the queue stays bounded, and what
 // is still within the retry bound arrives once the server is back.
 import assert from 'node:assert/strict';

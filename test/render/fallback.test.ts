@@ -19,7 +19,7 @@ function render(fontDirs: string[], font?: string) {
 test('a glyph the area font lacks comes from another font in fonts/ before it becomes a box', () => {
   const only = mkdtempSync(path.join(tmpdir(), 'mlds-fonts-'));
   copyFileSync(path.join(FONT_DIR, 'DejaVuSans.ttf'), path.join(only, 'DejaVuSans.ttf'));
-  // DejaVu Sans has no Devanagari, and no font of the chain has it either: gaps, never hex boxes (issue 20).
+  // DejaVu Sans has no Devanagari, and no font of the chain has it either: gaps, never hex boxes.
   const gaps = render([only]);
   const withFallback = render([FONT_DIR]);
   const lohitItself = render([FONT_DIR], path.join(FONT_DIR, 'Lohit-Devanagari.ttf'));

@@ -1,6 +1,6 @@
 // A FIFO where the service reads its state or appends its log must not hang the start
-// (issue 19, item 8): before the fix, reading state.json waited for a writer and opening
-// mlds.log for appending blocked the whole process, so the port never opened. The service
+// (reading state.json used to wait for a writer and opening
+// mlds.log for appending blocked the whole process, so the port never opened). The service
 // runs as a child process so a hang fails this test instead of blocking it.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';

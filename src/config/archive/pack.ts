@@ -68,7 +68,7 @@ export async function packConfiguration(configFile: string): Promise<PackedConfi
 }
 
 /**
- * The broker login travels like the API keys (issue 21): its password is in config.json, and
+ * The broker login travels like the API keys: its password is in config.json, and
  * its PEM files go along by the names the configuration gives them, when inside the folder.
  */
 function mqttFiles(config: Raw, dir: string, add: (name: string, from: { file: string }) => void, skipped: ConfigFault[]): void {

@@ -34,7 +34,7 @@ function frames(d: Obj, out: Obj, sharedWith: string[], zone: string): string {
     + (loop.lastError ? row('Drawing error', text(loop.lastError), 'bad') : '');
 }
 
-/** A text area's fit (issue 20) and the characters no font has. */
+/** A text area's fit and the characters no font has. */
 function textFit(a: Obj): string {
   const fit = a.fit === undefined ? '' : `<div class="note">fit ${esc(a.fit)} at ${esc(a.fontSizeUsed)} px</div>`;
   const missing = Array.isArray(a.missingGlyphs) && a.missingGlyphs.length ? `<div class="bad">no font has ${text(a.missingGlyphs.join(' '))} (drawn as gaps)</div>` : '';

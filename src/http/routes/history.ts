@@ -1,5 +1,5 @@
 // GET /history?id=<display>[&since=<ISO time>][&limit=N]: what the display's areas showed,
-// newest first, from shown.log (DECISIONS.md, "Control extensions"). Read-only, API key level.
+// newest first, from shown.log. Read-only, API key level.
 import type { Context } from 'koa';
 import type { Routes } from '../access.js';
 import { MldsError } from '../../errors.js';

@@ -1,6 +1,6 @@
 // Geometry of right-to-left scrolling, kept pure so tests can check it without pixels.
 
-/** DECISIONS.md: scrollSpeed 0..8 -> pixels per second (0 fastest). */
+/** scrollSpeed 0..8 -> pixels per second (0 fastest). */
 export const SCROLL_SPEED_PX_PER_S = [480, 360, 240, 180, 120, 90, 60, 45, 30] as const;
 
 export function scrollPxPerSecond(scrollSpeed: number): number {
