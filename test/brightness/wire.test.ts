@@ -20,6 +20,7 @@ import { rgbOf, waitFor } from '../output/frames.js';
 import { createVethNs, netnsUnavailable, type VethNs } from '../output/netns.js';
 import { fakeRuntime } from './fake-runtime.js';
 import { skipReason } from '../helpers/skip.js';
+import { redrawn } from '../helpers/wait.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const W = 32, H = 8;
@@ -51,7 +52,7 @@ test('DDP: brightness scales the pixel values on the wire; the layout is not dra
     svc = await start(sd);
     assert.equal((await get(svc, '/mlds?id=panel&layout=l&t=Hi')).status, 200);
     await waitFor('the layout on the wire', () => rx.pictures.length >= 2 && rx.pictures.at(-1)!.some((b) => b !== 0));
-    await new Promise((r) => setTimeout(r, 200));
+    await redrawn(svc, 'panel');
     const before = await drawn(svc);
     const rgb = rgbOf(svc.api.frame('panel')!);
     assert.ok(rx.pictures.at(-1)!.equals(rgb), 'at 100 % the wire carries the frame as drawn');
@@ -85,7 +86,7 @@ test('Colorlight: the brightness packet carries the level; the rows stay as draw
     assert.equal((await get(svc, '/mlds?id=panel&layout=l&t=Hi')).status, 200);
     const levels = () => card!.packets.filter((p) => p[12] === 0x0a).map((p) => p[13]);
     await waitFor('pictures at full brightness', () => levels().includes(255) && levels().length >= 2);
-    await new Promise((r) => setTimeout(r, 200));
+    await redrawn(svc, 'panel');
     const before = await drawn(svc);
     for (const percent of [40, 41]) {
       const n = card.packets.length;
@@ -133,6 +134,7 @@ test('fbdev: the backlight in a sysfs folder takes the level, pixels stay as dra
     }
     const out = [...rt.units.values()][0].output as FbdevOutput;
     assert.match(out.describe().brightnessBy, /^backlight /);
+    // the passing of time is what is tested: no scaled picture reaches the framebuffer within 50 ms.
     await new Promise((r) => setTimeout(r, 50));
     const mem = readFileSync(fb);
     assert.deepEqual([...mem.subarray(0, 4)], [200, 200, 200, 0], 'the picture is not scaled when a backlight dims it');

@@ -114,6 +114,7 @@ test('wrong credentials: refused, shown on /status, retried with a growing backo
     await showsOnHttp(svc, 'Refused');
     const info = await get(svc, '/info');
     assert.match(info.text, /data-component="fleet"[\s\S]*<td class="bad">refused[\s\S]*refused the login/);
+    // the passing of time is what is tested: how many attempts 7 s of refused logins make.
     await new Promise((r) => setTimeout(r, 7000));
     const f = await fleet(svc);
     // MQTT.js alone retries every second: 7 attempts in 7 s. Backing off 1, 2, 4 s (× 0.5..1) gives at most 4.

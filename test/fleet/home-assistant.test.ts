@@ -73,6 +73,7 @@ test('discovery holds the documented keys of the JSON-schema light, is retained,
     await until(() => brightness() === 40, 3000, 'brightness 40');
     await until(() => w.on('mlds/u1/light/main/state').some((s) => JSON.parse(s.payload).brightness === 40 && s.retain), 3000, 'state 40');
     await w.publish('mlds/u1/light/main/set', '{"state":"ON","brightness":400}');
+    // the passing of time is what is tested: an out-of-range value changes nothing within 300 ms.
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(brightness(), 40, 'an out-of-range value is not taken');
 
