@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { once } from 'node:events';
 import { after, test } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import { ConfigError } from '../../src/config/faults.js';
@@ -169,7 +170,10 @@ test('a unit switching among four pictures at the limit, two commands at a time,
     assert.ok(peak < 250, `peak RSS ${peak.toFixed(0)} MB`);
     assert.equal(child.exitCode, null);
   } finally {
+    // The service writes its state and log as it stops: the folder goes once it has exited.
+    const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
     child.kill();
+    await exited;
     sd.cleanup();
   }
 });
