@@ -22,7 +22,8 @@ build() {
   rm -rf "$work"; mkdir -p "$work/tree"
   cp -a "$REPO/native/binding.gyp" "$REPO/native/package.json" "$REPO/native/src" "$REPO/native/node_modules" "$work/tree/"
   local t0=$SECONDS
-  ( cd "$work/tree" && CC=$triplet-gcc CXX=$triplet-g++ LINK=$triplet-g++ AR=$triplet-ar \
+  # The copy has no node_modules/canvas above it: binding.gyp takes the version it is built against from here.
+  ( cd "$work/tree" && MLDS_CANVAS_VERSION=$(node -p "require('$REPO/node_modules/canvas/package.json').version") CC=$triplet-gcc CXX=$triplet-g++ LINK=$triplet-g++ AR=$triplet-ar \
       npx --no-install node-gyp rebuild --arch="$gyp" --nodedir="$NODEDIR" >"$work/build.log" 2>&1 ) \
     || { tail -20 "$work/build.log"; echo "cross: $arch failed (see $work/build.log)" >&2; return 1; }
   cp "$work/tree/build/Release/mlds_native.node" "$work/mlds_native.node"

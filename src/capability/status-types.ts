@@ -90,6 +90,8 @@ export interface Status {
   startedAt: string;
   /** How the start used V8's code cache (dist/launch.js); absent when started otherwise. */
   codeCache?: CodeCacheReport;
+  /** How the compositor reads its pixels back: in place (the native helper), a copy, or getImageData, with why not in place. */
+  readBack: { mode: 'in-place' | 'copy' | 'getImageData'; reason?: string };
   time?: string;
   timezone: string;
   config: ConfigReport;

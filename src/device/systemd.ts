@@ -20,10 +20,6 @@ export interface SystemdOptions {
   testHooks?: boolean;
 }
 
-export function wantsSystemd(env: NodeJS.ProcessEnv = process.env): boolean {
-  return !!(env.NOTIFY_SOCKET || env.WATCHDOG_USEC);
-}
-
 export class SystemdNotify implements Component {
   readonly name = SYSTEMD_COMPONENT;
   private ctx: RuntimeContext | undefined;

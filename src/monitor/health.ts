@@ -16,10 +16,27 @@ export interface HealthReport {
   clock: { synchronized: boolean | null; source: string; held: string | null };
   disks: Array<{ folder: string; path: string; freeBytes: number; totalBytes: number; freePercent: number }>;
   load: [number, number, number];
-  memory: { totalBytes: number; availableBytes: number; serviceRssBytes: number };
+  memory: {
+    totalBytes: number; availableBytes: number; serviceRssBytes: number;
+    /** The service's anonymous memory (smaps_rollup): what the kernel cannot take back without swap. Null where it cannot be read. */
+    serviceAnonymousBytes: number | null;
+  };
 }
 
 export const HEALTH_CACHE_MS = 2000;
+
+/**
+ * The process's anonymous memory from /proc/self/smaps_rollup: heap, stacks and the pages of
+ * files it wrote to (a private mapping's written page is anonymous). Clean file pages (code,
+ * fonts) count in RSS but the kernel drops them under pressure and reads them again; these it
+ * cannot. Null without smaps_rollup (not Linux, or a kernel before 4.14).
+ */
+export function anonymousBytes(file = '/proc/self/smaps_rollup'): number | null {
+  try {
+    const m = /^Anonymous:\s+(\d+) kB/m.exec(readFileSync(file, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch { return null; }
+}
 const CLOCK_EVERY_MS = 60_000;
 const THERMAL = '/sys/class/thermal';
 const SOC_ZONE = /cpu|soc|x86_pkg|arm|core/i;
@@ -50,7 +67,7 @@ export class HealthMonitor {
       clock: { synchronized: clockSynchronized() ?? null, source: this.clockSource, held: clockHeld(now) ?? null },
       disks: Object.entries(this.folders).filter((e): e is [string, string] => e[1] !== undefined).flatMap(([folder, p]) => this.disk(folder, p)),
       load: loadavg().map((l) => Math.round(l * 100) / 100) as [number, number, number],
-      memory: { ...mem, serviceRssBytes: process.memoryUsage.rss() },
+      memory: { ...mem, serviceRssBytes: process.memoryUsage.rss(), serviceAnonymousBytes: anonymousBytes() },
     };
     this.cachedAt = now;
     return this.cached;

@@ -54,6 +54,7 @@ function build() {
     diskFree: family('mlds_disk_free_bytes', 'free space of the state and log folders (components.health.disks)'),
     memoryAvailable: family('mlds_memory_available_bytes', 'memory available to new work (components.health.memory.availableBytes)'),
     rss: family('mlds_service_rss_bytes', 'resident memory of the service (components.health.memory.serviceRssBytes)'),
+    anonymous: family('mlds_service_anonymous_bytes', 'anonymous memory of the service, which the kernel cannot take back without swap (components.health.memory.serviceAnonymousBytes)'),
     load: family('mlds_load1', 'one-minute load average (components.health.load[0])'),
   };
 }
@@ -132,6 +133,7 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
     for (const d of h.disks) m.diskFree.add(d.freeBytes, { folder: d.folder });
     m.memoryAvailable.add(h.memory.availableBytes);
     m.rss.add(h.memory.serviceRssBytes);
+    if (typeof h.memory.serviceAnonymousBytes === 'number') m.anonymous.add(h.memory.serviceAnonymousBytes);
     m.load.add(h.load[0]);
   }
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };

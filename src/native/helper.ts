@@ -50,10 +50,9 @@ export interface UdpSocket {
   sendBatch(buf: Uint8Array, lengths: Uint32Array, timeoutMs?: number): number;
   /**
    * The error the kernel recorded since the last send or call, cleared by reading it: how an
-   * ICMP "port unreachable" for a picture already sent is seen. Missing from helpers built
-   * before it existed (the DDP output then uses node:dgram).
+   * ICMP "port unreachable" for a picture already sent is seen.
    */
-  takeError?(): Error | null;
+  takeError(): Error | null;
   close(): void;
 }
 
@@ -70,24 +69,24 @@ export interface NativeFrameTimer {
 export type CanvasRead = (canvas: object, x: number, width: number, height: number, dst: Uint8Array, dstOffset: number, dstStride: number) => void;
 
 export interface NativeHelper {
-  /** Missing from helpers built before it existed (the frame loop then uses setTimeout). */
-  FrameTimer?: new (callback: () => void) => NativeFrameTimer;
+  FrameTimer: new (callback: () => void) => NativeFrameTimer;
   FbDevice: new (path: string) => FbDevice;
   PacketSocket: new (ifname: string, etherType?: number) => PacketSocket;
   UdpSocket: new (ipv4: string, port: number) => UdpSocket;
   /** srcStride (default width*4) larger than a row converts a column strip of a frame. */
   convert(rgba: Uint8Array, width: number, height: number, dst: Uint8Array, dstOffset: number, stride: number, format: PixelFormat, lut?: Uint8Array, srcStride?: number): void;
+  /** The node-canvas version the helper was built against: canvasReader is safe with that one only. */
+  canvasVersion: string;
   /**
-   * A reader of node-canvas canvases' pixels in place, converted to `format` (helpers built
-   * before it lack it; null when node-canvas's library is not loaded or not the one it knows).
+   * A reader of node-canvas canvases' pixels in place, converted to `format`; null when
+   * node-canvas's library is not loaded or not the one it knows.
    */
-  canvasReader?(canvasClass: abstract new (...args: never[]) => object, format: PixelFormat): CanvasRead | null;
+  canvasReader(canvasClass: abstract new (...args: never[]) => object, format: PixelFormat): CanvasRead | null;
   /**
-   * Collects with V8's memory reduction, trims malloc's free pages, and drops the clean pages of
-   * the executable's and shared objects' read-only mappings; returns those pages' bytes (helpers
-   * built before it lack it; older ones return nothing).
+   * Collects with V8's memory reduction and trims malloc's free pages: anonymous memory a
+   * burst of allocation left, given back to the kernel.
    */
-  releaseMemory?(): number | undefined;
+  releaseMemory(): void;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -57,7 +57,6 @@ export const TYPE_ROW = 0x55;
 export const SYNC_LEN = 112;
 export const BRIGHTNESS_LEN = 77;
 export const DISCOVER_LEN = 284;
-export const REPLY_LEN = 1070;
 export const ROW_HEADER_LEN = 21;
 export const MAX_ROW_PIXELS = 497;
 /** The EtherType a receiver's discovery reply arrives with (type 0x08, data[0] 0x05). */

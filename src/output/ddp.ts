@@ -35,7 +35,7 @@ interface Sender {
   close(): Promise<void>;
 }
 
-function nativeSender(sock: UdpSocket & Required<Pick<UdpSocket, 'takeError'>>): Sender {
+function nativeSender(sock: UdpSocket): Sender {
   return {
     async send(buf, lengths) { sock.sendBatch(buf, lengths, 50); },
     takeError: () => sock.takeError() ?? undefined,
@@ -107,15 +107,13 @@ export class DdpOutput implements Output {
     const report = (err: Error) => this.report(err);
     // Connected in both cases, so the kernel reports an unreachable receiver (ECONNREFUSED) back to us.
     const sock = native ? new native.UdpSocket(address, this.port) : undefined;
-    if (sock && typeof sock.takeError === 'function') {
-      this.sender = nativeSender(sock as UdpSocket & Required<Pick<UdpSocket, 'takeError'>>);
+    if (sock) {
+      this.sender = nativeSender(sock);
       this.via = 'sendmmsg';
       // Between pictures (static content) nobody sends; look for a late ICMP now and then.
       const sender = this.sender;
       this.poll = setInterval(() => this.report(sender.takeError?.()), 1000).unref();
     } else {
-      // A helper built before takeError() cannot see errors between sends: dgram can.
-      sock?.close();
       this.sender = await dgramSender(address, this.port, report);
       this.via = 'dgram';
     }

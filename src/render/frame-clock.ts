@@ -33,7 +33,7 @@ export const timeoutClock: ClockFactory = (callback) => {
   };
 };
 
-/** The native helper's timerfd; undefined when the helper (or its timer) is not there. */
+/** The native helper's timerfd; undefined when the helper is not there. */
 export function nativeClock(): ClockFactory | undefined {
   const Timer = optionalNativeHelper()?.FrameTimer;
   if (!Timer) return undefined;

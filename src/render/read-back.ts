@@ -10,11 +10,13 @@
 // itself 15 %). The native helper's converter reads cairo's words as they are, through the
 // same vectorised loop the framebuffer's XRGB8888 takes, with R and B swapped and A set,
 // straight into the picture. It reads them where cairo keeps them (native/src/canvas-read.cc);
-// a helper or a node-canvas without that reader gets them through toBuffer('raw'), a copy of
-// the whole canvas, and then getImageData stays for rectangles small against the canvas.
+// that reader calls into canvas.node by symbol, so it is used only with the node-canvas version
+// the helper was built against. Otherwise the pixels come through toBuffer('raw'), a copy of
+// the whole canvas, and getImageData stays for rectangles small against the canvas.
 import { Canvas, type CanvasRenderingContext2D } from 'canvas';
 import { endianness } from 'node:os';
-import { optionalNativeHelper, type CanvasRead, type NativeHelper } from '../native/helper.js';
+import { nativeHelperProblem, optionalNativeHelper, type CanvasRead, type NativeHelper } from '../native/helper.js';
+import { requireCjs } from '../util/require-cjs.js';
 import { FORMATS } from '../output/pixel-format.js';
 import { freeBuffer } from './free-buffer.js';
 
@@ -25,14 +27,35 @@ import { freeBuffer } from './free-buffer.js';
  */
 const RAW_MIN_SHARE = 8;
 
+/** How the read-back gets the pixels (/status `readBack`), and why not in place when it does not. */
+export interface ReadBackMode { mode: 'in-place' | 'copy' | 'getImageData'; reason?: string }
+
 let helper: NativeHelper | null | undefined;
 let inPlace: CanvasRead | null | undefined;
+let mode: ReadBackMode = { mode: 'getImageData' };
+/** The running node-canvas's version; tests pretend another. */
+let runningCanvas: () => string = () => (requireCjs('canvas/package.json') as { version: string }).version;
+
 function converter(): NativeHelper | null {
   if (helper === undefined) {
     helper = (endianness() === 'LE' && optionalNativeHelper()) || null;
-    inPlace = helper?.canvasReader?.(Canvas, FORMATS.ARGB8888) ?? null;
+    inPlace = null;
+    if (!helper) {
+      mode = { mode: 'getImageData', reason: endianness() === 'LE' ? nativeHelperProblem() : 'a big-endian host' };
+    } else if (helper.canvasVersion !== runningCanvas()) {
+      mode = { mode: 'copy', reason: `the native helper was built against node-canvas ${helper.canvasVersion || 'unknown'}, this is ${runningCanvas()}: rebuild it with make native` };
+    } else {
+      inPlace = helper.canvasReader(Canvas, FORMATS.ARGB8888);
+      mode = inPlace ? { mode: 'in-place' } : { mode: 'copy', reason: 'the native helper did not find node-canvas\'s library in the process' };
+    }
   }
   return helper;
+}
+
+/** For /status: how pixels are read back now. */
+export function readBackMode(): ReadBackMode {
+  converter();
+  return mode;
 }
 
 /**
@@ -42,7 +65,14 @@ function converter(): NativeHelper | null {
 export function useNativeReadBack(how: 'in-place' | 'copy' | false | undefined): void {
   helper = how === false ? null : undefined;
   inPlace = how === false ? null : undefined;
-  if (how === 'copy') { converter(); inPlace = null; }
+  if (how === false) mode = { mode: 'getImageData', reason: 'turned off' };
+  if (how === 'copy') { converter(); inPlace = null; mode = { mode: 'copy', reason: 'turned off' }; }
+}
+
+/** For tests: the read-back decides again as if the running node-canvas were `version` (undefined: the real one). */
+export function pretendCanvasVersion(version: string | undefined): void {
+  runningCanvas = version === undefined ? () => (requireCjs('canvas/package.json') as { version: string }).version : () => version;
+  helper = undefined;
 }
 
 /** Whether a read-back now reads the canvas in place (the helper has the reader and found node-canvas). */

@@ -13,6 +13,7 @@ import { isoTime } from '../util/clock.js';
 import { systemZone } from '../time/system-zone.js';
 import { codeCacheReport } from '../util/code-cache.js';
 import { supersededCount } from '../control/counters.js';
+import { readBackMode } from '../render/read-back.js';
 
 export type { Identity, ServiceProblem, Status };
 
@@ -60,6 +61,7 @@ export function buildStatus(s: StatusInput): Status {
     uptimeSeconds: Math.round((now - s.startedAt) / 1000),
     startedAt: isoTime(s.startedAt),
     ...(codeCache ? { codeCache: { ...codeCache } } : {}),
+    readBack: { ...readBackMode() },
     time: isoTime(now),
     timezone: config.timezone ?? systemZone(),
     config: {

@@ -107,6 +107,11 @@ describe('GET /mlds (unknownAreaKeys = reject)', () => {
     });
   }
 
+  test('/status says how pixels are read back: in place with the helper built against this node-canvas', async () => {
+    const s = await get(svc, '/status');
+    assert.deepEqual(s.json.readBack, { mode: 'in-place' });
+  });
+
   test('a fault shows on /status and /info', async () => {
     await get(svc, '/mlds?id=main&layout=nope&inumber=9');
     const s = await get(svc, '/status');

@@ -33,6 +33,9 @@ test('the SoC zone\'s temperature, the free space of each folder, load and memor
     assert.ok(h.memory.availableBytes > 0 && h.memory.availableBytes <= h.memory.totalBytes);
     // qemu-user's /proc/self/stat has no resident size: process.memoryUsage.rss() is 0 there.
     assert.ok(emulated ? h.memory.serviceRssBytes === 0 : h.memory.serviceRssBytes > 10e6, `service RSS ${h.memory.serviceRssBytes} bytes`);
+    // Anonymous memory is part of RSS, and the heap alone is anonymous.
+    const anon = h.memory.serviceAnonymousBytes;
+    if (!emulated) assert.ok(anon !== null && anon >= process.memoryUsage().heapUsed && anon < h.memory.serviceRssBytes, `anonymous ${anon} of RSS ${h.memory.serviceRssBytes}`);
     assert.equal(new HealthMonitor({}, path.join(dir, 'none')).report().temperatureC, null);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { Canvas, createCanvas, Image, type CanvasRenderingContext2D } from 'canvas';
 import { nativeHelper, nativeHelperProblem } from '../../src/native/helper.js';
 import { FORMATS } from '../../src/output/pixel-format.js';
-import { readBack, readsInPlace, useNativeReadBack } from '../../src/render/read-back.js';
+import { pretendCanvasVersion, readBack, readBackMode, readsInPlace, useNativeReadBack } from '../../src/render/read-back.js';
 
 function scratch(w: number, h: number) {
   const canvas = createCanvas(w, h);
@@ -131,4 +131,26 @@ test('with neither the reader nor the helper, every rectangle is read with getIm
   } finally {
     useNativeReadBack(undefined);
   }
+});
+
+test('a node-canvas other than the one the helper was built against is never read in place: the pixels come by copy, right, and /status says why', () => {
+  const { canvas, ctx } = scratch(64, 32);
+  const want = new Uint8Array(64 * 32 * 4);
+  useNativeReadBack(false);
+  readBack(canvas, ctx, 0, 64, 32, want, 64, 0);
+  try {
+    pretendCanvasVersion('0.0.1');
+    assert.equal(readsInPlace(), false, 'the symbol-reading path is not taken');
+    assert.equal(readBackMode().mode, 'copy');
+    assert.match(readBackMode().reason ?? '', new RegExp(`built against node-canvas ${nativeHelper().canvasVersion.replace(/\./g, '\\.')}, this is 0\\.0\\.1`));
+    const n = counting(ctx, canvas);
+    const got = new Uint8Array(64 * 32 * 4);
+    readBack(canvas, ctx, 0, 64, 32, got, 64, 0);
+    assert.equal(n.toBuffer, 1, 'read through a copy of the canvas');
+    assert.ok(Buffer.from(got).equals(Buffer.from(want)), 'the same pixels as getImageData');
+  } finally {
+    pretendCanvasVersion(undefined);
+    useNativeReadBack(undefined);
+  }
+  assert.deepEqual(readBackMode(), { mode: 'in-place' }, 'the version it was built against is read in place');
 });
