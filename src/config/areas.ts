@@ -1,10 +1,11 @@
 import type { AreaType } from './types.js';
 import { AREA_TYPES, kindOf } from './area-types/registry.js';
+import { COMMON_FIELDS } from './area-types/area-fields.js';
 
 export { DEFAULTS, defaultFontSize } from './defaults.js';
 
-/** Properties every area type accepts; the rest come from each type's module (src/config/area-types/). */
-const COMMON = ['coordinates', 'type', 'ttl', 'backgroundColor', 'dispEffect', 'clearEffect'];
+/** Properties every area type accepts; the rest are each type's (src/config/area-types/area-fields.ts). */
+const COMMON = ['coordinates', 'type', ...Object.keys(COMMON_FIELDS).filter((k) => k !== 'coordinates')];
 
 function appliesTo(): Record<string, AreaType[]> {
   const out: Record<string, AreaType[]> = {};

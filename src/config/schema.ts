@@ -1,56 +1,11 @@
 import type { ValidateFunction } from 'ajv';
 import { fieldSchema } from './field-settings.js';
 import { mqttSchema } from './mqtt.js';
+import { areaSchema } from './area-types/area-fields.js';
+import { bool, int, ipv4, names, num, str255, url } from './schema-parts.js';
 import { validate } from './validator.generated.js';
 
-const str255 = { type: 'string', maxLength: 255 } as const;
-const int = (min: number, max: number) => ({ xInt: [min, max] });
-const num = (min: number, max: number) => ({ xNum: [min, max] });
-const bool = { xBool: true } as const;
-const url = { type: 'string', maxLength: 2048, format: 'uri', pattern: '^https?://' } as const;
-const ipv4 = { type: 'string', format: 'ipv4' } as const;
-const rgb = { xColor: false } as const;
-const rgba = { xColor: true } as const;
-const names = (extra: object) => ({ type: 'object', propertyNames: { maxLength: 255, minLength: 1 }, ...extra });
-
-const area = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['coordinates', 'type'],
-  properties: {
-    coordinates: { type: 'string', pattern: '^\\s*\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s*$' },
-    type: { enum: ['static', 'text', 'dynamic', 'image', 'video', 'date', 'audio', 'web'] },
-    ttl: int(0, 31_536_000),
-    defaultValue: str255,
-    params: names({ additionalProperties: { type: 'string', maxLength: 2048 } }),
-    align: { enum: ['center', 'right', 'left'] },
-    font: str255,
-    fontSize: int(1, 4000),
-    fontColor: rgb,
-    backgroundColor: rgba,
-    textFromStart: bool,
-    textLiveUpdate: bool,
-    headToTail: int(0, 1000),
-    scrollSpeed: int(0, 8),
-    dispEffect: int(1, 15),
-    clearEffect: int(1, 15),
-    dateOffset: num(-14, 14),
-    dateFormat: { type: 'string', maxLength: 255 },
-    xy: { type: 'string', pattern: '^\\s*\\d+\\s+\\d+\\s*$' },
-    antialias: { enum: ['default', 'none'] },
-    wrap: bool,
-    lineSpacing: int(0, 1000),
-    valign: { enum: ['top', 'middle', 'bottom'] },
-    overflow: { enum: ['scroll', 'pages', 'scroll-up'] },
-    pageSeconds: num(0.1, 86400),
-    fit: { enum: ['none', 'shrink'] },
-    minFontSize: int(1, 4000),
-    fonts: { type: 'array', maxItems: 16, items: str255 },
-    graphics: { type: 'array', maxItems: 64, items: str255 },
-    markup: { enum: ['none', 'multi'] },
-    scrollDirection: { enum: ['left', 'right', 'up'] },
-  },
-};
+const area = areaSchema();
 
 const sensorProps = {
   path: { type: 'string', pattern: '^/dev/' },

@@ -9,7 +9,8 @@ import type { Align } from '../text/doc.js';
 
 export type { Align, Rgb, Rgba };
 
-export type AreaType = 'static' | 'text' | 'dynamic' | 'image' | 'video' | 'date' | 'audio' | 'web';
+export type { AreaType } from './area-types/area-fields.js';
+import type { AreaType } from './area-types/area-fields.js';
 
 export interface AreaConfig {
   id: string;

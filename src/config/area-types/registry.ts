@@ -1,5 +1,5 @@
 // Every area type, one module each. A new type is a module beside these and one line here.
-import type { AreaType } from '../types.js';
+import { AREA_TYPE_NAMES, type AreaType } from './area-fields.js';
 import { audio } from './audio.js';
 import { date } from './date.js';
 import { image } from './image.js';
@@ -10,12 +10,12 @@ import { web } from './web.js';
 
 export type { AreaKind } from './area-type.js';
 
-// In the specification's order: fault messages list types in it ("only to text, dynamic").
-const KINDS: readonly AreaKind[] = [staticText, text, dynamic, image, video, date, audio, web];
+// The behaviour of each type; the names, their order and the fields are area-fields.ts's.
+const KINDS: Record<AreaType, AreaKind> = { static: staticText, text, dynamic, image, video, date, audio, web };
 
-const BY_TYPE = new Map<string, AreaKind>(KINDS.map((k) => [k.type, k]));
+const BY_TYPE = new Map<string, AreaKind>(Object.entries(KINDS));
 
-export const AREA_TYPES: readonly AreaType[] = KINDS.map((k) => k.type);
+export const AREA_TYPES: readonly AreaType[] = AREA_TYPE_NAMES;
 
 export function kindOf(type: AreaType): AreaKind {
   const k = BY_TYPE.get(type);

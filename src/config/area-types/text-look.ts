@@ -8,10 +8,6 @@ import { BdfError, bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '.
 import type { AreaRules } from './area-type.js';
 import { fontOf } from './rules.js';
 
-/** Fields a text, dynamic or static area takes besides TEXT_LOOK; date areas take the first ones. */
-export const GLYPH_LOOK = ['antialias'] as const;
-export const SIGN_TEXT = ['antialias', 'wrap', 'lineSpacing', 'valign', 'overflow', 'pageSeconds', 'fit', 'minFontSize', 'fonts', 'graphics', 'markup', 'scrollDirection'] as const;
-
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 function files(r: AreaRules, key: 'fonts' | 'graphics', folder: 'fonts' | 'images', ok: RegExp, kinds: string): string[] | undefined {

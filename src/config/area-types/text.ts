@@ -1,17 +1,15 @@
 // static, text and dynamic areas: what each accepts and what its value shows (text as given, or
 // a key of params); they draw as a line that scrolls when it does not fit, or as sign text.
 import { pointer } from '../faults.js';
-import type { AreaConfig, AreaType } from '../types.js';
+import type { AreaConfig } from '../types.js';
 import { MldsError } from '../../errors.js';
 import { docOf } from './markup.js';
 import { MultiError } from '../../text/multi.js';
-import { SIGN_TEXT, signTextLook } from './text-look.js';
+import { signTextLook } from './text-look.js';
+import { fieldsOf } from './area-fields.js';
 import type { AreaKind, AreaRules } from './area-type.js';
 import { hasOwn, paramFor } from './rules.js';
 
-/** How a text looks; date areas share these. */
-export const TEXT_LOOK = ['align', 'font', 'fontSize', 'fontColor'] as const;
-const SCROLLING = ['textFromStart', 'textLiveUpdate', 'headToTail', 'scrollSpeed'] as const;
 const MAX_TEXT = 4096;
 const MAX_STATIC = 255;
 
@@ -24,10 +22,10 @@ function checkMarkup(area: AreaConfig, value: string): void {
   }
 }
 
-function freeText(type: AreaType): AreaKind {
+function freeText(type: 'text' | 'dynamic'): AreaKind {
   return {
     type,
-    properties: ['defaultValue', ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT],
+    properties: fieldsOf(type),
     keyed: false,
     overrides: true,
     configure: (r: AreaRules) => signTextLook(r),
@@ -48,7 +46,7 @@ export const dynamic = freeText('dynamic');
 /** The request value is a key; its params text is shown (no arbitrary text reaches the panel). */
 export const staticText: AreaKind = {
   type: 'static',
-  properties: ['defaultValue', 'params', ...TEXT_LOOK, ...SIGN_TEXT],
+  properties: fieldsOf('static'),
   keyed: true,
   overrides: true,
   configure(r) {

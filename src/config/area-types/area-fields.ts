@@ -1,0 +1,94 @@
+// What each area type accepts, written once: the type names, and per type the fields it takes
+// with their schemas. The schema's area (its `type` enum and properties), the AreaType union and
+// each type's list of fields (APPLIES_TO, unknown-field faults) all come from this table; the
+// type modules beside it hold only behaviour.
+import { bool, int, names, num, rgb, rgba, str255 } from '../schema-parts.js';
+
+/** Fields every area takes. */
+export const COMMON_FIELDS = {
+  coordinates: { type: 'string', pattern: '^\\s*\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s*$' },
+  ttl: int(0, 31_536_000),
+  backgroundColor: rgba,
+  dispEffect: int(1, 15),
+  clearEffect: int(1, 15),
+} as const;
+
+const defaultValue = { defaultValue: str255 } as const;
+const params = { params: names({ additionalProperties: { type: 'string', maxLength: 2048 } }) } as const;
+
+/** How a text looks; date areas share these. */
+const TEXT_LOOK = {
+  align: { enum: ['center', 'right', 'left'] },
+  font: str255,
+  fontSize: int(1, 4000),
+  fontColor: rgb,
+} as const;
+
+/** How glyphs are drawn; date areas take it too. */
+const GLYPH_LOOK = { antialias: { enum: ['default', 'none'] } } as const;
+
+/** A line that scrolls when it does not fit. */
+const SCROLLING = {
+  textFromStart: bool,
+  textLiveUpdate: bool,
+  headToTail: int(0, 1000),
+  scrollSpeed: int(0, 8),
+} as const;
+
+/** The sign-text layout: pixel fonts, lines, pages, fit, MULTI (docs/rendering.md). */
+const SIGN_TEXT = {
+  ...GLYPH_LOOK,
+  wrap: bool,
+  lineSpacing: int(0, 1000),
+  valign: { enum: ['top', 'middle', 'bottom'] },
+  overflow: { enum: ['scroll', 'pages', 'scroll-up'] },
+  pageSeconds: num(0.1, 86400),
+  fit: { enum: ['none', 'shrink'] },
+  minFontSize: int(1, 4000),
+  fonts: { type: 'array', maxItems: 16, items: str255 },
+  graphics: { type: 'array', maxItems: 64, items: str255 },
+  markup: { enum: ['none', 'multi'] },
+  scrollDirection: { enum: ['left', 'right', 'up'] },
+} as const;
+
+const freeText = { ...defaultValue, ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT } as const;
+const media = { ...defaultValue, ...params } as const;
+
+/**
+ * Every area type and the fields it takes besides COMMON_FIELDS, in the specification's order
+ * (fault messages list types in it: "only to text, dynamic").
+ */
+export const AREA_FIELDS = {
+  static: { ...defaultValue, ...params, ...TEXT_LOOK, ...SIGN_TEXT },
+  text: freeText,
+  dynamic: freeText,
+  image: media,
+  video: media,
+  date: { ...TEXT_LOOK, ...GLYPH_LOOK, dateOffset: num(-14, 14), dateFormat: { type: 'string', maxLength: 255 } },
+  audio: media,
+  web: { ...media, xy: { type: 'string', pattern: '^\\s*\\d+\\s+\\d+\\s*$' } },
+} as const;
+
+export type AreaType = keyof typeof AREA_FIELDS;
+
+/** The area types, in the specification's order. */
+export const AREA_TYPE_NAMES = Object.keys(AREA_FIELDS) as AreaType[];
+
+/** The fields `type` takes besides COMMON_FIELDS. */
+export function fieldsOf(type: AreaType): readonly string[] {
+  return Object.keys(AREA_FIELDS[type]);
+}
+
+/** The schema of an area: the common fields, the type's name, and every field some type takes. */
+export function areaSchema(): object {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['coordinates', 'type'],
+    properties: {
+      ...COMMON_FIELDS,
+      type: { enum: AREA_TYPE_NAMES },
+      ...Object.assign({}, ...AREA_TYPE_NAMES.map((t) => AREA_FIELDS[t])),
+    },
+  };
+}
