@@ -1,17 +1,17 @@
 import type { AreaType } from './types.js';
 import { AREA_TYPES, kindOf } from './area-types/registry.js';
-import { COMMON_FIELDS } from './area-types/area-fields.js';
+import { COMMON_FIELDS, fieldsOf } from './area-types/area-fields.js';
 
 export { DEFAULTS, defaultFontSize } from './defaults.js';
 
 /** Properties every area type accepts; the rest are each type's (src/config/area-types/area-fields.ts). */
-const COMMON = ['coordinates', 'type', ...Object.keys(COMMON_FIELDS).filter((k) => k !== 'coordinates')];
+const COMMON = ['type', ...Object.keys(COMMON_FIELDS)];
 
 function appliesTo(): Record<string, AreaType[]> {
   const out: Record<string, AreaType[]> = {};
   for (const p of COMMON) out[p] = [...AREA_TYPES];
   for (const t of AREA_TYPES) {
-    for (const p of kindOf(t).properties) (out[p] ??= []).push(t);
+    for (const p of fieldsOf(t)) (out[p] ??= []).push(t);
   }
   return out;
 }

@@ -33,8 +33,6 @@ export interface AreaRules {
 
 export interface AreaKind {
   readonly type: AreaType;
-  /** Area properties this type accepts besides those every type has. */
-  readonly properties: readonly string[];
   /** The request value is a key into `params` (so `params` is required). */
   readonly keyed: boolean;
   /** Extensions of the files in images/ its params and defaultValue name. */

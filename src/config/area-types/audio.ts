@@ -3,11 +3,9 @@
 import { notAudio } from '../../media/probe.js';
 import type { AreaKind } from './area-type.js';
 import { fallbackFile, fileFields, resolveFile } from './rules.js';
-import { fieldsOf } from './area-fields.js';
 
 export const audio: AreaKind = {
   type: 'audio',
-  properties: fieldsOf('audio'),
   keyed: true,
   files: ['.mp3', '.wav'],
   configure: (r) => fileFields(r, audio.files!, { notMedia: notAudio }),

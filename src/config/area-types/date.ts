@@ -4,7 +4,6 @@ import { MldsError } from '../../errors.js';
 import { formatEnglish, zonedAt } from '../../time/date-format.js';
 import type { AreaKind } from './area-type.js';
 import { glyphLook } from './text-look.js';
-import { fieldsOf } from './area-fields.js';
 
 /** A pattern java.time would reject fails here, at load, rather than on screen. */
 function dateFormatError(pattern: string): string | undefined {
@@ -18,7 +17,6 @@ function dateFormatError(pattern: string): string | undefined {
 
 export const date: AreaKind = {
   type: 'date',
-  properties: fieldsOf('date'),
   keyed: false,
   configure(r) {
     if (typeof r.raw.dateFormat === 'string') {

@@ -2,11 +2,9 @@
 import { pictureFileFault } from '../../media/picture-header.js';
 import type { AreaKind } from './area-type.js';
 import { fallbackFile, fileFields, resolveFile } from './rules.js';
-import { fieldsOf } from './area-fields.js';
 
 export const image: AreaKind = {
   type: 'image',
-  properties: fieldsOf('image'),
   keyed: true,
   files: ['.png', '.jpg', '.jpeg', '.gif'],
   // Checked at load by its header: a picture too large to decode is a configuration fault, not a blown memory limit later.

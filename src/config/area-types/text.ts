@@ -6,7 +6,6 @@ import { MldsError } from '../../errors.js';
 import { docOf } from './markup.js';
 import { MultiError } from '../../text/multi.js';
 import { signTextLook } from './text-look.js';
-import { fieldsOf } from './area-fields.js';
 import type { AreaKind, AreaRules } from './area-type.js';
 import { hasOwn, paramFor } from './rules.js';
 
@@ -25,7 +24,6 @@ function checkMarkup(area: AreaConfig, value: string): void {
 function freeText(type: 'text' | 'dynamic'): AreaKind {
   return {
     type,
-    properties: fieldsOf(type),
     keyed: false,
     overrides: true,
     configure: (r: AreaRules) => signTextLook(r),
@@ -46,7 +44,6 @@ export const dynamic = freeText('dynamic');
 /** The request value is a key; its params text is shown (no arbitrary text reaches the panel). */
 export const staticText: AreaKind = {
   type: 'static',
-  properties: fieldsOf('static'),
   keyed: true,
   overrides: true,
   configure(r) {

@@ -2,11 +2,9 @@
 import { notVideo } from '../../media/probe.js';
 import type { AreaKind } from './area-type.js';
 import { fallbackFile, fileFields, resolveFile } from './rules.js';
-import { fieldsOf } from './area-fields.js';
 
 export const video: AreaKind = {
   type: 'video',
-  properties: fieldsOf('video'),
   keyed: true,
   files: ['.mp4'],
   // Checked at load by its header (src/media/sniff.ts): a file that is not an MP4 video is a configuration fault, not a blank area later.

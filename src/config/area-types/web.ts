@@ -4,7 +4,6 @@ import { MldsError } from '../../errors.js';
 import { checkUrl } from '../../fetch/url-rules.js';
 import type { AreaKind, AreaRules } from './area-type.js';
 import { paramFor } from './rules.js';
-import { fieldsOf } from './area-fields.js';
 
 function urlFault(r: AreaRules, url: string, at: string): void {
   try {
@@ -17,7 +16,6 @@ function urlFault(r: AreaRules, url: string, at: string): void {
 
 export const web: AreaKind = {
   type: 'web',
-  properties: fieldsOf('web'),
   keyed: true,
   configure(r) {
     for (const [k, v] of Object.entries(r.params)) urlFault(r, v, pointer('params', k));
