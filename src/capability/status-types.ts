@@ -8,6 +8,7 @@ import type { LoopStats } from '../render/loop.js';
 import type { CodeCacheReport } from '../util/code-cache.js';
 import type { ServiceProblem } from '../problem.js';
 import type { Identity } from '../util/identity.js';
+import type { ReadBackMode } from '../render/read-back.js';
 
 export type { Identity, ServiceProblem };
 
@@ -91,7 +92,7 @@ export interface Status {
   /** How the start used V8's code cache (dist/launch.js); absent when started otherwise. */
   codeCache?: CodeCacheReport;
   /** How the compositor reads its pixels back: in place (the native helper), a copy, or getImageData, with why not in place. */
-  readBack: { mode: 'in-place' | 'copy' | 'getImageData'; reason?: string };
+  readBack: ReadBackMode;
   time?: string;
   timezone: string;
   config: ConfigReport;

@@ -33,8 +33,12 @@ export interface ReadBackMode { mode: 'in-place' | 'copy' | 'getImageData'; reas
 let helper: NativeHelper | null | undefined;
 let inPlace: CanvasRead | null | undefined;
 let mode: ReadBackMode = { mode: 'getImageData' };
-/** The running node-canvas's version; tests pretend another. */
-let runningCanvas: () => string = () => (requireCjs('canvas/package.json') as { version: string }).version;
+/** A node-canvas version tests pretend is running. */
+let pretendedCanvas: string | undefined;
+
+function runningCanvas(): string {
+  return pretendedCanvas ?? (requireCjs('canvas/package.json') as { version: string }).version;
+}
 
 function converter(): NativeHelper | null {
   if (helper === undefined) {
@@ -42,11 +46,14 @@ function converter(): NativeHelper | null {
     inPlace = null;
     if (!helper) {
       mode = { mode: 'getImageData', reason: endianness() === 'LE' ? nativeHelperProblem() : 'a big-endian host' };
-    } else if (helper.canvasVersion !== runningCanvas()) {
-      mode = { mode: 'copy', reason: `the native helper was built against node-canvas ${helper.canvasVersion || 'unknown'}, this is ${runningCanvas()}: rebuild it with make native` };
     } else {
-      inPlace = helper.canvasReader(Canvas, FORMATS.ARGB8888);
-      mode = inPlace ? { mode: 'in-place' } : { mode: 'copy', reason: 'the native helper did not find node-canvas\'s library in the process' };
+      const running = runningCanvas();
+      if (helper.canvasVersion !== running) {
+        mode = { mode: 'copy', reason: `the native helper was built against node-canvas ${helper.canvasVersion || 'unknown'}, this is ${running}: rebuild it with make native` };
+      } else {
+        inPlace = helper.canvasReader(Canvas, FORMATS.ARGB8888);
+        mode = inPlace ? { mode: 'in-place' } : { mode: 'copy', reason: 'the native helper did not find node-canvas\'s library in the process' };
+      }
     }
   }
   return helper;
@@ -71,7 +78,7 @@ export function useNativeReadBack(how: 'in-place' | 'copy' | false | undefined):
 
 /** For tests: the read-back decides again as if the running node-canvas were `version` (undefined: the real one). */
 export function pretendCanvasVersion(version: string | undefined): void {
-  runningCanvas = version === undefined ? () => (requireCjs('canvas/package.json') as { version: string }).version : () => version;
+  pretendedCanvas = version;
   helper = undefined;
 }
 
