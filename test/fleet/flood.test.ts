@@ -48,7 +48,7 @@ test(`${N} QoS 0 commands at once, ${ROUNDS} times: RSS under ${RSS_LIMIT_MB} MB
     await until(() => /listening on port \d+/.test(err), LISTEN_MS, 'the service to listen');
     const base = `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}`;
     const fleet = async () => ((await (await fetch(`${base}/status`)).json()) as Obj).components.fleet as Obj;
-    for (const end = Date.now() + 10_000; (await fleet()).state !== 'connected'; await new Promise((r) => setTimeout(r, 100))) assert.ok(Date.now() < end, 'the unit on the broker');
+    await until(async () => (await fleet()).state === 'connected', 10_000, 'the unit on the broker', 100);
     // The subscriber listens once its own probe comes back.
     await until(async () => {
       await new Promise((r) => spawn('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(broker.port), '-t', 'mlds/u1/confirm', '-m', 'probe']).once('exit', r));
@@ -86,14 +86,13 @@ test(`${N} QoS 0 commands at once, ${ROUNDS} times: RSS under ${RSS_LIMIT_MB} MB
     let quietSince = Date.now();
     let f: Obj = {};
     // Checked four times a second: the poller and this stay well under the default rateLimit of HTTP.
-    for (const end = Date.now() + 180_000; ; await new Promise((r) => setTimeout(r, 250))) {
-      assert.ok(Date.now() < end, `every command taken handled within 180 s (peak RSS ${kb('VmHWM', unit.pid!) >> 10} MB, worst /status ${Math.round(worstMs)} ms)`);
+    await until(async () => {
       assert.equal(unit.exitCode ?? unit.signalCode, null, `the unit exited: ${err.slice(-2000)}`);
       f = await fleet();
       const c = f.commands;
       if (f.messagesIn !== last) { last = f.messagesIn; quietSince = Date.now(); }
-      if (!c.waiting && c.applied + (c.shed ?? 0) + c.faulty === f.messagesIn && Date.now() - quietSince > 2000) break;
-    }
+      return !c.waiting && c.applied + (c.shed ?? 0) + c.faulty === f.messagesIn && Date.now() - quietSince > 2000;
+    }, 180_000, () => `every command taken handled within 180 s (peak RSS ${kb('VmHWM', unit.pid!) >> 10} MB, worst /status ${Math.round(worstMs)} ms)`, 250);
     polling = false;
     await poller;
     const peakMb = kb('VmHWM', unit.pid!) / 1024;
