@@ -7,9 +7,10 @@ import { publishStateChange } from './changes.js';
 import { parseCommand, type ClearCommand, type Command } from './command.js';
 import { maskQuery, maskText } from './credentials.js';
 import { buildAreas } from './build-areas.js';
-import { defaultContent } from './content.js';
 import { lenientField } from './lenient.js';
-import { mergedQuery, placeLayer, requested, savedLayers, shownLine, type SavedLevels } from './layers.js';
+import { mergedQuery, placeLayer, savedLayers, shownLine, type SavedLevels } from './layers.js';
+import { expireLevels, nextExpiry } from './expiry.js';
+import { journal, refuseUnlessStorable, unstorableMessage } from './storable.js';
 import { OnShow } from './on-show.js';
 import { emptyDisplayState, type AreaState, type FaultRecord, type HeldState, type Layer, type Outcome } from './state.js';
 import type { StateStore } from './store.js';
@@ -64,8 +65,6 @@ interface Before {
 }
 
 const RECENT_FAULTS = 20;
-
-const unstorableMessage = (why: string): string => `${why}: the command was not applied (a restart would not show it); retry later`;
 
 /** Runs `fn` once `stored` resolves (at once when there is nothing to wait for), never when it rejects. */
 function after(stored: Promise<void> | undefined, fn: () => void): void {
@@ -139,12 +138,12 @@ export class Controller {
     const st = this.state(id);
     const keeps = source !== 'replay' && source !== 'reload';
     if (cmd.clear) {
-      if (keeps) this.refuseUnlessStorable(cmd, source);
+      if (keeps) refuseUnlessStorable(this.deps, cmd, source);
       return this.clearLevel(cmd, st, source, now, keeps);
     }
     const old = st.layers.find((l) => l.priority === cmd.priority);
     const areas = await buildAreas(cmd, old, now, this.deps);
-    if (keeps) this.refuseUnlessStorable(cmd, source);
+    if (keeps) refuseUnlessStorable(this.deps, cmd, source);
     // Commit; taken back only when its journal line cannot be written.
     const before: Before = { layers: st.layers, lastCommand: st.lastCommand, lastIgnored: st.lastIgnored };
     const layer: Layer = {
@@ -158,7 +157,7 @@ export class Controller {
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
     // In the kernel before the command is answered (`stored`), and before anything is shown when
     // it is the first of its turn: a write that fails then leaves no trace.
-    const stored = !keeps ? undefined : this.journal(cmd, source, (undo) => (layer.priority === 0
+    const stored = !keeps ? undefined : journal(this.deps, cmd, source, (undo) => (layer.priority === 0
       ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source }, undo)
       : this.deps.store.noteLayers(id, savedLayers(st.layers), undo)), (drawn) => this.takeBack(id, st, before, layer, now, drawn));
     // Stored underneath and replaced there before it was ever shown (once it is certain that it was replaced).
@@ -181,7 +180,7 @@ export class Controller {
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
     if (layer) st.layers = st.layers.filter((l) => l !== layer);
     const stored = !keeps ? undefined
-      : this.journal(cmd, source, (undo) => this.deps.store.noteLayers(id, savedLayers(st.layers), undo), (drawn) => this.takeBack(id, st, before, undefined, now, drawn));
+      : journal(this.deps, cmd, source, (undo) => this.deps.store.noteLayers(id, savedLayers(st.layers), undo), (drawn) => this.takeBack(id, st, before, undefined, now, drawn));
     let written = Promise.resolve<Outcome>('shown');
     if (layer) {
       if (layer.reveal) after(stored, () => layer.reveal?.('not shown'));
@@ -206,48 +205,6 @@ export class Controller {
       if (o === 'superseded') countSuperseded();
       if (inumber !== undefined) this.deps.confirm(cmd.display, o === 'not shown' ? 0 : 1, inumber);
     });
-  }
-
-  /**
-   * A command is refused, before it changes anything, while the state folder cannot be written:
-   * a 200 promises that a restart shows it. Confirmed 0: it was not executed.
-   */
-  private refuseUnlessStorable(cmd: Command | ClearCommand, source: CommandSource): void {
-    const why = this.deps.store.unwritable();
-    if (why === undefined) return;
-    const err = this.unstorable(cmd, source, why);
-    if (cmd.inumber !== undefined) this.deps.confirm(cmd.display, 0, cmd.inumber);
-    throw err;
-  }
-
-  /**
-   * Writes a committed change's journal line (`note`, given the store's undo). Throws
-   * MLDS_STATE_UNWRITABLE (confirm=0) when the line, the first of its turn, could not be written:
-   * `takeBack(false)` has run, nothing was shown. Otherwise returns undefined when the line is in
-   * the kernel, or the promise of the turn's write, rejected with MLDS_STATE_UNWRITABLE after
-   * `takeBack(true)` when that write fails.
-   */
-  private journal(cmd: Command | ClearCommand, source: CommandSource, note: (undo: () => void) => Promise<void> | undefined, takeBack: (drawn: boolean) => void): Promise<void> | undefined {
-    let pending = false;
-    let takenBack = false;
-    const line = note(() => { takenBack = true; takeBack(pending); });
-    if (takenBack) {
-      line?.catch(() => undefined);
-      const err = this.unstorable(cmd, source, this.deps.store.unwritable() ?? 'the state journal cannot be written');
-      if (cmd.inumber !== undefined) this.deps.confirm(cmd.display, 0, cmd.inumber);
-      throw err;
-    }
-    if (!line) return undefined;
-    pending = true;
-    const stored = line.catch((err: Error) => { throw this.unstorable(cmd, source, this.deps.store.unwritable() ?? err.message); });
-    // Every caller of apply() waits for it; the confirmation and the level's reveal follow it too.
-    stored.catch(() => undefined);
-    return stored;
-  }
-
-  private unstorable(cmd: Command | ClearCommand, source: CommandSource, why: string): MldsError {
-    if (source !== 'http') this.deps.log.warn({ id: cmd.display.id, inumber: cmd.inumber, source, why }, 'command refused: it cannot be stored');
-    return new MldsError('MLDS_STATE_UNWRITABLE', unstorableMessage(why));
   }
 
   /**
@@ -296,50 +253,19 @@ export class Controller {
     const old = this.timers.get(id);
     if (old !== undefined) clock.clearTimeout(old);
     this.timers.delete(id);
-    let next = Infinity;
-    for (const l of this.state(id).layers) {
-      if (l.expiresAt !== undefined) next = Math.min(next, l.expiresAt);
-      for (const a of l.areas.values()) if (a.expiresAt !== undefined) next = Math.min(next, a.expiresAt);
-    }
+    const next = nextExpiry(this.state(id).layers);
     if (next === Infinity) return;
     this.timers.set(id, clock.setTimeout(() => this.expire(id), Math.max(0, next - clock.now())));
   }
 
-  /**
-   * Time over: a level whose `expires` passed goes (the one under it shows), and each area
-   * whose ttl passed shows its defaultValue, or nothing, on every level. A level stored
-   * underneath whose requested contents all ran out before it was ever shown is confirmed 0.
-   */
+  /** Time over (expiry.ts): what is on show follows the levels and areas that ran out. */
   private expire(id: string): void {
     this.timers.delete(id);
     const now = this.deps.clock.now();
     const st = this.state(id);
     const top = st.layers[0];
-    let changed = false;
-    for (const l of st.layers) {
-      if (l.expiresAt !== undefined && l.expiresAt <= now) continue;
-      let here = false;
-      for (const [areaId, a] of l.areas) {
-        if (a.expiresAt === undefined || a.expiresAt > now) continue;
-        const d = defaultContent(a.area, { fontColor: a.fontColor, fontSize: a.fontSize }, now);
-        l.areas.set(areaId, d);
-        here = true;
-        if (l === top) {
-          changed = true;
-          this.deps.shown?.(shownLine(id, l, d, now, true));
-        }
-      }
-      if (here && l.reveal && ![...l.areas.values()].some(requested)) {
-        l.reveal('not shown');
-        l.reveal = undefined;
-      }
-    }
-    const ended = st.layers.filter((l) => l.expiresAt !== undefined && l.expiresAt <= now);
-    if (ended.length) {
-      st.layers = st.layers.filter((l) => !ended.includes(l));
-      for (const l of ended) l.reveal?.('not shown');
-      this.deps.log.info({ id, priorities: ended.map((l) => l.priority) }, 'priority message expired');
-    }
+    const { ended, changed } = expireLevels(id, st, now, this.deps.shown);
+    if (ended.length) this.deps.log.info({ id, priorities: ended.map((l) => l.priority) }, 'priority message expired');
     if (top && ended.includes(top)) void this.show(id, now, true, 'not shown');
     else if (changed) {
       st.version++;
