@@ -6,13 +6,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Needed to build and run the service (node-canvas builds from source here).
 # node-canvas is built without librsvg (CANVAS_ENV): no librsvg2-dev.
 APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev \
-            libgif-dev fonts-dejavu-core fonts-symbola fontconfig ffmpeg chromium
+            libgif-dev fonts-dejavu-core fonts-symbola fontconfig ffmpeg chromium espeak-ng
 # The framebuffer VM test only: installed when possible, the test says why it skips otherwise.
 VM_APT_PKGS := qemu-system-x86 busybox-static
 # Needed only by the tests (real ffmpeg, Java for the clock fixtures, Chromium for the /info browser test, promtool to check /metrics, ...).
 # python3-pymodbus only recommends the serial modules its RTU server needs; --no-install-recommends leaves them out.
 APT_TEST_PKGS := iproute2 chromium socat python3-pymodbus python3-serial python3-serial-asyncio python3-fonttools openssl systemd \
-                 python3-kconfiglib mosquitto mosquitto-clients prometheus
+                 python3-kconfiglib mosquitto mosquitto-clients prometheus pocketsphinx pocketsphinx-en-us
 # `make cross` only: Debian's cross compilers for the native helper on ARM controllers.
 CROSS_APT_PKGS := gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf gcc-aarch64-linux-gnu g++-aarch64-linux-gnu file
 # `make test-arm64` only: an arm64 Debian root run through qemu-user.
