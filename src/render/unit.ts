@@ -8,6 +8,7 @@ import { Compositor, type CompositorOptions, type Overlay } from './compositor.j
 import { PACKAGE_FONT_DIR } from '../text/fonts.js';
 import { frameClock } from './frame-clock.js';
 import { FrameLoop } from './loop.js';
+import type { BoardSource } from './content/board-source.js';
 
 function compositorOptions(config: ServiceConfig): CompositorOptions {
   return { effectDurationMs: config.effectDurationMs, timezone: config.timezone, fps: config.fps, fontDirs: [path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR] };
@@ -24,6 +25,8 @@ export class Unit {
   loop: FrameLoop;
   readonly runner: OutputRunner;
   private readonly listeners = new Set<(frame: Frame) => void>();
+  /** Where departures areas read their rows; set by the feeds capability, undefined without feeds. */
+  boards: BoardSource | undefined;
 
   constructor(public config: UnitConfig, service: ServiceConfig, private readonly stateOf: (id: string) => DisplayState, log: RunnerLog, private readonly now: () => number) {
     this.compositor = new Compositor(config, this.displaysOf(service), stateOf, compositorOptions(service));

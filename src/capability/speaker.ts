@@ -1,0 +1,26 @@
+// What a capability that has something to say asks of the speech component, without importing
+// it: the alerts and the departure boards stand beside speech in the capabilities layer.
+
+/** Where an announcement comes from (/status lists it with each announcement). */
+export type AnnouncementSource = 'http' | 'mqtt' | 'area' | 'cap' | 'departures';
+
+export interface Announcement {
+  /** The display whose audio device speaks it. */
+  displayId: string;
+  /** Plain words to speak (markup and tabs already turned into pauses by the caller or by speech). */
+  text: string;
+  /** Priority announcements go first, are never the one dropped, and are spoken in quiet hours. */
+  priority: boolean;
+  source: AnnouncementSource;
+}
+
+/** Why an announcement was not queued. */
+export type NotQueued = 'empty' | 'too-long' | 'full' | 'quiet' | 'unknown-display';
+
+/** The speech component, found with `ctx.component<Speaker>(SPEECH_COMPONENT)` (undefined when `speech` is not configured). */
+export interface Speaker {
+  /** Queues an announcement; never throws, never waits for the speech. */
+  announce(a: Announcement): { queued: true; position: number } | { queued: false; reason: NotQueued };
+}
+
+export const SPEECH_COMPONENT = 'speech';
