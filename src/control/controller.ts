@@ -17,7 +17,8 @@ import type { StateStore } from './store.js';
 
 export type { Outcome };
 
-export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload' | 'mqtt';
+/** Who sent a command: /history and the logs name it. cap: an emergency alert; feed: a departures feed's own alerts. */
+export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload' | 'mqtt' | 'cap' | 'feed';
 
 export interface ControlLog {
   info(obj: object, msg: string): void;
