@@ -110,7 +110,8 @@ async function main(argv: string[]): Promise<number> {
       const stop = async (signal: string) => {
         svc.log.info({ signal }, 'stopping');
         await svc.close();
-        process.exit(0);
+        // A restart asked for by an operator ends with the code that systemd starts again.
+        process.exit((await import('./device/power.js')).exitCodeAfterStop());
       };
       process.once('SIGTERM', () => void stop('SIGTERM'));
       process.once('SIGINT', () => void stop('SIGINT'));

@@ -23,7 +23,7 @@ export const ERRORS = {
   MLDS_NOT_UNIT_MAIN: { status: 400, doc: '`/brightness`: `id` names a display that is not the MAIN display of its physical unit (the unit\'s first id in config.json); brightness is set per unit through its MAIN id.' },
   MLDS_BRIGHTNESS_DISABLED: { status: 400, doc: '`/brightness`: the MAIN display named by `id` has `sensorBrightness` false, or (without `id`) no unit\'s MAIN display has it true; such brightness follows the schedule or `brightnessUrl`.' },
   MLDS_UNAUTHORIZED: { status: 401, doc: '`security.apiKey` is set and the `key` query value or `X-API-Key` header is missing or wrong.' },
-  MLDS_FORBIDDEN: { status: 403, doc: '`security.adminKey` is set and an admin endpoint was called without it.' },
+  MLDS_FORBIDDEN: { status: 403, doc: '`security.adminKey` is set and an admin endpoint was called without it, or an MQTT admin command came without it as `adminKey`.' },
   MLDS_NOT_FOUND: { status: 404, doc: 'No such path.' },
   MLDS_METHOD_NOT_ALLOWED: { status: 405, doc: 'Only GET and HEAD are served (CONNECT included).' },
   MLDS_NOT_ACCEPTABLE: { status: 406, doc: 'The `Accept` header excludes JSON on a JSON endpoint.' },
@@ -46,6 +46,7 @@ export const ERRORS = {
   // URLs the service fetches and configuration archives (load_config, pollers, brightnessUrl, completeUrls).
   MLDS_BAD_URL: { status: 400, doc: 'A URL the service was asked to fetch is not http/https, carries a user name or password, or names a port outside the allowed range (1025..65535 unless `urlPortRange` widens it).' },
   MLDS_BAD_ARCHIVE: { status: 400, doc: 'A configuration archive is refused before anything is extracted: not a zip, malformed, an unsafe or duplicate entry name, a link or device entry, too many entries, too large once uncompressed, compressed suspiciously well, or no `config.json` at its root. The message names the entry.' },
+  MLDS_DIGEST_MISMATCH: { status: 400, doc: 'A downloaded configuration archive or update bundle does not have the SHA-256 digest the command gave (`sha256`, 64 hex digits); nothing was changed.' },
   MLDS_FETCH_FAILED: { status: 502, doc: 'A URL could not be fetched: refused, unknown host, TLS failure, an HTTP status other than 2xx, more than 3 redirects, or a redirect to a URL that breaks the URL rules.' },
   MLDS_FETCH_TOO_LARGE: { status: 502, doc: 'A fetched body is larger than its limit (20 MB for a configuration archive); the download stops as soon as the limit is passed.' },
   MLDS_FETCH_TIMEOUT: { status: 504, doc: 'A fetch (connection, redirects and body together) took longer than its time limit (30 s for a configuration archive).' },

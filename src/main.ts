@@ -69,7 +69,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const app = createApp(api, log, live, undefined, shots);
   const server = createHttpServer(app, log, first.limits);
   const port = await listen(server, opts.port ?? first.port, host);
-  runtime.reportWith({ status: () => api.status(), ports: () => ({ http: port, https: runtime.component<HttpsComponent>('https')?.port() }) });
+  runtime.reportWith({ status: () => api.status(), ports: () => ({ http: port, https: runtime.component<HttpsComponent>('https')?.port() }), loadConfig: (url, sha256) => archives.load(url, sha256) });
   await runtime.start();
   log.info({ port }, 'service ready');
   const release = releaseMemoryAfterStart(log);

@@ -87,6 +87,17 @@ export class BrightnessComponent implements Component {
     await this.update();
   }
 
+  /** A fleet's level on the units whose MAIN ids are given (any unit: no sensorBrightness needed); undefined gives them back to their sources ("auto"). */
+  async setFleetLevel(mainIds: string[], value: number | undefined): Promise<void> {
+    const at = this.ctx!.clock.now();
+    for (const id of mainIds) {
+      if (value === undefined) this.sources!.manual.delete(id);
+      else this.sources!.manual.set(id, { value, at, by: 'fleet' });
+    }
+    this.ctx!.log.info({ units: mainIds, value: value ?? 'auto' }, 'brightness set by a fleet admin command');
+    await this.update();
+  }
+
   private async follow(config: ServiceConfig): Promise<void> {
     this.schedule!.configure(config);
     await this.sources!.sync(config);

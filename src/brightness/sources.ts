@@ -12,7 +12,8 @@ import { Sensor, type SensorStatus } from './sensors/sensor.js';
 import type { LinkDeps } from './sensors/lux-link.js';
 import { UrlSource, type UrlStatus } from './url-source.js';
 
-export interface ManualValue { value: number; at: number }
+/** A manual level: over HTTP it needs sensorBrightness; a fleet's admin command sets it on any unit. */
+export interface ManualValue { value: number; at: number; by?: 'http' | 'fleet' }
 
 interface LiveSensor { sensor: Sensor; displays: string[] }
 
@@ -44,7 +45,7 @@ export class Sources {
   async sync(config: ServiceConfig): Promise<void> {
     const mains = new Map(config.units.map((u) => [u.displayIds[0], config.displayById.get(u.displayIds[0])!]));
     // "Until sensorBrightness is turned off": a reload that turns it off (or drops the unit) ends the manual value.
-    for (const id of [...this.manual.keys()]) if (!mains.get(id)?.sensorBrightness) this.manual.delete(id);
+    for (const [id, m] of [...this.manual]) if (!mains.has(id) || (m.by !== 'fleet' && !mains.get(id)!.sensorBrightness)) this.manual.delete(id);
 
     const wanted = new Map<string, { cfg: SensorConfig; name: string; displays: string[] }>();
     for (const d of mains.values()) if (d.sensor) wanted.set(sensorKey(d.sensor), { cfg: d.sensor, name: `displays/${d.id}/sensor`, displays: [d.id] });
@@ -84,8 +85,8 @@ export class Sources {
     const sched = schedule.state(now);
     const out: Candidate[] = [
       {
-        mode: 'manual', configured: main.sensorBrightness && manual !== undefined, value: manual?.value,
-        source: manual ? `manual: ${manual.value} % set over HTTP at ${new Date(manual.at).toISOString()}` : 'manual: not set',
+        mode: 'manual', configured: manual !== undefined && (manual.by === 'fleet' || main.sensorBrightness), value: manual?.value,
+        source: manual ? `manual: ${manual.value} % set over ${manual.by === 'fleet' ? 'MQTT' : 'HTTP'} at ${new Date(manual.at).toISOString()}` : 'manual: not set',
       },
       {
         mode: 'sensor', configured: own !== undefined, value: own?.value(now),

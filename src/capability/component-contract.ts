@@ -6,7 +6,7 @@ import type { ApplyResult, CommandSource } from '../control/controller.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
 import type { ServiceProblem, Status } from './status-types.js';
-import type { ReloadReport } from '../config/diff.js';
+import type { ArchiveLoadReport, ReloadReport } from '../config/diff.js';
 import type { Unit } from '../render/unit.js';
 
 /** What a component may use of the running service. Every getter answers for the configuration running now. */
@@ -20,6 +20,8 @@ export interface RuntimeContext {
   confirm(display: DisplayConfig, confirm: 0 | 1 | 2, inumber: string): void;
   /** Loads config.json again, as /reload_config does (rejects with MLDS_CONFIG_INVALID on faults). */
   reload(): Promise<ReloadReport>;
+  /** Downloads, checks and swaps in a configuration archive as GET /load_config?url= does (`sha256`: refused before anything changes when the download's digest differs). */
+  loadConfig(url: string, sha256?: string): Promise<ArchiveLoadReport>;
   /** The physical units now running, by unit key (each has its output runner, frame loop and overlay). */
   units(): ReadonlyMap<string, Unit>;
   /** The unit showing this display id. */

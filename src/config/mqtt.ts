@@ -14,7 +14,7 @@ type Fault = (path: string, message: string) => void;
 /** A topic level: no MQTT wildcard, no separator, no NUL (MQTT 3.1.1 §4.7). */
 const LEVEL = '^[^/+#\\u0000]{1,64}$';
 const level = { type: 'string', pattern: LEVEL } as const;
-export const MQTT_DEFAULTS = { prefix: 'mlds', keepalive: 30, homeAssistant: false } as const;
+export const MQTT_DEFAULTS = { prefix: 'mlds', keepalive: 30, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300 } as const;
 
 export const mqttSchema = {
   mqtt: {
@@ -31,6 +31,8 @@ export const mqttSchema = {
       groups: { type: 'array', maxItems: 32, uniqueItems: true, items: level },
       keepalive: { xInt: [1, 3600] },
       homeAssistant: { xBool: true },
+      groupAdmin: { xBool: true },
+      statusIntervalSeconds: { xInt: [10, 86400] },
     },
   },
 };
@@ -80,6 +82,8 @@ export function mqttOf(raw: unknown, serviceDir: string, fault: Fault): MqttSett
     groups: Array.isArray(raw.groups) ? raw.groups.filter((g): g is string => typeof g === 'string') : [],
     keepalive: parseIntLike(raw.keepalive) ?? MQTT_DEFAULTS.keepalive,
     homeAssistant: parseBoolLike(raw.homeAssistant) ?? MQTT_DEFAULTS.homeAssistant,
+    groupAdmin: parseBoolLike(raw.groupAdmin) ?? MQTT_DEFAULTS.groupAdmin,
+    statusIntervalSeconds: parseIntLike(raw.statusIntervalSeconds) ?? MQTT_DEFAULTS.statusIntervalSeconds,
     // A renewed certificate is a change a reload applies (the connection is made again).
     fingerprint: hash.digest('base64'),
   };

@@ -189,6 +189,10 @@ export interface MqttSettings {
   groups: string[];
   keepalive: number;
   homeAssistant: boolean;
+  /** Admin commands are taken on the groups' admin topics too. */
+  groupAdmin: boolean;
+  /** The retained status is published at least this often (and on changes, at most every 5 s). */
+  statusIntervalSeconds: number;
   /** Changes with the bytes of the PEM files. */
   fingerprint: string;
 }

@@ -1,48 +1,67 @@
-// Admin commands, taken only from `<prefix>/<unit>/admin` (never from a group or the fleet):
-//   reload_config                  or {"cmd":"reload_config"}
-//   identify                       or {"cmd":"identify","seconds":30}  (0 ends it)
-// The answer goes to the unit's confirm topic as {"cmd","confirm","code","message"}.
-import { BOOT_COMPONENT, MAX_IDENTIFY_S, type BootScreens } from '../boot/boot-screens.js';
-import { MldsError } from '../errors.js';
+// Admin commands, taken from `<prefix>/<unit>/admin` and, with `mqtt.groupAdmin`, from
+// `<prefix>/group/<group>/admin` (never from a command topic):
+//   {"cmd": "<command>", "req": "<request id>", "adminKey": "<when security.adminKey is set>", ...fields}
+//   a bare `reload_config` or `identify` is taken as {"cmd": ...} without a request id.
+// Each is answered on `<prefix>/<unit>/admin/result`:
+//   {"req", "cmd", "ok": true|false, "code": null|"MLDS_...", "message", ...facts}
+// and a long one (load_config) first tells its progress: {"req", "cmd", "progress": "<what>"}.
+// The commands and their fields: admin-commands.ts.
+import { timingSafeEqual } from 'node:crypto';
 import type { RuntimeContext } from '../capability/component-contract.js';
+import { MldsError } from '../errors.js';
+import { ADMIN_COMMANDS, type AdminIo } from './admin-commands.js';
 import { MAX_PAYLOAD } from './payload.js';
 
-export interface AdminReply { cmd: string | null; confirm: 1 | 2; code: string | null; message: string }
-
-const DEFAULT_IDENTIFY_S = 30;
-
-export async function runAdmin(payload: Buffer, ctx: RuntimeContext): Promise<AdminReply> {
-  if (payload.length > MAX_PAYLOAD) return refused(null, 'MLDS_MQTT_TOO_LARGE', `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken`);
-  const text = payload.toString('utf8').trim();
-  let cmd: unknown = text;
-  let seconds: unknown;
-  if (text.startsWith('{')) {
-    try {
-      const o = JSON.parse(text) as Record<string, unknown>;
-      cmd = o?.cmd;
-      seconds = o?.seconds;
-    } catch (err) { return refused(null, 'MLDS_MQTT_PAYLOAD', `the payload is not JSON: ${(err as Error).message}`); }
-  }
-  if (cmd === 'reload_config') {
-    try {
-      const r = await ctx.reload();
-      ctx.log.info({ changed: r.changed }, 'mqtt: reload_config');
-      return { cmd, confirm: 1, code: null, message: r.changed ? 'configuration reloaded' : 'configuration unchanged' };
-    } catch (err) {
-      return refused(cmd, err instanceof MldsError ? err.code : 'MLDS_INTERNAL', (err as Error).message);
-    }
-  }
-  if (cmd === 'identify') {
-    const s = seconds === undefined ? DEFAULT_IDENTIFY_S : seconds;
-    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s > MAX_IDENTIFY_S) return refused(cmd, 'MLDS_MQTT_PAYLOAD', `"seconds" must be a whole number from 0 to ${MAX_IDENTIFY_S}`);
-    const boot = ctx.component<BootScreens>(BOOT_COMPONENT);
-    if (!boot) return refused(cmd, 'MLDS_UNAVAILABLE', 'the info screen is not running');
-    const units = boot.identify(s);
-    return { cmd, confirm: 1, code: null, message: `info screen on ${units.length} unit(s) for ${s} s` };
-  }
-  return refused(typeof cmd === 'string' ? cmd.slice(0, 64) : null, 'MLDS_MQTT_PAYLOAD', 'unknown admin command; known: reload_config, identify');
+export interface AdminResult {
+  req: string | null;
+  cmd: string | null;
+  ok: boolean;
+  code: string | null;
+  message: string;
+  [fact: string]: unknown;
 }
 
-function refused(cmd: string | null, code: string, message: string): AdminReply {
-  return { cmd, confirm: 2, code, message };
+const MAX_REQ = 64;
+
+/** Runs one admin payload and returns its result (progress goes out through `io` meanwhile). */
+export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<AdminIo, 'progress'> & { progress(req: string | null, cmd: string, message: string): void }): Promise<AdminResult> {
+  if (payload.length > MAX_PAYLOAD) return refused(null, null, 'MLDS_MQTT_TOO_LARGE', `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken`);
+  const text = payload.toString('utf8').trim();
+  let fields: Record<string, unknown> = { cmd: text };
+  if (text.startsWith('{')) {
+    try {
+      const o = JSON.parse(text) as unknown;
+      if (typeof o !== 'object' || o === null || Array.isArray(o)) return refused(null, null, 'MLDS_MQTT_PAYLOAD', 'the payload must be a JSON object with "cmd"');
+      fields = o as Record<string, unknown>;
+    } catch (err) { return refused(null, null, 'MLDS_MQTT_PAYLOAD', `the payload is not JSON: ${(err as Error).message}`); }
+  }
+  const req = typeof fields.req === 'string' || typeof fields.req === 'number' ? String(fields.req).slice(0, MAX_REQ) : null;
+  const cmd = typeof fields.cmd === 'string' ? fields.cmd.slice(0, 64) : null;
+  const key = ctx.config().security?.adminKey;
+  if (key !== undefined && !sameKey(fields.adminKey, key)) {
+    ctx.log.warn({ cmd, req }, 'mqtt: admin command refused: adminKey missing or wrong');
+    return refused(req, cmd, 'MLDS_FORBIDDEN', '"adminKey" is missing or wrong: security.adminKey is set on this unit');
+  }
+  const run = cmd !== null && Object.hasOwn(ADMIN_COMMANDS, cmd) ? ADMIN_COMMANDS[cmd] : undefined;
+  if (!run) return refused(req, cmd, 'MLDS_MQTT_PAYLOAD', `unknown admin command; known: ${Object.keys(ADMIN_COMMANDS).join(', ')}`);
+  try {
+    const r = await run(fields, ctx, { ...io, progress: (m) => io.progress(req, cmd!, m) });
+    ctx.log.info({ cmd, req }, `mqtt: admin ${cmd}: ${r.message}`);
+    return { req, cmd, ok: true, code: null, ...r };
+  } catch (err) {
+    const e = err as Error;
+    const code = e instanceof MldsError ? e.code : 'MLDS_INTERNAL';
+    ctx.log.warn({ cmd, req, code, err: e.message }, `mqtt: admin ${cmd} refused`);
+    return { ...refused(req, cmd, code, e.message), ...(e instanceof MldsError && e.field ? { field: e.field } : {}), ...(e instanceof MldsError && e.details ? e.details : {}) };
+  }
+}
+
+function sameKey(given: unknown, key: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given), b = Buffer.from(key);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function refused(req: string | null, cmd: string | null, code: string, message: string): AdminResult {
+  return { req, cmd, ok: false, code, message };
 }

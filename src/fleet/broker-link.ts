@@ -106,7 +106,7 @@ export class BrokerLink {
   private cleanSinceConnect = false;
   /** Connections the broker closed while it stayed reachable, in a row. */
   private closedByBroker = 0;
-  private readonly queue: Array<{ topic: string; payload: string; qos: 0 | 1 }> = [];
+  private readonly queue: Array<{ topic: string; payload: string | Buffer; qos: 0 | 1 }> = [];
   private dropped = 0;
   private droppedLoggedAt = -Infinity;
   /** Message ids of publishes waiting for their PUBACK, oldest first, with when they went out. */
@@ -185,7 +185,7 @@ export class BrokerLink {
    * Publishes now when connected and the socket takes it; otherwise `queued` messages wait
    * (bounded, in order), the rest are dropped. QoS 1 unless `qos` says 0.
    */
-  publish(topic: string, payload: string, opts: { retain: boolean; queued?: boolean; qos?: 0 | 1 }): void {
+  publish(topic: string, payload: string | Buffer, opts: { retain: boolean; queued?: boolean; qos?: 0 | 1 }): void {
     const qos = opts.qos ?? 1;
     if (this.queue.length === 0 && this.canSend()) {
       this.send(topic, payload, opts.retain, qos);
@@ -217,7 +217,7 @@ export class BrokerLink {
     return false;
   }
 
-  private send(topic: string, payload: string, retain: boolean, qos: 0 | 1): void {
+  private send(topic: string, payload: string | Buffer, retain: boolean, qos: 0 | 1): void {
     const c = this.client!;
     this.messagesOut++;
     if (qos === 1 && !this.roomInFlight(c)) qos = 0;
@@ -254,6 +254,17 @@ export class BrokerLink {
       const m = this.queue.shift()!;
       this.send(m.topic, m.payload, false, m.qos);
     }
+  }
+
+  /** Publishes at QoS 1 and resolves once the broker acknowledged it, or false after `timeoutMs`: a reply that must be out before the unit restarts. */
+  publishAcked(topic: string, payload: string, timeoutMs = 3000): Promise<boolean> {
+    const c = this.client;
+    if (!c || !this.connectedNow()) return Promise.resolve(false);
+    this.messagesOut++;
+    return new Promise((resolve) => {
+      const t = setTimeout(() => resolve(false), timeoutMs);
+      c.publish(topic, payload, { qos: 1, retain: false }, (err) => { clearTimeout(t); resolve(!err); });
+    });
   }
 
   subscribe(topics: string[]): void {

@@ -20,10 +20,10 @@ import { BrokerLink } from './broker-link.js';
 import { MAX_AGE_MS, parsePayload, type Parsed } from './payload.js';
 import { digestOf, RecentCommands, type Confirmation } from './recent.js';
 import { commandTopics, topicsOf, type Topics } from './topics.js';
+import { compactStatus } from './fleet-status.js';
 
-/** The status topic is refreshed at least this often, and at most once a second on changes. */
-export const STATUS_EVERY_MS = 60_000;
-const STATUS_MIN_GAP_MS = 1000;
+/** On changes the retained status goes out at most this often (a fleet of 500 units changing at once stays 100 messages a second). */
+export const STATUS_MIN_GAP_MS = 5000;
 /** A broker away for 3 keepalives (at least 5 s) is listed in /status problems; shorter outages only in components.fleet. */
 const problemAfterMs = (keepalive: number) => Math.max(5, 3 * keepalive) * 1000;
 
@@ -48,6 +48,7 @@ export class Fleet implements Component {
   private every: ReturnType<typeof setInterval> | undefined;
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
   private lastStatusAt = 0;
+  private lastStatusSaid = '';
   private ha: HomeAssistant | undefined;
   /** Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect again. */
   private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, dropped: 0 };
@@ -62,8 +63,6 @@ export class Fleet implements Component {
       const last = c.state?.lastCommand;
       if (last?.inumber !== undefined && last.source !== 'mqtt') this.recent.forget(c.displayId, last.inumber);
     });
-    this.every = setInterval(() => this.publishStatus(), STATUS_EVERY_MS);
-    this.every.unref();
     await this.connect(ctx.config().mqtt!);
   }
 
@@ -140,6 +139,9 @@ export class Fleet implements Component {
   private async connect(settings: MqttSettings): Promise<void> {
     const ctx = this.ctx!;
     this.settings = settings;
+    if (this.every) clearInterval(this.every);
+    this.every = setInterval(() => this.publishStatus(true), settings.statusIntervalSeconds * 1000);
+    this.every.unref();
     const topics = this.topics = topicsOf(settings);
     const ha = this.ha = settings.homeAssistant ? new HomeAssistant(ctx, settings, topics) : undefined;
     const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
@@ -149,7 +151,7 @@ export class Fleet implements Component {
         // it publishes the light's state afresh, which the status then finds unchanged.
         ha?.announce(link);
         this.lastStatusAt = 0;
-        this.publishStatus();
+        this.publishStatus(true);
       },
       message: (topic, payload, packet) => void this.message(topic, payload, packet),
       stateChanged: () => this.statusSoon(),
@@ -169,9 +171,8 @@ export class Fleet implements Component {
       return;
     }
     try {
-      if (topic === t.admin) {
-        const reply = await runAdmin(payload, this.ctx);
-        this.reply({ inumber: null, id: null, ...reply });
+      if (topic === t.admin || t.groupAdmins.includes(topic)) {
+        await this.admin(payload);
       } else if (topic === t.cmd || topic === t.allCmd || t.groupCmds.includes(topic)) {
         this.command(topic, payload, topic === t.cmd);
       } else if (this.ha?.handles(topic) && this.link) {
@@ -181,6 +182,28 @@ export class Fleet implements Component {
       // Never thrown out of a message handler: the connection must outlive any payload.
       this.ctx?.log.warn({ topic, err: (err as Error).message }, 'mqtt: message failed');
     }
+  }
+
+  /**
+   * An admin command, answered on the result topic; restart and reboot act once the broker has
+   * the answer. The link is read at each publish: a load_config may connect anew meanwhile.
+   */
+  private async admin(payload: Buffer): Promise<void> {
+    const topics = () => this.topics!;
+    let after: (() => void | Promise<void>) | undefined;
+    const result = await runAdmin(payload, this.ctx!, {
+      progress: (req, cmd, progress) => this.link?.publish(topics().adminResult, JSON.stringify({ req, cmd, progress }), { retain: false, queued: true }),
+      publish: (topic, bytes) => this.link?.publish(topic, bytes, { retain: false }),
+      screenshotTopic: (id) => topics().screenshot(id),
+      afterReply: (fn) => { after = fn; },
+    });
+    if (!after) {
+      this.link?.publish(topics().adminResult, JSON.stringify(result), { retain: false, queued: true });
+      if (result.ok) this.statusSoon();
+      return;
+    }
+    await this.link?.publishAcked(topics().adminResult, JSON.stringify(result));
+    await after();
   }
 
   /**
@@ -281,13 +304,17 @@ export class Fleet implements Component {
     this.statusTimer = setTimeout(() => { this.statusTimer = undefined; this.publishStatus(); }, wait);
   }
 
-  private publishStatus(): void {
+  /** The summary, retained: on a change (what it says, not its clock), or always when `every` (the interval, a reconnect). */
+  private publishStatus(every = false): void {
     if (!this.ctx || !this.link?.connectedNow() || !this.topics) return;
     let doc: string;
-    try { doc = JSON.stringify(this.ctx.status()); } catch { return; }
+    try { doc = compactStatus(this.ctx.status()); } catch { return; }
+    const said = doc.replace(/"(at|uptimeSeconds)":[^,]*,/g, '');
+    this.ha?.publishStates(this.link);
+    if (!every && said === this.lastStatusSaid) return;
+    this.lastStatusSaid = said;
     this.lastStatusAt = Date.now();
     this.link.publish(this.topics.status, doc, { retain: true });
-    this.ha?.publishStates(this.link);
   }
 }
 

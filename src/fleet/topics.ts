@@ -9,9 +9,14 @@ export interface Topics {
   status: string;
   availability: string;
   admin: string;
+  /** The groups' admin topics: subscribed only with `groupAdmin`. */
+  groupAdmins: string[];
+  adminResult: string;
+  /** Where a screenshot of a display is published (once, not retained). */
+  screenshot(displayId: string): string;
 }
 
-export function topicsOf(s: Pick<MqttSettings, 'prefix' | 'unit' | 'groups'>): Topics {
+export function topicsOf(s: Pick<MqttSettings, 'prefix' | 'unit' | 'groups' | 'groupAdmin'>): Topics {
   const unit = `${s.prefix}/${s.unit}`;
   return {
     cmd: `${unit}/cmd`,
@@ -21,10 +26,13 @@ export function topicsOf(s: Pick<MqttSettings, 'prefix' | 'unit' | 'groups'>): T
     status: `${unit}/status`,
     availability: `${unit}/availability`,
     admin: `${unit}/admin`,
+    groupAdmins: s.groupAdmin ? s.groups.map((g) => `${s.prefix}/group/${g}/admin`) : [],
+    adminResult: `${unit}/admin/result`,
+    screenshot: (displayId) => `${unit}/screenshot/${displayId}`,
   };
 }
 
 /** Every topic the unit takes commands from. */
 export function commandTopics(t: Topics): string[] {
-  return [t.cmd, ...t.groupCmds, t.allCmd, t.admin];
+  return [t.cmd, ...t.groupCmds, t.allCmd, t.admin, ...t.groupAdmins];
 }

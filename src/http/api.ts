@@ -23,7 +23,7 @@ export interface ServiceApi {
   /** A running capability by name (routes such as /identify and /brightness drive one); undefined when not configured. */
   component<T extends Component = Component>(name: string): T | undefined;
   /** Downloads, checks and swaps in a configuration archive, then reloads; nothing changes on any failure. */
-  loadConfig(url: string): Promise<ArchiveLoadReport>;
+  loadConfig(url: string, sha256?: string): Promise<ArchiveLoadReport>;
   /** The running configuration as a zip that loads onto another unit unchanged. */
   downloadConfig(): Promise<{ zip: Buffer; filename: string }>;
   /** What the display's areas showed, newest first (shown.log); absent when the service has no log folder. */

@@ -12,7 +12,7 @@ import { Screenshots } from './screenshots.js';
 import { configRoutes } from './routes/config.js';
 import { ethernetRoutes } from './routes/ethernet.js';
 import { identifyRoutes } from './routes/identify.js';
-import { brightnessRoutes } from './routes/brightness.js';
+import { blankRoutes, brightnessRoutes } from './routes/brightness.js';
 import { historyRoutes } from './routes/history.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { LiveViews } from './stream.js';
@@ -41,6 +41,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   ethernetRoutes(routes, api);
   identifyRoutes(routes, api);
   brightnessRoutes(routes, api);
+  blankRoutes(routes, api);
   historyRoutes(routes, api);
   metricsRoutes(routes, api);
   const limiter = new RateLimiter(() => api.config().rateLimit);

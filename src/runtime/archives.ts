@@ -33,7 +33,7 @@ export class ConfigArchives {
     return this.swapping;
   }
 
-  async load(rawUrl: string): Promise<ArchiveLoadReport> {
+  async load(rawUrl: string, sha256?: string): Promise<ArchiveLoadReport> {
     // The running configuration's urlPortRange applies here as to every other fetched URL.
     const portRange = this.deps.runtime.config.urlPortRange;
     checkUrl(rawUrl, portRange);
@@ -52,6 +52,7 @@ export class ConfigArchives {
       let logged = 0;
       const { dir, entries, download } = await invalidAsAnswer(() => stageFromUrl(serviceDir, rawUrl, {
         keep,
+        sha256,
         fetch: {
           ...this.deps.fetch,
           portRange,

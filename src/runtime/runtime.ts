@@ -13,7 +13,7 @@ import type { ServiceProblem, Status } from '../capability/status-types.js';
 import { forgetImages, preloadImage, setPictureLimit } from '../render/images.js';
 import type { Clock } from '../util/clock.js';
 import type { Component, ComponentEntry, RuntimeContext } from '../capability/component-contract.js';
-import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ReloadReport } from '../config/diff.js';
+import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ArchiveLoadReport, type ReloadReport } from '../config/diff.js';
 import { Unit } from '../render/unit.js';
 
 export interface RuntimeDeps {
@@ -37,6 +37,13 @@ export interface RuntimeDeps {
  * display keeps its unit, output and frames; a changed one re-applies its current command;
  * a removed one is blanked and closed; a new one is blanked, then replayed.
  */
+/** What main.ts composes after the runtime: the /status document, the ports, the archive loader. */
+export interface RuntimeReport {
+  status(): Status;
+  ports(): { http: number; https?: number };
+  loadConfig(url: string, sha256?: string): Promise<ArchiveLoadReport>;
+}
+
 export class Runtime {
   config: ServiceConfig;
   readonly controller: Controller;
@@ -51,7 +58,7 @@ export class Runtime {
   private reloading: Promise<ReloadReport> | undefined;
   readonly context: RuntimeContext;
   /** Set by main once HTTP exists: the /status document and the listening ports. */
-  private report: { status(): Status; ports(): { http: number; https?: number } } | undefined;
+  private report: RuntimeReport | undefined;
 
   constructor(first: ServiceConfig, private readonly deps: RuntimeDeps) {
     const now = deps.clock.now();
@@ -78,6 +85,10 @@ export class Runtime {
       apply: (query, source) => this.controller.apply(query, source),
       confirm: (display, confirm, inumber) => { countConfirmation(confirm); deps.confirm(display, confirm, inumber); },
       reload: () => this.reload(),
+      loadConfig: (url, sha256) => {
+        if (!this.report) throw new Error('a configuration archive asked for before HTTP was composed');
+        return this.report.loadConfig(url, sha256);
+      },
       units: () => this.units,
       unitFor: (id) => this.unitOf.get(id),
       component: <T extends Component>(name: string) => this.running.get(name) as T | undefined,
@@ -97,7 +108,7 @@ export class Runtime {
   }
 
   /** main.ts: where components read /status and the listening ports from. */
-  reportWith(report: { status(): Status; ports(): { http: number; https?: number } }): void {
+  reportWith(report: RuntimeReport): void {
     this.report = report;
   }
 

@@ -41,7 +41,7 @@ export function serviceApi({ runtime, live, archives, startedAt, problems, feedb
     }),
     reload: () => runtime.reload(),
     component: (name) => runtime.component(name),
-    loadConfig: (url) => archives.load(url),
+    loadConfig: (url, sha256) => archives.load(url, sha256),
     downloadConfig: () => archives.download(),
     history,
   };

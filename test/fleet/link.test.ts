@@ -17,7 +17,7 @@ test('confirmations wait in a bounded queue while the broker is away and go out 
   // the link's own retry come first, it would have sent the queue before anyone listened.
   const port = await freePort();
   const gatePort = await freePort();
-  const settings = { url: `mqtt://127.0.0.1:${gatePort}`, unit: 'q1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: false, fingerprint: '' };
+  const settings = { url: `mqtt://127.0.0.1:${gatePort}`, unit: 'q1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, fingerprint: '' };
   const topics = topicsOf(settings);
   const link = new BrokerLink(settings, topics, log, { connected: () => {}, message: () => {}, stateChanged: () => {} });
   await link.start();

@@ -31,6 +31,8 @@ export interface BrokerOptions {
   /** Serve TLS with these files (see makeCertificates). */
   tls?: { ca: string; cert: string; key: string; requireCertificate?: boolean };
   port?: number;
+  /** The text of a mosquitto acl_file (topic rights per user and pattern). */
+  acl?: string;
 }
 
 export class Broker {
@@ -58,6 +60,12 @@ export class Broker {
       chmodSync(file, 0o644);
       lines.push('allow_anonymous false', `password_file ${file}`);
     } else lines.push('allow_anonymous true');
+    if (this.opts.acl !== undefined) {
+      const file = path.join(this.dir, 'acl');
+      writeFileSync(file, this.opts.acl);
+      chmodSync(file, 0o644);
+      lines.push(`acl_file ${file}`);
+    }
     const t = this.opts.tls;
     if (t) lines.push(`cafile ${readable(t.ca, 'ca.pem')}`, `certfile ${readable(t.cert, 'server.pem')}`, `keyfile ${readable(t.key, 'server.key')}`, `require_certificate ${t.requireCertificate ? 'true' : 'false'}`);
     if (t?.requireCertificate) lines.push('use_identity_as_username true');

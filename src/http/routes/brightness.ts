@@ -55,3 +55,28 @@ export function brightnessRoutes(routes: Routes, api: ServiceApi): void {
     });
   });
 }
+
+/** The MAIN ids of the physical units `id` names (the unit of any of its displays), or of every unit without it. */
+function unitsOf(api: ServiceApi, id: string | string[] | undefined): string[] {
+  const config = api.config();
+  if (Array.isArray(id)) throw new MldsError('MLDS_REPEATED_ID', '"id" appears more than once; give one display id, or none for every unit', 'id');
+  if (id === undefined) return config.units.map((u) => u.displayIds[0]);
+  const d = config.displayById.get(id);
+  if (!d) throw new MldsError(id === '' ? 'MLDS_MISSING_ID' : 'MLDS_UNKNOWN_ID', id === '' ? '"id" is empty: give a display id, or leave "id" out for every unit' : `"${id.slice(0, 255)}" names no display`, 'id');
+  return [config.units.find((u) => u.key === d.unit)!.displayIds[0]];
+}
+
+// GET /blank[?id=] and /unblank[?id=]: the panel of the display's unit dark (or lit again), its
+// content and commands going on; every unit without `id`. Until unblanked or the service restarts.
+export function blankRoutes(routes: Routes, api: ServiceApi): void {
+  for (const blank of [true, false]) {
+    routes.get(blank ? '/blank' : '/unblank', 'api', json(), async (ctx) => {
+      const ids = unitsOf(api, ctx.query.id);
+      const brightness = api.component<BrightnessComponent>('brightness');
+      if (!brightness) throw new MldsError('MLDS_UNAVAILABLE', 'brightness control is not running (see the service log)');
+      // HEAD checks the display and changes nothing.
+      if (ctx.method !== 'HEAD') await brightness.setBlank(ids, blank);
+      sendJson(ctx, { result: ctx.method === 'HEAD' ? 'nothing changed (HEAD)' : blank ? 'blanked' : 'unblanked', units: ids, blanked: brightness.status().units.filter((u) => u.blanked).map((u) => u.id) });
+    });
+  }
+}

@@ -1,0 +1,56 @@
+// The status a unit keeps retained on `<prefix>/<unit>/status`: a summary that stays under
+// STATUS_MAX_BYTES whatever the configuration, so a broker holding 500 units holds 1 MB. The
+// whole /status document goes out on request (the `status` admin command).
+//
+//   {"v":1,"version","generation","state":"ok"|"problems","startedAt","at","uptimeSeconds",
+//    "displays":[{"id","layout","text","blanked"?}],"brightness":[{"id","percent","mode"}],
+//    "problems":[{"source","message"}],"problemCount", "update"?}
+import type { Status } from '../capability/status-types.js';
+
+export const STATUS_MAX_BYTES = 2048;
+const TEXT_CHARS = 40;
+const MESSAGE_CHARS = 120;
+const MAX_PROBLEMS = 3;
+
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+interface BrightnessFacts { units?: Array<{ id: string; brightness: number; mode: string; blanked?: boolean }> }
+
+/** The summary of `s`; `extra` (the update's state, the booted slot) is kept whole. */
+export function compactStatus(s: Status, extra: Record<string, unknown> = {}): string {
+  const brightness = (s.components.brightness as BrightnessFacts | undefined)?.units ?? [];
+  const blankedMains = new Set(brightness.filter((u) => u.blanked).map((u) => u.id));
+  // Brightness is per physical unit (its MAIN display): every display of a blanked unit is dark.
+  const blanked = new Set(s.displays.filter((d) => d.unitMain && blankedMains.has(d.id)).map((d) => d.unit));
+  const doc = {
+    v: 1,
+    version: s.version,
+    generation: s.config.generation,
+    state: s.problems.length ? 'problems' : 'ok',
+    startedAt: s.startedAt,
+    at: s.time,
+    uptimeSeconds: s.uptimeSeconds,
+    ...extra,
+    displays: s.displays.map((d) => ({
+      id: d.id,
+      layout: d.layout,
+      // The first area with text: enough to tell what a sign shows without a screenshot.
+      text: cut(d.areas.find((a) => a.text)?.text ?? '', TEXT_CHARS),
+      ...(blanked.has(d.unit) ? { blanked: true } : {}),
+    })),
+    brightness: brightness.map((u) => ({ id: u.id, percent: u.brightness, mode: u.mode })),
+    problems: s.problems.slice(0, MAX_PROBLEMS).map((p) => ({ source: p.source, message: cut(p.message, MESSAGE_CHARS) })),
+    problemCount: s.problems.length,
+  };
+  let text = JSON.stringify(doc);
+  // Many displays: the texts go first, then displays beyond what fits are counted, not listed.
+  if (Buffer.byteLength(text) > STATUS_MAX_BYTES) {
+    for (const d of doc.displays) d.text = '';
+    text = JSON.stringify(doc);
+  }
+  while (Buffer.byteLength(text) > STATUS_MAX_BYTES && doc.displays.length > 0) {
+    doc.displays.pop();
+    text = JSON.stringify({ ...doc, displaysNotListed: s.displays.length - doc.displays.length });
+  }
+  return text;
+}
