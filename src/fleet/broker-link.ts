@@ -9,6 +9,8 @@ import type { MqttSettings } from '../config/types.js';
 import type { Logger } from '../log/logger.js';
 import { backoffMs, STABLE_MS } from './backoff.js';
 import type { Topics } from './topics.js';
+import { Outbox } from './outbox.js';
+import { CONNACK_REASONS, isTlsFailure, TAKEN_OVER } from './link-errors.js';
 
 export type LinkState = 'connecting' | 'connected' | 'disconnected' | 'refused' | 'stopped';
 
@@ -45,47 +47,11 @@ export interface LinkEvents {
   stateChanged(): void;
 }
 
-/** Confirmations waiting for the broker; beyond it the oldest is dropped and counted. */
-export const QUEUE_LIMIT = 100;
-/**
- * QoS 1 publishes whose PUBACK has not come (MQTT.js keeps each, and its packet, until it
- * does); while this many wait, the next go out at QoS 0. Under a flood the PUBACKs came back in
- * bursts of thousands, and MQTT.js takes the packets of one socket read by shifting an array
- * (16,000 PUBACKs fit one read: 1.7 s without a turn of the event loop).
- */
-export const INFLIGHT_LIMIT = 1000;
-/**
- * A PUBACK not in after this long is not waited for: a broker short of room for a client
- * drops packets to it, PUBACKs included (Mosquitto: "Outgoing messages are being dropped";
- * 15,000 never came in a flood). The message itself went out.
- */
-export const ACK_WAIT_MS = 10_000;
-/** Bytes of publishes the socket may hold before the rest wait in the queue for it to drain. */
-export const SOCKET_LIMIT = 1024 * 1024;
 /**
  * Longest MQTT.js works through incoming packets before the event loop has a turn: it takes
  * everything the socket holds in one go (11,599 messages, 1.4 s, under a flood of commands).
  */
 const READ_SLICE_MS = 2;
-/** A dropped confirmation is logged at most this often, with the count. */
-const DROP_LOG_MS = 1000;
-/** MQTT 5 DISCONNECT reason "Session taken over": another client connected with our id. */
-const TAKEN_OVER = 142;
-const CONNACK_REASONS: Record<number, string> = {
-  4: 'bad user name or password', 5: 'not authorized', 134: 'bad user name or password', 135: 'not authorized',
-  133: 'client identifier not valid', 138: 'banned', 140: 'bad authentication method',
-};
-
-/**
- * Errors of the TLS layer: OpenSSL's and Node's TLS codes, and X.509 verification results
- * (CERT_HAS_EXPIRED, SELF_SIGNED_CERT_IN_CHAIN, UNABLE_TO_VERIFY_LEAF_SIGNATURE...).
- */
-const TLS_CODE = /^(ERR_(TLS|SSL|OSSL)_|UNABLE_TO_|CERT_|CRL_|DEPTH_ZERO_|SELF_SIGNED_|INVALID_(CA|PURPOSE)$|PATH_LENGTH_|HOSTNAME_MISMATCH$|ERROR_IN_CE?RL?_)/;
-
-export function isTlsFailure(err: { code?: unknown }): boolean {
-  return typeof err.code === 'string' && TLS_CODE.test(err.code);
-}
-
 export class BrokerLink {
   private client: MqttClient | undefined;
   private state: LinkState = 'connecting';
@@ -100,20 +66,13 @@ export class BrokerLink {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private stableTimer: ReturnType<typeof setTimeout> | undefined;
   private messagesIn = 0;
-  private messagesOut = 0;
   private takenOver = { times: 0, last: '' };
   /** Set while connected until any error: a close then came from the broker itself. */
   private cleanSinceConnect = false;
   /** Connections the broker closed while it stayed reachable, in a row. */
   private closedByBroker = 0;
-  private readonly queue: Array<{ topic: string; payload: string | Buffer; qos: 0 | 1 }> = [];
-  private dropped = 0;
-  private droppedLoggedAt = -Infinity;
-  /** Message ids of publishes waiting for their PUBACK, oldest first, with when they went out. */
-  private readonly unacked = new Map<number, number>();
-  private givenUp = 0;
-  private qos0 = 0;
-  private waitingForDrain = false;
+  /** What goes out: the bounded queue, the publishes waiting for their PUBACK. */
+  private readonly outbox: Outbox;
   /** When MQTT.js began the run of packets it is working through; 0 once the event loop had its turn. */
   private sliceStart = 0;
   private readonly endSlice = (): void => { this.sliceStart = 0; };
@@ -121,6 +80,20 @@ export class BrokerLink {
 
   constructor(private readonly settings: MqttSettings, private readonly topics: Topics, private readonly log: Logger, private readonly on: LinkEvents) {
     this.clientId = `${settings.prefix}-${settings.unit}`;
+    this.outbox = new Outbox(log, () => (this.state === 'connected' ? this.client : undefined), (m) => { this.lastError = m; });
+  }
+
+  /**
+   * Publishes now when connected and the socket takes it; otherwise `queued` messages wait
+   * (bounded, in order), the rest are dropped. QoS 1 unless `qos` says 0.
+   */
+  publish(topic: string, payload: string | Buffer, opts: { retain: boolean; queued?: boolean; qos?: 0 | 1 }): void {
+    this.outbox.publish(topic, payload, opts);
+  }
+
+  /** Publishes at QoS 1 and resolves once the broker acknowledged it, or false after `timeoutMs`: a reply that must be out before the unit restarts. */
+  publishAcked(topic: string, payload: string, timeoutMs = 3000): Promise<boolean> {
+    return this.outbox.publishAcked(topic, payload, timeoutMs);
   }
 
   async start(): Promise<void> {
@@ -181,92 +154,6 @@ export class BrokerLink {
     this.log.info({ broker: s.url, clientId: this.clientId }, 'mqtt: connecting');
   }
 
-  /**
-   * Publishes now when connected and the socket takes it; otherwise `queued` messages wait
-   * (bounded, in order), the rest are dropped. QoS 1 unless `qos` says 0.
-   */
-  publish(topic: string, payload: string | Buffer, opts: { retain: boolean; queued?: boolean; qos?: 0 | 1 }): void {
-    const qos = opts.qos ?? 1;
-    if (this.queue.length === 0 && this.canSend()) {
-      this.send(topic, payload, opts.retain, qos);
-      return;
-    }
-    if (!opts.queued) return;
-    this.queue.push({ topic, payload, qos });
-    if (this.queue.length > QUEUE_LIMIT) {
-      this.queue.shift();
-      this.dropped++;
-      const now = Date.now();
-      if (now - this.droppedLoggedAt >= DROP_LOG_MS) {
-        this.droppedLoggedAt = now;
-        this.log.warn({ queueLimit: QUEUE_LIMIT, dropped: this.dropped }, 'mqtt: confirmation dropped, the queue for the broker is full');
-      }
-    }
-  }
-
-  /** Connected, and the socket holds less than SOCKET_LIMIT (else the queue flushes on its drain). */
-  private canSend(): boolean {
-    const c = this.client;
-    if (!c?.connected || this.state !== 'connected') return false;
-    const out = c.stream as { writableLength?: number; once?(e: 'drain', f: () => void): void } | undefined;
-    if ((out?.writableLength ?? 0) <= SOCKET_LIMIT) return true;
-    if (!this.waitingForDrain && out?.once) {
-      this.waitingForDrain = true;
-      out.once('drain', () => { this.waitingForDrain = false; this.flush(); });
-    }
-    return false;
-  }
-
-  private send(topic: string, payload: string | Buffer, retain: boolean, qos: 0 | 1): void {
-    const c = this.client!;
-    this.messagesOut++;
-    if (qos === 1 && !this.roomInFlight(c)) qos = 0;
-    if (qos === 0) {
-      this.qos0++;
-      c.publish(topic, payload, { qos: 0, retain });
-      return;
-    }
-    let id = 0;
-    c.publish(topic, payload, { qos: 1, retain }, (err) => {
-      if (err && err.message !== 'Message removed') this.lastError = err.message;
-      this.unacked.delete(id);
-    });
-    id = c.getLastMessageId() ?? 0;
-    if (id !== 0) this.unacked.set(id, Date.now());
-  }
-
-  /** Fewer than INFLIGHT_LIMIT wait for their PUBACK, once those waiting past ACK_WAIT_MS are given up. */
-  private roomInFlight(c: MqttClient): boolean {
-    if (this.unacked.size < INFLIGHT_LIMIT) return true;
-    const old = Date.now() - ACK_WAIT_MS;
-    for (const [id, at] of this.unacked) {
-      if (at > old) break;
-      this.unacked.delete(id);
-      this.givenUp++;
-      c.removeOutgoingMessage(id);
-    }
-    return this.unacked.size < INFLIGHT_LIMIT;
-  }
-
-  /** What waits goes out while the socket takes it. */
-  private flush(): void {
-    while (this.queue.length > 0 && this.canSend()) {
-      const m = this.queue.shift()!;
-      this.send(m.topic, m.payload, false, m.qos);
-    }
-  }
-
-  /** Publishes at QoS 1 and resolves once the broker acknowledged it, or false after `timeoutMs`: a reply that must be out before the unit restarts. */
-  publishAcked(topic: string, payload: string, timeoutMs = 3000): Promise<boolean> {
-    const c = this.client;
-    if (!c || !this.connectedNow()) return Promise.resolve(false);
-    this.messagesOut++;
-    return new Promise((resolve) => {
-      const t = setTimeout(() => resolve(false), timeoutMs);
-      c.publish(topic, payload, { qos: 1, retain: false }, (err) => { clearTimeout(t); resolve(!err); });
-    });
-  }
-
   subscribe(topics: string[]): void {
     // rap: a retained message keeps its flag even when published while we are subscribed, so none is acted on.
     this.client?.subscribe(topics, { qos: 1, rap: true, nl: true }, (err) => {
@@ -290,10 +177,7 @@ export class BrokerLink {
     this.client = undefined;
     this.setState('stopped');
     if (!c) return;
-    // MQTT.js's end waits for what is unacknowledged, and counts it on every PUBACK: after a
-    // flood, thousands waiting made each of them cost a walk of all the rest (16 s to stop).
-    for (const id of this.unacked.keys()) c.removeOutgoingMessage(id);
-    this.unacked.clear();
+    this.outbox.abandon(c);
     if (c.connected) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, 1000);
@@ -320,9 +204,9 @@ export class BrokerLink {
       reconnects: this.reconnects,
       ...(this.retryAt !== undefined ? { retryInMs: Math.max(0, this.retryAt - Date.now()) } : {}),
       messagesIn: this.messagesIn,
-      messagesOut: this.messagesOut,
+      messagesOut: this.outbox.sent,
       clientIdInUse: this.takenOver.times ? { ...this.takenOver } : null,
-      confirmations: { queued: this.queue.length, dropped: this.dropped, unacknowledged: this.unacked.size, givenUp: this.givenUp, qos0: this.qos0 },
+      confirmations: this.outbox.counts(),
     };
   }
 
@@ -340,9 +224,9 @@ export class BrokerLink {
     // Reset only once the connection holds: a unit kicked off at once keeps backing off.
     this.stableTimer = setTimeout(() => { this.attempt = 0; this.closedByBroker = 0; }, STABLE_MS);
     this.client?.publish(this.topics.availability, 'online', { qos: 1, retain: true });
-    this.messagesOut++;
+    this.outbox.sent++;
     this.on.connected();
-    this.flush();
+    this.outbox.flush();
   }
 
   private failed(err: Error & { code?: string | number; reason?: unknown }): void {
@@ -366,9 +250,7 @@ export class BrokerLink {
   }
 
   private closed(): void {
-    // The old connection's: MQTT.js settles or drops them itself.
-    this.unacked.clear();
-    this.waitingForDrain = false;
+    this.outbox.connectionClosed();
     if (!this.client || this.state === 'stopped') return;
     if (this.state === 'connected' && this.cleanSinceConnect) this.closedByBroker++;
     this.cleanSinceConnect = false;

@@ -54,3 +54,54 @@ export function compactStatus(s: Status, extra: Record<string, unknown> = {}): s
   }
   return text;
 }
+
+/** On changes the retained status goes out at most this often (a fleet of 500 units changing at once stays 100 messages a second). */
+export const STATUS_MIN_GAP_MS = 5000;
+
+export interface StatusTarget {
+  status(): Status;
+  send(doc: string): void;
+}
+
+/** When the summary goes out: on a change (what it says, not its clock) at most every STATUS_MIN_GAP_MS, and on every interval. */
+export class StatusPublisher {
+  private interval: ReturnType<typeof setInterval> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastAt = 0;
+  private lastSaid = '';
+
+  constructor(private readonly target: () => StatusTarget | undefined) {}
+
+  /** Publishes every `ms` whatever changed (the broker may have lost the retained copy). */
+  every(ms: number): void {
+    if (this.interval) clearInterval(this.interval);
+    this.interval = setInterval(() => this.now(true), ms);
+    this.interval.unref();
+  }
+
+  /** Something changed: the summary goes out once the gap since the last one has passed. */
+  soon(): void {
+    if (this.timer) return;
+    const wait = Math.max(0, this.lastAt + STATUS_MIN_GAP_MS - Date.now());
+    this.timer = setTimeout(() => { this.timer = undefined; this.now(); }, wait);
+  }
+
+  /** Publishes now when the summary says something new, or `always`. */
+  now(always = false): void {
+    const t = this.target();
+    if (!t) return;
+    let doc: string;
+    try { doc = compactStatus(t.status()); } catch { return; }
+    const said = doc.replace(/"(at|uptimeSeconds)":[^,]*,/g, '');
+    if (!always && said === this.lastSaid) return;
+    this.lastSaid = said;
+    this.lastAt = Date.now();
+    t.send(doc);
+  }
+
+  stop(): void {
+    if (this.interval) clearInterval(this.interval);
+    if (this.timer) clearTimeout(this.timer);
+    this.interval = this.timer = undefined;
+  }
+}

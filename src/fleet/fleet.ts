@@ -20,10 +20,8 @@ import { BrokerLink } from './broker-link.js';
 import { MAX_AGE_MS, parsePayload, type Parsed } from './payload.js';
 import { digestOf, RecentCommands, type Confirmation } from './recent.js';
 import { commandTopics, topicsOf, type Topics } from './topics.js';
-import { compactStatus } from './fleet-status.js';
+import { StatusPublisher, type StatusTarget } from './fleet-status.js';
 
-/** On changes the retained status goes out at most this often (a fleet of 500 units changing at once stays 100 messages a second). */
-export const STATUS_MIN_GAP_MS = 5000;
 /** A broker away for 3 keepalives (at least 5 s) is listed in /status problems; shorter outages only in components.fleet. */
 const problemAfterMs = (keepalive: number) => Math.max(5, 3 * keepalive) * 1000;
 
@@ -45,11 +43,8 @@ export class Fleet implements Component {
   private readonly limiter = new RateLimiter(() => this.ctx?.config().rateLimit ?? Infinity);
   private shedLog: ((topic: string, reason: string) => void) | undefined;
   private unsubscribe: (() => void) | undefined;
-  private every: ReturnType<typeof setInterval> | undefined;
-  private statusTimer: ReturnType<typeof setTimeout> | undefined;
-  private lastStatusAt = 0;
-  private lastStatusSaid = '';
   private ha: HomeAssistant | undefined;
+  private readonly statusOut = new StatusPublisher(() => this.statusTarget());
   /** Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect again. */
   private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, dropped: 0 };
 
@@ -89,9 +84,7 @@ export class Fleet implements Component {
 
   async stop(): Promise<void> {
     this.unsubscribe?.();
-    if (this.every) clearInterval(this.every);
-    if (this.statusTimer) clearTimeout(this.statusTimer);
-    this.every = this.statusTimer = undefined;
+    this.statusOut.stop();
     await this.link?.stop();
     this.link = undefined;
     this.ctx = undefined;
@@ -139,10 +132,8 @@ export class Fleet implements Component {
   private async connect(settings: MqttSettings): Promise<void> {
     const ctx = this.ctx!;
     this.settings = settings;
-    if (this.every) clearInterval(this.every);
-    this.every = setInterval(() => this.publishStatus(true), settings.statusIntervalSeconds * 1000);
-    this.every.unref();
     const topics = this.topics = topicsOf(settings);
+    this.statusOut.every(settings.statusIntervalSeconds * 1000);
     const ha = this.ha = settings.homeAssistant ? new HomeAssistant(ctx, settings, topics) : undefined;
     const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
       connected: () => {
@@ -150,7 +141,6 @@ export class Fleet implements Component {
         // Fresh after every reconnect: the broker may have lost the retained copy. Discovery first:
         // it publishes the light's state afresh, which the status then finds unchanged.
         ha?.announce(link);
-        this.lastStatusAt = 0;
         this.publishStatus(true);
       },
       message: (topic, payload, packet) => void this.message(topic, payload, packet),
@@ -299,22 +289,19 @@ export class Fleet implements Component {
   }
 
   private statusSoon(): void {
-    if (this.statusTimer || !this.link?.connectedNow()) return;
-    const wait = Math.max(0, this.lastStatusAt + STATUS_MIN_GAP_MS - Date.now());
-    this.statusTimer = setTimeout(() => { this.statusTimer = undefined; this.publishStatus(); }, wait);
+    if (this.link?.connectedNow()) this.statusOut.soon();
   }
 
-  /** The summary, retained: on a change (what it says, not its clock), or always when `every` (the interval, a reconnect). */
-  private publishStatus(every = false): void {
-    if (!this.ctx || !this.link?.connectedNow() || !this.topics) return;
-    let doc: string;
-    try { doc = compactStatus(this.ctx.status()); } catch { return; }
-    const said = doc.replace(/"(at|uptimeSeconds)":[^,]*,/g, '');
-    this.ha?.publishStates(this.link);
-    if (!every && said === this.lastStatusSaid) return;
-    this.lastStatusSaid = said;
-    this.lastStatusAt = Date.now();
-    this.link.publish(this.topics.status, doc, { retain: true });
+  private publishStatus(always = false): void {
+    this.statusOut.now(always);
+  }
+
+  /** Where the summary goes now, and the status it is made from (Home Assistant's states go with each look); undefined while offline. */
+  private statusTarget(): StatusTarget | undefined {
+    const link = this.link, topics = this.topics, ctx = this.ctx;
+    if (!ctx || !link?.connectedNow() || !topics) return undefined;
+    this.ha?.publishStates(link);
+    return { status: () => ctx.status(), send: (doc) => link.publish(topics.status, doc, { retain: true }) };
   }
 }
 

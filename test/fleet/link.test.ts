@@ -2,7 +2,8 @@
 // wait (the oldest dropped and counted); when it comes back they go out, newest kept, in order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BrokerLink, QUEUE_LIMIT } from '../../src/fleet/broker-link.js';
+import { BrokerLink } from '../../src/fleet/broker-link.js';
+import { QUEUE_LIMIT } from '../../src/fleet/outbox.js';
 import { topicsOf } from '../../src/fleet/topics.js';
 import type { Logger } from '../../src/log/logger.js';
 import { Broker, freePort, hasMosquitto, openGate, Watcher } from '../helpers/broker.js';
