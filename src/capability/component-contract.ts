@@ -2,7 +2,7 @@
 // screens, brightness, mDNS, the network API...), after serialport's bindings-interface:
 // a small interface, and each method says what the runtime guarantees and what it expects.
 import type { DisplayConfig, ServiceConfig } from '../config/types.js';
-import type { ApplyResult, CommandSource } from '../control/controller.js';
+import type { ApplyResult, CommandSource } from '../control/control-types.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
 import type { ServiceProblem, Status } from './status-types.js';

@@ -1,10 +1,11 @@
-import { closeSync, copyFileSync, fdatasync, ftruncateSync, mkdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, ftruncateSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceProblem } from '../problem.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
-import { openForAppend, readRegularFileAsync } from '../util/regular-file.js';
+import { openForAppend } from '../util/regular-file.js';
 import type { SavedLayer } from './layers.js';
-import { applyJournal, checkSavedState, emptyState, journalLine, listed, type SavedFeedback, type SavedState } from './saved-state.js';
+import { emptyState, journalLine, type SavedFeedback, type SavedState } from './saved-state.js';
+import { readStateFolder, type StoreLog } from './state-load.js';
 import type { CommandRecord } from './state.js';
 import { TurnBatch } from './turn-batch.js';
 import { journalFile, journals, removeStaleTemps } from './state-files.js';
@@ -17,11 +18,6 @@ const SYNC_DELAY_MS = 200;
 const COMPACT_BYTES = 256 * 1024;
 /** While the folder cannot be written, a new snapshot is tried this often. */
 const RETRY_MS = 2000;
-
-interface StoreLog {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 export interface StoreOptions {
   log?: StoreLog;
@@ -72,39 +68,11 @@ export class StateStore {
   }
 
   async load(): Promise<SavedState> {
-    this.data = emptyState();
-    this.loaded = [];
-    try { mkdirSync(this.dir, { recursive: true }); } catch { /* the snapshot below reports it */ }
-    let gen = 0;
-    const text = await this.read(this.file);
-    if (text !== undefined) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch (err) {
-        this.setAside(this.file, text.trim() === '' ? 'is empty' : 'is not valid JSON', err as Error, true);
-      }
-      if (parsed !== undefined) {
-        const checked = checkSavedState(parsed);
-        if (!checked) this.setAside(this.file, 'does not hold a JSON object', undefined, true);
-        else {
-          this.data = checked.state;
-          gen = checked.state.gen ?? 0;
-          delete this.data.gen;
-          const n = checked.dropped.length;
-          if (n) this.setAside(this.file, `has ${n} entr${n === 1 ? 'y' : 'ies'} of the wrong form (${listed(checked.dropped)}), dropped`, undefined, false);
-        }
-      }
-    }
-    const gens = journals(this.dir);
-    for (const j of gens.filter((n) => n >= gen)) {
-      const file = journalFile(this.dir, j);
-      const lines = await this.read(file);
-      const bad = lines === undefined ? 0 : applyJournal(this.data, lines);
-      if (bad) this.setAside(file, `has ${bad} unreadable line(s), dropped`, undefined, false);
-    }
+    const found = await readStateFolder(this.dir, this.log);
+    this.data = found.data;
+    this.loaded = found.problems;
     // Next generation past everything found; the snapshot also finds a read-only or full folder now.
-    this.gen = Math.max(gen, ...gens);
+    this.gen = found.gen;
     removeStaleTemps(this.dir);
     this.opened = true;
     await this.snapshot();
@@ -288,38 +256,5 @@ export class StateStore {
     }
     this.schedule(this.retryMs);
     this.timer?.unref();
-  }
-
-  /**
-   * The file's text; undefined when there is none, or when it cannot be read (then it is set
-   * aside). A FIFO or device is set aside unread: reading it could wait forever.
-   */
-  private async read(file: string): Promise<string | undefined> {
-    try {
-      return await readRegularFileAsync(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.setAside(file, 'cannot be read', err as Error, true);
-      return undefined;
-    }
-  }
-
-  /**
-   * Keeps what was read for inspection as <file>.bad-<time>: moved away when nothing of it
-   * could be used, copied when the good part was loaded.
-   */
-  private setAside(file: string, what: string, err: Error | undefined, move: boolean): void {
-    const aside = `${file}.bad-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    let where: string;
-    try {
-      if (move) renameSync(file, aside);
-      else copyFileSync(file, aside);
-      where = `kept as ${path.basename(aside)}`;
-    } catch (e) {
-      where = `could not be kept aside (${(e as Error).message.split(', ')[0]})`;
-    }
-    const why = err ? ` (${err.message.split('\n')[0]})` : '';
-    const message = `${file} ${what}${why}; it was ${where}; ${move ? 'the service started without it' : 'the rest was loaded'}`;
-    this.loaded.push({ source: 'state', message, since: new Date().toISOString() });
-    this.log?.warn({ file, aside }, message);
   }
 }

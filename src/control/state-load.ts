@@ -1,0 +1,85 @@
+// Reading the state folder at a start (src/control/store.ts writes it): the snapshot
+// state.json, then the journals from its generation on. What cannot be used is set aside as
+// <file>.bad-<time> and reported; the service starts with the rest.
+import { copyFileSync, mkdirSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import type { ServiceProblem } from '../problem.js';
+import { readRegularFileAsync } from '../util/regular-file.js';
+import { applyJournal, checkSavedState, emptyState, listed, type SavedState } from './saved-state.js';
+import { journalFile, journals } from './state-files.js';
+
+export interface StoreLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** The state found, the generation past every file read, and what was wrong with them. */
+export async function readStateFolder(dir: string, log: StoreLog | undefined): Promise<{ data: SavedState; gen: number; problems: ServiceProblem[] }> {
+  const problems: ServiceProblem[] = [];
+  const aside = (file: string, what: string, err: Error | undefined, move: boolean) => problems.push(setAside(file, what, err, move, log));
+  let data = emptyState();
+  try { mkdirSync(dir, { recursive: true }); } catch { /* the first snapshot reports it */ }
+  let gen = 0;
+  const file = path.join(dir, 'state.json');
+  const text = await read(file, aside);
+  if (text !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      aside(file, text.trim() === '' ? 'is empty' : 'is not valid JSON', err as Error, true);
+    }
+    if (parsed !== undefined) {
+      const checked = checkSavedState(parsed);
+      if (!checked) aside(file, 'does not hold a JSON object', undefined, true);
+      else {
+        data = checked.state;
+        gen = checked.state.gen ?? 0;
+        delete data.gen;
+        const n = checked.dropped.length;
+        if (n) aside(file, `has ${n} entr${n === 1 ? 'y' : 'ies'} of the wrong form (${listed(checked.dropped)}), dropped`, undefined, false);
+      }
+    }
+  }
+  const gens = journals(dir);
+  for (const j of gens.filter((n) => n >= gen)) {
+    const jf = journalFile(dir, j);
+    const lines = await read(jf, aside);
+    const bad = lines === undefined ? 0 : applyJournal(data, lines);
+    if (bad) aside(jf, `has ${bad} unreadable line(s), dropped`, undefined, false);
+  }
+  return { data, gen: Math.max(gen, ...gens), problems };
+}
+
+/**
+ * The file's text; undefined when there is none, or when it cannot be read (then it is set
+ * aside). A FIFO or device is set aside unread: reading it could wait forever.
+ */
+async function read(file: string, aside: (file: string, what: string, err: Error, move: boolean) => void): Promise<string | undefined> {
+  try {
+    return await readRegularFileAsync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') aside(file, 'cannot be read', err as Error, true);
+    return undefined;
+  }
+}
+
+/**
+ * Keeps what was read for inspection as <file>.bad-<time>: moved away when nothing of it
+ * could be used, copied when the good part was loaded.
+ */
+function setAside(file: string, what: string, err: Error | undefined, move: boolean, log: StoreLog | undefined): ServiceProblem {
+  const aside = `${file}.bad-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  let where: string;
+  try {
+    if (move) renameSync(file, aside);
+    else copyFileSync(file, aside);
+    where = `kept as ${path.basename(aside)}`;
+  } catch (e) {
+    where = `could not be kept aside (${(e as Error).message.split(', ')[0]})`;
+  }
+  const why = err ? ` (${err.message.split('\n')[0]})` : '';
+  const message = `${file} ${what}${why}; it was ${where}; ${move ? 'the service started without it' : 'the rest was loaded'}`;
+  log?.warn({ file, aside }, message);
+  return { source: 'state', message, since: new Date().toISOString() };
+}
