@@ -6,6 +6,7 @@ import type { ConfigFault } from './faults.js';
 
 import type { Rgb, Rgba } from '../frame.js';
 import type { Align } from '../text/doc.js';
+import type { Column } from '../text/columns.js';
 
 export type { Align, Rgb, Rgba };
 
@@ -54,6 +55,8 @@ export interface AreaConfig {
   graphics?: string[];
   markup?: 'none' | 'multi';
   scrollDirection?: 'left' | 'right' | 'up';
+  /** A table's columns (sign text): lines are rows, tabs separate cells; undefined: no table. */
+  columns?: Column[];
 }
 
 export interface LayoutConfig {

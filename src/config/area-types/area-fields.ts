@@ -35,6 +35,12 @@ const SCROLLING = {
   scrollSpeed: int(0, 8),
 } as const;
 
+/** A table's columns, left to right: a value's lines are rows, a tab separates their cells. */
+const COLUMNS = {
+  type: 'array', minItems: 1, maxItems: 16,
+  items: { type: 'object', additionalProperties: false, required: ['width'], properties: { width: int(1, 4000), align: { enum: ['left', 'center', 'right'] } } },
+} as const;
+
 /** The sign-text layout: pixel fonts, lines, pages, fit, MULTI (docs/rendering.md). */
 const SIGN_TEXT = {
   ...GLYPH_LOOK,
@@ -49,6 +55,7 @@ const SIGN_TEXT = {
   graphics: { type: 'array', maxItems: 64, items: str255 },
   markup: { enum: ['none', 'multi'] },
   scrollDirection: { enum: ['left', 'right', 'up'] },
+  columns: COLUMNS,
 } as const;
 
 const freeText = { ...defaultValue, ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT } as const;
