@@ -115,3 +115,40 @@ test('a tab in a defaultValue or static params of an area without columns, and c
   assert.match(at('/keyed/params/x') ?? '', /has a tab/);
   assert.match(at('/wide/columns') ?? '', /70 px wide together, the area 64 px/);
 });
+
+test('with a row cache, laying a table out again measures only the rows whose text changed', async () => {
+  const { layoutBlock } = await import('../../src/text/layout.js');
+  const { measuredUnits } = await import('../../src/text/faces.js');
+  const { FONT_DIR } = await import('../render/helpers.js');
+  const path = await import('node:path');
+  const rowCache = new Map();
+  const doc = (rows: string[]) => ({ pages: [{ lines: rows.map((t) => ({ spans: [{ text: t, font: 0, spacing: 0 }] })) }], multi: false });
+  const o = {
+    width: 192, height: 52, font: path.join(FONT_DIR, '7x13.bdf'), fonts: [], fontSize: 13, wrap: false, valign: 'top' as const, align: 'left' as const,
+    overflow: 'pages' as const, pageMs: 3000, crisp: true, color: { r: 255, g: 255, b: 255 }, rtl: false, graphicSize: () => undefined,
+    columns: [{ width: 30, align: 'left' as const }, { width: 112, align: 'left' as const }, { width: 50, align: 'right' as const }], rowCache,
+  };
+  const rows = ['12\tHauptbahnhof\t7 min', '5\tZoo\t12 min', '101\tFlughafen Terminal 1\t1 min', '7\tMesse Nord\t20 min'];
+  const cost = (r: string[]) => { const before = measuredUnits(); const l = layoutBlock(doc(r), o); return { units: measuredUnits() - before, l }; };
+  const first = cost(rows);
+  assert.ok(first.units > 0);
+  const again = cost(rows);
+  assert.equal(again.units, 0, 'the same rows: nothing measured');
+  assert.deepEqual(again.l.pages[0].lines.map((l) => l.width), first.l.pages[0].lines.map((l) => l.width));
+  const oneChanged = cost([rows[0], '5\tZoo\t11 min', rows[2], rows[3]]);
+  assert.ok(oneChanged.units > 0 && oneChanged.units * 3 <= first.units, `one row of four changed: ${oneChanged.units} units against ${first.units}`);
+});
+
+test('departures columns need a field, a text area\'s columns take none', () => {
+  const faults = configFaults((c) => {
+    const layout = (c.displays as Record<string, { layout: Record<string, Record<string, unknown>> }>)[Object.keys(c.displays)[0]].layout;
+    const areas = layout[Object.keys(layout)[0]];
+    areas.board = { coordinates: '0 0 63 15', type: 'departures', feed: 'f', stops: ['1'], columns: [{ width: '30', field: 'route' }, { width: '30' }] };
+    areas.plain = { coordinates: '0 0 63 15', type: 'text', columns: [{ width: '30', field: 'route' }] };
+    areas.nofeed = { coordinates: '0 0 63 15', type: 'departures', stops: ['1'], columns: [{ width: '30', field: 'route' }] };
+  });
+  const at = (end: string) => faults.filter((f) => f.path.endsWith(end)).map((f) => f.message).join(' | ');
+  assert.match(at('/board/columns/1'), /needs a field/);
+  assert.match(at('/plain/columns/0/field'), /applies only to departures areas/);
+  assert.match(at('/nofeed'), /needs "feed"/);
+});

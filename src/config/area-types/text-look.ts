@@ -58,6 +58,12 @@ export function columnsOf(r: AreaRules): AreaConfig['columns'] {
   const total = columns.reduce((w, c) => w + c.width, 0);
   if (total > r.width) r.fault('/columns', `are ${total} px wide together, the area ${r.width} px`);
   if (parseBoolLike(r.raw.wrap)) r.fault('/wrap', 'does not apply with columns (a cell too wide is cut at its column)');
+  // A departures area says what each column shows; a text area's cells are its value's.
+  const board = r.raw.type === 'departures';
+  list.forEach((c: Record<string, unknown>, i) => {
+    if (board && c.field === undefined) r.fault(pointer('columns', String(i)), 'needs a field (route, destination, platform, countdown or time)');
+    if (!board && c.field !== undefined) r.fault(pointer('columns', String(i), 'field'), 'applies only to departures areas');
+  });
   return columns;
 }
 
