@@ -21,6 +21,8 @@ export const DEFAULTS = {
   defaultFont: 'DejaVuSans.ttf',
   audioDevice: 'default',
   webRefreshSeconds: 60,
+  /** departures areas' texts and the age at which realtime data is stale. */
+  departures: { nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', noDataText: 'No live data', staleAfter: 180 },
 } as const;
 
 /** The default font size when the file gives none: as large as fits comfortably. */

@@ -6,6 +6,7 @@ import type { ConfigFault } from './faults.js';
 
 import type { Rgb, Rgba } from '../frame.js';
 import type { Align } from '../text/doc.js';
+import type { Column } from '../text/columns.js';
 
 export type { Align, Rgb, Rgba };
 
@@ -54,6 +55,32 @@ export interface AreaConfig {
   graphics?: string[];
   markup?: 'none' | 'multi';
   scrollDirection?: 'left' | 'right' | 'up';
+  /** A table's columns (sign text): lines are rows, tabs separate cells; undefined: no table. */
+  columns?: Column[];
+  /** departures areas: the board's feed, stops and texts. */
+  departures?: DeparturesConfig;
+}
+
+export type DepartureField = 'route' | 'destination' | 'platform' | 'countdown' | 'time';
+
+export interface DeparturesConfig {
+  feed: string;
+  stops: string[];
+  /** Rows a page shows; undefined: as many as fit the area's height. */
+  rows?: number;
+  /** Only these routes; undefined: all. */
+  routes?: string[];
+  /** What each column (AreaConfig.columns, same order) shows. */
+  fields: DepartureField[];
+  nowText: string;
+  minutesText: string;
+  scheduledMark: string;
+  cancelledText: string;
+  noDataText: string;
+  /** Seconds after which realtime data counts as stale. */
+  staleAfter: number;
+  /** Minutes before a departure it is announced (by the speech capability); undefined: never. */
+  announceAt?: number;
 }
 
 export interface LayoutConfig {

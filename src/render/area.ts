@@ -2,6 +2,7 @@ import type { CanvasRenderingContext2D } from 'canvas';
 import type { AreaConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
 import { drawerOf, type DrawEnv } from './content/drawers.js';
+import type { Boards } from './content/departures.js';
 import type { Content, TextFit } from './content/content.js';
 import type { Rect } from '../frame.js';
 import { AreaRects } from './area-rects.js';
@@ -16,6 +17,8 @@ export interface RenderOptions {
   timezone?: string;
   /** The unit's frame rate. */
   fps?: number;
+  /** The unit's departure boards (departures areas). */
+  boards?: () => Boards;
 }
 
 /** The content key of an area showing nothing. */
@@ -96,7 +99,7 @@ export class AreaRenderer {
     if (drawerOf(a.type).swapsLive?.(a, old, st)) {
       this.buildFault = undefined;
       // Swapped in place: no effect, and the scroll keeps its origin so nothing jumps back.
-      this.current = this.makeContent(st, { start: at, previous: old, live: true, timezone: this.opts.timezone, fps: this.opts.fps });
+      this.current = this.makeContent(st, { start: at, previous: old, live: true, timezone: this.opts.timezone, fps: this.opts.fps, boards: this.opts.boards });
       this.retire(old);
       this.retire(this.leaving);
       this.leaving = undefined;
@@ -113,7 +116,7 @@ export class AreaRenderer {
     // Content that leaves without an effect is never drawn again: its decoder or page ends now.
     if (this.clearMs === 0) { this.retire(old); this.leaving = undefined; }
     this.buildFault = undefined;
-    this.current = this.makeContent(st, { start: at + this.clearMs, previous: old, live: false, timezone: this.opts.timezone, fps: this.opts.fps });
+    this.current = this.makeContent(st, { start: at + this.clearMs, previous: old, live: false, timezone: this.opts.timezone, fps: this.opts.fps, boards: this.opts.boards });
     this.dispMs = this.current && a.dispEffect !== 1 ? D : 0;
   }
 

@@ -63,7 +63,7 @@ export class Compositor {
     options: CompositorOptions = {},
   ) {
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
+    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps, boards: options.boards };
     this.scratch = new ScratchCanvases(unit.width, unit.height);
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
     this.bounds = Object.freeze({ x: 0, y: 0, w: unit.width, h: unit.height });
@@ -200,7 +200,7 @@ export class Compositor {
       this.memory.delete(id);
     }
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps };
+    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps, boards: options.boards };
     this.everythingDirty = true;
   }
 

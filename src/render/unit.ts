@@ -9,6 +9,7 @@ import { PACKAGE_FONT_DIR } from '../text/fonts.js';
 import { frameClock } from './frame-clock.js';
 import { FrameLoop } from './loop.js';
 import type { BoardSource } from './content/board-source.js';
+import type { Boards } from './content/departures.js';
 
 function compositorOptions(config: ServiceConfig): CompositorOptions {
   return { effectDurationMs: config.effectDurationMs, timezone: config.timezone, fps: config.fps, fontDirs: [path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR] };
@@ -25,14 +26,37 @@ export class Unit {
   loop: FrameLoop;
   readonly runner: OutputRunner;
   private readonly listeners = new Set<(frame: Frame) => void>();
-  /** Where departures areas read their rows; set by the feeds capability, undefined without feeds. */
-  boards: BoardSource | undefined;
+  private boardSource: BoardSource | undefined;
+  /** Counts the board source's news: a departures area asks its source again when it moves. */
+  private boardNews = 0;
+  private boardsOff: (() => void) | undefined;
+  /** What departures areas draw from, as they see it (RenderOptions.boards). */
+  private readonly boardsNow = (): Boards => ({ source: this.boardSource, version: this.boardNews });
 
   constructor(public config: UnitConfig, service: ServiceConfig, private readonly stateOf: (id: string) => DisplayState, log: RunnerLog, private readonly now: () => number) {
-    this.compositor = new Compositor(config, this.displaysOf(service), stateOf, compositorOptions(service));
+    this.compositor = new Compositor(config, this.displaysOf(service), stateOf, { ...compositorOptions(service), boards: this.boardsNow });
     this.compositor.subscribe((f) => { for (const fn of this.listeners) fn(f); });
     this.runner = new OutputRunner(createOutput(config.output), log, now);
     this.loop = this.newLoop(service.fps);
+  }
+
+  /** Where departures areas read their rows; set by the feeds capability, undefined without feeds. */
+  get boards(): BoardSource | undefined {
+    return this.boardSource;
+  }
+
+  /** A new source (or none): boards redraw now, and whenever it says a feed brought news. */
+  set boards(source: BoardSource | undefined) {
+    if (source === this.boardSource) return;
+    this.boardsOff?.();
+    this.boardSource = source;
+    this.boardsOff = source?.onChange(() => this.boardNewsArrived());
+    this.boardNewsArrived();
+  }
+
+  private boardNewsArrived(): void {
+    this.boardNews++;
+    void this.loop.invalidate();
   }
 
   /** Opens the output and blanks the panel before anything else is drawn. */
@@ -48,7 +72,7 @@ export class Unit {
    */
   reconfigure(config: UnitConfig, service: ServiceConfig, keep: Set<string>): void {
     this.config = config;
-    this.compositor.reconfigure(this.displaysOf(service, config), keep, compositorOptions(service));
+    this.compositor.reconfigure(this.displaysOf(service, config), keep, { ...compositorOptions(service), boards: this.boardsNow });
     if (service.fps !== this.loop.stats().fps) {
       this.loop.stop();
       this.loop = this.newLoop(service.fps);
@@ -76,6 +100,7 @@ export class Unit {
   /** Blanks the panel (the specification: a display leaving the configuration is emptied), then closes the output. */
   async stop(blank = false): Promise<void> {
     this.loop.stop();
+    this.boardsOff?.();
     if (blank) {
       const { width, height } = this.config;
       await this.runner.submit({ width, height, data: new Uint8Array(width * height * 4), seq: this.compositor.latest().seq + 1 });

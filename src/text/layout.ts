@@ -6,6 +6,7 @@ import { isBitmapFontFile, loadBdf } from './bdf.js';
 import type { Doc, DocPage, VAlign } from './doc.js';
 import { MeasureLimit, measureWithin, measuredUnits } from './faces.js';
 import { layLine, type LaidLine, type StyleEnv } from './lines.js';
+import { layRow, rowKey, type Column, type LaidRow } from './columns.js';
 
 export type Overflow = 'scroll' | 'pages' | 'scroll-up';
 export type FitReport = 'as-is' | 'shrunk' | 'wrapped' | 'paged' | 'scrolled' | 'clipped';
@@ -31,6 +32,13 @@ export interface BlockOptions {
   graphicSize(n: number): { width: number; height: number } | undefined;
   /** Measuring units fitting may spend below the configured size (FIT_BUDGET when undefined). */
   fitBudget?: number;
+  /** Lines are table rows, tab-separated cells in these columns (columns.ts); no wrap, no sideways scroll. */
+  columns?: readonly Column[];
+  /**
+   * Rows already laid out, by size, font and row: a board that changes one row lays out only
+   * that one. Owned by the caller, who bounds it (only rows of plain values are kept).
+   */
+  rowCache?: Map<string, LaidRow>;
 }
 
 export interface LaidPage { lines: LaidLine[]; onMs: number; offMs: number; valign: VAlign; height: number }
@@ -188,15 +196,64 @@ function wrapRatio(laid: LaidLine[][], o: BlockOptions): number {
   return r;
 }
 
+/** Each line of each page as a table row; `over`: how far the widest cell overran its column. */
+function layRows(doc: Doc, o: BlockOptions, c: Candidate): { laid: LaidLine[][]; over: number } {
+  const e = env(o, c);
+  let over = 0;
+  const laid = doc.pages.map((p) => p.lines.map((l) => {
+    const key = o.rowCache && !doc.multi ? `${c.font ?? ''}|${c.size}|${rowKey(l)}` : undefined;
+    const row = (key && o.rowCache!.get(key)) || layRow(l, e, o.columns!);
+    if (key) o.rowCache!.set(key, row);
+    over = Math.max(over, row.overPx);
+    return row.line;
+  }));
+  return { laid, over };
+}
+
+/**
+ * A table (columns): the largest size at which every cell fits its column and the rows the
+ * height (fit "shrink"), else the configured size with cells cut at their column's edge. Rows
+ * beyond the height move up under overflow "scroll-up", else page (a table does not scroll sideways).
+ */
+function layoutTable(doc: Doc, o: BlockOptions, cands: Candidate[], gap: number, done: Done): Layout {
+  const tall = (laid: LaidLine[][]) => !laid.every((lines) => fitsHeight(lines, o, gap));
+  const still = doc.pages.length > 1 ? 'pages' : 'still';
+  const { laid, over } = layRows(doc, o, cands[0]);
+  if (over === 0 && !tall(laid)) return done(cands[0], laid, 'as-is', still);
+  const tried = new Map<number, LaidLine[][]>();
+  let left = o.fitBudget ?? FIT_BUDGET;
+  const ok = (k: number): boolean => {
+    const before = measuredUnits();
+    try {
+      const r = measureWithin(left, () => layRows(doc, o, cands[k]));
+      tried.set(k, r.laid);
+      return r.over === 0 && !tall(r.laid);
+    } finally { left -= measuredUnits() - before; }
+  };
+  try {
+    const i = largestFitting(cands.length, ok, 1);
+    if (i !== undefined) return done(cands[i], tried.get(i)!, 'shrunk', still);
+  } catch (err) {
+    if (!(err instanceof MeasureLimit)) throw err;
+  }
+  const shown = o.overflow === 'scroll-up' && tall(laid)
+    ? done(cands[0], [laid.flat()], 'scrolled', 'scroll-up')
+    : done(cands[0], laid, tall(laid) ? 'paged' : 'as-is', tall(laid) ? 'pages' : still);
+  return over > 0 ? { ...shown, fit: 'clipped', clippedPx: over } : shown;
+}
+
+type Done = (c: Candidate, laid: LaidLine[][], fit: FitReport, mode: Layout['mode']) => Layout;
+
 export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
   runs++;
   const gap = o.lineSpacing ?? 0;
   const cands = candidates(o);
-  const done = (c: Candidate, laid: LaidLine[][], fit: FitReport, mode: Layout['mode']): Layout => ({
+  const done: Done = (c, laid, fit, mode) => ({
     pages: mode === 'pages' ? paginate(doc, laid, o, gap) : laid.map((l, i) => page(doc.pages[i], l, o, gap)),
     mode, fit, size: c.size, font: c.font, lineSpacing: gap,
     missing: [...new Set(laid.flat().flatMap((l) => l.missing ?? []))],
   });
+  if (o.columns?.length) return layoutTable(doc, o, cands, gap, done);
   const multiPage = doc.pages.length > 1;
   const settled = multiPage ? 'pages' : 'still';
   // Each size is laid out at most once each way: one row a line, wrapped until the rows

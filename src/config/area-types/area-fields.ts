@@ -35,6 +35,16 @@ const SCROLLING = {
   scrollSpeed: int(0, 8),
 } as const;
 
+/** A table's columns, left to right: a value's lines are rows, a tab separates their cells. */
+const COLUMNS = {
+  type: 'array', minItems: 1, maxItems: 16,
+  items: {
+    type: 'object', additionalProperties: false, required: ['width'],
+    // `field`: what a departures area's column shows (text areas take none).
+    properties: { width: int(1, 4000), align: { enum: ['left', 'center', 'right'] }, field: { enum: ['route', 'destination', 'platform', 'countdown', 'time'] } },
+  },
+} as const;
+
 /** The sign-text layout: pixel fonts, lines, pages, fit, MULTI (docs/rendering.md). */
 const SIGN_TEXT = {
   ...GLYPH_LOOK,
@@ -49,9 +59,29 @@ const SIGN_TEXT = {
   graphics: { type: 'array', maxItems: 64, items: str255 },
   markup: { enum: ['none', 'multi'] },
   scrollDirection: { enum: ['left', 'right', 'up'] },
+  columns: COLUMNS,
 } as const;
 
 const freeText = { ...defaultValue, ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT } as const;
+
+const boardText = { type: 'string', maxLength: 64 } as const;
+/** A departure board: rows from a feed (docs/configuration.md, "Departure boards"). */
+const DEPARTURES = {
+  ...TEXT_LOOK, ...GLYPH_LOOK,
+  fonts: SIGN_TEXT.fonts, overflow: SIGN_TEXT.overflow, pageSeconds: SIGN_TEXT.pageSeconds, fit: SIGN_TEXT.fit,
+  minFontSize: SIGN_TEXT.minFontSize, lineSpacing: SIGN_TEXT.lineSpacing, valign: SIGN_TEXT.valign, columns: COLUMNS,
+  feed: { type: 'string', minLength: 1, maxLength: 255 },
+  stops: { type: 'array', minItems: 1, maxItems: 64, items: { type: 'string', minLength: 1, maxLength: 255 } },
+  rows: int(1, 64),
+  routes: { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 255 } },
+  nowText: boardText,
+  minutesText: boardText,
+  scheduledMark: boardText,
+  cancelledText: boardText,
+  noDataText: { type: 'string', maxLength: 255 },
+  staleAfter: int(1, 86400),
+  announceAt: int(0, 120),
+} as const;
 const media = { ...defaultValue, ...params } as const;
 
 /**
@@ -67,6 +97,7 @@ export const AREA_FIELDS = {
   date: { ...TEXT_LOOK, ...GLYPH_LOOK, dateOffset: num(-14, 14), dateFormat: { type: 'string', maxLength: 255 } },
   audio: media,
   web: { ...media, xy: { type: 'string', pattern: '^\\s*\\d+\\s+\\d+\\s*$' } },
+  departures: DEPARTURES,
 } as const;
 
 export type AreaType = keyof typeof AREA_FIELDS;

@@ -2,6 +2,7 @@
 import { AREA_TYPE_NAMES, type AreaType } from './area-fields.js';
 import { audio } from './audio.js';
 import { date } from './date.js';
+import { departures } from './departures.js';
 import { image } from './image.js';
 import type { AreaKind } from './area-type.js';
 import { dynamic, staticText, text } from './text.js';
@@ -11,7 +12,7 @@ import { web } from './web.js';
 export type { AreaKind } from './area-type.js';
 
 // The behaviour of each type; the names, their order and the fields are area-fields.ts's.
-const KINDS: Record<AreaType, AreaKind> = { static: staticText, text, dynamic, image, video, date, audio, web };
+const KINDS: Record<AreaType, AreaKind> = { static: staticText, text, dynamic, image, video, date, audio, web, departures };
 
 const BY_TYPE = new Map<string, AreaKind>(Object.entries(KINDS));
 

@@ -3,7 +3,7 @@
 import { pointer } from '../faults.js';
 import { parseBoolLike, parseIntLike, parseNumLike } from '../scalars.js';
 import { resolveAsset } from '../files.js';
-import type { AreaConfig } from '../types.js';
+import type { Align, AreaConfig } from '../types.js';
 import { BdfError, bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '../../text/bdf.js';
 import type { AreaRules } from './area-type.js';
 import { fontOf } from './rules.js';
@@ -50,6 +50,23 @@ export function glyphLook(r: AreaRules): Partial<AreaConfig> {
   return { ...fontLook(r), antialias: str(r.raw.antialias) as AreaConfig['antialias'] };
 }
 
+/** A table's columns: together at most as wide as the area; a table's rows are never wrapped. */
+export function columnsOf(r: AreaRules): AreaConfig['columns'] {
+  const list = r.raw.columns;
+  if (!Array.isArray(list)) return undefined;
+  const columns = list.map((c: Record<string, unknown>) => ({ width: parseIntLike(c.width) ?? 1, align: (str(c.align) ?? 'left') as Align }));
+  const total = columns.reduce((w, c) => w + c.width, 0);
+  if (total > r.width) r.fault('/columns', `are ${total} px wide together, the area ${r.width} px`);
+  if (parseBoolLike(r.raw.wrap)) r.fault('/wrap', 'does not apply with columns (a cell too wide is cut at its column)');
+  // A departures area says what each column shows; a text area's cells are its value's.
+  const board = r.raw.type === 'departures';
+  list.forEach((c: Record<string, unknown>, i) => {
+    if (board && c.field === undefined) r.fault(pointer('columns', String(i)), 'needs a field (route, destination, platform, countdown or time)');
+    if (!board && c.field !== undefined) r.fault(pointer('columns', String(i), 'field'), 'applies only to departures areas');
+  });
+  return columns;
+}
+
 export function signTextLook(r: AreaRules): Partial<AreaConfig> {
   const minFontSize = parseIntLike(r.raw.minFontSize);
   const fit = str(r.raw.fit) as AreaConfig['fit'];
@@ -67,5 +84,6 @@ export function signTextLook(r: AreaRules): Partial<AreaConfig> {
     graphics: files(r, 'graphics', 'images', /\.(png|jpe?g|gif)$/i, '.png, .jpg or .gif'),
     markup: str(r.raw.markup) as AreaConfig['markup'],
     scrollDirection: str(r.raw.scrollDirection) as AreaConfig['scrollDirection'],
+    columns: columnsOf(r),
   };
 }

@@ -21,14 +21,32 @@ function checkMarkup(area: AreaConfig, value: string): void {
   }
 }
 
+/** A tab separates a table's cells; without columns it has no place to go. */
+const TAB_WITHOUT_COLUMNS = 'has a tab, which separates cells only in an area with columns';
+
+function checkTabs(area: AreaConfig, value: string): void {
+  if (!area.columns && value.includes('\t')) throw new MldsError('MLDS_BAD_VALUE', `"${area.id}": the value ${TAB_WITHOUT_COLUMNS}`, area.id);
+}
+
+/** Texts the configuration itself holds (defaultValue, params) are held to the same rule at load. */
+function configTabs(r: AreaRules, look: Partial<AreaConfig>, texts: Array<[string, string]>): void {
+  if (look.columns) return;
+  for (const [at, v] of texts) if (v.includes('\t')) r.fault(at, TAB_WITHOUT_COLUMNS);
+}
+
 function freeText(type: 'text' | 'dynamic'): AreaKind {
   return {
     type,
     keyed: false,
     overrides: true,
-    configure: (r: AreaRules) => signTextLook(r),
+    configure(r: AreaRules) {
+      const look = signTextLook(r);
+      configTabs(r, look, typeof r.raw.defaultValue === 'string' ? [['/defaultValue', r.raw.defaultValue]] : []);
+      return look;
+    },
     resolve(area, value) {
       if (value.length > MAX_TEXT) throw new MldsError('MLDS_BAD_VALUE', `"${area.id}": text must be at most ${MAX_TEXT} characters`, area.id);
+      checkTabs(area, value);
       checkMarkup(area, value);
       return { text: value };
     },
@@ -49,6 +67,7 @@ export const staticText: AreaKind = {
   configure(r) {
     for (const [k, v] of Object.entries(r.params)) if (v.length > MAX_STATIC) r.fault(pointer('params', k), `must be at most ${MAX_STATIC} characters`);
     const look = signTextLook(r);
+    configTabs(r, look, Object.entries(r.params).map(([k, v]) => [pointer('params', k), v]));
     if (look.markup === 'multi') {
       for (const [k, v] of Object.entries(r.params)) {
         try { docOf({ ...look, id: r.id } as AreaConfig, v); } catch (err) { if (err instanceof MultiError) r.fault(pointer('params', k), err.message); }

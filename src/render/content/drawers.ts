@@ -8,6 +8,7 @@ import type { AreaState } from '../../control/state.js';
 import { BlockContent } from './block.js';
 import type { Content } from './content.js';
 import { DateContent, shownDate } from './date.js';
+import { DeparturesContent, shownBoard, type Boards } from './departures.js';
 import { ImageContent } from './image.js';
 import { scrollPxPerSecond, scrollStep } from './scroll.js';
 import { needsLayout, signTextContent } from './sign-text.js';
@@ -27,6 +28,8 @@ export interface DrawEnv {
   timezone?: string;
   /** The unit's frame rate (scrolls move in steps of at most one per frame). */
   fps?: number;
+  /** The unit's departure boards (departures areas); undefined: none. */
+  boards?: () => Boards;
 }
 
 export interface AreaDrawer {
@@ -96,6 +99,12 @@ const DRAWERS: Record<AreaType, AreaDrawer> = {
     draw: (a, st) => (st && st.source !== 'none' && st.url
       ? new WebContent({ url: st.url, fallback: fallbackOf(a, st, st.url), width: a.width, height: a.height, xy: a.xy ?? { x: 0, y: 0 }, refreshSeconds: a.refreshSeconds ?? 60 })
       : undefined),
+  },
+  departures: {
+    // The board shows whenever the area has not been cleared.
+    draw: (a, st, env) => (st?.source === 'none' ? undefined : new DeparturesContent(a, env)),
+    signature: (_a, st) => (st?.source === 'none' ? '' : 'board'),
+    statusText: (st) => (st.source === 'none' ? undefined : shownBoard(st.area)),
   },
 };
 

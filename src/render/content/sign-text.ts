@@ -11,7 +11,7 @@ import { graphicImage } from './line-raster.js';
 export function needsLayout(a: AreaConfig, text: string): boolean {
   return (!!a.font && isBitmapFontFile(a.font)) || a.antialias === 'none' || !!a.wrap || a.lineSpacing !== undefined
     || a.valign !== undefined || (a.overflow ?? 'scroll') !== 'scroll' || a.fit === 'shrink' || a.markup === 'multi'
-    || a.scrollDirection !== undefined || /[\n\r]/.test(text) || startsRtl(text) || hasMissing(text, a.font);
+    || a.scrollDirection !== undefined || !!a.columns || /[\n\r]/.test(text) || startsRtl(text) || hasMissing(text, a.font);
 }
 
 export interface SignTextInput {
@@ -35,7 +35,7 @@ export function signTextContent(i: SignTextInput): BlockContent {
     wrap: !!a.wrap, lineSpacing: a.lineSpacing, valign: a.valign ?? 'middle', align: a.align,
     // scrollDirection "up" makes a text that must scroll move up rather than sideways.
     overflow: a.scrollDirection === 'up' && (a.overflow ?? 'scroll') === 'scroll' ? 'scroll-up' : a.overflow ?? 'scroll', pageMs: (a.pageSeconds ?? 3) * 1000, crisp: a.antialias === 'none',
-    color: i.color, rtl,
+    color: i.color, rtl, columns: a.columns,
     graphicSize: (n) => { const f = graphicFile(n); const img = f ? graphicImage(f) : undefined; return img && { width: img.width, height: img.height }; },
   });
   const base = faceFor(layout.font, layout.size, a.antialias === 'none');

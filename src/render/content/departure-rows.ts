@@ -1,0 +1,50 @@
+// A board's rows as text: one row a departure, its cells in the order of the area's columns,
+// and the moment the first of them would read differently (a countdown's minute, a departure
+// leaving), so the board is asked again exactly then.
+import type { DeparturesConfig } from '../../config/types.js';
+import { formatEnglish, zonedAt } from '../../time/date-format.js';
+import type { BoardData, Departure } from './board-source.js';
+
+const MINUTE = 60_000;
+/** A feed's text in a cell: one line, no tab, at most this long (memory stays bounded whatever it sends). */
+const MAX_CELL = 255;
+
+export interface BoardRows {
+  /** Cells of each row, rows in order of time. */
+  rows: string[][];
+  /** ms epoch before which no row reads differently (Infinity: never, without news). */
+  until: number;
+}
+
+const clean = (s: string): string => s.replace(/[\t\n\r]+/g, ' ').slice(0, MAX_CELL);
+
+function cell(b: DeparturesConfig, d: Departure, field: DeparturesConfig['fields'][number], now: number, zone: string): string {
+  switch (field) {
+    case 'route': return clean(d.route);
+    case 'destination': return clean(d.destination);
+    case 'platform': return clean(d.platform);
+    case 'countdown': {
+      if (d.cancelled) return b.cancelledText;
+      const m = Math.floor((d.time - now) / MINUTE);
+      return (m < 1 ? b.nowText : b.minutesText.replaceAll('{m}', String(m))) + (d.live ? '' : b.scheduledMark);
+    }
+    case 'time':
+      if (d.cancelled) return b.cancelledText;
+      return formatEnglish(zonedAt(d.time, undefined, zone), 'HH:mm') + (d.live ? '' : b.scheduledMark);
+  }
+}
+
+/**
+ * The rows of `data` at `now` (at most `limit`, departures before `now` left out). A countdown
+ * reads floor((time - now) / 1 min) minutes: it changes 1 ms after time - m minutes, and the
+ * departure leaves 1 ms after its time.
+ */
+export function boardRows(b: DeparturesConfig, data: BoardData, now: number, zone: string, limit: number): BoardRows {
+  const shown = data.departures.filter((d) => d.time >= now).slice(0, limit);
+  let until = Infinity;
+  for (const d of shown) {
+    const m = Math.floor((d.time - now) / MINUTE);
+    until = Math.min(until, d.cancelled || !b.fields.includes('countdown') ? d.time + 1 : d.time - Math.max(0, m) * MINUTE + 1);
+  }
+  return { rows: shown.map((d) => b.fields.map((f) => cell(b, d, f, now, zone))), until };
+}

@@ -1,0 +1,193 @@
+// A departures area in a running service, fed by a small BoardSource set on its unit (the seam
+// the feeds capability fills): rows drawn as a table, countdowns that change at their minute on
+// the service's clock, the scheduled mark, cancelled and no-data texts, pages, /status text.
+// Each board is checked pixel for pixel against a text area given the rows it should show.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { BoardData, BoardQuery, BoardSource, Departure } from '../../src/render/content/board-source.js';
+import type { RunningService } from '../../src/main.js';
+import { FakeClock } from '../helpers/clock.js';
+import { decode, get, nextFrame, serviceDir, start, until, type Pixels } from '../helpers/service.js';
+
+/** A feed as the board sees it: departures the test sets, news announced as the feeds capability does. */
+class TestBoards implements BoardSource {
+  private listeners = new Set<(feed: string) => void>();
+  state: BoardData['state'] = 'live';
+  departures: Departure[] = [];
+  queries: BoardQuery[] = [];
+  board(q: BoardQuery): BoardData {
+    this.queries.push(q);
+    if (q.feed !== 'city' || this.state === 'no-data') return { state: 'no-data', departures: [] };
+    const mine = this.departures.filter((d) => d.time >= q.now && (!q.routes || q.routes.includes(d.route))).sort((a, b) => a.time - b.time);
+    return { state: this.state, departures: mine.slice(0, q.limit) };
+  }
+  onChange(listener: (feed: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => { this.listeners.delete(listener); };
+  }
+  news(): void { for (const l of this.listeners) l('city'); }
+}
+
+const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
+const dep = (key: string, route: string, destination: string, inMs: number, p: Partial<Departure> = {}): Departure =>
+  ({ key, route, destination, platform: '', time: T0 + inMs, live: true, cancelled: false, ...p });
+
+// 7x13.bdf: 7 px a character, 13 px a row. Route 3 characters, destination 12, time 6, countdown 6 right-aligned.
+const COLUMNS = [{ width: '21' }, { width: '84' }, { width: '42' }, { width: '45', align: 'right' }];
+const LOOK = { font: '7x13.bdf', fontColor: '255 170 0', valign: 'top' };
+const BOARD = {
+  coordinates: '0 0 191 38', type: 'departures', feed: 'city', stops: ['S1'], rows: '3', ...LOOK,
+  columns: COLUMNS.map((c, i) => ({ ...c, field: ['route', 'destination', 'time', 'countdown'][i] })),
+  minutesText: '{m}min', cancelledText: 'canc', scheduledMark: '~', overflow: 'pages', pageSeconds: '5',
+};
+// The same look as a text area below the board: what the board should show, given as a value.
+const REF = { coordinates: '0 40 191 78', type: 'dynamic', ...LOOK, columns: COLUMNS, overflow: 'pages', pageSeconds: '5' };
+
+interface Rig { svc: RunningService; clock: FakeClock; boards: TestBoards; close(): Promise<void> }
+
+async function rig(board: Record<string, unknown> = BOARD, withSource = true): Promise<Rig> {
+  const sd = serviceDir({
+    effectDurationMs: '0', rateLimit: '100000', timezone: 'Europe/Berlin',
+    displays: { s: { displayWidth: '192', displayHeight: '80', output: { driver: 'virtual' }, layout: { l: { board, ref: REF } } } },
+  });
+  const clock = new FakeClock(T0);
+  const svc = await start(sd, { clock });
+  const boards = new TestBoards();
+  if (withSource) svc.runtime.unitFor('s')!.boards = boards;
+  return { svc, clock, boards, async close() { await svc.close(); sd.cleanup(); } };
+}
+
+type AreaReport = Record<string, unknown>;
+const areas = async (svc: RunningService) => ((await get(svc, '/status')).json.displays as Array<{ areas: AreaReport[] }>)[0].areas;
+let lastStatus: unknown;
+const boardText = async (svc: RunningService) => { const a = (await areas(svc)).find((x) => x.id === 'board'); lastStatus = a; return a?.text; };
+const shot = async (svc: RunningService) => decode((await get(svc, '/screenshot?id=s&format=png')).bytes);
+
+/** Shows `ref` in the reference area and waits until /status has it. */
+async function showRef(svc: RunningService, ref: string): Promise<void> {
+  const seq = svc.api.frame('s')?.seq ?? -1;
+  assert.equal((await get(svc, `/mlds?id=s&layout=l&ref=${encodeURIComponent(ref)}`)).status, 200);
+  await nextFrame(svc, 's', seq);
+}
+
+/** The board's rows (y 0..38) are pixel for pixel the reference area's (y 40..78), and hold ink. */
+function sameAsRef(p: Pixels): void {
+  let ink = 0;
+  for (let y = 0; y < 39; y++) {
+    for (let x = 0; x < 192; x++) {
+      assert.deepEqual(p.at(x, y), p.at(x, y + 40), `pixel ${x},${y} of the board differs from the reference`);
+      if (p.at(x, y)[0] > 128) ink++;
+    }
+  }
+  assert.ok(ink > 100, `the board is drawn (${ink} lit pixels)`);
+}
+
+async function until2(fn: () => Promise<boolean>, what: string): Promise<void> {
+  await until(fn, 15_000, what).catch((e: Error) => { throw new Error(`${e.message}: /status has ${JSON.stringify(lastStatus)}`); });
+}
+
+test('rows are drawn in their columns: live countdowns, the scheduled mark, cancelled text, times in the configured zone; /status gives the rows with tabs', async () => {
+  const r = await rig();
+  try {
+    r.boards.departures = [
+      dep('a', '12', 'Hauptbahnhof', 90_000),
+      dep('b', '5', 'Zoo', 330_000, { live: false }),
+      dep('c', '7', 'Messe', 600_000, { cancelled: true }),
+      dep('d', '9', 'Not shown', 930_000),
+    ];
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    // 12:00 UTC is 13:00 in Berlin; 90 s is 1 minute, 330 s 5 minutes.
+    const rows = '12\tHauptbahnhof\t13:01\t1min\n5\tZoo\t13:05~\t5min~\n7\tMesse\tcanc\tcanc';
+    await until2(async () => (await boardText(r.svc)) === `${rows}\n9\tNot shown\t13:15\t15min`, 'the board on /status');
+    await showRef(r.svc, rows);
+    sameAsRef(await shot(r.svc));
+    assert.deepEqual(r.boards.queries.at(-1) && { ...r.boards.queries.at(-1), now: 0 }, { feed: 'city', stops: ['S1'], routes: undefined, staleAfter: 180, now: 0, limit: 12 });
+  } finally { await r.close(); }
+});
+
+test('a countdown changes when its minute does, on the service clock and without news; a departure whose time has passed leaves', async () => {
+  const r = await rig();
+  try {
+    // At T0 + 3 s "Zoo" leaves and "Hauptbahnhof" (63 s away) goes from 1min to now.
+    r.boards.departures = [dep('z', '5', 'Zoo', 3_000), dep('h', '12', 'Hauptbahnhof', 63_000)];
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    await until2(async () => (await boardText(r.svc)) === '5\tZoo\t13:00\tnow\n12\tHauptbahnhof\t13:01\t1min', 'first board');
+    const unit = r.svc.runtime.unitFor('s')!;
+    assert.equal(unit.compositor.nextChange(r.clock.now()), T0 + 3_001, 'the frame loop is asked to wake when the rows change');
+    const queries = r.boards.queries.length;
+    const seq = unit.latest().seq;
+    r.clock.advance(3_500);
+    // The loop wakes by itself (its timer was armed for the change): no news, no command.
+    await until2(async () => unit.latest().seq > seq && (await boardText(r.svc)) === '12\tHauptbahnhof\t13:01\tnow', 'the minute turned');
+    assert.ok(r.boards.queries.length > queries, 'the board asked its source again');
+    await showRef(r.svc, '12\tHauptbahnhof\t13:01\tnow');
+    sameAsRef(await shot(r.svc));
+  } finally { await r.close(); }
+});
+
+test('news from the source redraws the board at once; no data shows noDataText, and so does a unit without a source', async () => {
+  const r = await rig({ ...BOARD, noDataText: 'No live data' });
+  try {
+    r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 150_000)];
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    await until2(async () => (await boardText(r.svc)) === '12\tHauptbahnhof\t13:02\t2min', 'first board');
+    r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 150_000), dep('b', 'S3', 'Flughafen', 170_000)];
+    r.boards.news();
+    await until2(async () => (await boardText(r.svc)) === '12\tHauptbahnhof\t13:02\t2min\nS3\tFlughafen\t13:02\t2min', 'news drawn');
+    r.boards.state = 'no-data';
+    r.boards.news();
+    await until2(async () => (await boardText(r.svc)) === 'No live data', 'no data');
+    const p = await shot(r.svc);
+    // The text is not a table row: it runs across the columns (a first cell of 21 px would cut it).
+    let ink = 0;
+    for (let y = 0; y < 13; y++) for (let x = 21; x < 192; x++) if (p.at(x, y)[0] > 128) ink++;
+    assert.ok(ink > 50, 'noDataText drawn across the area');
+  } finally { await r.close(); }
+  const bare = await rig(BOARD, false);
+  try {
+    assert.equal((await get(bare.svc, '/mlds?id=s&layout=l')).status, 200);
+    await until2(async () => (await boardText(bare.svc)) === 'No live data', 'no source: no data');
+  } finally { await bare.close(); }
+});
+
+test('more departures than rows page every pageSeconds under overflow "pages"', async () => {
+  const r = await rig({ ...BOARD, rows: '2' });
+  try {
+    r.boards.departures = [1, 2, 3, 4, 5].map((i) => dep(`k${i}`, String(i), `Stop ${i}`, i * 600_000 + 30_000));
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    const all = [1, 2, 3, 4, 5].map((i) => `${i}\tStop ${i}\t13:${String(i * 10).padStart(2, '0')}\t${i * 10}min`);
+    await until2(async () => (await boardText(r.svc)) === all.join('\n'), 'five rows on /status');
+    const unit = r.svc.runtime.unitFor('s')!;
+    // The reference pages the same way, from the same moment.
+    await showRef(r.svc, `${all[0]}\n${all[1]}`);
+    sameAsRef(await shot(r.svc));
+    const at = r.clock.now();
+    const change = unit.compositor.nextChange(at);
+    assert.ok(change > at && change <= at + 5_000, `the next page is due within pageSeconds (in ${change - at} ms)`);
+    const seq = unit.latest().seq;
+    await get(r.svc, `/mlds?id=s&layout=l&ref=${encodeURIComponent(`${all[2]}\n${all[3]}`)}`);
+    await until2(async () => unit.latest().seq > seq, 'reference redrawn');
+    r.clock.advance(5_000);
+    await until2(async () => {
+      const p = await shot(r.svc);
+      for (let y = 0; y < 26; y++) for (let x = 0; x < 192; x++) if (p.at(x, y).join() !== p.at(x, y + 40).join()) return false;
+      return true;
+    }, 'second page: rows 3 and 4');
+  } finally { await r.close(); }
+});
+
+test('a departures area takes no value: 400 MLDS_BAD_VALUE naming it; empty clears it', async () => {
+  const r = await rig();
+  try {
+    const bad = await get(r.svc, '/mlds?id=s&layout=l&board=hello');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.code, 'MLDS_BAD_VALUE');
+    assert.match(JSON.stringify(bad.json), /\\"board\\" is a departures area/);
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l&board=')).status, 200);
+    await until2(async () => (await areas(r.svc)).find((a) => a.id === 'board')?.source === 'none', 'cleared');
+  } finally { await r.close(); }
+});
