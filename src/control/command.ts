@@ -6,6 +6,7 @@ import { controlOption, checkLevel, type ControlOptions } from './options.js';
 import { parseQuery } from './query.js';
 import { isCredentialName, maskQuery } from './credentials.js';
 import { bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '../text/bdf.js';
+import { checkMultiFit } from '../config/area-types/multi-fit.js';
 
 /** One area's part of a validated command. */
 export interface AreaCommand {
@@ -97,6 +98,8 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
     }
     cmd.areas.set(name, resolveValue(area, value));
   }
+  // After every pair: a fontSize[area] may come after the area's value.
+  for (const c of cmd.areas.values()) if (c.text && c.area.markup === 'multi') checkMultiFit(c.area, c.text, cmd.fontSize.get(c.area.id) ?? c.area.fontSize);
   checkLevel(cmd);
   // An ignored name that reads as `key` (`Key`, `KEY`, `key[]`) was meant as one: not kept for
   // /info; nor is a key inside an ignored value (`x=1;key=...`, from a `;` separator).

@@ -11,8 +11,10 @@ export interface TextSpan {
   color?: Rgb;
   /** 0: the area's font; n: the area's fonts[n - 1] ([fo<n>]). */
   font: number;
-  /** Extra pixels after each character ([sc<n>]). */
+  /** Extra pixels after each character (added to the font's own spacing). */
   spacing: number;
+  /** [sc<n>]: pixels between one character's ink and the next, in place of the font's own spacing. */
+  gap?: number;
 }
 
 /** An inline picture ([g<n>]): graphics[n - 1], standing on the baseline. */
@@ -20,7 +22,15 @@ export interface GraphicSpan { graphic: number }
 
 export type Span = TextSpan | GraphicSpan;
 
-export interface DocLine { spans: Span[]; align?: Align }
+/** One justification's share of a line ([jl2]..[jl4] on one line): its spans, in logical order. */
+export interface DocPart { align?: Align; spans: Span[] }
+
+/**
+ * `spans`: the whole line. `parts`: set when the line holds text under more than one
+ * justification; each part is placed on its own (left at the left edge, centre in the middle,
+ * right at the right edge), always in that order.
+ */
+export interface DocLine { spans: Span[]; align?: Align; parts?: DocPart[] }
 
 export interface DocPage {
   lines: DocLine[];

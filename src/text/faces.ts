@@ -2,6 +2,7 @@
 import { createCanvas } from 'canvas';
 import { cssFont } from './fonts.js';
 import { bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf, type BitmapFont } from './bdf.js';
+import { bitmapCell, gappedWidth, vectorCell, type Cell } from './char-gap.js';
 
 export interface BitmapFace {
   kind: 'bitmap';
@@ -74,8 +75,9 @@ export function measureWithin<T>(units: number, fn: () => T): T {
 /** Units measured by this process so far. */
 export const measuredUnits = (): number => measured;
 
-/** Advance width of `text` in a face, `spacing` px after each character. */
-export function measure(face: Face, text: string, spacing = 0): number {
+/** Advance width of `text` in a face, `spacing` px after each character; with `gap`, its characters' ink `gap` px apart (char-gap.ts). */
+export function measure(face: Face, text: string, spacing = 0, gap?: number): number {
+  if (gap !== undefined) return gappedWidth(cells(face, text), gap);
   measured += face.kind === 'bitmap' ? Math.ceil(text.length / 8) : text.length + MEASURE_CALL_UNITS;
   if (measured > limit) throw new MeasureLimit();
   if (face.kind === 'bitmap') {
@@ -90,3 +92,13 @@ export function measure(face: Face, text: string, spacing = 0): number {
 
 /** Whether a bitmap face draws `ch` itself (the rest comes from the TrueType fallback chain). */
 export const bitmapHas = (face: BitmapFace, ch: string): boolean => face.font.glyphs.has(ch.codePointAt(0)!);
+
+/** Each character of `text` as [sc] draws it; a TrueType character is a measuring call of its own. */
+export function* cells(face: Face, text: string): Generator<Cell> {
+  if (face.kind === 'vector') measureCtx.font = face.css;
+  for (const ch of text) {
+    measured += face.kind === 'bitmap' ? 1 : 1 + MEASURE_CALL_UNITS;
+    if (measured > limit) throw new MeasureLimit();
+    yield face.kind === 'bitmap' ? bitmapCell(face.font, face.scale, ch.codePointAt(0)!) : vectorCell(measureCtx, ch);
+  }
+}

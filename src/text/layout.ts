@@ -7,6 +7,7 @@ import type { Doc, DocPage, VAlign } from './doc.js';
 import { MeasureLimit, measureWithin, measuredUnits } from './faces.js';
 import { layLine, type LaidLine, type StyleEnv } from './lines.js';
 import { layRow, rowKey, type Column, type LaidRow } from './columns.js';
+import { layParts } from './line-parts.js';
 
 export type Overflow = 'scroll' | 'pages' | 'scroll-up';
 export type FitReport = 'as-is' | 'shrunk' | 'wrapped' | 'paged' | 'scrolled' | 'clipped';
@@ -134,7 +135,8 @@ function env(o: BlockOptions, c: { font?: string; size: number }): StyleEnv {
 /** Each line of each page laid out; `within`: wrapped rows only until they overflow the area (fitting). */
 function lay(doc: Doc, o: BlockOptions, c: { font?: string; size: number }, wrap: boolean, within?: { height: number; gap: number }): LaidLine[][] {
   const e = env(o, c);
-  return doc.pages.map((p) => p.lines.flatMap((l) => layLine(l, e, wrap ? o.width : undefined, within)));
+  // A line of left, centre and right parts is one row across the area: it is not wrapped.
+  return doc.pages.map((p) => p.lines.flatMap((l) => (l.parts ? [layParts(l, e, o.width, o.align)] : layLine(l, e, wrap ? o.width : undefined, within))));
 }
 
 /** A single line fits any height (its font box may be taller than the area, as fontSize may be close to it: it is centred and clipped). */

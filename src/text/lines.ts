@@ -5,7 +5,8 @@ import type LineBreakerType from 'linebreak';
 import type { Rgb } from '../frame.js';
 import type { Align } from './doc.js';
 import { isGraphic, type DocLine } from './doc.js';
-import { bitmapFace, bitmapHas, faceFor, measure, vectorFace, type Face } from './faces.js';
+import { bitmapFace, bitmapHas, cells, faceFor, measure, vectorFace, type Face } from './faces.js';
+import { rightBearing } from './char-gap.js';
 import { fallbackFiles } from './fonts.js';
 import { requireCjs } from '../util/require-cjs.js';
 import { isBitmapFontFile, loadBdf, bitmapScale } from './bdf.js';
@@ -40,7 +41,11 @@ export interface StyleEnv {
   rtl: boolean;
 }
 
-export interface TextPiece { x: number; width: number; text: string; face: Face; color: Rgb; spacing: number; rtl: boolean }
+export interface TextPiece {
+  x: number; width: number; text: string; face: Face; color: Rgb; spacing: number; rtl: boolean;
+  /** [sc<n>]: characters drawn to their ink, n px apart (char-gap.ts). */
+  gap?: number;
+}
 export interface GraphicPiece { x: number; width: number; graphic: number; height: number }
 export type Piece = TextPiece | GraphicPiece;
 
@@ -50,7 +55,7 @@ export interface LaidLine {
   missing?: string[];
 }
 
-interface Style { face?: Face; fallback?: Face; color: Rgb; spacing: number; graphic?: number }
+interface Style { face?: Face; fallback?: Face; color: Rgb; spacing: number; gap?: number; graphic?: number }
 
 /** A line's string with, per UTF-16 unit, the style it is drawn in. */
 interface Logical { str: string; style: Uint16Array; styles: Style[]; base: Face; missing: Set<string> }
@@ -95,7 +100,7 @@ function logical(line: DocLine, env: StyleEnv, base: Face): Logical {
     const face = s.font === 0 ? base : spanFace(env, s.font);
     // Characters a bitmap font lacks come from the TrueType chain, crisp, at the same height.
     const fallback = face.kind === 'bitmap' ? vectorFace(undefined, face.size, true) : undefined;
-    styles.push({ face, fallback, color: s.color ?? env.color, spacing: s.spacing });
+    styles.push({ face, fallback, color: s.color ?? env.color, spacing: s.spacing, ...(s.gap !== undefined ? { gap: s.gap } : {}) });
     const text = gaps(s.text, face, missing);
     str += text;
     for (let i = 0; i < text.length; i++) marks.push(styles.length - 1);
@@ -115,6 +120,26 @@ function faceAt(l: Logical, i: number): { face: Face | undefined; key: number } 
   return { face: st.face, key: l.style[i] * 2 };
 }
 
+/**
+ * Pixels [sc] puts before character i of a row (not the row's first) beyond what the
+ * characters' own advances give: a spaced character stands its gap after the ink before it (so
+ * the bearing the character before leaves is taken back), and a character after a spaced one
+ * gets that bearing back, as the font spaces it.
+ */
+function joint(l: Logical, i: number): number {
+  const cur = l.styles[l.style[i]], prev = l.styles[l.style[i - 1]];
+  const spaced = cur.gap !== undefined && cur.graphic === undefined;
+  if (!spaced && prev.gap === undefined) return 0;
+  let bearing = 0;
+  const { face } = faceAt(l, i - 1);
+  if (prev.graphic === undefined && face) {
+    const lowHalf = i > 1 && l.str.charCodeAt(i - 1) >= 0xdc00 && l.str.charCodeAt(i - 1) <= 0xdfff;
+    for (const c of cells(face, l.str.slice(lowHalf ? i - 2 : i - 1, i))) bearing = rightBearing(c);
+  }
+  if (spaced) return cur.gap! - (prev.gap === undefined ? bearing : 0);
+  return bearing;
+}
+
 function width(l: Logical, a: number, b: number, env: StyleEnv): number {
   let w = 0;
   let i = a;
@@ -124,7 +149,8 @@ function width(l: Logical, a: number, b: number, env: StyleEnv): number {
     while (j < b && faceAt(l, j).key === key) j++;
     const st = l.styles[l.style[i]];
     if (st.graphic !== undefined) w += (env.graphicSize(st.graphic)?.width ?? 0) * (j - i);
-    else if (face) w += measure(face, l.str.slice(i, j), st.spacing);
+    else if (face) w += measure(face, l.str.slice(i, j), st.spacing, st.gap);
+    if (i > a) w += joint(l, i);
     i = j;
   }
   return w;
@@ -214,6 +240,7 @@ function visual(l: Logical, a: number, b: number, env: StyleEnv, align: Align | 
     while (m < order.length && order[m] === order[m - 1] + (rtl ? -1 : 1) && faceAt(l, a + order[m]).key === key && ((levels.levels[order[m]] & 1) === 1) === rtl) m++;
     const lo = Math.min(order[k], order[m - 1]), hi = Math.max(order[k], order[m - 1]) + 1;
     const st = l.styles[l.style[a + lo]];
+    if (k > 0 && lo > 0) x += joint(l, a + lo);
     const w = width(l, a + lo, a + hi, env);
     if (st.graphic !== undefined) {
       const h = env.graphicSize(st.graphic)?.height ?? 0;
@@ -223,7 +250,7 @@ function visual(l: Logical, a: number, b: number, env: StyleEnv, align: Align | 
       const logicalText = text.slice(lo, hi);
       // pango orders a right-to-left run itself; bitmap glyphs are placed here, so they get it reversed and mirrored.
       const shown = rtl && face.kind === 'bitmap' ? mirrorReverse(logicalText) : logicalText;
-      pieces.push({ x, width: w, text: shown, face, color: st.color, spacing: st.spacing, rtl });
+      pieces.push({ x, width: w, text: shown, face, color: st.color, spacing: st.spacing, rtl, ...(st.gap !== undefined ? { gap: st.gap } : {}) });
       // A glyph borrowed for a bitmap font keeps that font's line box: the pixel rows stay where they are.
       if (face === st.face) {
         ascent = Math.max(ascent, face.ascent);

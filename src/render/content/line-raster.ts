@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Rgb } from '../../config/types.js';
 import { bufferReader, pictureHeader } from '../../media/picture-header.js';
 import type { BitmapFace } from '../../text/faces.js';
+import { bitmapCell, vectorCell } from '../../text/char-gap.js';
 import type { GraphicPiece, LaidLine, TextPiece } from '../../text/lines.js';
 
 // A laid-out line rasterised once, in tiles (cairo surfaces stop at 32767 px), and blitted
@@ -47,9 +48,13 @@ function setPx(d: Uint8ClampedArray, w: number, h: number, x: number, y: number,
 function paintBitmap(d: Uint8ClampedArray, w: number, h: number, p: TextPiece & { face: BitmapFace }, x: number, baseline: number): void {
   const { font, scale } = p.face;
   for (const ch of p.text) {
-    const g = font.glyphs.get(ch.codePointAt(0)!);
+    const cp = ch.codePointAt(0)!;
+    const g = font.glyphs.get(cp);
+    // Under [sc] the pen stands at the ink's left edge and moves by the ink's width and the gap.
+    const cell = p.gap === undefined ? undefined : bitmapCell(font, scale, cp);
+    const origin = cell ? x - cell.shift : x;
     if (g) {
-      const left = x + g.xoff * scale;
+      const left = origin + g.xoff * scale;
       const top = baseline - (g.yoff + g.h) * scale;
       for (let r = 0; r < g.h; r++) {
         for (let c = 0; c < g.w; c++) {
@@ -57,15 +62,19 @@ function paintBitmap(d: Uint8ClampedArray, w: number, h: number, p: TextPiece & 
           for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) setPx(d, w, h, left + c * scale + dx, top + r * scale + dy, p.color);
         }
       }
-      x += g.dwidth * scale;
     }
-    x += p.spacing;
+    x += cell ? cell.ink + p.gap! : (g ? g.dwidth * scale : 0) + p.spacing;
   }
 }
 
 function fillPiece(ctx: CanvasRenderingContext2D, p: TextPiece, x: number, baseline: number): void {
   if (p.face.kind !== 'vector') return;
   ctx.font = p.face.css;
+  if (p.gap !== undefined) {
+    // Character by character, each to its ink (pango's shaping and kerning do not cross characters).
+    for (const ch of p.text) { const c = vectorCell(ctx, ch); ctx.fillText(ch, x - c.shift, baseline); x += c.ink + p.gap; }
+    return;
+  }
   if (!p.spacing) { ctx.fillText(p.text, x, baseline); return; }
   for (const ch of p.text) { ctx.fillText(ch, x, baseline); x += ctx.measureText(ch).width + p.spacing; }
 }

@@ -1,0 +1,57 @@
+// MULTI [sc<n>] (NTCIP 1203 character spacing): n pixels between one character and the
+// next, in place of the spacing the font puts there itself. A NTCIP font's characters are
+// drawn to their ink and the font adds its spacing between them; a BDF or TrueType font
+// builds its spacing into each advance as blank columns (side bearings). Under [sc] a
+// character is therefore its ink box: its advance is the ink's width, and its drawing origin
+// is moved so the ink starts at the pen. A character without ink (a space) keeps its advance.
+import type { CanvasRenderingContext2D } from 'canvas';
+import type { BitmapFont } from './bdf.js';
+import type { BdfGlyph } from './bdf-glyphs.js';
+
+/**
+ * A character under [sc]: the pixels it takes, how far its drawing origin stands left of the
+ * pen, and its advance as the font has it (what it takes without [sc]).
+ */
+export interface Cell { ink: number; shift: number; advance: number }
+
+/** Blank columns the font leaves after a character's ink (its right side bearing). */
+export const rightBearing = (c: Cell): number => c.advance - c.shift - c.ink;
+
+/** Ink columns of a glyph, from its origin, in font pixels: [left, right), or undefined when blank. */
+const inkColumns = new WeakMap<BdfGlyph, [number, number] | null>();
+
+function columnsOf(g: BdfGlyph): [number, number] | null {
+  let hit = inkColumns.get(g);
+  if (hit !== undefined) return hit;
+  let lo = g.w, hi = -1;
+  for (let r = 0; r < g.h; r++) for (let c = 0; c < g.w; c++) if (g.bits[r * g.w + c]) { if (c < lo) lo = c; if (c > hi) hi = c; }
+  hit = hi < 0 ? null : [g.xoff + lo, g.xoff + hi + 1];
+  inkColumns.set(g, hit);
+  return hit;
+}
+
+export function bitmapCell(font: BitmapFont, scale: number, cp: number): Cell {
+  const g = font.glyphs.get(cp);
+  if (!g) return { ink: 0, shift: 0, advance: 0 };
+  const cols = columnsOf(g);
+  const advance = g.dwidth * scale;
+  return cols ? { ink: (cols[1] - cols[0]) * scale, shift: cols[0] * scale, advance } : { ink: advance, shift: 0, advance };
+}
+
+/**
+ * `ctx.font` must be the face's. node-canvas reports pango's ink rectangle in whole pixels, as
+ * x coordinates from the origin (actualBoundingBoxLeft is the ink's left edge, positive to the
+ * right, unlike the HTML canvas): the gap is exact to a pixel.
+ */
+export function vectorCell(ctx: CanvasRenderingContext2D, ch: string): Cell {
+  const m = ctx.measureText(ch);
+  const ink = m.actualBoundingBoxRight - m.actualBoundingBoxLeft;
+  return ink > 0 ? { ink, shift: m.actualBoundingBoxLeft, advance: m.width } : { ink: m.width, shift: 0, advance: m.width };
+}
+
+/** Width of characters drawn `gap` px apart (no gap after the last). */
+export function gappedWidth(cells: Iterable<Cell>, gap: number): number {
+  let w = 0, n = 0;
+  for (const c of cells) { w += c.ink; n++; }
+  return n ? w + gap * (n - 1) : 0;
+}
