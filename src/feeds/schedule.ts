@@ -99,8 +99,14 @@ export class Schedule {
   callsBetween(stops: readonly string[], zone: string, from: number, to: number): ScheduledCall[] {
     const out: ScheduledCall[] = [];
     // A GTFS day may run past 48:00 in rare feeds; two days back covers what a board shows.
-    const dates = [-2, -1, 0, 1].map((d) => serviceDate(zone, from, d));
-    for (const date of new Set(dates)) {
+    const last = serviceDate(zone, to);
+    const dates: string[] = [];
+    for (let d = -2; d < 8; d++) {
+      const date = serviceDate(zone, from, d);
+      if (date > last) break;
+      dates.push(date);
+    }
+    for (const date of dates) {
       const base = serviceDayBase(zone, date);
       if (base > to) continue;
       for (const stop of stops) {
