@@ -52,11 +52,25 @@ export function all(node: unknown, name: string, depth = 0, out: Node[] = []): N
   return out;
 }
 
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/**
+ * XML's five predefined entities and character references, decoded here since the parser's
+ * entity processing is off: each is one character, nothing expands or is fetched.
+ */
+function unescape(s: string): string {
+  return s.replace(/&(lt|gt|amp|quot|apos|#\d{1,7}|#x[0-9a-fA-F]{1,6});/g, (all, e: string) => {
+    if (e[0] !== '#') return PREDEFINED[e];
+    const code = e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
+    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : all;
+  });
+}
+
 /** An element's text (the first of a repeated one). */
 export function text(v: unknown): string {
   if (Array.isArray(v)) return text(v[0]);
-  if (typeof v === 'string') return v.trim();
-  if (isNode(v) && typeof v['#text'] === 'string') return v['#text'].trim();
+  if (typeof v === 'string') return unescape(v.trim());
+  if (isNode(v) && typeof v['#text'] === 'string') return unescape(v['#text'].trim());
   return '';
 }
 
