@@ -7,6 +7,7 @@ import { DEFAULTS } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { fieldSettings, pictureMegapixelsOf } from './field-settings.js';
 import { mqttOf } from './mqtt.js';
+import { checkFeedUrls, FEED_DEFAULTS, normalizeFeeds } from './feeds.js';
 import { resolveAsset } from './files.js';
 import { pictureFileFault } from '../media/picture-header.js';
 import { MEGAPIXEL } from '../media/picture-limits.js';
@@ -42,6 +43,8 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   const crons = normalizeCrons(raw.crons, fault);
   const pollers = normalizePollers(raw.pollers, fault);
   checkFetchedUrls(displays, crons, pollers, urlPortRange, fault);
+  const feeds = normalizeFeeds(raw, serviceDir, fault);
+  checkFeedUrls(feeds, urlPortRange, fault);
   const sensors = normalizeSensors(raw.sensors, displays, units, fault);
 
   const security = isObj(raw.security) ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) } : undefined;
@@ -72,6 +75,8 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     ...fieldSettings(raw, serviceDir, fault),
     warnings: [],
     mqtt: mqttOf(raw.mqtt, serviceDir, fault),
+    feeds,
+    feedMaxMB: parseIntLike(raw.feedMaxMB) ?? FEED_DEFAULTS.feedMaxMB,
   };
   config.warnings = crossCheck(config, raw, fault);
   return config;

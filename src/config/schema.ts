@@ -106,6 +106,14 @@ export const configSchema = {
     webRefreshSeconds: int(1, 86400),
     ...fieldSchema,
     ...mqttSchema,
+    feeds: names({ additionalProperties: {
+      type: 'object', additionalProperties: false, required: ['type', 'url'],
+      properties: {
+        type: { enum: ['gtfs-rt', 'siri'] }, url, static: { type: 'string', minLength: 1, maxLength: 2048 }, interval: int(5, 86400),
+        timezone: { type: 'string', minLength: 1, maxLength: 64 }, alertsUrl: url, alertPriority: int(1, 9), alertArea: str255,
+      },
+    } }),
+    feedMaxMB: int(1, 1024),
     sensors: {
       type: 'array',
       items: {

@@ -224,6 +224,27 @@ export interface MqttSettings {
   fingerprint: string;
 }
 
+/** A departures area of the file: where a feed's data is shown (docs/feeds.md). */
+export interface BoardArea { display: string; layout: string; area: string; areas: string[]; feed: string; stops: string[]; routes?: string[] }
+
+/** docs/configuration.md, Feeds. */
+export interface FeedConfig {
+  id: string;
+  type: 'gtfs-rt' | 'siri';
+  url: string;
+  /** The GTFS schedule (gtfs-rt only): a zip in the service folder (absolute path, checked at load) or a URL fetched at start and daily. */
+  static?: { file: string } | { url: string };
+  /** Seconds between polls. */
+  interval: number;
+  /** The schedule's zone; undefined: agency.txt's. */
+  timezone?: string;
+  alertsUrl?: string;
+  alertPriority: number;
+  alertArea?: string;
+  /** The departures areas that name this feed. */
+  boards: BoardArea[];
+}
+
 export interface ServiceConfig {
   /** Folder holding config.json: fonts/ and images/ are looked up here first. */
   dir: string;
@@ -266,4 +287,8 @@ export interface ServiceConfig {
   warnings: ConfigFault[];
   /** Fleet control through an MQTT broker (src/fleet); undefined = not connected. */
   mqtt?: MqttSettings;
+  /** Transit feeds departures areas draw from (src/feeds); empty = none. */
+  feeds: FeedConfig[];
+  /** Largest feed response accepted, in MB. */
+  feedMaxMB: number;
 }

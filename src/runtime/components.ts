@@ -26,6 +26,8 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps } 
     { name: 'mdns', wanted: (c) => !!c.mdns, load: async () => (await import('../net/mdns.js')).mdnsComponent() },
     // Audio areas follow the displays' state; video and web areas report what they run (src/media).
     mediaEntry,
+    // Departure boards' transit feeds (src/feeds): only when `feeds` is configured.
+    { name: 'feeds', wanted: (c) => c.feeds.length > 0, load: async () => (await import('../feeds/feeds-component.js')).feedsComponent() },
     // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
     { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.

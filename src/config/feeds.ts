@@ -1,0 +1,98 @@
+// The `feeds` section (docs/configuration.md, Feeds; docs/feeds.md): transit agencies' realtime
+// feeds that departures areas draw from. Checked here so a wrong zone, a missing schedule file
+// or an alert area no board's layout holds is a fault with its JSON path at load.
+import { pointer } from './faults.js';
+import { resolveInclude } from './files.js';
+import { parseIntLike } from './scalars.js';
+import type { BoardArea, FeedConfig } from './types.js';
+import { isHttpUrl } from './automation.js';
+import { checkUrl } from '../fetch/url-rules.js';
+import { MldsError } from '../errors.js';
+
+type Raw = Record<string, unknown>;
+type Fault = (path: string, message: string) => void;
+
+export const FEED_DEFAULTS = { interval: 30, alertPriority: 5, feedMaxMB: 16 } as const;
+
+export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[] {
+  const feeds: FeedConfig[] = [];
+  if (!isObj(raw.feeds)) return feeds;
+  for (const [id, f] of Object.entries(raw.feeds)) {
+    if (!isObj(f)) continue;
+    const at = (field: string) => pointer('feeds', id, field);
+    const type = f.type === 'siri' ? 'siri' : 'gtfs-rt';
+    const feed: FeedConfig = {
+      id, type, url: String(f.url ?? ''), interval: parseIntLike(f.interval) ?? FEED_DEFAULTS.interval,
+      alertPriority: parseIntLike(f.alertPriority) ?? FEED_DEFAULTS.alertPriority,
+      boards: boardAreas(raw).filter((b) => b.feed === id),
+    };
+    if (typeof f.timezone === 'string') {
+      if (validZone(f.timezone)) feed.timezone = f.timezone;
+      else fault(at('timezone'), `"${f.timezone}" is not an IANA time zone name such as Europe/Berlin`);
+    }
+    if (typeof f.static === 'string') {
+      if (type !== 'gtfs-rt') fault(at('static'), 'only a gtfs-rt feed has a GTFS schedule');
+      else if (isHttpUrl(f.static)) feed.static = { url: f.static };
+      else {
+        const r = resolveInclude(dir, f.static);
+        if ('error' in r) fault(at('static'), r.error);
+        else feed.static = { file: r.file };
+      }
+    }
+    if (typeof f.alertsUrl === 'string') feed.alertsUrl = f.alertsUrl;
+    if (typeof f.alertArea === 'string') feed.alertArea = f.alertArea;
+    if (feed.alertsUrl !== undefined && feed.alertArea === undefined) fault(at('alertArea'), 'a feed with alertsUrl needs alertArea: the area of the board\'s layout that shows an alert');
+    if (feed.alertArea !== undefined && feed.alertsUrl === undefined) fault(at('alertArea'), 'applies only with alertsUrl');
+    if (feed.alertArea !== undefined && feed.alertsUrl !== undefined && !feed.boards.some((b) => b.areas.includes(feed.alertArea!))) {
+      fault(at('alertArea'), `"${feed.alertArea}" is not an area of a layout that holds a departures area of feed "${id}"`);
+    }
+    feeds.push(feed);
+  }
+  return feeds;
+}
+
+/** Every departures area of the file, with its display, layout and the layout's area ids (the area type is read defensively from the file). */
+export function boardAreas(raw: Raw): BoardArea[] {
+  const out: BoardArea[] = [];
+  const displays = isObj(raw.displays) ? raw.displays : {};
+  for (const [display, d] of Object.entries(displays)) {
+    if (!isObj(d) || !isObj(d.layout)) continue;
+    for (const [layout, l] of Object.entries(d.layout)) {
+      if (!isObj(l)) continue;
+      for (const [area, a] of Object.entries(l)) {
+        if (!isObj(a) || a.type !== 'departures' || typeof a.feed !== 'string') continue;
+        const stops = Array.isArray(a.stops) ? a.stops.filter((s): s is string => typeof s === 'string') : [];
+        const routes = Array.isArray(a.routes) ? a.routes.filter((s): s is string => typeof s === 'string') : undefined;
+        out.push({ display, layout, area, areas: Object.keys(l), feed: a.feed, stops, routes });
+      }
+    }
+  }
+  return out;
+}
+
+function validZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A feed's URLs follow the rules of every URL the service fetches. */
+export function checkFeedUrls(feeds: FeedConfig[], range: [number, number], fault: Fault): void {
+  for (const f of feeds) {
+    const urls: Array<[string, string | undefined]> = [['url', f.url], ['alertsUrl', f.alertsUrl], ['static', f.static && 'url' in f.static ? f.static.url : undefined]];
+    for (const [field, url] of urls) {
+      if (url === undefined || !isHttpUrl(url)) continue;
+      try {
+        checkUrl(url, range, field);
+      } catch (err) {
+        if (err instanceof MldsError) fault(pointer('feeds', f.id, field), err.message);
+        else throw err;
+      }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+// A board's departures from one feed: the schedule with the realtime data applied while that
+// data is fresh, the schedule alone (marked, not live) once it is older than the area's
+// `staleAfter`, nothing ("no-data") when there is neither. Cancelled departures stay, marked,
+// until their time passes; departures before now leave.
+import type { BoardData, BoardQuery, Departure } from '../render/content/board-source.js';
+import type { RtData, SiriData } from './model.js';
+import { predict, runOf } from './gtfs-rt-apply.js';
+import type { Schedule } from './schedule.js';
+
+/** How far back scheduled calls are looked at: a late train scheduled two hours ago may still come. */
+const LOOKBACK_MS = 3 * 3600_000;
+const HORIZON_MS = 36 * 3600_000;
+
+export const NO_DATA: BoardData = { state: 'no-data', departures: [] };
+
+export interface GtfsFeedData { schedule?: Schedule; zone: string; rt?: RtData; fresh: boolean }
+
+export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
+  const wantRoute = routeFilter(q.routes);
+  const out: Departure[] = [];
+  const live = f.fresh && f.rt !== undefined;
+  const sched = f.schedule && q.stops.some((s) => f.schedule!.hasStop(s)) ? f.schedule : undefined;
+  const seen = new Set<string>();
+  if (sched) {
+    const calls = sched.callsBetween(q.stops, f.zone, q.now - LOOKBACK_MS, q.now + HORIZON_MS);
+    // An update without start_date is for the run nearest now (the reference: the trip's current instance).
+    const nearest = new Map<string, { date: string; off: number }>();
+    for (const c of calls) {
+      const off = Math.abs(c.time - q.now);
+      const n = nearest.get(c.trip.id);
+      if (!n || off < n.off) nearest.set(c.trip.id, { date: c.date, off });
+    }
+    for (const call of calls) {
+      if (!wantRoute(call.trip.route, call.trip.routeId)) continue;
+      const p = live ? predict(call, runOf(f.rt!.trips.get(call.trip.id), call, nearest.get(call.trip.id)?.date)) : { time: call.time, live: false, cancelled: false };
+      seen.add(call.trip.id);
+      if (p.time < q.now) continue;
+      out.push({
+        key: `${call.trip.id}/${call.stop.seq}/${call.date}`, route: call.trip.route, destination: call.stop.headsign ?? call.trip.headsign,
+        platform: sched.platformOf(call.stop.stopId), time: p.time, live: p.live, cancelled: p.cancelled,
+      });
+    }
+  }
+  if (live) {
+    // Trips the schedule does not know (added trips, or a feed without a schedule): only an absolute time at the stop can place them.
+    const stops = new Set(q.stops);
+    for (const runs of f.rt!.trips.values()) {
+      for (const t of runs) {
+        if (seen.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
+        for (const s of t.stops) {
+          if (s.stopId === undefined || !stops.has(s.stopId) || s.time === undefined || s.time < q.now) continue;
+          out.push({ key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: '', platform: '', time: s.time, live: true, cancelled: t.cancelled || s.skipped });
+        }
+      }
+    }
+  }
+  if (!live && !sched) return NO_DATA;
+  return { state: live ? 'live' : 'scheduled', departures: firstOf(out, q.limit) };
+}
+
+/** SIRI: expected times while fresh; once stale, the aimed (timetabled) times of the last data, not live. */
+export function siriBoard(q: BoardQuery, data: SiriData | undefined, fresh: boolean): BoardData {
+  if (!data) return NO_DATA;
+  const wantRoute = routeFilter(q.routes);
+  const stops = new Set(q.stops);
+  const out: Departure[] = [];
+  for (const v of data.visits) {
+    if (!stops.has(v.stop) || !wantRoute(v.route, v.route)) continue;
+    const time = fresh ? v.expected ?? v.aimed : v.aimed;
+    if (time === undefined || time < q.now) continue;
+    out.push({ key: v.key, route: v.route, destination: v.destination, platform: v.platform, time, live: fresh && v.expected !== undefined, cancelled: v.cancelled });
+  }
+  if (!fresh && !out.length) return NO_DATA;
+  return { state: fresh ? 'live' : 'scheduled', departures: firstOf(out, q.limit) };
+}
+
+function routeFilter(routes: readonly string[] | undefined): (name: string, id: string) => boolean {
+  if (!routes?.length) return () => true;
+  const set = new Set(routes);
+  return (name, id) => set.has(name) || set.has(id);
+}
+
+function firstOf(list: Departure[], limit: number): Departure[] {
+  const byKey = new Map<string, Departure>();
+  for (const d of list) if (!byKey.has(d.key)) byKey.set(d.key, d);
+  return [...byKey.values()].sort((a, b) => a.time - b.time || a.key.localeCompare(b.key)).slice(0, Math.max(0, limit));
+}

@@ -1,0 +1,180 @@
+// One configured feed at run time: its schedule (GTFS static, loaded at start and daily), its
+// realtime poll, its alerts poll and the alerts it shows. The feeds component owns one per id.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RuntimeContext } from '../capability/component-contract.js';
+import type { FeedConfig } from '../config/types.js';
+import { fetchLimited } from '../fetch/fetch-limited.js';
+import { systemZone } from '../time/system-zone.js';
+import type { ServiceProblem } from '../problem.js';
+import { isoTime } from '../util/clock.js';
+import { AlertShows, alertTargets, nextChange } from './alerts.js';
+import type { BoardData, BoardQuery } from '../render/content/board-source.js';
+import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
+import { loadGtfs } from './gtfs-static.js';
+import { decodeAlerts, decodeTripUpdates } from './gtfs-rt.js';
+import type { FeedAlert, RtData, SiriData } from './model.js';
+import { FeedPoll } from './poll.js';
+import type { Schedule } from './schedule.js';
+import { parseSiriSx } from './siri-alerts.js';
+import { parseSiri } from './siri.js';
+
+const DAY_MS = 24 * 3600_000;
+/** A downloaded schedule may be this many times `feedMaxMB`: a national GTFS is hundreds of MB. */
+export const STATIC_SIZE_FACTOR = 64;
+const STATIC_TIMEOUT_MS = 10 * 60_000;
+
+export class Feed {
+  schedule: Schedule | undefined;
+  private scheduleState: 'none' | 'loading' | 'ok' | 'fault' = 'none';
+  private scheduleAt: number | undefined;
+  private scheduleFault: string | undefined;
+  private scheduleFaultAt: number | undefined;
+  readonly rt: FeedPoll<RtData | SiriData>;
+  readonly alerts: FeedPoll<FeedAlert[]> | undefined;
+  private readonly shows: AlertShows | undefined;
+  private timers: unknown[] = [];
+  private alertTimer: unknown;
+  private stopped = false;
+  private readonly stops: Set<string>;
+
+  constructor(readonly config: FeedConfig, private readonly ctx: RuntimeContext, private readonly changed: () => void) {
+    const c = ctx.config();
+    const maxBytes = c.feedMaxMB * 2 ** 20;
+    this.stops = new Set(config.boards.flatMap((b) => b.stops));
+    this.rt = new FeedPoll<RtData | SiriData>({
+      url: config.url, field: `feeds/${config.id}/url`, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
+      parse: (body) => (config.type === 'siri' ? Promise.resolve(parseSiri(body)) : decodeTripUpdates(body, { trips: new Set(this.schedule?.trips.keys()), stops: this.stops })),
+      onData: () => this.changed(),
+      onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
+    });
+    if (config.alertsUrl) {
+      this.shows = new AlertShows(config, Math.min(3 * config.interval, 86_400));
+      this.alerts = new FeedPoll<FeedAlert[]>({
+        url: config.alertsUrl, field: `feeds/${config.id}/alertsUrl`, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
+        parse: (body) => (config.type === 'siri' ? Promise.resolve(parseSiriSx(body)) : decodeAlerts(body)),
+        onData: () => void this.showAlerts(true),
+        onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed alerts poll failed; the last good alerts stay'),
+      });
+    }
+  }
+
+  /** The realtime poll begins once the schedule is read (it keeps the trips the schedule names). */
+  start(): void {
+    void this.loadSchedule().finally(() => {
+      if (this.stopped) return;
+      this.rt.start();
+      this.alerts?.start();
+      if (this.alerts) this.alertTick();
+    });
+  }
+
+  async stop(clearAlerts: boolean): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) this.ctx.clock.clearTimeout(t);
+    if (this.alertTimer !== undefined) this.ctx.clock.clearTimeout(this.alertTimer);
+    await Promise.all([this.rt.stop(), this.alerts?.stop()]);
+    if (clearAlerts) await this.shows?.clearAll(this.ctx);
+  }
+
+  zone(): string {
+    return this.config.timezone ?? this.schedule?.agencyZone ?? this.ctx.config().timezone ?? systemZone();
+  }
+
+  board(q: BoardQuery): BoardData {
+    const fresh = this.rt.age(q.now) <= q.staleAfter * 1000;
+    if (this.config.type === 'siri') return siriBoard(q, this.rt.data as SiriData | undefined, fresh);
+    if (!this.schedule && !this.rt.data) return NO_DATA;
+    return gtfsBoard(q, { schedule: this.schedule, zone: this.zone(), rt: this.rt.data as RtData | undefined, fresh });
+  }
+
+  status(now: number): Record<string, unknown> {
+    const rt = this.rt.status(now);
+    return {
+      type: this.config.type,
+      state: rt.state,
+      ageSeconds: rt.ageSeconds,
+      lastFault: rt.lastFault,
+      ...(this.config.type === 'gtfs-rt' ? { zone: this.zone() } : {}),
+      realtime: rt,
+      ...(this.config.static ? {
+        schedule: {
+          state: this.scheduleState, loadedAt: isoTime(this.scheduleAt), trips: this.schedule?.trips.size, stopTimes: this.schedule?.size,
+          lastFault: this.scheduleFault, lastFaultAt: isoTime(this.scheduleFaultAt),
+        },
+      } : {}),
+      ...(this.alerts ? { alerts: { ...this.alerts.status(now), active: this.alerts.data?.length ?? 0, shownOn: this.shows?.count() ?? 0 } } : {}),
+    };
+  }
+
+  problems(): ServiceProblem[] {
+    const out: ServiceProblem[] = [];
+    const now = this.ctx.clock.now();
+    const rt = this.rt.status(now);
+    if (rt.state === 'fault') {
+      const age = rt.ageSeconds === undefined ? 'no good data yet' : `the last good data is ${rt.ageSeconds} s old`;
+      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.lastFaultAt ?? isoTime(now) });
+    }
+    if (this.scheduleState === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" schedule: ${this.scheduleFault}`, since: isoTime(this.scheduleFaultAt ?? now) });
+    const a = this.alerts?.status(now);
+    if (a?.state === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" alerts: ${a.lastFault}`, since: a.lastFaultAt ?? isoTime(now) });
+    return out;
+  }
+
+  private async loadSchedule(): Promise<void> {
+    const src = this.config.static;
+    if (!src || this.stopped) return;
+    this.scheduleState = this.schedule ? 'ok' : 'loading';
+    let dir: string | undefined;
+    try {
+      let file: string;
+      if ('url' in src) {
+        dir = await mkdtemp(path.join(tmpdir(), 'mlds-gtfs-'));
+        file = path.join(dir, 'gtfs.zip');
+        await fetchLimited(src.url, {
+          toFile: file, maxBytes: this.ctx.config().feedMaxMB * 2 ** 20 * STATIC_SIZE_FACTOR, timeoutMs: STATIC_TIMEOUT_MS,
+          portRange: this.ctx.config().urlPortRange, field: `feeds/${this.config.id}/static`,
+        });
+      } else file = src.file;
+      const schedule = await loadGtfs(file, this.stops);
+      if (this.stopped) return;
+      this.schedule = schedule;
+      this.scheduleState = 'ok';
+      this.scheduleAt = this.ctx.clock.now();
+      this.ctx.log.info({ feed: this.config.id, trips: schedule.trips.size, stopTimes: schedule.size }, 'feed schedule read');
+      this.changed();
+    } catch (err) {
+      this.scheduleState = 'fault';
+      this.scheduleFault = (err as Error).message;
+      this.scheduleFaultAt = this.ctx.clock.now();
+      this.ctx.log.warn({ feed: this.config.id, err: this.scheduleFault }, 'feed schedule cannot be read; the last good one stays');
+    } finally {
+      if (dir) await rm(dir, { recursive: true, force: true });
+      // Daily: a schedule changes with the timetable, and a download that failed gets another go.
+      if (!this.stopped) this.timers.push(this.ctx.clock.setTimeout(() => void this.loadSchedule(), this.scheduleState === 'fault' && 'url' in src ? Math.min(DAY_MS, 3600_000) : DAY_MS));
+    }
+  }
+
+  /** Alerts shown are looked at every interval (and renewed), and at each period's start and end. */
+  private alertTick(): void {
+    if (this.stopped) return;
+    const now = this.ctx.clock.now();
+    const next = nextChange(this.alerts?.data ?? [], now);
+    const wait = Math.min(this.config.interval * 1000, next === undefined ? Infinity : next - now + 1);
+    this.alertTimer = this.ctx.clock.setTimeout(() => { void this.showAlerts(true).finally(() => this.alertTick()); }, wait);
+  }
+
+  private running: Promise<void> = Promise.resolve();
+
+  private showAlerts(renew: boolean): Promise<void> {
+    this.running = this.running.then(async () => {
+      if (this.stopped || !this.shows) return;
+      const routesAt = (stops: readonly string[]) => (this.config.type === 'siri'
+        ? [...new Set(((this.rt.data as SiriData | undefined)?.visits ?? []).filter((v) => stops.includes(v.stop)).map((v) => v.route))]
+        : this.schedule?.routesAt(stops) ?? []);
+      await this.shows.update(this.ctx, alertTargets(this.config, routesAt), this.alerts?.data ?? [], this.ctx.clock.now(), renew);
+    });
+    return this.running;
+  }
+}

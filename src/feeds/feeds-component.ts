@@ -1,0 +1,90 @@
+// The feeds capability (docs/feeds.md): every configured feed polled, its departures served to
+// the units' departures areas through the BoardSource seam, its alerts shown as priority
+// messages, its state on /status and /info. Loaded only when `feeds` is configured.
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import type { FeedConfig } from '../config/types.js';
+import type { ServiceProblem } from '../problem.js';
+import type { BoardData, BoardQuery, BoardSource } from '../render/content/board-source.js';
+import { NO_DATA } from './board.js';
+import { Feed } from './feed.js';
+
+const keyOf = (f: FeedConfig) => JSON.stringify(f);
+
+export class FeedsComponent implements Component, BoardSource {
+  readonly name = 'feeds';
+  private ctx: RuntimeContext | undefined;
+  private feeds = new Map<string, Feed>();
+  private readonly listeners = new Set<(feed: string) => void>();
+
+  async start(ctx: RuntimeContext): Promise<void> {
+    this.ctx = ctx;
+    for (const f of ctx.config().feeds) this.begin(ctx, f);
+    this.attach(ctx);
+    ctx.log.info({ feeds: this.feeds.size }, 'feeds started');
+  }
+
+  /** A feed whose settings (and boards) stayed keeps its data and rhythm; the rest stop or start. */
+  async reload(ctx: RuntimeContext): Promise<void> {
+    this.ctx = ctx;
+    const next = new Map(ctx.config().feeds.map((f) => [f.id, f]));
+    for (const [id, feed] of [...this.feeds]) {
+      const now = next.get(id);
+      if (now && keyOf(now) === keyOf(feed.config)) continue;
+      this.feeds.delete(id);
+      await feed.stop(true);
+    }
+    for (const f of next.values()) if (!this.feeds.has(f.id)) this.begin(ctx, f);
+    this.attach(ctx);
+    this.emit('*');
+  }
+
+  async stop(): Promise<void> {
+    const feeds = [...this.feeds.values()];
+    this.feeds.clear();
+    await Promise.all(feeds.map((f) => f.stop(false)));
+    for (const u of this.ctx?.units().values() ?? []) if (u.boards === this) u.boards = undefined;
+    this.ctx = undefined;
+  }
+
+  board(q: BoardQuery): BoardData {
+    return this.feeds.get(q.feed)?.board(q) ?? NO_DATA;
+  }
+
+  onChange(listener: (feed: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The feed by id (tests and /status). */
+  feed(id: string): Feed | undefined { return this.feeds.get(id); }
+
+  status(): { feeds: Record<string, unknown> } {
+    const now = this.ctx?.clock.now() ?? Date.now();
+    return { feeds: Object.fromEntries([...this.feeds].map(([id, f]) => [id, f.status(now)])) };
+  }
+
+  problems(): ServiceProblem[] {
+    return [...this.feeds.values()].flatMap((f) => f.problems());
+  }
+
+  private begin(ctx: RuntimeContext, config: FeedConfig): void {
+    const feed = new Feed(config, ctx, () => this.emit(config.id));
+    this.feeds.set(config.id, feed);
+    feed.start();
+  }
+
+  /** Every unit's departures areas read from here (units made by a reload too). */
+  private attach(ctx: RuntimeContext): void {
+    for (const u of ctx.units().values()) u.boards = this;
+  }
+
+  private emit(feed: string): void {
+    for (const l of this.listeners) {
+      try { l(feed); } catch (err) { this.ctx?.log.warn({ feed, err: (err as Error).message }, 'a board listener failed'); }
+    }
+  }
+}
+
+export function feedsComponent(): Component {
+  return new FeedsComponent();
+}

@@ -1,0 +1,45 @@
+// A scheduled call with the trip's GTFS-realtime update applied, as the reference says
+// (https://gtfs.org/realtime/reference, StopTimeUpdate): the stop's own update (its time, else
+// its delay) when there is one; else the delay of the nearest earlier update is propagated
+// (computed against that stop's scheduled time when it gives only a time); an earlier
+// NO_DATA stops propagation (the schedule stands, not live); SKIPPED at the stop and a
+// CANCELED trip make the call cancelled. Departure wins over arrival in each update.
+import type { StopRt, TripRt } from './model.js';
+import type { ScheduledCall } from './schedule.js';
+
+export interface Prediction { time: number; live: boolean; cancelled: boolean }
+
+/** The update of `trips` for this call's run: its start_date, or without one the run of `current` (the one nearest now). */
+export function runOf(trips: TripRt[] | undefined, call: ScheduledCall, current: string | undefined): TripRt | undefined {
+  return trips?.find((t) => (t.startDate === undefined ? call.date === current : t.startDate === call.date));
+}
+
+export function predict(call: ScheduledCall, trip: TripRt | undefined): Prediction {
+  const scheduled: Prediction = { time: call.time, live: false, cancelled: false };
+  if (!trip) return scheduled;
+  if (trip.cancelled) return { time: call.time, live: true, cancelled: true };
+  const stops = call.trip.stops;
+  const seqOf = (u: StopRt) => u.stopSequence ?? stops.find((s) => s.stopId === u.stopId)?.seq;
+  let best: StopRt | undefined;
+  let bestSeq = -Infinity;
+  for (const u of trip.stops) {
+    const seq = seqOf(u);
+    if (seq === undefined || seq > call.stop.seq || seq < bestSeq) continue;
+    // An earlier SKIPPED stop carries no time: the delay comes from before it.
+    if (u.skipped && seq !== call.stop.seq) continue;
+    best = u;
+    bestSeq = seq;
+  }
+  if (!best) return scheduled;
+  const own = bestSeq === call.stop.seq;
+  if (best.noData) return scheduled;
+  if (own && best.skipped) return { time: call.time, live: true, cancelled: true };
+  if (own && best.time !== undefined) return { time: best.time, live: true, cancelled: false };
+  let delay = best.delay;
+  if (delay === undefined && best.time !== undefined) {
+    const at = stops.find((s) => s.seq === bestSeq);
+    if (at && Number.isFinite(at.sec)) delay = (best.time - (call.base + at.sec * 1000)) / 1000;
+  }
+  if (delay === undefined) return scheduled;
+  return { time: call.time + delay * 1000, live: true, cancelled: false };
+}

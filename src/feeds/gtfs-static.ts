@@ -1,0 +1,145 @@
+// Reads a GTFS schedule (https://gtfs.org/documentation/schedule/reference/) from its zip as
+// a stream, keeping only what the boards need: the stops the configuration's departures areas
+// name (and their child platforms), the trips that call there with all their stop times (a
+// delay given at an earlier stop is propagated from that stop's scheduled time), those trips'
+// routes and services (calendar.txt, calendar_dates.txt), agency.txt's zone and the names of
+// the stops the trips end at. stop_times.txt is read twice (first which trips call at the
+// stops, then those trips' rows), so a national feed of hundreds of MB passes through in the
+// memory of one zip chunk and one CSV record, plus what is kept, which is capped.
+import yauzl from 'yauzl';
+import type { Readable } from 'node:stream';
+import { byHeader, CsvReader } from './csv.js';
+import { Schedule, type ServiceDays, type TripInfo } from './schedule.js';
+
+/** Stop times kept at most: some 40 MB; a board's stops in a national feed keep far fewer. */
+export const MAX_KEPT_STOP_TIMES = 1_000_000;
+const MAX_ENTRIES = 1000;
+
+export class GtfsError extends Error {}
+
+type Entries = Map<string, yauzl.Entry>;
+
+export async function loadGtfs(file: string, wanted: ReadonlySet<string>): Promise<Schedule> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true });
+  } catch (err) {
+    throw new GtfsError(`the schedule is not a zip file (${(err as Error).message})`);
+  }
+  try {
+    if (zip.entryCount > MAX_ENTRIES) throw new GtfsError(`the schedule zip holds ${zip.entryCount} entries`);
+    const entries: Entries = new Map();
+    for await (const e of zip.eachEntry()) {
+      // A feed zipped with its folder: its files one level down count too.
+      const name = e.fileName.replace(/^[^/]+\//, '');
+      if (!name.includes('/') && !entries.has(name)) entries.set(name, e);
+    }
+    for (const required of ['stops.txt', 'trips.txt', 'stop_times.txt', 'routes.txt']) {
+      if (!entries.has(required)) throw new GtfsError(`the schedule has no ${required}`);
+    }
+    return await read(zip, entries, wanted);
+  } finally {
+    zip.close();
+  }
+}
+
+async function read(zip: yauzl.ZipFile, entries: Entries, wanted: ReadonlySet<string>): Promise<Schedule> {
+  const csv = (name: string, onRow: (get: (c: string) => string) => void) => readCsv(zip, entries.get(name), onRow);
+
+  // The stops named, and the platforms whose parent_station is one of them.
+  const parentOf = new Map<string, string>();
+  await csv('stops.txt', (get) => {
+    const id = get('stop_id');
+    const parent = get('parent_station');
+    if (wanted.has(id)) parentOf.set(id, id);
+    else if (parent && wanted.has(parent)) parentOf.set(id, parent);
+  });
+
+  const tripIds = new Set<string>();
+  await csv('stop_times.txt', (get) => { if (parentOf.has(get('stop_id'))) tripIds.add(get('trip_id')); });
+
+  const trips = new Map<string, TripInfo>();
+  let kept = 0;
+  await csv('stop_times.txt', (get) => {
+    const tripId = get('trip_id');
+    if (!tripIds.has(tripId)) return;
+    if (++kept > MAX_KEPT_STOP_TIMES) throw new GtfsError(`the boards' stops keep more than ${MAX_KEPT_STOP_TIMES} stop times`);
+    let t = trips.get(tripId);
+    if (!t) { t = { id: tripId, routeId: '', route: '', serviceId: '', headsign: '', stops: [] }; trips.set(tripId, t); }
+    const stopId = get('stop_id');
+    t.stops.push({ seq: Number(get('stop_sequence')), stopId, sec: gtfsSeconds(get('departure_time') || get('arrival_time')), headsign: get('stop_headsign') || undefined });
+  });
+  for (const t of trips.values()) t.stops.sort((a, b) => a.seq - b.seq);
+
+  const services = new Set<string>();
+  const routeIds = new Set<string>();
+  await csv('trips.txt', (get) => {
+    const t = trips.get(get('trip_id'));
+    if (!t) return;
+    t.routeId = get('route_id');
+    t.serviceId = get('service_id');
+    t.headsign = get('trip_headsign');
+    services.add(t.serviceId);
+    routeIds.add(t.routeId);
+  });
+  const routes = new Map<string, string>();
+  await csv('routes.txt', (get) => {
+    const id = get('route_id');
+    if (routeIds.has(id)) routes.set(id, get('route_short_name') || get('route_long_name') || id);
+  });
+  for (const t of trips.values()) t.route = routes.get(t.routeId) ?? t.routeId;
+
+  const days: ServiceDays = { weekly: new Map(), exceptions: new Map() };
+  await csv('calendar.txt', (get) => {
+    const id = get('service_id');
+    if (!services.has(id)) return;
+    const week = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => get(d) === '1');
+    days.weekly.set(id, { week, start: get('start_date'), end: get('end_date') });
+  });
+  await csv('calendar_dates.txt', (get) => {
+    const id = get('service_id');
+    if (!services.has(id)) return;
+    let m = days.exceptions.get(id);
+    if (!m) { m = new Map(); days.exceptions.set(id, m); }
+    m.set(get('date'), get('exception_type') === '1');
+  });
+  let agencyZone: string | undefined;
+  await csv('agency.txt', (get) => { agencyZone ??= get('agency_timezone') || undefined; });
+
+  // Names of the stops trips end at (a destination when a trip has no headsign), and platforms.
+  const named = new Set<string>();
+  for (const t of trips.values()) if (t.stops.length) named.add(t.stops[t.stops.length - 1].stopId);
+  const names = new Map<string, string>();
+  const platforms = new Map<string, string>();
+  await csv('stops.txt', (get) => {
+    const id = get('stop_id');
+    if (named.has(id)) names.set(id, get('stop_name'));
+    if (parentOf.has(id) && get('platform_code')) platforms.set(id, get('platform_code'));
+  });
+  for (const t of trips.values()) if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
+  return new Schedule({ trips, parentOf, days, agencyZone, platforms });
+}
+
+/** "HH:MM:SS" (hours may pass 24) as seconds from the service day's start; NaN when empty or malformed. */
+export function gtfsSeconds(s: string): number {
+  const m = /^(\d{1,3}):(\d\d):(\d\d)$/.exec(s);
+  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : NaN;
+}
+
+async function readCsv(zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, onRow: (get: (c: string) => string) => void): Promise<void> {
+  if (!entry) return;
+  let stream: Readable;
+  try {
+    stream = await zip.openReadStreamPromise(entry);
+  } catch (err) {
+    throw new GtfsError(`${entry.fileName} cannot be read (${(err as Error).message})`);
+  }
+  const reader = new CsvReader(byHeader(onRow));
+  try {
+    for await (const chunk of stream) reader.write(chunk as Buffer);
+    reader.end();
+  } catch (err) {
+    stream.destroy();
+    throw err instanceof GtfsError ? err : new GtfsError(`${entry.fileName}: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,60 @@
+// What the feeds keep between polls, in the small shape the boards read: never the decoded
+// feed message itself (a national feed's TripUpdates decode to hundreds of MB of objects).
+
+/** One StopTimeUpdate as the board applies it. Times are ms since the epoch, delays seconds. */
+export interface StopRt {
+  stopSequence?: number;
+  stopId?: string;
+  /** Departure (else arrival) absolute time, ms. */
+  time?: number;
+  /** Departure (else arrival) delay, seconds. */
+  delay?: number;
+  skipped: boolean;
+  noData: boolean;
+}
+
+export interface TripRt {
+  tripId: string;
+  routeId?: string;
+  /** YYYYMMDD when the feed gives it: which service day's run this update is for. */
+  startDate?: string;
+  cancelled: boolean;
+  /** In the feed's order (stop_sequence order, as the reference requires). */
+  stops: StopRt[];
+}
+
+export interface RtData {
+  /** The feed header's timestamp, ms (0 when absent). */
+  timestamp: number;
+  /** Trip updates by trip_id; more than one when several service days' runs are updated. */
+  trips: Map<string, TripRt[]>;
+}
+
+/** A departure as SIRI gives it (SIRI-SM MonitoredStopVisit or SIRI-ET EstimatedCall). */
+export interface SiriVisit {
+  key: string;
+  stop: string;
+  route: string;
+  destination: string;
+  platform: string;
+  /** Aimed (timetabled) departure, ms. */
+  aimed?: number;
+  /** Expected departure, ms: a live prediction. */
+  expected?: number;
+  cancelled: boolean;
+}
+
+export interface SiriData {
+  timestamp: number;
+  visits: SiriVisit[];
+}
+
+/** A feed alert (GTFS-realtime Alert or SIRI-SX PtSituationElement) as the board's display shows it. */
+export interface FeedAlert {
+  id: string;
+  text: string;
+  /** Active periods, ms; empty = always while in the feed. `end` undefined = open. */
+  periods: Array<{ start?: number; end?: number }>;
+  stops: string[];
+  routes: string[];
+}

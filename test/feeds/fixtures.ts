@@ -1,0 +1,141 @@
+// What the feeds tests feed the service: GTFS zips written with yazl, GTFS-realtime messages
+// encoded with MobilityData's bindings, a loopback server answering what the test says (with
+// ETag and 304), and the feeds component on a real configuration outside a running service.
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
+import yazl from 'yazl';
+import { pino } from 'pino';
+import { normalize } from '../../src/config/normalize.js';
+import type { ConfigFault } from '../../src/config/faults.js';
+import type { ServiceConfig } from '../../src/config/types.js';
+import type { RuntimeContext } from '../../src/capability/component-contract.js';
+import { FeedsComponent } from '../../src/feeds/feeds-component.js';
+import type { Clock } from '../../src/util/clock.js';
+
+export const rt = GtfsRealtimeBindings.transit_realtime;
+
+/** CSV text from rows (RFC 4180 quoting where needed). */
+export function csv(rows: Array<Array<string | number>>): string {
+  return rows.map((r) => r.map((v) => (/[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))).join(',')).join('\r\n') + '\r\n';
+}
+
+/** A GTFS zip of these tables (file name -> rows, the first the header). */
+export async function gtfsZip(file: string, tables: Record<string, Array<Array<string | number>>>): Promise<string> {
+  const zip = new yazl.ZipFile();
+  for (const [name, rows] of Object.entries(tables)) zip.addBuffer(Buffer.from(csv(rows)), name);
+  zip.end();
+  const out = createWriteStream(file);
+  zip.outputStream.pipe(out);
+  await once(out, 'close');
+  return file;
+}
+
+/** GTFS-realtime seconds of an instant. */
+export const sec = (ms: number) => Math.floor(ms / 1000);
+
+export function feedMessage(entities: GtfsRealtimeBindings.transit_realtime.IFeedEntity[], timestampMs: number): Buffer {
+  const msg = rt.FeedMessage.create({ header: { gtfsRealtimeVersion: '2.0', incrementality: 0, timestamp: sec(timestampMs) }, entity: entities });
+  return Buffer.from(rt.FeedMessage.encode(msg).finish());
+}
+
+export interface FeedServer {
+  url(p: string): string;
+  /** Body per path; a function answers itself. */
+  bodies: Map<string, Buffer | string | ((req: IncomingMessage, res: ServerResponse) => void)>;
+  /** Requests per path, with their conditional headers. */
+  got: Array<{ path: string; ifNoneMatch?: string }>;
+  etags: boolean;
+  close(): void;
+}
+
+export async function feedServer(): Promise<FeedServer> {
+  let port = 0;
+  const s: FeedServer = {
+    url: (p) => `http://127.0.0.1:${port}${p}`,
+    bodies: new Map(), got: [], etags: true,
+    close: () => { server.closeAllConnections(); server.close(); },
+  };
+  const server = createServer((req, res) => {
+    const p = (req.url ?? '/').split('?')[0];
+    s.got.push({ path: p, ifNoneMatch: req.headers['if-none-match'] });
+    const b = s.bodies.get(p);
+    if (b === undefined) { res.statusCode = 404; res.end(); return; }
+    if (typeof b === 'function') { b(req, res); return; }
+    const body = Buffer.from(b);
+    const tag = `"${body.length}-${hash(body)}"`;
+    if (s.etags) {
+      res.setHeader('etag', tag);
+      if (req.headers['if-none-match'] === tag) { res.statusCode = 304; res.end(); return; }
+    }
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  port = (server.address() as AddressInfo).port;
+  return s;
+}
+
+function hash(b: Buffer): number {
+  let h = 0;
+  for (let i = 0; i < b.length; i++) h = (h * 31 + b[i]) | 0;
+  return h >>> 0;
+}
+
+export interface FeedsRig {
+  dir: string;
+  feeds: FeedsComponent;
+  config: ServiceConfig;
+  /** The control messages the feeds sent (alerts). */
+  applied: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The feeds component on the configuration `raw` (departures areas included: the area type is
+ * drawn by another module, the feeds read them from the file), with `files` written into the
+ * service folder first.
+ */
+export async function feedsRig(raw: Record<string, unknown>, clock: Clock, files: Record<string, Buffer> = {}): Promise<FeedsRig> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-feeds-'));
+  for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(dir, name), bytes);
+  const faults: ConfigFault[] = [];
+  const config = normalize(raw, dir, faults);
+  if (faults.length) throw new Error(`configuration faults: ${JSON.stringify(faults)}`);
+  const applied: string[] = [];
+  const ctx = {
+    log: pino({ level: 'silent' }),
+    clock,
+    config: () => config,
+    units: () => new Map(),
+    unitFor: () => undefined,
+    component: () => undefined,
+    apply: async (q: string) => { applied.push(q); return { displayId: '', layout: '', ignored: [] }; },
+  } as unknown as RuntimeContext;
+  const feeds = new FeedsComponent();
+  await feeds.start(ctx);
+  return { dir, feeds, config, applied, stop: async () => { await feeds.stop(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+/** A configuration with one display whose layout `board` holds a departures area of `feed` for `stops`. */
+export function boardConfig(feeds: Record<string, unknown>, stops: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    displays: {
+      stop1: {
+        displayWidth: 192, displayHeight: 32, output: { driver: 'virtual' },
+        layout: {
+          board: {
+            deps: { type: 'departures', coordinates: '0 0 191 23', feed: Object.keys(feeds)[0], stops, rows: '3' },
+            alert: { type: 'text', coordinates: '0 24 191 31', fontSize: '8' },
+          },
+        },
+      },
+    },
+    feeds,
+    ...extra,
+  };
+}
