@@ -21,6 +21,7 @@ export const DEFAULTS = {
   defaultFont: 'DejaVuSans.ttf',
   audioDevice: 'default',
   webRefreshSeconds: 60,
+  alertMaxMB: 4,
 } as const;
 
 /** The default font size when the file gives none: as large as fits comfortably. */
