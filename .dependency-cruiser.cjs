@@ -11,7 +11,7 @@ const LAYERS = [
   ['control', 'output'],
   ['render'],
   ['capability'],
-  ['boot', 'brightness', 'schedule', 'monitor', 'net', 'device', 'playback', 'feeds'],
+  ['boot', 'brightness', 'schedule', 'monitor', 'net', 'device', 'playback', 'feeds', 'alerts'],
   ['http', 'fleet', 'preview'],
   ['runtime'],
   ['main.ts'],

@@ -50,7 +50,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     configFile, clock, log, store,
     confirm: (d, c, n) => feedback.confirm(d, c, n),
     // HTTPS serves the same app beside HTTP (a component: loaded only when configured, follows reloads; it starts after `app` exists).
-    components: components({ recheckSeconds: opts.recheckSeconds, https: { app: () => app, host } }),
+    components: components({ recheckSeconds: opts.recheckSeconds, https: { app: () => app, host }, stateDir: opts.stateDir }),
     onDisplaysGone: (ids) => live.close(ids),
     shown: shown && ((line) => shown.write(line)),
   });

@@ -23,6 +23,7 @@ export const DEFAULTS = {
   webRefreshSeconds: 60,
   /** departures areas' texts and the age at which realtime data is stale. */
   departures: { nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', noDataText: 'No live data', staleAfter: 180 },
+  alertMaxMB: 4,
 } as const;
 
 /** The default font size when the file gives none: as large as fits comfortably. */

@@ -8,6 +8,7 @@ import { pointer, type ConfigFault } from './faults.js';
 import { fieldSettings, pictureMegapixelsOf } from './field-settings.js';
 import { mqttOf } from './mqtt.js';
 import { checkFeedUrls, FEED_DEFAULTS, normalizeFeeds } from './feeds.js';
+import { alertsOf } from './alerts.js';
 import { resolveAsset } from './files.js';
 import { pictureFileFault } from '../media/picture-header.js';
 import { MEGAPIXEL } from '../media/picture-limits.js';
@@ -77,6 +78,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     mqtt: mqttOf(raw.mqtt, serviceDir, fault),
     feeds,
     feedMaxMB: parseIntLike(raw.feedMaxMB) ?? FEED_DEFAULTS.feedMaxMB,
+    ...alertsOf(raw, displays, urlPortRange, fault),
   };
   config.warnings = crossCheck(config, raw, fault);
   return config;

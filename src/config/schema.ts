@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { fieldSchema } from './field-settings.js';
 import { mqttSchema } from './mqtt.js';
+import { alertsSchema } from './alerts.js';
 import { areaSchema } from './area-types/area-fields.js';
 import { bool, int, ipv4, names, num, str255, url } from './schema-parts.js';
 import { validate } from './validator.generated.js';
@@ -114,6 +115,7 @@ export const configSchema = {
       },
     } }),
     feedMaxMB: int(1, 1024),
+    ...alertsSchema,
     sensors: {
       type: 'array',
       items: {

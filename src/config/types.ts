@@ -291,4 +291,25 @@ export interface ServiceConfig {
   feeds: FeedConfig[];
   /** Largest feed response accepted, in MB. */
   feedMaxMB: number;
+  /** CAP emergency alert feeds (docs/alerts.md); empty = none fetched. */
+  alerts: AlertFeedConfig[];
+  /** The unit's own geocodes, matched against an alert area's `geocode`s. */
+  geocodes: GeocodeConfig[];
+  /** Largest alert feed or linked alert accepted, in MB (2^20 bytes). */
+  alertMaxMB: number;
 }
+
+/** docs/alerts.md: one CAP feed or alert URL and where its alerts show. */
+export interface AlertFeedConfig {
+  url: string;
+  interval: number;
+  /** Every display of the configuration when the file names none. */
+  displays: string[];
+  show: { layout: string; area: string };
+  priority: number;
+  template: string;
+  languages: string[];
+  test: boolean;
+  speak: boolean;
+}
+export interface GeocodeConfig { valueName: string; value: string }

@@ -8,7 +8,7 @@ import { mediaEntry } from '../playback/entry.js';
  * (one entry; main.ts does not change) and is imported only when `wanted` says the
  * configuration uses it, so an unconfigured one costs nothing.
  */
-export function components(opts: { recheckSeconds?: number; https?: HttpsDeps } = {}): ComponentEntry[] {
+export function components(opts: { recheckSeconds?: number; https?: HttpsDeps; stateDir?: string } = {}): ComponentEntry[] {
   const recheck = opts.recheckSeconds ?? RECHECK_SECONDS;
   return [
     // Always: the boot screens and /identify (it draws nothing unless a unit asks for a screen).
@@ -30,6 +30,8 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps } 
     { name: 'feeds', wanted: (c) => c.feeds.length > 0, load: async () => (await import('../feeds/feeds-component.js')).feedsComponent() },
     // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
     { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
+    // CAP emergency alerts (src/alerts): only when `alerts` lists a feed; its alerts in force are kept in the state folder.
+    { name: 'alerts', wanted: (c) => c.alerts.length > 0, load: async () => (await import('../alerts/alerts-component.js')).alertsComponent(opts.stateDir) },
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.
     { name: 'systemd', wanted: () => !!(process.env.NOTIFY_SOCKET || process.env.WATCHDOG_USEC), load: async () => new (await import('../device/systemd.js')).SystemdNotify() },
   ];

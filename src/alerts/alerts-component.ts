@@ -1,0 +1,270 @@
+// The CAP alerts capability: fetches each `alerts` entry every `interval` seconds, keeps the
+// alerts in force (select.ts), and shows on each display the one that ranks first at the
+// entry's priority through the one control path (source `cap`), renewing the level while the
+// alert lasts and clearing it when the alert ends. Waits are on the runtime's clock.
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import type { ServiceProblem } from '../capability/status-types.js';
+import { SPEECH_COMPONENT, type Speaker } from '../capability/speaker.js';
+import type { AlertFeedConfig } from '../config/types.js';
+import { describeUrl } from '../fetch/url-rules.js';
+import { isoTime } from '../util/clock.js';
+import { fetchFeed, type Fetched } from './feed-fetch.js';
+import { emptySaved, MAX_ENDED, MAX_SPOKEN, readSaved, writeSaved, type SavedAlert, type SavedAlerts } from './saved.js';
+import { rank, select, type NotShownReason } from './select.js';
+import { fillTemplate } from './template.js';
+
+interface Feed {
+  config: AlertFeedConfig;
+  index: number;
+  timer?: unknown;
+  abort?: AbortController;
+  fetching?: Promise<void>;
+  lastFetchAt?: number;
+  lastGoodAt?: number;
+  fault?: { message: string; since: number };
+  notShown: Array<{ identifier: string; sender: string; event: string; reason: NotShownReason | string }>;
+  /** Linked alerts already fetched, by URL. */
+  cache: Fetched['cache'];
+  stopped: boolean;
+}
+
+/** A level without an alert `expires` lasts this many intervals (at least LEVEL_MIN_S), renewed while the alert is in force. */
+const LEVEL_INTERVALS = 10;
+const LEVEL_MIN_S = 600;
+const DAY_S = 86_400;
+
+export class Alerts implements Component {
+  readonly name = 'alerts';
+  private ctx: RuntimeContext | undefined;
+  private feeds: Feed[] = [];
+  private saved: SavedAlerts = emptySaved();
+  private writing: Promise<void> = Promise.resolve();
+  private applying: Promise<void> = Promise.resolve();
+  private applyFaults = new Map<string, string>();
+
+  constructor(private readonly stateDir: string | undefined) {}
+
+  async start(ctx: RuntimeContext): Promise<void> {
+    this.ctx = ctx;
+    this.saved = await readSaved(this.stateDir);
+    this.dropExpired(ctx.clock.now());
+    this.feeds = ctx.config().alerts.map((c, i) => this.begin(c, i));
+    ctx.log.info({ feeds: this.feeds.length, inForce: this.inForce().length }, 'alerts started');
+  }
+
+  async reload(ctx: RuntimeContext): Promise<void> {
+    await this.stopFeeds();
+    this.ctx = ctx;
+    const urls = new Set(ctx.config().alerts.map((c) => c.url));
+    for (const url of Object.keys(this.saved.feeds)) if (!urls.has(url)) delete this.saved.feeds[url];
+    this.feeds = ctx.config().alerts.map((c, i) => this.begin(c, i));
+  }
+
+  async stop(): Promise<void> {
+    await this.stopFeeds();
+    await this.applying;
+    await this.writing;
+    this.ctx = undefined;
+  }
+
+  status(): unknown {
+    const now = this.ctx?.clock.now() ?? Date.now();
+    const displays: Record<string, unknown[]> = {};
+    for (const f of this.feeds) {
+      for (const a of this.saved.feeds[f.config.url]?.inForce ?? []) {
+        if (a.expiresAt !== undefined && a.expiresAt <= now) continue;
+        for (const id of f.config.displays) {
+          const held = this.saved.held[`${id}|${f.config.priority}`];
+          (displays[id] ??= []).push({
+            identifier: a.identifier, sender: a.sender, event: a.event, expires: isoTime(a.expiresAt) ?? null,
+            priority: f.config.priority, showing: held?.key === a.key, text: a.text,
+          });
+        }
+      }
+    }
+    return {
+      displays,
+      feeds: this.feeds.map((f) => ({
+        url: describeUrl(f.config.url),
+        interval: f.config.interval,
+        lastFetchAt: isoTime(f.lastFetchAt),
+        lastGoodAt: isoTime(f.lastGoodAt),
+        fault: f.fault ? { message: f.fault.message, since: isoTime(f.fault.since), ageSeconds: Math.round((now - f.fault.since) / 1000) } : undefined,
+        inForce: (this.saved.feeds[f.config.url]?.inForce ?? []).length,
+        notShown: f.notShown,
+      })),
+      ...(this.applyFaults.size ? { applyFaults: Object.fromEntries(this.applyFaults) } : {}),
+    };
+  }
+
+  problems(): ServiceProblem[] {
+    const now = this.ctx?.clock.now() ?? Date.now();
+    return this.feeds.filter((f) => f.fault).map((f) => ({
+      source: 'alerts',
+      message: `alert feed ${describeUrl(f.config.url)} fails (for ${Math.round((now - f.fault!.since) / 1000)} s): ${f.fault!.message}; the alerts in force stay`,
+      since: new Date(f.fault!.since).toISOString(),
+    }));
+  }
+
+  private inForce(): SavedAlert[] {
+    return Object.values(this.saved.feeds).flatMap((f) => f.inForce);
+  }
+
+  private begin(config: AlertFeedConfig, index: number): Feed {
+    const f: Feed = { config, index, notShown: [], cache: new Map(), stopped: false };
+    this.fetchNow(f);
+    return f;
+  }
+
+  private async stopFeeds(): Promise<void> {
+    const fetching = this.feeds.map((f) => f.fetching).filter((p) => p !== undefined);
+    for (const f of this.feeds) {
+      f.stopped = true;
+      if (f.timer !== undefined) this.ctx?.clock.clearTimeout(f.timer);
+      f.abort?.abort();
+    }
+    await Promise.allSettled(fetching);
+    this.feeds = [];
+  }
+
+  private fetchNow(f: Feed): void {
+    const ctx = this.ctx;
+    if (!ctx || f.stopped) return;
+    const abort = new AbortController();
+    f.abort = abort;
+    f.fetching = this.poll(ctx, f, abort.signal)
+      .catch((err: unknown) => ctx.log.error({ err: (err as Error).message, feed: describeUrl(f.config.url) }, 'alert feed poll failed'))
+      .finally(() => {
+        f.fetching = undefined;
+        f.abort = undefined;
+        if (!f.stopped) f.timer = ctx.clock.setTimeout(() => { f.timer = undefined; this.fetchNow(f); }, f.config.interval * 1000);
+      });
+  }
+
+  private async poll(ctx: RuntimeContext, f: Feed, signal: AbortSignal): Promise<void> {
+    const cfg = ctx.config();
+    f.lastFetchAt = ctx.clock.now();
+    let fetched: Fetched | undefined;
+    try {
+      fetched = await fetchFeed(f.config.url, { maxBytes: cfg.alertMaxMB * 2 ** 20, portRange: cfg.urlPortRange, signal, field: `alerts/${f.index}/url`, cache: f.cache });
+    } catch (err) {
+      if (f.stopped) return;
+      const message = (err as Error).message;
+      if (!f.fault || f.fault.message !== message) ctx.log.warn({ feed: describeUrl(f.config.url), err: message }, 'alert feed refused or unreachable; the alerts in force stay');
+      f.fault = { message, since: f.fault?.since ?? ctx.clock.now() };
+    }
+    if (f.stopped) return;
+    const now = ctx.clock.now();
+    const saved = (this.saved.feeds[f.config.url] ??= { inForce: [], ended: [] });
+    if (fetched) {
+      f.cache = fetched.cache;
+      f.lastGoodAt = now;
+      if (f.fault) ctx.log.info({ feed: describeUrl(f.config.url) }, 'alert feed fetched again');
+      f.fault = undefined;
+      const position = cfg.latitude !== undefined && cfg.longitude !== undefined ? [cfg.latitude, cfg.longitude] as [number, number] : undefined;
+      const sel = select(fetched.alerts, f.config, { position, geocodes: cfg.geocodes }, new Map(saved.ended), now);
+      const ended = new Map(saved.ended);
+      for (const [k, why] of sel.ended) ended.set(k, why);
+      saved.ended = [...ended].slice(-MAX_ENDED);
+      saved.inForce = sel.inForce.map((c) => ({
+        key: c.key, identifier: c.alert.identifier, sender: c.alert.sender, sent: c.alert.sent, event: c.info.event, severity: c.info.severity,
+        from: c.from, expiresAt: c.expiresAt,
+        text: fillTemplate(f.config.template, c.alert, c.info, cfg.timezone),
+        spoken: c.info.instruction || c.info.headline,
+      }));
+      f.notShown = [
+        ...sel.notShown.map((p) => ({ identifier: p.alert.identifier, sender: p.alert.sender, event: p.alert.infos[0]?.event ?? '', reason: p.reason })),
+        ...fetched.refused.map((r) => ({ identifier: '', sender: '', event: '', reason: `refused: ${r}` })),
+      ];
+    }
+    saved.inForce = saved.inForce.filter((a) => a.expiresAt === undefined || a.expiresAt > now);
+    await this.show(ctx, now);
+  }
+
+  private dropExpired(now: number): void {
+    for (const s of Object.values(this.saved.feeds)) s.inForce = s.inForce.filter((a) => a.expiresAt === undefined || a.expiresAt > now);
+    for (const [k, h] of Object.entries(this.saved.held)) if (h.levelUntil <= now) delete this.saved.held[k];
+  }
+
+  /** Sets, renews or clears each display's levels to match the alerts in force; one pass at a time. */
+  private show(ctx: RuntimeContext, now: number): Promise<void> {
+    const run = this.applying.then(() => this.showNow(ctx, now));
+    this.applying = run.catch(() => undefined);
+    return run;
+  }
+
+  private async showNow(ctx: RuntimeContext, now: number): Promise<void> {
+    const want = new Map<string, { entry: AlertFeedConfig; alert: SavedAlert; display: string }>();
+    for (const f of this.feeds) {
+      for (const alert of this.saved.feeds[f.config.url]?.inForce ?? []) {
+        for (const display of f.config.displays) {
+          const k = `${display}|${f.config.priority}`;
+          const cur = want.get(k);
+          if (!cur || rank(alert, cur.alert) < 0) want.set(k, { entry: f.config, alert, display });
+        }
+      }
+    }
+    let changed = false;
+    for (const [k, w] of want) {
+      const held = this.saved.held[k];
+      const window = Math.min(Math.max(LEVEL_INTERVALS * w.entry.interval, LEVEL_MIN_S), DAY_S) * 1000;
+      const end = Math.min(w.alert.expiresAt ?? now + window, now + DAY_S * 1000);
+      const renewDue = !!held && held.levelUntil < end && held.levelUntil - now < Math.max(3 * w.entry.interval * 1000, window / 2);
+      if (held && held.key === w.alert.key && held.text === w.alert.text && !renewDue) continue;
+      const seconds = Math.max(1, Math.ceil((end - now) / 1000));
+      const q = new URLSearchParams({ id: w.display, layout: w.entry.show.layout, [w.entry.show.area]: w.alert.text, priority: String(w.entry.priority), expires: String(seconds), inumber: `cap:${w.alert.identifier}`.slice(0, 255) });
+      try {
+        await ctx.apply(q.toString(), 'cap');
+        this.applyFaults.delete(k);
+        this.saved.held[k] = { key: w.alert.key, text: w.alert.text, levelUntil: now + seconds * 1000 };
+        changed = true;
+        if (held?.key !== w.alert.key) this.announce(ctx, w.entry, w.display, w.alert);
+      } catch (err) {
+        this.applyFaults.set(k, (err as Error).message);
+      }
+    }
+    for (const k of Object.keys(this.saved.held)) {
+      if (want.has(k)) continue;
+      const [display, priority] = splitHeld(k);
+      try {
+        await ctx.apply(new URLSearchParams({ id: display, priority, layout: '' }).toString(), 'cap');
+      } catch (err) {
+        // A display that left the configuration has no level to clear.
+        ctx.log.warn({ display, priority, err: (err as Error).message }, 'alert level could not be cleared');
+      }
+      delete this.saved.held[k];
+      changed = true;
+    }
+    const snapshot = JSON.stringify(this.saved);
+    if (changed || snapshot !== this.lastWritten) await this.persist(snapshot);
+  }
+
+  private lastWritten = '';
+
+  private async persist(snapshot: string): Promise<void> {
+    this.lastWritten = snapshot;
+    const run = this.writing.then(() => writeSaved(this.stateDir, JSON.parse(snapshot) as SavedAlerts));
+    this.writing = run.catch((err: unknown) => this.ctx?.log.warn({ err: (err as Error).message }, 'alerts in force could not be saved'));
+    await this.writing;
+  }
+
+  private announce(ctx: RuntimeContext, entry: AlertFeedConfig, displayId: string, alert: SavedAlert): void {
+    if (!entry.speak || !alert.spoken) return;
+    const mark = `${displayId}|${alert.key}`;
+    if (this.saved.spoken.includes(mark)) return;
+    const speaker = ctx.component<Speaker & Component>(SPEECH_COMPONENT);
+    if (!speaker) return;
+    const r = speaker.announce({ displayId, text: alert.spoken, priority: true, source: 'cap' });
+    this.saved.spoken = [...this.saved.spoken, mark].slice(-MAX_SPOKEN);
+    if (!r.queued) ctx.log.warn({ display: displayId, identifier: alert.identifier, reason: r.reason }, 'alert not spoken');
+  }
+}
+
+function splitHeld(k: string): [string, string] {
+  const at = k.lastIndexOf('|');
+  return [k.slice(0, at), k.slice(at + 1)];
+}
+
+export function alertsComponent(stateDir?: string): Component {
+  return new Alerts(stateDir);
+}

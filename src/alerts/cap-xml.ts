@@ -1,0 +1,110 @@
+// Reads a fetched body as CAP 1.2 (OASIS, urn:oasis:names:tc:emergency:cap:1.2): one <alert>,
+// or an Atom 1.0 <feed> / RSS 2.0 <rss><channel> whose <entry>/<item>s either hold a CAP
+// <alert> in their <content> (as XML or as escaped XML text) or link to one (Atom
+// <link href> with type application/cap+xml, else the first; RSS <link> text).
+// Elements read from an alert: identifier, sender, sent, status, msgType, references and each
+// <info>: language, event, urgency, severity, certainty, effective, onset, expires, senderName,
+// headline, description, instruction and each <area>: areaDesc, polygon, circle,
+// geocode (valueName, value). Everything else is ignored.
+// A document with a DTD is refused before parsing (no entity can be declared, so none expands:
+// no billion laughs, no external entity), and entities are never processed: the five XML
+// entities and character references in text are decoded here, which cannot grow the text.
+import { XMLParser } from 'fast-xml-parser';
+import { CapLimitError, readAlert, type CapAlert } from './cap-alert.js';
+import { arr, decodeXmlText, isObj, textOf } from './xml-text.js';
+
+export const MAX_ALERTS = 100;
+
+/** What a feed (or a single alert) holds: alerts read in place, and links to alerts to fetch. */
+export interface CapDocument {
+  kind: 'alert' | 'atom' | 'rss';
+  alerts: CapAlert[];
+  links: string[];
+  /** Entries or alerts left out, each with why (over a limit, not CAP, malformed). */
+  refused: string[];
+}
+
+export class CapDocumentError extends Error {}
+
+const ARRAYS = new Set(['info', 'area', 'polygon', 'circle', 'geocode', 'entry', 'item', 'link', 'parameter', 'resource', 'eventCode']);
+
+function parser(): XMLParser {
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    removeNSPrefix: true,
+    processEntities: false,
+    htmlEntities: false,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    isArray: (name) => ARRAYS.has(name),
+  });
+}
+
+/** Refuses a DTD outright: CAP has none, and a DTD is where entity bombs and external entities live. */
+export function refuseDtd(xml: string): void {
+  if (/<!DOCTYPE/i.test(xml)) throw new CapDocumentError('refused: the document holds a <!DOCTYPE> (CAP needs no DTD, and entities are never expanded)');
+  if (/<!ENTITY/i.test(xml)) throw new CapDocumentError('refused: the document declares an <!ENTITY> (entities are never expanded)');
+}
+
+export function parseCapDocument(body: Buffer): CapDocument {
+  const xml = body.toString('utf8');
+  refuseDtd(xml);
+  let doc: Record<string, unknown>;
+  try {
+    doc = parser().parse(xml) as Record<string, unknown>;
+  } catch (err) {
+    throw new CapDocumentError(`the document is not well-formed XML: ${(err as Error).message.slice(0, 200)}`);
+  }
+  if (isObj(doc.alert)) return { kind: 'alert', alerts: [readAlert(doc.alert)], links: [], refused: [] };
+  const out: CapDocument = { kind: 'atom', alerts: [], links: [], refused: [] };
+  let entries: unknown[];
+  if (isObj(doc.feed)) entries = arr(doc.feed.entry);
+  else if (isObj(doc.rss) && isObj(doc.rss.channel)) { out.kind = 'rss'; entries = arr(doc.rss.channel.item); } else throw new CapDocumentError('the document is neither a CAP <alert> nor an Atom or RSS feed');
+  if (entries.length > MAX_ALERTS) out.refused.push(`the feed lists ${entries.length} entries: only the first ${MAX_ALERTS} are read`);
+  entries.slice(0, MAX_ALERTS).forEach((e, i) => {
+    if (!isObj(e)) return;
+    try {
+      const alert = embedded(e);
+      if (alert) { out.alerts.push(readAlert(alert)); return; }
+      const link = out.kind === 'rss' ? textOf(arr(e.link)[0]) : atomLink(arr(e.link));
+      if (link) out.links.push(link);
+      else out.refused.push(`entry ${i + 1} holds no CAP alert and links to none`);
+    } catch (err) {
+      if (!(err instanceof CapLimitError || err instanceof CapDocumentError)) throw err;
+      out.refused.push(`entry ${i + 1}: ${err.message}`);
+    }
+  });
+  return out;
+}
+
+/** A linked alert: one CAP <alert> document. */
+export function parseLinkedAlert(body: Buffer): CapAlert {
+  const d = parseCapDocument(body);
+  if (d.kind !== 'alert') throw new CapDocumentError('the link leads to a feed, not to a CAP <alert>');
+  return d.alerts[0];
+}
+
+function embedded(e: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (isObj(e.alert)) return e.alert;
+  for (const c of [e.content, e.description, e.summary]) {
+    if (isObj(c) && isObj(c.alert)) return c.alert;
+    const t = textOf(c);
+    if (t && t.includes('alert') && t.trimStart().startsWith('&lt;')) {
+      // Escaped XML text: decoded once and parsed as a document of its own (one level only).
+      const inner = decodeXmlText(t);
+      refuseDtd(inner);
+      const d = parser().parse(inner) as Record<string, unknown>;
+      if (isObj(d.alert)) return d.alert;
+    }
+  }
+  return undefined;
+}
+
+function atomLink(links: unknown[]): string | undefined {
+  const hrefs = links.filter(isObj).map((l) => ({ href: l['@_href'], type: l['@_type'] }));
+  const cap = hrefs.find((l) => typeof l.type === 'string' && l.type.includes('cap'));
+  const h = (cap ?? hrefs[0])?.href;
+  return typeof h === 'string' ? decodeXmlText(h) : undefined;
+}
