@@ -7,6 +7,7 @@ import { DEFAULTS } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { fieldSettings, pictureMegapixelsOf } from './field-settings.js';
 import { mqttOf } from './mqtt.js';
+import { speechOf } from './speech.js';
 import { resolveAsset } from './files.js';
 import { pictureFileFault } from '../media/picture-header.js';
 import { MEGAPIXEL } from '../media/picture-limits.js';
@@ -72,6 +73,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     ...fieldSettings(raw, serviceDir, fault),
     warnings: [],
     mqtt: mqttOf(raw.mqtt, serviceDir, fault),
+    speech: speechOf(raw.speech, serviceDir, fault),
   };
   config.warnings = crossCheck(config, raw, fault);
   return config;

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { fieldSchema } from './field-settings.js';
 import { mqttSchema } from './mqtt.js';
+import { speechSchema } from './speech.js';
 import { areaSchema } from './area-types/area-fields.js';
 import { bool, int, ipv4, names, num, str255, url } from './schema-parts.js';
 import { validate } from './validator.generated.js';
@@ -106,6 +107,7 @@ export const configSchema = {
     webRefreshSeconds: int(1, 86400),
     ...fieldSchema,
     ...mqttSchema,
+    ...speechSchema,
     sensors: {
       type: 'array',
       items: {

@@ -54,6 +54,8 @@ export interface AreaConfig {
   graphics?: string[];
   markup?: 'none' | 'multi';
   scrollDirection?: 'left' | 'right' | 'up';
+  /** Sign-text types: each new value is read aloud when `speech` is configured. */
+  speak?: boolean;
 }
 
 export interface LayoutConfig {
@@ -235,4 +237,20 @@ export interface ServiceConfig {
   warnings: ConfigFault[];
   /** Fleet control through an MQTT broker (src/fleet); undefined = not connected. */
   mqtt?: MqttSettings;
+  /** Announcements read aloud (src/speech, docs/speech.md); undefined = nothing is spoken. */
+  speech?: SpeechSettings;
+}
+
+/** docs/configuration.md, `speech`. */
+export interface SpeechSettings {
+  /** espeak-ng voice (`-v`). */
+  voice: string;
+  /** Words per minute (`-s`). */
+  rate: number;
+  /** 0..100; espeak-ng's amplitude (`-a`) is twice it. */
+  volume: number;
+  /** Absolute path of the sound in sounds/ played before each announcement; undefined: none. */
+  chime?: string;
+  /** Minutes after local midnight; `from` > `to` spans midnight. Only priority announcements are spoken inside. */
+  quietHours?: { from: number; to: number; text: string };
 }

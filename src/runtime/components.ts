@@ -26,6 +26,9 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps } 
     { name: 'mdns', wanted: (c) => !!c.mdns, load: async () => (await import('../net/mdns.js')).mdnsComponent() },
     // Audio areas follow the displays' state; video and web areas report what they run (src/media).
     mediaEntry,
+    // Announcements read aloud by espeak-ng (src/speech): only when `speech` is configured. Before
+    // the fleet, which hands it MQTT announcements.
+    { name: 'speech', wanted: (c) => !!c.speech, load: async () => (await import('../speech/speech-component.js')).speechComponent() },
     // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
     { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.

@@ -49,6 +49,7 @@ const SIGN_TEXT = {
   graphics: { type: 'array', maxItems: 64, items: str255 },
   markup: { enum: ['none', 'multi'] },
   scrollDirection: { enum: ['left', 'right', 'up'] },
+  speak: bool,
 } as const;
 
 const freeText = { ...defaultValue, ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT } as const;

@@ -67,5 +67,6 @@ export function signTextLook(r: AreaRules): Partial<AreaConfig> {
     graphics: files(r, 'graphics', 'images', /\.(png|jpe?g|gif)$/i, '.png, .jpg or .gif'),
     markup: str(r.raw.markup) as AreaConfig['markup'],
     scrollDirection: str(r.raw.scrollDirection) as AreaConfig['scrollDirection'],
+    speak: parseBoolLike(r.raw.speak),
   };
 }
