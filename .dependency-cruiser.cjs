@@ -11,7 +11,7 @@ const LAYERS = [
   ['control', 'output'],
   ['render'],
   ['capability'],
-  ['boot', 'brightness', 'schedule', 'monitor', 'net', 'device', 'playback', 'feeds', 'alerts'],
+  ['boot', 'brightness', 'schedule', 'monitor', 'net', 'device', 'playback', 'feeds', 'alerts', 'speech'],
   ['http', 'fleet', 'preview'],
   ['runtime'],
   ['main.ts'],

@@ -50,6 +50,11 @@ export const ERRORS = {
   MLDS_FETCH_FAILED: { status: 502, doc: 'A URL could not be fetched: refused, unknown host, TLS failure, an HTTP status other than 2xx, more than 3 redirects, or a redirect to a URL that breaks the URL rules.' },
   MLDS_FETCH_TOO_LARGE: { status: 502, doc: 'A fetched body is larger than its limit (20 MB for a configuration archive); the download stops as soon as the limit is passed.' },
   MLDS_FETCH_TIMEOUT: { status: 504, doc: 'A fetch (connection, redirects and body together) took longer than its time limit (30 s for a configuration archive).' },
+  // Announcements read aloud (src/speech, docs/speech.md).
+  MLDS_BAD_ANNOUNCEMENT: { status: 400, doc: '`/announce` or an MQTT `announce`: the text is empty (nothing left to say once markup is removed), longer than 500 characters, or `priority` is not 0 or 1. The message names the field.' },
+  MLDS_SPEECH_OFF: { status: 409, doc: '`/announce` or an MQTT `announce` on a unit whose configuration has no `speech` section: nothing is spoken.' },
+  MLDS_SPEECH_QUIET: { status: 409, doc: 'An ordinary (not priority) announcement during `speech.quietHours`: not spoken, counted in `components.speech.counts.refusedQuiet`.' },
+  MLDS_SPEECH_FULL: { status: 503, doc: 'The announcement queue holds 10 priority announcements, so a new one is refused (while it holds an ordinary one, that one is dropped to make room instead); retry after `Retry-After` seconds.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -5,7 +5,7 @@ import { fileKind } from '../util/regular-file.js';
 import { packageRoot } from '../util/package-root.js';
 
 
-export type AssetFolder = 'fonts' | 'images';
+export type AssetFolder = 'fonts' | 'images' | 'sounds';
 
 /**
  * Finds `name` inside `<serviceDir>/<folder>` or else `<packageRoot>/<folder>`. A reference

@@ -9,6 +9,7 @@ import { fieldSettings, pictureMegapixelsOf } from './field-settings.js';
 import { mqttOf } from './mqtt.js';
 import { checkFeedUrls, FEED_DEFAULTS, normalizeFeeds } from './feeds.js';
 import { alertsOf } from './alerts.js';
+import { speechOf } from './speech.js';
 import { resolveAsset } from './files.js';
 import { pictureFileFault } from '../media/picture-header.js';
 import { MEGAPIXEL } from '../media/picture-limits.js';
@@ -79,6 +80,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     feeds,
     feedMaxMB: parseIntLike(raw.feedMaxMB) ?? FEED_DEFAULTS.feedMaxMB,
     ...alertsOf(raw, displays, urlPortRange, fault),
+    speech: speechOf(raw.speech, serviceDir, fault),
   };
   config.warnings = crossCheck(config, raw, fault);
   return config;

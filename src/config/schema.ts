@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { fieldSchema } from './field-settings.js';
 import { mqttSchema } from './mqtt.js';
 import { alertsSchema } from './alerts.js';
+import { speechSchema } from './speech.js';
 import { areaSchema } from './area-types/area-fields.js';
 import { bool, int, ipv4, names, num, str255, url } from './schema-parts.js';
 import { validate } from './validator.generated.js';
@@ -116,6 +117,7 @@ export const configSchema = {
     } }),
     feedMaxMB: int(1, 1024),
     ...alertsSchema,
+    ...speechSchema,
     sensors: {
       type: 'array',
       items: {

@@ -55,6 +55,8 @@ export interface AreaConfig {
   graphics?: string[];
   markup?: 'none' | 'multi';
   scrollDirection?: 'left' | 'right' | 'up';
+  /** Sign-text types: each new value is read aloud when `speech` is configured. */
+  speak?: boolean;
   /** A table's columns (sign text): lines are rows, tabs separate cells; undefined: no table. */
   columns?: Column[];
   /** departures areas: the board's feed, stops and texts. */
@@ -297,6 +299,22 @@ export interface ServiceConfig {
   geocodes: GeocodeConfig[];
   /** Largest alert feed or linked alert accepted, in MB (2^20 bytes). */
   alertMaxMB: number;
+  /** Announcements read aloud (src/speech, docs/speech.md); undefined = nothing is spoken. */
+  speech?: SpeechSettings;
+}
+
+/** docs/configuration.md, `speech`. */
+export interface SpeechSettings {
+  /** espeak-ng voice (`-v`). */
+  voice: string;
+  /** Words per minute (`-s`). */
+  rate: number;
+  /** 0..100; espeak-ng's amplitude (`-a`) is twice it. */
+  volume: number;
+  /** Absolute path of the sound in sounds/ played before each announcement; undefined: none. */
+  chime?: string;
+  /** Minutes after local midnight; `from` > `to` spans midnight. Only priority announcements are spoken inside. */
+  quietHours?: { from: number; to: number; text: string };
 }
 
 /** docs/alerts.md: one CAP feed or alert URL and where its alerts show. */

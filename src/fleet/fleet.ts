@@ -21,6 +21,7 @@ import { MAX_AGE_MS, parsePayload, type Parsed } from './payload.js';
 import { digestOf, RecentCommands, type Confirmation } from './recent.js';
 import { commandTopics, topicsOf, type Topics } from './topics.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
+import { announcementConfirmation } from './announce.js';
 
 /** A broker away for 3 keepalives (at least 5 s) is listed in /status problems; shorter outages only in components.fleet. */
 const problemAfterMs = (keepalive: number) => Math.max(5, 3 * keepalive) * 1000;
@@ -231,6 +232,16 @@ export class Fleet implements Component {
       // A QoS 1 redelivery: acted on once, confirmed the same way again.
       this.counters.duplicates++;
       void earlier.then((c) => this.reply(c));
+      return;
+    }
+    if (p.announce) {
+      // Words for the speech component: queued or refused at once, confirmed as a command is.
+      const c = announcementConfirmation(ctx, p.id!, p.inumber, p.announce);
+      if (c.confirm === 2) this.counters.faulty++;
+      if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, Promise.resolve(c));
+      const display = ctx.config().displayById.get(p.id!);
+      if (display && p.inumber !== undefined) ctx.confirm(display, c.confirm, p.inumber);
+      if (p.inumber !== undefined) this.reply(c);
       return;
     }
     let settle!: (c: Confirmation) => void;

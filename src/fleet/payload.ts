@@ -2,6 +2,8 @@
 // path takes. Two forms:
 //   query string  id=led1&layout=departure&route=128&inumber=42[&ts=<ms epoch>]
 //   JSON          {"id","layout","areas":{"<area>":"<value>"},"inumber","keep","priority","expires","ts"}
+//   announcement  {"id","announce":"<words>","priority":0|1,"inumber","ts"}: read aloud by the
+//                 speech component (src/speech) instead of going to the control path
 // `ts` is the sender's clock (ms since the epoch); it never reaches the controller. Nothing
 // here throws: every fault is a value with its code, so a hostile payload gets confirm=2.
 import { lenientField } from '../control/lenient.js';
@@ -12,7 +14,7 @@ export const MAX_PAYLOAD = 64 * 1024;
 export const MAX_AGE_MS = 60_000;
 
 export type Parsed =
-  | { ok: true; query: string; id?: string; inumber?: string; ts?: number }
+  | { ok: true; query: string; id?: string; inumber?: string; ts?: number; announce?: { text: string; priority: boolean } }
   | { ok: false; code: 'MLDS_MQTT_PAYLOAD' | 'MLDS_MQTT_TOO_LARGE'; message: string; id?: string; inumber?: string };
 
 /** JSON fields passed on as query values of the same name. */
@@ -55,6 +57,7 @@ function fromJson(text: string): Parsed {
   const id = scalar(o.id);
   const inumber = scalar(o.inumber);
   if ('cmd' in o) return bad('admin commands are taken only from the unit\'s own admin topic', id, inumber);
+  if ('announce' in o) return announcement(o, id, inumber);
   const params = new URLSearchParams();
   for (const name of PLAIN) {
     if (o[name] === undefined) continue;
@@ -79,6 +82,22 @@ function fromJson(text: string): Parsed {
   }
   // URLSearchParams writes a space as `+`, which the control path reads as a space.
   return { ok: true, query: params.toString(), id, inumber, ts };
+}
+
+/** `{"id","announce","priority","inumber","ts"}`: words for the speech component, not a control message. */
+function announcement(o: Record<string, unknown>, id: string | undefined, inumber: string | undefined): Parsed {
+  if (typeof o.announce !== 'string') return bad('"announce" must be a string of words', id, inumber);
+  if (id === undefined || id === '') return bad('"announce" needs the "id" of the display that speaks it', id, inumber);
+  const other = Object.keys(o).find((k) => !['id', 'announce', 'priority', 'inumber', 'ts'].includes(k));
+  if (other) return bad(`"${other}" does not go with "announce" (an announcement is words only)`, id, inumber);
+  const p = o.priority === undefined ? '0' : String(o.priority);
+  if (!['0', '1', 'true', 'false'].includes(p)) return bad('"priority" of an announcement must be 0 or 1', id, inumber);
+  let ts: number | undefined;
+  if (o.ts !== undefined) {
+    ts = timestamp(scalar(o.ts) ?? '');
+    if (ts === undefined) return bad('"ts" must be milliseconds since 1970 (a whole number)', id, inumber);
+  }
+  return { ok: true, query: '', id, inumber, ts, announce: { text: o.announce, priority: p === '1' || p === 'true' } };
 }
 
 function scalar(v: unknown): string | undefined {

@@ -28,6 +28,9 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps; s
     mediaEntry,
     // Departure boards' transit feeds (src/feeds): only when `feeds` is configured.
     { name: 'feeds', wanted: (c) => c.feeds.length > 0, load: async () => (await import('../feeds/feeds-component.js')).feedsComponent() },
+    // Announcements read aloud by espeak-ng (src/speech): only when `speech` is configured. Before
+    // the fleet, which hands it MQTT announcements.
+    { name: 'speech', wanted: (c) => !!c.speech, load: async () => (await import('../speech/speech-component.js')).speechComponent() },
     // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
     { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
     // CAP emergency alerts (src/alerts): only when `alerts` lists a feed; its alerts in force are kept in the state folder.

@@ -42,6 +42,7 @@ test('a start loads no module of a capability the configuration does not use; /i
     /^schedule\//, /^fleet\//, /^preview\//, // no crons or pollers, no MQTT, not `mlds test`
     /^brightness\/sensors\/(ascii|modbus|serial)/, // no light sensor
     /^config\/archive\/(stage|pack|unpack)/, // no configuration archive asked for
+    /^speech\//, // no `speech`
   ];
   const wrong = atStart.filter((m) => notUsed.some((re) => re.test(m)));
   assert.deepEqual(wrong, [], 'loaded at start though not configured');

@@ -60,6 +60,7 @@ const SIGN_TEXT = {
   markup: { enum: ['none', 'multi'] },
   scrollDirection: { enum: ['left', 'right', 'up'] },
   columns: COLUMNS,
+  speak: bool,
 } as const;
 
 const freeText = { ...defaultValue, ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT } as const;

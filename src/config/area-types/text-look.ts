@@ -85,5 +85,6 @@ export function signTextLook(r: AreaRules): Partial<AreaConfig> {
     markup: str(r.raw.markup) as AreaConfig['markup'],
     scrollDirection: str(r.raw.scrollDirection) as AreaConfig['scrollDirection'],
     columns: columnsOf(r),
+    speak: parseBoolLike(r.raw.speak),
   };
 }

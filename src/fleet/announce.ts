@@ -1,0 +1,25 @@
+// An MQTT announcement (`{"id","announce","priority"}`, docs/fleet.md) handed to the speech
+// component, and the confirmation it earns: 1 queued, 0 not now (quiet hours, a full queue),
+// 2 never (no speech on this unit, words the speaker refuses, an unknown display).
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { SPEECH_COMPONENT, type NotQueued, type Speaker } from '../capability/speaker.js';
+import type { ErrorCode } from '../errors.js';
+import type { Confirmation } from './recent.js';
+
+const REFUSED: Record<NotQueued, [0 | 2, ErrorCode, string]> = {
+  'empty': [2, 'MLDS_BAD_ANNOUNCEMENT', 'nothing is left to say in "announce"'],
+  'too-long': [2, 'MLDS_BAD_ANNOUNCEMENT', '"announce" must be at most 500 characters'],
+  'unknown-display': [2, 'MLDS_UNKNOWN_ID', 'no such display in the configuration'],
+  'quiet': [0, 'MLDS_SPEECH_QUIET', 'quiet hours: only priority announcements are spoken now'],
+  'full': [0, 'MLDS_SPEECH_FULL', 'the announcement queue is full of priority announcements'],
+};
+
+export function announcementConfirmation(ctx: RuntimeContext, id: string, inumber: string | undefined, a: { text: string; priority: boolean }): Confirmation {
+  const base = { inumber: inumber ?? null, id };
+  const speaker = ctx.component<Component & Speaker>(SPEECH_COMPONENT);
+  if (!speaker) return { ...base, confirm: 2, code: 'MLDS_SPEECH_OFF', message: 'speech is not configured on this unit' };
+  const r = speaker.announce({ displayId: id, text: a.text, priority: a.priority, source: 'mqtt' });
+  if (r.queued) return { ...base, confirm: 1, code: null, message: `queued for speech at position ${r.position}` };
+  const [confirm, code, message] = REFUSED[r.reason];
+  return { ...base, confirm, code, message };
+}

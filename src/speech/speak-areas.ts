@@ -1,0 +1,37 @@
+// Areas with `"speak": true`: each new value is read aloud as the sign shows it. The values
+// follow the displays' state through the same subscription audio areas use
+// (src/control/changes.ts), not the frame loop, so speech never waits on a slow panel.
+import type { ServiceConfig } from '../config/types.js';
+import type { DisplayState } from '../control/state.js';
+import type { Announcement } from '../capability/speaker.js';
+import { MAX_SPOKEN, spokenText } from './words.js';
+
+export class SpeakAreas {
+  /** The text each speaking area holds now, by display and area id. */
+  private readonly said = new Map<string, string>();
+
+  constructor(private readonly announce: (a: Announcement) => void) {}
+
+  /** Takes the states as they are without speaking them (a start on saved states, a reload). */
+  seed(config: ServiceConfig, states: ReadonlyMap<string, DisplayState>): void {
+    this.said.clear();
+    for (const [id, st] of states) this.update(config, id, st, false);
+  }
+
+  update(config: ServiceConfig, displayId: string, state: DisplayState | undefined, speak = true): void {
+    const now = new Map<string, { text: string; multi: boolean }>();
+    if (state?.layout && config.displayById.has(displayId)) {
+      for (const a of state.areas.values()) {
+        if (a.area.speak && a.source !== 'none' && a.text) now.set(`${displayId}\n${a.area.id}`, { text: a.text, multi: a.area.markup === 'multi' });
+      }
+    }
+    for (const key of [...this.said.keys()]) if (key.startsWith(`${displayId}\n`) && !now.has(key)) this.said.delete(key);
+    for (const [key, v] of now) {
+      if (this.said.get(key) === v.text) continue;
+      this.said.set(key, v.text);
+      // A long text on a sign is read up to the limit of one announcement.
+      const words = spokenText(v.text, v.multi).slice(0, MAX_SPOKEN);
+      if (speak && words) this.announce({ displayId, text: words, priority: false, source: 'area' });
+    }
+  }
+}

@@ -1,0 +1,177 @@
+// The speech component (docs/speech.md): the Speaker every source hands announcements to
+// (/announce, MQTT, areas with `speak`, CAP alerts, departure boards), one bounded queue for
+// the unit, and one announcement spoken at a time.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { SPEECH_COMPONENT, type Announcement, type NotQueued, type Speaker } from '../capability/speaker.js';
+import { latestStates, onStateChange } from '../control/changes.js';
+import type { ServiceProblem } from '../problem.js';
+import { isoTime } from '../util/clock.js';
+import { isQuiet } from './quiet.js';
+import { SpeechQueue, type Waiting } from './queue.js';
+import { announceSink } from './sink.js';
+import { SpeakAreas } from './speak-areas.js';
+import { SpeechStopped, Voice } from './voice.js';
+import { MAX_SPOKEN, spokenText } from './words.js';
+
+/** Text shown per announcement in /status. */
+const SHOWN = 80;
+const shown = (t: string) => (t.length > SHOWN ? `${t.slice(0, SHOWN - 1)}…` : t);
+
+interface Counts { spoken: number; dropped: number; refusedQuiet: number; refusedFull: number; failed: number }
+
+export class SpeechComponent implements Component, Speaker {
+  readonly name = SPEECH_COMPONENT;
+  private ctx: RuntimeContext | undefined;
+  private readonly queue = new SpeechQueue();
+  private voice: Voice | undefined;
+  private areas: SpeakAreas | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private working = false;
+  private stopped = false;
+  private pace: { timer: NodeJS.Timeout; done: () => void } | undefined;
+  private speaking: { w: Waiting; since: number } | undefined;
+  private last: { w: Waiting; at: number; seconds: number; latencyMs: number; sink: string } | undefined;
+  private fault: ServiceProblem | undefined;
+  /** Announcements written per display since the start (a file sink's <n>). */
+  private readonly written = new Map<string, number>();
+  private readonly counts: Counts = { spoken: 0, dropped: 0, refusedQuiet: 0, refusedFull: 0, failed: 0 };
+
+  async start(ctx: RuntimeContext): Promise<void> {
+    this.ctx = ctx;
+    this.stopped = false;
+    this.voice = new Voice(mkdtempSync(path.join(tmpdir(), 'mlds-speech-')));
+    this.areas = new SpeakAreas((a) => { this.announce(a); });
+    this.areas.seed(ctx.config(), latestStates(ctx.config()));
+    this.unsubscribe = onStateChange((c) => {
+      if (c.config === this.ctx?.config()) this.areas?.update(c.config, c.displayId, c.state);
+    });
+  }
+
+  async reload(ctx: RuntimeContext): Promise<void> {
+    const config = ctx.config();
+    // What the areas hold already was said: a reload speaks only values that change after it.
+    this.areas?.seed(config, latestStates(config));
+    this.queue.filter((w) => config.displayById.has(w.displayId));
+    // The child speaking ends with the configuration it was started with (voice, rate, device).
+    this.endPace();
+    await this.voice?.abort();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.queue.filter(() => false);
+    this.endPace();
+    await this.voice?.abort();
+    this.voice?.cleanup();
+  }
+
+  announce(a: Announcement): { queued: true; position: number } | { queued: false; reason: NotQueued } {
+    const ctx = this.ctx;
+    if (!ctx || this.stopped) return { queued: false, reason: 'full' };
+    const config = ctx.config();
+    if (!config.displayById.has(a.displayId)) return { queued: false, reason: 'unknown-display' };
+    const text = spokenText(a.text);
+    if (!text) return { queued: false, reason: 'empty' };
+    if (text.length > MAX_SPOKEN) return { queued: false, reason: 'too-long' };
+    if (!a.priority && isQuiet(ctx.clock.now(), config.speech?.quietHours, config.timezone)) {
+      this.counts.refusedQuiet++;
+      return { queued: false, reason: 'quiet' };
+    }
+    const r = this.queue.offer({ ...a, text, at: performance.now() });
+    if (!r.queued) {
+      this.counts.refusedFull++;
+      return r;
+    }
+    if (r.dropped) {
+      this.counts.dropped++;
+      ctx.log.warn({ display: r.dropped.displayId, source: r.dropped.source }, 'speech: the queue is full; its oldest ordinary announcement is dropped');
+    }
+    void this.work();
+    return { queued: true, position: r.position };
+  }
+
+  status(): unknown {
+    const s = this.ctx?.config().speech;
+    const item = (w: Waiting) => ({ source: w.source, display: w.displayId, priority: w.priority, text: shown(w.text) });
+    return {
+      voice: s?.voice, rate: s?.rate, volume: s?.volume,
+      chime: s?.chime ? path.basename(s.chime) : 'none',
+      quietHours: s?.quietHours?.text ?? null,
+      speaking: this.speaking ? { ...item(this.speaking.w), since: isoTime(this.speaking.since) } : null,
+      queue: this.queue.list().map(item),
+      last: this.last ? { ...item(this.last.w), at: isoTime(this.last.at), seconds: Math.round(this.last.seconds * 100) / 100, latencyMs: Math.round(this.last.latencyMs), sink: this.last.sink } : null,
+      counts: { ...this.counts },
+    };
+  }
+
+  problems(): ServiceProblem[] {
+    return this.fault ? [this.fault] : [];
+  }
+
+  /** Speaks the queue out, one announcement at a time. */
+  private async work(): Promise<void> {
+    if (this.working) return;
+    this.working = true;
+    try {
+      for (let w = this.queue.take(); w && !this.stopped; w = this.queue.take()) await this.say(w);
+    } finally {
+      this.working = false;
+    }
+  }
+
+  private async say(w: Waiting): Promise<void> {
+    const ctx = this.ctx!;
+    const config = ctx.config();
+    const settings = config.speech;
+    if (!settings || !this.voice || !config.displayById.has(w.displayId)) return;
+    // Queued before quiet hours began: still an ordinary announcement in the quiet.
+    if (!w.priority && isQuiet(ctx.clock.now(), settings.quietHours, config.timezone)) { this.counts.refusedQuiet++; return; }
+    const n = (this.written.get(w.displayId) ?? 0) + 1;
+    const sink = announceSink(config.audioDevice, w.displayId, n);
+    this.speaking = { w, since: Date.now() };
+    const begun = performance.now();
+    try {
+      const r = await this.voice.speak(w.text, settings, sink);
+      this.written.set(w.displayId, n);
+      this.counts.spoken++;
+      // From the announcement's arrival to its first sound: its wait in the queue, then espeak-ng and ffmpeg.
+      this.last = { w, at: Date.now(), seconds: r.seconds, latencyMs: begun - w.at + r.firstSoundMs, sink: sink.describe };
+      if (this.fault) ctx.log.info({}, 'speech: speaking again');
+      this.fault = undefined;
+      ctx.log.info({ display: w.displayId, source: w.source, seconds: r.seconds, sink: sink.describe }, 'speech: announced');
+      // A file is written at once: the next announcement waits as long as this one would be heard.
+      if (sink.kind === 'file') await this.hold(r.seconds * 1000);
+    } catch (err) {
+      if (err instanceof SpeechStopped) return;
+      this.counts.failed++;
+      const message = `cannot speak: ${(err as Error).message}`;
+      if (this.fault?.message !== message) this.fault = { source: 'speech', message, since: isoTime(Date.now()) };
+      ctx.log.warn({ display: w.displayId, err: (err as Error).message }, 'speech: announcement failed');
+    } finally {
+      this.speaking = undefined;
+    }
+  }
+
+  private hold(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => { this.pace = undefined; resolve(); };
+      const timer = setTimeout(done, Math.max(0, ms));
+      timer.unref();
+      this.pace = { timer, done };
+    });
+  }
+
+  private endPace(): void {
+    const p = this.pace;
+    if (p) { clearTimeout(p.timer); p.done(); }
+  }
+}
+
+export function speechComponent(): Component {
+  return new SpeechComponent();
+}
