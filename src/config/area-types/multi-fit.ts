@@ -15,6 +15,11 @@ import { docOf } from './markup.js';
 const MAX_GRAPHIC_SIDE = 2048;
 const FITTING: ReadonlySet<Layout['fit']> = new Set(['as-is', 'shrunk', 'wrapped']);
 
+const isTable = (a: AreaConfig): boolean => {
+  const columns = (a as { columns?: unknown }).columns;
+  return Array.isArray(columns) && columns.length > 0;
+};
+
 /** The layout the renderer makes of the value (render/content/sign-text.ts), as far as fitting goes. */
 function options(a: AreaConfig, text: string, size: number): BlockOptions {
   return {
@@ -46,7 +51,8 @@ function tryLayout(doc: Doc, o: BlockOptions): Layout | undefined {
 
 /** Why a MULTI value does not fit (its first page that does not), drawn at font size `size`; undefined when it fits. */
 export function multiFitFault(a: AreaConfig, text: string, size: number): string | undefined {
-  if (a.markup !== 'multi') return undefined;
+  // A table (an area with `columns`) has rules of its own: a cell too wide is shortened and reported.
+  if (a.markup !== 'multi' || isTable(a)) return undefined;
   let doc: Doc;
   // A faulty tag is reported where tags are checked (text.ts), not here.
   try { doc = docOf(a, text); } catch { return undefined; }
