@@ -7,6 +7,8 @@ import { loadConfig } from '../src/config/load.js';
 import type { ServiceConfig } from '../src/config/types.js';
 import { dateText } from '../src/render/content/date.js';
 import { useFontDirs } from '../src/text/fonts.js';
+import { parseCommand } from '../src/control/command.js';
+import type { MldsError } from '../src/errors.js';
 import { fitWarnings, fontDirsOf, measureLine } from '../src/preview/fit.js';
 import { offlineController } from '../src/preview/offline.js';
 import { renderCommand, renderLayoutsToPng, type Preview } from '../src/preview/render.js';
@@ -88,6 +90,20 @@ test('the preview shows a scrolling text from its beginning at the left edge of 
     const expected = columnInk(await decode(word.png), 0, 0, w, title.height, bg);
     assert.ok(expected.some((n) => n > 0));
     assert.deepEqual(shown, expected, 'the preview does not start with the first word at the left edge');
+  } finally { sd.cleanup(); }
+});
+
+test('fit warnings: a MULTI page that does not fit is named, and a static key selecting it is refused by a command', () => {
+  const c = baseConfig();
+  Object.assign(c.displays.main.layout.l1.sign, { markup: 'multi', params: { a: 'Alpha', c: 'Gamma[np]Delta Epsilon Zeta' }, defaultValue: 'a' });
+  const sd = serviceDir(c);
+  try {
+    const config = loadConfig(sd.configFile);
+    const [w, ...rest] = fitWarnings(config);
+    assert.deepEqual(rest, []);
+    assert.match(w, /^\/displays\/main\/layout\/l1\/sign: params "c" text "Gamma\[np\]Delta Epsilon Zeta": page 2 of the MULTI text does not fit the area \(100x50 px\) at fontSize 20: a line is \d+ px wide; a command selecting it is refused$/);
+    assert.throws(() => parseCommand('id=main&layout=l1&sign=c', config), (e: MldsError) => e.code === 'MLDS_BAD_VALUE' && e.message.startsWith('"sign": page 2 of the MULTI text does not fit'));
+    assert.doesNotThrow(() => parseCommand('id=main&layout=l1&sign=a', config));
   } finally { sd.cleanup(); }
 });
 

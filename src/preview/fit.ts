@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pointer } from '../config/faults.js';
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import { needsLayout, signTextContent } from '../render/content/sign-text.js';
+import { multiFitFault } from '../config/area-types/multi-fit.js';
 import { TextContent } from '../render/content/text.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from '../text/fonts.js';
 
@@ -40,6 +41,9 @@ export function fitWarnings(config: ServiceConfig): string[] {
   useFontDirs(fontDirsOf(config));
   const out: string[] = [];
   const check = (where: string, what: string, area: AreaConfig, text: string) => {
+    // A MULTI page that does not fit is refused in a command (a static key selecting it).
+    const multi = multiFitFault(area, text, area.fontSize);
+    if (multi) { out.push(`${where}: ${what}${quote(text)}: ${multi}${area.type === 'static' && what.startsWith('params') ? '; a command selecting it is refused' : ''}`); return; }
     const line = measureLine(area, text);
     if (line.scrolls) out.push(`${where}: ${what}${quote(text)} is ${line.width} px wide and will scroll in ${area.width} px`);
     if (line.clippedPx) out.push(`${where}: ${what}${quote(text)} has a line ${line.clippedPx} px wider than the area (${area.width} px): its end is cut (overflow "pages" without wrap)`);

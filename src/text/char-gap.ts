@@ -4,7 +4,7 @@
 // builds its spacing into each advance as blank columns (side bearings). Under [sc] a
 // character is therefore its ink box: its advance is the ink's width, and its drawing origin
 // is moved so the ink starts at the pen. A character without ink (a space) keeps its advance.
-import type { CanvasRenderingContext2D } from 'canvas';
+import { createCanvas, type CanvasRenderingContext2D } from 'canvas';
 import type { BitmapFont } from './bdf.js';
 import type { BdfGlyph } from './bdf-glyphs.js';
 
@@ -38,15 +38,43 @@ export function bitmapCell(font: BitmapFont, scale: number, cp: number): Cell {
   return cols ? { ink: (cols[1] - cols[0]) * scale, shift: cols[0] * scale, advance } : { ink: advance, shift: 0, advance };
 }
 
+const MAX_CELLS = 4096;
+const vectorCells = new Map<string, Cell>();
+let scratch: CanvasRenderingContext2D | undefined;
+
 /**
- * `ctx.font` must be the face's. node-canvas reports pango's ink rectangle in whole pixels, as
- * x coordinates from the origin (actualBoundingBoxLeft is the ink's left edge, positive to the
- * right, unlike the HTML canvas): the gap is exact to a pixel.
+ * A TrueType character under [sc], found by drawing it once at a whole-pixel origin and reading
+ * which columns it lights (alpha at least one half when `crisp`, as line-raster.ts keeps them;
+ * any alpha otherwise). Drawn at whole pixels the same way, its ink lands on those columns, so
+ * the gap is exact; pango's own ink rectangle is rounded outwards and was a pixel off.
  */
-export function vectorCell(ctx: CanvasRenderingContext2D, ch: string): Cell {
+export function vectorCell(css: string, crisp: boolean, ch: string): Cell {
+  const key = `${crisp ? 1 : 0}${css}\u0000${ch}`;
+  const hit = vectorCells.get(key);
+  if (hit) return hit;
+  const ctx = (scratch ??= createCanvas(1, 1).getContext('2d'));
+  ctx.font = css;
   const m = ctx.measureText(ch);
-  const ink = m.actualBoundingBoxRight - m.actualBoundingBoxLeft;
-  return ink > 0 ? { ink, shift: m.actualBoundingBoxLeft, advance: m.width } : { ink: m.width, shift: 0, advance: m.width };
+  const size = Math.ceil(m.emHeightAscent + m.emHeightDescent);
+  const pad = size;
+  const w = Math.ceil(m.width) + 2 * pad, h = size + 2 * pad;
+  const c = createCanvas(w, h).getContext('2d');
+  c.antialias = crisp ? 'none' : 'default';
+  c.font = css;
+  c.fillStyle = '#fff';
+  c.fillText(ch, pad, pad + Math.ceil(m.emHeightAscent));
+  const alpha = c.getImageData(0, 0, w, h).data;
+  let lo = w, hi = -1;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const a = alpha[(y * w + x) * 4 + 3];
+      if (crisp ? a >= 128 : a > 0) { if (x < lo) lo = x; if (x > hi) hi = x; }
+    }
+  }
+  const cell = hi < 0 ? { ink: m.width, shift: 0, advance: m.width } : { ink: hi - lo + 1, shift: lo - pad, advance: m.width };
+  if (vectorCells.size >= MAX_CELLS) vectorCells.delete(vectorCells.keys().next().value!);
+  vectorCells.set(key, cell);
+  return cell;
 }
 
 /** Width of characters drawn `gap` px apart (no gap after the last). */

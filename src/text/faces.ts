@@ -95,10 +95,9 @@ export const bitmapHas = (face: BitmapFace, ch: string): boolean => face.font.gl
 
 /** Each character of `text` as [sc] draws it; a TrueType character is a measuring call of its own. */
 export function* cells(face: Face, text: string): Generator<Cell> {
-  if (face.kind === 'vector') measureCtx.font = face.css;
   for (const ch of text) {
     measured += face.kind === 'bitmap' ? 1 : 1 + MEASURE_CALL_UNITS;
     if (measured > limit) throw new MeasureLimit();
-    yield face.kind === 'bitmap' ? bitmapCell(face.font, face.scale, ch.codePointAt(0)!) : vectorCell(measureCtx, ch);
+    yield face.kind === 'bitmap' ? bitmapCell(face.font, face.scale, ch.codePointAt(0)!) : vectorCell(face.css, face.crisp, ch);
   }
 }

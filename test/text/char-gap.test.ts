@@ -49,11 +49,14 @@ test('right-aligned, a spaced line ends with its last glyph\'s ink at the area\'
   assert.deepEqual(runs(inkColumns(draw('[jl4][sc4]III'), 0, 192)), [[169, 173], [178, 182], [187, 191]]);
 });
 
-test('[sc] with a TrueType font: the gap between two glyphs\' ink is n px (to the pixel, antialias none)', () => {
-  const ttf = { font: path.join(FONT_DIR, 'DejaVuSans.ttf'), fontSize: 14, antialias: 'none' as const };
-  for (const n of [2, 7]) {
-    const g = gaps(runs(inkColumns(draw(`[sc${n}]HHH`, ttf), 0, 192)));
-    assert.equal(g.length, 2, `three glyphs: ${g}`);
-    for (const x of g) assert.ok(Math.abs(x - n) <= 1, `[sc${n}]: gaps ${g}`);
+test('[sc] with a TrueType font: n blank columns between two glyphs, crisp or antialiased', () => {
+  for (const antialias of ['none', 'default'] as const) {
+    const ttf = { font: path.join(FONT_DIR, 'DejaVuSans.ttf'), fontSize: 14, antialias };
+    for (const n of [0, 2, 7]) {
+      // Antialiased: any light at all is ink, so the gap is the columns left fully dark.
+      const r = runs(inkColumns(draw(`[sc${n}]HWH`, ttf), 0, 192, 0, 16, 0));
+      if (n === 0) assert.equal(r.length, 1, `[sc0] ${antialias}: the glyphs touch, ${JSON.stringify(r)}`);
+      else assert.deepEqual(gaps(r), [n, n], `[sc${n}] ${antialias}: ${JSON.stringify(r)}`);
+    }
   }
 });

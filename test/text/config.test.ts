@@ -57,6 +57,21 @@ test('a static area with markup "multi" has its params checked at load', () => {
   }
 });
 
+test('a static MULTI params text whose line parts go back along the line is a fault, the area\'s align counting', () => {
+  const c: Cfg = baseConfig();
+  Object.assign(c.displays.main.layout.l1.sign, { markup: 'multi', align: 'center', params: { a: 'Gleis[jl4]2', b: 'Mitte[jl2]links' }, defaultValue: 'a' });
+  const sd = serviceDir(c);
+  try {
+    assert.throws(() => loadConfig(sd.configFile), (err: ConfigError) => {
+      assert.deepEqual(err.faults.map((f) => f.path), ['/displays/main/layout/l1/sign/params/b']);
+      assert.match(err.faults[0].message, /MULTI tag "\[jl2\]" at character 6: a line's parts come left, centre, right/);
+      return true;
+    });
+  } finally {
+    sd.cleanup();
+  }
+});
+
 test('a configuration archive carries the fonts and graphics lists', async () => {
   const c: Cfg = baseConfig();
   Object.assign(c.displays.main.layout.l1.title, { markup: 'multi', fonts: ['6x10.bdf'], graphics: ['bus.png'] });

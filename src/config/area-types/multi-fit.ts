@@ -15,6 +15,11 @@ import { docOf } from './markup.js';
 const MAX_GRAPHIC_SIDE = 2048;
 const FITTING: ReadonlySet<Layout['fit']> = new Set(['as-is', 'shrunk', 'wrapped']);
 
+const isTable = (a: AreaConfig): boolean => {
+  const columns = (a as { columns?: unknown }).columns;
+  return Array.isArray(columns) && columns.length > 0;
+};
+
 /** The layout the renderer makes of the value (render/content/sign-text.ts), as far as fitting goes. */
 function options(a: AreaConfig, text: string, size: number): BlockOptions {
   return {
@@ -44,21 +49,30 @@ function tryLayout(doc: Doc, o: BlockOptions): Layout | undefined {
   try { return layoutBlock(doc, o); } catch { return undefined; }
 }
 
-/**
- * Throws 400 MLDS_BAD_VALUE naming the area and the first page that cannot fit. `size`: the
- * font size the value is drawn at (the area's, or the command's fontSize[area]).
- */
-export function checkMultiFit(a: AreaConfig, text: string, size: number): void {
-  if (a.markup !== 'multi') return;
-  const doc = docOf(a, text);
+/** Why a MULTI value does not fit (its first page that does not), drawn at font size `size`; undefined when it fits. */
+export function multiFitFault(a: AreaConfig, text: string, size: number): string | undefined {
+  // A table (an area with `columns`) has rules of its own: a cell too wide is shortened and reported.
+  if (a.markup !== 'multi' || isTable(a)) return undefined;
+  let doc: Doc;
+  // A faulty tag is reported where tags are checked (text.ts), not here.
+  try { doc = docOf(a, text); } catch { return undefined; }
   const o = options(a, text, size);
   const whole = tryLayout(doc, o);
-  if (!whole || FITTING.has(whole.fit)) return;
+  if (!whole || FITTING.has(whole.fit)) return undefined;
   // Which page: the first that does not fit on its own (only on the way to a refusal).
   const pages = doc.pages.map((p): Doc => ({ pages: [p], multi: true }));
   const index = Math.max(0, pages.findIndex((d) => !FITTING.has(tryLayout(d, o)?.fit ?? 'as-is')));
   const alone = tryLayout(pages[index], { ...o, minFontSize: undefined });
   const shrink = o.minFontSize !== undefined ? ` nor shrunk down to fontSize ${o.minFontSize}` : '';
   const detail = alone ? `: ${why(alone, a)}` : '';
-  throw new MldsError('MLDS_BAD_VALUE', `"${a.id}": page ${index + 1} of the MULTI text does not fit the area (${a.width}x${a.height} px) at fontSize ${size}${shrink}${o.wrap ? ' (wrapped)' : ''}${detail}`, a.id);
+  return `page ${index + 1} of the MULTI text does not fit the area (${a.width}x${a.height} px) at fontSize ${size}${shrink}${o.wrap ? ' (wrapped)' : ''}${detail}`;
+}
+
+/**
+ * Throws 400 MLDS_BAD_VALUE naming the area and the first page that cannot fit. `size`: the
+ * font size the value is drawn at (the area's, or the command's fontSize[area]).
+ */
+export function checkMultiFit(a: AreaConfig, text: string, size: number): void {
+  const fault = multiFitFault(a, text, size);
+  if (fault) throw new MldsError('MLDS_BAD_VALUE', `"${a.id}": ${fault}`, a.id);
 }

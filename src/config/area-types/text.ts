@@ -70,7 +70,8 @@ export const staticText: AreaKind = {
     configTabs(r, look, Object.entries(r.params).map(([k, v]) => [pointer('params', k), v]));
     if (look.markup === 'multi') {
       for (const [k, v] of Object.entries(r.params)) {
-        try { docOf({ ...look, id: r.id } as AreaConfig, v); } catch (err) { if (err instanceof MultiError) r.fault(pointer('params', k), err.message); }
+        // The area's align counts: text before a line's first [jl] takes it, and parts come left, centre, right.
+        try { docOf({ ...look, id: r.id, align: r.raw.align ?? 'left' } as AreaConfig, v); } catch (err) { if (err instanceof MultiError) r.fault(pointer('params', k), err.message); }
       }
     }
     return look;

@@ -72,7 +72,7 @@ function fillPiece(ctx: CanvasRenderingContext2D, p: TextPiece, x: number, basel
   ctx.font = p.face.css;
   if (p.gap !== undefined) {
     // Character by character, each to its ink (pango's shaping and kerning do not cross characters).
-    for (const ch of p.text) { const c = vectorCell(ctx, ch); ctx.fillText(ch, x - c.shift, baseline); x += c.ink + p.gap; }
+    for (const ch of p.text) { const c = vectorCell(p.face.css, p.face.crisp, ch); ctx.fillText(ch, x - c.shift, baseline); x += c.ink + p.gap; }
     return;
   }
   if (!p.spacing) { ctx.fillText(p.text, x, baseline); return; }
