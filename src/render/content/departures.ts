@@ -11,7 +11,7 @@ import { faceFor } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
 import { systemZone } from '../../time/system-zone.js';
 import { BlockContent } from './block.js';
-import type { BoardData, BoardSource } from './board-source.js';
+import type { BoardData, BoardSource, BoardState } from './board-source.js';
 import { nextContentId, type Content, type TextFit } from './content.js';
 import { boardRows } from './departure-rows.js';
 import { scrollPxPerSecond } from './scroll.js';
@@ -24,9 +24,9 @@ const MINUTE = 60_000;
 export const MAX_PAGES = 4;
 const NO_DATA: BoardData = { state: 'no-data', departures: [] };
 
-/** What each board last showed, for /status (drawers.ts statusText): rows a line, cells tab-separated. */
-const shown = new WeakMap<AreaConfig, string>();
-export const shownBoard = (area: AreaConfig): string | undefined => shown.get(area);
+/** What each board last showed, for /status (drawers.ts): rows a line, cells tab-separated, and the feed's state. */
+const shown = new WeakMap<AreaConfig, { text: string; state: BoardState }>();
+export const shownBoard = (area: AreaConfig): { text: string; state: BoardState } | undefined => shown.get(area);
 
 export interface DeparturesEnv { boards?: () => Boards; timezone?: string; start: number }
 
@@ -80,8 +80,8 @@ export class DeparturesContent implements Content {
       this.text = text;
       this.block = this.layout(lines, data.state !== 'no-data');
       this.serial++;
-      shown.set(this.area, lines.join('\n'));
     }
+    shown.set(this.area, { text: lines.join('\n'), state: data.state });
     return this.block;
   }
 
