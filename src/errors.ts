@@ -13,7 +13,7 @@ export const ERRORS = {
   MLDS_UNKNOWN_AREA: { status: 400, doc: 'An area key is not an area of the layout (with `unknownAreaKeys` = reject).' },
   MLDS_UNKNOWN_PARAM_KEY: { status: 400, doc: 'The value of a static, image, video, audio or web area is not a key of its `params`.' },
   MLDS_BAD_OVERRIDE: { status: 400, doc: 'A `fontColor[area]` or `fontSize[area]` override is malformed, names an unknown area, targets an area type that has no font, or gives a bitmap font a size other than its pixel size or a whole multiple.' },
-  MLDS_BAD_VALUE: { status: 400, doc: 'An area value is not acceptable for its area type (too long, a value for a date area, or a MULTI tag outside the subset or malformed: the message names the area, the tag and its position).' },
+  MLDS_BAD_VALUE: { status: 400, doc: 'An area value is not acceptable for its area type (too long, a tab in an area without columns, a value for a date or departures area, or a MULTI tag outside the subset or malformed: the message names the area, the tag and its position; a MULTI page that does not fit its area: the message names the area and the page).' },
   MLDS_BAD_CONTROL_OPTION: { status: 400, doc: '`keep`, `priority` or `expires` is malformed, repeated or out of range; `expires` is missing with a priority above 0 or given with priority 0; or a clear (`priority=<p>&layout=`) names an area.' },
   MLDS_BAD_REQUEST: { status: 400, doc: 'The HTTP parser refused the request before it reached the service: a malformed request line or header, or an HTTP/1.1 request without a Host header. The connection is closed.' },
   MLDS_BAD_PARAMETER: { status: 400, doc: 'A query parameter of a non-control endpoint is missing or malformed.' },

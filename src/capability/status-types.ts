@@ -9,6 +9,7 @@ import type { CodeCacheReport } from '../util/code-cache.js';
 import type { ServiceProblem } from '../problem.js';
 import type { Identity } from '../util/identity.js';
 import type { ReadBackMode } from '../render/read-back.js';
+import type { BoardState } from '../render/content/board-source.js';
 
 export type { Identity, ServiceProblem };
 
@@ -45,6 +46,8 @@ export interface AreaReport extends Pick<AreaState, 'source' | 'value' | 'text' 
   missingGlyphs?: string[];
   /** fit "clipped": pixels cut off the widest line at the area's edge. */
   clippedPx?: number;
+  /** departures areas: what the board shows, live, scheduled (the realtime feed is stale or absent) or no-data. */
+  board?: BoardState;
 }
 
 export type FaultReport = Omit<FaultRecord, 'at'> & { at?: string };

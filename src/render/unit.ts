@@ -26,12 +26,10 @@ export class Unit {
   loop: FrameLoop;
   readonly runner: OutputRunner;
   private readonly listeners = new Set<(frame: Frame) => void>();
-  private boardSource: BoardSource | undefined;
-  /** Counts the board source's news: a departures area asks its source again when it moves. */
-  private boardNews = 0;
+  /** What departures areas draw from (RenderOptions.boards): one object, asked every frame, changed in place. */
+  private readonly boardsView: Boards = { source: undefined, version: 0 };
+  private readonly boardsNow = (): Boards => this.boardsView;
   private boardsOff: (() => void) | undefined;
-  /** What departures areas draw from, as they see it (RenderOptions.boards). */
-  private readonly boardsNow = (): Boards => ({ source: this.boardSource, version: this.boardNews });
 
   constructor(public config: UnitConfig, service: ServiceConfig, private readonly stateOf: (id: string) => DisplayState, log: RunnerLog, private readonly now: () => number) {
     this.compositor = new Compositor(config, this.displaysOf(service), stateOf, { ...compositorOptions(service), boards: this.boardsNow });
@@ -42,20 +40,21 @@ export class Unit {
 
   /** Where departures areas read their rows; set by the feeds capability, undefined without feeds. */
   get boards(): BoardSource | undefined {
-    return this.boardSource;
+    return this.boardsView.source;
   }
 
   /** A new source (or none): boards redraw now, and whenever it says a feed brought news. */
   set boards(source: BoardSource | undefined) {
-    if (source === this.boardSource) return;
+    if (source === this.boardsView.source) return;
     this.boardsOff?.();
-    this.boardSource = source;
+    this.boardsView.source = source;
     this.boardsOff = source?.onChange(() => this.boardNewsArrived());
     this.boardNewsArrived();
   }
 
+  /** `version` counts the source's news: a departures area asks its source again when it moves. */
   private boardNewsArrived(): void {
-    this.boardNews++;
+    this.boardsView.version++;
     void this.loop.invalidate();
   }
 

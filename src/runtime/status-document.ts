@@ -109,6 +109,7 @@ export function buildStatus(s: StatusInput): Status {
           ttlLeftSeconds: a.expiresAt === undefined ? null : Math.max(0, Math.ceil((a.expiresAt - now) / 1000)),
           fault: a.fault ?? drawFault(a.area.id) ?? areaFault(a.area),
           ...textFit(drawing?.texts, d.id, a.area.id),
+          ...boardOf(a),
         })) : [],
         lastCommand: st.lastCommand ? { ...st.lastCommand, at: isoTime(st.lastCommand.at) } : null,
         lastFault: st.lastFault ? { ...st.lastFault, at: isoTime(st.lastFault.at) } : null,
@@ -128,6 +129,12 @@ function textFit(texts: Array<{ display: string; area: string } & TextFit> | und
   const t = texts?.find((x) => x.display === display && x.area === area);
   if (!t) return {};
   return { fit: t.fit, fontSizeUsed: t.size, ...(t.missing?.length ? { missingGlyphs: t.missing } : {}), ...(t.clippedPx ? { clippedPx: t.clippedPx } : {}) };
+}
+
+/** A departures area's feed state (`board`). */
+function boardOf(a: AreaState): Partial<AreaReport> {
+  const board = drawerOf(a.area.type).boardState?.(a);
+  return board ? { board } : {};
 }
 
 /** The text an area shows, as its type tells it (a clock's current time). */

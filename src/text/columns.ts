@@ -9,6 +9,9 @@ export interface Column { width: number; align: Align }
 /** A row laid out, and by how many pixels its widest cell was wider than its column (0: none). */
 export interface LaidRow { line: LaidLine; overPx: number }
 
+/** A cell laid out in its column's width (cut when it was wider, by overPx). */
+export interface LaidCell { line: LaidLine; overPx: number }
+
 /** The cells of a line: its spans split at each tab (a tab inside a span splits that span). */
 export function cellsOf(line: DocLine): DocLine[] {
   const cells: DocLine[] = [{ spans: [] }];
@@ -50,26 +53,39 @@ function cut(cell: DocLine, env: StyleEnv, width: number): LaidLine {
 
 const moved = (p: Piece, dx: number): Piece => ({ ...p, x: p.x + dx });
 
+function layCell(cell: DocLine, env: StyleEnv, width: number): LaidCell {
+  const whole = layLine(cell, env)[0];
+  if (whole.width <= width) return { line: whole, overPx: 0 };
+  const line = cut(cell, env, width);
+  if (whole.missing) line.missing = whole.missing;
+  return { line, overPx: Math.ceil(whole.width - width) };
+}
+
+/** The key of a cell laid out with this env in this width. */
+const cellKey = (cell: DocLine, env: StyleEnv, width: number): string =>
+  `${env.font ?? ''}|${env.size}|${env.crisp ? 1 : 0}|${env.color.r},${env.color.g},${env.color.b}|${width}|${JSON.stringify(cell.spans)}`;
+
 /**
  * The row of `line` at this size: cell i in column i (cells past the last column are dropped,
  * as is a column's share of a row that has fewer cells). The row is left-aligned: its cells
- * carry their own alignment.
+ * carry their own alignment. `cache` (owned and bounded by the caller) keeps laid-out cells: a
+ * board whose countdowns change lays out only the countdown cells again.
  */
-export function layRow(line: DocLine, env: StyleEnv, columns: readonly Column[]): LaidRow {
+export function layRow(line: DocLine, env: StyleEnv, columns: readonly Column[], cache?: Map<string, LaidCell>): LaidRow {
   const cells = cellsOf(line);
-  const base = layLine({ spans: [] }, env)[0];
   const pieces: Piece[] = [];
   const missing = new Set<string>();
-  let ascent = base.ascent, descent = base.descent, left = 0, overPx = 0;
+  let ascent = -1, descent = 0, left = 0, overPx = 0;
   columns.forEach((col, i) => {
     const cell = cells[i];
     if (cell && cell.spans.length) {
-      let laid = layLine(cell, env)[0];
+      const key = cache && cellKey(cell, env, col.width);
+      const hit = key ? cache!.get(key) : undefined;
+      const laidCell = hit ?? layCell(cell, env, col.width);
+      if (key && !hit) cache!.set(key, laidCell);
+      const laid = laidCell.line;
       for (const m of laid.missing ?? []) missing.add(m);
-      if (laid.width > col.width) {
-        overPx = Math.max(overPx, Math.ceil(laid.width - col.width));
-        laid = cut(cell, env, col.width);
-      }
+      overPx = Math.max(overPx, laidCell.overPx);
       const room = col.width - Math.ceil(laid.width);
       const x = left + (col.align === 'center' ? Math.round(room / 2) : col.align === 'right' ? room : 0);
       for (const p of laid.pieces) pieces.push(moved(p, x));
@@ -78,10 +94,12 @@ export function layRow(line: DocLine, env: StyleEnv, columns: readonly Column[])
     }
     left += col.width;
   });
+  if (ascent < 0) {
+    // No cell: an empty row as tall as the font's.
+    const empty = layLine({ spans: [] }, env)[0];
+    ascent = empty.ascent; descent = empty.descent;
+  }
   const out: LaidLine = { pieces, width: left, ascent, descent, align: 'left' };
   if (missing.size) out.missing = [...missing];
   return { line: out, overPx };
 }
-
-/** A row's text as a cache key: its cells' spans (a plain value's row is its text). */
-export const rowKey = (line: DocLine): string => JSON.stringify(line.spans);

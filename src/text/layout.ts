@@ -6,7 +6,7 @@ import { isBitmapFontFile, loadBdf } from './bdf.js';
 import type { Doc, DocPage, VAlign } from './doc.js';
 import { MeasureLimit, measureWithin, measuredUnits } from './faces.js';
 import { layLine, type LaidLine, type StyleEnv } from './lines.js';
-import { layRow, rowKey, type Column, type LaidRow } from './columns.js';
+import { layRow, type Column, type LaidCell } from './columns.js';
 import { layParts } from './line-parts.js';
 
 export type Overflow = 'scroll' | 'pages' | 'scroll-up';
@@ -35,11 +35,8 @@ export interface BlockOptions {
   fitBudget?: number;
   /** Lines are table rows, tab-separated cells in these columns (columns.ts); no wrap, no sideways scroll. */
   columns?: readonly Column[];
-  /**
-   * Rows already laid out, by size, font and row: a board that changes one row lays out only
-   * that one. Owned by the caller, who bounds it (only rows of plain values are kept).
-   */
-  rowCache?: Map<string, LaidRow>;
+  /** Table cells already laid out (columns.ts layRow): owned by the caller, who bounds it. */
+  cellCache?: Map<string, LaidCell>;
 }
 
 export interface LaidPage { lines: LaidLine[]; onMs: number; offMs: number; valign: VAlign; height: number }
@@ -203,9 +200,7 @@ function layRows(doc: Doc, o: BlockOptions, c: Candidate): { laid: LaidLine[][];
   const e = env(o, c);
   let over = 0;
   const laid = doc.pages.map((p) => p.lines.map((l) => {
-    const key = o.rowCache && !doc.multi ? `${c.font ?? ''}|${c.size}|${rowKey(l)}` : undefined;
-    const row = (key && o.rowCache!.get(key)) || layRow(l, e, o.columns!);
-    if (key) o.rowCache!.set(key, row);
+    const row = layRow(l, e, o.columns!, o.cellCache);
     over = Math.max(over, row.overPx);
     return row.line;
   }));

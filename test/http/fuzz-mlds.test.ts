@@ -23,8 +23,8 @@ function layoutsOf(config: Config): Map<string, Map<string, AreaDef>> {
   return new Map(Object.entries(layouts).map(([name, areas]) => [name, new Map(Object.entries(areas))]));
 }
 
-/** Any text a TPCM may send: every Unicode plane, short enough never to be refused. */
-const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+/** Any text a TPCM may send: every Unicode plane, short enough never to be refused; no tab (it separates cells only in an area with columns). */
+const anyText = fc.string({ unit: 'binary', maxLength: 40 }).map((s) => s.replaceAll('\t', ' '));
 
 /** A valid command for one layout: some of its areas, each with a value its type accepts, maybe overrides and inumber. */
 function validCommand(layouts: Map<string, Map<string, AreaDef>>): fc.Arbitrary<{ layout: string; pairs: Pair[] }> {
@@ -81,6 +81,7 @@ function faultyCommand(layouts: Map<string, Map<string, AreaDef>>): fc.Arbitrary
       () => ({ query: `${enc(head('main', cmd.layout))}&${text}=${['%C3%28', '%C0%AF', '%ED%A0%80', '%FF', '%E2%82'][n % 5]}`, code: 'MLDS_BAD_ENCODING', why: 'invalid UTF-8' }),
       () => ({ query: enc([...head('main', cmd.layout), { name: text, value: 'w'.repeat(4097 + (n % 50)) }]), code: 'MLDS_BAD_VALUE', why: 'text too long' }),
       () => ({ query: enc([...head('main', cmd.layout), { name: 'inumber', value: '9'.repeat(256 + (n % 100)) }]), code: 'MLDS_BAD_PARAMETER', why: 'inumber too long' }),
+      () => ({ query: enc([...head('main', cmd.layout), { name: text, value: `${w}\t${n}` }]), code: 'MLDS_BAD_VALUE', why: 'a tab in an area without columns' }),
     ];
     return kinds[n % kinds.length]();
   });

@@ -102,6 +102,7 @@ test('rows are drawn in their columns: live countdowns, the scheduled mark, canc
     await until2(async () => (await boardText(r.svc)) === `${rows}\n9\tNot shown\t13:15\t15min`, 'the board on /status');
     await showRef(r.svc, rows);
     sameAsRef(await shot(r.svc));
+    assert.equal((await areas(r.svc)).find((a) => a.id === 'board')?.board, 'live');
     assert.deepEqual(r.boards.queries.at(-1) && { ...r.boards.queries.at(-1), now: 0 }, { feed: 'city', stops: ['S1'], routes: undefined, staleAfter: 180, now: 0, limit: 12 });
   } finally { await r.close(); }
 });
@@ -127,7 +128,7 @@ test('a countdown changes when its minute does, on the service clock and without
   } finally { await r.close(); }
 });
 
-test('news from the source redraws the board at once; no data shows noDataText, and so does a unit without a source', async () => {
+test('news from the source redraws the board at once; a stale feed shows the marked schedule; no data shows noDataText, and so does a unit without a source; /status says which', async () => {
   const r = await rig({ ...BOARD, noDataText: 'No live data' });
   try {
     r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 150_000)];
@@ -137,9 +138,16 @@ test('news from the source redraws the board at once; no data shows noDataText, 
     r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 150_000), dep('b', 'S3', 'Flughafen', 170_000)];
     r.boards.news();
     await until2(async () => (await boardText(r.svc)) === '12\tHauptbahnhof\t13:02\t2min\nS3\tFlughafen\t13:02\t2min', 'news drawn');
+    // The realtime feed went stale: the source gives the schedule, every time marked.
+    r.boards.state = 'scheduled';
+    r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 150_000, { live: false })];
+    r.boards.news();
+    await until2(async () => (await boardText(r.svc)) === '12\tHauptbahnhof\t13:02~\t2min~', 'scheduled');
+    assert.equal((await areas(r.svc)).find((a) => a.id === 'board')?.board, 'scheduled');
     r.boards.state = 'no-data';
     r.boards.news();
     await until2(async () => (await boardText(r.svc)) === 'No live data', 'no data');
+    assert.equal((await areas(r.svc)).find((a) => a.id === 'board')?.board, 'no-data');
     const p = await shot(r.svc);
     // The text is not a table row: it runs across the columns (a first cell of 21 px would cut it).
     let ink = 0;

@@ -1,17 +1,17 @@
 // A departures area's picture: the next departures at its stops, from the unit's BoardSource,
 // laid out as a table in the area's columns (src/text/columns.ts). The board is asked again when
 // a row would read differently (departure-rows.ts), at each minute (a feed going stale tells
-// no one), and when the source says a feed brought news; only rows whose text changed are laid
-// out again (the row cache), and the picture changes only when some text did.
+// no one), and when the source says a feed brought news; only cells whose text changed are laid
+// out again (the cell cache), and the picture changes only when some text did.
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { AreaConfig, DeparturesConfig } from '../../config/types.js';
-import type { LaidRow } from '../../text/columns.js';
+import type { LaidCell } from '../../text/columns.js';
 import type { Doc } from '../../text/doc.js';
 import { faceFor } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
 import { systemZone } from '../../time/system-zone.js';
 import { BlockContent } from './block.js';
-import type { BoardData, BoardSource } from './board-source.js';
+import type { BoardData, BoardSource, BoardState } from './board-source.js';
 import { nextContentId, type Content, type TextFit } from './content.js';
 import { boardRows } from './departure-rows.js';
 import { scrollPxPerSecond } from './scroll.js';
@@ -24,9 +24,9 @@ const MINUTE = 60_000;
 export const MAX_PAGES = 4;
 const NO_DATA: BoardData = { state: 'no-data', departures: [] };
 
-/** What each board last showed, for /status (drawers.ts statusText): rows a line, cells tab-separated. */
-const shown = new WeakMap<AreaConfig, string>();
-export const shownBoard = (area: AreaConfig): string | undefined => shown.get(area);
+/** What each board last showed, for /status (drawers.ts): rows a line, cells tab-separated, and the feed's state. */
+const shown = new WeakMap<AreaConfig, { text: string; state: BoardState }>();
+export const shownBoard = (area: AreaConfig): { text: string; state: BoardState } | undefined => shown.get(area);
 
 export interface DeparturesEnv { boards?: () => Boards; timezone?: string; start: number }
 
@@ -47,7 +47,7 @@ export class DeparturesContent implements Content {
   private keyText = '';
   private keySerial = -1;
   private keyBlock = '';
-  private readonly rowCache = new Map<string, LaidRow>();
+  private readonly cellCache = new Map<string, LaidCell>();
   private boardFault: string | undefined;
 
   constructor(private readonly area: AreaConfig, private readonly env: DeparturesEnv) {
@@ -80,8 +80,8 @@ export class DeparturesContent implements Content {
       this.text = text;
       this.block = this.layout(lines, data.state !== 'no-data');
       this.serial++;
-      shown.set(this.area, lines.join('\n'));
     }
+    shown.set(this.area, { text: lines.join('\n'), state: data.state });
     return this.block;
   }
 
@@ -91,15 +91,15 @@ export class DeparturesContent implements Content {
     for (let i = 0; i < Math.max(1, lines.length); i += this.perPage) {
       pages.push({ lines: lines.slice(i, i + this.perPage).map((t) => ({ spans: t ? [{ text: t, font: 0, spacing: 0 }] : [] })) });
     }
-    // Rows of earlier boards that are not on this one go: the cache holds what two boards show.
-    if (this.rowCache.size > 4 * this.limit) this.rowCache.clear();
+    // Cells of earlier boards go now and then: the cache holds about what a few boards show.
+    if (this.cellCache.size > 4 * this.limit * (a.columns?.length ?? 1)) this.cellCache.clear();
     const layout = layoutBlock({ pages, multi: false }, {
       width: a.width, height: a.height, font: a.font, fonts: a.fonts ?? [], fontSize: a.fontSize,
       minFontSize: a.fit === 'shrink' ? (a.minFontSize ?? Math.max(1, Math.floor(a.fontSize / 2))) : undefined,
       wrap: false, lineSpacing: a.lineSpacing, valign: a.valign ?? 'top', align: a.align,
       overflow: a.overflow ?? 'pages', pageMs: (a.pageSeconds ?? 3) * 1000, crisp: a.antialias === 'none',
       color: a.fontColor, rtl: false, graphicSize: () => undefined,
-      columns: table ? a.columns : undefined, rowCache: table ? this.rowCache : undefined,
+      columns: table ? a.columns : undefined, cellCache: table ? this.cellCache : undefined,
     });
     return new BlockContent({
       layout, width: a.width, height: a.height, align: a.align, pxPerSecond: scrollPxPerSecond(a.scrollSpeed),

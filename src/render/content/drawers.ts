@@ -8,6 +8,7 @@ import type { AreaState } from '../../control/state.js';
 import { BlockContent } from './block.js';
 import type { Content } from './content.js';
 import { DateContent, shownDate } from './date.js';
+import type { BoardState } from './board-source.js';
 import { DeparturesContent, shownBoard, type Boards } from './departures.js';
 import { ImageContent } from './image.js';
 import { scrollPxPerSecond, scrollStep } from './scroll.js';
@@ -41,6 +42,8 @@ export interface AreaDrawer {
   signature?(area: AreaConfig, state: AreaState | undefined): string;
   /** Text /status reports for the area (a clock's current text); default: the state's text. */
   statusText?(state: AreaState, now: number, timezone?: string): string | undefined;
+  /** A departures area's feed state on /status (`board`): live, scheduled or no-data. */
+  boardState?(state: AreaState): BoardState | undefined;
 }
 
 function drawText(a: AreaConfig, st: AreaState | undefined, env: DrawEnv): Content | undefined {
@@ -104,7 +107,8 @@ const DRAWERS: Record<AreaType, AreaDrawer> = {
     // The board shows whenever the area has not been cleared.
     draw: (a, st, env) => (st?.source === 'none' ? undefined : new DeparturesContent(a, env)),
     signature: (_a, st) => (st?.source === 'none' ? '' : 'board'),
-    statusText: (st) => (st.source === 'none' ? undefined : shownBoard(st.area)),
+    statusText: (st) => (st.source === 'none' ? undefined : shownBoard(st.area)?.text),
+    boardState: (st) => (st.source === 'none' ? undefined : shownBoard(st.area)?.state),
   },
 };
 
