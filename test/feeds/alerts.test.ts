@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { FakeClock } from '../helpers/clock.js';
+import { until } from '../helpers/wait.js';
+import { boardConfig, feedMessage, feedServer, feedsRig, gtfsZip, sec } from './fixtures.js';
+import { schedule, T0, tripUpdates } from './gtfs-sample.js';
+
+const alert = (id: string, text: string, informed: Array<Record<string, unknown>>, periods: Array<[number, number?]> = []) => ({
+  id,
+  alert: {
+    activePeriod: periods.map(([start, end]) => ({ start: sec(start), ...(end ? { end: sec(end) } : {}) })),
+    informedEntity: informed,
+    headerText: { translation: [{ text, language: 'en' }, { text: `${text} (de)`, language: 'de' }] },
+  },
+});
+
+test('GTFS-realtime alerts for the board\'s stop and routes go to its display as a priority message for their active period, renewed, and leave', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
+  const srv = await feedServer();
+  const clock = new FakeClock(T0);
+  srv.bodies.set('/tu', tripUpdates(T0));
+  srv.bodies.set('/alerts', feedMessage([
+    alert('lift', 'Lift out of order', [{ stopId: 'S1' }], [[T0 - 60_000, T0 + 300_000]]),
+    alert('line', 'Line 12 diverted', [{ routeId: 'R12' }], [[T0 - 60_000, T0 + 300_000]]),
+    alert('other', 'Line 99 strike', [{ routeId: 'R99' }]),
+    alert('later', 'Works tonight', [{ stopId: 'S1' }], [[T0 + 600_000]]),
+  ], T0));
+  const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
+  const rig = await feedsRig(boardConfig({
+    vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: 'gtfs.zip', interval: '30', alertsUrl: srv.url('/alerts'), alertArea: 'alert', alertPriority: '6' },
+  }, ['S1']), clock, { 'gtfs.zip': zip });
+  const shown = 'id=stop1&layout=board&alert=Lift%20out%20of%20order%20%E2%80%A2%20Line%2012%20diverted&priority=6&expires=90';
+  const clear = 'id=stop1&priority=6&layout=';
+  try {
+    await until(() => rig.applied.length === 1, 10_000, 'the alert shown');
+    assert.deepEqual(rig.applied, [shown], 'the alerts of its stop and of the routes calling there; not line 99; not the later one');
+
+    // Said again before its 90 s run out (every interval), while the alerts feed stays the same (304).
+    clock.advance(30_000);
+    await until(() => rig.applied.length === 2, 10_000, 'the renewal');
+    assert.equal(rig.applied[1], shown);
+
+    // The active period ends at T0 + 300 s: the level is cleared then, not a poll later.
+    clock.advance(270_000);
+    await until(() => rig.applied.includes(clear), 10_000, 'the clear at the end of the period');
+    const count = rig.applied.length;
+    assert.equal(rig.applied[count - 1], clear);
+    assert.equal((rig.feeds.status().feeds.vbb as { alerts: { shownOn: number } }).alerts.shownOn, 0);
+
+    // The later alert starts at T0 + 600 s (the timer wakes at its start), then leaves the feed.
+    clock.advance(300_000);
+    await until(() => rig.applied.some((q) => q.includes('Works%20tonight')), 10_000, 'the later alert');
+    assert.match(rig.applied[rig.applied.length - 1], /^id=stop1&layout=board&alert=Works%20tonight&priority=6&expires=90$/);
+    // No poll in flight while the feed changes.
+    await until(() => (rig.feeds.status().feeds.vbb as { alerts: { nextPollAt?: string } }).alerts.nextPollAt !== undefined, 10_000, 'the alerts poll done');
+    srv.bodies.set('/alerts', feedMessage([alert('other', 'Line 99 strike', [{ routeId: 'R99' }])], T0 + 600_000));
+    const before = rig.applied.length;
+    clock.advance(30_000);
+    await until(() => rig.applied.length > before && rig.applied[rig.applied.length - 1] === clear, 10_000, 'the clear once it left the feed');
+  } finally {
+    await rig.stop();
+    srv.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
