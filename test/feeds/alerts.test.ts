@@ -5,8 +5,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
+import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
 import { boardConfig, feedMessage, feedServer, feedsRig, gtfsZip, sec } from './fixtures.js';
 import { schedule, T0, tripUpdates } from './gtfs-sample.js';
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const alert = (id: string, text: string, informed: Array<Record<string, unknown>>, periods: Array<[number, number?]> = []) => ({
   id,
@@ -63,6 +66,44 @@ test('GTFS-realtime alerts for the board\'s stop and routes go to its display as
   } finally {
     await rig.stop();
     srv.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('feed alerts through a running service\'s control path: a level on /status with source feed, the alert area\'s text, and gone when cleared', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
+  const srv = await feedServer();
+  // The service's display and layout as the board's, with the alert area (the departures area is drawn by its own module).
+  const c = baseConfig();
+  c.displays = { stop1: { displayWidth: '192', displayHeight: '32', output: { driver: 'virtual' }, layout: { board: { alert: { type: 'text', coordinates: '0 24 191 31', fontSize: '8' } }, plain: { other: { type: 'text', coordinates: '0 0 191 31' } } } } };
+  const sd = serviceDir(c);
+  const svc = await start(sd, { recheckSeconds: 0 });
+  const clock = new FakeClock(Date.now());
+  const t0 = clock.now();
+  srv.bodies.set('/tu', feedMessage([], t0));
+  srv.bodies.set('/alerts', feedMessage([alert('lift', 'Lift out of order', [{ stopId: 'S1' }], [[t0 - 60_000, t0 + 3600_000]])], t0));
+  const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
+  const rig = await feedsRig(boardConfig({
+    vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: 'gtfs.zip', interval: '30', alertsUrl: srv.url('/alerts'), alertArea: 'alert' },
+  }, ['S1']), clock, { 'gtfs.zip': zip }, (q) => svc.controller().apply(q, 'feed'));
+  const display = async () => ((await get(svc, '/status')).json.displays as Obj[])[0];
+  try {
+    assert.equal((await get(svc, '/mlds?id=stop1&layout=plain&other=Hello')).status, 200);
+    await until(async () => (await display()).layers?.length === 2, 10_000, 'the alert level');
+    const d = await display();
+    assert.deepEqual(d.layers.map((l: Obj) => [l.priority, l.layout, l.source]), [[5, 'board', 'feed'], [0, 'plain', 'http']]);
+    assert.ok(Date.parse(d.layers[0].expiresAt) - Date.now() <= 90_000, 'expires within 3 intervals');
+    assert.equal(d.areas.find((a: Obj) => a.id === 'alert').text, 'Lift out of order');
+
+    srv.bodies.set('/alerts', feedMessage([], t0 + 30_000));
+    clock.advance(30_000);
+    await until(async () => (await display()).layers?.length === 1, 10_000, 'the level cleared');
+    assert.equal((await display()).layers[0].layout, 'plain', 'what the TPCM sent shows again');
+  } finally {
+    await rig.stop();
+    await svc.close();
+    srv.close();
+    sd.cleanup();
     rmSync(dir, { recursive: true, force: true });
   }
 });
