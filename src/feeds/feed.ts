@@ -114,11 +114,11 @@ export class Feed {
     const rt = this.rt.status(now);
     if (rt.state === 'fault') {
       const age = rt.ageSeconds === undefined ? 'no good data yet' : `the last good data is ${rt.ageSeconds} s old`;
-      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.lastFaultAt ?? isoTime(now) });
+      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.failingSince ?? isoTime(now) });
     }
     if (this.scheduleState === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" schedule: ${this.scheduleFault}`, since: isoTime(this.scheduleFaultAt ?? now) });
     const a = this.alerts?.status(now);
-    if (a?.state === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" alerts: ${a.lastFault}`, since: a.lastFaultAt ?? isoTime(now) });
+    if (a?.state === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" alerts: ${a.lastFault}`, since: a.failingSince ?? isoTime(now) });
     return out;
   }
 
