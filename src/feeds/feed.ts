@@ -45,7 +45,7 @@ export class Feed {
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-      parse: (body) => (config.type === 'siri' ? Promise.resolve(parseSiri(body)) : decodeTripUpdates(body, { trips: new Set(this.schedule?.trips.keys()), stops: this.stops })),
+      parse: (body) => (config.type === 'siri' ? parseSiri(body) : decodeTripUpdates(body, { trips: new Set(this.schedule?.trips.keys()), stops: this.stops })),
       onData: () => this.changed(),
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
