@@ -31,6 +31,7 @@ export class Feed {
   private scheduleAt: number | undefined;
   private scheduleFault: string | undefined;
   private scheduleFaultAt: number | undefined;
+  private nextLoadAt: number | undefined;
   readonly rt: FeedPoll<RtData | SiriData>;
   readonly alerts: FeedPoll<FeedAlert[]> | undefined;
   private readonly shows: AlertShows | undefined;
@@ -100,7 +101,7 @@ export class Feed {
       realtime: rt,
       ...(this.config.static ? {
         schedule: {
-          state: this.scheduleState, loadedAt: isoTime(this.scheduleAt), trips: this.schedule?.trips.size, stopTimes: this.schedule?.size,
+          state: this.scheduleState, loadedAt: isoTime(this.scheduleAt), nextLoadAt: isoTime(this.nextLoadAt), trips: this.schedule?.trips.size, stopTimes: this.schedule?.size,
           lastFault: this.scheduleFault, lastFaultAt: isoTime(this.scheduleFaultAt),
         },
       } : {}),
@@ -126,6 +127,8 @@ export class Feed {
     const src = this.config.static;
     if (!src || this.stopped) return;
     this.scheduleState = this.schedule ? 'ok' : 'loading';
+    this.nextLoadAt = undefined;
+    const started = this.ctx.clock.now();
     let dir: string | undefined;
     try {
       let file: string;
@@ -152,7 +155,10 @@ export class Feed {
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
       // Daily: a schedule changes with the timetable, and a download that failed gets another go.
-      if (!this.stopped) this.timers.push(this.ctx.clock.setTimeout(() => void this.loadSchedule(), this.scheduleState === 'fault' && 'url' in src ? Math.min(DAY_MS, 3600_000) : DAY_MS));
+      if (!this.stopped) {
+        this.nextLoadAt = started + (this.scheduleState === 'fault' && 'url' in src ? 3600_000 : DAY_MS);
+        this.timers.push(this.ctx.clock.setTimeout(() => void this.loadSchedule(), this.nextLoadAt - this.ctx.clock.now()));
+      }
     }
   }
 
