@@ -50,9 +50,9 @@ test('imports that only go down pass, and a folder no layer names fails', () => 
   });
   assert.equal(down.status, 0, down.out);
   const unplaced = cruise({
-    'src/feeds/poll.ts': "import { fault } from '../errors.js';\nexport const poll = fault;\n",
+    'src/gadgets/poll.ts': "import { fault } from '../errors.js';\nexport const poll = fault;\n",
     'src/errors.ts': 'export const fault = 1;\n',
   });
   assert.notEqual(unplaced.status, 0, unplaced.out);
-  assert.match(unplaced.out, /no-unplaced-folder: src\/feeds\/poll\.ts/);
+  assert.match(unplaced.out, /no-unplaced-folder: src\/gadgets\/poll\.ts/);
 });
