@@ -84,18 +84,30 @@ export class Feed {
   }
 
   board(q: BoardQuery): BoardData {
-    const fresh = this.rt.age(q.now) <= q.staleAfter * 1000;
+    const fresh = this.dataAge(q.now) <= q.staleAfter * 1000;
     if (this.config.type === 'siri') return siriBoard(q, this.rt.data as SiriData | undefined, fresh);
     if (!this.schedule && !this.rt.data) return NO_DATA;
     return gtfsBoard(q, { schedule: this.schedule, zone: this.zone(), rt: this.rt.data as RtData | undefined, fresh });
   }
 
+  /**
+   * How old the realtime data is: since it was last fetched (or confirmed by a 304), or since
+   * the feed's own timestamp when that is older: a producer that stopped still serves a file.
+   */
+  dataAge(now: number): number {
+    const stamp = this.rt.data?.timestamp;
+    const age = this.rt.age(now);
+    return stamp ? Math.max(age, now - stamp) : age;
+  }
+
   status(now: number): Record<string, unknown> {
     const rt = this.rt.status(now);
+    const stamp = this.rt.data?.timestamp;
     return {
       type: this.config.type,
       state: rt.state,
       ageSeconds: rt.ageSeconds,
+      ...(stamp ? { feedTimestamp: isoTime(stamp), dataAgeSeconds: Math.round(this.dataAge(now) / 1000) } : {}),
       lastFault: rt.lastFault,
       ...(this.config.type === 'gtfs-rt' ? { zone: this.zone() } : {}),
       realtime: rt,

@@ -52,7 +52,7 @@ export function parseXml(body: Buffer): Node {
 }
 
 /** A journey element (these never nest in themselves), with any namespace prefix. */
-const JOURNEY = /<([A-Za-z_][\w.-]*:)?(MonitoredStopVisit|EstimatedVehicleJourney)(?=[\s>])/g;
+const JOURNEY = '<([A-Za-z_][\\w.-]*:)?(MonitoredStopVisit|EstimatedVehicleJourney)(?=[\\s>])';
 
 /**
  * The document cut at its journeys: each MonitoredStopVisit and EstimatedVehicleJourney is
@@ -68,14 +68,15 @@ async function journeys(body: Buffer, each: (name: string, node: Node) => void, 
   let pos = 0;
   let count = 0;
   let sliceStart = performance.now();
-  JOURNEY.lastIndex = 0;
-  for (let m = JOURNEY.exec(text); m; m = JOURNEY.exec(text)) {
+  // One per parse: feeds parse at the same time, each between its pauses.
+  const journey = new RegExp(JOURNEY, 'g');
+  for (let m = journey.exec(text); m; m = journey.exec(text)) {
     const close = `</${m[1] ?? ''}${m[2]}>`;
     const end = text.indexOf(close, m.index);
     if (end < 0) throw new FeedFormatError(`not well-formed XML: <${m[1] ?? ''}${m[2]}> is not closed`);
     envelope.push(text.slice(pos, m.index));
     pos = end + close.length;
-    JOURNEY.lastIndex = pos;
+    journey.lastIndex = pos;
     if (++count > MAX_VISITS) continue;
     const doc = parseText(text.slice(m.index, pos), p);
     const node = isNode(doc) ? [doc[m[2]]].flat()[0] : undefined;

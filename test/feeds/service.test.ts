@@ -62,6 +62,18 @@ test('a running service polls its feeds, serves them to every unit, and shows st
     assert.equal(component.board({ feed: 'city', stops: ['HBF'], staleAfter: 600, now: Date.now(), limit: 4 }).departures.length, 1, 'the last good data stays');
     assert.match((await get(svc, '/info')).text, /data-feed="city"[^]*class="bad">fault[^]*last fault/);
 
+    // A reload that leaves the feed as it was keeps it (its data and rhythm); one that changes it starts it again.
+    const kept = component.feed('city');
+    c.displays.main.displayName = 'Renamed';
+    writeFileSync(path.join(sd.dir, 'config.json'), JSON.stringify(c));
+    assert.equal((await get(svc, '/reload_config')).status, 200);
+    assert.equal(component.feed('city'), kept, 'the same feed');
+    c.feeds.city.interval = '6';
+    writeFileSync(path.join(sd.dir, 'config.json'), JSON.stringify(c));
+    assert.equal((await get(svc, '/reload_config')).status, 200);
+    assert.notEqual(component.feed('city'), kept, 'a new feed for new settings');
+    assert.equal(component.feed('city')!.config.interval, 6);
+
     // A reload without feeds stops them; the units no longer read from them.
     delete c.feeds;
     writeFileSync(path.join(sd.dir, 'config.json'), JSON.stringify(c));
