@@ -107,3 +107,35 @@ test('feed alerts through a running service\'s control path: a level on /status 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('SIRI-SX situations for the board\'s stop or line are shown for their validity; closed ones and others are not', async () => {
+  const srv = await feedServer();
+  const clock = new FakeClock(T0);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const situation = (n: string, summary: string, affects: string, from: number, to: number, progress = 'open') => `
+    <PtSituationElement><CreationTime>${iso(T0 - 3600_000)}</CreationTime><SituationNumber>${n}</SituationNumber><Progress>${progress}</Progress>
+      <ValidityPeriod><StartTime>${iso(from)}</StartTime><EndTime>${iso(to)}</EndTime></ValidityPeriod>
+      <Summary xml:lang="en">${summary}</Summary><Description>Longer text</Description><Affects>${affects}</Affects></PtSituationElement>`;
+  const sx = (...s: string[]) => `<?xml version="1.0"?><Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery><ResponseTimestamp>${iso(T0)}</ResponseTimestamp>
+    <SituationExchangeDelivery><Situations>${s.join('')}</Situations></SituationExchangeDelivery></ServiceDelivery></Siri>`;
+  const stop = '<StopPoints><AffectedStopPoint><StopPointRef>HBF</StopPointRef></AffectedStopPoint></StopPoints>';
+  const line = (l: string) => `<Networks><AffectedNetwork><AffectedLine><LineRef>${l}</LineRef></AffectedLine></AffectedNetwork></Networks>`;
+  srv.bodies.set('/sm', `<Siri xmlns="http://www.siri.org.uk/siri"><ServiceDelivery><StopMonitoringDelivery><MonitoredStopVisit><MonitoringRef>HBF</MonitoringRef>
+    <MonitoredVehicleJourney><LineRef>7</LineRef><MonitoredCall><AimedDepartureTime>${iso(T0 + 600_000)}</AimedDepartureTime></MonitoredCall></MonitoredVehicleJourney></MonitoredStopVisit></StopMonitoringDelivery></ServiceDelivery></Siri>`);
+  srv.bodies.set('/sx', sx(
+    situation('s1', 'Escalator &amp; lift closed', stop, T0 - 60_000, T0 + 120_000),
+    situation('s2', 'Line 7 diverted', line('7'), T0 - 60_000, T0 + 120_000),
+    situation('s3', 'Line 9 strike', line('9'), T0 - 60_000, T0 + 120_000),
+    situation('s4', 'Over already', stop, T0 - 60_000, T0 + 120_000, 'closed'),
+  ));
+  const rig = await feedsRig(boardConfig({ city: { type: 'siri', url: srv.url('/sm'), interval: '30', alertsUrl: srv.url('/sx'), alertArea: 'alert' } }, ['HBF']), clock);
+  try {
+    await until(() => rig.applied.length >= 1, 10_000, 'the situation shown');
+    assert.equal(rig.applied[0], 'id=stop1&layout=board&alert=Escalator%20%26%20lift%20closed%20%E2%80%A2%20Line%207%20diverted&priority=5&expires=90');
+    clock.advance(120_000);
+    await until(() => rig.applied[rig.applied.length - 1] === 'id=stop1&priority=5&layout=', 10_000, 'the clear at EndTime');
+  } finally {
+    await rig.stop();
+    srv.close();
+  }
+});
