@@ -85,6 +85,12 @@ async function main(argv: string[]): Promise<number> {
       printFaults(new ConfigError(hardware.faults));
       return EX_CONFIG;
     }
+    if (config.feeds.length) {
+      const feeds = await (await import('./preview/feeds-check.js')).checkSchedules(config);
+      for (const w of feeds.warnings) console.error(`mlds: warning: ${w}`);
+      for (const n of feeds.notes) console.log(n);
+      if (feeds.faults.length) { printFaults(new ConfigError(feeds.faults)); return EX_CONFIG; }
+    }
     const out = path.resolve(values.out ?? 'mlds-test');
     mkdirSync(out, { recursive: true });
     const files = await renderLayoutsToPng(config);

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EXTERNAL = [
   'canvas', 'serialport', '@serialport/*', 'modbus-serial', 'pino', 'playwright-core',
-  'mqtt', 'prom-client', 'yauzl', 'yazl',
+  'mqtt', 'prom-client', 'yauzl', 'yazl', 'gtfs-realtime-bindings', 'fast-xml-parser',
 ];
 
 /**

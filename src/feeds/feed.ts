@@ -31,6 +31,7 @@ export class Feed {
   private scheduleAt: number | undefined;
   private scheduleFault: string | undefined;
   private scheduleFaultAt: number | undefined;
+  private nextLoadAt: number | undefined;
   readonly rt: FeedPoll<RtData | SiriData>;
   readonly alerts: FeedPoll<FeedAlert[]> | undefined;
   private readonly shows: AlertShows | undefined;
@@ -45,7 +46,7 @@ export class Feed {
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-      parse: (body) => (config.type === 'siri' ? Promise.resolve(parseSiri(body)) : decodeTripUpdates(body, { trips: new Set(this.schedule?.trips.keys()), stops: this.stops })),
+      parse: (body) => (config.type === 'siri' ? parseSiri(body) : decodeTripUpdates(body, { trips: new Set(this.schedule?.trips.keys()), stops: this.stops })),
       onData: () => this.changed(),
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
@@ -83,24 +84,36 @@ export class Feed {
   }
 
   board(q: BoardQuery): BoardData {
-    const fresh = this.rt.age(q.now) <= q.staleAfter * 1000;
+    const fresh = this.dataAge(q.now) <= q.staleAfter * 1000;
     if (this.config.type === 'siri') return siriBoard(q, this.rt.data as SiriData | undefined, fresh);
     if (!this.schedule && !this.rt.data) return NO_DATA;
     return gtfsBoard(q, { schedule: this.schedule, zone: this.zone(), rt: this.rt.data as RtData | undefined, fresh });
   }
 
+  /**
+   * How old the realtime data is: since it was last fetched (or confirmed by a 304), or since
+   * the feed's own timestamp when that is older: a producer that stopped still serves a file.
+   */
+  dataAge(now: number): number {
+    const stamp = this.rt.data?.timestamp;
+    const age = this.rt.age(now);
+    return stamp ? Math.max(age, now - stamp) : age;
+  }
+
   status(now: number): Record<string, unknown> {
     const rt = this.rt.status(now);
+    const stamp = this.rt.data?.timestamp;
     return {
       type: this.config.type,
       state: rt.state,
       ageSeconds: rt.ageSeconds,
+      ...(stamp ? { feedTimestamp: isoTime(stamp), dataAgeSeconds: Math.round(this.dataAge(now) / 1000) } : {}),
       lastFault: rt.lastFault,
       ...(this.config.type === 'gtfs-rt' ? { zone: this.zone() } : {}),
       realtime: rt,
       ...(this.config.static ? {
         schedule: {
-          state: this.scheduleState, loadedAt: isoTime(this.scheduleAt), trips: this.schedule?.trips.size, stopTimes: this.schedule?.size,
+          state: this.scheduleState, loadedAt: isoTime(this.scheduleAt), nextLoadAt: isoTime(this.nextLoadAt), trips: this.schedule?.trips.size, stopTimes: this.schedule?.size,
           lastFault: this.scheduleFault, lastFaultAt: isoTime(this.scheduleFaultAt),
         },
       } : {}),
@@ -114,11 +127,11 @@ export class Feed {
     const rt = this.rt.status(now);
     if (rt.state === 'fault') {
       const age = rt.ageSeconds === undefined ? 'no good data yet' : `the last good data is ${rt.ageSeconds} s old`;
-      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.lastFaultAt ?? isoTime(now) });
+      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.failingSince ?? isoTime(now) });
     }
     if (this.scheduleState === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" schedule: ${this.scheduleFault}`, since: isoTime(this.scheduleFaultAt ?? now) });
     const a = this.alerts?.status(now);
-    if (a?.state === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" alerts: ${a.lastFault}`, since: a.lastFaultAt ?? isoTime(now) });
+    if (a?.state === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" alerts: ${a.lastFault}`, since: a.failingSince ?? isoTime(now) });
     return out;
   }
 
@@ -126,6 +139,8 @@ export class Feed {
     const src = this.config.static;
     if (!src || this.stopped) return;
     this.scheduleState = this.schedule ? 'ok' : 'loading';
+    this.nextLoadAt = undefined;
+    const started = this.ctx.clock.now();
     let dir: string | undefined;
     try {
       let file: string;
@@ -152,7 +167,10 @@ export class Feed {
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
       // Daily: a schedule changes with the timetable, and a download that failed gets another go.
-      if (!this.stopped) this.timers.push(this.ctx.clock.setTimeout(() => void this.loadSchedule(), this.scheduleState === 'fault' && 'url' in src ? Math.min(DAY_MS, 3600_000) : DAY_MS));
+      if (!this.stopped) {
+        this.nextLoadAt = started + (this.scheduleState === 'fault' && 'url' in src ? 3600_000 : DAY_MS);
+        this.timers.push(this.ctx.clock.setTimeout(() => void this.loadSchedule(), this.nextLoadAt - this.ctx.clock.now()));
+      }
     }
   }
 

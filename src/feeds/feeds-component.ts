@@ -35,7 +35,7 @@ export class FeedsComponent implements Component, BoardSource {
     }
     for (const f of next.values()) if (!this.feeds.has(f.id)) this.begin(ctx, f);
     this.attach(ctx);
-    this.emit('*');
+    for (const id of this.feeds.keys()) this.emit(id);
   }
 
   async stop(): Promise<void> {

@@ -37,6 +37,8 @@ export interface PollStatus {
   ageSeconds?: number;
   lastFault?: string;
   lastFaultAt?: string;
+  /** When the failures in a row began. */
+  failingSince?: string;
   failures: number;
   nextPollAt?: string;
 }
@@ -46,6 +48,7 @@ export class FeedPoll<T> {
   lastGoodAt: number | undefined;
   lastFault: string | undefined;
   lastFaultAt: number | undefined;
+  failingSince: number | undefined;
   failures = 0;
   private etag: string | undefined;
   private lastModified: string | undefined;
@@ -79,6 +82,7 @@ export class FeedPoll<T> {
       ageSeconds: this.lastGoodAt === undefined ? undefined : Math.round(this.age(now) / 1000),
       lastFault: this.lastFault,
       lastFaultAt: isoTime(this.lastFaultAt),
+      failingSince: this.failures ? isoTime(this.failingSince) : undefined,
       failures: this.failures,
       nextPollAt: isoTime(this.nextAt),
     };
@@ -124,7 +128,7 @@ export class FeedPoll<T> {
       this.o.onData(data);
     } catch (err) {
       if (this.stopped) return;
-      this.failures++;
+      if (this.failures++ === 0) this.failingSince = this.o.clock.now();
       this.lastFault = (err as Error).message;
       this.lastFaultAt = this.o.clock.now();
       this.o.onFault?.(this.lastFault);

@@ -24,19 +24,70 @@ const REPEATED = new Set([
 const MAX_DEPTH = 32;
 const MAX_VISITS = 50_000;
 
-export function parseXml(body: Buffer): Node {
-  const text = body.toString('utf8');
-  if (/<!(DOCTYPE|ENTITY)/i.test(text)) throw new FeedFormatError('the XML declares a DOCTYPE or ENTITY, which a SIRI feed never needs: refused');
-  const parser = new XMLParser({
+function parser(): XMLParser {
+  return new XMLParser({
     ignoreAttributes: true, removeNSPrefix: true, processEntities: false, htmlEntities: false, parseTagValue: false,
     isArray: (name) => REPEATED.has(name), maxNestedTags: MAX_DEPTH * 2,
   });
-  let doc: unknown;
+}
+
+function refuseDeclarations(text: string): void {
+  if (/<!(DOCTYPE|ENTITY)/i.test(text)) throw new FeedFormatError('the XML declares a DOCTYPE or ENTITY, which a SIRI feed never needs: refused');
+}
+
+function parseText(text: string, p = parser()): unknown {
   try {
-    doc = parser.parse(text, true);
+    return p.parse(text, true);
   } catch (err) {
     throw new FeedFormatError(`not well-formed XML: ${(err as Error).message.split('\n')[0]}`);
   }
+}
+
+export function parseXml(body: Buffer): Node {
+  const text = body.toString('utf8');
+  refuseDeclarations(text);
+  const doc = parseText(text);
+  if (!isNode(doc) || !isNode(doc.Siri)) throw new FeedFormatError('not a SIRI document: no Siri element');
+  return doc.Siri;
+}
+
+/** A journey element (these never nest in themselves), with any namespace prefix. */
+const JOURNEY = '<([A-Za-z_][\\w.-]*:)?(MonitoredStopVisit|EstimatedVehicleJourney)(?=[\\s>])';
+
+/**
+ * The document cut at its journeys: each MonitoredStopVisit and EstimatedVehicleJourney is
+ * parsed on its own, with a pause every `sliceMs`, and the rest (the envelope) once, so a 5 MB
+ * delivery never holds the frame loop for the whole parse. Every piece is checked for
+ * well-formedness as the whole would be.
+ */
+async function journeys(body: Buffer, each: (name: string, node: Node) => void, sliceMs: number): Promise<Node> {
+  const text = body.toString('utf8');
+  refuseDeclarations(text);
+  const p = parser();
+  const envelope: string[] = [];
+  let pos = 0;
+  let count = 0;
+  let sliceStart = performance.now();
+  // One per parse: feeds parse at the same time, each between its pauses.
+  const journey = new RegExp(JOURNEY, 'g');
+  for (let m = journey.exec(text); m; m = journey.exec(text)) {
+    const close = `</${m[1] ?? ''}${m[2]}>`;
+    const end = text.indexOf(close, m.index);
+    if (end < 0) throw new FeedFormatError(`not well-formed XML: <${m[1] ?? ''}${m[2]}> is not closed`);
+    envelope.push(text.slice(pos, m.index));
+    pos = end + close.length;
+    journey.lastIndex = pos;
+    if (++count > MAX_VISITS) continue;
+    const doc = parseText(text.slice(m.index, pos), p);
+    const node = isNode(doc) ? [doc[m[2]]].flat()[0] : undefined;
+    if (isNode(node)) each(m[2], node);
+    if (performance.now() - sliceStart > sliceMs) {
+      await new Promise((r) => setImmediate(r));
+      sliceStart = performance.now();
+    }
+  }
+  envelope.push(text.slice(pos));
+  const doc = parseText(envelope.join(''), p);
   if (!isNode(doc) || !isNode(doc.Siri)) throw new FeedFormatError('not a SIRI document: no Siri element');
   return doc.Siri;
 }
@@ -85,24 +136,24 @@ export function dateTime(v: unknown): number | undefined {
 const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isTrue = (v: unknown) => text(v).toLowerCase() === 'true';
 
-export function parseSiri(body: Buffer): SiriData {
-  const siri = parseXml(body);
+export async function parseSiri(body: Buffer, sliceMs = 4): Promise<SiriData> {
   const visits: SiriVisit[] = [];
-  const add = (v: SiriVisit) => { if (visits.length < MAX_VISITS) visits.push(v); };
-  for (const visit of all(siri, 'MonitoredStopVisit')) {
-    const j = isNode(visit.MonitoredVehicleJourney) ? visit.MonitoredVehicleJourney : {};
-    const call = isNode(j.MonitoredCall) ? j.MonitoredCall : {};
-    const stop = text(visit.MonitoringRef) || text(call.StopPointRef);
-    add(visitOf(j, call, stop, text(visit.ItemIdentifier)));
-  }
-  for (const j of all(siri, 'EstimatedVehicleJourney')) {
-    const cancelledJourney = isTrue(j.Cancellation);
-    for (const call of all(j.EstimatedCalls, 'EstimatedCall')) {
-      const v = visitOf(j, call, text(call.StopPointRef), '');
-      if (cancelledJourney) v.cancelled = true;
-      add(v);
+  const siri = await journeys(body, (name, node) => {
+    if (name === 'MonitoredStopVisit') {
+      const j = isNode(node.MonitoredVehicleJourney) ? node.MonitoredVehicleJourney : {};
+      const call = isNode(j.MonitoredCall) ? j.MonitoredCall : {};
+      const stop = text(node.MonitoringRef) || text(call.StopPointRef);
+      visits.push(visitOf(j, call, stop, text(node.ItemIdentifier)));
+      return;
     }
-  }
+    const cancelledJourney = isTrue(node.Cancellation);
+    for (const call of all(node.EstimatedCalls, 'EstimatedCall')) {
+      if (visits.length >= MAX_VISITS * 4) return;
+      const v = visitOf(node, call, text(call.StopPointRef), '');
+      if (cancelledJourney) v.cancelled = true;
+      visits.push(v);
+    }
+  }, sliceMs);
   const ts = dateTime((isNode(siri.ServiceDelivery) ? siri.ServiceDelivery : {}).ResponseTimestamp) ?? 0;
   return { timestamp: ts, visits };
 }

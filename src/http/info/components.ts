@@ -5,6 +5,7 @@
 import { cronsCard, pollersCard } from './automation.js';
 import { bootCard } from './boot.js';
 import { feedbackCard } from './feedback.js';
+import { feedsCard } from './feeds.js';
 import { fleetCard, healthCard } from './fleet.js';
 import { brightnessCard } from './brightness.js';
 import { esc, row, text, type Obj } from './format.js';
@@ -18,6 +19,7 @@ export type ComponentCard = (facts: Obj, zone: string) => string;
 const CARDS: Record<string, ComponentCard> = {
   boot: bootCard,
   feedback: feedbackCard,
+  feeds: feedsCard,
   fleet: fleetCard,
   health: healthCard,
   brightness: brightnessCard,

@@ -1,0 +1,107 @@
+// Transit feeds: decoding and keeping a 5 MB GTFS-realtime TripUpdates feed the way the feeds
+// capability does (one FeedEntity at a time, pausing every 4 ms, keeping the trips a board
+// needs) against decoding it whole with the bindings alone, in the same run, alternating; and
+// the longest time the event loop (the frame loop's) is held while the feed decodes.
+// `benchFeeds()` returns markdown lines; run alone with `node --import tsx bench/feeds.ts`.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
+import { decodeTripUpdates } from '../src/feeds/gtfs-rt.js';
+import { parseSiri, parseXml } from '../src/feeds/siri.js';
+
+const rt = GtfsRealtimeBindings.transit_realtime;
+const ROUNDS = Number(process.env.MLDS_BENCH_FEEDS_ROUNDS ?? 7);
+
+/** A feed of about `bytes`: trips of 20 stops, each stop with a delay and a time. */
+export function bigFeed(bytes: number): { buf: Buffer; trips: string[] } {
+  const now = Math.floor(Date.now() / 1000);
+  const entity: GtfsRealtimeBindings.transit_realtime.IFeedEntity[] = [];
+  const trips: string[] = [];
+  let size = 0;
+  for (let t = 0; size < bytes; t++) {
+    const tripId = `trip-${t}-${'x'.repeat(12)}`;
+    trips.push(tripId);
+    const stopTimeUpdate = Array.from({ length: 20 }, (_, i) => ({ stopSequence: i + 1, stopId: `stop-${(t * 7 + i) % 5000}`, departure: { delay: (t % 300), time: now + i * 120 } }));
+    entity.push({ id: `e${t}`, tripUpdate: { trip: { tripId, routeId: `r${t % 200}`, startDate: '20261128' }, stopTimeUpdate } });
+    size += 40 + 20 * 26;
+  }
+  const buf = Buffer.from(rt.FeedMessage.encode(rt.FeedMessage.create({ header: { gtfsRealtimeVersion: '2.0', timestamp: now }, entity })).finish());
+  return { buf, trips };
+}
+
+/** A SIRI StopMonitoring delivery of about `bytes`. */
+export function bigSiri(bytes: number): { buf: Buffer; visits: number } {
+  const visit = (i: number) => `<MonitoredStopVisit><MonitoringRef>STOP${i % 500}</MonitoringRef><MonitoredVehicleJourney><LineRef>L${i % 90}</LineRef>`
+    + `<FramedVehicleJourneyRef><DataFrameRef>2026-11-28</DataFrameRef><DatedVehicleJourneyRef>J${i}</DatedVehicleJourneyRef></FramedVehicleJourneyRef>`
+    + `<PublishedLineName>${i % 90}</PublishedLineName><DestinationName>Destination ${i % 77}</DestinationName><MonitoredCall><StopPointRef>STOP${i % 500}</StopPointRef>`
+    + '<AimedDepartureTime>2026-11-28T11:05:00+01:00</AimedDepartureTime><ExpectedDepartureTime>2026-11-28T11:07:30+01:00</ExpectedDepartureTime>'
+    + '<DeparturePlatformName>2</DeparturePlatformName></MonitoredCall></MonitoredVehicleJourney></MonitoredStopVisit>\n';
+  const parts = ['<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery><ResponseTimestamp>2026-11-28T10:00:00Z</ResponseTimestamp><StopMonitoringDelivery>'];
+  let size = 0;
+  let n = 0;
+  while (size < bytes) { const v = visit(n++); parts.push(v); size += v.length; }
+  parts.push('</StopMonitoringDelivery></ServiceDelivery></Siri>');
+  return { buf: Buffer.from(parts.join('')), visits: n };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function benchFeeds(): Promise<string> {
+  const { buf, trips } = bigFeed(5 * 2 ** 20);
+  const board = { trips: new Set(trips.filter((_, i) => i % 50 === 0)), stops: new Set(['stop-1', 'stop-2']) };
+  const all = { trips: new Set(trips), stops: new Set<string>() };
+  const whole: number[] = [];
+  const ours: number[] = [];
+  const oursAll: number[] = [];
+  let wholeBlock = 0;
+  let oursBlock = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    let t = performance.now();
+    rt.FeedMessage.decode(buf);
+    const w = performance.now() - t;
+    whole.push(w);
+    wholeBlock = Math.max(wholeBlock, w);
+    const h = monitorEventLoopDelay({ resolution: 1 });
+    h.enable();
+    t = performance.now();
+    await decodeTripUpdates(buf, board);
+    ours.push(performance.now() - t);
+    h.disable();
+    oursBlock = Math.max(oursBlock, h.max / 1e6);
+    t = performance.now();
+    await decodeTripUpdates(buf, all);
+    oursAll.push(performance.now() - t);
+  }
+  const w = median(whole);
+  const siri = bigSiri(5 * 2 ** 20);
+  const siriWhole: number[] = [];
+  const siriOurs: number[] = [];
+  let siriBlock = 0;
+  for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
+    let t = performance.now();
+    parseXml(siri.buf);
+    siriWhole.push(performance.now() - t);
+    const h = monitorEventLoopDelay({ resolution: 1 });
+    h.enable();
+    t = performance.now();
+    await parseSiri(siri.buf);
+    siriOurs.push(performance.now() - t);
+    h.disable();
+    siriBlock = Math.max(siriBlock, h.max / 1e6);
+  }
+  return [
+    `A ${(buf.length / 2 ** 20).toFixed(1)} MB TripUpdates feed (${trips.length} trips x 20 stops), median of ${ROUNDS}:`,
+    '',
+    '| | ms | x bindings alone |',
+    '|---|---|---|',
+    `| \`FeedMessage.decode\` (the bindings alone, one call) | ${w.toFixed(0)} | 1.00 |`,
+    `| feeds: decoded by entity, the trips of a board kept | ${median(ours).toFixed(0)} | ${(median(ours) / w).toFixed(2)} |`,
+    `| feeds: decoded by entity, every trip kept | ${median(oursAll).toFixed(0)} | ${(median(oursAll) / w).toFixed(2)} |`,
+    '',
+    `The event loop (where frames are drawn) is held at most ${oursBlock.toFixed(1)} ms at a time while the feeds decode, against ${wholeBlock.toFixed(0)} ms for the one call.`,
+    '',
+    `A ${(siri.buf.length / 2 ** 20).toFixed(1)} MB SIRI StopMonitoring delivery (${siri.visits} visits): parsed whole in ${median(siriWhole).toFixed(0)} ms (one call),`
+      + ` by journey in ${median(siriOurs).toFixed(0)} ms, holding the event loop at most ${siriBlock.toFixed(1)} ms at a time.`,
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchFeeds());

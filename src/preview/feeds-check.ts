@@ -1,0 +1,31 @@
+// `mlds test` on the feeds, offline: a GTFS schedule in the service folder is read as the
+// service reads it (fetching nothing), and each stop a departures area names is looked for in
+// it, so a wrong stop_id shows before the board is mounted on the street.
+import type { ServiceConfig } from '../config/types.js';
+import { pointer, type ConfigFault } from '../config/faults.js';
+import { loadGtfs } from '../feeds/gtfs-static.js';
+
+export async function checkSchedules(config: ServiceConfig): Promise<{ faults: ConfigFault[]; warnings: string[]; notes: string[] }> {
+  const faults: ConfigFault[] = [];
+  const warnings: string[] = [];
+  const notes: string[] = [];
+  for (const feed of config.feeds) {
+    if (!feed.static) continue;
+    if (!('file' in feed.static)) { notes.push(`feed ${feed.id}: the schedule is fetched at start (not checked offline)`); continue; }
+    const stops = new Set(feed.boards.flatMap((b) => b.stops));
+    try {
+      const schedule = await loadGtfs(feed.static.file, stops);
+      const zone = feed.timezone ?? schedule.agencyZone;
+      notes.push(`feed ${feed.id}: schedule read: ${schedule.trips.size} trips and ${schedule.size} stop times for the boards' ${stops.size} stop(s), zone ${zone ?? 'none (agency.txt has none)'}`);
+      if (!zone) faults.push({ path: pointer('feeds', feed.id, 'timezone'), message: 'the schedule\'s agency.txt names no agency_timezone: give the feed a timezone' });
+      for (const b of feed.boards) {
+        for (const s of b.stops) {
+          if (!schedule.hasStop(s)) warnings.push(`${pointer('displays', b.display, 'layout', b.layout, b.area, 'stops')}: no trip of feed ${feed.id}'s schedule calls at stop "${s}"`);
+        }
+      }
+    } catch (err) {
+      faults.push({ path: pointer('feeds', feed.id, 'static'), message: (err as Error).message });
+    }
+  }
+  return { faults, warnings, notes };
+}

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { FakeClock } from '../helpers/clock.js';
+import { until } from '../helpers/wait.js';
+import { boardConfig, feedServer, feedsRig, gtfsZip } from './fixtures.js';
+import { schedule, T0, tripUpdates } from './gtfs-sample.js';
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+test('a schedule at a URL is fetched at start, tried again within the hour after a failure, and daily after that', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
+  const srv = await feedServer();
+  const clock = new FakeClock(T0);
+  srv.bodies.set('/tu', tripUpdates(T0));
+  const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
+  srv.bodies.set('/gtfs.zip', (_req, res) => { res.statusCode = 503; res.end(); });
+  const rig = await feedsRig(boardConfig({ vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: srv.url('/gtfs.zip'), interval: '30' } }, ['S1']), clock);
+  const sched = () => (rig.feeds.status().feeds as Obj).vbb.schedule;
+  const fetches = () => srv.got.filter((g) => g.path === '/gtfs.zip').length;
+  const q = { feed: 'vbb', stops: ['S1'], staleAfter: 180, now: T0, limit: 3 };
+  try {
+    await until(() => sched().state === 'fault' && sched().nextLoadAt && (rig.feeds.status().feeds as Obj).vbb.state === 'ok', 10_000, 'the failed download and the first poll');
+    assert.equal(sched().nextLoadAt, new Date(T0 + 3600_000).toISOString(), 'again within the hour');
+    assert.match(sched().lastFault, /HTTP 503/);
+    assert.equal(rig.feeds.board(q).state, 'live', 'the realtime feed runs without its schedule');
+    // Without a schedule only an update naming S1 with a time can be placed: T2's.
+    assert.deepEqual(rig.feeds.board(q).departures.map((d) => [d.key, new Date(d.time).toISOString(), d.live]), [['T2/S1/', '2026-11-28T10:13:30.000Z', true]]);
+
+    srv.bodies.set('/gtfs.zip', zip);
+    clock.advance(3600_000);
+    await until(() => sched().state === 'ok' && sched().nextLoadAt, 10_000, 'the schedule after an hour');
+    assert.equal(sched().nextLoadAt, new Date(T0 + 3600_000 + 24 * 3600_000).toISOString(), 'then daily');
+    assert.equal(fetches(), 2);
+    assert.equal(sched().trips, 10);
+    await until(() => rig.feeds.board({ ...q, now: clock.now() - 3590_000, staleAfter: 7200 }).departures.length === 3, 10_000, 'the board from the schedule');
+
+    clock.advance(24 * 3600_000 - 1000);
+    assert.equal(fetches(), 2, 'not again before a day');
+    clock.advance(1000);
+    await until(() => fetches() === 3, 10_000, 'the daily download');
+  } finally {
+    await rig.stop();
+    srv.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
