@@ -218,7 +218,6 @@ export class Alerts implements Component {
         this.applyFaults.delete(k);
         this.saved.held[k] = { key: w.alert.key, text: w.alert.text, levelUntil: now + seconds * 1000 };
         changed = true;
-        if (held?.key !== w.alert.key) this.announce(ctx, w.entry, w.display, w.alert);
       } catch (err) {
         this.applyFaults.set(k, (err as Error).message);
       }
@@ -235,6 +234,11 @@ export class Alerts implements Component {
       delete this.saved.held[k];
       changed = true;
     }
+    // Every alert that comes into force is spoken once per display, shown first or not.
+    for (const f of this.feeds) {
+      if (!f.config.speak) continue;
+      for (const alert of this.saved.feeds[f.config.url]?.inForce ?? []) for (const d of f.config.displays) this.announce(ctx, d, alert);
+    }
     const snapshot = JSON.stringify(this.saved);
     if (changed || snapshot !== this.lastWritten) await this.persist(snapshot);
   }
@@ -248,8 +252,8 @@ export class Alerts implements Component {
     await this.writing;
   }
 
-  private announce(ctx: RuntimeContext, entry: AlertFeedConfig, displayId: string, alert: SavedAlert): void {
-    if (!entry.speak || !alert.spoken) return;
+  private announce(ctx: RuntimeContext, displayId: string, alert: SavedAlert): void {
+    if (!alert.spoken) return;
     const mark = `${displayId}|${alert.key}`;
     if (this.saved.spoken.includes(mark)) return;
     const speaker = ctx.component<Speaker & Component>(SPEECH_COMPONENT);
