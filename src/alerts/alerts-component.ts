@@ -21,6 +21,7 @@ interface Feed {
   fetching?: Promise<void>;
   lastFetchAt?: number;
   lastGoodAt?: number;
+  nextFetchAt?: number;
   fault?: { message: string; since: number };
   notShown: Array<{ identifier: string; sender: string; event: string; reason: NotShownReason | string }>;
   /** Linked alerts already fetched, by URL. */
@@ -89,6 +90,7 @@ export class Alerts implements Component {
         interval: f.config.interval,
         lastFetchAt: isoTime(f.lastFetchAt),
         lastGoodAt: isoTime(f.lastGoodAt),
+        nextFetchAt: isoTime(f.nextFetchAt),
         fault: f.fault ? { message: f.fault.message, since: isoTime(f.fault.since), ageSeconds: Math.round((now - f.fault.since) / 1000) } : undefined,
         inForce: (this.saved.feeds[f.config.url]?.inForce ?? []).length,
         notShown: f.notShown,
@@ -137,7 +139,9 @@ export class Alerts implements Component {
       .finally(() => {
         f.fetching = undefined;
         f.abort = undefined;
-        if (!f.stopped) f.timer = ctx.clock.setTimeout(() => { f.timer = undefined; this.fetchNow(f); }, f.config.interval * 1000);
+        if (f.stopped) return;
+        f.nextFetchAt = ctx.clock.now() + f.config.interval * 1000;
+        f.timer = ctx.clock.setTimeout(() => { f.timer = undefined; f.nextFetchAt = undefined; this.fetchNow(f); }, f.config.interval * 1000);
       });
   }
 
@@ -210,15 +214,15 @@ export class Alerts implements Component {
       const window = Math.min(Math.max(LEVEL_INTERVALS * w.entry.interval, LEVEL_MIN_S), DAY_S) * 1000;
       const end = Math.min(w.alert.expiresAt ?? now + window, now + DAY_S * 1000);
       const renewDue = !!held && held.levelUntil < end && held.levelUntil - now < Math.max(3 * w.entry.interval * 1000, window / 2);
-      if (held && held.key === w.alert.key && held.text === w.alert.text && !renewDue) continue;
+      const show = `${w.entry.show.layout}/${w.entry.show.area}`;
+      if (held && held.key === w.alert.key && held.text === w.alert.text && held.show === show && !renewDue) continue;
       const seconds = Math.max(1, Math.ceil((end - now) / 1000));
       const q = new URLSearchParams({ id: w.display, layout: w.entry.show.layout, [w.entry.show.area]: w.alert.text, priority: String(w.entry.priority), expires: String(seconds), inumber: `cap:${w.alert.identifier}`.slice(0, 255) });
       try {
         await ctx.apply(q.toString(), 'cap');
         this.applyFaults.delete(k);
-        this.saved.held[k] = { key: w.alert.key, text: w.alert.text, levelUntil: now + seconds * 1000 };
+        this.saved.held[k] = { key: w.alert.key, text: w.alert.text, show, levelUntil: now + seconds * 1000 };
         changed = true;
-        if (held?.key !== w.alert.key) this.announce(ctx, w.entry, w.display, w.alert);
       } catch (err) {
         this.applyFaults.set(k, (err as Error).message);
       }
@@ -235,6 +239,11 @@ export class Alerts implements Component {
       delete this.saved.held[k];
       changed = true;
     }
+    // Every alert that comes into force is spoken once per display, shown first or not.
+    for (const f of this.feeds) {
+      if (!f.config.speak) continue;
+      for (const alert of this.saved.feeds[f.config.url]?.inForce ?? []) for (const d of f.config.displays) this.announce(ctx, d, alert);
+    }
     const snapshot = JSON.stringify(this.saved);
     if (changed || snapshot !== this.lastWritten) await this.persist(snapshot);
   }
@@ -248,8 +257,8 @@ export class Alerts implements Component {
     await this.writing;
   }
 
-  private announce(ctx: RuntimeContext, entry: AlertFeedConfig, displayId: string, alert: SavedAlert): void {
-    if (!entry.speak || !alert.spoken) return;
+  private announce(ctx: RuntimeContext, displayId: string, alert: SavedAlert): void {
+    if (!alert.spoken) return;
     const mark = `${displayId}|${alert.key}`;
     if (this.saved.spoken.includes(mark)) return;
     const speaker = ctx.component<Speaker & Component>(SPEECH_COMPONENT);

@@ -57,7 +57,7 @@ export function readAlert(a: Record<string, unknown>): CapAlert {
   const identifier = field(a, 'identifier');
   const sender = field(a, 'sender');
   const sent = field(a, 'sent');
-  if (!identifier || !sender || !sent) throw new CapLimitError('is not a CAP alert: identifier, sender and sent are required');
+  if (!identifier || !sender || !sent) throw new CapLimitError('lacks identifier, sender or sent (all three are required)');
   const infos = arr(a.info).filter(isObj);
   if (infos.length > MAX_INFOS) throw new CapLimitError(`has ${infos.length} <info> blocks; at most ${MAX_INFOS} are read`);
   return {
@@ -99,17 +99,23 @@ function readArea(a: Record<string, unknown>): CapArea {
 
 /** "lat,lon lat,lon ...": the points are counted before any array is built. */
 export function polygonOf(text: string): LatLon[] {
-  let points = 0;
-  let inPoint = false;
-  for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k);
-    const space = c === 32 || c === 9 || c === 10 || c === 13;
-    if (!space && !inPoint && ++points > MAX_POINTS) throw new CapLimitError(`has a polygon of more than ${MAX_POINTS} points`);
-    inPoint = !space;
-  }
+  if (countPoints(text, 0, text.length) > MAX_POINTS) throw new CapLimitError(`has a polygon of more than ${MAX_POINTS} points`);
   const pts = text.trim().split(/\s+/).map(pointOf);
   if (pts.length < 4 || pts.some((p) => p === undefined)) throw new CapLimitError('has a polygon that is not at least 4 "lat,lon" pairs');
   return pts as LatLon[];
+}
+
+/** The whitespace-separated points of text[from, to), counting stopped past MAX_POINTS. */
+export function countPoints(text: string, from: number, to: number): number {
+  let points = 0;
+  let inPoint = false;
+  for (let k = from; k < to && points <= MAX_POINTS; k++) {
+    const c = text.charCodeAt(k);
+    const space = c === 32 || c === 9 || c === 10 || c === 13;
+    if (!space && !inPoint) points++;
+    inPoint = !space;
+  }
+  return points;
 }
 
 /** "lat,lon radius": the radius in kilometres. */

@@ -10,7 +10,7 @@
 // no billion laughs, no external entity), and entities are never processed: the five XML
 // entities and character references in text are decoded here, which cannot grow the text.
 import { XMLParser } from 'fast-xml-parser';
-import { CapLimitError, readAlert, type CapAlert } from './cap-alert.js';
+import { CapLimitError, countPoints, MAX_POINTS, readAlert, type CapAlert } from './cap-alert.js';
 import { arr, decodeXmlText, isObj, textOf } from './xml-text.js';
 
 export const MAX_ALERTS = 100;
@@ -42,22 +42,55 @@ function parser(): XMLParser {
   });
 }
 
-/** Refuses a DTD outright: CAP has none, and a DTD is where entity bombs and external entities live. */
-export function refuseDtd(xml: string): void {
+/** The longest run of text between two tags: a polygon of MAX_POINTS points fits with room to spare. */
+export const MAX_TEXT_RUN = 512 * 1024;
+/** Tags in one document: 100 alerts of 50 areas each, many times over. */
+export const MAX_TAGS = 100_000;
+
+/**
+ * What is refused before the parser sees the text: a DTD (CAP has none, and a DTD is where
+ * entity bombs and external entities live), more than MAX_TAGS tags, a text run longer than
+ * MAX_TEXT_RUN, a <polygon> of more than MAX_POINTS points. One pass over the characters,
+ * no copy: the parser builds its text a character at a time and would spend seconds and
+ * hundreds of MB on a single 10 MB polygon.
+ */
+export function precheck(xml: string): void {
   if (/<!DOCTYPE/i.test(xml)) throw new CapDocumentError('refused: the document holds a <!DOCTYPE> (CAP needs no DTD, and entities are never expanded)');
   if (/<!ENTITY/i.test(xml)) throw new CapDocumentError('refused: the document declares an <!ENTITY> (entities are never expanded)');
+  for (const m of xml.matchAll(/<(?:[\w.-]+:)?polygon(?:\s[^>]*)?>/g)) {
+    const from = m.index + m[0].length;
+    const to = xml.indexOf('<', from);
+    if (countPoints(xml, from, to < 0 ? xml.length : to) > MAX_POINTS) throw new CapDocumentError(`refused: the document has a polygon of more than ${MAX_POINTS} points`);
+  }
+  let tags = 0;
+  let textFrom = 0;
+  for (let i = 0; i < xml.length; i++) {
+    if (xml.charCodeAt(i) !== 60 /* < */) continue;
+    if (++tags > MAX_TAGS) throw new CapDocumentError(`refused: the document has more than ${MAX_TAGS} tags`);
+    if (i - textFrom > MAX_TEXT_RUN) throw new CapDocumentError(`refused: the document has a text of more than ${MAX_TEXT_RUN} characters`);
+    const end = xml.indexOf('>', i);
+    if (end < 0) break;
+    textFrom = end + 1;
+  }
+  if (xml.length - textFrom > MAX_TEXT_RUN) throw new CapDocumentError(`refused: the document has a text of more than ${MAX_TEXT_RUN} characters`);
 }
 
 export function parseCapDocument(body: Buffer): CapDocument {
   const xml = body.toString('utf8');
-  refuseDtd(xml);
+  precheck(xml);
   let doc: Record<string, unknown>;
   try {
     doc = parser().parse(xml) as Record<string, unknown>;
   } catch (err) {
     throw new CapDocumentError(`the document is not well-formed XML: ${(err as Error).message.slice(0, 200)}`);
   }
-  if (isObj(doc.alert)) return { kind: 'alert', alerts: [readAlert(doc.alert)], links: [], refused: [] };
+  if (isObj(doc.alert)) {
+    try {
+      return { kind: 'alert', alerts: [readAlert(doc.alert)], links: [], refused: [] };
+    } catch (err) {
+      throw err instanceof CapLimitError ? new CapDocumentError(`refused: the alert ${err.message}`) : err;
+    }
+  }
   const out: CapDocument = { kind: 'atom', alerts: [], links: [], refused: [] };
   let entries: unknown[];
   if (isObj(doc.feed)) entries = arr(doc.feed.entry);
@@ -73,7 +106,7 @@ export function parseCapDocument(body: Buffer): CapDocument {
       else out.refused.push(`entry ${i + 1} holds no CAP alert and links to none`);
     } catch (err) {
       if (!(err instanceof CapLimitError || err instanceof CapDocumentError)) throw err;
-      out.refused.push(`entry ${i + 1}: ${err.message}`);
+      out.refused.push(err instanceof CapLimitError ? `entry ${i + 1} ${err.message}` : `entry ${i + 1}: ${err.message}`);
     }
   });
   return out;
@@ -94,7 +127,7 @@ function embedded(e: Record<string, unknown>): Record<string, unknown> | undefin
     if (t && t.includes('alert') && t.trimStart().startsWith('&lt;')) {
       // Escaped XML text: decoded once and parsed as a document of its own (one level only).
       const inner = decodeXmlText(t);
-      refuseDtd(inner);
+      precheck(inner);
       const d = parser().parse(inner) as Record<string, unknown>;
       if (isObj(d.alert)) return d.alert;
     }

@@ -22,7 +22,7 @@ export interface SavedAlert {
 export interface SavedFeed { inForce: SavedAlert[]; ended: Array<[string, 'superseded' | 'cancelled']> }
 
 /** A priority level this capability set on a display: which alert, and when the level runs out. */
-export interface HeldLevel { key: string; text: string; levelUntil: number }
+export interface HeldLevel { key: string; text: string; levelUntil: number; /** `<layout>/<area>` it shows in. */ show?: string }
 
 export interface SavedAlerts {
   feeds: Record<string, SavedFeed>;

@@ -69,6 +69,8 @@ export async function capServer(): Promise<CapServer> {
     if (typeof r === 'function') { r(req, res); return; }
     res.writeHead(200, { 'content-type': 'application/xml' }).end(r);
   });
+  // Longer than the fetcher keeps an idle connection: a reused connection is never closed under it.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const port = (server.address() as AddressInfo).port;
   return {

@@ -26,6 +26,8 @@ test('an alert whose polygon holds the unit shows at its priority with the templ
     assert.deepEqual(st.displays.main.map((a: Obj) => [a.identifier, a.sender, a.event, a.expires, a.showing]),
       [['FLOOD-1', 'w-nws.webmaster@noaa.gov', 'Flood Warning', '2099-01-02T03:04:00.000Z', true]]);
     assert.equal(st.feeds[0].fault, undefined);
+    const card = /<section class="card component" data-component="alerts">.*?<\/section>/s.exec((await get(svc, '/info')).text)?.[0] ?? '';
+    assert.match(card, /Flood Warning <code>FLOOD-1<\/code> \(on show\)/);
 
     await until(async () => ((await get(svc, '/history?id=main')).json.entries as Obj[]).some((e) => e.source === 'cap'), 10_000, 'the alert in /history');
     const h = ((await get(svc, '/history?id=main')).json.entries as Obj[]).find((e) => e.source === 'cap') as Obj;
@@ -50,6 +52,7 @@ test('a unit outside the polygon shows nothing, and /status says why', async () 
     assert.deepEqual(st.displays, {});
     assert.equal((await mainDisplay(svc)).layers.length, 0);
     assert.ok(await isBlack(svc));
+    assert.match((await get(svc, '/info')).text, /<code>FAR-1<\/code> outside the area/);
   } finally {
     await svc.close();
     await cap.close();

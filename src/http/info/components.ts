@@ -2,6 +2,7 @@
 // /status facts (`status.components.<name>`) rendered as one card. A capability with a card of
 // its own registers it in CARDS; any other gets a plain key/value card, so nothing it reports
 // is hidden from a technician.
+import { alertsCard } from './alerts.js';
 import { cronsCard, pollersCard } from './automation.js';
 import { bootCard } from './boot.js';
 import { feedbackCard } from './feedback.js';
@@ -28,6 +29,7 @@ const CARDS: Record<string, ComponentCard> = {
   network: networkCard,
   pollers: pollersCard,
   systemd: systemdCard,
+  alerts: alertsCard,
 };
 
 /** Components that only tune the service and have nothing a technician acts on. */
