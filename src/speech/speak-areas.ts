@@ -25,13 +25,15 @@ export class SpeakAreas {
         if (a.area.speak && a.source !== 'none' && a.text) now.set(`${displayId}\n${a.area.id}`, { text: a.text, multi: a.area.markup === 'multi' });
       }
     }
+    // A value a restart replays or a reload re-applies is not new: it was said when it came.
+    const again = state?.lastCommand?.source === 'replay' || state?.lastCommand?.source === 'reload';
     for (const key of [...this.said.keys()]) if (key.startsWith(`${displayId}\n`) && !now.has(key)) this.said.delete(key);
     for (const [key, v] of now) {
       if (this.said.get(key) === v.text) continue;
       this.said.set(key, v.text);
       // A long text on a sign is read up to the limit of one announcement.
       const words = spokenText(v.text, v.multi).slice(0, MAX_SPOKEN);
-      if (speak && words) this.announce({ displayId, text: words, priority: false, source: 'area' });
+      if (speak && !again && words) this.announce({ displayId, text: words, priority: false, source: 'area' });
     }
   }
 }
