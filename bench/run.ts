@@ -12,6 +12,7 @@ import { benchReload } from './reload.js';
 import { benchMedia } from './media.js';
 import { benchStart } from './start.js';
 import { benchFleet } from './fleet.js';
+import { benchSpeech } from './speech.js';
 
 /** Where the hand-written part of docs/performance.md starts: how to reproduce, and notes behind current designs. */
 const NOTES_HEADING = '## How to reproduce';
@@ -25,6 +26,7 @@ const sections: Array<[string, () => Promise<string>]> = [
   ['Reloads', benchReload],
   ['Media areas', benchMedia],
   ['Fleet over MQTT', benchFleet],
+  ['Speech', benchSpeech],
 ];
 
 const out: string[] = [

@@ -22,11 +22,3 @@ export function announceSink(device: string, displayId: string, n: number, env =
   }
   return { kind: 'alsa', device, describe: `alsa ${device}` };
 }
-
-/** ffmpeg's output options and target for `sink` (a file sink writes to `temp`). */
-export function sinkArgs(sink: AnnounceSink, temp: string): string[] {
-  const pcm = ['-ac', '1', '-ar', String(RATE), '-c:a', 'pcm_s16le'];
-  if (sink.kind === 'null') return [...pcm, '-f', 'null', '-'];
-  if (sink.kind === 'file') return [...pcm, '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-f', 'wav', '-y', temp];
-  return [...pcm, '-f', 'alsa', sink.device];
-}
