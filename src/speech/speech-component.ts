@@ -55,6 +55,8 @@ export class SpeechComponent implements Component, Speaker {
     // What the areas hold already was said: a reload speaks only values that change after it.
     this.areas?.seed(config, latestStates(config));
     this.queue.filter((w) => config.displayById.has(w.displayId));
+    // The voice or the device that failed may be fixed: the next announcement tells.
+    this.fault = undefined;
     // The child speaking ends with the configuration it was started with (voice, rate, device).
     this.endPace();
     await this.voice?.abort();
