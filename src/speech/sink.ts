@@ -2,7 +2,7 @@
 // (src/media/audio-sink.ts), and MLDS_AUDIO_SINK replaces it the same way:
 //   null           made and discarded in real time (the CPU of speaking, no sound)
 //   file:<folder>  <folder>/<display id>.announce.<n>.wav, 16 kHz mono 16-bit, n from 1 since
-//                  the start; written under a temporary name and renamed when complete
+//                  the start; written under a hidden name beside it and renamed when complete
 import path from 'node:path';
 
 export const RATE = 16_000;

@@ -35,7 +35,7 @@ export class Voice {
 
   constructor(private readonly tmp: string) {}
 
-  /** Speaks `text`; rejects with the fault (espeak-ng's or ffmpeg's last line) or SpeechStopped. */
+  /** Speaks `text`; rejects with the fault (the last line of espeak-ng, sox or ffmpeg) or SpeechStopped. */
   async speak(text: string, s: SpeechSettings, sink: AnnounceSink): Promise<Spoken> {
     this.aborted = false;
     const started = performance.now();
@@ -47,7 +47,8 @@ export class Voice {
     const made = readWavInfo(words);
     if (!made) throw new Error('espeak-ng wrote no WAV');
     const inputs = s.chime ? [await this.chimeLike(s.chime, made.sampleRate), words] : [words];
-    const temp = path.join(this.tmp, 'out.wav');
+    // Beside the announcement's file (a rename across filesystems fails), hidden until complete.
+    const temp = sink.kind === 'file' ? path.join(path.dirname(sink.file), `.${path.basename(sink.file)}.part`) : '';
     const playStart = performance.now();
     if (sink.kind === 'null') {
       // Paced (-re) so it costs what speaking costs, as audio areas' null sink does.
