@@ -4,7 +4,7 @@
 import type { ServiceConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import type { Announcement } from '../capability/speaker.js';
-import { MAX_SPOKEN, spokenText } from './words.js';
+import { spokenText } from './words.js';
 
 export class SpeakAreas {
   /** The text each speaking area holds now, by display and area id. */
@@ -31,8 +31,7 @@ export class SpeakAreas {
     for (const [key, v] of now) {
       if (this.said.get(key) === v.text) continue;
       this.said.set(key, v.text);
-      // A long text on a sign is read up to the limit of one announcement.
-      const words = spokenText(v.text, v.multi).slice(0, MAX_SPOKEN);
+      const words = spokenText(v.text, v.multi);
       if (speak && !again && words) this.announce({ displayId, text: words, priority: false, source: 'area' });
     }
   }

@@ -14,7 +14,7 @@ import { SpeechQueue, type Waiting } from './queue.js';
 import { announceSink } from './sink.js';
 import { SpeakAreas } from './speak-areas.js';
 import { SpeechStopped, Voice } from './voice.js';
-import { MAX_SPOKEN, spokenText } from './words.js';
+import { fitted, MAX_SPOKEN, spokenText } from './words.js';
 
 /** Text shown per announcement in /status. */
 const SHOWN = 80;
@@ -77,7 +77,9 @@ export class SpeechComponent implements Component, Speaker {
     if (!ctx || this.stopped) return { queued: false, reason: 'full' };
     const config = ctx.config();
     if (!config.displayById.has(a.displayId)) return { queued: false, reason: 'unknown-display' };
-    const text = spokenText(a.text);
+    const said = spokenText(a.text);
+    // A client (HTTP, MQTT) is told its text is too long; a machine source's text is read as far as it fits.
+    const text = a.source === 'http' || a.source === 'mqtt' ? said : fitted(said);
     if (!text) return { queued: false, reason: 'empty' };
     if (text.length > MAX_SPOKEN) return { queued: false, reason: 'too-long' };
     if (!a.priority && isQuiet(ctx.clock.now(), config.speech?.quietHours, config.timezone)) {
