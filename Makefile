@@ -6,7 +6,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Needed to build and run the service (node-canvas builds from source here).
 # node-canvas is built without librsvg (CANVAS_ENV): no librsvg2-dev.
 APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev \
-            libgif-dev fonts-dejavu-core fonts-symbola fontconfig ffmpeg chromium espeak-ng
+            libgif-dev fonts-dejavu-core fonts-symbola fontconfig ffmpeg chromium espeak-ng \
+            sox libsox-fmt-alsa
 # The framebuffer VM test only: installed when possible, the test says why it skips otherwise.
 VM_APT_PKGS := qemu-system-x86 busybox-static
 # Needed only by the tests (real ffmpeg, Java for the clock fixtures, Chromium for the /info browser test, promtool to check /metrics, ...).

@@ -13,6 +13,7 @@ import { benchMedia } from './media.js';
 import { benchStart } from './start.js';
 import { benchFleet } from './fleet.js';
 import { benchFeeds } from './feeds.js';
+import { benchSpeech } from './speech.js';
 
 /** Where the hand-written part of docs/performance.md starts: how to reproduce, and notes behind current designs. */
 const NOTES_HEADING = '## How to reproduce';
@@ -27,6 +28,7 @@ const sections: Array<[string, () => Promise<string>]> = [
   ['Media areas', benchMedia],
   ['Fleet over MQTT', benchFleet],
   ['Transit feeds', benchFeeds],
+  ['Speech', benchSpeech],
 ];
 
 const out: string[] = [

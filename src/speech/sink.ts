@@ -2,7 +2,7 @@
 // (src/media/audio-sink.ts), and MLDS_AUDIO_SINK replaces it the same way:
 //   null           made and discarded in real time (the CPU of speaking, no sound)
 //   file:<folder>  <folder>/<display id>.announce.<n>.wav, 16 kHz mono 16-bit, n from 1 since
-//                  the start; written under a temporary name and renamed when complete
+//                  the start; written under a hidden name beside it and renamed when complete
 import path from 'node:path';
 
 export const RATE = 16_000;
@@ -21,12 +21,4 @@ export function announceSink(device: string, displayId: string, n: number, env =
     return { kind: 'file', file, describe: `file ${file}` };
   }
   return { kind: 'alsa', device, describe: `alsa ${device}` };
-}
-
-/** ffmpeg's output options and target for `sink` (a file sink writes to `temp`). */
-export function sinkArgs(sink: AnnounceSink, temp: string): string[] {
-  const pcm = ['-ac', '1', '-ar', String(RATE), '-c:a', 'pcm_s16le'];
-  if (sink.kind === 'null') return [...pcm, '-f', 'null', '-'];
-  if (sink.kind === 'file') return [...pcm, '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-f', 'wav', '-y', temp];
-  return [...pcm, '-f', 'alsa', sink.device];
 }

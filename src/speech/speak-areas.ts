@@ -4,7 +4,7 @@
 import type { ServiceConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import type { Announcement } from '../capability/speaker.js';
-import { MAX_SPOKEN, spokenText } from './words.js';
+import { spokenText } from './words.js';
 
 export class SpeakAreas {
   /** The text each speaking area holds now, by display and area id. */
@@ -25,13 +25,14 @@ export class SpeakAreas {
         if (a.area.speak && a.source !== 'none' && a.text) now.set(`${displayId}\n${a.area.id}`, { text: a.text, multi: a.area.markup === 'multi' });
       }
     }
+    // A value a restart replays or a reload re-applies is not new: it was said when it came.
+    const again = state?.lastCommand?.source === 'replay' || state?.lastCommand?.source === 'reload';
     for (const key of [...this.said.keys()]) if (key.startsWith(`${displayId}\n`) && !now.has(key)) this.said.delete(key);
     for (const [key, v] of now) {
       if (this.said.get(key) === v.text) continue;
       this.said.set(key, v.text);
-      // A long text on a sign is read up to the limit of one announcement.
-      const words = spokenText(v.text, v.multi).slice(0, MAX_SPOKEN);
-      if (speak && words) this.announce({ displayId, text: words, priority: false, source: 'area' });
+      const words = spokenText(v.text, v.multi);
+      if (speak && !again && words) this.announce({ displayId, text: words, priority: false, source: 'area' });
     }
   }
 }

@@ -14,7 +14,7 @@ import { SpeechQueue, type Waiting } from './queue.js';
 import { announceSink } from './sink.js';
 import { SpeakAreas } from './speak-areas.js';
 import { SpeechStopped, Voice } from './voice.js';
-import { MAX_SPOKEN, spokenText } from './words.js';
+import { fitted, MAX_SPOKEN, spokenText } from './words.js';
 
 /** Text shown per announcement in /status. */
 const SHOWN = 80;
@@ -55,6 +55,8 @@ export class SpeechComponent implements Component, Speaker {
     // What the areas hold already was said: a reload speaks only values that change after it.
     this.areas?.seed(config, latestStates(config));
     this.queue.filter((w) => config.displayById.has(w.displayId));
+    // The voice or the device that failed may be fixed: the next announcement tells.
+    this.fault = undefined;
     // The child speaking ends with the configuration it was started with (voice, rate, device).
     this.endPace();
     await this.voice?.abort();
@@ -75,7 +77,9 @@ export class SpeechComponent implements Component, Speaker {
     if (!ctx || this.stopped) return { queued: false, reason: 'full' };
     const config = ctx.config();
     if (!config.displayById.has(a.displayId)) return { queued: false, reason: 'unknown-display' };
-    const text = spokenText(a.text);
+    const said = spokenText(a.text);
+    // A client (HTTP, MQTT) is told its text is too long; a machine source's text is read as far as it fits.
+    const text = a.source === 'http' || a.source === 'mqtt' ? said : fitted(said);
     if (!text) return { queued: false, reason: 'empty' };
     if (text.length > MAX_SPOKEN) return { queued: false, reason: 'too-long' };
     if (!a.priority && isQuiet(ctx.clock.now(), config.speech?.quietHours, config.timezone)) {

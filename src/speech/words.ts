@@ -42,3 +42,17 @@ export function spokenText(text: string, multi = false): string {
     return [join(pieces(said), ',')];
   }), ',')), '.');
 }
+
+/**
+ * `words` cut to MAX_SPOKEN at the end of its last whole sentence that fits, else of its last
+ * whole word: what a machine source says (an alert's instruction, a sign's long text) is read
+ * as far as one announcement goes rather than not at all.
+ */
+export function fitted(words: string): string {
+  if (words.length <= MAX_SPOKEN) return words;
+  const head = words.slice(0, MAX_SPOKEN + 1);
+  const sentence = Math.max(head.lastIndexOf('. '), head.lastIndexOf('! '), head.lastIndexOf('? '));
+  if (sentence >= MAX_SPOKEN / 2) return head.slice(0, sentence + 1);
+  const space = head.lastIndexOf(' ');
+  return (space > 0 ? head.slice(0, space) : head.slice(0, MAX_SPOKEN)).replace(/[\s,;:]+$/, '');
+}

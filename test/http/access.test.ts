@@ -23,6 +23,7 @@ const ENDPOINTS = [
   ['/brightness/50', ''],
   ['/history', 'id=main'],
   ['/metrics', ''],
+  ['/announce', 'id=main&text=x'],
 ] as const;
 
 /** Other spellings of a path; each must get the access the path gets, or 404. */

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
+import type { Component } from '../../src/capability/component-contract.js';
+import { SPEECH_COMPONENT, type Speaker } from '../../src/capability/speaker.js';
+import { fitted } from '../../src/speech/words.js';
 import { espeakAlone, readWav, rms, speechConfig } from './audio.js';
 
 const SENTENCE = 'The next train to Central Station departs from platform two in five minutes.';
@@ -80,4 +83,21 @@ test('HEAD /announce checks and says nothing', async () => {
   assert.equal(r.status, 200);
   const now = ((await get(svc, '/status')).json.components as Record<string, any>).speech; // eslint-disable-line @typescript-eslint/no-explicit-any
   assert.equal(now.queue.length + (now.speaking ? 1 : 0) + now.counts.spoken, before.queue.length + (before.speaking ? 1 : 0) + before.counts.spoken);
+});
+
+test('an alert\'s instruction longer than one announcement is read as far as it fits; /announce is told it is too long', async () => {
+  const long = 'Move to higher ground now and stay away from the river banks. '.repeat(12).trim();
+  assert.equal((await get(svc, `/announce?id=hall&text=${encodeURIComponent(long)}`)).status, 400);
+  const speaker = svc.runtime.component<Component & Speaker>(SPEECH_COMPONENT)!;
+  const r = speaker.announce({ displayId: 'hall', text: long, priority: true, source: 'cap' });
+  assert.equal(r.queued, true);
+  const st = ((await get(svc, '/status')).json.components as Record<string, any>).speech; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const said = [st.speaking, ...st.queue].find((x) => x?.source === 'cap');
+  assert.deepEqual([said?.priority, said?.text.startsWith('Move to higher ground')], [true, true]);
+  await until(async () => ((await get(svc, '/status')).json.components as Record<string, any>).speech.last?.source === 'cap', 60_000, 'the alert spoken'); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const cut = fitted(long);
+  assert.ok(cut.length <= 500 && cut.endsWith('.'));
+  const { info } = readWav(path.join(out, 'hall.announce.2.wav'));
+  const alone = espeakAlone(cut);
+  assert.ok(Math.abs(info.seconds - alone) <= alone * 0.1, `${info.seconds} s written, espeak-ng alone on the cut text ${alone} s`);
 });

@@ -48,3 +48,22 @@ test('stopping the service kills the child speaking', async () => {
   await svc.close();
   assert.equal(liveChildren(), 0);
 });
+
+test('a value a restart replays is not said again; a new one after the restart is', async () => {
+  process.env.MLDS_AUDIO_SINK = 'null';
+  const sd = serviceDir(speechConfig());
+  sds.push(sd);
+  let svc = await start(sd);
+  assert.equal((await get(svc, '/mlds?id=hall&layout=board&line=Gate%20four')).status, 200);
+  await until(async () => (await speech(svc)).counts.spoken === 1, 30_000, 'the value said once');
+  await svc.close();
+  svc = await start(sd);
+  await until(() => svc.controller().state('hall').areas.get('line')?.text === 'Gate four', 10_000, 'the replayed value');
+  let s = await speech(svc);
+  assert.deepEqual([s.speaking, s.counts.spoken, (s as unknown as { queue: unknown[] }).queue.length], [null, 0, 0]);
+  assert.equal((await get(svc, '/mlds?id=hall&layout=board&line=Gate%20five')).status, 200);
+  await until(async () => (await speech(svc)).counts.spoken === 1, 30_000, 'the new value said');
+  s = await speech(svc);
+  assert.equal((s.last as unknown as { text: string }).text, 'Gate five');
+  await svc.close();
+});

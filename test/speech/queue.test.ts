@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { QUEUE_LIMIT, SpeechQueue, type Waiting } from '../../src/speech/queue.js';
 import { isQuiet, minuteOfDay } from '../../src/speech/quiet.js';
-import { spokenText } from '../../src/speech/words.js';
+import { fitted, MAX_SPOKEN, spokenText } from '../../src/speech/words.js';
 
 const w = (text: string, priority = false): Waiting => ({ displayId: 'hall', text, priority, source: 'http', at: 0 });
 
@@ -61,4 +61,16 @@ test('a value is read as shown: MULTI tags are not read out, lines and tabs are 
   assert.equal(spokenText('[jl3][pt30o0][fo1]'), '[jl3][pt30o0][fo1]');
   assert.equal(spokenText('[jl3][pt30o0]', true), '');
   assert.equal(spokenText('a [[b]] c', true), 'a [b] c');
+});
+
+test('a machine source\'s long text is cut at its last whole sentence within 500 characters, else its last whole word', () => {
+  const sentence = 'Move to higher ground now and stay away from the river banks. ';
+  const long = sentence.repeat(12).trim();
+  const cut = fitted(long);
+  assert.ok(cut.length <= MAX_SPOKEN && cut.length > MAX_SPOKEN - sentence.length, String(cut.length));
+  assert.ok(cut.endsWith('river banks.'), cut.slice(-30));
+  const words = 'word '.repeat(150).trim();
+  const w = fitted(words);
+  assert.ok(w.length <= MAX_SPOKEN && w.endsWith('word') && !w.endsWith(' '), w.slice(-10));
+  assert.equal(fitted('short'), 'short');
 });
