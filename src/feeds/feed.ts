@@ -61,14 +61,21 @@ export class Feed {
     }
   }
 
-  /** The realtime poll begins once the schedule is read (it keeps the trips the schedule names). */
+  /**
+   * The realtime poll begins once a schedule file is read (it keeps the trips the schedule
+   * names); a schedule at a URL may take minutes to download, so then it begins at once and
+   * keeps those trips from the first poll after the schedule arrives.
+   */
   start(): void {
-    void this.loadSchedule().finally(() => {
+    const loading = this.loadSchedule();
+    const begin = () => {
       if (this.stopped) return;
       this.rt.start();
       this.alerts?.start();
       if (this.alerts) this.alertTick();
-    });
+    };
+    if (this.config.static && 'url' in this.config.static) begin();
+    else void loading.finally(begin);
   }
 
   async stop(clearAlerts: boolean): Promise<void> {
