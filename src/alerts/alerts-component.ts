@@ -56,14 +56,20 @@ export class Alerts implements Component {
   async reload(ctx: RuntimeContext): Promise<void> {
     await this.stopFeeds();
     this.ctx = ctx;
-    const urls = new Set(ctx.config().alerts.map((c) => c.url));
-    for (const url of Object.keys(this.saved.feeds)) if (!urls.has(url)) delete this.saved.feeds[url];
+    const keys = new Set(ctx.config().alerts.map(feedKey));
+    for (const k of Object.keys(this.saved.feeds)) if (!keys.has(k)) delete this.saved.feeds[k];
     this.feeds = ctx.config().alerts.map((c, i) => this.begin(c, i));
   }
 
   async stop(): Promise<void> {
     await this.stopFeeds();
     await this.applying;
+    // Stopped because a reload took every alerts entry away (not a shutdown): its levels end now.
+    const ctx = this.ctx;
+    if (ctx && ctx.config().alerts.length === 0 && Object.keys(this.saved.held).length) {
+      this.saved.feeds = {};
+      await this.show(ctx, ctx.clock.now()).catch(() => undefined);
+    }
     await this.writing;
     this.ctx = undefined;
   }
@@ -72,7 +78,7 @@ export class Alerts implements Component {
     const now = this.ctx?.clock.now() ?? Date.now();
     const displays: Record<string, unknown[]> = {};
     for (const f of this.feeds) {
-      for (const a of this.saved.feeds[f.config.url]?.inForce ?? []) {
+      for (const a of this.saved.feeds[feedKey(f.config, f.index)]?.inForce ?? []) {
         if (a.expiresAt !== undefined && a.expiresAt <= now) continue;
         for (const id of f.config.displays) {
           const held = this.saved.held[`${id}|${f.config.priority}`];
@@ -92,7 +98,7 @@ export class Alerts implements Component {
         lastGoodAt: isoTime(f.lastGoodAt),
         nextFetchAt: isoTime(f.nextFetchAt),
         fault: f.fault ? { message: f.fault.message, since: isoTime(f.fault.since), ageSeconds: Math.round((now - f.fault.since) / 1000) } : undefined,
-        inForce: (this.saved.feeds[f.config.url]?.inForce ?? []).length,
+        inForce: (this.saved.feeds[feedKey(f.config, f.index)]?.inForce ?? []).length,
         notShown: f.notShown,
       })),
       ...(this.applyFaults.size ? { applyFaults: Object.fromEntries(this.applyFaults) } : {}),
@@ -159,7 +165,7 @@ export class Alerts implements Component {
     }
     if (f.stopped) return;
     const now = ctx.clock.now();
-    const saved = (this.saved.feeds[f.config.url] ??= { inForce: [], ended: [] });
+    const saved = (this.saved.feeds[feedKey(f.config, f.index)] ??= { inForce: [], ended: [] });
     if (fetched) {
       f.cache = fetched.cache;
       f.lastGoodAt = now;
@@ -200,7 +206,7 @@ export class Alerts implements Component {
   private async showNow(ctx: RuntimeContext, now: number): Promise<void> {
     const want = new Map<string, { entry: AlertFeedConfig; alert: SavedAlert; display: string }>();
     for (const f of this.feeds) {
-      for (const alert of this.saved.feeds[f.config.url]?.inForce ?? []) {
+      for (const alert of this.saved.feeds[feedKey(f.config, f.index)]?.inForce ?? []) {
         for (const display of f.config.displays) {
           const k = `${display}|${f.config.priority}`;
           const cur = want.get(k);
@@ -242,7 +248,7 @@ export class Alerts implements Component {
     // Every alert that comes into force is spoken once per display, shown first or not.
     for (const f of this.feeds) {
       if (!f.config.speak) continue;
-      for (const alert of this.saved.feeds[f.config.url]?.inForce ?? []) for (const d of f.config.displays) this.announce(ctx, d, alert);
+      for (const alert of this.saved.feeds[feedKey(f.config, f.index)]?.inForce ?? []) for (const d of f.config.displays) this.announce(ctx, d, alert);
     }
     const snapshot = JSON.stringify(this.saved);
     if (changed || snapshot !== this.lastWritten) await this.persist(snapshot);
@@ -268,6 +274,9 @@ export class Alerts implements Component {
     if (!r.queued) ctx.log.warn({ display: displayId, identifier: alert.identifier, reason: r.reason }, 'alert not spoken');
   }
 }
+
+/** Two entries may watch one URL for different displays: each keeps its own alerts. */
+const feedKey = (c: AlertFeedConfig, index: number): string => `${index} ${c.url}`;
 
 function splitHeld(k: string): [string, string] {
   const at = k.lastIndexOf('|');

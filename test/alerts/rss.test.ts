@@ -9,7 +9,7 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-test('an RSS feed: one item holds an alert as escaped XML, one links to an alert; a reload with a new template shows the new text', async () => {
+test('an RSS feed: one item holds an alert as escaped XML, one links to an alert; a reload with a new template shows the new text, one without alerts ends their level', async () => {
   const cap = await capServer();
   cap.routes.set('/linked.xml', doc(capAlert({ identifier: 'RSS-LINKED', sent: '2026-11-28T09:00:00Z', infos: [{ severity: 'Minor' }] })));
   const embedded = capAlert({ identifier: 'RSS-EMBEDDED', infos: [{ headline: 'Road closed & diverted' }] });
@@ -32,6 +32,11 @@ test('an RSS feed: one item holds an alert as escaped XML, one links to an alert
     writeFileSync(sd.configFile, JSON.stringify(c));
     assert.equal((await get(svc, '/reload_config')).status, 200);
     await until(async () => (await shown()) === 'Severe / Road closed & diverted /', 20_000, 'the new template');
+
+    delete c.alerts;
+    writeFileSync(sd.configFile, JSON.stringify(c));
+    assert.equal((await get(svc, '/reload_config')).status, 200);
+    await until(async () => (await mainDisplay(svc)).layers.length === 0, 20_000, 'the level cleared once alerts left the configuration');
   } finally {
     await svc.close();
     await cap.close();
