@@ -8,11 +8,12 @@ import type { BoardArea, FeedConfig } from './types.js';
 import { isHttpUrl } from './automation.js';
 import { checkUrl } from '../fetch/url-rules.js';
 import { MldsError } from '../errors.js';
+import { DEFAULTS } from './defaults.js';
 
 type Raw = Record<string, unknown>;
 type Fault = (path: string, message: string) => void;
 
-export const FEED_DEFAULTS = { interval: 30, alertPriority: 5, feedMaxMB: 16 } as const;
+export const FEED_DEFAULTS = { interval: 30, feedMaxMB: 16 } as const;
 
 export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[] {
   const feeds: FeedConfig[] = [];
@@ -23,7 +24,6 @@ export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[
     const type = f.type === 'siri' ? 'siri' : 'gtfs-rt';
     const feed: FeedConfig = {
       id, type, url: String(f.url ?? ''), interval: parseIntLike(f.interval) ?? FEED_DEFAULTS.interval,
-      alertPriority: parseIntLike(f.alertPriority) ?? FEED_DEFAULTS.alertPriority,
       boards: boardAreas(raw).filter((b) => b.feed === id),
     };
     if (typeof f.timezone === 'string') {
@@ -40,15 +40,23 @@ export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[
       }
     }
     if (typeof f.alertsUrl === 'string') feed.alertsUrl = f.alertsUrl;
-    if (typeof f.alertArea === 'string') feed.alertArea = f.alertArea;
-    if (feed.alertsUrl !== undefined && feed.alertArea === undefined) fault(at('alertArea'), 'a feed with alertsUrl needs alertArea: the area of the board\'s layout that shows an alert');
-    if (feed.alertArea !== undefined && feed.alertsUrl === undefined) fault(at('alertArea'), 'applies only with alertsUrl');
-    if (feed.alertArea !== undefined && feed.alertsUrl !== undefined && !feed.boards.some((b) => b.areas.includes(feed.alertArea!))) {
-      fault(at('alertArea'), `"${feed.alertArea}" is not an area of a layout that holds a departures area of feed "${id}"`);
-    }
+    if (isObj(f.headers)) feed.headers = Object.fromEntries(Object.entries(f.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    if (feed.alertsUrl !== undefined && !feed.boards.some((b) => b.alertArea !== undefined)) fault(at('alertsUrl'), `no departures area of feed "${id}" names an alertArea, the area of its layout that shows an alert`);
     feeds.push(feed);
   }
   return feeds;
+}
+
+/** A board's feed exists; its alert area is an area of its layout, for a feed that has alerts. */
+export function checkBoards(raw: Raw, feeds: FeedConfig[], fault: Fault): void {
+  for (const b of boardAreas(raw)) {
+    const at = (field: string) => pointer('displays', b.display, 'layout', b.layout, b.area, field);
+    const feed = feeds.find((f) => f.id === b.feed);
+    if (!feed) { fault(at('feed'), `"${b.feed}" names no feed in "feeds"`); continue; }
+    if (b.alertArea === undefined) continue;
+    if (b.alertArea === b.area || !b.areas.includes(b.alertArea)) fault(at('alertArea'), `"${b.alertArea}" is not another area of layout "${b.layout}"`);
+    else if (feed.alertsUrl === undefined) fault(at('alertArea'), `applies only when feed "${b.feed}" has alertsUrl`);
+  }
 }
 
 /** Every departures area of the file, with its display, layout and the layout's area ids (the area type is read defensively from the file). */
@@ -63,7 +71,14 @@ export function boardAreas(raw: Raw): BoardArea[] {
         if (!isObj(a) || a.type !== 'departures' || typeof a.feed !== 'string') continue;
         const stops = Array.isArray(a.stops) ? a.stops.filter((s): s is string => typeof s === 'string') : [];
         const routes = Array.isArray(a.routes) ? a.routes.filter((s): s is string => typeof s === 'string') : undefined;
-        out.push({ display, layout, area, areas: Object.keys(l), feed: a.feed, stops, routes });
+        out.push({
+          display, layout, area, areas: Object.keys(l), feed: a.feed, stops, routes,
+          alertArea: typeof a.alertArea === 'string' ? a.alertArea : undefined,
+          alertPriority: parseIntLike(a.alertPriority) ?? DEFAULTS.departures.alertPriority,
+          announceAt: parseIntLike(a.announceAt),
+          announceText: typeof a.announceText === 'string' ? a.announceText : DEFAULTS.departures.announceText,
+          staleAfter: parseIntLike(a.staleAfter) ?? DEFAULTS.departures.staleAfter,
+        });
       }
     }
   }

@@ -7,7 +7,7 @@ import { DEFAULTS } from './areas.js';
 import { pointer, type ConfigFault } from './faults.js';
 import { fieldSettings, pictureMegapixelsOf } from './field-settings.js';
 import { mqttOf } from './mqtt.js';
-import { checkFeedUrls, FEED_DEFAULTS, normalizeFeeds } from './feeds.js';
+import { checkBoards, checkFeedUrls, FEED_DEFAULTS, normalizeFeeds } from './feeds.js';
 import { alertsOf } from './alerts.js';
 import { speechOf } from './speech.js';
 import { resolveAsset } from './files.js';
@@ -47,6 +47,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   checkFetchedUrls(displays, crons, pollers, urlPortRange, fault);
   const feeds = normalizeFeeds(raw, serviceDir, fault);
   checkFeedUrls(feeds, urlPortRange, fault);
+  checkBoards(raw, feeds, fault);
   const sensors = normalizeSensors(raw.sensors, displays, units, fault);
 
   const security = isObj(raw.security) ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) } : undefined;

@@ -83,6 +83,10 @@ export interface DeparturesConfig {
   staleAfter: number;
   /** Minutes before a departure it is announced (by the speech capability); undefined: never. */
   announceAt?: number;
+  announceText: string;
+  /** The area of the same layout that shows the feed's alerts, and their priority level. */
+  alertArea?: string;
+  alertPriority: number;
 }
 
 export interface LayoutConfig {
@@ -227,7 +231,17 @@ export interface MqttSettings {
 }
 
 /** A departures area of the file: where a feed's data is shown (docs/feeds.md). */
-export interface BoardArea { display: string; layout: string; area: string; areas: string[]; feed: string; stops: string[]; routes?: string[] }
+export interface BoardArea {
+  display: string; layout: string; area: string; areas: string[]; feed: string; stops: string[]; routes?: string[];
+  /** The area of the same layout that shows the feed's alerts for this board, at `alertPriority`. */
+  alertArea?: string;
+  alertPriority: number;
+  /** Minutes before a departure it is spoken, and the words (`{route}`, `{destination}`, `{platform}`, `{m}`). */
+  announceAt?: number;
+  announceText: string;
+  /** Seconds after which the board's realtime data counts as stale. */
+  staleAfter: number;
+}
 
 /** docs/configuration.md, Feeds. */
 export interface FeedConfig {
@@ -241,8 +255,8 @@ export interface FeedConfig {
   /** The schedule's zone; undefined: agency.txt's. */
   timezone?: string;
   alertsUrl?: string;
-  alertPriority: number;
-  alertArea?: string;
+  /** Sent with every poll (an API key); never logged or shown. */
+  headers?: Record<string, string>;
   /** The departures areas that name this feed. */
   boards: BoardArea[];
 }

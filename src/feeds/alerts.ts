@@ -1,6 +1,6 @@
-// A feed's alerts on its boards' displays: each layout that holds a departures area of the
-// feed and the feed's `alertArea` gets the alerts active now for that board's stops and routes
-// as a priority message (`alertPriority`) through the one control path, source `feed`:
+// A feed's alerts on its boards' displays: the layout of each departures area of the feed that
+// names an `alertArea` gets the alerts active now for that board's stops and routes as a
+// priority message (the area's `alertPriority`) through the one control path, source `feed`:
 // `id=<display>&layout=<layout>&<alertArea>=<text>&priority=<p>&expires=<s>`. The message is
 // said again before `expires` runs out while the alert lasts, so a service that stops (or a
 // feed that dies) lets it end on its own; it is cleared (`priority=<p>&layout=`) when the
@@ -12,15 +12,14 @@ import type { FeedAlert } from './model.js';
 /** Longest alert text sent; a sign shows far less. */
 const MAX_TEXT = 1000;
 
-export interface AlertTarget { display: string; layout: string; stops: Set<string>; routes: Set<string> }
+export interface AlertTarget { display: string; layout: string; area: string; priority: number; stops: Set<string>; routes: Set<string> }
 
 export function alertTargets(feed: FeedConfig, routesAt: (stops: readonly string[]) => string[]): AlertTarget[] {
-  if (!feed.alertArea) return [];
   const byLayout = new Map<string, AlertTarget>();
-  for (const b of feed.boards.filter((x: BoardArea) => x.areas.includes(feed.alertArea!))) {
-    const k = `${b.display}\u0000${b.layout}`;
+  for (const b of feed.boards.filter((x: BoardArea) => x.alertArea !== undefined && x.areas.includes(x.alertArea))) {
+    const k = `${b.display}\u0000${b.layout}\u0000${b.alertArea}`;
     let t = byLayout.get(k);
-    if (!t) { t = { display: b.display, layout: b.layout, stops: new Set(), routes: new Set() }; byLayout.set(k, t); }
+    if (!t) { t = { display: b.display, layout: b.layout, area: b.alertArea!, priority: b.alertPriority, stops: new Set(), routes: new Set() }; byLayout.set(k, t); }
     for (const s of b.stops) t.stops.add(s);
     for (const r of b.routes?.length ? b.routes : routesAt(b.stops)) t.routes.add(r);
   }
@@ -39,54 +38,56 @@ export function nextChange(alerts: FeedAlert[], now: number): number | undefined
 }
 
 export class AlertShows {
-  /** What each target shows now: display/layout -> the query sent (without expires). */
-  private shown = new Map<string, { display: string; text: string; at: number }>();
+  /** What each display shows now: the layout, area and text sent, and at which level. */
+  private shown = new Map<string, { display: string; text: string; priority: number; at: number }>();
 
   constructor(private readonly feed: FeedConfig, private readonly expires: number) {}
 
   /** Brings every target in line with `alerts` at `now`; `renew` says the same text again to push its end back. */
   async update(ctx: RuntimeContext, targets: AlertTarget[], alerts: FeedAlert[], now: number, renew: boolean): Promise<void> {
-    const p = this.feed.alertPriority;
-    const wanted = new Map<string, { display: string; layout: string; text: string; until?: number }>();
+    const wanted = new Map<string, { display: string; layout: string; area: string; priority: number; text: string; until?: number }>();
     for (const t of targets) {
       const hits = alerts.filter((a) => activeAt(a, now) && (a.stops.some((s) => t.stops.has(s)) || a.routes.some((r) => t.routes.has(r))));
       if (!hits.length) continue;
       const text = [...new Set(hits.map((a) => a.text))].join(' \u2022 ').slice(0, MAX_TEXT);
       const ends = hits.map((a) => endOf(a, now)).filter((e): e is number => e !== undefined);
       // One level per display: a display with two alert layouts shows the first one's.
-      if (![...wanted.values()].some((w) => w.display === t.display)) wanted.set(t.display, { display: t.display, layout: t.layout, text, until: ends.length === hits.length ? Math.max(...ends) : undefined });
+      if (![...wanted.values()].some((w) => w.display === t.display)) wanted.set(t.display, { display: t.display, layout: t.layout, area: t.area, priority: t.priority, text, until: ends.length === hits.length ? Math.max(...ends) : undefined });
     }
     for (const [display, w] of wanted) {
       const before = this.shown.get(display);
-      if (before && before.text === `${w.layout}\u0000${w.text}` && !renew) continue;
+      const said = `${w.layout}\u0000${w.area}\u0000${w.text}`;
+      if (before && before.text === said && before.priority === w.priority && !renew) continue;
+      // Moved to another level (a reload changed alertPriority): the old one is taken down first.
+      if (before && before.priority !== w.priority) await this.clear(ctx, display, before.priority);
       const left = w.until === undefined ? this.expires : Math.ceil((w.until - now) / 1000);
       const expires = Math.max(1, Math.min(this.expires, left, 86_400));
-      const q = `id=${enc(display)}&layout=${enc(w.layout)}&${enc(this.feed.alertArea!)}=${enc(w.text)}&priority=${p}&expires=${expires}`;
+      const q = `id=${enc(display)}&layout=${enc(w.layout)}&${enc(w.area)}=${enc(w.text)}&priority=${w.priority}&expires=${expires}`;
       try {
         await ctx.apply(q, 'feed');
-        this.shown.set(display, { display, text: `${w.layout}\u0000${w.text}`, at: now });
+        this.shown.set(display, { display, text: said, priority: w.priority, at: now });
       } catch (err) {
         ctx.log.warn({ feed: this.feed.id, display, err: (err as Error).message }, 'feed alert cannot be shown');
       }
     }
-    for (const display of [...this.shown.keys()]) {
+    for (const [display, was] of [...this.shown]) {
       if (wanted.has(display)) continue;
       this.shown.delete(display);
-      await this.clear(ctx, display);
+      await this.clear(ctx, display, was.priority);
     }
   }
 
   /** Takes every alert this feed put up down again (the feed left the configuration). */
   async clearAll(ctx: RuntimeContext): Promise<void> {
-    for (const display of [...this.shown.keys()]) await this.clear(ctx, display);
+    for (const [display, was] of [...this.shown]) await this.clear(ctx, display, was.priority);
     this.shown.clear();
   }
 
   count(): number { return this.shown.size; }
 
-  private async clear(ctx: RuntimeContext, display: string): Promise<void> {
+  private async clear(ctx: RuntimeContext, display: string, priority: number): Promise<void> {
     try {
-      await ctx.apply(`id=${enc(display)}&priority=${this.feed.alertPriority}&layout=`, 'feed');
+      await ctx.apply(`id=${enc(display)}&priority=${priority}&layout=`, 'feed');
     } catch (err) {
       ctx.log.warn({ feed: this.feed.id, display, err: (err as Error).message }, 'feed alert cannot be cleared');
     }

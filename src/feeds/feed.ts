@@ -45,7 +45,7 @@ export class Feed {
     const maxBytes = c.feedMaxMB * 2 ** 20;
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
-      url: config.url, field: `feeds/${config.id}/url`, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
+      url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
       parse: (body) => (config.type === 'siri' ? parseSiri(body) : decodeTripUpdates(body, { trips: new Set(this.schedule?.trips.keys()), stops: this.stops })),
       onData: () => this.changed(),
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
@@ -53,7 +53,7 @@ export class Feed {
     if (config.alertsUrl) {
       this.shows = new AlertShows(config, Math.min(3 * config.interval, 86_400));
       this.alerts = new FeedPoll<FeedAlert[]>({
-        url: config.alertsUrl, field: `feeds/${config.id}/alertsUrl`, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
+        url: config.alertsUrl, field: `feeds/${config.id}/alertsUrl`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
         parse: (body) => (config.type === 'siri' ? Promise.resolve(parseSiriSx(body)) : decodeAlerts(body)),
         onData: () => void this.showAlerts(true),
         onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed alerts poll failed; the last good alerts stay'),

@@ -7,6 +7,7 @@ import type { ServiceProblem } from '../problem.js';
 import type { BoardData, BoardQuery, BoardSource } from '../render/content/board-source.js';
 import { NO_DATA } from './board.js';
 import { Feed } from './feed.js';
+import { DepartureAnnouncer } from './announce.js';
 
 const keyOf = (f: FeedConfig) => JSON.stringify(f);
 
@@ -15,11 +16,14 @@ export class FeedsComponent implements Component, BoardSource {
   private ctx: RuntimeContext | undefined;
   private feeds = new Map<string, Feed>();
   private readonly listeners = new Set<(feed: string) => void>();
+  /** Only while a board has `announceAt`. */
+  private announcer: DepartureAnnouncer | undefined;
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
     for (const f of ctx.config().feeds) this.begin(ctx, f);
     this.attach(ctx);
+    this.announce(ctx);
     ctx.log.info({ feeds: this.feeds.size }, 'feeds started');
   }
 
@@ -35,10 +39,13 @@ export class FeedsComponent implements Component, BoardSource {
     }
     for (const f of next.values()) if (!this.feeds.has(f.id)) this.begin(ctx, f);
     this.attach(ctx);
+    this.announce(ctx);
     for (const id of this.feeds.keys()) this.emit(id);
   }
 
   async stop(): Promise<void> {
+    this.announcer?.stop();
+    this.announcer = undefined;
     const feeds = [...this.feeds.values()];
     this.feeds.clear();
     await Promise.all(feeds.map((f) => f.stop(false)));
@@ -76,6 +83,15 @@ export class FeedsComponent implements Component, BoardSource {
   /** Every unit's departures areas read from here (units made by a reload too). */
   private attach(ctx: RuntimeContext): void {
     for (const u of ctx.units().values()) u.boards = this;
+  }
+
+  /** Departures spoken at their boards' `announceAt`, while any board has one. */
+  private announce(ctx: RuntimeContext): void {
+    const boards = DepartureAnnouncer.boardsOf(ctx);
+    if (!boards.length) { this.announcer?.stop(); this.announcer = undefined; return; }
+    if (this.announcer) return this.announcer.follow(boards);
+    this.announcer = new DepartureAnnouncer(ctx, this, boards);
+    this.announcer.start();
   }
 
   private emit(feed: string): void {

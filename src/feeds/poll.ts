@@ -16,6 +16,8 @@ export interface PollOptions<T> {
   url: string;
   /** Names the URL in errors (`feeds/<id>/url`). */
   field: string;
+  /** The feed's own headers (an API key): sent, never logged or shown. */
+  headers?: Record<string, string>;
   interval: number;
   maxBytes: number;
   portRange: readonly [number, number];
@@ -104,7 +106,7 @@ export class FeedPoll<T> {
     const started = this.o.clock.now();
     const abort = new AbortController();
     this.abort = abort;
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.o.headers };
     if (this.etag) headers['if-none-match'] = this.etag;
     if (this.lastModified) headers['if-modified-since'] = this.lastModified;
     try {

@@ -33,8 +33,8 @@ test('GTFS-realtime alerts for the board\'s stop and routes go to its display as
   ], T0));
   const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
   const rig = await feedsRig(boardConfig({
-    vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: 'gtfs.zip', interval: '30', alertsUrl: srv.url('/alerts'), alertArea: 'alert', alertPriority: '6' },
-  }, ['S1']), clock, { 'gtfs.zip': zip });
+    vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: 'gtfs.zip', interval: '30', alertsUrl: srv.url('/alerts') },
+  }, ['S1'], {}, { alertArea: 'alert', alertPriority: '6' }), clock, { 'gtfs.zip': zip });
   const shown = 'id=stop1&layout=board&alert=Lift%20out%20of%20order%20%E2%80%A2%20Line%2012%20diverted&priority=6&expires=90';
   const clear = 'id=stop1&priority=6&layout=';
   try {
@@ -84,8 +84,8 @@ test('feed alerts through a running service\'s control path: a level on /status 
   srv.bodies.set('/alerts', feedMessage([alert('lift', 'Lift out of order', [{ stopId: 'S1' }], [[t0 - 60_000, t0 + 3600_000]])], t0));
   const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
   const rig = await feedsRig(boardConfig({
-    vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: 'gtfs.zip', interval: '30', alertsUrl: srv.url('/alerts'), alertArea: 'alert' },
-  }, ['S1']), clock, { 'gtfs.zip': zip }, (q) => svc.controller().apply(q, 'feed'));
+    vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: 'gtfs.zip', interval: '30', alertsUrl: srv.url('/alerts') },
+  }, ['S1'], {}, { alertArea: 'alert' }), clock, { 'gtfs.zip': zip }, (q) => svc.controller().apply(q, 'feed'));
   const display = async () => ((await get(svc, '/status')).json.displays as Obj[])[0];
   try {
     assert.equal((await get(svc, '/mlds?id=stop1&layout=plain&other=Hello')).status, 200);
@@ -128,7 +128,7 @@ test('SIRI-SX situations for the board\'s stop or line are shown for their valid
     situation('s3', 'Line 9 strike', line('9'), T0 - 60_000, T0 + 120_000),
     situation('s4', 'Over already', stop, T0 - 60_000, T0 + 120_000, 'closed'),
   ));
-  const rig = await feedsRig(boardConfig({ city: { type: 'siri', url: srv.url('/sm'), interval: '30', alertsUrl: srv.url('/sx'), alertArea: 'alert' } }, ['HBF']), clock);
+  const rig = await feedsRig(boardConfig({ city: { type: 'siri', url: srv.url('/sm'), interval: '30', alertsUrl: srv.url('/sx') } }, ['HBF'], {}, { alertArea: 'alert' }), clock);
   try {
     await until(() => rig.applied.length >= 1, 10_000, 'the situation shown');
     assert.equal(rig.applied[0], 'id=stop1&layout=board&alert=Escalator%20%26%20lift%20closed%20%E2%80%A2%20Line%207%20diverted&priority=5&expires=90');

@@ -48,7 +48,7 @@ export interface FeedServer {
   /** Body per path; a function answers itself. */
   bodies: Map<string, Buffer | string | ((req: IncomingMessage, res: ServerResponse) => void)>;
   /** Requests per path, with their conditional headers. */
-  got: Array<{ path: string; ifNoneMatch?: string }>;
+  got: Array<{ path: string; ifNoneMatch?: string; headers: IncomingMessage['headers'] }>;
   etags: boolean;
   close(): void;
 }
@@ -62,7 +62,7 @@ export async function feedServer(): Promise<FeedServer> {
   };
   const server = createServer((req, res) => {
     const p = (req.url ?? '/').split('?')[0];
-    s.got.push({ path: p, ifNoneMatch: req.headers['if-none-match'] });
+    s.got.push({ path: p, ifNoneMatch: req.headers['if-none-match'], headers: req.headers });
     const b = s.bodies.get(p);
     if (b === undefined) { res.statusCode = 404; res.end(); return; }
     if (typeof b === 'function') { b(req, res); return; }
@@ -125,14 +125,15 @@ export async function feedsRig(
 }
 
 /** A configuration with one display whose layout `board` holds a departures area of `feed` for `stops`. */
-export function boardConfig(feeds: Record<string, unknown>, stops: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+/** A 192x32 stop display whose layout `board` holds a departures area `deps` (with the fields in `board`) over a text area `alert`. */
+export function boardConfig(feeds: Record<string, unknown>, stops: string[], extra: Record<string, unknown> = {}, board: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     displays: {
       stop1: {
         displayWidth: 192, displayHeight: 32, output: { driver: 'virtual' },
         layout: {
           board: {
-            deps: { type: 'departures', coordinates: '0 0 191 23', feed: Object.keys(feeds)[0], stops, rows: '3' },
+            deps: { type: 'departures', coordinates: '0 0 191 23', feed: Object.keys(feeds)[0], stops, rows: '3', ...board },
             alert: { type: 'text', coordinates: '0 24 191 31', fontSize: '8' },
           },
         },

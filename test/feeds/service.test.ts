@@ -9,27 +9,33 @@ import { feedServer } from './fixtures.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-test('feeds are checked at load: zone, schedule file, URLs, the alert area', () => {
+test('feeds are checked at load: zone, schedule file, URLs, headers; a board\'s feed and alert area', () => {
   const faults = configFaults((c) => {
     c.feeds = {
       a: { type: 'gtfs-rt', url: 'http://127.0.0.1:8080/tu', static: 'gtfs/missing.zip', timezone: 'Mars/Olympus' },
       b: { type: 'siri', url: 'http://127.0.0.1:80/sm', alertsUrl: 'http://127.0.0.1:8080/sx' },
-      c: { type: 'siri', url: 'http://127.0.0.1:8080/sm', static: 'x.zip', alertsUrl: 'http://127.0.0.1:8080/sx', alertArea: 'title' },
+      c: { type: 'siri', url: 'http://127.0.0.1:8080/sm', static: 'x.zip', headers: { 'X-Api-Key': 'k\r\nInjected: 1' } },
       d: { type: 'gtfs-rt', url: 'http://127.0.0.1:8080/tu', static: '../outside.zip', interval: '2' },
     };
     c.feedMaxMB = '0';
+    const board = (feed: string, extra: Record<string, unknown> = {}) => ({ type: 'departures', coordinates: '0 0 199 49', feed, stops: ['S1'], columns: [{ field: 'destination', width: '200' }], ...extra });
+    c.displays.main.layout.l1 = { ...c.displays.main.layout.l1, deps: board('c', { alertArea: 'title' }), gone: board('nope'), self: board('a', { alertArea: 'self' }) };
   });
   const at = (p: string) => faults.filter((f) => f.path === p).map((f) => f.message).join(' | ');
   assert.match(at('/feeds/a/static'), /"gtfs\/missing.zip" was not found in the service directory/);
   assert.match(at('/feeds/a/timezone'), /"Mars\/Olympus" is not an IANA time zone/);
   assert.match(at('/feeds/b/url'), /port 80/);
-  assert.match(at('/feeds/b/alertArea'), /needs alertArea/);
+  assert.match(at('/feeds/b/alertsUrl'), /no departures area of feed "b" names an alertArea/);
   assert.match(at('/feeds/c/static'), /only a gtfs-rt feed/);
-  assert.match(at('/feeds/c/alertArea'), /"title" is not an area of a layout that holds a departures area of feed "c"/);
+  assert.ok(at('/feeds/c/headers/X-Api-Key'), 'a header value on two lines');
+  assert.doesNotMatch(JSON.stringify(faults), /Injected/, 'a header value is never quoted');
+  assert.match(at('/displays/main/layout/l1/deps/alertArea'), /applies only when feed "c" has alertsUrl/);
+  assert.match(at('/displays/main/layout/l1/gone/feed'), /"nope" names no feed in "feeds"/);
+  assert.match(at('/displays/main/layout/l1/self/alertArea'), /"self" is not another area of layout "l1"/);
   assert.match(at('/feeds/d/static'), /must be a relative path inside the service directory/);
   assert.ok(at('/feeds/d/interval'), 'interval under 5 s');
   assert.ok(at('/feedMaxMB'), 'feedMaxMB 0');
-  assert.deepEqual(configFaults((c) => { c.feeds = { ok: { type: 'siri', url: 'http://127.0.0.1:8080/sm' } }; }), []);
+  assert.deepEqual(configFaults((c) => { c.feeds = { ok: { type: 'siri', url: 'http://127.0.0.1:8080/sm', headers: { Authorization: 'Bearer t0ken' } } }; }), []);
 });
 
 test('a running service polls its feeds, serves them to every unit, and shows state, age and faults on /status and /info', async () => {

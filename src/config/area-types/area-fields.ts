@@ -82,6 +82,9 @@ const DEPARTURES = {
   noDataText: { type: 'string', maxLength: 255 },
   staleAfter: int(1, 86400),
   announceAt: int(0, 120),
+  announceText: { type: 'string', minLength: 1, maxLength: 255 },
+  alertArea: { type: 'string', minLength: 1, maxLength: 255 },
+  alertPriority: int(1, 9),
 } as const;
 const media = { ...defaultValue, ...params } as const;
 

@@ -36,6 +36,9 @@ function board(r: AreaRules): DeparturesConfig | undefined {
     noDataText: text(r.raw.noDataText, d.noDataText),
     staleAfter: parseIntLike(r.raw.staleAfter) ?? d.staleAfter,
     announceAt: parseIntLike(r.raw.announceAt),
+    announceText: text(r.raw.announceText, d.announceText),
+    alertArea: typeof r.raw.alertArea === 'string' ? r.raw.alertArea : undefined,
+    alertPriority: parseIntLike(r.raw.alertPriority) ?? d.alertPriority,
   };
 }
 
