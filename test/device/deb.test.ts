@@ -48,7 +48,7 @@ test('control fields: name, version, architecture, Depends from packaging/depend
   assert.equal(f('Version'), VERSION);
   assert.equal(f('Architecture'), 'amd64');
   assert.deepEqual(f('Depends').split(/,\s*/), DEPENDS);
-  assert.equal(f('Recommends'), 'ffmpeg');
+  assert.equal(f('Recommends'), 'ffmpeg, espeak-ng, sox, libsox-fmt-alsa');
   assert.match(f('Installed-Size'), /^\d{5,}$/);
   assert.match(f('Description'), /^display control service/);
 });
