@@ -1,6 +1,7 @@
 // The `feeds` section (docs/configuration.md, Feeds; docs/feeds.md): transit agencies' realtime
 // feeds that departures areas draw from. Checked here so a wrong zone, a missing schedule file
 // or an alert area no board's layout holds is a fault with its JSON path at load.
+import { isZoneName } from '../time/zone-name.js';
 import { pointer } from './faults.js';
 import { resolveInclude } from './files.js';
 import { parseIntLike } from './scalars.js';
@@ -27,7 +28,7 @@ export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[
       boards: boardAreas(raw).filter((b) => b.feed === id),
     };
     if (typeof f.timezone === 'string') {
-      if (validZone(f.timezone)) feed.timezone = f.timezone;
+      if (isZoneName(f.timezone)) feed.timezone = f.timezone;
       else fault(at('timezone'), `"${f.timezone}" is not an IANA time zone name such as Europe/Berlin`);
     }
     if (typeof f.static === 'string') {
@@ -85,14 +86,6 @@ export function boardAreas(raw: Raw): BoardArea[] {
   return out;
 }
 
-function validZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -1,3 +1,4 @@
+import { isZoneName } from '../time/zone-name.js';
 import { existsSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { checkFetchedUrls, normalizeCrons, normalizePollers, portRangeOf } from './automation.js';
@@ -51,7 +52,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   const sensors = normalizeSensors(raw.sensors, displays, units, fault);
 
   const security = isObj(raw.security) ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) } : undefined;
-  if (typeof raw.timezone === 'string' && !validZone(raw.timezone)) fault('/timezone', `"${raw.timezone}" is not an IANA time zone name such as Europe/Warsaw`);
+  if (typeof raw.timezone === 'string' && !isZoneName(raw.timezone)) fault('/timezone', `"${raw.timezone}" is not an IANA time zone name such as Europe/Warsaw`);
 
   const config: ServiceConfig = {
     dir: serviceDir,
@@ -179,14 +180,6 @@ function groupUnits(displays: DisplayConfig[]): UnitConfig[] {
   return [...units.values()];
 }
 
-function validZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function isLocalAddress(ip: string): boolean {
   if (ip.startsWith('127.')) return true;
