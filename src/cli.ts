@@ -85,15 +85,17 @@ async function main(argv: string[]): Promise<number> {
       printFaults(new ConfigError(hardware.faults));
       return EX_CONFIG;
     }
+    let boards;
     if (config.feeds.length) {
       const feeds = await (await import('./preview/feeds-check.js')).checkSchedules(config);
+      boards = feeds.boards;
       for (const w of feeds.warnings) console.error(`mlds: warning: ${w}`);
       for (const n of feeds.notes) console.log(n);
       if (feeds.faults.length) { printFaults(new ConfigError(feeds.faults)); return EX_CONFIG; }
     }
     const out = path.resolve(values.out ?? 'mlds-test');
     mkdirSync(out, { recursive: true });
-    const files = await renderLayoutsToPng(config);
+    const files = await renderLayoutsToPng(config, boards);
     for (const f of files) {
       writeFileSync(path.join(out, f.name), f.png);
       console.log(`rendered ${path.join(out, f.name)}`);

@@ -1,11 +1,17 @@
 // `mlds test` on the feeds, offline: a GTFS schedule in the service folder is read as the
 // service reads it (fetching nothing), and each stop a departures area names is looked for in
-// it, so a wrong stop_id shows before the board is mounted on the street.
+// it, so a wrong stop_id shows before the board is mounted on the street. The schedules read
+// are the sample the previews draw the boards from: their scheduled departures at the moment
+// of the test, marked as not live.
 import type { ServiceConfig } from '../config/types.js';
+import type { BoardSource } from '../render/content/board-source.js';
+import { gtfsBoard, NO_DATA } from '../feeds/board.js';
+import type { Schedule } from '../feeds/schedule.js';
 import { pointer, type ConfigFault } from '../config/faults.js';
 import { loadGtfs } from '../feeds/gtfs-static.js';
 
-export async function checkSchedules(config: ServiceConfig): Promise<{ faults: ConfigFault[]; warnings: string[]; notes: string[] }> {
+export async function checkSchedules(config: ServiceConfig): Promise<{ faults: ConfigFault[]; warnings: string[]; notes: string[]; boards: BoardSource }> {
+  const read = new Map<string, { schedule: Schedule; zone: string }>();
   const faults: ConfigFault[] = [];
   const warnings: string[] = [];
   const notes: string[] = [];
@@ -18,6 +24,7 @@ export async function checkSchedules(config: ServiceConfig): Promise<{ faults: C
       const zone = feed.timezone ?? schedule.agencyZone;
       notes.push(`feed ${feed.id}: schedule read: ${schedule.trips.size} trips and ${schedule.size} stop times for the boards' ${stops.size} stop(s), zone ${zone ?? 'none (agency.txt has none)'}`);
       if (!zone) faults.push({ path: pointer('feeds', feed.id, 'timezone'), message: 'the schedule\'s agency.txt names no agency_timezone: give the feed a timezone' });
+      else read.set(feed.id, { schedule, zone });
       for (const b of feed.boards) {
         for (const s of b.stops) {
           if (!schedule.hasStop(s)) warnings.push(`${pointer('displays', b.display, 'layout', b.layout, b.area, 'stops')}: no trip of feed ${feed.id}'s schedule calls at stop "${s}"`);
@@ -27,5 +34,9 @@ export async function checkSchedules(config: ServiceConfig): Promise<{ faults: C
       faults.push({ path: pointer('feeds', feed.id, 'static'), message: (err as Error).message });
     }
   }
-  return { faults, warnings, notes };
+  const boards: BoardSource = {
+    board: (q) => { const r = read.get(q.feed); return r ? gtfsBoard(q, { ...r, fresh: false }) : NO_DATA; },
+    onChange: () => () => {},
+  };
+  return { faults, warnings, notes, boards };
 }

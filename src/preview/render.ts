@@ -4,6 +4,7 @@ import type { ServiceConfig, UnitConfig } from '../config/types.js';
 import { Compositor } from '../render/compositor.js';
 import { encodeFrame } from '../render/encode.js';
 import { scrollPxPerSecond } from '../render/content/scroll.js';
+import type { BoardSource } from '../render/content/board-source.js';
 import { useFontDirs } from '../text/fonts.js';
 import { fontDirsOf, measureLine } from './fit.js';
 import { offlineController } from './offline.js';
@@ -28,13 +29,13 @@ export function describeScroll(n: ScrollNote): string {
  * Renders every layout of every display once, each area with its defaultValue (or blank),
  * through the same control and compositor code as the running service: `mlds test`.
  */
-export async function renderLayoutsToPng(config: ServiceConfig): Promise<Preview[]> {
+export async function renderLayoutsToPng(config: ServiceConfig, boards?: BoardSource): Promise<Preview[]> {
   const controller = offlineController(config);
   const out: Preview[] = [];
   try {
     for (const d of config.displays) {
       for (const layout of d.layouts.keys()) {
-        out.push(await renderCommand(config, controller, `id=${encodeURIComponent(d.id)}&layout=${encodeURIComponent(layout)}`));
+        out.push(await renderCommand(config, controller, `id=${encodeURIComponent(d.id)}&layout=${encodeURIComponent(layout)}`, boards));
       }
     }
   } finally {
@@ -50,7 +51,7 @@ export async function renderLayoutsToPng(config: ServiceConfig): Promise<Preview
  * readable as a passenger reads them once the text has come in. Other content is shown
  * settled (past any effect).
  */
-export async function renderCommand(config: ServiceConfig, controller: Controller, query: string): Promise<Preview> {
+export async function renderCommand(config: ServiceConfig, controller: Controller, query: string, boards?: BoardSource): Promise<Preview> {
   // 'replay': resolved exactly like a request, but neither stored nor confirmed.
   const applied = await controller.apply(query, 'replay');
   const d = config.displayById.get(applied.displayId)!;
@@ -75,7 +76,9 @@ export async function renderCommand(config: ServiceConfig, controller: Controlle
   const shown: DisplayState = { ...live, areas };
   const unit: UnitConfig = { key: d.id, output: { driver: 'virtual' }, width: d.width, height: d.height, displayIds: [d.id] };
   // A still picture has no frame rate: scrolls move 1 px at a time, so the head lands exactly at x = 0.
-  const compositor = new Compositor(unit, [d], () => shown, { effectDurationMs: 0, timezone: config.timezone, fontDirs, fps: Infinity });
+  // Departures areas draw from the schedules `mlds test` read (their scheduled departures now), else show their noDataText.
+  const view = { source: boards, version: 0 };
+  const compositor = new Compositor(unit, [d], () => shown, { effectDurationMs: 0, timezone: config.timezone, fontDirs, fps: Infinity, boards: () => view });
   const frame = compositor.render(now);
   const fits = compositor.textFits().map((t) => ({ display: d.id, layout: applied.layout, area: t.area, fit: t.fit, size: t.size, ...(t.clippedPx ? { clippedPx: t.clippedPx } : {}) }));
   return { name: `${safe(d.id)}--${safe(applied.layout)}.png`, png: encodeFrame(frame, d.width, d.height, 'png'), scrolls, fits };

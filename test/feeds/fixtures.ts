@@ -133,7 +133,10 @@ export function boardConfig(feeds: Record<string, unknown>, stops: string[], ext
         displayWidth: 192, displayHeight: 32, output: { driver: 'virtual' },
         layout: {
           board: {
-            deps: { type: 'departures', coordinates: '0 0 191 23', feed: Object.keys(feeds)[0], stops, rows: '3', ...board },
+            deps: {
+              type: 'departures', coordinates: '0 0 191 23', feed: Object.keys(feeds)[0], stops, rows: '3',
+              columns: [{ field: 'route', width: '30' }, { field: 'destination', width: '112' }, { field: 'countdown', width: '50', align: 'right' }], ...board,
+            },
             alert: { type: 'text', coordinates: '0 24 191 31', fontSize: '8' },
           },
         },
