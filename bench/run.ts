@@ -13,6 +13,7 @@ import { benchMedia } from './media.js';
 import { benchStart } from './start.js';
 import { benchFleet } from './fleet.js';
 import { benchFeeds } from './feeds.js';
+import { benchBoards } from './boards.js';
 import { benchSpeech } from './speech.js';
 
 /** Where the hand-written part of docs/performance.md starts: how to reproduce, and notes behind current designs. */
@@ -28,6 +29,7 @@ const sections: Array<[string, () => Promise<string>]> = [
   ['Media areas', benchMedia],
   ['Fleet over MQTT', benchFleet],
   ['Transit feeds', benchFeeds],
+  ['Departure boards', benchBoards],
   ['Speech', benchSpeech],
 ];
 
