@@ -48,6 +48,8 @@ interface Rig { svc: RunningService; clock: FakeClock; boards: TestBoards; close
 async function rig(board: Record<string, unknown> = BOARD, withSource = true): Promise<Rig> {
   const sd = serviceDir({
     effectDurationMs: '0', rateLimit: '100000', timezone: 'Europe/Berlin',
+    // The board's feed must exist; nothing answers it, and the test's own source replaces it on the unit.
+    feeds: { city: { type: 'siri', url: 'http://127.0.0.1:8080/sm' } },
     displays: { s: { displayWidth: '192', displayHeight: '80', output: { driver: 'virtual' }, layout: { l: { board, ref: REF } } } },
   });
   const clock = new FakeClock(T0);

@@ -45,7 +45,7 @@ export function speechConfig(speech: Record<string, unknown> = {}): Record<strin
         displayWidth: '128', displayHeight: '32', output: { driver: 'virtual' },
         layout: {
           board: {
-            line: { coordinates: '0 0 127 15', type: 'text', fontSize: '12', speak: true, markup: 'multi' },
+            line: { coordinates: '0 0 127 15', type: 'text', fontSize: '12', speak: true, markup: 'multi', fit: 'shrink', minFontSize: '6' },
             quiet: { coordinates: '0 16 127 31', type: 'text', fontSize: '12' },
           },
         },
