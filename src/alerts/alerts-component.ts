@@ -5,7 +5,7 @@
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import type { ServiceProblem } from '../capability/status-types.js';
 import { SPEECH_COMPONENT, type Speaker } from '../capability/speaker.js';
-import type { AlertFeedConfig } from '../config/types.js';
+import type { AlertFeedConfig } from '../config/alert-speech-types.js';
 import { describeUrl } from '../fetch/url-rules.js';
 import { isoTime } from '../util/clock.js';
 import { fetchFeed, type Fetched } from './feed-fetch.js';

@@ -1,6 +1,6 @@
 // Which alerts of a feed are in force on this unit, and why each other one is not: the rules
 // of docs/alerts.md ("Which alerts show" and "Lifecycle"), apart from fetching and showing.
-import type { AlertFeedConfig, GeocodeConfig } from '../config/types.js';
+import type { AlertFeedConfig, GeocodeConfig } from '../config/alert-speech-types.js';
 import type { CapAlert, CapInfo, LatLon } from './cap-alert.js';
 import { areaHolds } from './geo.js';
 

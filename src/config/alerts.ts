@@ -7,7 +7,8 @@ import { DEFAULTS } from './defaults.js';
 import { pointer } from './faults.js';
 import { bool, int, url } from './schema-parts.js';
 import { parseBoolLike, parseIntLike } from './scalars.js';
-import type { AlertFeedConfig, DisplayConfig, GeocodeConfig } from './types.js';
+import type { DisplayConfig } from './types.js';
+import type { AlertFeedConfig, GeocodeConfig } from './alert-speech-types.js';
 
 type Raw = Record<string, unknown>;
 type Fault = (path: string, message: string) => void;

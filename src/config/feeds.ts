@@ -5,7 +5,7 @@ import { isZoneName } from '../time/zone-name.js';
 import { pointer } from './faults.js';
 import { resolveInclude } from './files.js';
 import { parseIntLike } from './scalars.js';
-import type { BoardArea, FeedConfig } from './types.js';
+import type { BoardArea, FeedConfig } from './feed-types.js';
 import { isHttpUrl } from './automation.js';
 import { checkUrl } from '../fetch/url-rules.js';
 import { MldsError } from '../errors.js';

@@ -2,7 +2,7 @@
 // fragment and its normalization, so schema.ts, normalize.ts and types.ts each carry one line.
 import { resolveAsset } from './files.js';
 import { parseIntLike } from './scalars.js';
-import type { SpeechSettings } from './types.js';
+import type { SpeechSettings } from './alert-speech-types.js';
 
 type Raw = Record<string, unknown>;
 type Fault = (path: string, message: string) => void;

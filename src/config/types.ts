@@ -8,6 +8,8 @@ import type { Rgb, Rgba } from '../frame.js';
 import type { Align } from '../text/doc.js';
 import type { Column } from '../text/columns.js';
 
+import type { FeedConfig } from './feed-types.js';
+import type { AlertFeedConfig, GeocodeConfig, SpeechSettings } from './alert-speech-types.js';
 export type { Align, Rgb, Rgba };
 
 export type { AreaType } from './area-types/area-fields.js';
@@ -230,37 +232,6 @@ export interface MqttSettings {
   fingerprint: string;
 }
 
-/** A departures area of the file: where a feed's data is shown (docs/feeds.md). */
-export interface BoardArea {
-  display: string; layout: string; area: string; areas: string[]; feed: string; stops: string[]; routes?: string[];
-  /** The area of the same layout that shows the feed's alerts for this board, at `alertPriority`. */
-  alertArea?: string;
-  alertPriority: number;
-  /** Minutes before a departure it is spoken, and the words (`{route}`, `{destination}`, `{platform}`, `{m}`). */
-  announceAt?: number;
-  announceText: string;
-  /** Seconds after which the board's realtime data counts as stale. */
-  staleAfter: number;
-}
-
-/** docs/configuration.md, Feeds. */
-export interface FeedConfig {
-  id: string;
-  type: 'gtfs-rt' | 'siri';
-  url: string;
-  /** The GTFS schedule (gtfs-rt only): a zip in the service folder (absolute path, checked at load) or a URL fetched at start and daily. */
-  static?: { file: string } | { url: string };
-  /** Seconds between polls. */
-  interval: number;
-  /** The schedule's zone; undefined: agency.txt's. */
-  timezone?: string;
-  alertsUrl?: string;
-  /** Sent with every poll (an API key); never logged or shown. */
-  headers?: Record<string, string>;
-  /** The departures areas that name this feed. */
-  boards: BoardArea[];
-}
-
 export interface ServiceConfig {
   /** Folder holding config.json: fonts/ and images/ are looked up here first. */
   dir: string;
@@ -316,32 +287,3 @@ export interface ServiceConfig {
   /** Announcements read aloud (src/speech, docs/speech.md); undefined = nothing is spoken. */
   speech?: SpeechSettings;
 }
-
-/** docs/configuration.md, `speech`. */
-export interface SpeechSettings {
-  /** espeak-ng voice (`-v`). */
-  voice: string;
-  /** Words per minute (`-s`). */
-  rate: number;
-  /** 0..100; espeak-ng's amplitude (`-a`) is twice it. */
-  volume: number;
-  /** Absolute path of the sound in sounds/ played before each announcement; undefined: none. */
-  chime?: string;
-  /** Minutes after local midnight; `from` > `to` spans midnight. Only priority announcements are spoken inside. */
-  quietHours?: { from: number; to: number; text: string };
-}
-
-/** docs/alerts.md: one CAP feed or alert URL and where its alerts show. */
-export interface AlertFeedConfig {
-  url: string;
-  interval: number;
-  /** Every display of the configuration when the file names none. */
-  displays: string[];
-  show: { layout: string; area: string };
-  priority: number;
-  template: string;
-  languages: string[];
-  test: boolean;
-  speak: boolean;
-}
-export interface GeocodeConfig { valueName: string; value: string }

@@ -6,7 +6,7 @@
 // feed that dies) lets it end on its own; it is cleared (`priority=<p>&layout=`) when the
 // alert's period ends or it leaves the feed.
 import type { RuntimeContext } from '../capability/component-contract.js';
-import type { BoardArea, FeedConfig } from '../config/types.js';
+import type { BoardArea, FeedConfig } from '../config/feed-types.js';
 import type { FeedAlert } from './model.js';
 
 /** Longest alert text sent; a sign shows far less. */

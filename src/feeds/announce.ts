@@ -5,7 +5,7 @@
 // closer than `announceAt` when first seen (a start, a new feed) is not announced late.
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { SPEECH_COMPONENT, type Speaker } from '../capability/speaker.js';
-import type { BoardArea } from '../config/types.js';
+import type { BoardArea } from '../config/feed-types.js';
 import type { BoardSource } from '../render/content/board-source.js';
 
 /** How often the boards are looked at: a countdown is spoken within this of its minute. */

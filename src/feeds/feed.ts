@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RuntimeContext } from '../capability/component-contract.js';
-import type { FeedConfig } from '../config/types.js';
+import type { FeedConfig } from '../config/feed-types.js';
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { systemZone } from '../time/system-zone.js';
 import type { ServiceProblem } from '../problem.js';

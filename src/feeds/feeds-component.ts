@@ -2,7 +2,7 @@
 // the units' departures areas through the BoardSource seam, its alerts shown as priority
 // messages, its state on /status and /info. Loaded only when `feeds` is configured.
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
-import type { FeedConfig } from '../config/types.js';
+import type { FeedConfig } from '../config/feed-types.js';
 import type { ServiceProblem } from '../problem.js';
 import type { BoardData, BoardQuery, BoardSource } from '../render/content/board-source.js';
 import { NO_DATA } from './board.js';

@@ -1,6 +1,6 @@
 // Quiet hours: a daily window of local time (the configuration's `timezone`, else the
 // process's zone) in which only priority announcements are spoken.
-import type { SpeechSettings } from '../config/types.js';
+import type { SpeechSettings } from '../config/alert-speech-types.js';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 

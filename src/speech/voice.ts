@@ -8,7 +8,7 @@
 // ends, and `abort` ends it on a stop or a reload.
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SpeechSettings } from '../config/types.js';
+import type { SpeechSettings } from '../config/alert-speech-types.js';
 import { endChild, lastLine, spawnMedia, type Spawned } from '../media/children.js';
 import { RATE, type AnnounceSink } from './sink.js';
 import { readWavInfo } from './wav.js';
