@@ -11,6 +11,8 @@ import type { RuntimeContext } from '../capability/component-contract.js';
 import { MldsError } from '../errors.js';
 import { ADMIN_COMMANDS, type AdminIo } from './admin-commands.js';
 import { MAX_PAYLOAD } from './payload.js';
+import type { BrokerLink } from './broker-link.js';
+import type { Topics } from './topics.js';
 
 export interface AdminResult {
   req: string | null;
@@ -64,4 +66,26 @@ function sameKey(given: unknown, key: string): boolean {
 
 function refused(req: string | null, cmd: string | null, code: string, message: string): AdminResult {
   return { req, cmd, ok: false, code, message };
+}
+
+/**
+ * An admin command from the broker, answered on the result topic; restart and reboot act once
+ * the broker has the answer. The link is read at each publish: a load_config may connect anew
+ * meanwhile. `changed`: a command that succeeded may have changed the status.
+ */
+export async function answerAdmin(payload: Buffer, ctx: RuntimeContext, via: { link(): BrokerLink | undefined; topics(): Topics; changed(): void }): Promise<void> {
+  let after: (() => void | Promise<void>) | undefined;
+  const result = await runAdmin(payload, ctx, {
+    progress: (req, cmd, progress) => via.link()?.publish(via.topics().adminResult, JSON.stringify({ req, cmd, progress }), { retain: false, queued: true }),
+    publish: (topic, bytes) => via.link()?.publish(topic, bytes, { retain: false }),
+    screenshotTopic: (id) => via.topics().screenshot(id),
+    afterReply: (fn) => { after = fn; },
+  });
+  if (!after) {
+    via.link()?.publish(via.topics().adminResult, JSON.stringify(result), { retain: false, queued: true });
+    if (result.ok) via.changed();
+    return;
+  }
+  await via.link()?.publishAcked(via.topics().adminResult, JSON.stringify(result));
+  await after();
 }

@@ -13,18 +13,16 @@ import type { ServiceProblem } from '../capability/status-types.js';
 import { shownMessage } from '../render/clip-note.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import type { ReloadReport } from '../config/diff.js';
-import { runAdmin } from './admin.js';
+import { answerAdmin } from './admin.js';
 import { HA_STATUS, HomeAssistant } from './home-assistant.js';
 import { Intake } from './intake.js';
 import { BrokerLink } from './broker-link.js';
 import { MAX_AGE_MS, parsePayload, type Parsed } from './payload.js';
 import { digestOf, RecentCommands, type Confirmation } from './recent.js';
 import { commandTopics, topicsOf, type Topics } from './topics.js';
+import { linkProblems } from './link-problems.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
 import { announcementConfirmation } from './announce.js';
-
-/** A broker away for 3 keepalives (at least 5 s) is listed in /status problems; shorter outages only in components.fleet. */
-const problemAfterMs = (keepalive: number) => Math.max(5, 3 * keepalive) * 1000;
 
 interface Counters { retained: number; stale: number; duplicates: number; notMine: number; faulty: number; applied: number; shed: number }
 
@@ -114,20 +112,7 @@ export class Fleet implements Component {
 
   /** A broker away for a while, or a client id another unit uses. */
   problems(): ServiceProblem[] {
-    const f = this.link?.status();
-    if (!f) return [];
-    const out: ServiceProblem[] = [];
-    const tlsSince = this.link?.tlsFailureSince();
-    if (tlsSince !== undefined && f.state !== 'connected') {
-      // At once: a certificate the unit refuses, or one the broker refuses, stays refused until someone acts.
-      out.push({ source: 'mqtt', message: `TLS with the broker ${f.broker} fails (${f.lastError ?? 'no reason given'}); check mqtt.ca, mqtt.cert and mqtt.key and the broker's certificate; HTTP control works as before`, since: new Date(tlsSince).toISOString() });
-    } else if (f.downSince && Date.now() - Date.parse(f.downSince) >= problemAfterMs(this.settings?.keepalive ?? 30)) {
-      out.push({ source: 'mqtt', message: `not connected to the broker ${f.broker} (${f.state}${f.lastError ? `: ${f.lastError}` : ''}); HTTP control works as before`, since: f.downSince });
-    }
-    if (f.clientIdInUse && Date.now() - Date.parse(f.clientIdInUse.last) < 10 * 60_000) {
-      out.push({ source: 'mqtt', message: `another client connects with the client id "${f.clientId}": two units with the unit name "${this.settings?.unit}"?`, since: f.clientIdInUse.last });
-    }
-    return out;
+    return this.link ? linkProblems(this.link.status(), this.link.tlsFailureSince(), this.settings) : [];
   }
 
   private async connect(settings: MqttSettings): Promise<void> {
@@ -175,26 +160,8 @@ export class Fleet implements Component {
     }
   }
 
-  /**
-   * An admin command, answered on the result topic; restart and reboot act once the broker has
-   * the answer. The link is read at each publish: a load_config may connect anew meanwhile.
-   */
-  private async admin(payload: Buffer): Promise<void> {
-    const topics = () => this.topics!;
-    let after: (() => void | Promise<void>) | undefined;
-    const result = await runAdmin(payload, this.ctx!, {
-      progress: (req, cmd, progress) => this.link?.publish(topics().adminResult, JSON.stringify({ req, cmd, progress }), { retain: false, queued: true }),
-      publish: (topic, bytes) => this.link?.publish(topic, bytes, { retain: false }),
-      screenshotTopic: (id) => topics().screenshot(id),
-      afterReply: (fn) => { after = fn; },
-    });
-    if (!after) {
-      this.link?.publish(topics().adminResult, JSON.stringify(result), { retain: false, queued: true });
-      if (result.ok) this.statusSoon();
-      return;
-    }
-    await this.link?.publishAcked(topics().adminResult, JSON.stringify(result));
-    await after();
+  private admin(payload: Buffer): Promise<void> {
+    return answerAdmin(payload, this.ctx!, { link: () => this.link, topics: () => this.topics!, changed: () => this.statusSoon() });
   }
 
   /**
