@@ -25,7 +25,9 @@ const kb = (field: string, pid: number) => Number(new RegExp(`${field}:\\s+(\\d+
 const exited = (p: ChildProcess) => new Promise((resolve) => p.once('exit', resolve));
 
 test(`${N} QoS 0 commands at once, ${ROUNDS} times: RSS under ${RSS_LIMIT_MB} MB, /status within ${STATUS_LIMIT_MS} ms throughout, the unit lives, and every command it took is applied, superseded or shed and confirmed so`, { skip, timeout: 600_000 }, async (t) => {
-  const broker = await new Broker().start();
+  // Mosquitto keeps 1,000 messages per client by default and drops the rest; the test's own
+  // subscriber falls that far behind on a busy machine and would miss confirmations the unit sent.
+  const broker = await new Broker({ settings: ['max_queued_messages 0'] }).start();
   const cfg = baseConfig();
   // The default rateLimit (50 a second per client, and per MQTT command topic), as a unit ships.
   delete cfg.rateLimit;
@@ -119,13 +121,13 @@ test(`${N} QoS 0 commands at once, ${ROUNDS} times: RSS under ${RSS_LIMIT_MB} MB
       else kinds.other++;
     }
     const st = (await (await fetch(`${base}/status`)).json()) as Obj;
-    t.diagnostic(`published ${ROUNDS} x ${N} in ${published} ms; the unit took ${f.messagesIn} (the broker dropped the rest for a slow subscriber); ${JSON.stringify(kinds)}; peak RSS ${peakMb.toFixed(1)} MB; worst /status ${Math.round(worstMs)} ms${slow.length ? ` (over ${STATUS_LIMIT_MS / 2} ms: ${slow.join(', ')})` : ''}; confirmations ${JSON.stringify(f.confirmations)}`);
+    t.diagnostic(`published ${ROUNDS} x ${N} in ${published} ms; the unit took ${f.messagesIn}; ${JSON.stringify(kinds)}; peak RSS ${peakMb.toFixed(1)} MB; worst /status ${Math.round(worstMs)} ms${slow.length ? ` (over ${STATUS_LIMIT_MS / 2} ms: ${slow.join(', ')})` : ''}; confirmations ${JSON.stringify(f.confirmations)}`);
 
     assert.ok(peakMb < RSS_LIMIT_MB, `peak RSS ${peakMb.toFixed(1)} MB`);
     assert.equal(failures, 0, '/status failed');
     assert.ok(worstMs < STATUS_LIMIT_MS, `worst /status ${Math.round(worstMs)} ms`);
-    // Mosquitto drops what a subscriber does not read fast enough; the unit's share is a flood still.
-    assert.ok(f.messagesIn >= N / 5, `the unit took ${f.messagesIn} commands`);
+    // With the broker's queue unbounded, every command published reaches the unit.
+    assert.equal(f.messagesIn, ROUNDS * N, 'the unit took every command');
     assert.equal(kinds.other, 0);
     assert.equal(byInumber.size, f.messagesIn, 'every command taken is confirmed');
     assert.equal(kinds.shown + kinds.superseded, f.commands.applied);

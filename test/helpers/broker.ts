@@ -33,6 +33,8 @@ export interface BrokerOptions {
   port?: number;
   /** The text of a mosquitto acl_file (topic rights per user and pattern). */
   acl?: string;
+  /** Further mosquitto.conf lines. */
+  settings?: string[];
 }
 
 export class Broker {
@@ -69,6 +71,7 @@ export class Broker {
     const t = this.opts.tls;
     if (t) lines.push(`cafile ${readable(t.ca, 'ca.pem')}`, `certfile ${readable(t.cert, 'server.pem')}`, `keyfile ${readable(t.key, 'server.key')}`, `require_certificate ${t.requireCertificate ? 'true' : 'false'}`);
     if (t?.requireCertificate) lines.push('use_identity_as_username true');
+    lines.push(...this.opts.settings ?? []);
     const conf = path.join(this.dir, 'mosquitto.conf');
     writeFileSync(conf, lines.join('\n') + '\n');
     const child = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
