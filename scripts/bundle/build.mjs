@@ -47,13 +47,15 @@ const requireCjsInBundle = {
   },
 };
 
-// The screenshot encoder's worker thread, as text the bundle carries: encoder.ts starts the
-// worker from it, so no file of the package is read after the start.
-const worker = await build({
-  entryPoints: [path.join(ROOT, 'dist/render/encode-worker.js')],
+// The worker threads (the screenshot encoder's, the feeds' decoder), as text the bundle carries:
+// encoder.ts and decoder.ts start their worker from it, so no file of the package is read after
+// the start.
+const workerText = async (file) => (await build({
+  entryPoints: [path.join(ROOT, 'dist', file)],
   bundle: true, platform: 'node', format: 'iife', target: 'node20', packages: 'external',
   minifyWhitespace: true, charset: 'ascii', legalComments: 'none', logLevel: 'warning', write: false,
-});
+})).outputFiles[0].text;
+const workers = { MLDS_ENCODE_WORKER: await workerText('render/encode-worker.js'), MLDS_FEED_WORKER: await workerText('feeds/decode-worker.js') };
 const result = await build({
   entryPoints: [path.join(ROOT, 'dist/cli.js')],
   outfile: path.join(ROOT, 'dist/bundle/mlds.cjs'),
@@ -63,7 +65,7 @@ const result = await build({
   target: 'node20',
   external: EXTERNAL,
   // One import.meta.url for every module: the bundle's own (see above).
-  define: { 'import.meta.url': '__mldsBundleUrl', MLDS_ENCODE_WORKER: JSON.stringify(worker.outputFiles[0].text) },
+  define: { 'import.meta.url': '__mldsBundleUrl', ...Object.fromEntries(Object.entries(workers).map(([k, v]) => [k, JSON.stringify(v)])) },
   banner: { js: "(function (exports, require, module, __filename, __dirname) {const __mldsBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   footer: { js: '\n})' },
   write: false,

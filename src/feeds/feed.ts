@@ -13,12 +13,10 @@ import { AlertShows, alertTargets, nextChange } from './alerts.js';
 import type { BoardData, BoardQuery } from '../render/content/board-source.js';
 import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
 import { loadGtfs } from './gtfs-static.js';
-import { decodeAlerts, decodeTripUpdates } from './gtfs-rt.js';
+import type { FeedDecoder } from './decoder.js';
 import type { FeedAlert, RtData, SiriData } from './model.js';
 import { FeedPoll } from './poll.js';
 import type { Schedule } from './schedule.js';
-import { parseSiriSx } from './siri-alerts.js';
-import { parseSiri } from './siri.js';
 
 const DAY_MS = 24 * 3600_000;
 /** A downloaded schedule may be this many times `feedMaxMB`: a national GTFS is hundreds of MB. */
@@ -40,13 +38,13 @@ export class Feed {
   private stopped = false;
   private readonly stops: Set<string>;
 
-  constructor(readonly config: FeedConfig, private readonly ctx: RuntimeContext, private readonly changed: () => void) {
+  constructor(readonly config: FeedConfig, private readonly ctx: RuntimeContext, decoder: FeedDecoder, private readonly changed: () => void) {
     const c = ctx.config();
     const maxBytes = c.feedMaxMB * 2 ** 20;
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-      parse: (body) => (config.type === 'siri' ? parseSiri(body) : decodeTripUpdates(body, { trips: new Set(this.schedule?.trips.keys()), stops: this.stops })),
+      parse: (body) => (config.type === 'siri' ? decoder.siri(body) : decoder.tripUpdates(body, this.schedule?.trips.keys() ?? [], this.stops)),
       onData: () => this.changed(),
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
@@ -54,7 +52,7 @@ export class Feed {
       this.shows = new AlertShows(config, Math.min(3 * config.interval, 86_400));
       this.alerts = new FeedPoll<FeedAlert[]>({
         url: config.alertsUrl, field: `feeds/${config.id}/alertsUrl`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-        parse: (body) => (config.type === 'siri' ? Promise.resolve(parseSiriSx(body)) : decodeAlerts(body)),
+        parse: (body) => (config.type === 'siri' ? decoder.siriSx(body) : decoder.gtfsAlerts(body)),
         onData: () => void this.showAlerts(true),
         onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed alerts poll failed; the last good alerts stay'),
       });

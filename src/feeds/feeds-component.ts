@@ -8,6 +8,10 @@ import type { BoardData, BoardQuery, BoardSource } from '../render/content/board
 import { NO_DATA } from './board.js';
 import { Feed } from './feed.js';
 import { DepartureAnnouncer } from './announce.js';
+import { FeedDecoder } from './decoder.js';
+
+/** The decoding thread outlives the pause between polls up to this long (feeds poll every 30 s by default). */
+const DECODER_IDLE_MS = 120_000;
 
 const keyOf = (f: FeedConfig) => JSON.stringify(f);
 
@@ -18,6 +22,7 @@ export class FeedsComponent implements Component, BoardSource {
   private readonly listeners = new Set<(feed: string) => void>();
   /** Only while a board has `announceAt`. */
   private announcer: DepartureAnnouncer | undefined;
+  private readonly decoder = new FeedDecoder(DECODER_IDLE_MS);
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
@@ -49,6 +54,7 @@ export class FeedsComponent implements Component, BoardSource {
     const feeds = [...this.feeds.values()];
     this.feeds.clear();
     await Promise.all(feeds.map((f) => f.stop(false)));
+    await this.decoder.close();
     for (const u of this.ctx?.units().values() ?? []) if (u.boards === this) u.boards = undefined;
     this.ctx = undefined;
   }
@@ -75,7 +81,7 @@ export class FeedsComponent implements Component, BoardSource {
   }
 
   private begin(ctx: RuntimeContext, config: FeedConfig): void {
-    const feed = new Feed(config, ctx, () => this.emit(config.id));
+    const feed = new Feed(config, ctx, this.decoder, () => this.emit(config.id));
     this.feeds.set(config.id, feed);
     feed.start();
   }

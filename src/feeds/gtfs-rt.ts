@@ -23,7 +23,7 @@ function seconds(v: Num, what: string): number | undefined {
 /** Which trips to keep: those the schedule kept, and any trip that names one of the boards' stops. */
 export interface RtFilter { trips: ReadonlySet<string>; stops: ReadonlySet<string> }
 
-export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter): Promise<RtData> {
+export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, sliceMs = 4): Promise<RtData> {
   const data: RtData = { timestamp: 0, trips: new Map() };
   let header = false;
   await walkFields(buf, (num, bytes) => {
@@ -40,7 +40,7 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter): Prom
       const list = data.trips.get(trip.tripId);
       if (list) list.push(trip); else data.trips.set(trip.tripId, [trip]);
     }
-  });
+  }, sliceMs);
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
   return data;
 }
@@ -79,7 +79,7 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
   return { tripId: t.tripId, routeId: given(t, 'routeId') || undefined, startDate: given(t, 'startDate') || undefined, cancelled, stops };
 }
 
-export async function decodeAlerts(buf: Uint8Array): Promise<FeedAlert[]> {
+export async function decodeAlerts(buf: Uint8Array, sliceMs = 4): Promise<FeedAlert[]> {
   const alerts: FeedAlert[] = [];
   let header = false;
   await walkFields(buf, (num, bytes) => {
@@ -97,7 +97,7 @@ export async function decodeAlerts(buf: Uint8Array): Promise<FeedAlert[]> {
       stops: (a.informedEntity ?? []).map((i) => given(i, 'stopId')).filter((s): s is string => !!s),
       routes: (a.informedEntity ?? []).map((i) => given(i, 'routeId') || given(i.trip, 'routeId')).filter((s): s is string => !!s),
     });
-  });
+  }, sliceMs);
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
   return alerts;
 }

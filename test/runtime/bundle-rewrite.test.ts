@@ -2,7 +2,8 @@
 // replace them: the same inode, cut short while the copy runs, then filled with another build's
 // text. dist/launch.js reads the bundle once; nothing of dist/ is read again after the start, so
 // the service keeps answering through every part it compiles or loads only when first used:
-// /metrics, /info, the screenshot encoder's thread, video and web areas, MQTT, crons, a reload,
+// /metrics, /info, the screenshot encoder's thread, video and web areas, a departures board and
+// its feed's decoding thread, MQTT, crons, a reload,
 // the code cache written after the start.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -34,10 +35,26 @@ before(async () => {
   // The web area's page: red all over.
   far.answer = (req, res) => {
     if (req.url === '/red') res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><body style="margin:0;background:#f00"></body>');
+    else if (req.url === '/siri') {
+      if (siriUp) res.writeHead(200, { 'Content-Type': 'application/xml' }).end(siri());
+      else res.writeHead(503).end();
+    }
     else res.end('ok');
   };
 });
 after(async () => { await broker?.cleanup(); far?.close(); });
+
+/** The feed answers 503 until the package is damaged, so its decoding thread starts afterwards. */
+let siriUp = false;
+
+/** A SIRI StopMonitoring delivery: line 7 leaves stop S1 in ten minutes. */
+function siri(): string {
+  const at = new Date(Date.now() + 600_000).toISOString();
+  return `<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery><ResponseTimestamp>${new Date().toISOString()}</ResponseTimestamp><StopMonitoringDelivery>`
+    + '<MonitoredStopVisit><MonitoringRef>S1</MonitoringRef><MonitoredVehicleJourney><LineRef>L7</LineRef><PublishedLineName>7</PublishedLineName><DestinationName>Airport</DestinationName>'
+    + `<MonitoredCall><StopPointRef>S1</StopPointRef><AimedDepartureTime>${at}</AimedDepartureTime><ExpectedDepartureTime>${at}</ExpectedDepartureTime></MonitoredCall>`
+    + '</MonitoredVehicleJourney></MonitoredStopVisit></StopMonitoringDelivery></ServiceDelivery></Siri>';
+}
 
 /** A copy of the package whose dist/ the test may damage: dist/ copied, the rest linked. */
 function packageCopy(): { root: string; dist: string; cleanup(): void } {
@@ -110,6 +127,8 @@ function config(): Record<string, any> { // eslint-disable-line @typescript-esli
   const c = baseConfig();
   c.displays.main.layout.v = { vid: { coordinates: '0 0 159 89', type: 'video', params: { bars: 'bars.mp4' }, backgroundColor: '40 40 40' } };
   c.displays.main.layout.w = { page: { coordinates: '0 0 199 99', type: 'web', params: { red: far.url('/red') }, backgroundColor: '30 30 30' } };
+  c.displays.main.layout.b = { deps: { coordinates: '0 0 199 19', type: 'departures', feed: 'f', stops: ['S1'], rows: '1', columns: [{ field: 'route', width: '30' }, { field: 'destination', width: '120' }] } };
+  c.feeds = { f: { type: 'siri', url: far.url('/siri'), interval: '5' } };
   c.mqtt = { url: broker.url, unit: 'u1' };
   c.crons = [{ type: 'sendInfo', value: far.url('/info'), cron: '* * * * * *' }];
   return c;
@@ -135,6 +154,14 @@ async function useEverything(s: Running, w: Watcher): Promise<void> {
   // A web area: Chromium through playwright-core, which loads with the first web area.
   await ok('/mlds?id=main&layout=w&page=red');
   await until(async () => near((await shot()).at(100, 50), [255, 0, 0]), 60_000, 'the web page\'s red');
+
+  // A departures board, its SIRI feed decoded in the feeds' thread, which starts now.
+  siriUp = true;
+  await ok('/mlds?id=main&layout=b');
+  await until(async () => {
+    const st = JSON.parse((await ok('/status')).text) as { displays: Array<{ id: string; areas: Array<{ id: string; text?: string }> }> };
+    return st.displays.find((d) => d.id === 'main')?.areas.find((a) => a.id === 'deps')?.text === '7\tAirport';
+  }, 30_000, 'the departure on the board');
 
   // MQTT: a command and its confirmation.
   await w.publish('mlds/u1/cmd', 'id=main&layout=l2&other=Mqtt&inumber=m1');
@@ -168,6 +195,7 @@ async function damagedWhileRunning(damage: (dist: string) => void): Promise<void
   makeBars(path.join(sd.dir, 'images/bars.mp4'));
   const cacheDir = mkdtempSync(path.join(tmpdir(), 'mlds-code-cache-'));
   const w = await Watcher.open(broker.url, ['mlds/u1/#']);
+  siriUp = false;
   const s = await launch(pkg.root, sd, cacheDir);
   try {
     await until(() => w.on('mlds/u1/availability').some((m) => m.payload === 'online'), 10_000, 'the unit online on MQTT');

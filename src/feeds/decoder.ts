@@ -1,0 +1,54 @@
+import type { Transferable } from 'node:worker_threads';
+import { JobWorker } from '../util/job-worker.js';
+import { startModuleWorker } from '../util/module-worker.js';
+import type { DecodeJob } from './decode-worker.js';
+import type { FeedAlert, RtData, SiriData } from './model.js';
+
+/**
+ * The worker's code, which the bundle's build (scripts/bundle/build.mjs) puts in the bundle;
+ * undefined in tsc's dist/ and under tsx.
+ */
+declare const MLDS_FEED_WORKER: string | undefined;
+
+/** A body that owns its whole memory moves to the thread; a slice of a larger one is copied. */
+function transfer(body: Uint8Array): Transferable[] {
+  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer ? [body.buffer] : [];
+}
+
+/**
+ * Decodes the feeds' poll bodies in one worker thread (decode-worker.ts) for every feed. The
+ * thread starts with the first poll and exits after `idleMs` without one (its memory, about
+ * 10 MB, goes back); a body handed over is no longer the caller's.
+ */
+export class FeedDecoder {
+  private readonly jobs: JobWorker<DecodeJob, unknown>;
+
+  constructor(idleMs: number) {
+    this.jobs = new JobWorker(() => startModuleWorker(import.meta.url, 'decode-worker', typeof MLDS_FEED_WORKER === 'string' ? MLDS_FEED_WORKER : undefined), idleMs, 'feed decoder');
+  }
+
+  /** TripUpdates for the trips the schedule kept and any trip naming one of `stops`. */
+  tripUpdates(body: Uint8Array, trips: Iterable<string>, stops: Iterable<string>): Promise<RtData> {
+    return this.jobs.run({ kind: 'trip-updates', body, trips: [...trips], stops: [...stops] }, transfer(body)) as Promise<RtData>;
+  }
+
+  gtfsAlerts(body: Uint8Array): Promise<FeedAlert[]> {
+    return this.jobs.run({ kind: 'gtfs-alerts', body }, transfer(body)) as Promise<FeedAlert[]>;
+  }
+
+  siri(body: Uint8Array): Promise<SiriData> {
+    return this.jobs.run({ kind: 'siri', body }, transfer(body)) as Promise<SiriData>;
+  }
+
+  siriSx(body: Uint8Array): Promise<FeedAlert[]> {
+    return this.jobs.run({ kind: 'siri-sx', body }, transfer(body)) as Promise<FeedAlert[]>;
+  }
+
+  get running(): boolean {
+    return this.jobs.running;
+  }
+
+  close(): Promise<void> {
+    return this.jobs.close();
+  }
+}
