@@ -10,6 +10,13 @@ import type { FeedAlert, RtData, SiriData } from './model.js';
  */
 declare const MLDS_FEED_WORKER: string | undefined;
 
+/**
+ * The thread's heap: a small young generation (V8's default let it grow by 40 MB over a few 5 MB
+ * polls) and an old one that holds the largest result (MAX_TRIP_UPDATES from a 16 MB feed) with
+ * room to spare. A feed that needs more ends the thread, not the service: that poll fails.
+ */
+const LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
+
 /** A body that owns its whole memory moves to the thread; a slice of a larger one is copied. */
 function transfer(body: Uint8Array): Transferable[] {
   return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer ? [body.buffer] : [];
@@ -17,14 +24,15 @@ function transfer(body: Uint8Array): Transferable[] {
 
 /**
  * Decodes the feeds' poll bodies in one worker thread (decode-worker.ts) for every feed. The
- * thread starts with the first poll and exits after `idleMs` without one (its memory, about
- * 10 MB, goes back); a body handed over is no longer the caller's.
+ * thread starts with the first poll and exits after `idleMs` without one, giving its memory
+ * back; a body handed over is no longer the caller's.
  */
 export class FeedDecoder {
   private readonly jobs: JobWorker<DecodeJob, unknown>;
 
   constructor(idleMs: number) {
-    this.jobs = new JobWorker(() => startModuleWorker(import.meta.url, 'decode-worker', typeof MLDS_FEED_WORKER === 'string' ? MLDS_FEED_WORKER : undefined), idleMs, 'feed decoder');
+    const bundled = typeof MLDS_FEED_WORKER === 'string' ? MLDS_FEED_WORKER : undefined;
+    this.jobs = new JobWorker(() => startModuleWorker(import.meta.url, 'decode-worker', bundled, { resourceLimits: LIMITS }), idleMs, 'feed decoder');
   }
 
   /** TripUpdates for the trips the schedule kept and any trip naming one of `stops`. */

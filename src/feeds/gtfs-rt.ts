@@ -20,6 +20,14 @@ function seconds(v: Num, what: string): number | undefined {
   return n;
 }
 
+/**
+ * Trip updates kept from one feed at most: a busy hub's boards need a few hundred, and a feed
+ * naming the boards' stops in every trip must not fill the memory.
+ */
+export const MAX_TRIP_UPDATES = 5000;
+/** Updates of one trip_id for different service days (start_date) kept at most. */
+const RUNS_PER_TRIP = 4;
+
 /** Which trips to keep: those the schedule kept, and any trip that names one of the boards' stops. */
 export interface RtFilter { trips: ReadonlySet<string>; stops: ReadonlySet<string> }
 
@@ -38,7 +46,7 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
       const trip = tripOf(e.tripUpdate);
       if (!trip || !(filter.trips.has(trip.tripId) || trip.stops.some((s) => s.stopId !== undefined && filter.stops.has(s.stopId)))) return;
       const list = data.trips.get(trip.tripId);
-      if (list) list.push(trip); else data.trips.set(trip.tripId, [trip]);
+      if (list) { if (list.length < RUNS_PER_TRIP) list.push(trip); } else if (data.trips.size < MAX_TRIP_UPDATES) data.trips.set(trip.tripId, [trip]);
     }
   }, sliceMs);
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');

@@ -1,7 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
  * Starts a worker thread running the module `name` (a file beside `from`, e.g. 'encode-worker').
@@ -11,12 +11,12 @@ import { Worker } from 'node:worker_threads';
  * the bundle's own do. From source under tsx (tests) the worker loads tsx itself: Node 20 does
  * not apply --import to workers.
  */
-export function startModuleWorker(from: string, name: string, bundled: string | undefined): Worker {
+export function startModuleWorker(from: string, name: string, bundled: string | undefined, options: WorkerOptions = {}): Worker {
   if (typeof bundled === 'string') {
-    return new Worker(`(function (require) {${bundled}\n})(require('node:module').createRequire(${JSON.stringify(fileURLToPath(from))}));`, { eval: true });
+    return new Worker(`(function (require) {${bundled}\n})(require('node:module').createRequire(${JSON.stringify(fileURLToPath(from))}));`, { ...options, eval: true });
   }
-  if (from.endsWith('.ts')) return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL(`./${name}.ts`, from).href)}); })`, { eval: true });
-  return new Worker(new URL(`./${name}.js`, from));
+  if (from.endsWith('.ts')) return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL(`./${name}.ts`, from).href)}); })`, { ...options, eval: true });
+  return new Worker(new URL(`./${name}.js`, from), options);
 }
 
 /**

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FeedDecoder } from '../../src/feeds/decoder.js';
-import { decodeAlerts, decodeTripUpdates } from '../../src/feeds/gtfs-rt.js';
+import { decodeAlerts, decodeTripUpdates, MAX_TRIP_UPDATES } from '../../src/feeds/gtfs-rt.js';
 import { parseSiriSx } from '../../src/feeds/siri-alerts.js';
 import { parseSiri } from '../../src/feeds/siri.js';
 import { until } from '../helpers/wait.js';
@@ -58,4 +58,20 @@ test('the decoding thread gives what the event loop gives, fails with the decode
   } finally {
     await decoder.close();
   }
+});
+
+test(`a feed naming the boards' stop in every trip keeps ${MAX_TRIP_UPDATES} trips, and one trip_id repeated keeps 4 runs`, { timeout: 60_000 }, async () => {
+  const many = feedMessage([
+    ...Array.from({ length: MAX_TRIP_UPDATES + 500 }, (_, i) => ({ id: `e${i}`, tripUpdate: { trip: { tripId: `T${i}` }, stopTimeUpdate: [{ stopId: 'S1', departure: { delay: 60 } }] } })),
+  ], NOW);
+  const decoder = new FeedDecoder(1000);
+  try {
+    const got = await decoder.tripUpdates(many, [], ['S1']);
+    assert.equal(got.trips.size, MAX_TRIP_UPDATES);
+    assert.ok(got.trips.has('T0') && got.trips.has(`T${MAX_TRIP_UPDATES - 1}`) && !got.trips.has(`T${MAX_TRIP_UPDATES}`));
+  } finally {
+    await decoder.close();
+  }
+  const repeated = feedMessage(Array.from({ length: 50 }, (_, i) => ({ id: `r${i}`, tripUpdate: { trip: { tripId: 'T1', startDate: `202611${String(i % 30 + 1).padStart(2, '0')}` }, stopTimeUpdate: [] } })), NOW);
+  assert.equal((await decodeTripUpdates(repeated, { trips: new Set(['T1']), stops: new Set() })).trips.get('T1')!.length, 4);
 });
