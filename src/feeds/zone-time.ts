@@ -1,36 +1,13 @@
 // Wall-clock arithmetic in a named zone with Intl alone: a GTFS time is measured from "noon
 // minus 12 h" of its service day in the schedule's zone (GTFS reference, stop_times.txt), which
 // is midnight except on the two days a year a DST change falls between midnight and noon.
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatFor(zone: string): Intl.DateTimeFormat {
-  let f = formats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    formats.set(zone, f);
-  }
-  return f;
-}
-
-/** The zone's wall clock at `ms`, as numbers. */
-export function wallClock(zone: string, ms: number): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
-  const parts: Record<string, number> = {};
-  for (const p of formatFor(zone).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour % 24, minute: parts.minute, second: parts.second };
-}
-
-/** The zone's offset from UTC at `ms`, in ms. */
-export function offsetAt(zone: string, ms: number): number {
-  const w = wallClock(zone, ms);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(ms / 1000) * 1000;
-}
+import { wallClock, wallOffsetMs } from '../time/wall-clock.js';
 
 /** The instant a wall-clock time of the zone names (the later one in a DST gap's shift). */
 export function zonedInstant(zone: string, year: number, month: number, day: number, hour: number): number {
   const asUtc = Date.UTC(year, month - 1, day, hour);
-  let t = asUtc - offsetAt(zone, asUtc);
-  t = asUtc - offsetAt(zone, t);
+  let t = asUtc - wallOffsetMs(zone, asUtc);
+  t = asUtc - wallOffsetMs(zone, t);
   return t;
 }
 

@@ -7,6 +7,7 @@
 import type * as Joda from '@js-joda/core';
 import { requireCjs } from '../util/require-cjs.js';
 import { systemOffsetSeconds, systemZone } from './system-zone.js';
+import { wallOffsetMs } from './wall-clock.js';
 
 const { DateTimeFormatter, Instant, ZonedDateTime, ZoneOffset } = requireCjs('@js-joda/core') as typeof Joda;
 type DateTimeFormatter = Joda.DateTimeFormatter;
@@ -108,20 +109,10 @@ export function formatEnglish(t: ZonedDateTime, pattern: string): string {
   return t.format(formatterFor(hasText ? rewritten : pattern));
 }
 
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** The UTC offset of an IANA zone at an instant, from the ICU data built into Node.js. */
 export function zoneOffsetAt(zone: string, epochMs: number): ZoneOffset {
   if (zone === systemZone()) return ZoneOffset.ofTotalSeconds(systemOffsetSeconds(epochMs));
-  let f = zoneFormats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    zoneFormats.set(zone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(epochMs).map((x) => [x.type, x.value]));
-  const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-  const whole = Math.floor(epochMs / 1000) * 1000;
-  return ZoneOffset.ofTotalSeconds(Math.round((local - whole) / 1000));
+  return ZoneOffset.ofTotalSeconds(Math.round(wallOffsetMs(zone, epochMs) / 1000));
 }
 
 /** The date-time at an instant, in a fixed offset (hours) or an IANA zone. */
