@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { ComponentEntry } from '../capability/component-contract.js';
 import { RECHECK_SECONDS, recheckComponent } from './recheck.js';
 import type { HttpsDeps } from '../http/https.js';
@@ -35,6 +36,15 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps; s
     { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
     // CAP emergency alerts (src/alerts): only when `alerts` lists a feed; its alerts in force are kept in the state folder.
     { name: 'alerts', wanted: (c) => c.alerts.length > 0, load: async () => (await import('../alerts/alerts-component.js')).alertsComponent(opts.stateDir) },
+    // A/B software updates through RAUC (src/update): only where RAUC is configured (MLDS_RAUC_CONF names another system.conf).
+    {
+      name: 'update',
+      wanted: () => !!opts.stateDir && existsSync(process.env.MLDS_RAUC_CONF ?? '/etc/rauc/system.conf'),
+      load: async () => {
+        const [{ updateComponent }, { busctlRauc }, { rebootController }] = await Promise.all([import('../update/update-component.js'), import('../update/rauc-busctl.js'), import('../device/power.js')]);
+        return updateComponent(opts.stateDir!, busctlRauc(), () => rebootController());
+      },
+    },
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.
     { name: 'systemd', wanted: () => !!(process.env.NOTIFY_SOCKET || process.env.WATCHDOG_USEC), load: async () => new (await import('../device/systemd.js')).SystemdNotify() },
   ];
