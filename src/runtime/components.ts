@@ -32,11 +32,8 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps; s
     // Announcements read aloud by espeak-ng (src/speech): only when `speech` is configured. Before
     // the fleet, which hands it MQTT announcements.
     { name: 'speech', wanted: (c) => !!c.speech, load: async () => (await import('../speech/speech-component.js')).speechComponent() },
-    // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
-    { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
-    // CAP emergency alerts (src/alerts): only when `alerts` lists a feed; its alerts in force are kept in the state folder.
-    { name: 'alerts', wanted: (c) => c.alerts.length > 0, load: async () => (await import('../alerts/alerts-component.js')).alertsComponent(opts.stateDir) },
     // A/B software updates through RAUC (src/update): only where RAUC is configured (MLDS_RAUC_CONF names another system.conf).
+    // Before the fleet: its first retained status carries the slot and the last update.
     {
       name: 'update',
       wanted: () => !!opts.stateDir && existsSync(process.env.MLDS_RAUC_CONF ?? '/etc/rauc/system.conf'),
@@ -45,6 +42,10 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps; s
         return updateComponent(opts.stateDir!, busctlRauc(), () => rebootController());
       },
     },
+    // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
+    { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
+    // CAP emergency alerts (src/alerts): only when `alerts` lists a feed; its alerts in force are kept in the state folder.
+    { name: 'alerts', wanted: (c) => c.alerts.length > 0, load: async () => (await import('../alerts/alerts-component.js')).alertsComponent(opts.stateDir) },
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.
     { name: 'systemd', wanted: () => !!(process.env.NOTIFY_SOCKET || process.env.WATCHDOG_USEC), load: async () => new (await import('../device/systemd.js')).SystemdNotify() },
   ];
