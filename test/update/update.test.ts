@@ -180,6 +180,9 @@ test('after the reboot into slot B: the outcome, the slots\' versions on /status
   assert.match(metrics, /^mlds_update_last_outcome\{outcome="installed",version="2\.0\.0"[^}]*\} 1$/m);
   assert.match(metrics, /^mlds_slot_info\{slot="B",booted="1",boot_status="good",version="2\.0\.0"[^}]*\} 1$/m);
   assert.match(metrics, /^mlds_config_generation(\{[^}]*\})? 1$/m);
+  const info = (await get(svc, '/info')).text;
+  assert.match(info, /<th>Slot B \(booted\)<\/th><td>2\.0\.0, good/);
+  assert.match(info, /<th>Last update<\/th><td[^>]*>installed, /);
   await until(() => w.on('mlds/u1/status').some((s) => (JSON.parse(s.payload) as Obj).update?.outcome === 'installed'), 30_000, 'the retained status with the update');
   const retained = w.on('mlds/u1/status').map((s) => s.payload).filter((p) => (JSON.parse(p) as Obj).update?.outcome === 'installed').at(-1)!;
   assert.deepEqual((JSON.parse(retained) as Obj).update, { state: 'idle', slot: 'B', outcome: 'installed', version: '2.0.0' });
