@@ -15,6 +15,8 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 
 /** Problem sources that belong to the world outside the unit. */
 const OUTSIDE = new Set(['mqtt', 'clock', 'feeds', 'alerts', 'cap', 'departures', 'feedback', 'request', 'speech']);
+/** Reported, not failing: a fell-back update stays listed until the next one, and every later boot must still be marked. */
+const REPORTED = new Set(['update']);
 const POLL_MS = 1000;
 const ASK_TIMEOUT_MS = 5000;
 
@@ -52,7 +54,7 @@ export async function faultNow(base: string, apiKey?: string): Promise<string | 
   if (doc.config?.status !== 'ok') return 'the configuration did not load (config.status)';
   const failing = doc.displays?.find((d) => (d.output?.consecutiveFailures ?? 0) > 0);
   if (failing) return `display ${failing.id}: its output is failing`;
-  const own = doc.problems?.find((p) => !OUTSIDE.has(p.source));
+  const own = doc.problems?.find((p) => !OUTSIDE.has(p.source) && !REPORTED.has(p.source));
   if (own) return `problem (${own.source}): ${own.message}`;
   return undefined;
 }

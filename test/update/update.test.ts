@@ -231,6 +231,11 @@ test('an update whose slot did not stay up: the unit came back in slot B, so the
   const problems = (await get(svc, '/status')).json.problems as Obj[];
   assert.ok(problems.some((p) => p.source === 'update' && /fell back/.test(p.message)));
   assert.match((await get(svc, '/metrics')).text, /^mlds_update_last_outcome\{outcome="fell-back",version="3\.0\.0"[^}]*\} 1$/m);
+  // The fell-back problem informs; it does not keep this boot's slot from being marked.
+  const before = rig.backendCalls().length;
+  const m = await markGood(['--port', String(svc.port), '--quiet-seconds', '1', '--deadline', '60']);
+  assert.equal(m.code, 0, m.err);
+  assert.ok(rig.backendCalls().slice(before).includes('set-state B good'));
 });
 
 test('a bundle RAUC does not trust: MLDS_UPDATE_FAILED with RAUC\'s error, the booted slot unchanged', { skip }, async () => {
