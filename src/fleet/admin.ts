@@ -76,7 +76,11 @@ function refused(req: string | null, cmd: string | null, code: string, message: 
 export async function answerAdmin(payload: Buffer, ctx: RuntimeContext, via: { link(): BrokerLink | undefined; topics(): Topics; changed(): void }): Promise<void> {
   let after: (() => void | Promise<void>) | undefined;
   const result = await runAdmin(payload, ctx, {
-    progress: (req, cmd, progress, facts) => via.link()?.publish(via.topics().adminResult, JSON.stringify({ req, cmd, progress, ...facts }), { retain: false, queued: true }),
+    progress: (req, cmd, progress, facts) => {
+      via.link()?.publish(via.topics().adminResult, JSON.stringify({ req, cmd, progress, ...facts }), { retain: false, queued: true });
+      // The retained status carries an update's step too (at most one every 5 s).
+      via.changed();
+    },
     publish: (topic, bytes) => via.link()?.publish(topic, bytes, { retain: false }),
     screenshotTopic: (id) => via.topics().screenshot(id),
     afterReply: (fn) => { after = fn; },
