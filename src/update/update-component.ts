@@ -112,7 +112,9 @@ export class UpdateComponent implements Component, Updater {
       const target = installedSlot(this.slotList, from);
       const message = `installed into slot ${target?.bootname ?? '?'} (version ${target?.version ?? 'unknown'}); rebooting into it`;
       this.last = { outcome: 'rebooting', version: target?.version, slot: target?.bootname, from, at, message };
-      await writeRecord(this.stateDir, { last: this.last, bootId: await bootId() });
+      // Installed whatever the record's fate: the bootloader boots the new slot next. Without the
+      // record the next start cannot tell the outcome, which /status then does not claim.
+      await writeRecord(this.stateDir, { last: this.last, bootId: await bootId() }).catch((err: Error) => this.ctx!.log.warn({ err: err.message }, 'update: the record cannot be written'));
       set('rebooting', 100, message);
       this.ctx!.log.info({ slot: target?.bootname, version: target?.version }, `update: ${message}`);
       return { message, slot: target?.bootname ?? '?', version: target?.version };

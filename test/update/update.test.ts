@@ -249,14 +249,38 @@ test('a bundle RAUC does not trust: MLDS_UPDATE_FAILED with RAUC\'s error, the b
   assert.equal((await update()).last.outcome, 'failed');
 });
 
-test('RAUC\'s service gone: MLDS_UNAVAILABLE, and /status says why', { skip }, async () => {
+test('an HTTP client that leaves during the update: the update goes on, and the unit still reboots into it', { skip }, async () => {
+  rmSync(rebooted(), { force: true });
+  const b = rig.bundle('5.0.0', 512 * 1024);
+  const url = serve('v5.raucb', b.bytes);
+  held.set('v5.raucb', { release: () => { const h = held.get('v5.raucb')!; held.delete('v5.raucb'); h.res!.end(b.bytes.subarray(b.bytes.length >> 1)); } });
+  const gone = new AbortController();
+  const asked = fetch(`${svc.url}/update?url=${encodeURIComponent(url)}&sha256=${b.sha256}`, { signal: gone.signal }).catch(() => 'aborted');
+  await until(() => held.get('v5.raucb')?.res !== undefined, 30_000, 'the download under way', 50);
+  assert.equal((await update()).state, 'downloading');
+  gone.abort();
+  assert.equal(await asked, 'aborted');
+  held.get('v5.raucb')!.release();
+  await until(() => existsSync(rebooted()), 60_000, 'the reboot command after the update');
+  assert.ok(slotHolds('A', b.image));
+  assert.equal((await update()).last.version, '5.0.0');
+});
+
+test('a start without RAUC\'s service answering: the service runs, /status says why, an update is MLDS_UNAVAILABLE', { skip }, async () => {
+  await svc.close();
   await rig.stopService();
+  rig.newBoot();
+  svc = await start(sd);
+  await until(() => w.on('mlds/u1/availability').at(-1)?.payload === 'online', 15_000, 'online again');
   const r = await admin({ cmd: 'update', url: `${files.base}/v3.raucb`, sha256: 'a'.repeat(64) });
   assert.equal(r.code, 'MLDS_UNAVAILABLE');
   assert.match(r.message, /D-Bus/);
   const h = await get(svc, `/update?url=${encodeURIComponent(`${files.base}/v3.raucb`)}&sha256=${'a'.repeat(64)}`);
   assert.equal(h.status, 503);
-  await until(async () => typeof (await update()).rauc === 'string', 20_000, 'components.update.rauc', 200);
+  const u = await update();
+  assert.match(u.rauc, /does not answer/);
+  assert.equal(u.bootSlot, null);
+  assert.equal(u.state, 'idle');
 });
 
 test('without /etc/rauc/system.conf the update component is not loaded: MLDS_UNAVAILABLE over HTTP and MQTT', { skip }, async () => {

@@ -24,8 +24,10 @@ export function updateRoutes(routes: Routes, api: ServiceApi): void {
     // A bundle of a few hundred MB takes minutes: the answer is silent until then, which the idle timeout must not end.
     ctx.req.socket.setTimeout(0);
     const r = await updater.update(url, sha256);
-    // The reboot waits for the answer to leave (or for the client to have gone).
-    ctx.res.once('close', () => void updater.reboot());
+    // The reboot waits for the answer to leave, or not at all when the client has gone.
+    const reboot = () => void updater.reboot();
+    if (ctx.res.destroyed || ctx.req.socket.destroyed) reboot();
+    else ctx.res.once('close', reboot);
     sendJson(ctx, { result: 'installed; rebooting', message: r.message, slot: r.slot, version: r.version ?? null });
   });
 }
