@@ -24,6 +24,8 @@ DEB_APT_PKGS := dpkg-dev file binutils binutils-aarch64-linux-gnu lintian
 IMAGE_APT_PKGS := debootstrap qemu-user-static binfmt-support e2fsprogs
 TEST_IMAGE_APT_PKGS := qemu-system-arm e2fsprogs
 APT_TEST_PKGS += file binutils
+# test/update: a real RAUC service (and rauc bundle) on a private D-Bus (dbus-daemon); busctl comes with systemd.
+APT_TEST_PKGS += rauc dbus squashfs-tools
 ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_VERSION = $(shell node -p "require('./package.json').version")
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
