@@ -26,7 +26,7 @@ TEST_IMAGE_APT_PKGS := qemu-system-arm e2fsprogs
 # The A/B disk (sfdisk, the ESP's FAT and GRUB's tools), RAUC bundles (rauc, mksquashfs) and their
 # development keys (openssl); `make test-image` boots the disk with Debian's arm64 UEFI firmware.
 IMAGE_APT_PKGS += fdisk dosfstools mtools grub-common rauc squashfs-tools openssl
-TEST_IMAGE_APT_PKGS += qemu-efi-aarch64 rauc squashfs-tools
+TEST_IMAGE_APT_PKGS += qemu-efi-aarch64 rauc squashfs-tools mtools grub-common mosquitto
 APT_TEST_PKGS += rauc squashfs-tools
 APT_TEST_PKGS += file binutils
 ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -124,10 +124,11 @@ bundle: image-arm64
 	BUNDLE_KEY=$(BUNDLE_KEY) BUNDLE_CERT=$(BUNDLE_CERT) scripts/image/bundle.sh build/mlds-arm64-root.ext4 $(BUNDLE_VERSION) build/mlds_$(BUNDLE_VERSION)_arm64.raucb
 	rauc info --keyring=$(BUNDLE_CA) build/mlds_$(BUNDLE_VERSION)_arm64.raucb
 
-# The image booted under qemu-system-aarch64 (TCG, several minutes): panel, HTTP, restarts, watchdog.
+# The image booted under qemu-system-aarch64 (TCG, several minutes): panel, HTTP, restarts, watchdog;
+# then A/B: a configuration over MQTT, a bundle installed into B and marked good, a broken one falling back.
 test-image: image-arm64
 	$(call apt_ensure,$(TEST_IMAGE_APT_PKGS))
-	node --import tsx --test --test-reporter=spec test/device/image.vm.ts
+	node --import tsx --test --test-reporter=spec test/device/image.vm.ts test/device/image-ab.vm.ts
 
 # The bench's frame cost and pixel conversion inside the booted image, as ratios (docs/device.md).
 bench-image: image-arm64

@@ -57,16 +57,16 @@ export function partitions(disk: string): Record<string, { offset: number; bytes
   return Object.fromEntries(t.partitiontable.partitions.map((p) => [p.name ?? '', { offset: p.start * sector, bytes: p.size * sector }]));
 }
 
-/** debugfs on one ext4 partition of the disk (e2fsprogs opens it at an offset). */
-export function debugfs(disk: string, part: string, cmds: string[], write = false): string {
-  const at = partitions(disk)[part];
+/** debugfs on one ext4 partition of the disk (e2fsprogs opens it at an offset), or on a file system image (no `part`). */
+export function debugfs(disk: string, part: string | undefined, cmds: string[], write = false): string {
+  const at = part === undefined ? { offset: 0 } : partitions(disk)[part];
   assert.ok(at, `partition ${part} on ${disk}`);
-  return execFileSync('debugfs', [...(write ? ['-w'] : []), '-f', '-', `${disk}?offset=${at.offset}`], { input: cmds.join('\n') + '\n', encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  return execFileSync('debugfs', [...(write ? ['-w'] : []), '-f', '-', at.offset ? `${disk}?offset=${at.offset}` : disk], { input: cmds.join('\n') + '\n', encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** Writes `files` (path -> text) into an ext4 partition, making their folders; checks each. */
-export function writeFiles(disk: string, part: string, work: string, files: Record<string, string>, links: Array<[string, string]> = []): void {
-  const local = (path: string, text: string) => { const f = join(work, `file-${part}-${basename(path)}`); writeFileSync(f, text); return f; };
+export function writeFiles(disk: string, part: string | undefined, work: string, files: Record<string, string>, links: Array<[string, string]> = []): void {
+  const local = (path: string, text: string) => { const f = join(work, `file-${part ?? 'fs'}-${basename(path)}`); writeFileSync(f, text); return f; };
   const dirs = new Set<string>();
   for (const p of Object.keys(files)) for (let d = p.slice(0, p.lastIndexOf('/')); d; d = d.slice(0, d.lastIndexOf('/'))) dirs.add(d);
   debugfs(disk, part, [
@@ -75,7 +75,7 @@ export function writeFiles(disk: string, part: string, work: string, files: Reco
     ...Object.entries(files).flatMap(([p, text]) => [`rm ${p}`, `write ${local(p, text)} ${p}`]),
     ...links.map(([link, target]) => `symlink ${link} ${target}`),
   ], true);
-  for (const [p, text] of Object.entries(files)) assert.equal(debugfs(disk, part, [`cat ${p}`]).split('\n').slice(1).join('\n'), text, `${p} in ${part}`);
+  for (const [p, text] of Object.entries(files)) assert.equal(debugfs(disk, part, [`cat ${p}`]).split('\n').slice(1).join('\n'), text, `${p} in ${part ?? disk}`);
 }
 
 /** The ESP's grubenv (GRUB's boot counters), read and optionally changed with grub-editenv. */
