@@ -11,7 +11,7 @@ const LAYERS = [
   ['control', 'output'],
   ['render'],
   ['capability'],
-  ['boot', 'brightness', 'schedule', 'monitor', 'net', 'device', 'playback', 'feeds', 'alerts', 'speech'],
+  ['boot', 'brightness', 'schedule', 'monitor', 'net', 'device', 'playback', 'feeds', 'alerts', 'speech', 'update'],
   ['http', 'fleet', 'preview'],
   ['runtime'],
   ['main.ts'],

@@ -29,6 +29,8 @@ IMAGE_APT_PKGS += fdisk dosfstools mtools grub-common rauc squashfs-tools openss
 TEST_IMAGE_APT_PKGS += qemu-efi-aarch64 rauc squashfs-tools mtools grub-common mosquitto
 APT_TEST_PKGS += rauc squashfs-tools
 APT_TEST_PKGS += file binutils
+# test/update: a real RAUC service (and rauc bundle) on a private D-Bus (dbus-daemon); busctl comes with systemd.
+APT_TEST_PKGS += rauc dbus squashfs-tools
 ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_VERSION = $(shell node -p "require('./package.json').version")
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)

@@ -14,6 +14,7 @@ const USAGE = `mlds ${VERSION}: display control service
 Usage:
   mlds start [--config FILE] [--port N] [--state-dir DIR] [--log-dir DIR]
   mlds test  [--config FILE] [--out DIR]
+  mlds mark-good [--config FILE] [--port N] [--state-dir DIR] [--quiet-seconds N] [--deadline N]
   mlds -h | --help
   mlds -V | --version
 
@@ -22,10 +23,14 @@ test    checks the configuration, prints every fault with its JSON path, and ren
         every layout of every display once to PNG files in --out (default ./mlds-test);
         warns of configured texts too wide for their area, lists the areas that scroll
         and shows each scrolling text from its beginning
+mark-good  after an update's reboot (mlds-mark-good.service): waits until the local service's
+        /status shows no fault for --quiet-seconds in a row (60), then marks the booted slot
+        good through RAUC; exits 1 without marking when a fault lasts past --deadline (600 s)
 
 Defaults: --config ./config.json, else /etc/mlds/config.json; --state-dir ./state in a
 checkout, else /var/lib/mlds; logs only to stdout unless --log-dir is given.
-Exit codes: 0 ok, 64 usage error, 78 configuration cannot start.`;
+Exit codes: 0 ok, 64 usage error, 78 configuration cannot start; mark-good: 1 not marked
+(a fault lasted), 2 RAUC did not mark.`;
 
 function defaultConfig(): string {
   return existsSync('config.json') ? 'config.json' : '/etc/mlds/config.json';
@@ -52,6 +57,8 @@ async function main(argv: string[]): Promise<number> {
         'state-dir': { type: 'string' },
         'log-dir': { type: 'string' },
         out: { type: 'string' },
+        'quiet-seconds': { type: 'string' },
+        deadline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -104,6 +111,31 @@ async function main(argv: string[]): Promise<number> {
     }
     console.log(`configuration ${path.resolve(configFile)} is valid: ${config.displays.length} display(s), ${files.length} layout(s) rendered`);
     return 0;
+  }
+
+  if (command === 'mark-good') {
+    const seconds = (name: 'quiet-seconds' | 'deadline', dflt: number) => {
+      const v = values[name] === undefined ? dflt : Number(values[name]);
+      return Number.isInteger(v) && v >= 0 && v <= 86400 ? v : undefined;
+    };
+    const quietSeconds = seconds('quiet-seconds', 60), deadlineSeconds = seconds('deadline', 600);
+    if (quietSeconds === undefined || deadlineSeconds === undefined) { console.error('mlds: --quiet-seconds and --deadline are whole seconds from 0 to 86400'); return 64; }
+    // The port and key the service answers with: --port, else the configuration's (as `start`).
+    let port = values.port === undefined ? undefined : Number(values.port);
+    let apiKey: string | undefined;
+    try {
+      const config = loadServiceConfig(configFile);
+      port ??= config.port;
+      apiKey = config.security?.adminKey ?? config.security?.apiKey;
+    } catch (err) {
+      if (!(err instanceof ConfigError) || port === undefined) { console.error(`mlds: mark-good: the configuration gives no port: ${(err as Error).message}`); return EX_CONFIG; }
+    }
+    if (!Number.isInteger(port) || port! < 1 || port! > 65535) { console.error(`mlds: --port ${values.port} is not a port number`); return 64; }
+    const [{ markGood }, { busctlRauc }] = await Promise.all([import('./update/mark-good.js'), import('./update/rauc-busctl.js')]);
+    return markGood({
+      base: `http://127.0.0.1:${port}`, apiKey, quietSeconds, deadlineSeconds, stateDir: values['state-dir'] ?? defaultStateDir(),
+      rauc: busctlRauc(), say: (line) => console.error(`mlds mark-good: ${line}`),
+    });
   }
 
   if (command === 'start') {

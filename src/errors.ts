@@ -37,7 +37,7 @@ export const ERRORS = {
   MLDS_NETWORK_UNAVAILABLE: { status: 503, doc: 'The unit cannot read or change its network configuration: no such interface, `ip` missing, or the systemd-networkd folder missing or not writable. Nothing was changed.' },
   MLDS_TOO_MANY_STREAMS: { status: 503, doc: '`/screenshot?stream=1`: `limits.maxStreams` live views are already open (they leave the rest of `maxConnections` to control messages); retry after `Retry-After` seconds.' },
   MLDS_STATE_UNWRITABLE: { status: 503, doc: 'A control message (HTTP, MQTT, cron or poller) cannot be made durable: the state folder cannot be written (disk full, read-only). Nothing changed, confirmed with 0; /status names the problem; retry after `Retry-After` seconds.' },
-  MLDS_UNAVAILABLE: { status: 503, doc: 'The service is starting, or a configuration swap is in progress, or (`/screenshot`) the display has no frame yet or four screenshots are already waiting to be encoded; retry after `Retry-After` seconds.' },
+  MLDS_UNAVAILABLE: { status: 503, doc: 'The service is starting, or a configuration swap is in progress, or (`/screenshot`) the display has no frame yet or four screenshots are already waiting to be encoded; retry after `Retry-After` seconds. Also `/update` and the MQTT `update` command on a system without RAUC (no `/etc/rauc/system.conf`, or its D-Bus service does not answer).' },
   // Commands from an MQTT broker (src/fleet): the code of a confirmation on `<prefix>/<unit>/confirm`.
   MLDS_MQTT_PAYLOAD: { status: 400, doc: 'MQTT: a command or admin payload is not a /mlds query string or a JSON object of the documented fields (not UTF-8, not JSON, a field of the wrong type, an admin command on a command topic, an unknown admin command). Confirmed with 2.' },
   MLDS_MQTT_TOO_LARGE: { status: 413, doc: 'MQTT: a payload over 64 KB, refused before it is decoded. Confirmed with 2.' },
@@ -55,6 +55,9 @@ export const ERRORS = {
   MLDS_SPEECH_OFF: { status: 409, doc: '`/announce` or an MQTT `announce` on a unit whose configuration has no `speech` section: nothing is spoken.' },
   MLDS_SPEECH_QUIET: { status: 409, doc: 'An ordinary (not priority) announcement during `speech.quietHours`: not spoken, counted in `components.speech.counts.refusedQuiet`.' },
   MLDS_SPEECH_FULL: { status: 503, doc: 'The announcement queue holds 10 priority announcements, so a new one is refused (while it holds an ordinary one, that one is dropped to make room instead); retry after `Retry-After` seconds.' },
+  // Software updates through RAUC (src/update, docs/fleet.md).
+  MLDS_UPDATE_BUSY: { status: 409, doc: '`/update` or the MQTT `update` command while another update is downloading, installing or rebooting (or RAUC is busy with another operation): nothing was started.' },
+  MLDS_UPDATE_FAILED: { status: 502, doc: 'RAUC refused the update bundle or failed installing it (the message is RAUC\'s LastError: signature, compatible, a write error), or refused to mark a slot; the booted slot is unchanged and still boots.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

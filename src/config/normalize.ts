@@ -83,6 +83,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     feedMaxMB: parseIntLike(raw.feedMaxMB) ?? FEED_DEFAULTS.feedMaxMB,
     ...alertsOf(raw, displays, urlPortRange, fault),
     speech: speechOf(raw.speech, serviceDir, fault),
+    updateMaxMB: parseIntLike(raw.updateMaxMB) ?? DEFAULTS.updateMaxMB,
   };
   config.warnings = crossCheck(config, raw, fault);
   return config;

@@ -119,6 +119,7 @@ export const configSchema = {
     feedMaxMB: int(1, 1024),
     ...alertsSchema,
     ...speechSchema,
+    updateMaxMB: int(1, 4096),
     sensors: {
       type: 'array',
       items: {

@@ -286,4 +286,6 @@ export interface ServiceConfig {
   alertMaxMB: number;
   /** Announcements read aloud (src/speech, docs/speech.md); undefined = nothing is spoken. */
   speech?: SpeechSettings;
+  /** Largest software update bundle downloaded, in MB (2^20 bytes). */
+  updateMaxMB: number;
 }

@@ -11,15 +11,16 @@
 // `id` names any display; brightness and blanking act on its physical unit (all units without it).
 import { BOOT_COMPONENT, MAX_IDENTIFY_S, type BootScreens } from '../boot/boot-screens.js';
 import type { BrightnessComponent } from '../brightness/brightness-component.js';
-import type { RuntimeContext } from '../capability/component-contract.js';
+import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { rebootController, restartService } from '../device/power.js';
 import { MldsError } from '../errors.js';
 import { encodeJpegAsync } from '../render/encode.js';
 import { SHA256_HEX } from '../util/sha256.js';
+import { UPDATE_COMPONENT, type UpdateStep, type Updater } from '../capability/update-status.js';
 
 export interface AdminIo {
-  /** A step of a long command, told on the result topic before its result. */
-  progress(message: string): void;
+  /** A step of a long command, told on the result topic before its result (`facts` ride along: an update's percent). */
+  progress(message: string, facts?: Record<string, unknown>): void;
   /** Publishes once, not retained (a screenshot). */
   publish(topic: string, payload: Buffer): void;
   screenshotTopic(displayId: string): string;
@@ -31,6 +32,19 @@ export type AdminFields = Record<string, unknown>;
 export type AdminCommand = (f: AdminFields, ctx: RuntimeContext, io: AdminIo) => Promise<{ message: string; [fact: string]: unknown }>;
 
 const DEFAULT_IDENTIFY_S = 30;
+
+/** An update's steps on the result topic: each new state, and each 10 % within one (a 300 MB download is not 1,200 messages). */
+function progressEvery10(io: AdminIo): (s: UpdateStep) => void {
+  let state = '';
+  let tenth = -1;
+  return (s) => {
+    const t = s.percent === null ? -1 : Math.floor(s.percent / 10);
+    if (s.state === state && t <= tenth) return;
+    state = s.state;
+    tenth = t;
+    io.progress(s.state, { percent: s.percent, message: s.message });
+  };
+}
 
 const bad = (field: string, message: string) => new MldsError('MLDS_MQTT_PAYLOAD', message, field);
 
@@ -118,9 +132,13 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     io.afterReply(() => rebootController().catch((err: Error) => ctx.log.error({ err: err.message }, 'reboot failed')));
     return { message: 'the controller reboots now' };
   },
-  async update(f) {
-    stringField(f, 'url', 'the URL of a RAUC bundle');
-    digestField(f);
-    throw new MldsError('MLDS_UNAVAILABLE', 'software updates need RAUC, which this system does not have (the A/B controller image has it)');
+  async update(f, ctx, io) {
+    const url = stringField(f, 'url', 'the URL of a RAUC bundle');
+    const sha256 = digestField(f);
+    const updater = ctx.component<Component & Updater>(UPDATE_COMPONENT);
+    if (!updater) throw new MldsError('MLDS_UNAVAILABLE', 'software updates need RAUC, which this system does not have (no /etc/rauc/system.conf; the A/B controller image has it)');
+    const r = await updater.update(url, sha256, progressEvery10(io));
+    io.afterReply(() => updater.reboot());
+    return { message: r.message, slot: r.slot, version: r.version ?? null };
   },
 };

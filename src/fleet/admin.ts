@@ -4,7 +4,7 @@
 //   a bare `reload_config` or `identify` is taken as {"cmd": ...} without a request id.
 // Each is answered on `<prefix>/<unit>/admin/result`:
 //   {"req", "cmd", "ok": true|false, "code": null|"MLDS_...", "message", ...facts}
-// and a long one (load_config) first tells its progress: {"req", "cmd", "progress": "<what>"}.
+// and a long one (load_config, update) first tells its progress: {"req", "cmd", "progress": "<what>", ...facts}.
 // The commands and their fields: admin-commands.ts.
 import { timingSafeEqual } from 'node:crypto';
 import type { RuntimeContext } from '../capability/component-contract.js';
@@ -26,7 +26,7 @@ export interface AdminResult {
 const MAX_REQ = 64;
 
 /** Runs one admin payload and returns its result (progress goes out through `io` meanwhile). */
-export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<AdminIo, 'progress'> & { progress(req: string | null, cmd: string, message: string): void }): Promise<AdminResult> {
+export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<AdminIo, 'progress'> & { progress(req: string | null, cmd: string, message: string, facts?: Record<string, unknown>): void }): Promise<AdminResult> {
   if (payload.length > MAX_PAYLOAD) return refused(null, null, 'MLDS_MQTT_TOO_LARGE', `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken`);
   const text = payload.toString('utf8').trim();
   let fields: Record<string, unknown> = { cmd: text };
@@ -47,7 +47,7 @@ export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<Ad
   const run = cmd !== null && Object.hasOwn(ADMIN_COMMANDS, cmd) ? ADMIN_COMMANDS[cmd] : undefined;
   if (!run) return refused(req, cmd, 'MLDS_MQTT_PAYLOAD', `unknown admin command; known: ${Object.keys(ADMIN_COMMANDS).join(', ')}`);
   try {
-    const r = await run(fields, ctx, { ...io, progress: (m) => io.progress(req, cmd!, m) });
+    const r = await run(fields, ctx, { ...io, progress: (m, facts) => io.progress(req, cmd!, m, facts) });
     ctx.log.info({ cmd, req }, `mqtt: admin ${cmd}: ${r.message}`);
     return { req, cmd, ok: true, code: null, ...r };
   } catch (err) {
@@ -76,7 +76,11 @@ function refused(req: string | null, cmd: string | null, code: string, message: 
 export async function answerAdmin(payload: Buffer, ctx: RuntimeContext, via: { link(): BrokerLink | undefined; topics(): Topics; changed(): void }): Promise<void> {
   let after: (() => void | Promise<void>) | undefined;
   const result = await runAdmin(payload, ctx, {
-    progress: (req, cmd, progress) => via.link()?.publish(via.topics().adminResult, JSON.stringify({ req, cmd, progress }), { retain: false, queued: true }),
+    progress: (req, cmd, progress, facts) => {
+      via.link()?.publish(via.topics().adminResult, JSON.stringify({ req, cmd, progress, ...facts }), { retain: false, queued: true });
+      // The retained status carries an update's step too (at most one every 5 s).
+      via.changed();
+    },
     publish: (topic, bytes) => via.link()?.publish(topic, bytes, { retain: false }),
     screenshotTopic: (id) => via.topics().screenshot(id),
     afterReply: (fn) => { after = fn; },

@@ -5,7 +5,9 @@
 //   {"v":1,"version","generation","state":"ok"|"problems","startedAt","at","uptimeSeconds",
 //    "displays":[{"id","layout","text","blanked"?}],"brightness":[{"id","percent","mode"}],
 //    "problems":[{"source","message"}],"problemCount", "update"?}
+//   "update" (with RAUC): {"state","percent"?,"slot": the booted slot,"outcome"?,"version"?: the last update's}
 import type { Status } from '../capability/status-types.js';
+import { UPDATE_COMPONENT, type UpdateStatus } from '../capability/update-status.js';
 
 export const STATUS_MAX_BYTES = 2048;
 const TEXT_CHARS = 40;
@@ -30,6 +32,7 @@ export function compactStatus(s: Status, extra: Record<string, unknown> = {}): s
     startedAt: s.startedAt,
     at: s.time,
     uptimeSeconds: s.uptimeSeconds,
+    ...updateSummary(s.components[UPDATE_COMPONENT] as UpdateStatus | undefined),
     ...extra,
     displays: s.displays.map((d) => ({
       id: d.id,
@@ -53,6 +56,19 @@ export function compactStatus(s: Status, extra: Record<string, unknown> = {}): s
     text = JSON.stringify({ ...doc, displaysNotListed: s.displays.length - doc.displays.length });
   }
   return text;
+}
+
+/** The update's few facts: a handful of short fields whatever RAUC says. */
+function updateSummary(u: UpdateStatus | undefined): Record<string, unknown> {
+  if (!u) return {};
+  return {
+    update: {
+      state: u.state,
+      ...(u.percent !== null ? { percent: u.percent } : {}),
+      slot: u.bootSlot === null ? null : cut(u.bootSlot, 16),
+      ...(u.last ? { outcome: u.last.outcome, ...(u.last.version ? { version: cut(u.last.version, 32) } : {}) } : {}),
+    },
+  };
 }
 
 /** On changes the retained status goes out at most this often (a fleet of 500 units changing at once stays 100 messages a second). */

@@ -16,6 +16,7 @@ import { blankRoutes, brightnessRoutes } from './routes/brightness.js';
 import { historyRoutes } from './routes/history.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { announceRoutes } from './routes/announce.js';
+import { updateRoutes } from './routes/update.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
 import { requireCjs } from '../util/require-cjs.js';
@@ -46,6 +47,7 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   historyRoutes(routes, api);
   metricsRoutes(routes, api);
   announceRoutes(routes, api);
+  updateRoutes(routes, api);
   const limiter = new RateLimiter(() => api.config().rateLimit);
   const refusals = new Refusals((ip) => limiter.take(ip), log);
   attachRefusals(app, refusals);

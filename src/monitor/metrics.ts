@@ -11,6 +11,7 @@ import type { HealthReport } from './health.js';
 import { MetricFamily, type Labels } from './metric-family.js';
 import type { Status } from '../capability/status-types.js';
 import { commandCounts, confirmationCounts, supersededCount } from '../control/counters.js';
+import { UPDATE_COMPONENT, UPDATE_OUTCOMES, UPDATE_STATES, type UpdateStatus } from '../capability/update-status.js';
 
 const STATES = ['connecting', 'connected', 'disconnected', 'refused', 'stopped'] as const;
 
@@ -56,6 +57,9 @@ function build() {
     rss: family('mlds_service_rss_bytes', 'resident memory of the service (components.health.memory.serviceRssBytes)'),
     anonymous: family('mlds_service_anonymous_bytes', 'anonymous memory of the service, which the kernel cannot take back without swap (components.health.memory.serviceAnonymousBytes)'),
     load: family('mlds_load1', 'one-minute load average (components.health.load[0])'),
+    updateState: family('mlds_update_state', 'the software update now (components.update.state, with RAUC): 1 for the current state'),
+    updateOutcome: family('mlds_update_last_outcome', 'how the last software update ended (components.update.last.outcome): 1 for its outcome, `version` the bundle\'s'),
+    slot: family('mlds_slot_info', 'always 1, per RAUC slot (components.update.slots): `slot` its boot name, `booted` 1 for the one running, `boot_status` good or bad, `version` the bundle installed in it'),
   };
 }
 
@@ -135,6 +139,12 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
     m.rss.add(h.memory.serviceRssBytes);
     if (typeof h.memory.serviceAnonymousBytes === 'number') m.anonymous.add(h.memory.serviceAnonymousBytes);
     m.load.add(h.load[0]);
+  }
+  const u = status.components[UPDATE_COMPONENT] as UpdateStatus | undefined;
+  if (u) {
+    for (const s of UPDATE_STATES) m.updateState.add(s === u.state ? 1 : 0, { state: s });
+    if (u.last) for (const o of UPDATE_OUTCOMES) m.updateOutcome.add(o === u.last.outcome ? 1 : 0, { outcome: o, version: u.last.version ?? '' });
+    for (const s of u.slots) m.slot.add(1, { slot: s.bootname, booted: s.bootname === u.bootSlot ? '1' : '0', boot_status: s.bootStatus ?? '', version: s.version ?? '' });
   }
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { ComponentEntry } from '../capability/component-contract.js';
 import { RECHECK_SECONDS, recheckComponent } from './recheck.js';
 import type { HttpsDeps } from '../http/https.js';
@@ -31,6 +32,16 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps; s
     // Announcements read aloud by espeak-ng (src/speech): only when `speech` is configured. Before
     // the fleet, which hands it MQTT announcements.
     { name: 'speech', wanted: (c) => !!c.speech, load: async () => (await import('../speech/speech-component.js')).speechComponent() },
+    // A/B software updates through RAUC (src/update): only where RAUC is configured (MLDS_RAUC_CONF names another system.conf).
+    // Before the fleet: its first retained status carries the slot and the last update.
+    {
+      name: 'update',
+      wanted: () => !!opts.stateDir && existsSync(process.env.MLDS_RAUC_CONF ?? '/etc/rauc/system.conf'),
+      load: async () => {
+        const [{ updateComponent }, { busctlRauc }, { rebootController }] = await Promise.all([import('../update/update-component.js'), import('../update/rauc-busctl.js'), import('../device/power.js')]);
+        return updateComponent(opts.stateDir!, busctlRauc(), () => rebootController());
+      },
+    },
     // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
     { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
     // CAP emergency alerts (src/alerts): only when `alerts` lists a feed; its alerts in force are kept in the state folder.

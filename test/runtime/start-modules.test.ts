@@ -43,6 +43,7 @@ test('a start loads no module of a capability the configuration does not use; /i
     /^brightness\/sensors\/(ascii|modbus|serial)/, // no light sensor
     /^config\/archive\/(stage|pack|unpack)/, // no configuration archive asked for
     /^speech\//, // no `speech`
+    /^update\//, // no RAUC (/etc/rauc/system.conf): software updates load nothing
   ];
   const wrong = atStart.filter((m) => notUsed.some((re) => re.test(m)));
   assert.deepEqual(wrong, [], 'loaded at start though not configured');

@@ -13,6 +13,7 @@ import { esc, row, text, type Obj } from './format.js';
 import { mediaCard } from './media.js';
 import { networkCard } from './network.js';
 import { systemdCard } from './systemd.js';
+import { updateCard } from './update.js';
 
 export type ComponentCard = (facts: Obj, zone: string) => string;
 
@@ -30,6 +31,7 @@ const CARDS: Record<string, ComponentCard> = {
   pollers: pollersCard,
   systemd: systemdCard,
   alerts: alertsCard,
+  update: updateCard,
 };
 
 /** Components that only tune the service and have nothing a technician acts on. */

@@ -1,0 +1,74 @@
+// What the update component (src/update) shows at /status `components.update`, for those that
+// read it without importing it: /metrics, the fleet's retained status, HTTP's /update and the
+// MQTT `update` command find the component by this name.
+
+export const UPDATE_COMPONENT = 'update';
+
+export type UpdateState = 'idle' | 'downloading' | 'installing' | 'rebooting' | 'failed';
+export const UPDATE_STATES: readonly UpdateState[] = ['idle', 'downloading', 'installing', 'rebooting', 'failed'];
+
+/**
+ * How the last update ended: `rebooting` (installed, the reboot into it not yet seen),
+ * `installed` (the unit runs the new slot; `markedGood` once mlds-mark-good kept it),
+ * `fell-back` (the new slot did not stay up: the bootloader booted the old one again),
+ * `failed` (refused or failed before any reboot: download, digest, RAUC).
+ */
+export type UpdateOutcome = 'rebooting' | 'installed' | 'fell-back' | 'failed';
+export const UPDATE_OUTCOMES: readonly UpdateOutcome[] = ['rebooting', 'installed', 'fell-back', 'failed'];
+
+export interface SlotStatus {
+  name: string;
+  bootname: string;
+  state: string;
+  bootStatus?: string;
+  version?: string;
+  installedAt?: string;
+}
+
+export interface LastUpdate {
+  outcome: UpdateOutcome;
+  /** The bundle's version as RAUC recorded it (absent when it failed before RAUC read it). */
+  version?: string;
+  /** The slot (bootname) it was installed into, and the one booted when it was. */
+  slot?: string;
+  from?: string;
+  /** When it was asked for, and when the outcome was known (ISO times). */
+  at: string;
+  decidedAt?: string;
+  markedGood?: boolean;
+  message: string;
+}
+
+export interface UpdateStatus {
+  state: UpdateState;
+  /** 0..100 within the state (download, then installation); null when not known. */
+  percent: number | null;
+  message: string;
+  /** The slot (bootname) the system booted from; null while RAUC does not answer. */
+  bootSlot: string | null;
+  slots: SlotStatus[];
+  last?: LastUpdate;
+  /** Why RAUC could not be asked, when it could not. */
+  rauc?: string;
+}
+
+/** A step of a running update, as /status shows it. */
+export interface UpdateStep {
+  state: UpdateState;
+  percent: number | null;
+  message: string;
+}
+
+/** What HTTP's /update and the MQTT `update` command ask of the update component. */
+export interface Updater {
+  /**
+   * Downloads the bundle at `url` (the URL rules, `updateMaxMB`), checks its SHA-256 and has
+   * RAUC install it into the other slot; `onStep` hears each step. Resolves once installed
+   * (the unit must then reboot: `reboot()`); rejects with MLDS_UPDATE_BUSY while another runs,
+   * MLDS_UNAVAILABLE when RAUC does not answer, MLDS_DIGEST_MISMATCH, the fetch's codes, or
+   * MLDS_UPDATE_FAILED with RAUC's error. Nothing is installed on any rejection.
+   */
+  update(url: string, sha256: string, onStep?: (s: UpdateStep) => void): Promise<{ message: string; slot: string; version?: string }>;
+  /** Reboots into the installed slot (device/power.ts); a failure shows as state `failed`. */
+  reboot(): Promise<void>;
+}
