@@ -27,7 +27,6 @@ TEST_IMAGE_APT_PKGS := qemu-system-arm e2fsprogs
 # development keys (openssl); `make test-image` boots the disk with Debian's arm64 UEFI firmware.
 IMAGE_APT_PKGS += fdisk dosfstools mtools grub-common rauc squashfs-tools openssl
 TEST_IMAGE_APT_PKGS += qemu-efi-aarch64 rauc squashfs-tools mtools grub-common mosquitto
-APT_TEST_PKGS += rauc squashfs-tools
 APT_TEST_PKGS += file binutils
 # test/update: a real RAUC service (and rauc bundle) on a private D-Bus (dbus-daemon); busctl comes with systemd.
 APT_TEST_PKGS += rauc dbus squashfs-tools

@@ -65,6 +65,9 @@ stage_kernel() {
   rm -f "$rc"; cp /etc/resolv.conf "$rc"
   in_root apt-get update -qq
   in_root apt-get install -y -qq --no-install-recommends linux-image-arm64 >/dev/null
+  # polkitd: the service (user mlds) reboots the controller after an update with `systemctl
+  # reboot`, which logind allows it by /etc/polkit-1/rules.d/50-mlds.rules.
+  in_root apt-get install -y -qq --no-install-recommends polkitd >/dev/null
   rm -f "$rc"; ln -sfn ../run/systemd/resolve/stub-resolv.conf "$rc"
   ls "$ROOT"/boot/vmlinuz-* "$ROOT"/boot/initrd.img-*
 }
