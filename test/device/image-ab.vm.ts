@@ -181,7 +181,7 @@ test('A/B: slot A, a configuration over MQTT, a higher bundle into B marked good
       assert.match((await sh('systemctl show -p Result -p ExecMainStatus mlds-mark-good')).replace(/\n/g, ' '), /Result=success/);
       const after = await grubenv();
       assert.deepEqual([after.ORDER, after.B_OK, after.B_TRY], ['B A', '1', '0'], 'B is good');
-      const st = JSON.parse((await sh('rauc status --output-format=json 2>/dev/null')).replace(/^[^{]*/, '')) as { booted: string; slots: Array<Record<string, { boot_status?: string; slot_status?: { bundle?: { version?: string } } }>> };
+      const st = JSON.parse((await sh('rauc status --detailed --output-format=json 2>/dev/null')).replace(/^[^{]*/, '')) as { booted: string; slots: Array<Record<string, { boot_status?: string; slot_status?: { bundle?: { version?: string } } }>> };
       assert.equal(st.booted, 'B');
       const b = st.slots.map((s) => s['rootfs.1']).find(Boolean);
       assert.equal(b?.boot_status, 'good');
@@ -210,7 +210,7 @@ test('A/B: slot A, a configuration over MQTT, a higher bundle into B marked good
       console.log(`# ${boots.replace(/\n/g, ' | ')}`);
       const failed = await sh('for b in -3 -2 -1; do journalctl -b $b -o cat --no-pager | grep -c -E "Start request repeated too quickly|start-limit-hit|Rebooting: unit mlds.service failed" || true; done');
       assert.ok(failed.split('\n').filter((n) => Number(n) > 0).length >= 2, `the broken slot's boots hit mlds.service's start limit:\n${failed}`);
-      const st = JSON.parse((await sh('rauc status --output-format=json 2>/dev/null')).replace(/^[^{]*/, '')) as { booted: string; slots: Array<Record<string, { boot_status?: string }>> };
+      const st = JSON.parse((await sh('rauc status --detailed --output-format=json 2>/dev/null')).replace(/^[^{]*/, '')) as { booted: string; slots: Array<Record<string, { boot_status?: string }>> };
       assert.equal(st.booted, 'B');
       assert.equal(st.slots.map((s) => s['rootfs.0']).find(Boolean)?.boot_status, 'bad', 'RAUC reports A bad');
       const status = await json('/status');
