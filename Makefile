@@ -23,6 +23,10 @@ ARM64_APT_PKGS := debootstrap qemu-user-static binfmt-support
 DEB_APT_PKGS := dpkg-dev file binutils binutils-aarch64-linux-gnu lintian
 IMAGE_APT_PKGS := debootstrap qemu-user-static binfmt-support e2fsprogs
 TEST_IMAGE_APT_PKGS := qemu-system-arm e2fsprogs
+# The A/B disk (sfdisk, the ESP's FAT and GRUB's tools), RAUC bundles (rauc, mksquashfs) and their
+# development keys (openssl); `make test-image` boots the disk with Debian's arm64 UEFI firmware.
+IMAGE_APT_PKGS += fdisk dosfstools mtools grub-common rauc squashfs-tools openssl
+TEST_IMAGE_APT_PKGS += qemu-efi-aarch64 rauc squashfs-tools mtools grub-common mosquitto
 APT_TEST_PKGS += file binutils
 # test/update: a real RAUC service (and rauc bundle) on a private D-Bus (dbus-daemon); busctl comes with systemd.
 APT_TEST_PKGS += rauc dbus squashfs-tools
@@ -31,7 +35,7 @@ DEB_VERSION = $(shell node -p "require('./package.json').version")
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
 PORT ?= 9199
 
-.PHONY: deps test-deps build native cross run test test-vm test-arm64 lint typecheck bench clean deb deb-arm64-native lintian image-arm64 test-image bench-image
+.PHONY: deps test-deps build native cross run test test-vm test-arm64 lint typecheck bench clean deb deb-arm64-native lintian image-arm64 test-image bench-image bundle bundle-keys
 
 # Installs only what is missing; silent when everything is there.
 define apt_ensure
@@ -98,16 +102,34 @@ deb-arm64-native: deps
 lintian: deb
 	MLDS_DEB=build/mlds_$(DEB_VERSION)_$(ARCH).deb node --import tsx --test --test-reporter=spec test/device/deb.lintian.ts
 
-# build/mlds-arm64.img: Debian bookworm arm64 with the package, for a controller's eMMC or SD card.
-image-arm64:
+# build/mlds-arm64.img: a GPT disk with two root slots of Debian bookworm arm64 with the package,
+# GRUB and RAUC, for a controller's eMMC or SD card (docs/device.md); its keyring is BUNDLE_CA.
+image-arm64: bundle-keys
 	$(MAKE) deb ARCH=arm64
 	$(call apt_ensure,$(IMAGE_APT_PKGS))
-	scripts/image/build.sh build/mlds_$(DEB_VERSION)_arm64.deb
+	BUNDLE_CA=$(BUNDLE_CA) scripts/image/build.sh build/mlds_$(DEB_VERSION)_arm64.deb
 
-# The image booted under qemu-system-aarch64 (TCG, several minutes): panel, HTTP, restarts, watchdog.
+# Bundles are signed with BUNDLE_KEY and BUNDLE_CERT and checked against BUNDLE_CA; without them a
+# development CA and signing key are made once in dev-keys/ (gitignored).
+BUNDLE_KEY ?= dev-keys/signing.key.pem
+BUNDLE_CERT ?= dev-keys/signing.cert.pem
+BUNDLE_CA ?= dev-keys/ca.cert.pem
+BUNDLE_VERSION ?= $(DEB_VERSION)
+bundle-keys:
+	$(call apt_ensure,openssl)
+	@if [ "$(BUNDLE_KEY)" = dev-keys/signing.key.pem ]; then scripts/image/keys.sh dev-keys; fi
+
+# build/mlds_<version>_arm64.raucb: the image's root slot as a signed RAUC bundle (`rauc install` on
+# a controller, or the `update` admin command).
+bundle: image-arm64
+	BUNDLE_KEY=$(BUNDLE_KEY) BUNDLE_CERT=$(BUNDLE_CERT) scripts/image/bundle.sh build/mlds-arm64-root.ext4 $(BUNDLE_VERSION) build/mlds_$(BUNDLE_VERSION)_arm64.raucb
+	rauc info --keyring=$(BUNDLE_CA) build/mlds_$(BUNDLE_VERSION)_arm64.raucb
+
+# The image booted under qemu-system-aarch64 (TCG, several minutes): panel, HTTP, restarts, watchdog;
+# then A/B: a configuration over MQTT, a bundle installed into B and marked good, a broken one falling back.
 test-image: image-arm64
 	$(call apt_ensure,$(TEST_IMAGE_APT_PKGS))
-	node --import tsx --test --test-reporter=spec test/device/image.vm.ts
+	node --import tsx --test --test-reporter=spec test/device/image.vm.ts test/device/image-ab.vm.ts
 
 # The bench's frame cost and pixel conversion inside the booted image, as ratios (docs/device.md).
 bench-image: image-arm64

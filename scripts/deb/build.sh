@@ -77,6 +77,8 @@ case $(file -b "$APP/node/bin/node") in *"$ELF"*) ;; *) echo "deb: node-linux-$N
 # The unit as shipped, but with the package's own Node.js (Debian's /usr/bin/node is 18).
 sed 's#^ExecStart=/usr/bin/node #ExecStart=/opt/mlds/node/bin/node #' "$REPO/systemd/mlds.service" >"$P/lib/systemd/system/mlds.service"
 grep -q '^ExecStart=/opt/mlds/node/bin/node ' "$P/lib/systemd/system/mlds.service"
+# Marks a RAUC root slot good; shipped disabled, the A/B image enables it (docs/device.md).
+install -m 0644 "$REPO/systemd/mlds-mark-good.service" "$P/lib/systemd/system/mlds-mark-good.service"
 install -m 0644 "$REPO/packaging/mlds.sysusers" "$P/usr/lib/sysusers.d/mlds.conf"
 install -m 0644 "$REPO/packaging/mlds.tmpfiles" "$P/usr/lib/tmpfiles.d/mlds.conf"
 install -m 0755 "$REPO/packaging/mlds.sh" "$P/usr/bin/mlds"

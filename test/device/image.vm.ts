@@ -1,8 +1,8 @@
 // `make test-image` (not `make test`: many minutes under TCG). build/mlds-arm64.img boots under
-// qemu-system-aarch64 -M virt -cpu cortex-a53 with the kernel and initrd taken out of the image,
+// qemu-system-aarch64 -M virt -cpu cortex-a53 through UEFI and the image's GRUB (slot A),
 // virtio-gpu (DRM fbdev emulation gives /dev/fb0) and user-mode networking with the service's port
 // forwarded here. A copy of the image gets only what the test needs, written with debugfs: a
-// small panel's configuration for /dev/fb0, the MLDS_TEST_HOOKS=1 drop-in (SIGUSR2 stops the
+// small panel's configuration (on the data partition) for /dev/fb0, the MLDS_TEST_HOOKS=1 drop-in (SIGUSR2 stops the
 // frame loops) and a shell on a virtio serial port. Through QEMU's screendumps and HTTP, in order:
 // the info screen with the guest's address after boot, /mlds changing the panel, `systemctl
 // restart` blanking, showing the info screen and replaying, kill -9 and a stalled frame loop (the
@@ -38,12 +38,12 @@ test('the arm64 image boots to the info screen; /mlds, restart, kill -9 and the 
   const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   const step = (name: string) => { console.log(`# step "${name}": ${((Date.now() - lap) / 1000).toFixed(1)} s (at ${stamp()})`); lap = Date.now(); };
   try {
-    const { kernel, initrd, disk } = prepareImage(work, {
+    const { disk } = prepareImage(work, {
       '/etc/systemd/system/mlds.service.d/test.conf': '[Service]\nEnvironment=MLDS_TEST_HOOKS=1\n',
       '/etc/mlds/config.json': JSON.stringify(CONFIG, null, 1),
     });
-    step('copy the image, take out the kernel and initrd, add the test files');
-    vm = await bootImage({ work, kernel, initrd, disk, onLine: (l) => { if (process.env.MLDS_VM_VERBOSE || /mlds|Watchdog|FAILED|emergency|Kernel panic|Reached target/i.test(l)) console.log(`# guest ${stamp()}: ${l}`); } });
+    step('copy the image, add the test files to slot A and the data partition');
+    vm = await bootImage({ work, disk, onLine: (l) => { if (process.env.MLDS_VM_VERBOSE || /mlds|Watchdog|FAILED|emergency|Kernel panic|Reached target/i.test(l)) console.log(`# guest ${stamp()}: ${l}`); } });
     const m = vm;
     const base = `http://127.0.0.1:${m.port}`;
     const { dump, keep, panelShows, watch } = dumper(m, work, SCREENS);
@@ -52,7 +52,7 @@ test('the arm64 image boots to the info screen; /mlds, restart, kill -9 and the 
     await t.test('boot: READY=1 and the info screen with the guest\'s address on the panel', async () => {
       // sh() gives up on the shell after 5 minutes; a slow boot just asks again.
       await until('the shell on the virtio port', 1_200_000, async () => (await m.sh('true').catch(() => undefined))?.code === 0);
-      step('kernel, initrd and systemd up to the test shell');
+      step('firmware, GRUB, kernel, initrd and systemd up to the test shell');
       await until('mlds.service active', 900_000, async () => /^active$/.test((await m.sh('systemctl is-active mlds')).out.trim()) || undefined);
       step('mlds.service READY=1 (systemctl is-active)');
       const st = await m.sh('systemctl show -p StatusText -p User -p Type -p WatchdogUSec -p ExecMainStartTimestamp mlds; uname -m; cat /sys/class/graphics/fb0/virtual_size; cat /sys/class/graphics/fb0/name');
@@ -73,6 +73,26 @@ test('the arm64 image boots to the info screen; /mlds, restart, kill -9 and the 
       const ip = (await json('/status'))?.identity?.addresses as Array<{ interface: string; address: string }>;
       assert.deepEqual(ip.map((a) => [a.interface, a.address]), [['eth0', GUEST_IP]], 'the DHCP address (systemd-networkd) the info screen lists');
       step('info screen checked');
+    });
+
+    await t.test('slot A from GRUB: RAUC knows it, the root is read-only, the data partition holds the state', async () => {
+      const cmdline = (await m.sh('cat /proc/cmdline')).out;
+      assert.match(cmdline, /rauc\.slot=A/);
+      assert.match(cmdline, /root=\/dev\/disk\/by-partlabel\/rootfs-a ro /);
+      const rauc = await m.sh('rauc status --output-format=json 2>/dev/null');
+      assert.equal(rauc.code, 0, rauc.out);
+      // Until the slot is marked good its try counter is up, so RAUC names no primary yet: only the booted slot is asserted.
+      const st = JSON.parse(rauc.out.slice(rauc.out.indexOf('{'))) as { compatible: string; booted: string };
+      assert.deepEqual([st.compatible, st.booted], ['mlds-arm64', 'A']);
+      const w = await m.sh('touch /mlds-write-test');
+      assert.notEqual(w.code, 0, 'a write to / fails');
+      assert.match(w.out, /Read-only file system/);
+      assert.match((await m.sh('findmnt -no OPTIONS /')).out, /^ro,/);
+      for (const dir of ['/etc/mlds', '/var/lib/mlds', '/var/log', '/var/lib/systemd', '/var/cache/mlds', '/etc/systemd/network']) {
+        assert.match((await m.sh(`findmnt -no SOURCE ${dir}`)).out, /\/dev\/vda4\[\/[a-z/]+\]/, `${dir} is bound from the data partition`);
+      }
+      assert.equal((await m.sh('su -s /bin/sh mlds -c "touch /var/lib/mlds/written && rm /var/lib/mlds/written"')).code, 0, 'the service\'s state folder is writable');
+      step('slot A, read-only root, data partition checked');
     });
 
     await t.test('/mlds through the forwarded port changes the panel', async () => {

@@ -17,6 +17,8 @@ export interface Machine {
   screendump(file: string): Promise<void>;
   /** The loopback port forwarded to the guest's service port. */
   port: number;
+  /** How many times the guest's shell has started (once per boot): after a reboot, wait for one more before sh(). */
+  agentStarts(): number;
   exited: Promise<number | null>;
   kill(): void;
 }
@@ -143,6 +145,7 @@ export async function start(o: MachineOptions): Promise<Machine> {
         s.on('connect', () => s.write(`screendump ${file} -f png\n`));
       });
     },
+    agentStarts: () => agentLines.filter((l) => l === '__AGENT_READY__').length,
     kill() { agent.destroy(); proc.kill('SIGKILL'); },
   };
 }
