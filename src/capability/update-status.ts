@@ -16,12 +16,19 @@ export const UPDATE_STATES: readonly UpdateState[] = ['idle', 'downloading', 'in
 export type UpdateOutcome = 'rebooting' | 'installed' | 'fell-back' | 'failed';
 export const UPDATE_OUTCOMES: readonly UpdateOutcome[] = ['rebooting', 'installed', 'fell-back', 'failed'];
 
+/** One slot as RAUC's GetSlotStatus reports it. */
 export interface SlotStatus {
+  /** RAUC's slot name, `rootfs.0`. */
   name: string;
+  /** The bootloader's name of the slot (`A`, `B`); the slot's name when it has none. */
   bootname: string;
+  /** `booted`, `active` or `inactive`, as RAUC says. */
   state: string;
+  /** The bootloader's verdict: `good` or `bad` (undefined when RAUC does not say). */
   bootStatus?: string;
+  /** The version of the bundle last installed into the slot (undefined for a factory image). */
   version?: string;
+  /** When that bundle was installed (ISO time, RAUC's clock). */
   installedAt?: string;
 }
 

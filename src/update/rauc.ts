@@ -1,22 +1,10 @@
 // The seam between the service and RAUC, the A/B update controller (after serialport's
 // bindings-interface: a small interface, each method saying what it guarantees). The real side
-// is rauc-busctl.ts (RAUC's D-Bus service); what the service does with it is updater.ts.
+// is rauc-busctl.ts (RAUC's D-Bus service); what the service does with it is update-component.ts.
+import type { SlotStatus } from '../capability/update-status.js';
 
-/** One slot as RAUC's GetSlotStatus reports it. */
-export interface RaucSlot {
-  /** RAUC's slot name, `rootfs.0`. */
-  name: string;
-  /** The bootloader's name of the slot (`A`, `B`); the slot's name when it has none. */
-  bootname: string;
-  /** `booted`, `active` or `inactive`, as RAUC says. */
-  state: string;
-  /** The bootloader's verdict: `good` or `bad` (undefined when RAUC does not say). */
-  bootStatus?: string;
-  /** The version of the bundle last installed into the slot (undefined for a factory image). */
-  version?: string;
-  /** When that bundle was installed (ISO time, RAUC's clock). */
-  installedAt?: string;
-}
+/** One slot as RAUC's GetSlotStatus reports it (the shape /status shows). */
+export type RaucSlot = SlotStatus;
 
 /** RAUC's Progress property: how far an installation is. */
 export interface RaucProgress {
