@@ -140,9 +140,13 @@ test(`${N} QoS 0 commands at once, ${ROUNDS} times: RSS under ${RSS_LIMIT_MB} MB
     // With the broker's queue unbounded, every command published reaches the unit.
     assert.equal(f.messagesIn, ROUNDS * N, 'the unit took every command');
     assert.equal(kinds.other, 0);
-    assert.equal(byInumber.size, f.messagesIn, 'every command taken is confirmed');
-    assert.equal(kinds.shown + kinds.superseded, f.commands.applied);
-    assert.equal(kinds.busy, f.commands.shed);
+    // Applied commands are confirmed at QoS 1: every one arrives. A shed command's MLDS_BUSY goes
+    // out at QoS 0, which a broker under this load may drop on its way to a subscriber (MQTT's
+    // at most once): the unit handed every one to the broker, and none arrived twice or wrong.
+    assert.equal(kinds.shown + kinds.superseded, f.commands.applied, 'every applied command is confirmed');
+    assert.equal(f.confirmations.qos0, f.commands.shed, 'every shed command is confirmed at QoS 0');
+    assert.ok(kinds.busy <= f.commands.shed);
+    assert.equal(f.commands.applied + f.commands.shed, f.messagesIn, 'every command taken is applied or shed');
     assert.ok(kinds.busy > 0 && kinds.superseded > 0 && kinds.shown > 0);
     assert.equal(st.commands.superseded, kinds.superseded);
     assert.equal(f.confirmations.dropped, 0);
