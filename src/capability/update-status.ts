@@ -1,6 +1,7 @@
 // What the update component (src/update) shows at /status `components.update`, for those that
 // read it without importing it: /metrics, the fleet's retained status, HTTP's /update and the
 // MQTT `update` command find the component by this name.
+import { MldsError } from '../errors.js';
 
 export const UPDATE_COMPONENT = 'update';
 
@@ -78,4 +79,11 @@ export interface Updater {
   update(url: string, sha256: string, onStep?: (s: UpdateStep) => void): Promise<{ message: string; slot: string; version?: string }>;
   /** Reboots into the installed slot (device/power.ts); a failure shows as state `failed`. */
   reboot(): Promise<void>;
+}
+
+/** The update component where RAUC is, else MLDS_UNAVAILABLE saying why (HTTP's /update and MQTT's `update` alike). */
+export function updaterOf(component: (name: string) => unknown): Updater {
+  const updater = component(UPDATE_COMPONENT) as Updater | undefined;
+  if (!updater) throw new MldsError('MLDS_UNAVAILABLE', 'software updates need RAUC, which this system does not have (no /etc/rauc/system.conf; the A/B controller image has it)');
+  return updater;
 }

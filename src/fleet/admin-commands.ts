@@ -11,12 +11,12 @@
 // `id` names any display; brightness and blanking act on its physical unit (all units without it).
 import { BOOT_COMPONENT, MAX_IDENTIFY_S, type BootScreens } from '../boot/boot-screens.js';
 import type { BrightnessComponent } from '../brightness/brightness-component.js';
-import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import type { RuntimeContext } from '../capability/component-contract.js';
 import { rebootController, restartService } from '../device/power.js';
 import { MldsError } from '../errors.js';
 import { encodeJpegAsync } from '../render/encode.js';
 import { SHA256_HEX } from '../util/sha256.js';
-import { UPDATE_COMPONENT, type UpdateStep, type Updater } from '../capability/update-status.js';
+import { updaterOf, type UpdateStep } from '../capability/update-status.js';
 
 export interface AdminIo {
   /** A step of a long command, told on the result topic before its result (`facts` ride along: an update's percent). */
@@ -135,8 +135,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   async update(f, ctx, io) {
     const url = stringField(f, 'url', 'the URL of a RAUC bundle');
     const sha256 = digestField(f);
-    const updater = ctx.component<Component & Updater>(UPDATE_COMPONENT);
-    if (!updater) throw new MldsError('MLDS_UNAVAILABLE', 'software updates need RAUC, which this system does not have (no /etc/rauc/system.conf; the A/B controller image has it)');
+    const updater = updaterOf((name) => ctx.component(name));
     const r = await updater.update(url, sha256, progressEvery10(io));
     io.afterReply(() => updater.reboot());
     return { message: r.message, slot: r.slot, version: r.version ?? null };

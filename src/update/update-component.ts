@@ -3,8 +3,6 @@
 // An update: download into the state folder within the URL rules and `updateMaxMB`, SHA-256
 // checked, RAUC installs it into the other slot, the outcome is recorded (update-record.ts),
 // then the caller reboots. After the reboot, start() compares the booted slot with the record.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
@@ -13,6 +11,7 @@ import { UPDATE_COMPONENT, type LastUpdate, type SlotStatus, type UpdateState, t
 import { MldsError } from '../errors.js';
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
+import { checkFileDigest } from '../util/sha256.js';
 import type { RaucClient } from './rauc.js';
 import { bootId, readRecord, writeRecord, type UpdateRecord } from './update-record.js';
 import { markerFile } from './mark-good.js';
@@ -101,10 +100,7 @@ export class UpdateComponent implements Component, Updater {
         progressStep: 256 * 1024,
         onProgress: (p) => set('downloading', p.total ? Math.min(100, Math.floor((p.received / p.total) * 100)) : null, `downloading ${describeUrl(url)}: ${(p.received / MIB).toFixed(1)} MB`),
       });
-      const digest = await fileSha256(file);
-      if (digest !== sha256.toLowerCase()) {
-        throw new MldsError('MLDS_DIGEST_MISMATCH', `the bundle's SHA-256 is ${digest}, not the ${sha256.toLowerCase()} given: nothing was installed`, 'sha256');
-      }
+      await checkFileDigest(file, sha256);
       set('installing', 0, 'RAUC installs the bundle into the other slot');
       const result = await this.rauc.install(file, (p) => set('installing', p.percent, p.message));
       if (!result.ok) throw new MldsError('MLDS_UPDATE_FAILED', `RAUC did not install the bundle: ${result.error}`);
@@ -192,12 +188,6 @@ function installedSlot(slots: SlotStatus[], booted: string): SlotStatus | undefi
   return slots.filter((s) => s.bootname !== booted).sort((a, b) => (b.installedAt ?? '').localeCompare(a.installedAt ?? ''))[0];
 }
 
-function fileSha256(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const h = createHash('sha256');
-    createReadStream(file).on('data', (c) => h.update(c)).on('error', reject).on('end', () => resolve(h.digest('hex')));
-  });
-}
 
 export function updateComponent(stateDir: string, rauc: RaucClient, rebootSystem: () => Promise<void>): UpdateComponent {
   return new UpdateComponent(stateDir, rauc, rebootSystem);

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ARCHIVE_FETCH_LIMITS, fetchLimited, type FetchLimitedOptions, type FetchLimitedResult } from '../../fetch/fetch-limited.js';
 import { extractZip } from './extract.js';
 import { badArchive, type ArchiveEntry, type ArchiveLimits } from './inspect.js';
 import { DOWNLOADS, JOURNAL, keptNames, stagingDirOf } from './swap.js';
-import { MldsError } from '../../errors.js';
+import { checkFileDigest } from '../../util/sha256.js';
 
 /** An empty `<serviceDir>/.mlds-staging/`, replacing a leftover one. Refused while a swap is unfinished. */
 export async function prepareStaging(serviceDir: string): Promise<string> {
@@ -65,17 +63,10 @@ export async function stageFromUrl(serviceDir: string, url: string, opts: StageF
   const tmp = await mkdtemp(path.join(downloads, 'mlds-download-'));
   try {
     const { file, ...download } = await fetchLimited(url, { ...ARCHIVE_FETCH_LIMITS, ...opts.fetch, toFile: path.join(tmp, 'config.zip') });
-    if (opts.sha256 !== undefined) await checkDigest(file as string, opts.sha256);
+    if (opts.sha256 !== undefined) await checkFileDigest(file as string, opts.sha256);
     return { ...(await stageArchive(serviceDir, file as string, opts.limits, opts.keep)), download };
   } finally {
     await rm(opts.tmpDir === undefined ? downloads : tmp, { recursive: true, force: true });
   }
 }
 
-/** Refuses a file whose SHA-256 is not `expected` (hex, either case). */
-export async function checkDigest(file: string, expected: string): Promise<void> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  const actual = hash.digest('hex');
-  if (actual !== expected.toLowerCase()) throw new MldsError('MLDS_DIGEST_MISMATCH', `the download's SHA-256 is ${actual}, not the ${expected} the command gave; nothing was changed`, 'sha256');
-}
