@@ -11,7 +11,7 @@ import { UPDATE_COMPONENT, type LastUpdate, type SlotStatus, type UpdateState, t
 import { MldsError } from '../errors.js';
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
-import { checkFileDigest } from '../util/sha256.js';
+import { checkFileDigest } from '../fetch/digest.js';
 import type { RaucClient } from './rauc.js';
 import { bootId, readRecord, writeRecord, type UpdateRecord } from './update-record.js';
 import { markerFile } from './mark-good.js';

@@ -4,7 +4,7 @@ import { ARCHIVE_FETCH_LIMITS, fetchLimited, type FetchLimitedOptions, type Fetc
 import { extractZip } from './extract.js';
 import { badArchive, type ArchiveEntry, type ArchiveLimits } from './inspect.js';
 import { DOWNLOADS, JOURNAL, keptNames, stagingDirOf } from './swap.js';
-import { checkFileDigest } from '../../util/sha256.js';
+import { checkFileDigest } from '../../fetch/digest.js';
 
 /** An empty `<serviceDir>/.mlds-staging/`, replacing a leftover one. Refused while a swap is unfinished. */
 export async function prepareStaging(serviceDir: string): Promise<string> {
