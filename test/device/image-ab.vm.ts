@@ -8,7 +8,9 @@
 // into B, mlds-mark-good.service marks B good and the service reports the new version and the
 // outcome `installed`; `update` with the broken bundle goes into A, each boot of it reboots when
 // the service's start limit is hit, GRUB's three tries run out, B boots again and the service
-// reports `fell-back`. A file in /var/lib/mlds (the data partition) survives every reboot. Each
+// reports `fell-back`; a hung kernel (sysrq's crash with panic=0) is reset by the machine's
+// hardware watchdog (an i6300esb that systemd pets), and GRUB counts that boot as a try of B.
+// A file in /var/lib/mlds (the data partition) survives every reboot. Each
 // step's time, the bundle's size and the time from `update` to B marked good are printed.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -218,6 +220,28 @@ test('A/B: slot A, a configuration over MQTT, a higher bundle into B marked good
       assert.equal((await updateStatus())?.last?.outcome, 'fell-back', 'the service reports the failed update');
       await markState('B-2');
       step('fell back to B');
+    });
+
+    await t.test('a hung kernel: the hardware watchdog resets the controller, and the reset uses one of B\'s tries', async () => {
+      assert.match(await sh('systemctl show -p RuntimeWatchdogUSec; ls /dev/watchdog0'), /RuntimeWatchdogUSec=30s\n\/dev\/watchdog0/);
+      // Counted from a slot marked good: the fallback boot's own try is given back first.
+      await until('B marked good after the fallback', 1_200_000, async () => (await grubenv()).B_TRY === '0' || undefined);
+      const starts = m.agentStarts();
+      const from = m.lines.length;
+      await markState('B-hang');
+      // panic=0: the kernel stops where it panics and never restarts by itself; only the watchdog can.
+      await sh('nohup sh -c "sleep 2; echo 0 > /proc/sys/kernel/panic; echo c > /proc/sysrq-trigger" >/dev/null 2>&1 &');
+      await bootedInto('B', starts, 1_800_000);
+      step('a hung kernel reset by the watchdog, B again to mlds READY');
+      const lines = m.lines.slice(from);
+      const panicAt = lines.findIndex((l) => /Kernel panic - not syncing: sysrq triggered crash/.test(l));
+      const bootAt = lines.findIndex((l) => /mlds: booting slot /.test(l));
+      assert.ok(panicAt >= 0 && bootAt > panicAt, `the panic, then GRUB, on the console:\n${lines.slice(0, 40).join('\n')}`);
+      assert.ok(!lines.slice(panicAt, bootAt).some((l) => /Rebooting in|reboot: Restarting/.test(l)), 'the kernel did not restart itself');
+      assert.match(lines[bootAt], /mlds: booting slot B \(A_OK=1 A_TRY=3 B_OK=1 B_TRY=1\)/, 'GRUB counted the reset as a try of B');
+      await until('B marked good again', 1_200_000, async () => (await grubenv()).B_TRY === '0' || undefined);
+      await markState('B-3');
+      step('B marked good again after the watchdog\'s reset');
     });
 
     await sh('systemctl poweroff --no-block');

@@ -130,6 +130,9 @@ export function bootImage(o: Prepared & { work: string; drives?: string[]; onLin
         '-drive', `file=${o.disk},format=raw,if=virtio`,
         ...(o.drives ?? []).flatMap((d) => ['-drive', `file=${d},format=raw,if=virtio`]),
         '-device', 'virtio-gpu-pci',
+        // A hardware watchdog, as a controller board has one: systemd pets it (the image's
+        // system.conf.d/mlds-watchdog.conf) and it resets the machine when nothing does.
+        '-device', 'i6300esb', '-action', 'watchdog=reset',
         '-nic', `user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:${port}-:9199`,
         '-device', 'virtio-serial-pci',
         '-chardev', `socket,id=agent,path=${agentSock},server=on,wait=off`,
