@@ -20,7 +20,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const ROUNDS = 30;
 const SECONDS = Number(process.env.MLDS_BENCH_BOARD_SECONDS ?? 10);
 
-const doc = (rows: string[]) => ({ pages: [{ lines: rows.map((t) => ({ spans: [{ text: t, font: 0, spacing: 0 }] })) }], multi: false });
+const doc = (rows: string[]) => ({ pages: [{ lines: rows.map((t) => ({ spans: [{ text: t, font: 0 }] })) }], multi: false });
 const ROWS = ['12\tHauptbahnhof\t7 min', '5\tZoo\t12 min', '101\tFlughafen Terminal 1\t1 min', '7\tMesse Nord\t20 min'];
 const TICKED = ['12\tHauptbahnhof\t6 min', '5\tZoo\t11 min', '101\tFlughafen Terminal 1\tnow', '7\tMesse Nord\t19 min'];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -11,8 +11,6 @@ export interface TextSpan {
   color?: Rgb;
   /** 0: the area's font; n: the area's fonts[n - 1] ([fo<n>]). */
   font: number;
-  /** Extra pixels after each character (added to the font's own spacing). */
-  spacing: number;
   /** [sc<n>]: pixels between one character's ink and the next, in place of the font's own spacing. */
   gap?: number;
 }
@@ -44,7 +42,7 @@ export interface Doc { pages: DocPage[]; multi: boolean }
 
 /** A value without markup: one page, a line per line feed. */
 export function plainDoc(text: string): Doc {
-  const lines = text.split(/\r\n|\n|\r/).map((t) => ({ spans: t ? [{ text: t, font: 0, spacing: 0 }] : [] }));
+  const lines = text.split(/\r\n|\n|\r/).map((t) => ({ spans: t ? [{ text: t, font: 0 }] : [] }));
   return { pages: [{ lines }], multi: false };
 }
 

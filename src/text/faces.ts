@@ -75,19 +75,18 @@ export function measureWithin<T>(units: number, fn: () => T): T {
 /** Units measured by this process so far. */
 export const measuredUnits = (): number => measured;
 
-/** Advance width of `text` in a face, `spacing` px after each character; with `gap`, its characters' ink `gap` px apart (char-gap.ts). */
-export function measure(face: Face, text: string, spacing = 0, gap?: number): number {
+/** Advance width of `text` in a face; with `gap`, its characters' ink `gap` px apart (char-gap.ts). */
+export function measure(face: Face, text: string, gap?: number): number {
   if (gap !== undefined) return gappedWidth(cells(face, text), gap);
   measured += face.kind === 'bitmap' ? Math.ceil(text.length / 8) : text.length + MEASURE_CALL_UNITS;
   if (measured > limit) throw new MeasureLimit();
   if (face.kind === 'bitmap') {
     let w = 0;
-    for (const ch of text) w += (face.font.glyphs.dwidth(ch.codePointAt(0)!) ?? 0) * face.scale + spacing;
+    for (const ch of text) w += (face.font.glyphs.dwidth(ch.codePointAt(0)!) ?? 0) * face.scale;
     return w;
   }
   measureCtx.font = face.css;
-  const w = measureCtx.measureText(text).width;
-  return spacing ? w + spacing * [...text].length : w;
+  return measureCtx.measureText(text).width;
 }
 
 /** Whether a bitmap face draws `ch` itself (the rest comes from the TrueType fallback chain). */

@@ -110,7 +110,7 @@ export const layoutRuns = (): number => runs;
 /** Every line of every page run on as one row, three spaces apart: a text that scrolls sideways. */
 function runOn(doc: Doc): Doc {
   const lines = doc.pages.flatMap((p) => p.lines);
-  return { pages: [{ lines: [{ spans: lines.flatMap((l, k) => (k ? [{ text: '   ', font: 0, spacing: 0 }, ...l.spans] : l.spans)) }] }], multi: doc.multi };
+  return { pages: [{ lines: [{ spans: lines.flatMap((l, k) => (k ? [{ text: '   ', font: 0 }, ...l.spans] : l.spans)) }] }], multi: doc.multi };
 }
 
 /** How much smaller than `size` a text must be for its widest line and its height to fit, as measured at that size. */

@@ -42,7 +42,7 @@ export interface StyleEnv {
 }
 
 export interface TextPiece {
-  x: number; width: number; text: string; face: Face; color: Rgb; spacing: number; rtl: boolean;
+  x: number; width: number; text: string; face: Face; color: Rgb; rtl: boolean;
   /** [sc<n>]: characters drawn to their ink, n px apart (char-gap.ts). */
   gap?: number;
 }
@@ -55,7 +55,7 @@ export interface LaidLine {
   missing?: string[];
 }
 
-interface Style { face?: Face; fallback?: Face; color: Rgb; spacing: number; gap?: number; graphic?: number }
+interface Style { face?: Face; fallback?: Face; color: Rgb; gap?: number; graphic?: number }
 
 /** A line's string with, per UTF-16 unit, the style it is drawn in. */
 interface Logical { str: string; style: Uint16Array; styles: Style[]; base: Face; missing: Set<string> }
@@ -93,14 +93,14 @@ function logical(line: DocLine, env: StyleEnv, base: Face): Logical {
   const marks: number[] = [];
   for (const s of line.spans) {
     if (isGraphic(s)) {
-      styles.push({ color: env.color, spacing: 0, graphic: s.graphic });
+      styles.push({ color: env.color, graphic: s.graphic });
       str += OBJECT; marks.push(styles.length - 1);
       continue;
     }
     const face = s.font === 0 ? base : spanFace(env, s.font);
     // Characters a bitmap font lacks come from the TrueType chain, crisp, at the same height.
     const fallback = face.kind === 'bitmap' ? vectorFace(undefined, face.size, true) : undefined;
-    styles.push({ face, fallback, color: s.color ?? env.color, spacing: s.spacing, ...(s.gap !== undefined ? { gap: s.gap } : {}) });
+    styles.push({ face, fallback, color: s.color ?? env.color, ...(s.gap !== undefined ? { gap: s.gap } : {}) });
     const text = gaps(s.text, face, missing);
     str += text;
     for (let i = 0; i < text.length; i++) marks.push(styles.length - 1);
@@ -149,7 +149,7 @@ function width(l: Logical, a: number, b: number, env: StyleEnv): number {
     while (j < b && faceAt(l, j).key === key) j++;
     const st = l.styles[l.style[i]];
     if (st.graphic !== undefined) w += (env.graphicSize(st.graphic)?.width ?? 0) * (j - i);
-    else if (face) w += measure(face, l.str.slice(i, j), st.spacing, st.gap);
+    else if (face) w += measure(face, l.str.slice(i, j), st.gap);
     if (i > a) w += joint(l, i);
     i = j;
   }
@@ -250,7 +250,7 @@ function visual(l: Logical, a: number, b: number, env: StyleEnv, align: Align | 
       const logicalText = text.slice(lo, hi);
       // pango orders a right-to-left run itself; bitmap glyphs are placed here, so they get it reversed and mirrored.
       const shown = rtl && face.kind === 'bitmap' ? mirrorReverse(logicalText) : logicalText;
-      pieces.push({ x, width: w, text: shown, face, color: st.color, spacing: st.spacing, rtl, ...(st.gap !== undefined ? { gap: st.gap } : {}) });
+      pieces.push({ x, width: w, text: shown, face, color: st.color, rtl, ...(st.gap !== undefined ? { gap: st.gap } : {}) });
       // A glyph borrowed for a bitmap font keeps that font's line box: the pixel rows stay where they are.
       if (face === st.face) {
         ascent = Math.max(ascent, face.ascent);

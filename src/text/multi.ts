@@ -71,7 +71,7 @@ export function parseMulti(src: string, limits: MultiLimits): Doc {
   const newPage = (): DocPage => ({ lines: [], ...(onMs !== undefined ? { onMs } : {}), ...(offMs !== undefined ? { offMs } : {}), ...(valign ? { valign } : {}) });
   let page = newPage();
   let lb = new LineBuilder(undefined, base);
-  let style: Omit<TextSpan, 'text'> = { font: 0, spacing: 0 };
+  let style: Omit<TextSpan, 'text'> = { font: 0 };
   let text = '';
   const flush = () => { if (text) lb.line.spans.push({ text, ...style } as Span); text = ''; };
   const endLine = () => { flush(); const { line, align } = lb.end(); page.lines.push(line); lb = new LineBuilder(align, base); };

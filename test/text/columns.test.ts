@@ -122,7 +122,7 @@ test('with a cell cache, laying a table out again measures only the cells whose 
   const { FONT_DIR } = await import('../render/helpers.js');
   const path = await import('node:path');
   const cellCache = new Map();
-  const doc = (rows: string[]) => ({ pages: [{ lines: rows.map((t) => ({ spans: [{ text: t, font: 0, spacing: 0 }] })) }], multi: false });
+  const doc = (rows: string[]) => ({ pages: [{ lines: rows.map((t) => ({ spans: [{ text: t, font: 0 }] })) }], multi: false });
   const o = {
     width: 192, height: 52, font: path.join(FONT_DIR, '7x13.bdf'), fonts: [], fontSize: 13, wrap: false, valign: 'top' as const, align: 'left' as const,
     overflow: 'pages' as const, pageMs: 3000, crisp: true, color: { r: 255, g: 255, b: 255 }, rtl: false, graphicSize: () => undefined,

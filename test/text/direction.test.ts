@@ -51,7 +51,7 @@ test('a right-to-left text that fits aligns right by default', () => {
 
 test('bidi in a bitmap font: numbers and Latin inside Hebrew keep their own order (UAX #9)', () => {
   const env = { font: F7, fonts: [], size: 13, crisp: false, color: { r: 1, g: 1, b: 1 }, graphicSize: () => undefined, rtl: true };
-  const visual = (s: string) => layLine({ spans: [{ text: s, font: 0, spacing: 0 }] }, env)[0].pieces.map((x) => ('text' in x ? x.text : '')).join('');
+  const visual = (s: string) => layLine({ spans: [{ text: s, font: 0 }] }, env)[0].pieces.map((x) => ('text' in x ? x.text : '')).join('');
   assert.equal(visual('אב 12'), '12 בא');
   assert.equal(visual('קו 175 ל-Airport'), 'Airport-ל 175 וק');
   // Mirrored brackets in right-to-left runs.

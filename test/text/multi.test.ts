@@ -21,8 +21,8 @@ test('the MULTI subset parses into pages, lines and styled spans', () => {
   const [p1, p2] = doc.pages;
   assert.deepEqual({ on: p1.onMs, off: p1.offMs, v: p1.valign }, { on: 3000, off: 500, v: 'top' });
   assert.deepEqual(p1.lines[0].spans, [
-    { text: 'Kasa ', font: 0, spacing: 0, color: { r: 255, g: 0, b: 0 } },
-    { text: 'nieczynna', font: 0, spacing: 0, gap: 2, color: { r: 255, g: 0, b: 0 } },
+    { text: 'Kasa ', font: 0, color: { r: 255, g: 0, b: 0 } },
+    { text: 'nieczynna', font: 0, gap: 2, color: { r: 255, g: 0, b: 0 } },
   ]);
   assert.equal(p2.lines[0].align, 'right');
   assert.deepEqual(p2.lines[0].spans.map((s) => ('text' in s ? s.text : `g${s.graphic}`)), ['Ticket [office] ', 'closed', 'g1']);

@@ -86,6 +86,6 @@ export class DateContent implements Content {
 
   private raster(text: string): LineRaster {
     const env = { font: this.style.font, fonts: [], size: this.style.size, crisp: true, color: this.style.color, graphicSize: () => undefined, rtl: false };
-    return new LineRaster(layLine({ spans: [{ text, font: 0, spacing: 0 }] }, env)[0], () => undefined);
+    return new LineRaster(layLine({ spans: [{ text, font: 0 }] }, env)[0], () => undefined);
   }
 }

@@ -89,7 +89,7 @@ export class DeparturesContent implements Content {
     const a = this.area;
     const pages: Doc['pages'] = [];
     for (let i = 0; i < Math.max(1, lines.length); i += this.perPage) {
-      pages.push({ lines: lines.slice(i, i + this.perPage).map((t) => ({ spans: t ? [{ text: t, font: 0, spacing: 0 }] : [] })) });
+      pages.push({ lines: lines.slice(i, i + this.perPage).map((t) => ({ spans: t ? [{ text: t, font: 0 }] : [] })) });
     }
     // Cells of earlier boards go now and then: the cache holds about what a few boards show.
     if (this.cellCache.size > 4 * this.limit * (a.columns?.length ?? 1)) this.cellCache.clear();

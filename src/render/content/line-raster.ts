@@ -63,7 +63,7 @@ function paintBitmap(d: Uint8ClampedArray, w: number, h: number, p: TextPiece & 
         }
       }
     }
-    x += cell ? cell.ink + p.gap! : (g ? g.dwidth * scale : 0) + p.spacing;
+    x += cell ? cell.ink + p.gap! : (g ? g.dwidth * scale : 0);
   }
 }
 
@@ -75,8 +75,7 @@ function fillPiece(ctx: CanvasRenderingContext2D, p: TextPiece, x: number, basel
     for (const ch of p.text) { const c = vectorCell(p.face.css, p.face.crisp, ch); ctx.fillText(ch, x - c.shift, baseline); x += c.ink + p.gap; }
     return;
   }
-  if (!p.spacing) { ctx.fillText(p.text, x, baseline); return; }
-  for (const ch of p.text) { ctx.fillText(ch, x, baseline); x += ctx.measureText(ch).width + p.spacing; }
+  ctx.fillText(p.text, x, baseline);
 }
 
 /** Crisp TrueType: drawn in white on a scratch canvas, every pixel at least half covered becomes the colour. */
