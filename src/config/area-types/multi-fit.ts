@@ -7,8 +7,8 @@ import type { AreaConfig } from '../types.js';
 import { MldsError } from '../../errors.js';
 import type { Doc } from '../../text/doc.js';
 import { layoutBlock, type BlockOptions, type Layout } from '../../text/layout.js';
-import { startsRtl } from '../../text/lines.js';
 import { pictureFileCheck } from '../../media/picture-header.js';
+import { areaBlock } from './area-block.js';
 import { docOf } from './markup.js';
 
 /** Inline graphics the renderer draws (render/content/line-raster.ts) are at most this on a side. */
@@ -23,10 +23,7 @@ const isTable = (a: AreaConfig): boolean => {
 /** The layout the renderer makes of the value (render/content/sign-text.ts), as far as fitting goes. */
 function options(a: AreaConfig, text: string, size: number): BlockOptions {
   return {
-    width: a.width, height: a.height, font: a.font, fonts: a.fonts ?? [], fontSize: size,
-    minFontSize: a.fit === 'shrink' ? (a.minFontSize ?? Math.max(1, Math.floor(size / 2))) : undefined,
-    wrap: !!a.wrap, lineSpacing: a.lineSpacing, valign: a.valign ?? 'middle', align: a.align,
-    overflow: 'pages', pageMs: 3000, crisp: a.antialias === 'none', color: a.fontColor, rtl: startsRtl(text),
+    ...areaBlock(a, text, size), overflow: 'pages', pageMs: 3000, color: a.fontColor,
     graphicSize: (n) => {
       const file = a.graphics?.[n - 1];
       const v = file ? pictureFileCheck(file, MAX_GRAPHIC_SIDE * MAX_GRAPHIC_SIDE) : undefined;

@@ -3,6 +3,7 @@ import { isBitmapFontFile } from '../../text/bdf.js';
 import { faceFor, measure } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
 import { hasMissing, startsRtl } from '../../text/lines.js';
+import { areaBlock } from '../../config/area-types/area-block.js';
 import { docOf } from '../../config/area-types/markup.js';
 import { BlockContent, type ScrollDirection } from './block.js';
 import { graphicImage } from './line-raster.js';
@@ -27,15 +28,14 @@ export interface SignTextInput {
 
 export function signTextContent(i: SignTextInput): BlockContent {
   const a = i.area;
-  const rtl = startsRtl(i.text);
+  const block = areaBlock(a, i.text, i.size);
+  const rtl = block.rtl;
   const graphicFile = (n: number) => a.graphics?.[n - 1];
   const layout = layoutBlock(docOf(a, i.text), {
-    width: a.width, height: a.height, font: a.font, fonts: a.fonts ?? [], fontSize: i.size,
-    minFontSize: a.fit === 'shrink' ? (a.minFontSize ?? Math.max(1, Math.floor(i.size / 2))) : undefined,
-    wrap: !!a.wrap, lineSpacing: a.lineSpacing, valign: a.valign ?? 'middle', align: a.align,
+    ...block,
     // scrollDirection "up" makes a text that must scroll move up rather than sideways.
-    overflow: a.scrollDirection === 'up' && (a.overflow ?? 'scroll') === 'scroll' ? 'scroll-up' : a.overflow ?? 'scroll', pageMs: (a.pageSeconds ?? 3) * 1000, crisp: a.antialias === 'none',
-    color: i.color, rtl, columns: a.columns,
+    overflow: a.scrollDirection === 'up' && (a.overflow ?? 'scroll') === 'scroll' ? 'scroll-up' : a.overflow ?? 'scroll', pageMs: (a.pageSeconds ?? 3) * 1000,
+    color: i.color, columns: a.columns,
     graphicSize: (n) => { const f = graphicFile(n); const img = f ? graphicImage(f) : undefined; return img && { width: img.width, height: img.height }; },
   });
   const base = faceFor(layout.font, layout.size, a.antialias === 'none');
