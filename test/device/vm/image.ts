@@ -96,12 +96,12 @@ export const AGENT_LINK: [string, string] = ['/etc/systemd/system/multi-user.tar
 
 /**
  * Kernel arguments for the test's console: systemd's progress, no colours, the serial port. And
- * ten minutes, not 90 s, for a start job: under TCG on a loaded host udev's coldplug can take
- * longer than 90 s to show the disk's partitions (54 s at a load of 3, over 90 s at 7, where the
- * data partition's mount gave up and the guest went to emergency mode): the emulator's pace, not
- * the image's.
+ * ten minutes, not 90 s, for a device and a start job: under TCG on a loaded host udev's coldplug
+ * can take longer than 90 s to show the disk's partitions (54 s at a load of 3, over 90 s at 5
+ * to 7, where the data partition's mount gave up and the guest went to emergency mode): the
+ * emulator's pace, not the image's.
  */
-export const TEST_CMDLINE = 'console=ttyAMA0 loglevel=3 systemd.show_status=1 systemd.log_color=0 systemd.default_timeout_start_sec=600';
+export const TEST_CMDLINE = 'console=ttyAMA0 loglevel=3 systemd.show_status=1 systemd.log_color=0 systemd.default_device_timeout_sec=600 systemd.default_timeout_start_sec=600';
 
 export interface Prepared { disk: string }
 
