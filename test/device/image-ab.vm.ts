@@ -23,7 +23,7 @@ import { test } from 'node:test';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { REPO } from '../helpers/service.js';
 import { entriesOf, makeZip } from '../helpers/zips.js';
-import { AGENT_FILES, AGENT_LINK, bootImage, debugfs, imageUnavailable, prepareImage, writeFiles } from './vm/image.js';
+import { AGENT_FILES, AGENT_LINK, bootImage, debugfs, imageUnavailable, prepareImage, SLOW_GUEST_FILES, writeFiles } from './vm/image.js';
 import type { Machine } from './vm/machine.js';
 import { dumper, panelConfig, PANEL, pixelAt, probes, until } from './vm/screens.js';
 
@@ -90,7 +90,7 @@ test('A/B: slot A, a configuration over MQTT, a higher bundle into B marked good
     const { disk } = prepareImage(work, { '/etc/mlds/config.json': JSON.stringify(config, null, 1) });
     // The bundles are made while the guest boots.
     const higher = bundle(work, 'higher', V2, AGENT_FILES, [AGENT_LINK]);
-    const broken = higher.then(() => bundle(work, 'broken', V3, { '/etc/systemd/system/mlds.service.d/broken.conf': '[Service]\nExecStart=\nExecStart=/bin/false\n' }, []));
+    const broken = higher.then(() => bundle(work, 'broken', V3, { ...SLOW_GUEST_FILES, '/etc/systemd/system/mlds.service.d/broken.conf': '[Service]\nExecStart=\nExecStart=/bin/false\n' }, []));
     broken.catch(() => undefined);
     step('copy the image, add the test files, start the bundles');
     vm = await bootImage({ work, disk, onLine: (l) => { if (process.env.MLDS_VM_VERBOSE || /mlds:|mlds\.service|Watchdog|FAILED|emergency|Kernel panic|rauc|reboot/i.test(l)) console.log(`# guest ${stamp()}: ${l}`); } });
