@@ -224,13 +224,18 @@ test('A/B: slot A, a configuration over MQTT, a higher bundle into B marked good
 
     await t.test('a hung kernel: the hardware watchdog resets the controller, and the reset uses one of B\'s tries', async () => {
       assert.match(await sh('systemctl show -p RuntimeWatchdogUSec; ls /dev/watchdog0'), /RuntimeWatchdogUSec=30s\n\/dev\/watchdog0/);
+      // systemd holds the device open and has set its timeout (the kernel's sysfs view of it).
+      const wd = await m.sh('cat /sys/class/watchdog/watchdog0/state /sys/class/watchdog/watchdog0/timeout');
+      if (wd.code === 0) assert.match(wd.out, /^active\n30$/m, wd.out);
+      else console.log(`# no watchdog state in sysfs: ${wd.out.trim()}`);
       // Counted from a slot marked good: the fallback boot's own try is given back first.
       await until('B marked good after the fallback', 1_200_000, async () => (await grubenv()).B_TRY === '0' || undefined);
       const starts = m.agentStarts();
       const from = m.lines.length;
       await markState('B-hang');
       // panic=0: the kernel stops where it panics and never restarts by itself; only the watchdog can.
-      await sh('nohup sh -c "sleep 2; echo 0 > /proc/sys/kernel/panic; echo c > /proc/sysrq-trigger" >/dev/null 2>&1 &');
+      // sync first: the state file's new line must be on the disk before the kernel stops.
+      await sh('sync; nohup sh -c "sleep 2; sync; echo 0 > /proc/sys/kernel/panic; echo c > /proc/sysrq-trigger" >/dev/null 2>&1 &');
       await bootedInto('B', starts, 1_800_000);
       step('a hung kernel reset by the watchdog, B again to mlds READY');
       const lines = m.lines.slice(from);
