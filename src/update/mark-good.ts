@@ -2,7 +2,9 @@
 // answered /status without a fault for `quietSeconds` in a row, the booted slot is marked good
 // through RAUC, which ends the bootloader's count of boot attempts. A fault that lasts past the
 // deadline leaves the slot unmarked: the bootloader falls back to the other slot once the
-// attempts run out. A marker in the state folder (`slot-marked.json`) tells the service.
+// attempts run out. A marker in the state folder (`slot-marked.json`) tells the service. RAUC
+// refuses to mark while it installs (an update that came within the quiet time); that refusal
+// is asked again until the deadline.
 //
 // A fault: no answer, a configuration that did not load (`config.status`), an output failing
 // (`displays[].output.consecutiveFailures`), or a problem of the service itself in `problems`.
@@ -19,6 +21,12 @@ const OUTSIDE = new Set(['mqtt', 'clock', 'feeds', 'alerts', 'cap', 'departures'
 const REPORTED = new Set(['update']);
 const POLL_MS = 1000;
 const ASK_TIMEOUT_MS = 5000;
+/**
+ * RAUC's refusal to mark while it does something else (an install the service started within
+ * the quiet time): not a verdict on the slot, so it is asked again until the deadline.
+ */
+const RAUC_BUSY = /already processing a different method/;
+const BUSY_RETRY_MS = 2000;
 
 export function markerFile(stateDir: string): string {
   return path.join(stateDir, 'slot-marked.json');
@@ -82,15 +90,27 @@ export async function markGood(o: MarkGoodOptions): Promise<number> {
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
-  try {
-    const r = await o.rauc.mark('good', 'booted');
-    const slot = await o.rauc.bootSlot();
-    await writeFileAtomic(markerFile(o.stateDir), `${JSON.stringify({ slot, raucSlot: r.slot, bootId: await bootId(), at: new Date().toISOString() })}\n`)
-      .catch((err: Error) => o.say(`the marker for the service cannot be written: ${err.message}`));
-    o.say(`marked good: ${r.message}`);
-    return 0;
-  } catch (err) {
-    o.say(`RAUC did not mark the slot: ${(err as Error).message}`);
-    return 2;
+  let r: { slot: string; message: string };
+  for (let said = false; ; said = true) {
+    try {
+      r = await o.rauc.mark('good', 'booted');
+      break;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (!RAUC_BUSY.test(message) || Date.now() - started >= o.deadlineSeconds * 1000) {
+        o.say(`RAUC did not mark the slot: ${message}`);
+        return 2;
+      }
+      if (!said) o.say(`RAUC is busy (${message}); asking again every ${BUSY_RETRY_MS / 1000} s`);
+      await new Promise((res) => setTimeout(res, BUSY_RETRY_MS));
+    }
   }
+  try {
+    const slot = await o.rauc.bootSlot();
+    await writeFileAtomic(markerFile(o.stateDir), `${JSON.stringify({ slot, raucSlot: r.slot, bootId: await bootId(), at: new Date().toISOString() })}\n`);
+  } catch (err) {
+    o.say(`the marker for the service cannot be written: ${(err as Error).message}`);
+  }
+  o.say(`marked good: ${r.message}`);
+  return 0;
 }

@@ -48,6 +48,13 @@ export class RaucRig {
     return existsSync(this.backendLog) ? readFileSync(this.backendLog, 'utf8').split('\n').filter(Boolean) : [];
   }
 
+  /** Keeps RAUC busy in an install's last step (the backend's set-primary) until the returned function is called. */
+  hold(): () => void {
+    const f = path.join(this.dir, 'hold');
+    writeFileSync(f, '');
+    return () => rmSync(f, { force: true });
+  }
+
   /** A new boot: the kernel's boot id changes. */
   newBoot(): void {
     writeFileSync(this.bootIdFile, `${randomBytes(16).toString('hex')}\n`);
@@ -78,7 +85,7 @@ get() { sed -n "s/^$1=//p" "$F"; }
 put() { grep -v "^$1=" "$F" > "$F.tmp"; echo "$1=$2" >> "$F.tmp"; mv "$F.tmp" "$F"; }
 case "$1" in
   get-primary) p=$(get primary); echo "\${p:-A}" ;;
-  set-primary) put primary "$2"; put "state_$2" good ;;
+  set-primary) while [ -e ${d}/hold ]; do sleep 0.1; done; put primary "$2"; put "state_$2" good ;;
   get-state) s=$(get "state_$2"); echo "\${s:-good}" ;;
   set-state) put "state_$2" "$3" ;;
   *) exit 1 ;;

@@ -266,6 +266,36 @@ test('an HTTP client that leaves during the update: the update goes on, and the 
   assert.equal((await update()).last.version, '5.0.0');
 });
 
+test('mlds mark-good while RAUC installs: RAUC refuses to mark, mark-good asks again and marks once the install is done', { skip }, async () => {
+  // The unit boots the slot the last update installed (A), so it takes an update again.
+  await svc.close();
+  await rig.stopService();
+  rig.newBoot();
+  await rig.startService('A');
+  svc = await start(sd);
+  await until(() => w.on('mlds/u1/availability').at(-1)?.payload === 'online', 15_000, 'online again');
+  rmSync(rebooted(), { force: true });
+  const release = rig.hold();
+  try {
+    const b = rig.bundle('6.0.0', 256 * 1024);
+    const booted = (await update()).bootSlot as string;
+    const calls = rig.backendCalls().length;
+    const result = admin({ cmd: 'update', url: serve('v6.raucb', b.bytes), sha256: b.sha256 }, 120_000);
+    await until(() => rig.backendCalls().slice(calls).some((c) => c.startsWith('set-primary')), 60_000, 'RAUC in the install\'s last step', 50);
+    const marking = markGood(['--port', String(svc.port), '--quiet-seconds', '1', '--deadline', '60']);
+    await until(() => rig.serviceLog.includes('already processing a different method'), 30_000, 'RAUC refusing to mark while it installs', 100);
+    assert.ok(!rig.backendCalls().slice(calls).includes(`set-state ${booted} good`), 'not marked while RAUC is busy');
+    release();
+    const m = await marking;
+    assert.equal(m.code, 0, m.err);
+    assert.match(m.err, /RAUC is busy \(.*already processing a different method.*\); asking again/);
+    assert.ok(rig.backendCalls().slice(calls).includes(`set-state ${booted} good`), rig.backendCalls().slice(calls).join('\n'));
+    assert.equal((await result).ok, true);
+  } finally {
+    release();
+  }
+});
+
 test('a start without RAUC\'s service answering: the service runs, /status says why, an update is MLDS_UNAVAILABLE', { skip }, async () => {
   await svc.close();
   await rig.stopService();
