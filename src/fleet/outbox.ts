@@ -4,7 +4,10 @@
 import type { MqttClient } from 'mqtt';
 import type { Logger } from '../log/logger.js';
 
-/** Confirmations waiting for the broker; beyond it the oldest is dropped and counted. */
+/**
+ * Confirmations waiting for the broker; beyond it one is dropped and counted: the oldest sent at
+ * QoS 0 (a shed command's MLDS_BUSY, at most once anyway) before any applied command's.
+ */
 export const QUEUE_LIMIT = 100;
 /**
  * QoS 1 publishes whose PUBACK has not come (MQTT.js keeps each, and its packet, until it
@@ -52,7 +55,8 @@ export class Outbox {
     if (!opts.queued) return;
     this.queue.push({ topic, payload, qos });
     if (this.queue.length > QUEUE_LIMIT) {
-      this.queue.shift();
+      const atMostOnce = this.queue.findIndex((m) => m.qos === 0);
+      this.queue.splice(atMostOnce >= 0 ? atMostOnce : 0, 1);
       this.dropped++;
       const now = Date.now();
       if (now - this.droppedLoggedAt >= DROP_LOG_MS) {

@@ -1,5 +1,5 @@
 // The broker link's bounded queue: while the broker is away at most QUEUE_LIMIT confirmations
-// wait (the oldest dropped and counted); when it comes back they go out, newest kept, in order.
+// wait (a QoS 0 one dropped first, else the oldest, and counted); when it comes back they go out, in order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BrokerLink } from '../../src/fleet/broker-link.js';
@@ -13,7 +13,7 @@ const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not in
 const warnings: string[] = [];
 const log = { info: () => {}, warn: (_o: object, msg: string) => { warnings.push(msg); } } as unknown as Logger;
 
-test('confirmations wait in a bounded queue while the broker is away and go out in order when it is back; nothing else is queued', { skip }, async () => {
+test('confirmations wait in a bounded queue while the broker is away (a full one drops QoS 0 ones first, then the oldest) and go out in order when it is back; nothing else is queued', { skip }, async () => {
   // The link reaches the broker through a gate opened only once the watcher has subscribed: had
   // the link's own retry come first, it would have sent the queue before anyone listened.
   const port = await freePort();
@@ -26,9 +26,13 @@ test('confirmations wait in a bounded queue while the broker is away and go out 
   let w: Watcher | undefined;
   let gate: { close: () => Promise<void> } | undefined;
   try {
-    for (let i = 0; i < QUEUE_LIMIT + 50; i++) link.publish(topics.confirm, `{"inumber":"${i}"}`, { retain: false, queued: true });
+    for (let i = 0; i < QUEUE_LIMIT + 50; i++) {
+      // Twenty shed commands' MLDS_BUSY (QoS 0) near the end go first when the queue is full, before older applied ones.
+      if (i === QUEUE_LIMIT + 40) for (let k = 0; k < 20; k++) link.publish(topics.confirm, `{"inumber":"busy-${k}"}`, { retain: false, queued: true, qos: 0 });
+      link.publish(topics.confirm, `{"inumber":"${i}"}`, { retain: false, queued: true });
+    }
     link.publish(topics.status, '{"stale":true}', { retain: true });
-    assert.deepEqual(link.status().confirmations, { queued: QUEUE_LIMIT, dropped: 50, unacknowledged: 0, givenUp: 0, qos0: 0 });
+    assert.deepEqual(link.status().confirmations, { queued: QUEUE_LIMIT, dropped: 70, unacknowledged: 0, givenUp: 0, qos0: 0 });
     assert.ok(warnings.some((m) => /confirmation dropped/.test(m)));
     await broker.start();
     w = await Watcher.open(broker.url, ['mlds/q1/#']);
