@@ -156,7 +156,10 @@ export class Alerts implements Component {
     f.lastFetchAt = ctx.clock.now();
     let fetched: Fetched | undefined;
     try {
-      fetched = await fetchFeed(f.config.url, { maxBytes: cfg.alertMaxMB * 2 ** 20, portRange: cfg.urlPortRange, signal, field: `alerts/${f.index}/url`, cache: f.cache });
+      fetched = await fetchFeed(f.config.url, {
+        maxBytes: cfg.alertMaxMB * 2 ** 20, portRange: cfg.urlPortRange, signal, field: `alerts/${f.index}/url`,
+        cache: f.cache, allowHosts: cfg.fetch.allowHosts,
+      });
     } catch (err) {
       if (f.stopped) return;
       const message = (err as Error).message;
@@ -182,10 +185,16 @@ export class Alerts implements Component {
         text: fillTemplate(f.config.template, c.alert, c.info, cfg.timezone),
         spoken: c.info.instruction || c.info.headline,
       }));
+      const before = new Set(f.notShown.map((n) => n.reason));
       f.notShown = [
         ...sel.notShown.map((p) => ({ identifier: p.alert.identifier, sender: p.alert.sender, event: p.alert.infos[0]?.event ?? '', reason: p.reason })),
         ...fetched.refused.map((r) => ({ identifier: '', sender: '', event: '', reason: `refused: ${r}` })),
       ];
+      // A link the fetch rules refuse is logged once, when it first appears, not at every poll.
+      for (const n of f.notShown) {
+        if (!/MLDS_URL_REFUSED/.test(n.reason) || before.has(n.reason)) continue;
+        ctx.log.warn({ feed: describeUrl(f.config.url), err: n.reason }, 'alert feed link refused');
+      }
     }
     saved.inForce = saved.inForce.filter((a) => a.expiresAt === undefined || a.expiresAt > now);
     await this.show(ctx, now);

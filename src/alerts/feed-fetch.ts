@@ -1,7 +1,9 @@
 // Fetching an `alerts` URL within the house's rules (src/fetch: URL rules, redirects, time and
 // a size cap counted as the bytes arrive), then the linked alerts of a feed, one at a time,
 // at most MAX_ALERTS in all, each under the same cap. A linked alert already fetched is kept
-// by its URL and not fetched again while the feed lists it.
+// by its URL and not fetched again while the feed lists it. A link is fetched as a link read from
+// the feed (fetchLimited's linkedFrom): it stays on the feed's host unless `fetch.allowHosts` lists
+// its host, and leads nowhere private from a public feed.
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
 import type { CapAlert } from './cap-alert.js';
@@ -15,6 +17,8 @@ export interface FetchFeedOptions {
   signal: AbortSignal;
   field: string;
   cache: ReadonlyMap<string, CapAlert>;
+  /** config.json `fetch.allowHosts`: hosts a link may lead to besides the feed's. */
+  allowHosts: readonly string[];
 }
 
 export interface Fetched {
@@ -39,7 +43,7 @@ export async function fetchFeed(url: string, o: FetchFeedOptions): Promise<Fetch
     let alert = o.cache.get(abs);
     if (!alert) {
       try {
-        const r = await fetchLimited(abs, opts);
+        const r = await fetchLimited(abs, { ...opts, linkedFrom: res, allowHosts: o.allowHosts });
         alert = parseLinkedAlert(r.body ?? Buffer.alloc(0));
       } catch (err) {
         if (o.signal.aborted) throw err;

@@ -11,6 +11,7 @@ import { mqttOf } from './mqtt.js';
 import { checkBoards, checkFeedUrls, FEED_DEFAULTS, normalizeFeeds } from './feeds.js';
 import { alertsOf } from './alerts.js';
 import { speechOf } from './speech.js';
+import { fetchSettingsOf } from './fetch-settings.js';
 import { resolveAsset } from './files.js';
 import { pictureFileFault } from '../media/picture-header.js';
 import { MEGAPIXEL } from '../media/picture-limits.js';
@@ -84,6 +85,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     ...alertsOf(raw, displays, urlPortRange, fault),
     speech: speechOf(raw.speech, serviceDir, fault),
     updateMaxMB: parseIntLike(raw.updateMaxMB) ?? DEFAULTS.updateMaxMB,
+    fetch: fetchSettingsOf(raw.fetch, fault),
   };
   config.warnings = crossCheck(config, raw, fault);
   return config;

@@ -3,6 +3,7 @@ import { fieldSchema } from './field-settings.js';
 import { mqttSchema } from './mqtt.js';
 import { alertsSchema } from './alerts.js';
 import { speechSchema } from './speech.js';
+import { fetchSchema } from './fetch-settings.js';
 import { areaSchema } from './area-types/area-fields.js';
 import { bool, int, ipv4, names, num, str255, url } from './schema-parts.js';
 import { validate } from './validator.generated.js';
@@ -119,6 +120,7 @@ export const configSchema = {
     feedMaxMB: int(1, 1024),
     ...alertsSchema,
     ...speechSchema,
+    ...fetchSchema,
     updateMaxMB: int(1, 4096),
     sensors: {
       type: 'array',

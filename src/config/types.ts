@@ -10,6 +10,7 @@ import type { Column } from '../text/columns.js';
 
 import type { FeedConfig } from './feed-types.js';
 import type { AlertFeedConfig, GeocodeConfig, SpeechSettings } from './alert-speech-types.js';
+import type { FetchSettings } from './fetch-settings.js';
 export type { Align, Rgb, Rgba };
 
 export type { AreaType } from './area-types/area-fields.js';
@@ -288,4 +289,6 @@ export interface ServiceConfig {
   speech?: SpeechSettings;
   /** Largest software update bundle downloaded, in MB (2^20 bytes). */
   updateMaxMB: number;
+  /** Where links read from fetched documents may lead (docs/security.md). */
+  fetch: FetchSettings;
 }

@@ -1,6 +1,11 @@
 import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { MldsError } from '../errors.js';
+import { addressClass } from './addresses.js';
+import { checkAddress, checkHost, guardedLookup, hostKey, type FetchTrail } from './address-rules.js';
+import { requestHop, type Hop } from './http-hop.js';
 import { checkUrl, describeUrl, DEFAULT_PORT_RANGE, redirectTarget } from './url-rules.js';
+import { userAgent } from './user-agent.js';
 
 /** Limits of a configuration archive download; other callers pass their own. */
 export const ARCHIVE_FETCH_LIMITS = { maxBytes: 20 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 3 } as const;
@@ -34,11 +39,23 @@ export interface FetchLimitedOptions {
   signal?: AbortSignal;
   /** Names the request field in errors (default `url`). */
   field?: string;
+  /**
+   * The URL was read from a fetched document (a feed entry's link): that document's fetch. The
+   * link must stay on the host that served it (or the host of the URL asked for) unless
+   * `allowHosts` names its host, and may not reach a non-public address if a public one served the document.
+   */
+  linkedFrom?: Pick<FetchLimitedResult, 'url' | 'firstUrl' | 'reachedPublic'>;
+  /** Hosts a link may lead to besides its document's (config.json `fetch.allowHosts`). */
+  allowHosts?: readonly string[];
 }
 
 export interface FetchLimitedResult {
   /** The URL that finally answered (after redirects). */
   url: string;
+  /** The URL asked for. */
+  firstUrl: string;
+  /** A public address answered a step of this fetch: a link read from the body may not lead into the local network. */
+  reachedPublic: boolean;
   status: number;
   headers: Headers;
   contentType: string | undefined;
@@ -53,8 +70,9 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
  * A bounded HTTP(S) fetch for every URL the service fetches: the URL rules on the first URL
- * and on each redirect (followed here, not by fetch), a total time limit, and a size limit
- * enforced on the bytes as they arrive. Failures are MldsErrors: MLDS_BAD_URL (400),
+ * and on each redirect (followed here), the rules on addresses (address-rules.ts) on every
+ * address connected to, a total time limit, and a size limit enforced on the bytes as they
+ * arrive. Failures are MldsErrors: MLDS_BAD_URL (400), MLDS_URL_REFUSED (400),
  * MLDS_FETCH_FAILED (502), MLDS_FETCH_TOO_LARGE (502), MLDS_FETCH_TIMEOUT (504).
  */
 export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {}): Promise<FetchLimitedResult> {
@@ -65,6 +83,7 @@ export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {
   const portRange = opts.portRange ?? DEFAULT_PORT_RANGE;
   let url = checkUrl(rawUrl, portRange, field);
   const first = url;
+  const trail = trailOf(opts, field);
 
   const controller = new AbortController();
   let timedOut = false;
@@ -73,32 +92,42 @@ export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   if (opts.signal?.aborted) controller.abort();
 
+  // Errors of the local file, told apart from the network's.
+  const local = new WeakSet<object>();
+  const onFile = async <T>(p: Promise<T>): Promise<T> => {
+    try { return await p; } catch (err) { local.add(err as object); throw err; }
+  };
   const fail = (err: unknown): Error => {
     if (err instanceof MldsError) return err;
     // A local file error (EEXIST, ENOSPC) is the service's problem, not the URL's.
-    if (typeof (err as NodeJS.ErrnoException).syscall === 'string') return err as Error;
+    if (local.has(err as object)) return err as Error;
     if (timedOut) {
       return new MldsError('MLDS_FETCH_TIMEOUT', `${describeUrl(url)} did not finish within ${timeoutMs / 1000} s`, field, { reason: 'timeout', url: describeUrl(url) });
     }
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (err as Error).message;
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code && code !== 'ABORT_ERR' ? code : (err as Error).message;
     return new MldsError('MLDS_FETCH_FAILED', `${describeUrl(url)} could not be fetched: ${why}`, field, { reason: 'network', url: describeUrl(url) });
   };
 
   let out: FileHandle | undefined;
+  let res: Hop | undefined;
   try {
     let method = opts.method ?? 'GET';
     let body = opts.body;
     let redirects = 0;
-    let res: Response;
     while (true) {
+      checkHost(url, trail);
+      // The lookup is skipped for an IP written in the URL: checked here instead.
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(literal)) checkAddress(literal, url, trail);
       const sameOrigin = url.origin === first.origin;
-      res = await fetch(url, {
-        method, body, redirect: 'manual', signal: controller.signal,
-        headers: sameOrigin ? opts.headers : undefined,
+      res = await requestHop(url, {
+        method, body, signal: controller.signal, lookup: guardedLookup(url, trail),
+        headers: { ...(sameOrigin ? opts.headers : undefined), 'user-agent': userAgent() },
       });
+      if (res.remoteAddress !== undefined && addressClass(res.remoteAddress) === 'public') trail.reachedPublic = true;
       if (!REDIRECTS.has(res.status)) break;
-      await res.body?.cancel();
+      res.close();
       const location = res.headers.get('location');
       if (!location) throw fetchFailed(url, field, 'redirect', `answered ${res.status} without a Location`);
       if (++redirects > maxRedirects) throw fetchFailed(url, field, 'redirects', `redirected more than ${maxRedirects} times`);
@@ -115,57 +144,68 @@ export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {
         body = undefined;
       }
       url = next;
+      trail.via = 'redirect';
     }
     if (res.status < 200 || res.status > 299) {
-      await res.body?.cancel();
+      res.close();
       throw new MldsError('MLDS_FETCH_FAILED', `${describeUrl(url)} answered HTTP ${res.status}`, field, { reason: 'status', httpStatus: res.status, url: describeUrl(url) });
     }
     const declared = res.headers.get('content-encoding') ? undefined : lengthOf(res.headers.get('content-length'));
     if (declared !== undefined && declared > maxBytes) {
-      await res.body?.cancel();
+      res.close();
       throw tooLarge(url, field, maxBytes, `declares ${declared} bytes`);
     }
 
-    if (opts.toFile) out = await open(opts.toFile, 'wx', 0o600);
+    if (opts.toFile) out = await onFile(open(opts.toFile, 'wx', 0o600));
     const chunks: Buffer[] = [];
     const step = opts.progressStep ?? 1024 * 1024;
     let received = 0;
     let reported = 0;
     if (res.body) {
-      const reader = res.body.getReader();
-      while (true) {
-        const { done, value } = await reader.read();
-        if (done) break;
+      for await (const chunk of res.body) {
+        const value = chunk as Buffer;
         received += value.byteLength;
         if (received > maxBytes) {
-          await reader.cancel().catch(() => undefined);
+          res.close();
           throw tooLarge(url, field, maxBytes, `sent more than ${maxBytes} bytes`);
         }
-        if (out) await out.write(value); else chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+        if (out) await onFile(out.write(value)); else chunks.push(value);
         if (opts.onProgress && received - reported >= step) {
           reported = received;
           opts.onProgress({ received, total: declared, done: false });
         }
       }
     }
-    if (out) { await out.sync(); await out.close(); out = undefined; }
+    if (out) { await onFile(out.sync()); await onFile(out.close()); out = undefined; }
     opts.onProgress?.({ received, total: declared, done: true });
     return {
-      url: url.href, status: res.status, headers: res.headers, contentType: res.headers.get('content-type') ?? undefined,
+      url: url.href, firstUrl: first.href, reachedPublic: trail.reachedPublic,
+      status: res.status, headers: res.headers, contentType: res.headers.get('content-type') ?? undefined,
       bytes: received, redirects,
       body: opts.toFile ? undefined : Buffer.concat(chunks, received),
       file: opts.toFile,
     };
   } catch (err) {
+    res?.close();
+    const failure = fail(err);
     if (out) {
       await out.close().catch(() => undefined);
       await unlink(opts.toFile as string).catch(() => undefined);
     }
-    throw fail(err);
+    throw failure;
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onOuterAbort);
   }
+}
+
+/** The rules' starting point: a URL asked for directly, or a link read from a fetched document. */
+function trailOf(opts: FetchLimitedOptions, field: string): FetchTrail {
+  const from = opts.linkedFrom;
+  if (!from) return { reachedPublic: false, via: 'configured', field };
+  const hosts = new Set([from.url, from.firstUrl].map((u) => hostKey(new URL(u).hostname)));
+  for (const h of opts.allowHosts ?? []) hosts.add(hostKey(h));
+  return { reachedPublic: from.reachedPublic, hosts, via: 'link', field };
 }
 
 function fetchFailed(url: URL, field: string, reason: string, what: string): MldsError {

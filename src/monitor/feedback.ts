@@ -2,6 +2,8 @@ import type { DisplayConfig } from '../config/types.js';
 import type { StateStore } from '../control/store.js';
 import type { Clock } from '../util/clock.js';
 import type { ServiceProblem } from '../problem.js';
+import { checkAddress } from '../fetch/address-rules.js';
+import { userAgent } from '../fetch/user-agent.js';
 
 export interface FeedbackLog { info(obj: object, msg: string): void; warn(obj: object, msg: string): void }
 
@@ -179,7 +181,14 @@ export class FeedbackSender {
     const onAbort = () => timeout.abort(abort.signal.reason);
     abort.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const res = await fetch(e.url, { signal: timeout.signal });
+      // confirmIp is an IP address the operator wrote, so there is no name to resolve: only the
+      // own-API rule can apply. A redirect is not followed (a confirmation needs none, and one
+      // could lead the GET anywhere, the unit's own /mlds included).
+      const target = new URL(e.url);
+      const field = `displays/${e.id}/confirmIp`;
+      checkAddress(target.hostname, target, { reachedPublic: false, via: 'configured', field });
+      const headers = { 'user-agent': userAgent() };
+      const res = await fetch(target, { signal: timeout.signal, redirect: 'manual', headers });
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       this.delivered++;

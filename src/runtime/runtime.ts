@@ -16,6 +16,8 @@ import type { Clock } from '../util/clock.js';
 import type { Component, ComponentEntry, RuntimeContext } from '../capability/component-contract.js';
 import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ArchiveLoadReport, type ReloadReport } from '../config/diff.js';
 import { Unit } from '../render/unit.js';
+import { setFetchUnitName } from '../fetch/user-agent.js';
+import { hostname } from 'node:os';
 
 export interface RuntimeDeps {
   configFile: string;
@@ -65,6 +67,7 @@ export class Runtime {
     const now = deps.clock.now();
     this.config = first;
     setPictureLimit(first.limits.maxPictureMegapixels);
+    setFetchUnitName(first.mqtt?.unit ?? hostname());
     this.configStatus = { file: deps.configFile, loadedAt: now, generation: 1, lastAttemptAt: now, faults: [] };
     this.prints = displayFingerprints(first);
     this.servicePrint = serviceFingerprint(first);
@@ -211,6 +214,7 @@ export class Runtime {
     if (report.changedDisplays.length || report.added.length) forgetImages();
     this.config = next;
     setPictureLimit(next.limits.maxPictureMegapixels);
+    setFetchUnitName(next.mqtt?.unit ?? hostname());
     this.controller.reconfigure(next, keep);
     for (const u of next.units) {
       const unit = this.units.get(u.key);

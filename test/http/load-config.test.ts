@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { archiveServer, makeZip, type ZipSpec } from '../helpers/zips.js';
+import { VERSION } from '../../src/version.js';
 import { baseConfig, decode, get, REPO, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 
 let archives: Awaited<ReturnType<typeof archiveServer>>;
@@ -151,6 +154,32 @@ test('/load_config without url downloads the configuration; loading that archive
     for (const f of ['images/logo.png', 'images/bus.png']) assert.equal(after.get(f), disk.get(f), f);
     for (const [k, v] of after) if (disk.has(k)) assert.equal(v, disk.get(k), k);
   } finally {
+    await svc.close();
+    sd.cleanup();
+  }
+});
+
+test("/load_config?url= says who asks (mlds, its version, the unit) and never fetches the unit's own API", async () => {
+  const sd = serviceDir(configWith('10 20 30'));
+  const svc = await start(sd);
+  const agents: string[] = [];
+  const server = createServer((req, res) => {
+    agents.push(req.headers['user-agent'] ?? '');
+    res.writeHead(200, { 'content-type': 'application/zip' }).end('PK');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/c.zip`;
+    const r = await get(svc, `/load_config?url=${encodeURIComponent(url)}`);
+    assert.equal(r.json.code, 'MLDS_BAD_ARCHIVE', 'downloaded, then refused as no zip');
+    assert.deepEqual(agents, [`mlds/${VERSION} (${hostname()})`]);
+
+    const own = await get(svc, `/load_config?url=${encodeURIComponent(`http://localhost:${svc.port}/load_config`)}`);
+    assert.equal(own.status, 400, own.text);
+    assert.equal(own.json.code, 'MLDS_URL_REFUSED');
+    assert.match(String(own.json.message), /rule "own-api"/);
+  } finally {
+    server.close();
     await svc.close();
     sd.cleanup();
   }
