@@ -26,7 +26,11 @@ export interface AdminResult {
 const MAX_REQ = 64;
 
 /** Runs one admin payload and returns its result (progress goes out through `io` meanwhile). */
-export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<AdminIo, 'progress'> & { progress(req: string | null, cmd: string, message: string, facts?: Record<string, unknown>): void }): Promise<AdminResult> {
+export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<AdminIo, 'progress'> & {
+  progress(req: string | null, cmd: string, message: string, facts?: Record<string, unknown>): void;
+  /** A command refused for its adminKey: counted and logged as counts by the caller, never one line each (a flood would fill the log). */
+  keyRefused(cmd: string | null, req: string | null): void;
+}): Promise<AdminResult> {
   if (payload.length > MAX_PAYLOAD) return refused(null, null, 'MLDS_MQTT_TOO_LARGE', `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken`);
   const text = payload.toString('utf8').trim();
   // A bare payload is a command's name or nothing: other text is not echoed (it may hold a key).
@@ -43,7 +47,7 @@ export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<Ad
   const key = ctx.config().security?.adminKey;
   // As HTTP compares: both hashed, so the timing shows neither the key's content nor its length.
   if (key !== undefined && !(typeof fields.adminKey === 'string' && sameKey(fields.adminKey, key))) {
-    ctx.log.warn({ cmd, req }, 'mqtt: admin command refused: adminKey missing or wrong');
+    io.keyRefused(cmd, req);
     return refused(req, cmd, 'MLDS_FORBIDDEN', '"adminKey" is missing or wrong: security.adminKey is set on this unit');
   }
   const run = cmd !== null && Object.hasOwn(ADMIN_COMMANDS, cmd) ? ADMIN_COMMANDS[cmd] : undefined;
@@ -69,7 +73,9 @@ function refused(req: string | null, cmd: string | null, code: string, message: 
  * the broker has the answer. The link is read at each publish: a load_config may connect anew
  * meanwhile. `changed`: a command that succeeded may have changed the status.
  */
-export async function answerAdmin(payload: Buffer, ctx: RuntimeContext, via: { link(): BrokerLink | undefined; topics(): Topics; changed(): void }): Promise<void> {
+export async function answerAdmin(payload: Buffer, ctx: RuntimeContext, via: {
+  link(): BrokerLink | undefined; topics(): Topics; changed(): void; keyRefused(cmd: string | null, req: string | null): void;
+}): Promise<void> {
   let after: (() => void | Promise<void>) | undefined;
   const result = await runAdmin(payload, ctx, {
     progress: (req, cmd, progress, facts) => {
@@ -80,6 +86,7 @@ export async function answerAdmin(payload: Buffer, ctx: RuntimeContext, via: { l
     publish: (topic, bytes) => via.link()?.publish(topic, bytes, { retain: false }),
     screenshotTopic: (id) => via.topics().screenshot(id),
     afterReply: (fn) => { after = fn; },
+    keyRefused: via.keyRefused,
   });
   if (!after) {
     via.link()?.publish(via.topics().adminResult, JSON.stringify(result), { retain: false, queued: true });
