@@ -46,7 +46,7 @@ export class Fleet implements Component {
   private ha: HomeAssistant | undefined;
   private readonly statusOut = new StatusPublisher(() => this.statusTarget());
   /** Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect again. */
-  private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, dropped: 0 };
+  private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, reconnectAttempts: 0, dropped: 0 };
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
@@ -83,7 +83,10 @@ export class Fleet implements Component {
     const s = this.link?.status();
     if (!s) return;
     const c = this.carried;
-    this.carried = { messagesIn: c.messagesIn + s.messagesIn, messagesOut: c.messagesOut + s.messagesOut, reconnects: c.reconnects + s.reconnects, dropped: c.dropped + s.confirmations.dropped };
+    this.carried = {
+      messagesIn: c.messagesIn + s.messagesIn, messagesOut: c.messagesOut + s.messagesOut, reconnects: c.reconnects + s.reconnects,
+      reconnectAttempts: c.reconnectAttempts + s.reconnectAttempts, dropped: c.dropped + s.confirmations.dropped,
+    };
   }
 
   async stop(): Promise<void> {
@@ -102,6 +105,7 @@ export class Fleet implements Component {
       ...l,
       ...(l ? {
         reconnects: c.reconnects + l.reconnects,
+        reconnectAttempts: c.reconnectAttempts + l.reconnectAttempts,
         messagesIn: c.messagesIn + l.messagesIn,
         messagesOut: c.messagesOut + l.messagesOut,
         confirmations: { ...l.confirmations, dropped: c.dropped + l.confirmations.dropped },
