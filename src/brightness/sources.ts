@@ -12,7 +12,10 @@ import { Sensor, type SensorStatus } from './sensors/sensor.js';
 import type { LinkDeps } from './sensors/lux-link.js';
 import { UrlSource, type UrlStatus } from './url-source.js';
 
-/** Who set a manual level: over HTTP (/brightness) or from Home Assistant it needs sensorBrightness; a fleet's admin command sets it on any unit. */
+/**
+ * Who set a manual level: over HTTP (/brightness) or from Home Assistant it needs
+ * sensorBrightness; a fleet's admin command sets it on any unit.
+ */
 export type ManualBy = 'http' | 'home-assistant' | 'fleet';
 
 /** How /status, /info and the log tell who set a manual level. */
@@ -95,7 +98,9 @@ export class Sources {
     const out: Candidate[] = [
       {
         mode: 'manual', configured: manual !== undefined && (manual.by === 'fleet' || main.sensorBrightness), value: manual?.value,
-        source: manual ? `manual: ${manual.value} % ${MANUAL_BY[manual.by ?? 'http']} at ${new Date(manual.at).toISOString()}` : 'manual: not set',
+        source: manual
+          ? `manual: ${manual.value} % ${MANUAL_BY[manual.by ?? 'http']} at ${new Date(manual.at).toISOString()}`
+          : 'manual: not set',
       },
       {
         mode: 'sensor', configured: own !== undefined, value: own?.value(now),

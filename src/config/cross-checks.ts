@@ -36,9 +36,12 @@ function discoveryWarnings(config: ServiceConfig): ConfigFault[] {
     const reduced = discoveryId(id);
     const other = seen.get(reduced);
     if (other === undefined) { seen.set(reduced, id); continue; }
+    const topic = `homeassistant/light/${discoveryId(config.mqtt.unit)}/${reduced}/config`;
     out.push({
       path: pointer('displays', id),
-      message: `Home Assistant would discover this unit's light on homeassistant/light/${discoveryId(config.mqtt.unit)}/${reduced}/config, as it does the unit of "${other}": only [a-zA-Z0-9_-] may stand in a discovery topic, so both ids reduce to "${reduced}" and one light would replace the other; give the two displays ids that differ in those characters`,
+      message: `Home Assistant would discover this unit's light on ${topic}, as it does the unit of "${other}": `
+        + `only [a-zA-Z0-9_-] may stand in a discovery topic, so both ids reduce to "${reduced}" and one light `
+        + 'would replace the other; give the two displays ids that differ in those characters',
     });
   }
   return out;

@@ -28,7 +28,7 @@ const MAX_REQ = 64;
 /** Runs one admin payload and returns its result (progress goes out through `io` meanwhile). */
 export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<AdminIo, 'progress'> & {
   progress(req: string | null, cmd: string, message: string, facts?: Record<string, unknown>): void;
-  /** A command refused for its adminKey: counted and logged as counts by the caller, never one line each (a flood would fill the log). */
+  /** A command refused for its adminKey: counted and logged as counts by the caller (a line each fills the log). */
   keyRefused(cmd: string | null, req: string | null): void;
 }): Promise<AdminResult> {
   if (payload.length > MAX_PAYLOAD) return refused(null, null, 'MLDS_MQTT_TOO_LARGE', `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken`);
@@ -74,7 +74,10 @@ function refused(req: string | null, cmd: string | null, code: string, message: 
  * meanwhile. `changed`: a command that succeeded may have changed the status.
  */
 export async function answerAdmin(payload: Buffer, ctx: RuntimeContext, via: {
-  link(): BrokerLink | undefined; topics(): Topics; changed(): void; keyRefused(cmd: string | null, req: string | null): void;
+  link(): BrokerLink | undefined;
+  topics(): Topics;
+  changed(): void;
+  keyRefused(cmd: string | null, req: string | null): void;
 }): Promise<void> {
   let after: (() => void | Promise<void>) | undefined;
   const result = await runAdmin(payload, ctx, {

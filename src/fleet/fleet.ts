@@ -24,7 +24,10 @@ import { linkProblems } from './link-problems.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
 import { announcementConfirmation } from './announce.js';
 
-interface Counters { retained: number; stale: number; duplicates: number; notMine: number; faulty: number; applied: number; shed: number; adminRefused: number }
+interface Counters {
+  retained: number; stale: number; duplicates: number; notMine: number;
+  faulty: number; applied: number; shed: number; adminRefused: number;
+}
 
 /** A command waiting for the control path, and what settles its confirmation. */
 interface Queued { query: string; id?: string; inumber?: string; settle(c: Confirmation): void }
@@ -36,7 +39,9 @@ export class Fleet implements Component {
   private topics: Topics | undefined;
   private link: BrokerLink | undefined;
   private readonly recent = new RecentCommands();
-  private counters: Counters = { retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0, shed: 0, adminRefused: 0 };
+  private counters: Counters = {
+    retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0, shed: 0, adminRefused: 0,
+  };
   private readonly intake = new Intake<Queued>((q) => this.run(q));
   /** HTTP's windows, per command topic: `rateLimit` commands a second on each. */
   private readonly limiter = new RateLimiter(() => this.ctx?.config().rateLimit ?? Infinity);
@@ -54,7 +59,8 @@ export class Fleet implements Component {
     this.shedLog = refusalLog(ctx.log, (topic, n, { kinds }) => [{ topic, shed: n, reasons: kinds }, `mqtt: ${n} commands shed on ${topic} (MLDS_BUSY)`]);
     // Wrong keys too: 60,000 of them, a line each, pushed shown.log's history out of logMaxMB.
     this.adminRefusedLog = refusalLog(ctx.log, (topic, n, { example }) => [
-      { topic, refused: n, ...(example ? { example } : {}) }, `mqtt: ${n} admin commands refused on ${topic}: adminKey missing or wrong`,
+      { topic, refused: n, ...(example ? { example } : {}) },
+      `mqtt: ${n} admin commands refused on ${topic}: adminKey missing or wrong`,
     ]);
     this.unsubscribe = onStateChange((c) => {
       if (c.config !== this.ctx?.config()) return;
@@ -84,8 +90,11 @@ export class Fleet implements Component {
     if (!s) return;
     const c = this.carried;
     this.carried = {
-      messagesIn: c.messagesIn + s.messagesIn, messagesOut: c.messagesOut + s.messagesOut, reconnects: c.reconnects + s.reconnects,
-      reconnectAttempts: c.reconnectAttempts + s.reconnectAttempts, dropped: c.dropped + s.confirmations.dropped,
+      messagesIn: c.messagesIn + s.messagesIn,
+      messagesOut: c.messagesOut + s.messagesOut,
+      reconnects: c.reconnects + s.reconnects,
+      reconnectAttempts: c.reconnectAttempts + s.reconnectAttempts,
+      dropped: c.dropped + s.confirmations.dropped,
     };
   }
 

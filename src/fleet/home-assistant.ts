@@ -80,7 +80,7 @@ export class HomeAssistant {
   announce(link: BrokerLink): void {
     this.mains().forEach((id, i) => {
       const unit = discoveryId(this.s.unit);
-      const topic = i === 0 ? `homeassistant/light/${unit}/config` : `homeassistant/light/${unit}/${discoveryId(id)}/config`;
+      const topic = `homeassistant/light/${unit}/${i === 0 ? '' : `${discoveryId(id)}/`}config`;
       link.publish(topic, JSON.stringify(this.discovery(id)), { retain: true });
     });
     // Fresh after each connection: the broker may have lost the retained copy.

@@ -107,7 +107,8 @@ function announcement(o: Record<string, unknown>, id: string | undefined, inumbe
  */
 export function notJson(text: string): string {
   const e = findJsonSyntaxError(text);
-  return `the payload is not JSON${e ? ` (${e.endsEarly ? 'it ends early, ' : ''}line ${e.line}, column ${e.column})` : ''}; none of it is quoted here, as it may hold a key`;
+  const where = e ? ` (${e.endsEarly ? 'it ends early, ' : ''}line ${e.line}, column ${e.column})` : '';
+  return `the payload is not JSON${where}; none of it is quoted here, as it may hold a key`;
 }
 
 function scalar(v: unknown): string | undefined {

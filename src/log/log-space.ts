@@ -70,14 +70,14 @@ export class LogSpace {
     return true;
   }
 
-  /** Removes rotated files, in the order `names` gives, until the cap leaves room for each current file to fill a segment. */
+  /** Removes rotated files in the order `names` gives until the cap leaves each current file room for a segment. */
   prune(): void {
     let files: string[];
     try { files = readdirSync(this.dir); } catch { return; }
     const share = this.opts.maxBytes / this.opts.names.length;
     const logs = this.opts.names.map((name) => {
       const re = rotatedName(name);
-      const rotated: Array<{ file: string; day: string; n: number; mtime: number; size: number }> = [];
+      const rotated: Rotated[] = [];
       for (const f of files) {
         const m = re.exec(f);
         if (!m) continue;
@@ -85,7 +85,7 @@ export class LogSpace {
         const st = statSync(file, { throwIfNoEntry: false });
         if (st?.isFile()) rotated.push({ file, day: m[1], n: Number(m[2] ?? 1), mtime: st.mtimeMs, size: st.size });
       }
-      rotated.sort((a, b) => (a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.n !== b.n ? a.n - b.n : a.mtime - b.mtime));
+      rotated.sort(oldestFirst);
       const current = statSync(path.join(this.dir, `${name}.log`), { throwIfNoEntry: false })?.size ?? 0;
       return { rotated, bytes: current + rotated.reduce((sum, r) => sum + r.size, 0) };
     });
@@ -111,6 +111,13 @@ export class LogSpace {
       this.free = s.bavail * s.bsize;
     } catch { /* unknown: the write itself reports a full disk */ }
   }
+}
+
+interface Rotated { file: string; day: string; n: number; mtime: number; size: number }
+
+/** Rotated files by the day they hold, then their index, then when they were last written. */
+function oldestFirst(a: Rotated, b: Rotated): number {
+  return a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.n !== b.n ? a.n - b.n : a.mtime - b.mtime;
 }
 
 /** The device of `dir`, or of its nearest existing parent (the state folder is made after the log's first line). */

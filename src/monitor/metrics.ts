@@ -16,7 +16,8 @@ import { UPDATE_COMPONENT, UPDATE_OUTCOMES, UPDATE_STATES, type UpdateStatus } f
 const STATES = ['connecting', 'connected', 'disconnected', 'refused', 'stopped'] as const;
 
 interface FleetFacts {
-  unit?: string; state?: string; messagesIn?: number; messagesOut?: number; reconnects?: number; reconnectAttempts?: number;
+  unit?: string; state?: string; messagesIn?: number; messagesOut?: number;
+  reconnects?: number; reconnectAttempts?: number;
   confirmations?: { dropped?: number; queued?: number }; commands?: { waiting?: number }; admin?: { refused?: number };
 }
 interface BrightnessFacts { units?: Array<{ id: string; brightness?: number; blanked?: boolean }> }
@@ -52,9 +53,12 @@ function build() {
     confirmationsDropped: counter('mlds_confirmations_dropped_total', 'confirmations that never reached their receiver: channel feedback (the HTTP feedback address; reason gave_up after the last retry, queue_full) or mqtt (queue_full while the broker was away)'),
     broker: family('mlds_broker_state', 'the MQTT connection (components.fleet.state): 1 for the current state'),
     brokerMessages: counter('mlds_broker_messages_total', 'MQTT messages in and out (components.fleet.messagesIn, messagesOut)'),
-    brokerReconnects: counter('mlds_broker_reconnects_total', 'MQTT connections made again after one was lost (components.fleet.reconnects)'),
-    brokerReconnectAttempts: counter('mlds_broker_reconnect_attempts_total', 'MQTT attempts to connect again, whether or not they got through (components.fleet.reconnectAttempts)'),
-    adminRefused: counter('mlds_broker_admin_refused_total', 'MQTT admin commands refused for a missing or wrong adminKey (components.fleet.admin.refused)'),
+    brokerReconnects: counter('mlds_broker_reconnects_total',
+      'MQTT connections made again after one was lost (components.fleet.reconnects)'),
+    brokerReconnectAttempts: counter('mlds_broker_reconnect_attempts_total',
+      'MQTT attempts to connect again, whether or not they got through (components.fleet.reconnectAttempts)'),
+    adminRefused: counter('mlds_broker_admin_refused_total',
+      'MQTT admin commands refused for a missing or wrong adminKey (components.fleet.admin.refused)'),
     temperature: family('mlds_temperature_celsius', 'SoC temperature (components.health.temperatureC); no sample without a thermal zone'),
     clockSynchronized: family('mlds_clock_synchronized', '1 when the system clock is synchronized, 0 when not (components.health.clock.synchronized); no sample until known'),
     diskFree: family('mlds_disk_free_bytes', 'free space of the state and log folders (components.health.disks)'),

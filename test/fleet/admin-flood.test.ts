@@ -28,7 +28,10 @@ test(`${FLOOD} admin commands with a wrong key, logMaxMB 4: all ${HISTORY} histo
   const logDir = path.join(sd.dir, 'logs');
   const w = await Watcher.open(broker.url, ['mlds/f1/admin/result']);
   const svc = await start(sd, { logDir });
-  const shownTitles = async () => new Set((await svc.api.history!('main', undefined, 100_000)).entries.filter((e) => e.area === 'title').map((e) => e.value));
+  const shownTitles = async () => {
+    const { entries } = await svc.api.history!('main', undefined, 100_000);
+    return new Set(entries.filter((e) => e.area === 'title').map((e) => e.value));
+  };
   try {
     await until(() => (svc.api.status().components.fleet as Obj).state === 'connected', 10_000, 'connected');
     for (let i = 0; i < HISTORY; i += 20) {
@@ -38,10 +41,12 @@ test(`${FLOOD} admin commands with a wrong key, logMaxMB 4: all ${HISTORY} histo
     assert.equal((await shownTitles()).size, HISTORY, 'the history holds every change');
 
     const flood = path.join(sd.dir, 'flood.txt');
-    writeFileSync(flood, Array.from({ length: FLOOD }, (_, i) => JSON.stringify({ cmd: 'blank', req: `w${i}`, adminKey: `wrong-key-${i % 100}` })).join('\n') + '\n');
+    const wrong = (i: number) => JSON.stringify({ cmd: 'blank', req: `w${i}`, adminKey: `wrong-key-${i % 100}` });
+    writeFileSync(flood, Array.from({ length: FLOOD }, (_, i) => wrong(i)).join('\n') + '\n');
     const floodStart = Date.now();
     const input = openSync(flood, 'r');
-    const pub = spawn('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(broker.port), '-t', 'mlds/f1/admin', '-q', '1', '-l'], { stdio: [input, 'ignore', 'pipe'] });
+    const args = ['-h', '127.0.0.1', '-p', String(broker.port), '-t', 'mlds/f1/admin', '-q', '1', '-l'];
+    const pub = spawn('mosquitto_pub', args, { stdio: [input, 'ignore', 'pipe'] });
     closeSync(input);
     let pubErr = '';
     pub.stderr!.on('data', (d: Buffer) => { pubErr += d.toString(); });
@@ -58,7 +63,8 @@ test(`${FLOOD} admin commands with a wrong key, logMaxMB 4: all ${HISTORY} histo
     const refused = () => ((svc.api.status().components.fleet as Obj).admin as Obj).refused as number;
     assert.ok(refused() > 0, 'refusals counted on /status');
     // One summary line per second: their counts add up to /status's once the last second is told.
-    const lines = () => logFiles(logDir).flatMap((f) => readFileSync(f, 'utf8').split('\n')).filter((l) => l.includes('adminKey missing or wrong'));
+    const lines = () => logFiles(logDir).flatMap((f) => readFileSync(f, 'utf8').split('\n'))
+      .filter((l) => l.includes('adminKey missing or wrong'));
     const logged = () => lines().reduce((sum, l) => sum + (JSON.parse(l) as { refused: number }).refused, 0);
     await until(() => logged() === refused(), 5000, 'the last summary line');
     const seconds = Math.ceil((Date.now() - floodStart) / 1000);

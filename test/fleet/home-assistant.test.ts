@@ -207,7 +207,8 @@ test('a unit named after its hostname (sign.031) and a display id with a space: 
     assert.notEqual(first.unique_id, second.unique_id);
 
     await w.publish('mlds/sign.031/light/main/set', '{"state":"ON","brightness":40}');
-    const unit = () => (svc.api.status().components.brightness as { units: Array<{ id: string; brightness: number; source: string }> }).units.find((u) => u.id === 'main')!;
+    type Units = { units: Array<{ id: string; brightness: number; source: string }> };
+    const unit = () => (svc.api.status().components.brightness as Units).units.find((u) => u.id === 'main')!;
     await until(() => unit().brightness === 40, 3000, 'brightness 40');
     assert.match(unit().source, /^manual: 40 % set from Home Assistant \(MQTT\) at /);
     const info = (await get(svc, '/info')).text;
@@ -231,7 +232,9 @@ test('mlds test warns when two units\' display ids reduce to one discovery topic
   cfg.mqtt = { url: 'mqtt://127.0.0.1:1883', unit: 'sign.031', homeAssistant: true };
   const sd = serviceDir(cfg);
   try {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'test', '--config', sd.configFile, '--out', path.join(sd.dir, 'out')], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+    const mldsTest = () => spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'test', '--config', sd.configFile,
+      '--out', path.join(sd.dir, 'out')], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+    const r = mldsTest();
     assert.equal(r.status, 0, r.stderr);
     const warnings = r.stderr.split('\n').filter((l) => /discover/.test(l));
     assert.equal(warnings.length, 1, r.stderr);
@@ -239,7 +242,7 @@ test('mlds test warns when two units\' display ids reduce to one discovery topic
     // Without Home Assistant there is no discovery, and no warning.
     cfg.mqtt.homeAssistant = false;
     writeFileSync(sd.configFile, JSON.stringify(cfg));
-    const quiet = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'test', '--config', sd.configFile, '--out', path.join(sd.dir, 'out')], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+    const quiet = mldsTest();
     assert.equal(quiet.status, 0, quiet.stderr);
     assert.doesNotMatch(quiet.stderr, /discover/);
   } finally {

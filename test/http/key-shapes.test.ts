@@ -122,8 +122,8 @@ test('a key under another name (api_key=, token=, key%20=, a byte order mark bef
       assert.match(refused, /^HTTP\/1\.1 401 /, name);
       const faulty = await raw(svc.port, `/mlds?id=main&layout=nope&${name}=${SECRET}`, auth);
       assert.match(faulty, /^HTTP\/1\.1 400 /, name);
-      const status = (await get(svc, '/status', { headers: auth })).json as { displays: Array<{ lastFault: { query: string } | null }> };
-      const query = status.displays[0].lastFault!.query;
+      type Faults = { displays: Array<{ lastFault: { query: string } | null }> };
+      const query = ((await get(svc, '/status', { headers: auth })).json as Faults).displays[0].lastFault!.query;
       assert.ok(query.includes(`${name}=***`), `${name}: lastFault.query is ${query}`);
       for (const page of ['/status', '/info']) {
         const text = (await get(svc, page, { headers: auth })).text;

@@ -10,11 +10,16 @@ import { maskQuery } from '../../src/control/credentials.js';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
 
 const SECRET = 'SuperSecret2026';
-const NEAR_MISSES = ['Key', 'KEY', 'kEy', 'key%00', '%00key', 'K%65Y', 'key%1F', 'key%7F', 'Key%C2%85', '%E2%84%AAey', 'k_ey', 'key%20', '%EF%BB%BFkey', '%EF%BD%8Bey'];
+const NEAR_MISSES = [
+  'Key', 'KEY', 'kEy', 'key%00', '%00key', 'K%65Y', 'key%1F', 'key%7F', 'Key%C2%85', '%E2%84%AAey',
+  'k_ey', 'key%20', '%EF%BB%BFkey', '%EF%BD%8Bey',
+];
 
 test('maskQuery masks every name that folds into key, and leaves other names alone', () => {
   for (const name of NEAR_MISSES) assert.equal(maskQuery(`id=a&${name}=${SECRET}&b=c`), `id=a&${name}=***&b=c`, name);
-  for (const name of ['keys', 'ke', 'monkey', 'key2', 'keyboard', 'tokens', 'my_token']) assert.equal(maskQuery(`${name}=${SECRET}`), `${name}=${SECRET}`, name);
+  for (const name of ['keys', 'ke', 'monkey', 'key2', 'keyboard', 'tokens', 'my_token']) {
+    assert.equal(maskQuery(`${name}=${SECRET}`), `${name}=${SECRET}`, name);
+  }
 });
 
 test('near-miss key names are masked on /status, /info and in the log, rejected or ignored', async () => {
