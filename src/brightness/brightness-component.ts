@@ -10,7 +10,7 @@ import { decide, type Decision } from './precedence.js';
 import { ScheduleSource } from './schedule-source.js';
 import type { LinkDeps } from './sensors/lux-link.js';
 import { systemBinding } from './sensors/open-link.js';
-import { Sources } from './sources.js';
+import { MANUAL_BY, Sources } from './sources.js';
 import { brightnessStatus, type BrightnessStatus, type UnitState } from './brightness-report.js';
 
 export interface BrightnessOptions {
@@ -79,11 +79,12 @@ export class BrightnessComponent implements Component {
   /**
    * Sets a manual brightness on the units whose MAIN ids are given (checked by the caller:
    * MAIN ids with sensorBrightness true) and resolves once every unit has been given its value.
+   * `by` is who set it, as /status tells.
    */
-  async setManual(mainIds: string[], value: number): Promise<void> {
+  async setManual(mainIds: string[], value: number, by: 'http' | 'home-assistant' = 'http'): Promise<void> {
     const at = this.ctx!.clock.now();
-    for (const id of mainIds) this.sources!.manual.set(id, { value, at });
-    this.ctx!.log.info({ units: mainIds, value }, 'manual brightness set over HTTP');
+    for (const id of mainIds) this.sources!.manual.set(id, { value, at, by });
+    this.ctx!.log.info({ units: mainIds, value }, `manual brightness ${MANUAL_BY[by]}`);
     await this.update();
   }
 

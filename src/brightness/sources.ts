@@ -12,8 +12,20 @@ import { Sensor, type SensorStatus } from './sensors/sensor.js';
 import type { LinkDeps } from './sensors/lux-link.js';
 import { UrlSource, type UrlStatus } from './url-source.js';
 
-/** A manual level: over HTTP it needs sensorBrightness; a fleet's admin command sets it on any unit. */
-export interface ManualValue { value: number; at: number; by?: 'http' | 'fleet' }
+/**
+ * Who set a manual level: over HTTP (/brightness) or from Home Assistant it needs
+ * sensorBrightness; a fleet's admin command sets it on any unit.
+ */
+export type ManualBy = 'http' | 'home-assistant' | 'fleet';
+
+/** How /status, /info and the log tell who set a manual level. */
+export const MANUAL_BY: Record<ManualBy, string> = {
+  http: 'set over HTTP',
+  'home-assistant': 'set from Home Assistant (MQTT)',
+  fleet: 'set by a fleet admin command (MQTT)',
+};
+
+export interface ManualValue { value: number; at: number; by?: ManualBy }
 
 interface LiveSensor { sensor: Sensor; displays: string[] }
 
@@ -86,7 +98,9 @@ export class Sources {
     const out: Candidate[] = [
       {
         mode: 'manual', configured: manual !== undefined && (manual.by === 'fleet' || main.sensorBrightness), value: manual?.value,
-        source: manual ? `manual: ${manual.value} % set over ${manual.by === 'fleet' ? 'MQTT' : 'HTTP'} at ${new Date(manual.at).toISOString()}` : 'manual: not set',
+        source: manual
+          ? `manual: ${manual.value} % ${MANUAL_BY[manual.by ?? 'http']} at ${new Date(manual.at).toISOString()}`
+          : 'manual: not set',
       },
       {
         mode: 'sensor', configured: own !== undefined, value: own?.value(now),

@@ -1,8 +1,10 @@
 // Rules that tie one part of the configuration to another, checked at load so `mlds test` and
 // a reload say what would otherwise go wrong only when it strikes: a static area's defaultValue
 // that is no key of its params, displays merged into one unit only because neither names an
-// address, and (a warning) areas of one layout that overlap. (The control queries crons and
-// pollers hold are checked by the control path's own parser: src/control/config-queries.ts.)
+// address, and (warnings) areas of one layout that overlap, and units whose Home Assistant
+// discovery topics would be one. (The control queries crons and pollers hold are checked by the
+// control path's own parser: src/control/config-queries.ts.)
+import { discoveryId } from './discovery-id.js';
 import { pointer, type ConfigFault } from './faults.js';
 import type { AreaConfig, DisplayConfig, ServiceConfig } from './types.js';
 
@@ -12,11 +14,37 @@ type Fault = (path: string, message: string) => void;
 /** Overlap warnings beyond this many are counted, not listed: a generated file may hold thousands. */
 export const MAX_OVERLAP_WARNINGS = 100;
 
-/** Faults go to `fault`; the warnings (overlapping areas) are returned. */
+/** Faults go to `fault`; the warnings (overlapping areas, discovery topics shared) are returned. */
 export function crossCheck(config: ServiceConfig, raw: Raw, fault: Fault): ConfigFault[] {
   for (const d of config.displays) checkStaticDefaults(d, fault);
   checkImplicitUnits(config, isObj(raw.displays) ? raw.displays : {}, fault);
-  return overlapWarnings(config.displays);
+  return [...overlapWarnings(config.displays), ...discoveryWarnings(config)];
+}
+
+/**
+ * Each physical unit after the first is discovered by Home Assistant on
+ * `homeassistant/light/<unit>/<MAIN id>/config`, its ids reduced to `[a-zA-Z0-9_-]`: two MAIN
+ * ids that reduce alike (`front door`, `front.door`) would share one topic, one light
+ * replacing the other.
+ */
+function discoveryWarnings(config: ServiceConfig): ConfigFault[] {
+  if (!config.mqtt?.homeAssistant) return [];
+  const out: ConfigFault[] = [];
+  const seen = new Map<string, string>();
+  for (const u of config.units.slice(1)) {
+    const id = u.displayIds[0];
+    const reduced = discoveryId(id);
+    const other = seen.get(reduced);
+    if (other === undefined) { seen.set(reduced, id); continue; }
+    const topic = `homeassistant/light/${discoveryId(config.mqtt.unit)}/${reduced}/config`;
+    out.push({
+      path: pointer('displays', id),
+      message: `Home Assistant would discover this unit's light on ${topic}, as it does the unit of "${other}": `
+        + `only [a-zA-Z0-9_-] may stand in a discovery topic, so both ids reduce to "${reduced}" and one light `
+        + 'would replace the other; give the two displays ids that differ in those characters',
+    });
+  }
+  return out;
 }
 
 /** The value a static area shows unasked must be one it could be asked for: a key of its params. */

@@ -7,11 +7,18 @@ export const KEY_PARAM = 'key';
 const MASK = '***';
 
 /**
- * Names masked wherever a request is recorded: `key`, and the names a client may put a key
- * under by mistake, the header's (`x-api-key`) and the configuration's (`apiKey`, `adminKey`).
- * Only `key` authenticates.
+ * Names masked wherever a request is recorded, in their folded form (letters and digits only,
+ * lower case: see isCredentialName): `key`, the names a client may put a key under by mistake,
+ * the header's (`x-api-key`) and the configuration's (`apiKey`, `adminKey`), and the names other
+ * services give their credentials (`api_key`, `token`, `access_token`, `password`...). Only
+ * `key` authenticates.
  */
-export const MASKED_NAMES: readonly string[] = [KEY_PARAM, 'x-api-key', 'apikey', 'adminkey'];
+const MASKED_NAMES: readonly string[] = [
+  KEY_PARAM, 'xapikey', 'apikey', 'adminkey', 'apitoken', 'token', 'accesstoken', 'authtoken', 'authorization',
+  'password', 'passwd', 'secret',
+];
+const MASKED = new Set(MASKED_NAMES);
+const LONGEST_MASKED = Math.max(...MASKED_NAMES.map((n) => n.length));
 
 // Where a name may start in a recorded request: after `&`, the `;` some clients separate with,
 // the `#` of a fragment sent raw, and a `?` (a second one, or one inside a URL as a value).
@@ -59,7 +66,7 @@ function earlier(a: number, b: number): number {
  * value runs to the next `&`, as the query parser reads a value, so no part of it is left.
  * Masked whether or not keys are configured: a client may send one to a unit that needs none.
  */
-export function maskQuery(raw: string, names: readonly string[] = MASKED_NAMES): string {
+export function maskQuery(raw: string): string {
   // Every request's log line passes here: one scan, and a new string only when something is masked.
   const at = new Separators(raw);
   let out = '';
@@ -72,7 +79,7 @@ export function maskQuery(raw: string, names: readonly string[] = MASKED_NAMES):
       start = eq + 1;
       continue;
     }
-    if (eq > start && isCredentialName(lenientDecode(raw.slice(start, eq)), names)) {
+    if (eq > start && isCredentialName(lenientDecode(raw.slice(start, eq)))) {
       const amp = raw.indexOf('&', eq + 1);
       const end = amp < 0 ? raw.length : amp;
       out += `${raw.slice(kept, eq + 1)}${MASK}`;
@@ -93,33 +100,53 @@ export function maskText(text: string): string {
 }
 
 /**
- * A name that is a credential's after case folding and removing control characters: `Key=`,
- * `KEY=` and `key%00=` open nothing, but a client that sent one meant a key, so it is masked
- * like one wherever a query is recorded; so is one with an index (`key[]`, `key[0]`), as
- * PHP-style clients write lists.
+ * A name that is a credential's once folded: every character but letters and digits removed
+ * (control characters, spaces, a byte order mark, `_`, `-`, `.`) and letters folded to lower
+ * case (the Kelvin sign and full-width letters too), with an index (`key[]`, `key[0]`) left
+ * out as PHP-style clients write lists. `Key=`, `key%00=`, `key%20=` and `%EF%BB%BFkey=` open
+ * nothing, but a client that sent one meant a key, so it is masked like one wherever a query
+ * is recorded; so is `api_key=` or `token=`, a key for some other service.
  */
-export function isCredentialName(name: string, names: readonly string[] = MASKED_NAMES): boolean {
-  if (names.includes(name)) return true;
-  // Every request's names pass here (the log line's mask): no string is built unless needed.
-  if (name.length < 3) return false;
+export function isCredentialName(name: string): boolean {
+  if (MASKED.has(name)) return true;
+  // Every request's names pass here (the log line's mask): an ordinary name (lower-case letters
+  // and digits) is answered without building a string.
+  if (name.length < 3 || plain(name)) return false;
   const bracket = name.charCodeAt(name.length - 1) === 0x5d ? name.indexOf('[') : -1;
-  const base = bracket > 0 ? name.slice(0, bracket) : name;
-  for (const n of names) if (foldsInto(base, n)) return true;
-  return false;
+  const folded = fold(bracket > 0 ? name.slice(0, bracket) : name);
+  return folded !== undefined && MASKED.has(folded);
 }
 
-/** `name` equals the lower-case `target` once control characters are removed and letters folded. */
-function foldsInto(name: string, target: string): boolean {
-  let j = 0;
+/** Lower-case ASCII letters and digits only: such a name is its own folded form. */
+function plain(name: string): boolean {
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) continue;
-    if (j >= target.length) return false;
-    // Beyond ASCII, as toLowerCase() folds it (the Kelvin sign is a K).
-    const lower = c >= 0x41 && c <= 0x5a ? c + 0x20 : c < 0x80 ? c : String.fromCharCode(c).toLowerCase().charCodeAt(0);
-    if (lower !== target.charCodeAt(j++)) return false;
+    if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39))) return false;
   }
-  return j === target.length;
+  return true;
+}
+
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/** `name`'s letters and digits in lower case, or undefined once longer than any masked name. */
+function fold(name: string): string | undefined {
+  let out = '';
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 0x80) {
+      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) out += name[i];
+      else if (c >= 0x41 && c <= 0x5a) out += String.fromCharCode(c + 0x20);
+      else continue;
+    } else {
+      const ch = String.fromCodePoint(name.codePointAt(i)!);
+      i += ch.length - 1;
+      if (!LETTER_OR_DIGIT.test(ch)) continue;
+      // NFKC: the Kelvin sign is a K, a full-width k is a k.
+      out += ch.normalize('NFKC').toLowerCase();
+    }
+    if (out.length > LONGEST_MASKED) return undefined;
+  }
+  return out;
 }
 
 /** `key` carries credentials only when keys are configured (docs/decisions.md); else it may be an area. */

@@ -22,7 +22,10 @@ export interface LinkStatus {
   lastError?: string;
   /** Not connected since then (the start, or the loss of the last connection); absent while connected. */
   downSince?: string;
+  /** Connections made again after one was lost (the first connection is not one). */
   reconnects: number;
+  /** Attempts to connect again, whether or not they got through. */
+  reconnectAttempts: number;
   /** The wait before the next attempt, while disconnected. */
   retryInMs?: number;
   messagesIn: number;
@@ -61,6 +64,8 @@ export class BrokerLink {
   /** Set by a TLS failure until a connection succeeds: waiting does not mend a certificate. */
   private tlsFailedAt: number | undefined;
   private reconnects = 0;
+  private reconnectAttempts = 0;
+  private everConnected = false;
   private attempt = 0;
   private retryAt: number | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -202,6 +207,7 @@ export class BrokerLink {
       lastError: this.lastError,
       ...(this.downSince !== undefined ? { downSince: new Date(this.downSince).toISOString() } : {}),
       reconnects: this.reconnects,
+      reconnectAttempts: this.reconnectAttempts,
       ...(this.retryAt !== undefined ? { retryInMs: Math.max(0, this.retryAt - Date.now()) } : {}),
       messagesIn: this.messagesIn,
       messagesOut: this.outbox.sent,
@@ -219,6 +225,8 @@ export class BrokerLink {
     // DISCONNECT: a broker that closes us and then lets us straight back in, twice in a row, is that.
     if (this.closedByBroker >= 2) this.takeover();
     this.cleanSinceConnect = true;
+    if (this.everConnected) this.reconnects++;
+    this.everConnected = true;
     this.setState('connected');
     this.log.info({ broker: this.settings.url, reconnects: this.reconnects }, 'mqtt: connected');
     // Reset only once the connection holds: a unit kicked off at once keeps backing off.
@@ -264,7 +272,7 @@ export class BrokerLink {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (!this.client) return;
-      this.reconnects++;
+      this.reconnectAttempts++;
       this.setState('connecting');
       this.client.reconnect();
     }, wait);

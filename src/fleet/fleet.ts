@@ -24,7 +24,10 @@ import { linkProblems } from './link-problems.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
 import { announcementConfirmation } from './announce.js';
 
-interface Counters { retained: number; stale: number; duplicates: number; notMine: number; faulty: number; applied: number; shed: number }
+interface Counters {
+  retained: number; stale: number; duplicates: number; notMine: number;
+  faulty: number; applied: number; shed: number; adminRefused: number;
+}
 
 /** A command waiting for the control path, and what settles its confirmation. */
 interface Queued { query: string; id?: string; inumber?: string; settle(c: Confirmation): void }
@@ -36,21 +39,29 @@ export class Fleet implements Component {
   private topics: Topics | undefined;
   private link: BrokerLink | undefined;
   private readonly recent = new RecentCommands();
-  private counters: Counters = { retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0, shed: 0 };
+  private counters: Counters = {
+    retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0, shed: 0, adminRefused: 0,
+  };
   private readonly intake = new Intake<Queued>((q) => this.run(q));
   /** HTTP's windows, per command topic: `rateLimit` commands a second on each. */
   private readonly limiter = new RateLimiter(() => this.ctx?.config().rateLimit ?? Infinity);
   private shedLog: ((topic: string, reason: string) => void) | undefined;
+  private adminRefusedLog: ((topic: string, kind?: string, example?: string) => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private ha: HomeAssistant | undefined;
   private readonly statusOut = new StatusPublisher(() => this.statusTarget());
   /** Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect again. */
-  private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, dropped: 0 };
+  private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, reconnectAttempts: 0, dropped: 0 };
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
     // One warning per topic per second at most, with the count: a flood must not fill the log.
     this.shedLog = refusalLog(ctx.log, (topic, n, { kinds }) => [{ topic, shed: n, reasons: kinds }, `mqtt: ${n} commands shed on ${topic} (MLDS_BUSY)`]);
+    // Wrong keys too: 60,000 of them, a line each, pushed shown.log's history out of logMaxMB.
+    this.adminRefusedLog = refusalLog(ctx.log, (topic, n, { example }) => [
+      { topic, refused: n, ...(example ? { example } : {}) },
+      `mqtt: ${n} admin commands refused on ${topic}: adminKey missing or wrong`,
+    ]);
     this.unsubscribe = onStateChange((c) => {
       if (c.config !== this.ctx?.config()) return;
       this.statusSoon();
@@ -78,7 +89,13 @@ export class Fleet implements Component {
     const s = this.link?.status();
     if (!s) return;
     const c = this.carried;
-    this.carried = { messagesIn: c.messagesIn + s.messagesIn, messagesOut: c.messagesOut + s.messagesOut, reconnects: c.reconnects + s.reconnects, dropped: c.dropped + s.confirmations.dropped };
+    this.carried = {
+      messagesIn: c.messagesIn + s.messagesIn,
+      messagesOut: c.messagesOut + s.messagesOut,
+      reconnects: c.reconnects + s.reconnects,
+      reconnectAttempts: c.reconnectAttempts + s.reconnectAttempts,
+      dropped: c.dropped + s.confirmations.dropped,
+    };
   }
 
   async stop(): Promise<void> {
@@ -97,6 +114,7 @@ export class Fleet implements Component {
       ...l,
       ...(l ? {
         reconnects: c.reconnects + l.reconnects,
+        reconnectAttempts: c.reconnectAttempts + l.reconnectAttempts,
         messagesIn: c.messagesIn + l.messagesIn,
         messagesOut: c.messagesOut + l.messagesOut,
         confirmations: { ...l.confirmations, dropped: c.dropped + l.confirmations.dropped },
@@ -107,6 +125,7 @@ export class Fleet implements Component {
       homeAssistant: s?.homeAssistant,
       ignored: { retained: this.counters.retained, stale: this.counters.stale, duplicates: this.counters.duplicates, notThisUnit: this.counters.notMine },
       commands: { applied: this.counters.applied, faulty: this.counters.faulty, shed: this.counters.shed, waiting: this.intake.length },
+      admin: { refused: this.counters.adminRefused },
     };
   }
 
@@ -148,7 +167,7 @@ export class Fleet implements Component {
     }
     try {
       if (topic === t.admin || t.groupAdmins.includes(topic)) {
-        await this.admin(payload);
+        await this.admin(topic, payload);
       } else if (topic === t.cmd || topic === t.allCmd || t.groupCmds.includes(topic)) {
         this.command(topic, payload, topic === t.cmd);
       } else if (this.ha?.handles(topic) && this.link) {
@@ -160,8 +179,14 @@ export class Fleet implements Component {
     }
   }
 
-  private admin(payload: Buffer): Promise<void> {
-    return answerAdmin(payload, this.ctx!, { link: () => this.link, topics: () => this.topics!, changed: () => this.statusSoon() });
+  private admin(topic: string, payload: Buffer): Promise<void> {
+    return answerAdmin(payload, this.ctx!, {
+      link: () => this.link, topics: () => this.topics!, changed: () => this.statusSoon(),
+      keyRefused: (cmd, req) => {
+        this.counters.adminRefused++;
+        this.adminRefusedLog?.(topic, undefined, `cmd ${cmd ?? 'none'}, req ${req ?? 'none'}`);
+      },
+    });
   }
 
   /**

@@ -5,10 +5,12 @@
 // (`homeassistant/status` = `online`); the state is published when it changes.
 //   config   homeassistant/light/<unit>/config            (the service's first physical unit)
 //            homeassistant/light/<unit>/<MAIN id>/config  (every further physical unit)
+//            <unit> and <MAIN id> reduced to [a-zA-Z0-9_-] (discovery-id.ts), as Home Assistant requires
 //   command  <prefix>/<unit>/light/<MAIN id>/set    {"state":"ON","brightness":55} | {"state":"OFF"}
 //   state    <prefix>/<unit>/light/<MAIN id>/state  {"state":"ON","brightness":55,"color_mode":"brightness"} (retained)
 import { hostname } from 'node:os';
 import type { BrightnessComponent } from '../brightness/brightness-component.js';
+import { discoveryId } from '../config/discovery-id.js';
 import type { MqttSettings } from '../config/types.js';
 import { identity } from '../util/identity.js';
 import type { RuntimeContext } from '../capability/component-contract.js';
@@ -77,7 +79,8 @@ export class HomeAssistant {
 
   announce(link: BrokerLink): void {
     this.mains().forEach((id, i) => {
-      const topic = i === 0 ? `homeassistant/light/${this.s.unit}/config` : `homeassistant/light/${this.s.unit}/${id}/config`;
+      const unit = discoveryId(this.s.unit);
+      const topic = `homeassistant/light/${unit}/${i === 0 ? '' : `${discoveryId(id)}/`}config`;
       link.publish(topic, JSON.stringify(this.discovery(id)), { retain: true });
     });
     // Fresh after each connection: the broker may have lost the retained copy.
@@ -128,7 +131,7 @@ export class HomeAssistant {
         await b.setBlank([id], false);
         return refuse('a brightness needs sensorBrightness on the MAIN display, as /brightness does');
       }
-      await b.setManual([id], level);
+      await b.setManual([id], level, 'home-assistant');
     }
     await b.setBlank([id], false);
     this.publishStates(link);

@@ -6,6 +6,7 @@
 //                 speech component (src/speech) instead of going to the control path
 // `ts` is the sender's clock (ms since the epoch); it never reaches the controller. Nothing
 // here throws: every fault is a value with its code, so a hostile payload gets confirm=2.
+import { findJsonSyntaxError } from '../config/json-syntax.js';
 import { lenientField } from '../control/lenient.js';
 
 /** Larger payloads are refused before they are decoded (64 KB). */
@@ -51,7 +52,7 @@ function fromQuery(text: string): Parsed {
 
 function fromJson(text: string): Parsed {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (err) { return bad(`the payload is not JSON: ${(err as Error).message}`); }
+  try { doc = JSON.parse(text); } catch { return bad(notJson(text)); }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return bad('the payload must be a JSON object');
   const o = doc as Record<string, unknown>;
   const id = scalar(o.id);
@@ -98,6 +99,16 @@ function announcement(o: Record<string, unknown>, id: string | undefined, inumbe
     if (ts === undefined) return bad('"ts" must be milliseconds since 1970 (a whole number)', id, inumber);
   }
   return { ok: true, query: '', id, inumber, ts, announce: { text: o.announce, priority: p === '1' || p === 'true' } };
+}
+
+/**
+ * Why a payload is not JSON: where it goes wrong, none of its text. V8's message quotes the
+ * text around the mistake, which is the key itself when an `adminKey` lost its quotes.
+ */
+export function notJson(text: string): string {
+  const e = findJsonSyntaxError(text);
+  const where = e ? ` (${e.endsEarly ? 'it ends early, ' : ''}line ${e.line}, column ${e.column})` : '';
+  return `the payload is not JSON${where}; none of it is quoted here, as it may hold a key`;
 }
 
 function scalar(v: unknown): string | undefined {

@@ -1,7 +1,9 @@
 // The room the log files (mlds.log, shown.log and their rotated files) may take: at most
-// `logMaxMB` together, the oldest rotated files dropped first; and never the last
-// STATE_RESERVE_BYTES of a filesystem the state folder is on, which the commands need more
-// than the logs do (docs/decisions.md, "Logging").
+// `logMaxMB` together, the oldest rotated files of the first name (mlds) dropped first, and a
+// later name's (shown, what /history reads) only once it holds more than its share of the cap
+// or the first has none left to drop; and never the last STATE_RESERVE_BYTES of a filesystem
+// the state folder is on, which the commands need more than the logs do (docs/decisions.md,
+// "Logging").
 import { readdirSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { rotatedName } from './rotated-name.js';
@@ -16,7 +18,12 @@ export interface LogSpaceOptions {
   dir: string;
   /** What the log files may take together, rotated ones included. */
   maxBytes: number;
-  /** The daily files that live in the folder (`mlds`, `shown`). */
+  /**
+   * The daily files that live in the folder, in the order the cap gives them up (`mlds`, then
+   * `shown`): a name's rotated files go before the next name's unless the next takes more than
+   * its share (the cap divided among the names). A flood of service log lines never takes the
+   * history, and a busy history never takes the whole service log.
+   */
   names: string[];
   /** The state folder: while the logs share its filesystem they leave it `reserveBytes`. */
   stateDir?: string;
@@ -63,30 +70,34 @@ export class LogSpace {
     return true;
   }
 
-  /** Removes the oldest rotated files of every name until the cap leaves room for each current file to fill a segment. */
+  /** Removes rotated files in the order `names` gives until the cap leaves each current file room for a segment. */
   prune(): void {
-    let names: string[];
-    try { names = readdirSync(this.dir); } catch { return; }
-    const rotated: Array<{ file: string; day: string; n: number; mtime: number; size: number }> = [];
-    for (const name of this.opts.names) {
+    let files: string[];
+    try { files = readdirSync(this.dir); } catch { return; }
+    const share = this.opts.maxBytes / this.opts.names.length;
+    const logs = this.opts.names.map((name) => {
       const re = rotatedName(name);
-      for (const f of names) {
+      const rotated: Rotated[] = [];
+      for (const f of files) {
         const m = re.exec(f);
         if (!m) continue;
         const file = path.join(this.dir, f);
         const st = statSync(file, { throwIfNoEntry: false });
         if (st?.isFile()) rotated.push({ file, day: m[1], n: Number(m[2] ?? 1), mtime: st.mtimeMs, size: st.size });
       }
-    }
-    rotated.sort((a, b) => (a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.n !== b.n ? a.n - b.n : a.mtime - b.mtime));
+      rotated.sort(oldestFirst);
+      const current = statSync(path.join(this.dir, `${name}.log`), { throwIfNoEntry: false })?.size ?? 0;
+      return { rotated, bytes: current + rotated.reduce((sum, r) => sum + r.size, 0) };
+    });
     const limit = this.opts.maxBytes - this.opts.names.length * this.segmentBytes;
-    let total = rotated.reduce((sum, r) => sum + r.size, 0);
-    for (const r of rotated) {
-      if (total <= limit) break;
-      try {
-        unlinkSync(r.file);
-        total -= r.size;
-      } catch { /* tried again at the next rotation */ }
+    let total = logs.reduce((sum, l) => sum + l.rotated.reduce((s, r) => s + r.size, 0), 0);
+    while (total > limit) {
+      const from = logs.find((l) => l.rotated.length && l.bytes > share) ?? logs.find((l) => l.rotated.length);
+      if (!from) break;
+      const r = from.rotated.shift()!;
+      try { unlinkSync(r.file); } catch { continue; /* tried again at the next rotation */ }
+      total -= r.size;
+      from.bytes -= r.size;
     }
   }
 
@@ -100,6 +111,13 @@ export class LogSpace {
       this.free = s.bavail * s.bsize;
     } catch { /* unknown: the write itself reports a full disk */ }
   }
+}
+
+interface Rotated { file: string; day: string; n: number; mtime: number; size: number }
+
+/** Rotated files by the day they hold, then their index, then when they were last written. */
+function oldestFirst(a: Rotated, b: Rotated): number {
+  return a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.n !== b.n ? a.n - b.n : a.mtime - b.mtime;
 }
 
 /** The device of `dir`, or of its nearest existing parent (the state folder is made after the log's first line). */

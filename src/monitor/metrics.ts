@@ -15,7 +15,11 @@ import { UPDATE_COMPONENT, UPDATE_OUTCOMES, UPDATE_STATES, type UpdateStatus } f
 
 const STATES = ['connecting', 'connected', 'disconnected', 'refused', 'stopped'] as const;
 
-interface FleetFacts { unit?: string; state?: string; messagesIn?: number; messagesOut?: number; reconnects?: number; confirmations?: { dropped?: number; queued?: number }; commands?: { waiting?: number } }
+interface FleetFacts {
+  unit?: string; state?: string; messagesIn?: number; messagesOut?: number;
+  reconnects?: number; reconnectAttempts?: number;
+  confirmations?: { dropped?: number; queued?: number }; commands?: { waiting?: number }; admin?: { refused?: number };
+}
 interface BrightnessFacts { units?: Array<{ id: string; brightness?: number; blanked?: boolean }> }
 
 function build() {
@@ -49,7 +53,12 @@ function build() {
     confirmationsDropped: counter('mlds_confirmations_dropped_total', 'confirmations that never reached their receiver: channel feedback (the HTTP feedback address; reason gave_up after the last retry, queue_full) or mqtt (queue_full while the broker was away)'),
     broker: family('mlds_broker_state', 'the MQTT connection (components.fleet.state): 1 for the current state'),
     brokerMessages: counter('mlds_broker_messages_total', 'MQTT messages in and out (components.fleet.messagesIn, messagesOut)'),
-    brokerReconnects: counter('mlds_broker_reconnects_total', 'MQTT reconnect attempts (components.fleet.reconnects)'),
+    brokerReconnects: counter('mlds_broker_reconnects_total',
+      'MQTT connections made again after one was lost (components.fleet.reconnects)'),
+    brokerReconnectAttempts: counter('mlds_broker_reconnect_attempts_total',
+      'MQTT attempts to connect again, whether or not they got through (components.fleet.reconnectAttempts)'),
+    adminRefused: counter('mlds_broker_admin_refused_total',
+      'MQTT admin commands refused for a missing or wrong adminKey (components.fleet.admin.refused)'),
     temperature: family('mlds_temperature_celsius', 'SoC temperature (components.health.temperatureC); no sample without a thermal zone'),
     clockSynchronized: family('mlds_clock_synchronized', '1 when the system clock is synchronized, 0 when not (components.health.clock.synchronized); no sample until known'),
     diskFree: family('mlds_disk_free_bytes', 'free space of the state and log folders (components.health.disks)'),
@@ -125,6 +134,8 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
     m.brokerMessages.add(fleet.messagesIn ?? 0, { direction: 'in' });
     m.brokerMessages.add(fleet.messagesOut ?? 0, { direction: 'out' });
     m.brokerReconnects.add(fleet.reconnects ?? 0);
+    m.brokerReconnectAttempts.add(fleet.reconnectAttempts ?? 0);
+    m.adminRefused.add(fleet.admin?.refused ?? 0);
     m.confirmationsDropped.add(fleet.confirmations?.dropped ?? 0, { channel: 'mqtt', reason: 'queue_full' });
     m.queued.add(fleet.commands?.waiting ?? 0, { queue: 'mqtt_commands' });
     m.queued.add(fleet.confirmations?.queued ?? 0, { queue: 'mqtt_confirmations' });

@@ -32,7 +32,7 @@ test('broker down at start: HTTP works, the unit connects when the broker appear
   let w: Watcher | undefined;
   try {
     await showsOnHttp(svc, 'NoBroker');
-    await until(async () => (await fleet(svc)).reconnects >= 1, 5000, 'a retry');
+    await until(async () => (await fleet(svc)).reconnectAttempts >= 1, 5000, 'a retry');
     const f = await fleet(svc);
     assert.notEqual(f.state, 'connected');
     assert.match(f.lastError, /ECONNREFUSED/);
@@ -55,6 +55,37 @@ test('broker down at start: HTTP works, the unit connects when the broker appear
     assert.match(w.on('mlds/u1/status')[0].payload, /"text":"BrokerGone"/);
   } finally {
     await w?.close();
+    await svc.close();
+    await broker.cleanup();
+    sd.cleanup();
+  }
+});
+
+test('broker restarts: reconnects counts the connections made again, reconnectAttempts every attempt, apart on /status, /metrics and /info', { skip }, async () => {
+  const port = await freePort();
+  const broker = await new Broker({ port }).start();
+  const sd = serviceDir(mqttConfig(`mqtt://127.0.0.1:${port}`));
+  const svc = await start(sd);
+  try {
+    await until(async () => (await fleet(svc)).state === 'connected', 5000, 'connected');
+    assert.deepEqual([(await fleet(svc)).reconnects, (await fleet(svc)).reconnectAttempts], [0, 0], 'the first connection is no reconnection');
+    const RESTARTS = 2;
+    for (let i = 1; i <= RESTARTS; i++) {
+      const before = (await fleet(svc)).reconnectAttempts as number;
+      await broker.stop();
+      // At least one attempt finds the broker away before it is back.
+      await until(async () => (await fleet(svc)).reconnectAttempts > before, 20_000, `an attempt while the broker is down (${i})`);
+      await broker.start();
+      await until(async () => (await fleet(svc)).state === 'connected', 40_000, `connected again (${i})`);
+    }
+    const f = await fleet(svc);
+    assert.equal(f.reconnects, RESTARTS, `${f.reconnects} reconnections after ${RESTARTS} restarts`);
+    assert.ok(f.reconnectAttempts >= 2 * RESTARTS, `${f.reconnectAttempts} attempts: at least one failed and one through per restart`);
+    const metrics = (await get(svc, '/metrics')).text;
+    assert.match(metrics, new RegExp(`^mlds_broker_reconnects_total\\{[^}]*\\} ${RESTARTS}$`, 'm'));
+    assert.match(metrics, new RegExp(`^mlds_broker_reconnect_attempts_total\\{[^}]*\\} ${f.reconnectAttempts}$`, 'm'));
+    assert.match((await get(svc, '/info')).text, new RegExp(`${RESTARTS} reconnects <span class="note">\\(${f.reconnectAttempts} attempts\\)`));
+  } finally {
     await svc.close();
     await broker.cleanup();
     sd.cleanup();
@@ -118,7 +149,8 @@ test('wrong credentials: refused, shown on /status, retried with a growing backo
     await new Promise((r) => setTimeout(r, 7000));
     const f = await fleet(svc);
     // MQTT.js alone retries every second: 7 attempts in 7 s. Backing off 1, 2, 4 s (× 0.5..1) gives at most 4.
-    assert.ok(f.reconnects >= 1 && f.reconnects <= 4, `${f.reconnects} attempts in 7 s`);
+    assert.ok(f.reconnectAttempts >= 1 && f.reconnectAttempts <= 4, `${f.reconnectAttempts} attempts in 7 s`);
+    assert.equal(f.reconnects, 0, 'no connection made');
     assert.equal(f.state, 'refused');
     const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
     assert.ok(problems.some((p) => p.source === 'mqtt' && /not connected to the broker .*refused the login/.test(p.message)), 'listed in problems after 3 keepalives');

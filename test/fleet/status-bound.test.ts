@@ -3,11 +3,14 @@
 // (a slot name and a version far over their cuts), still summarizes under 2 KB, keeping the
 // update whole and counting the displays left out.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { compactStatus, STATUS_MAX_BYTES } from '../../src/fleet/fleet-status.js';
+import { MQTT_DEFAULTS } from '../../src/config/mqtt.js';
+import { compactStatus, STATUS_MAX_BYTES, STATUS_MIN_GAP_MS } from '../../src/fleet/fleet-status.js';
 import type { Status } from '../../src/capability/status-types.js';
 import type { UpdateStatus } from '../../src/capability/update-status.js';
-import { baseConfig, get, serviceDir, start, type ServiceDir } from '../helpers/service.js';
+import { baseConfig, get, REPO, serviceDir, start, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
 
 let sd: ServiceDir, svc: RunningService;
@@ -43,4 +46,21 @@ test('40 displays, long problems and the longest update facts: under 2 KB, the u
   assert.equal((doc.update.slot as string).length, 16);
   assert.equal((doc.update.version as string).length, 32);
   assert.ok(doc.displaysNotListed! > 0 && doc.displays.length + doc.displaysNotListed! === 40);
+});
+
+test('docs/fleet.md tells the status topic as the code sends it: how often, and that health is not on it', async () => {
+  const doc = readFileSync(path.join(REPO, 'docs/fleet.md'), 'utf8').replace(/\s+/g, ' ');
+  // Every place saying how often a unit sends its status (the page tells no other rate this way)
+  // names the gap and the interval the code uses.
+  const rates = [...doc.matchAll(/at most onc?e ([^,.)]+)/gi)].map((m) => m[1].trim());
+  assert.ok(rates.length >= 3, `the docs tell the rate: ${rates}`);
+  for (const r of rates) assert.match(r, new RegExp(`^every ${STATUS_MIN_GAP_MS / 1000} s\\b`), `"at most once ${r}"`);
+  assert.match(doc, new RegExp(`every \`statusIntervalSeconds\`, ${MQTT_DEFAULTS.statusIntervalSeconds} s by default`));
+  // What components.health holds rides on the status topic only if the summary carries it.
+  const summary = JSON.parse(compactStatus((await get(svc, '/status')).json as unknown as Status)) as Record<string, unknown>;
+  assert.equal('health' in summary || 'temperatureC' in summary, false, 'the summary has no health');
+  const health = /`components\.health` carries[^]*?boots in 1970/.exec(doc)?.[0] ?? '';
+  assert.ok(health, 'the docs describe components.health');
+  assert.doesNotMatch(health, /rides on the status topic/, 'the docs put health on the status topic');
+  assert.match(health, /status topic does not carry them/);
 });

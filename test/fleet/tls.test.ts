@@ -75,7 +75,7 @@ test('a broker that requires a client certificate takes the configured one, and 
   try {
     const f = await attempt(broker, { ca: certs.ca, cert: certs.client, key: certs.clientKey }, (x) => x.state === 'connected');
     assert.equal(f.state, 'connected');
-    const without = await attempt(broker, { ca: certs.ca }, (x) => x.reconnects >= 1);
+    const without = await attempt(broker, { ca: certs.ca }, (x) => x.reconnectAttempts >= 1);
     assert.notEqual(without.state, 'connected');
     assert.ok(without.lastError);
   } finally { await broker.cleanup(); }

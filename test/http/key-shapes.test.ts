@@ -105,3 +105,37 @@ for (const variant of [{ keys: true, unknownAreaKeys: 'reject' }, { keys: false,
     sd.cleanup();
   });
 }
+
+/** Names a client may put a key under that open nothing, as sent on the request line. */
+const OTHER_NAMES = ['api_key', 'token', 'key%20', '%EF%BB%BFkey', 'access_token', 'API-KEY', 'password'];
+
+test('a key under another name (api_key=, token=, key%20=, a byte order mark before key=) is masked on the 401 line and in lastFault', async () => {
+  const c = baseConfig();
+  c.security = { apiKey: API_KEY };
+  const sd = serviceDir(c);
+  const logDir = path.join(sd.dir, 'logs');
+  const svc = await start(sd, { logDir });
+  const auth = { 'X-API-Key': API_KEY };
+  try {
+    for (const name of OTHER_NAMES) {
+      const refused = await raw(svc.port, `/mlds?id=main&layout=l1&title=x&${name}=${SECRET}`, {});
+      assert.match(refused, /^HTTP\/1\.1 401 /, name);
+      const faulty = await raw(svc.port, `/mlds?id=main&layout=nope&${name}=${SECRET}`, auth);
+      assert.match(faulty, /^HTTP\/1\.1 400 /, name);
+      type Faults = { displays: Array<{ lastFault: { query: string } | null }> };
+      const query = ((await get(svc, '/status', { headers: auth })).json as Faults).displays[0].lastFault!.query;
+      assert.ok(query.includes(`${name}=***`), `${name}: lastFault.query is ${query}`);
+      for (const page of ['/status', '/info']) {
+        const text = (await get(svc, page, { headers: auth })).text;
+        assert.ok(!text.includes(SECRET), `${name}: the key is on ${page}`);
+      }
+    }
+  } finally {
+    await svc.close();
+  }
+  const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
+  assert.match(log, /"status":401/, 'the log has the refused requests');
+  const at = log.indexOf(SECRET);
+  assert.ok(at < 0, `the key is in mlds.log: …${log.slice(Math.max(0, at - 200), at + 20)}`);
+  sd.cleanup();
+});

@@ -93,7 +93,10 @@ test('/metrics parses as Prometheus text and carries the /status keys; prom-clie
   }
 });
 
-const COUNTERS = ['frames_rendered', 'frames_sent', 'frames_missed', 'frames_dropped', 'output_reopens', 'commands', 'confirmations', 'broker_messages', 'broker_reconnects'];
+const COUNTERS = [
+  'frames_rendered', 'frames_sent', 'frames_missed', 'frames_dropped', 'output_reopens', 'commands', 'confirmations',
+  'broker_messages', 'broker_reconnects', 'broker_reconnect_attempts', 'broker_admin_refused',
+];
 
 test('/metrics passes promtool; counts are counters named _total with the unit\'s display ids and MQTT name; the broker\'s counts survive a reload', { skip }, async () => {
   const broker = await new Broker().start();

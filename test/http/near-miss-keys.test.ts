@@ -1,6 +1,6 @@
-// Keys in records: a query name that reads as `key` after case folding and removing control
-// characters (`Key=`, `KEY=`, `key%00=`) opens nothing, but was meant as a key, so it is
-// masked wherever a query is kept; and a config.json with a key written without its quotes
+// Keys in records: a query name that reads as `key` after case folding and removing every
+// character but letters and digits (`Key=`, `KEY=`, `key%00=`, `key%20=`) opens nothing, but
+// was meant as a key, so it is masked wherever a query is kept; and a config.json with a key written without its quotes
 // never puts the key on /status or /info.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,11 +10,16 @@ import { maskQuery } from '../../src/control/credentials.js';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
 
 const SECRET = 'SuperSecret2026';
-const NEAR_MISSES = ['Key', 'KEY', 'kEy', 'key%00', '%00key', 'K%65Y', 'key%1F', 'key%7F', 'Key%C2%85', '%E2%84%AAey'];
+const NEAR_MISSES = [
+  'Key', 'KEY', 'kEy', 'key%00', '%00key', 'K%65Y', 'key%1F', 'key%7F', 'Key%C2%85', '%E2%84%AAey',
+  'k_ey', 'key%20', '%EF%BB%BFkey', '%EF%BD%8Bey',
+];
 
 test('maskQuery masks every name that folds into key, and leaves other names alone', () => {
   for (const name of NEAR_MISSES) assert.equal(maskQuery(`id=a&${name}=${SECRET}&b=c`), `id=a&${name}=***&b=c`, name);
-  for (const name of ['keys', 'ke', 'monkey', 'k_ey', 'key2']) assert.equal(maskQuery(`${name}=${SECRET}`), `${name}=${SECRET}`, name);
+  for (const name of ['keys', 'ke', 'monkey', 'key2', 'keyboard', 'tokens', 'my_token']) {
+    assert.equal(maskQuery(`${name}=${SECRET}`), `${name}=${SECRET}`, name);
+  }
 });
 
 test('near-miss key names are masked on /status, /info and in the log, rejected or ignored', async () => {

@@ -62,6 +62,53 @@ test('mlds.log and shown.log keep within logMaxMB together: rotated by size, the
   }
 });
 
+test('a flood of service log lines never takes the history: mlds.log gives up its rotated files first; a busy shown.log gives up its own once past half the cap', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-logs-'));
+  try {
+    const now = () => at(2026, 3, 10);
+    const space = new LogSpace({ dir, maxBytes: 64 * 1024, names: ['mlds', 'shown'], now });
+    const mlds = new DailyFile({ dir, retentionDays: 31, space, now });
+    const shown = new DailyFile({ dir, retentionDays: 31, name: 'shown', space, now });
+    const pad = 'h'.repeat(80);
+    // 200 changes shown (20 KB: two rotated files and the current one), then 3,000 log lines (300 KB).
+    for (let n = 0; n < 200; n++) {
+      shown.write(`${JSON.stringify({ n, pad })}\n`);
+      if (n % 10 === 9) await shown.flush();
+    }
+    assert.ok(readdirSync(dir).some((f) => /^shown-2026-03-10\.log$/.test(f)), 'shown.log rotated');
+    for (let n = 0; n < 3000; n++) {
+      mlds.write(`${JSON.stringify({ n, pad })}\n`);
+      if (n % 25 === 24) {
+        await mlds.flush();
+        assert.ok(logBytes(dir) <= 64 * 1024, `at most 64 KB of logs: ${logBytes(dir)}`);
+      }
+    }
+    await mlds.flush();
+    assert.deepEqual(lineNumbers(dir, 'shown'), Array.from({ length: 200 }, (_, n) => n), 'every change shown is kept');
+    const mldsKept = lineNumbers(dir, 'mlds');
+    assert.equal(mldsKept.at(-1), 2999);
+    assert.ok(mldsKept.length < 3000, 'the service log gave up its oldest lines');
+
+    // Now the history floods (3,000 changes, 300 KB): it gives up its own oldest once over half
+    // the cap, and the service log keeps what it had.
+    for (let n = 200; n < 3200; n++) {
+      shown.write(`${JSON.stringify({ n, pad })}\n`);
+      if (n % 25 === 24) await shown.flush();
+    }
+    await shown.close();
+    await mlds.close();
+    assert.ok(logBytes(dir) <= 64 * 1024, `at most 64 KB of logs: ${logBytes(dir)}`);
+    const shownKept = lineNumbers(dir, 'shown');
+    assert.equal(shownKept.at(-1), 3199);
+    assert.ok(shownKept[0] > 0, 'the oldest changes went');
+    assert.ok(shownKept.length > 250, `the history keeps about half the cap: ${shownKept.length} lines`);
+    assert.deepEqual(lineNumbers(dir, 'mlds').slice(-100), mldsKept.slice(-100), 'the service log\'s newest lines are still there');
+    assert.ok(lineNumbers(dir, 'mlds').length > 150, `the service log keeps a part of the cap: ${lineNumbers(dir, 'mlds').length} lines`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('logs sharing a filesystem with the state stop writing before it has under 1 MB free, and resume when space returns', { skip: tmpfsUnavailable() }, async () => {
   const fs = mountTmpfs('3m');
   try {

@@ -15,7 +15,8 @@ export function fleetCard(f: Obj, zone: string): string {
     f.lastError ? row('Last error', text(f.lastError), ok ? '' : 'bad') : '',
     inUse ? row('Client id in use', `${esc(inUse.times)} time(s), last ${when(inUse.last, zone)}: another unit has the unit name "${esc(f.unit)}"?`, 'bad') : '',
     row('Topics', `${esc(f.prefix)}/${esc(f.unit)}/…${(f.groups as string[] | undefined)?.length ? `, groups ${esc((f.groups as string[]).join(', '))}` : ''}`),
-    row('Messages', `${esc(f.messagesIn)} in, ${esc(f.messagesOut)} out, ${esc(f.reconnects)} reconnects`),
+    row('Messages', `${esc(f.messagesIn)} in, ${esc(f.messagesOut)} out, ${esc(f.reconnects)} reconnects`
+      + ` <span class="note">(${esc(f.reconnectAttempts)} attempts)</span>`),
     row('Confirmations waiting', `${esc(conf.queued ?? 0)}${Number(conf.dropped) ? `, ${esc(conf.dropped)} dropped` : ''}`, Number(conf.dropped) ? 'bad' : ''),
     row('Ignored', `${esc(ign.retained ?? 0)} retained, ${esc(ign.stale ?? 0)} stale, ${esc(ign.duplicates ?? 0)} repeated, ${esc(ign.notThisUnit ?? 0)} for other units`),
   ].join('');
