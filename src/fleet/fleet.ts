@@ -26,8 +26,11 @@ import { announcementConfirmation } from './announce.js';
 
 interface Counters { retained: number; stale: number; duplicates: number; notMine: number; faulty: number; applied: number; shed: number }
 
-/** A command waiting for the control path, and what settles its confirmation. */
-interface Queued { query: string; id?: string; inumber?: string; settle(c: Confirmation): void }
+/**
+ * A command waiting for the control path, and what settles its confirmation. `result`: its
+ * confirmation as remembered for redeliveries; `took`: the control path took it (applied or refused).
+ */
+interface Queued { query: string; id?: string; inumber?: string; settle(c: Confirmation): void; result?: Promise<Confirmation>; took?: boolean }
 
 export class Fleet implements Component {
   readonly name = 'fleet';
@@ -36,6 +39,10 @@ export class Fleet implements Component {
   private topics: Topics | undefined;
   private link: BrokerLink | undefined;
   private readonly recent = new RecentCommands();
+  /** The MQTT command the control path is applying now (one at a time). */
+  private applying: Queued | undefined;
+  /** Each display's last command as the state changes told it: a new one is a command, the same one a ttl or a level's end. */
+  private readonly lastCommands = new Map<string, object>();
   private counters: Counters = { retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0, shed: 0 };
   private readonly intake = new Intake<Queued>((q) => this.run(q));
   /** HTTP's windows, per command topic: `rateLimit` commands a second on each. */
@@ -55,7 +62,11 @@ export class Fleet implements Component {
       if (c.config !== this.ctx?.config()) return;
       this.statusSoon();
       const last = c.state?.lastCommand;
-      if (last?.inumber !== undefined && last.source !== 'mqtt') this.recent.forget(c.displayId, last.inumber);
+      if (!last || this.lastCommands.get(c.displayId) === last) return;
+      this.lastCommands.set(c.displayId, last);
+      // Taken when committed: a command from another source after it makes a payload seen before a new command.
+      if (last.source !== 'mqtt') this.recent.applied(c.displayId);
+      else if (this.applying?.id === c.displayId) this.took(this.applying, true);
     });
     await this.connect(ctx.config().mqtt!);
   }
@@ -205,7 +216,7 @@ export class Fleet implements Component {
       // Words for the speech component: queued or refused at once, confirmed as a command is.
       const c = announcementConfirmation(ctx, p.id!, p.inumber, p.announce);
       if (c.confirm === 2) this.counters.faulty++;
-      if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, Promise.resolve(c));
+      if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, Promise.resolve(c), true);
       const display = ctx.config().displayById.get(p.id!);
       if (display && p.inumber !== undefined) ctx.confirm(display, c.confirm, p.inumber);
       if (p.inumber !== undefined) this.reply(c);
@@ -213,7 +224,7 @@ export class Fleet implements Component {
     }
     let settle!: (c: Confirmation) => void;
     const result = new Promise<Confirmation>((resolve) => { settle = resolve; });
-    if (!this.intake.offer({ query: p.query, id: p.id, inumber: p.inumber, settle }, payload.length)) {
+    if (!this.intake.offer({ query: p.query, id: p.id, inumber: p.inumber, settle, result: digest ? result : undefined }, payload.length)) {
       this.shed(topic, p, 'queue', `${this.intake.length} commands are waiting for the control path; send it again shortly`);
       return;
     }
@@ -227,8 +238,11 @@ export class Fleet implements Component {
 
   /** One command through the control path; its confirmation follows once a frame carried it out, or did not. */
   private async run(q: Queued): Promise<void> {
+    this.applying = q;
     try {
       const r = await this.ctx!.apply(q.query, 'mqtt');
+      // Placed under a higher level, it was committed without a state change told.
+      this.took(q, true);
       this.counters.applied++;
       // Superseded content was executed: confirmed 1, with the message telling it was never on the panel.
       void r.written.then((o) => {
@@ -236,12 +250,23 @@ export class Fleet implements Component {
         q.settle({ inumber: r.inumber ?? null, confirm: o === 'not shown' ? 0 : 1, id: r.displayId, code: null, message });
       });
     } catch (err) {
+      this.took(q, false);
       const e = err as MldsError;
       // Not stored, so not executed (the controller confirmed 0 to the feedback address too); not faulty.
       const unstored = e instanceof MldsError && e.code === 'MLDS_STATE_UNWRITABLE';
       if (!unstored) this.counters.faulty++;
       q.settle({ inumber: q.inumber ?? null, confirm: unstored ? 0 : 2, id: q.id ?? null, code: e instanceof MldsError ? e.code : 'MLDS_INTERNAL', message: maskText(e.message) });
+    } finally {
+      this.applying = undefined;
     }
+  }
+
+  /** The control path took `q`, once: applied, it is its display's last command; refused, the last is what it was. */
+  private took(q: Queued, applied: boolean): void {
+    if (q.took) return;
+    q.took = true;
+    if (q.result && q.id !== undefined && q.inumber !== undefined) this.recent.taken(q.id, q.inumber, q.result, applied);
+    else if (applied && q.id !== undefined) this.recent.applied(q.id);
   }
 
   /** Not applied: over the rate (`reason` rate) or beyond the intake (queue). Confirmed 0, counted, logged as counts. */
