@@ -194,12 +194,13 @@ export class BrokerLink {
   }
 
   status(): LinkStatus {
+    const state = this.stateNow();
     return {
-      state: this.state,
+      state,
       since: new Date(this.since).toISOString(),
       broker: this.settings.url,
       clientId: this.clientId,
-      lastError: this.lastError,
+      lastError: state === this.state ? this.lastError : `no answer from the broker within 1.5 keepalives (${this.settings.keepalive} s)`,
       ...(this.downSince !== undefined ? { downSince: new Date(this.downSince).toISOString() } : {}),
       reconnects: this.reconnects,
       ...(this.retryAt !== undefined ? { retryInMs: Math.max(0, this.retryAt - Date.now()) } : {}),
@@ -208,6 +209,18 @@ export class BrokerLink {
       clientIdInUse: this.takenOver.times ? { ...this.takenOver } : null,
       confirmations: this.outbox.counts(),
     };
+  }
+
+  /**
+   * The state as the connection has it: connected only while MQTT.js is, and while the broker
+   * has answered within 1.5 keepalives. MQTT.js checks that on a timer of the event loop, which
+   * a busy loop runs late: the link said "connected" while its keepalive had long run out.
+   */
+  private stateNow(): LinkState {
+    if (this.state !== 'connected') return this.state;
+    const c = this.client as (MqttClient & { keepaliveManager?: { keepaliveTimeoutTimestamp?: number } | null }) | undefined;
+    const deadline = c?.keepaliveManager?.keepaliveTimeoutTimestamp;
+    return c?.connected && !(deadline !== undefined && Date.now() > deadline) ? 'connected' : 'disconnected';
   }
 
   private connected(): void {
