@@ -14,6 +14,7 @@ import { shownMessage } from '../render/clip-note.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import type { ReloadReport } from '../config/diff.js';
 import { answerAdmin } from './admin.js';
+import { AdminIntake, adminIds } from './admin-intake.js';
 import { HA_STATUS, HomeAssistant } from './home-assistant.js';
 import { Intake } from './intake.js';
 import { BrokerLink } from './broker-link.js';
@@ -45,6 +46,8 @@ export class Fleet implements Component {
   private readonly lastCommands = new Map<string, object>();
   private counters: Counters = { retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0, shed: 0 };
   private readonly intake = new Intake<Queued>((q) => this.run(q));
+  /** Admin commands: a lane and a rate of their own, so a flood of them neither delays commands nor fills memory. */
+  private readonly adminIn = new AdminIntake((p) => this.admin(p), (topic, p, reason, message) => this.adminRefused(topic, p, reason, message));
   /** HTTP's windows, per command topic: `rateLimit` commands a second on each. */
   private readonly limiter = new RateLimiter(() => this.ctx?.config().rateLimit ?? Infinity);
   private shedLog: ((topic: string, reason: string) => void) | undefined;
@@ -118,6 +121,7 @@ export class Fleet implements Component {
       homeAssistant: s?.homeAssistant,
       ignored: { retained: this.counters.retained, stale: this.counters.stale, duplicates: this.counters.duplicates, notThisUnit: this.counters.notMine },
       commands: { applied: this.counters.applied, faulty: this.counters.faulty, shed: this.counters.shed, waiting: this.intake.length },
+      admin: { run: this.adminIn.run, shed: this.adminIn.shed, waiting: this.adminIn.waiting },
     };
   }
 
@@ -159,7 +163,7 @@ export class Fleet implements Component {
     }
     try {
       if (topic === t.admin || t.groupAdmins.includes(topic)) {
-        await this.admin(payload);
+        this.adminIn.offer(topic, payload);
       } else if (topic === t.cmd || topic === t.allCmd || t.groupCmds.includes(topic)) {
         this.command(topic, payload, topic === t.cmd);
       } else if (this.ha?.handles(topic) && this.link) {
@@ -171,8 +175,22 @@ export class Fleet implements Component {
     }
   }
 
-  private admin(payload: Buffer): Promise<void> {
-    return answerAdmin(payload, this.ctx!, { link: () => this.link, topics: () => this.topics!, changed: () => this.statusSoon() });
+  private async admin(payload: Buffer): Promise<void> {
+    // Stopped meanwhile: nothing runs for a service that is going.
+    if (!this.ctx) return;
+    try {
+      await answerAdmin(payload, this.ctx, { link: () => this.link, topics: () => this.topics!, changed: () => this.statusSoon() });
+    } catch (err) {
+      this.ctx?.log.warn({ err: (err as Error).message }, 'mqtt: admin command failed');
+    }
+  }
+
+  /** Not run: over ADMIN_PER_SECOND or beyond the admin lane. Answered MLDS_BUSY, counted, logged as counts. */
+  private adminRefused(topic: string, payload: Buffer, reason: 'rate' | 'queue', message: string): void {
+    this.shedLog?.(topic, reason);
+    const { req, cmd } = adminIds(payload);
+    // QoS 0, as a shed command's MLDS_BUSY: best effort under a flood.
+    if (this.link && this.topics) this.link.publish(this.topics.adminResult, JSON.stringify({ req, cmd, ok: false, code: 'MLDS_BUSY', message }), { retain: false, queued: true, qos: 0 });
   }
 
   /**
