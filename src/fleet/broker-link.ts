@@ -200,7 +200,7 @@ export class BrokerLink {
       since: new Date(this.since).toISOString(),
       broker: this.settings.url,
       clientId: this.clientId,
-      lastError: state === this.state ? this.lastError : `no answer from the broker within 1.5 keepalives (${this.settings.keepalive} s)`,
+      lastError: this.lastError,
       ...(this.downSince !== undefined ? { downSince: new Date(this.downSince).toISOString() } : {}),
       reconnects: this.reconnects,
       ...(this.retryAt !== undefined ? { retryInMs: Math.max(0, this.retryAt - Date.now()) } : {}),
@@ -214,13 +214,18 @@ export class BrokerLink {
   /**
    * The state as the connection has it: connected only while MQTT.js is, and while the broker
    * has answered within 1.5 keepalives. MQTT.js checks that on a timer of the event loop, which
-   * a busy loop runs late: the link said "connected" while its keepalive had long run out.
+   * a busy loop runs late: the link said "connected" while its keepalive had long run out. Found
+   * run out here, the connection ends as MQTT.js's check would end it (a late answer does not
+   * bring it back), and the link connects again.
    */
   private stateNow(): LinkState {
     if (this.state !== 'connected') return this.state;
-    const c = this.client as (MqttClient & { keepaliveManager?: { keepaliveTimeoutTimestamp?: number } | null }) | undefined;
-    const deadline = c?.keepaliveManager?.keepaliveTimeoutTimestamp;
-    return c?.connected && !(deadline !== undefined && Date.now() > deadline) ? 'connected' : 'disconnected';
+    const c = this.client;
+    if (!c?.connected || (c.stream as { destroyed?: boolean } | undefined)?.destroyed) return 'disconnected';
+    const deadline = (c.keepaliveManager as MqttClient['keepaliveManager'] | null)?.keepaliveTimeoutTimestamp;
+    if (deadline === undefined || Date.now() <= deadline) return 'connected';
+    c.onKeepaliveTimeout();
+    return 'disconnected';
   }
 
   private connected(): void {

@@ -86,7 +86,7 @@ test('what the unit publishes on connect goes out while an admin result from bef
   }
 });
 
-test('the state is the connection\'s own: past 1.5 keepalives without a word from the broker it is not "connected", though MQTT.js\'s own check has not run yet', { skip }, async () => {
+test('the state is the connection\'s own: past 1.5 keepalives without a word from the broker it is not "connected", though MQTT.js\'s own check has not run yet; it connects again', { skip }, async () => {
   const broker = await new Broker().start();
   const settings = { url: broker.url, unit: 'k1', prefix: 'mlds', groups: [], keepalive: 1, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, fingerprint: '' };
   const link = new BrokerLink(settings, topicsOf(settings), log, { connected: () => {}, message: () => {}, stateChanged: () => {} });
@@ -100,8 +100,10 @@ test('the state is the connection\'s own: past 1.5 keepalives without a word fro
     while (Date.now() < until2s) { /* the passing of time is what is tested: a held event loop */ }
     const s = link.status();
     assert.equal(s.state, 'disconnected');
-    assert.match(s.lastError ?? '', /no answer from the broker within 1.5 keepalives/);
+    assert.match(s.lastError ?? '', /Keepalive timeout/);
+    // Ended as MQTT.js's own check ends it: the broker's late answer does not bring it back.
     broker.thaw();
+    await until(() => link.status().reconnects >= 1 && link.status().state === 'connected', 15_000, 'connected again');
   } finally {
     await link.stop();
     await broker.cleanup();
