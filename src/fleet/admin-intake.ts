@@ -5,6 +5,7 @@
 // waits for that pool too) delayed 171 s, and the broker link's keepalive timed out. What does
 // not fit is refused at once: MLDS_BUSY on the result topic, counted.
 import { RateLimiter } from '../util/rate-limiter.js';
+import { ADMIN_COMMANDS } from './admin-commands.js';
 import { Intake } from './intake.js';
 import { MAX_PAYLOAD } from './payload.js';
 
@@ -13,19 +14,22 @@ export const ADMIN_PER_SECOND = 20;
 /** Admin commands waiting to run; beyond it they are refused. */
 export const ADMIN_WAITING = 10;
 
-/** The request id and command a refusal echoes, as runAdmin reads them: nothing else of the payload. */
+/**
+ * The request id and command a refusal echoes, as runAdmin reads them, and nothing else of the
+ * payload: a command only when it is one of the known names (a payload is not quoted back).
+ */
 export function adminIds(payload: Buffer): { req: string | null; cmd: string | null } {
-  const none = { req: null, cmd: null };
-  if (payload.length > MAX_PAYLOAD) return none;
+  const known = (c: unknown) => (typeof c === 'string' && Object.hasOwn(ADMIN_COMMANDS, c) ? c : null);
+  if (payload.length > MAX_PAYLOAD) return { req: null, cmd: null };
   const text = payload.toString('utf8').trim();
-  if (!text.startsWith('{')) return { req: null, cmd: text.slice(0, 64) };
+  if (!text.startsWith('{')) return { req: null, cmd: known(text) };
   try {
     const o = JSON.parse(text) as { req?: unknown; cmd?: unknown } | null;
-    if (typeof o !== 'object' || o === null) return none;
+    if (typeof o !== 'object' || o === null) return { req: null, cmd: null };
     const req = typeof o.req === 'string' || typeof o.req === 'number' ? String(o.req).slice(0, 64) : null;
-    return { req, cmd: typeof o.cmd === 'string' ? o.cmd.slice(0, 64) : null };
+    return { req, cmd: known(o.cmd) };
   } catch {
-    return none;
+    return { req: null, cmd: null };
   }
 }
 
