@@ -109,6 +109,7 @@ export class Controller {
       priority: cmd.priority, layout: cmd.layout.name, areas, since: now, source, inumber: cmd.inumber,
       expiresAt: cmd.priority > 0 ? restoredExpiry ?? now + cmd.expires! * 1000 : undefined,
       query: cmd.keep && old?.layout === cmd.layout.name ? mergedQuery(cmd, areas) : cmd.query,
+      named: new Set(cmd.areas.keys()),
     };
     const written = new Promise<Outcome>((resolve) => { layer.reveal = resolve; });
     st.layers = placeLayer(st.layers, layer);

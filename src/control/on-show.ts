@@ -5,7 +5,6 @@
 // command whose content left the state after frame n was carried by the frame that went out
 // only when that frame's number is n or less.
 import type { FrameFate } from '../frame.js';
-import { requested } from './layers.js';
 import type { Layer, Outcome } from './state.js';
 
 interface Waiting {
@@ -70,20 +69,20 @@ export class OnShow {
 }
 
 /**
- * Whether the level on show still holds some of what `l`'s command put there: the same level,
- * or an area it set kept (`keep`) or sent again with an equal value. A command that named no
- * area (a layout alone) is held while every area is as it left it.
+ * Whether the level on show still holds all that `l`'s command put there: the same level, or
+ * every area it gave a value kept (`keep`) or sent again with an equal value. One area still as
+ * it was is not enough: a burst that repeats a route beside a new note each time would otherwise
+ * have every note confirmed `shown`. A command that named no area (a layout alone) is held while
+ * every area is as it left it.
  */
 function carried(l: Layer, top: Layer | undefined): boolean {
   if (!top || top.layout !== l.layout) return false;
   if (top === l) return true;
-  let named = false;
-  for (const [k, a] of l.areas) {
-    if (!requested(a)) continue;
-    named = true;
-    if (top.areas.get(k) === a) return true;
+  const held = (k: string) => top.areas.get(k) === l.areas.get(k);
+  if (l.named.size) {
+    for (const k of l.named) if (!held(k)) return false;
+    return true;
   }
-  if (named) return false;
-  for (const [k, a] of l.areas) if (top.areas.get(k) !== a) return false;
+  for (const k of l.areas.keys()) if (!held(k)) return false;
   return true;
 }

@@ -63,6 +63,8 @@ export interface Layer {
   inumber?: string;
   /** The query that rebuilds the level (`keep` merged in, credentials removed): saved and replayed. */
   query: string;
+  /** The areas its command gave a value (not those `keep` held over): what a frame must carry for it to be shown. */
+  named: ReadonlySet<string>;
   /** Settles the command's `written` once a frame carrying the level reached the output, or it goes unseen. */
   reveal?: (outcome: Outcome) => void;
 }

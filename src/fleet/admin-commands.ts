@@ -14,7 +14,7 @@ import type { BrightnessComponent } from '../brightness/brightness-component.js'
 import type { RuntimeContext } from '../capability/component-contract.js';
 import { rebootController, restartService } from '../device/power.js';
 import { MldsError } from '../errors.js';
-import { encodeJpegAsync } from '../render/encode.js';
+import { ScreenshotEncoder } from '../render/encoder.js';
 import { SHA256_HEX } from '../util/sha256.js';
 import { updaterOf, type UpdateStep } from '../capability/update-status.js';
 
@@ -32,6 +32,13 @@ export type AdminFields = Record<string, unknown>;
 export type AdminCommand = (f: AdminFields, ctx: RuntimeContext, io: AdminIo) => Promise<{ message: string; [fact: string]: unknown }>;
 
 const DEFAULT_IDENTIFY_S = 30;
+
+/**
+ * Screenshots are encoded in a worker thread, as /screenshot's are, into a canvas it keeps: on
+ * the event loop each 1080p one was a new 8 MB canvas filled there, and ten a second took RSS up
+ * 80 MB before V8 collected them. The worker starts with the first and ends when idle.
+ */
+const shots = new ScreenshotEncoder();
 
 /** An update's steps on the result topic: each new state, and each 10 % within one (a 300 MB download is not 1,200 messages). */
 function progressEvery10(io: AdminIo): (s: UpdateStep) => void {
@@ -116,7 +123,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     if (!display) throw new MldsError('MLDS_UNKNOWN_ID', `"id" names no display of this unit: ${JSON.stringify(id).slice(0, 80)}`, 'id');
     const frame = ctx.unitFor(id)?.latest();
     if (!frame) throw new MldsError('MLDS_UNAVAILABLE', `display "${id}" has no frame yet`);
-    const { jpeg } = await encodeJpegAsync(frame, display.width, display.height);
+    const jpeg = await shots.encode(frame, display.width, display.height, 'jpeg');
     const topic = io.screenshotTopic(id);
     io.publish(topic, jpeg);
     return { message: `a JPEG of ${display.width}x${display.height} on ${topic}`, topic, bytes: jpeg.length };

@@ -199,8 +199,9 @@ export class BrokerLink {
   }
 
   status(): LinkStatus {
+    const state = this.stateNow();
     return {
-      state: this.state,
+      state,
       since: new Date(this.since).toISOString(),
       broker: this.settings.url,
       clientId: this.clientId,
@@ -214,6 +215,23 @@ export class BrokerLink {
       clientIdInUse: this.takenOver.times ? { ...this.takenOver } : null,
       confirmations: this.outbox.counts(),
     };
+  }
+
+  /**
+   * The state as the connection has it: connected only while MQTT.js is, and while the broker
+   * has answered within 1.5 keepalives. MQTT.js checks that on a timer of the event loop, which
+   * a busy loop runs late: the link said "connected" while its keepalive had long run out. Found
+   * run out here, the connection ends as MQTT.js's check would end it (a late answer does not
+   * bring it back), and the link connects again.
+   */
+  private stateNow(): LinkState {
+    if (this.state !== 'connected') return this.state;
+    const c = this.client;
+    if (!c?.connected || (c.stream as { destroyed?: boolean } | undefined)?.destroyed) return 'disconnected';
+    const deadline = (c.keepaliveManager as MqttClient['keepaliveManager'] | null)?.keepaliveTimeoutTimestamp;
+    if (deadline === undefined || Date.now() <= deadline) return 'connected';
+    c.onKeepaliveTimeout();
+    return 'disconnected';
   }
 
   private connected(): void {

@@ -14,6 +14,7 @@ import { shownMessage } from '../render/clip-note.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import type { ReloadReport } from '../config/diff.js';
 import { answerAdmin } from './admin.js';
+import { AdminIntake, adminIds } from './admin-intake.js';
 import { HA_STATUS, HomeAssistant } from './home-assistant.js';
 import { Intake } from './intake.js';
 import { BrokerLink } from './broker-link.js';
@@ -29,8 +30,11 @@ interface Counters {
   faulty: number; applied: number; shed: number; adminRefused: number;
 }
 
-/** A command waiting for the control path, and what settles its confirmation. */
-interface Queued { query: string; id?: string; inumber?: string; settle(c: Confirmation): void }
+/**
+ * A command waiting for the control path, and what settles its confirmation. `result`: its
+ * confirmation as remembered for redeliveries; `took`: the control path took it (applied or refused).
+ */
+interface Queued { query: string; id?: string; inumber?: string; settle(c: Confirmation): void; result?: Promise<Confirmation>; took?: boolean }
 
 export class Fleet implements Component {
   readonly name = 'fleet';
@@ -39,10 +43,16 @@ export class Fleet implements Component {
   private topics: Topics | undefined;
   private link: BrokerLink | undefined;
   private readonly recent = new RecentCommands();
+  /** The MQTT command the control path is applying now (one at a time). */
+  private applying: Queued | undefined;
+  /** Each display's last command as the state changes told it: a new one is a command, the same one a ttl or a level's end. */
+  private readonly lastCommands = new Map<string, object>();
   private counters: Counters = {
     retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0, shed: 0, adminRefused: 0,
   };
   private readonly intake = new Intake<Queued>((q) => this.run(q));
+  /** Admin commands: a lane and a rate of their own, so a flood of them neither delays commands nor fills memory. */
+  private readonly adminIn = new AdminIntake((topic, p) => this.admin(topic, p), (topic, p, reason, message) => this.adminShed(topic, p, reason, message));
   /** HTTP's windows, per command topic: `rateLimit` commands a second on each. */
   private readonly limiter = new RateLimiter(() => this.ctx?.config().rateLimit ?? Infinity);
   private shedLog: ((topic: string, reason: string) => void) | undefined;
@@ -66,7 +76,11 @@ export class Fleet implements Component {
       if (c.config !== this.ctx?.config()) return;
       this.statusSoon();
       const last = c.state?.lastCommand;
-      if (last?.inumber !== undefined && last.source !== 'mqtt') this.recent.forget(c.displayId, last.inumber);
+      if (!last || this.lastCommands.get(c.displayId) === last) return;
+      this.lastCommands.set(c.displayId, last);
+      // Taken when committed: a command from another source after it makes a payload seen before a new command.
+      if (last.source !== 'mqtt') this.recent.applied(c.displayId);
+      else if (this.applying?.id === c.displayId) this.took(this.applying, true);
     });
     await this.connect(ctx.config().mqtt!);
   }
@@ -125,7 +139,7 @@ export class Fleet implements Component {
       homeAssistant: s?.homeAssistant,
       ignored: { retained: this.counters.retained, stale: this.counters.stale, duplicates: this.counters.duplicates, notThisUnit: this.counters.notMine },
       commands: { applied: this.counters.applied, faulty: this.counters.faulty, shed: this.counters.shed, waiting: this.intake.length },
-      admin: { refused: this.counters.adminRefused },
+      admin: { run: this.adminIn.run, shed: this.adminIn.shed, waiting: this.adminIn.waiting, refused: this.counters.adminRefused },
     };
   }
 
@@ -167,7 +181,7 @@ export class Fleet implements Component {
     }
     try {
       if (topic === t.admin || t.groupAdmins.includes(topic)) {
-        await this.admin(topic, payload);
+        this.adminIn.offer(topic, payload);
       } else if (topic === t.cmd || topic === t.allCmd || t.groupCmds.includes(topic)) {
         this.command(topic, payload, topic === t.cmd);
       } else if (this.ha?.handles(topic) && this.link) {
@@ -179,14 +193,28 @@ export class Fleet implements Component {
     }
   }
 
-  private admin(topic: string, payload: Buffer): Promise<void> {
-    return answerAdmin(payload, this.ctx!, {
-      link: () => this.link, topics: () => this.topics!, changed: () => this.statusSoon(),
-      keyRefused: (cmd, req) => {
-        this.counters.adminRefused++;
-        this.adminRefusedLog?.(topic, undefined, `cmd ${cmd ?? 'none'}, req ${req ?? 'none'}`);
-      },
-    });
+  private async admin(topic: string, payload: Buffer): Promise<void> {
+    // Stopped meanwhile: nothing runs for a service that is going.
+    if (!this.ctx) return;
+    try {
+      await answerAdmin(payload, this.ctx, {
+        link: () => this.link, topics: () => this.topics!, changed: () => this.statusSoon(),
+        keyRefused: (cmd, req) => {
+          this.counters.adminRefused++;
+          this.adminRefusedLog?.(topic, undefined, `cmd ${cmd ?? 'none'}, req ${req ?? 'none'}`);
+        },
+      });
+    } catch (err) {
+      this.ctx?.log.warn({ err: (err as Error).message }, 'mqtt: admin command failed');
+    }
+  }
+
+  /** Not run: over ADMIN_PER_SECOND or beyond the admin lane. Answered MLDS_BUSY, counted, logged as counts. */
+  private adminShed(topic: string, payload: Buffer, reason: 'rate' | 'queue', message: string): void {
+    this.shedLog?.(topic, reason);
+    const { req, cmd } = adminIds(payload);
+    // QoS 0, as a shed command's MLDS_BUSY: best effort under a flood.
+    if (this.link && this.topics) this.link.publish(this.topics.adminResult, JSON.stringify({ req, cmd, ok: false, code: 'MLDS_BUSY', message }), { retain: false, queued: true, qos: 0 });
   }
 
   /**
@@ -230,7 +258,7 @@ export class Fleet implements Component {
       // Words for the speech component: queued or refused at once, confirmed as a command is.
       const c = announcementConfirmation(ctx, p.id!, p.inumber, p.announce);
       if (c.confirm === 2) this.counters.faulty++;
-      if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, Promise.resolve(c));
+      if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, Promise.resolve(c), true);
       const display = ctx.config().displayById.get(p.id!);
       if (display && p.inumber !== undefined) ctx.confirm(display, c.confirm, p.inumber);
       if (p.inumber !== undefined) this.reply(c);
@@ -238,7 +266,7 @@ export class Fleet implements Component {
     }
     let settle!: (c: Confirmation) => void;
     const result = new Promise<Confirmation>((resolve) => { settle = resolve; });
-    if (!this.intake.offer({ query: p.query, id: p.id, inumber: p.inumber, settle }, payload.length)) {
+    if (!this.intake.offer({ query: p.query, id: p.id, inumber: p.inumber, settle, result: digest ? result : undefined }, payload.length)) {
       this.shed(topic, p, 'queue', `${this.intake.length} commands are waiting for the control path; send it again shortly`);
       return;
     }
@@ -252,8 +280,11 @@ export class Fleet implements Component {
 
   /** One command through the control path; its confirmation follows once a frame carried it out, or did not. */
   private async run(q: Queued): Promise<void> {
+    this.applying = q;
     try {
       const r = await this.ctx!.apply(q.query, 'mqtt');
+      // Placed under a higher level, it was committed without a state change told.
+      this.took(q, true);
       this.counters.applied++;
       // Superseded content was executed: confirmed 1, with the message telling it was never on the panel.
       void r.written.then((o) => {
@@ -261,12 +292,23 @@ export class Fleet implements Component {
         q.settle({ inumber: r.inumber ?? null, confirm: o === 'not shown' ? 0 : 1, id: r.displayId, code: null, message });
       });
     } catch (err) {
+      this.took(q, false);
       const e = err as MldsError;
       // Not stored, so not executed (the controller confirmed 0 to the feedback address too); not faulty.
       const unstored = e instanceof MldsError && e.code === 'MLDS_STATE_UNWRITABLE';
       if (!unstored) this.counters.faulty++;
       q.settle({ inumber: q.inumber ?? null, confirm: unstored ? 0 : 2, id: q.id ?? null, code: e instanceof MldsError ? e.code : 'MLDS_INTERNAL', message: maskText(e.message) });
+    } finally {
+      this.applying = undefined;
     }
+  }
+
+  /** The control path took `q`, once: applied, it is its display's last command; refused, the last is what it was. */
+  private took(q: Queued, applied: boolean): void {
+    if (q.took) return;
+    q.took = true;
+    if (q.result && q.id !== undefined && q.inumber !== undefined) this.recent.taken(q.id, q.inumber, q.result, applied);
+    else if (applied && q.id !== undefined) this.recent.applied(q.id);
   }
 
   /** Not applied: over the rate (`reason` rate) or beyond the intake (queue). Confirmed 0, counted, logged as counts. */

@@ -1,6 +1,8 @@
 // What the unit publishes to the broker, and how much of it may wait: a bounded queue for what
-// must wait while offline or while the socket is full, and a bound on the QoS 1 publishes
-// waiting for their PUBACK (beyond it the next go out at QoS 0).
+// must wait while offline or while the socket is full (confirmations, admin results), the newest
+// message of each topic that tells how the unit is now (status, discovery, light states, a
+// screenshot) while connected and the socket is full or the queue waits, and a bound on the
+// QoS 1 publishes waiting for their PUBACK (beyond it the next go out at QoS 0).
 import type { MqttClient } from 'mqtt';
 import type { Logger } from '../log/logger.js';
 
@@ -29,6 +31,12 @@ const DROP_LOG_MS = 1000;
 
 export class Outbox {
   private readonly queue: Array<{ topic: string; payload: string | Buffer; qos: 0 | 1 }> = [];
+  /**
+   * The newest unqueued message per topic while connected and unable to send it now: one per
+   * topic, so bounded by the unit's topics. Dropped, a status or discovery sent on connect while
+   * an admin result waited was lost, and the status said what it had not.
+   */
+  private readonly newest = new Map<string, { payload: string | Buffer; retain: boolean; qos: 0 | 1 }>();
   private dropped = 0;
   private droppedLoggedAt = -Infinity;
   /** Message ids of publishes waiting for their PUBACK, oldest first, with when they went out. */
@@ -43,16 +51,24 @@ export class Outbox {
   constructor(private readonly log: Logger, private readonly client: () => MqttClient | undefined, private readonly onError: (message: string) => void = () => {}) {}
 
   /**
-   * Publishes now when connected and the socket takes it; otherwise `queued` messages wait
-   * (bounded, in order), the rest are dropped. QoS 1 unless `qos` says 0.
+   * Publishes now when connected and the socket takes it, after what waits; otherwise `queued`
+   * messages wait (bounded, in order), and the rest wait as the newest of their topic while
+   * connected (offline they are dropped: every connection publishes the unit's state afresh).
+   * QoS 1 unless `qos` says 0.
    */
   publish(topic: string, payload: string | Buffer, opts: { retain: boolean; queued?: boolean; qos?: 0 | 1 }): void {
     const qos = opts.qos ?? 1;
-    if (this.queue.length === 0 && this.canSend()) {
-      this.send(topic, payload, opts.retain, qos);
+    if (this.canSend()) {
+      this.flush();
+      if (this.queue.length === 0 && this.newest.size === 0 && this.canSend()) {
+        this.send(topic, payload, opts.retain, qos);
+        return;
+      }
+    }
+    if (!opts.queued) {
+      if (this.client()) this.newest.set(topic, { payload, retain: opts.retain, qos });
       return;
     }
-    if (!opts.queued) return;
     this.queue.push({ topic, payload, qos });
     if (this.queue.length > QUEUE_LIMIT) {
       const atMostOnce = this.queue.findIndex((m) => m.qos === 0);
@@ -110,8 +126,13 @@ export class Outbox {
     return this.unacked.size < INFLIGHT_LIMIT;
   }
 
-  /** What waits goes out while the socket takes it. */
+  /** What waits goes out while the socket takes it: the newest of each topic, then the queue. */
   flush(): void {
+    for (const [topic, m] of this.newest) {
+      if (!this.canSend()) return;
+      this.newest.delete(topic);
+      this.send(topic, m.payload, m.retain, m.qos);
+    }
     while (this.queue.length > 0 && this.canSend()) {
       const m = this.queue.shift()!;
       this.send(m.topic, m.payload, false, m.qos);
@@ -132,6 +153,8 @@ export class Outbox {
   /** The connection closed: MQTT.js settles or drops the old connection's publishes itself. */
   connectionClosed(): void {
     this.unacked.clear();
+    // The next connection publishes the unit's state afresh.
+    this.newest.clear();
     this.waitingForDrain = false;
   }
 

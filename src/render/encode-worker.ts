@@ -7,14 +7,16 @@ import { serveJobs } from '../util/job-worker.js';
 import { lowerThreadPriority } from '../util/module-worker.js';
 
 export interface EncodeJob { frameWidth: number; rows: number; data: Uint8Array; width: number; height: number; format: ImageFormat }
+/** The image, and the job's pixels handed back (moved, not copied) for the next job to fill. */
+export interface EncodeReply { image: Uint8Array; pixels: Uint8Array }
 
 let scratch: Canvas | undefined;
 
 // A screenshot is worth less than a frame on time.
 lowerThreadPriority(10);
 
-serveJobs((job: EncodeJob) => {
+serveJobs((job: EncodeJob): EncodeReply => {
   const frame = { width: job.frameWidth, height: job.rows, data: job.data, seq: 0 };
   scratch = toCanvas(frame, job.width, job.height, scratch);
-  return encodeCanvas(scratch, job.format);
-});
+  return { image: encodeCanvas(scratch, job.format), pixels: job.data };
+}, (r) => [r.pixels.buffer as ArrayBuffer]);

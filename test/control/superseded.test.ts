@@ -112,6 +112,19 @@ test('content still on show goes out with the next command: kept areas (keep=1) 
   } finally { r.done(); }
 });
 
+test('a command that also names an unchanged area is superseded when its other value was replaced before any frame', async () => {
+  const r = rig();
+  try {
+    await r.send('layout=l1&sign=a&title=One&inumber=a');
+    await r.send('layout=l1&sign=a&title=Two&inumber=b');
+    await r.send('layout=l1&sign=a&title=Two&inumber=c');
+    r.loop.out(r.loop.render());
+    await r.flush();
+    // The frame held a's sign but not its title; b's values are all on show (c sent them again).
+    assert.deepEqual(Object.fromEntries(r.settled), { a: 'superseded', b: 'shown', c: 'shown' });
+  } finally { r.done(); }
+});
+
 test('covered by a higher level before any frame: it waits, and is shown once the level above ends', async () => {
   const r = rig();
   try {

@@ -1,6 +1,7 @@
 // Confirmations over MQTT that say what happened: a reused inumber with other content is a
 // new command (applied, in /history, confirmed for what it did) on every command topic and
-// after HTTP used the number; a burst is confirmed `shown` only for what a frame carried out.
+// after HTTP used the number, and so is the same payload once another command was applied
+// since; a burst is confirmed `shown` only for what a frame carried out, all that each command set.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -85,19 +86,42 @@ test('the same payload again (a QoS 1 redelivery) is still acted on once, and co
   assert.equal(svc.controller().state('main').version, before + 1);
 });
 
-test('a burst: `shown` for at most one command per frame sent, `superseded` (confirm 1) for the rest, counted on /status', { skip }, async (t) => {
+test('A, then B, then A again byte for byte within 60 s: the third is a new command, applied, shown by its own frame and confirmed so', { skip }, async () => {
   const s0 = await status();
-  const N = 300;
-  await Promise.all(Array.from({ length: N }, (_, i) => w.publish('mlds/u1/cmd', `id=main&layout=l1&title=Burst+${i}&inumber=b${i}`)));
-  const burst = () => w.on('mlds/u1/confirm').map((s) => JSON.parse(s.payload) as Obj).filter((c) => /^b\d+$/.test(c.inumber));
-  await until(() => burst().length === N, 20_000, 'a confirmation of every command');
+  const a = 'id=main&layout=l1&title=Route+A&inumber=5';
+  await w.publish('mlds/u1/cmd', a);
+  await until(() => confirmsOf('5').length === 1, 3000, 'A confirmed');
+  await w.publish('mlds/u1/cmd', 'id=main&layout=l1&title=Route+B&inumber=6');
+  await until(() => confirmsOf('6').length === 1, 3000, 'B confirmed');
+  assert.equal(title(), 'Route B');
+  const frames = (await status()).displays[0].frames.sent;
+  await w.publish('mlds/u1/cmd', a);
+  await until(() => confirmsOf('5').length === 2, 3000, 'A confirmed again');
+  assert.equal(title(), 'Route A', 'the sign shows A again');
+  assert.deepEqual(confirmsOf('5')[1], { inumber: '5', confirm: 1, id: 'main', code: null, message: 'shown' });
   const s1 = await status();
-  const frames = s1.displays[0].frames.sent - s0.displays[0].frames.sent;
-  const by = (m: string) => burst().filter((c) => c.message === m).length;
-  t.diagnostic(`${N} commands: ${frames} frames sent, ${by('shown')} shown, ${by('superseded')} superseded`);
-  assert.ok(burst().every((c) => c.confirm === 1 && c.code === null));
-  assert.equal(by('shown') + by('superseded'), N);
-  assert.ok(by('shown') <= frames, `${by('shown')} shown with ${frames} frames`);
-  assert.equal(burst().find((c) => c.inumber === `b${N - 1}`)?.message, 'shown', 'the last one is on the panel');
-  assert.equal(s1.commands.superseded - s0.commands.superseded, by('superseded'));
+  assert.ok(s1.displays[0].frames.sent > frames, 'a frame went out after B');
+  assert.equal(s1.components.fleet.ignored.duplicates, s0.components.fleet.ignored.duplicates, 'not taken for a redelivery');
+  await until(async () => (await shownWith('5')).length === 2, 3000, 'A twice in /history');
+  assert.deepEqual(await shownWith('5'), ['Route A', 'Route A']);
 });
+
+for (const [name, kept] of [['', ''], [' naming an unchanged area beside the new one', 'sign=a&']] as const) {
+  test(`a burst${name}: \`shown\` for at most one command per frame sent, \`superseded\` (confirm 1) for the rest, counted on /status`, { skip }, async (t) => {
+    const s0 = await status();
+    const N = 300;
+    const tag = kept ? 'k' : 'b';
+    await Promise.all(Array.from({ length: N }, (_, i) => w.publish('mlds/u1/cmd', `id=main&layout=l1&${kept}title=Burst+${i}&inumber=${tag}${i}`)));
+    const burst = () => w.on('mlds/u1/confirm').map((s) => JSON.parse(s.payload) as Obj).filter((c) => new RegExp(`^${tag}\\d+$`).test(c.inumber));
+    await until(() => burst().length === N, 20_000, 'a confirmation of every command');
+    const s1 = await status();
+    const frames = s1.displays[0].frames.sent - s0.displays[0].frames.sent;
+    const by = (m: string) => burst().filter((c) => c.message === m).length;
+    t.diagnostic(`${N} commands: ${frames} frames sent, ${by('shown')} shown, ${by('superseded')} superseded`);
+    assert.ok(burst().every((c) => c.confirm === 1 && c.code === null));
+    assert.equal(by('shown') + by('superseded'), N);
+    assert.ok(by('shown') <= frames, `${by('shown')} shown with ${frames} frames`);
+    assert.equal(burst().find((c) => c.inumber === `${tag}${N - 1}`)?.message, 'shown', 'the last one is on the panel');
+    assert.equal(s1.commands.superseded - s0.commands.superseded, by('superseded'));
+  });
+}

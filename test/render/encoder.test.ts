@@ -53,3 +53,18 @@ test('encodes pending when the worker is closed fail instead of hanging', async 
   await enc.close();
   await assert.rejects(pending, /exited|terminated/);
 });
+
+test('one after another and two at once, each image is of its own frame, and the frames given stay whole (the pixels travel in a buffer the worker hands back)', async () => {
+  const enc = new ScreenshotEncoder();
+  try {
+    const frames = [frame(1), frame(2), frame(3)];
+    const rowOf = async (b: Buffer) => [...(await pixels(b)).data.subarray(0, 256)];
+    for (const f of [frames[0], frames[1], frames[0]]) assert.deepEqual(await rowOf(await enc.encode(f, 64, 16, 'png')), [...f.data.subarray(0, 256)]);
+    const both = await Promise.all([enc.encode(frames[1], 64, 16, 'png'), enc.encode(frames[2], 64, 16, 'png')]);
+    assert.deepEqual(await rowOf(both[0]), [...frames[1].data.subarray(0, 256)]);
+    assert.deepEqual(await rowOf(both[1]), [...frames[2].data.subarray(0, 256)]);
+    assert.ok(frames.every((f) => f.data.byteLength === 64 * 16 * 4), 'no frame was moved to the worker');
+  } finally {
+    await enc.close();
+  }
+});
