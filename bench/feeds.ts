@@ -1,12 +1,20 @@
 // Transit feeds: decoding and keeping a 5 MB GTFS-realtime TripUpdates feed the way the feeds
 // capability does (one FeedEntity at a time, pausing every 4 ms, keeping the trips a board
 // needs) against decoding it whole with the bindings alone, in the same run, alternating; and
-// the longest time the event loop (the frame loop's) is held while the feed decodes.
+// the longest time the event loop (the frame loop's) is held while the feed decodes. Then a
+// real-sized GTFS schedule (bench/gtfs-schedule.ts) read as the service reads it, in its own
+// thread, against inflating its files alone, each in a process of its own (gtfs-load-child.ts).
 // `benchFeeds()` returns markdown lines; run alone with `node --import tsx bench/feeds.ts`.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import { decodeTripUpdates } from '../src/feeds/gtfs-rt.js';
 import { parseSiri, parseXml } from '../src/feeds/siri.js';
+import { STOPS_PER_TRIP, TRIPS, writeRealSchedule } from './gtfs-schedule.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
 const ROUNDS = Number(process.env.MLDS_BENCH_FEEDS_ROUNDS ?? 7);
@@ -44,6 +52,59 @@ export function bigSiri(bytes: number): { buf: Buffer; visits: number } {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const SCHEDULE_ROUNDS = Number(process.env.MLDS_BENCH_SCHEDULE_ROUNDS ?? 3);
+
+interface Loaded {
+  trips: number; stopTimes: number; seconds: number; cpuSeconds: number;
+  peakMB: number; keptMB: number; blockMs: number;
+}
+
+async function loadInChild(mode: 'inflate' | 'read', file: string, stop = ''): Promise<Loaded> {
+  const child = path.join(import.meta.dirname, 'gtfs-load-child.ts');
+  const args = ['--expose-gc', '--import', 'tsx', child, mode, file, stop];
+  const cwd = path.resolve(import.meta.dirname, '..');
+  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd, timeout: 300_000 });
+  return JSON.parse(stdout) as Loaded;
+}
+
+/** The schedule read for a small stop and for the interchange every trip calls at, alternating; medians. */
+export async function benchSchedule(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-bench-gtfs-'));
+  try {
+    const file = path.join(dir, 'subway.zip');
+    await writeRealSchedule(file);
+    const runs: Record<string, Loaded[]> = { inflate: [], S1: [], HUB: [] };
+    for (let r = 0; r < SCHEDULE_ROUNDS; r++) {
+      runs.inflate.push(await loadInChild('inflate', file));
+      for (const stop of ['S1', 'HUB']) runs[stop].push(await loadInChild('read', file, stop));
+    }
+    const m = (k: string, f: keyof Loaded) => median(runs[k].map((x) => x[f]));
+    const base = m('inflate', 'seconds');
+    const baseCpu = m('inflate', 'cpuSeconds');
+    const cells = (k: string) => [
+      `${m(k, 'trips')} / ${m(k, 'stopTimes')}`, m(k, 'seconds').toFixed(2), (m(k, 'seconds') / base).toFixed(1),
+      (m(k, 'cpuSeconds') / baseCpu).toFixed(1), m(k, 'peakMB').toFixed(0), m(k, 'keptMB').toFixed(0),
+      `${m(k, 'blockMs').toFixed(0)} ms`,
+    ];
+    const row = (label: string, k: string) => `| ${label} | ${cells(k).join(' | ')} |`;
+    const zipMB = (statSync(file).size / 2 ** 20).toFixed(1);
+    return [
+      `A subway-sized GTFS schedule (${TRIPS} trips x ${STOPS_PER_TRIP} stops, ${TRIPS * STOPS_PER_TRIP} stop times;`
+        + ` a ${zipMB} MB zip), read as the service reads it (in the schedule's thread),`
+        + ` each read in a process of its own, median of ${SCHEDULE_ROUNDS}:`,
+      '',
+      '| | trips / stop times kept | s | time x inflating alone | CPU x inflating alone | peak RSS growth MB '
+        + '| RSS kept MB | event loop held at most |',
+      '|---|---|---|---|---|---|---|---|',
+      `| inflating the zip's files alone (the baseline) | | ${base.toFixed(2)} | 1.0 | 1.0 `
+        + `| ${m('inflate', 'peakMB').toFixed(0)} | | ${m('inflate', 'blockMs').toFixed(0)} ms |`,
+      row('a stop one trip in five calls at', 'S1'),
+      row('the interchange every trip calls at', 'HUB'),
+    ].join('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 export async function benchFeeds(): Promise<string> {
   const { buf, trips } = bigFeed(5 * 2 ** 20);
@@ -101,6 +162,8 @@ export async function benchFeeds(): Promise<string> {
     '',
     `A ${(siri.buf.length / 2 ** 20).toFixed(1)} MB SIRI StopMonitoring delivery (${siri.visits} visits): parsed whole in ${median(siriWhole).toFixed(0)} ms (one call),`
       + ` by journey in ${median(siriOurs).toFixed(0)} ms, holding the event loop at most ${siriBlock.toFixed(1)} ms at a time.`,
+    '',
+    await benchSchedule(),
   ].join('\n');
 }
 

@@ -14,7 +14,7 @@ import { DEFAULTS } from './defaults.js';
 type Raw = Record<string, unknown>;
 type Fault = (path: string, message: string) => void;
 
-export const FEED_DEFAULTS = { interval: 30, feedMaxMB: 16 } as const;
+export const FEED_DEFAULTS = { interval: 30, feedMaxMB: 16, staticMaxMB: 4096 } as const;
 
 export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[] {
   const feeds: FeedConfig[] = [];

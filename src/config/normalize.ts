@@ -82,6 +82,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     mqtt: mqttOf(raw.mqtt, serviceDir, fault),
     feeds,
     feedMaxMB: parseIntLike(raw.feedMaxMB) ?? FEED_DEFAULTS.feedMaxMB,
+    staticMaxMB: parseIntLike(raw.staticMaxMB) ?? FEED_DEFAULTS.staticMaxMB,
     ...alertsOf(raw, displays, urlPortRange, fault),
     speech: speechOf(raw.speech, serviceDir, fault),
     updateMaxMB: parseIntLike(raw.updateMaxMB) ?? DEFAULTS.updateMaxMB,

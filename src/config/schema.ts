@@ -118,6 +118,7 @@ export const configSchema = {
       },
     } }),
     feedMaxMB: int(1, 1024),
+    staticMaxMB: int(1, 65536),
     ...alertsSchema,
     ...speechSchema,
     ...fetchSchema,

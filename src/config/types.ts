@@ -279,6 +279,8 @@ export interface ServiceConfig {
   feeds: FeedConfig[];
   /** Largest feed response accepted, in MB. */
   feedMaxMB: number;
+  /** The most a GTFS schedule's files may unzip to, in MB (2^20 bytes). */
+  staticMaxMB: number;
   /** CAP emergency alert feeds (docs/alerts.md); empty = none fetched. */
   alerts: AlertFeedConfig[];
   /** The unit's own geocodes, matched against an alert area's `geocode`s. */

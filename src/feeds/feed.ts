@@ -12,16 +12,18 @@ import { isoTime } from '../util/clock.js';
 import { AlertShows, alertTargets, nextChange } from './alerts.js';
 import type { BoardData, BoardQuery } from '../render/content/board-source.js';
 import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
-import { loadGtfs } from './gtfs-static.js';
 import type { FeedDecoder } from './decoder.js';
 import type { FeedAlert, RtData, SiriData } from './model.js';
 import { FeedPoll } from './poll.js';
 import type { Schedule } from './schedule.js';
+import type { ScheduleReader } from './schedule-reader.js';
 
 const DAY_MS = 24 * 3600_000;
 /** A downloaded schedule may be this many times `feedMaxMB`: a national GTFS is hundreds of MB. */
 export const STATIC_SIZE_FACTOR = 64;
 const STATIC_TIMEOUT_MS = 10 * 60_000;
+/** A schedule at a URL that failed is fetched again after this, doubling while it fails, at most daily. */
+const STATIC_RETRY_MS = 3600_000;
 
 export class Feed {
   schedule: Schedule | undefined;
@@ -29,6 +31,8 @@ export class Feed {
   private scheduleAt: number | undefined;
   private scheduleFault: string | undefined;
   private scheduleFaultAt: number | undefined;
+  /** Reads that failed in a row. */
+  private scheduleFaults = 0;
   private nextLoadAt: number | undefined;
   readonly rt: FeedPoll<RtData | SiriData>;
   readonly alerts: FeedPoll<FeedAlert[]> | undefined;
@@ -38,7 +42,10 @@ export class Feed {
   private stopped = false;
   private readonly stops: Set<string>;
 
-  constructor(readonly config: FeedConfig, private readonly ctx: RuntimeContext, decoder: FeedDecoder, private readonly changed: () => void) {
+  constructor(
+    readonly config: FeedConfig, private readonly ctx: RuntimeContext, decoder: FeedDecoder,
+    private readonly reader: ScheduleReader, private readonly changed: () => void,
+  ) {
     const c = ctx.config();
     const maxBytes = c.feedMaxMB * 2 ** 20;
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
@@ -157,23 +164,27 @@ export class Feed {
           portRange: this.ctx.config().urlPortRange, field: `feeds/${this.config.id}/static`,
         });
       } else file = src.file;
-      const schedule = await loadGtfs(file, this.stops);
+      const schedule = await this.reader.read(file, this.stops, this.ctx.config().staticMaxMB * 2 ** 20);
       if (this.stopped) return;
       this.schedule = schedule;
       this.scheduleState = 'ok';
+      this.scheduleFaults = 0;
       this.scheduleAt = this.ctx.clock.now();
       this.ctx.log.info({ feed: this.config.id, trips: schedule.trips.size, stopTimes: schedule.size }, 'feed schedule read');
       this.changed();
     } catch (err) {
       this.scheduleState = 'fault';
+      this.scheduleFaults++;
       this.scheduleFault = (err as Error).message;
       this.scheduleFaultAt = this.ctx.clock.now();
       this.ctx.log.warn({ feed: this.config.id, err: this.scheduleFault }, 'feed schedule cannot be read; the last good one stays');
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
-      // Daily: a schedule changes with the timetable, and a download that failed gets another go.
+      // Daily: a schedule changes with the timetable. One at a URL that failed gets another go
+      // within the hour, then less often while it keeps failing (an agency fixes its file).
       if (!this.stopped) {
-        this.nextLoadAt = started + (this.scheduleState === 'fault' && 'url' in src ? 3600_000 : DAY_MS);
+        const retry = Math.min(DAY_MS, STATIC_RETRY_MS * 2 ** Math.min(this.scheduleFaults - 1, 5));
+        this.nextLoadAt = started + (this.scheduleState === 'fault' && 'url' in src ? retry : DAY_MS);
         this.timers.push(this.ctx.clock.setTimeout(() => void this.loadSchedule(), this.nextLoadAt - this.ctx.clock.now()));
       }
     }

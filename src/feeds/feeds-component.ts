@@ -9,6 +9,7 @@ import { NO_DATA } from './board.js';
 import { Feed } from './feed.js';
 import { DepartureAnnouncer } from './announce.js';
 import { FeedDecoder } from './decoder.js';
+import { ScheduleReader } from './schedule-reader.js';
 
 /** The decoding thread outlives the pause between polls up to this long (feeds poll every 30 s by default). */
 const DECODER_IDLE_MS = 120_000;
@@ -23,6 +24,8 @@ export class FeedsComponent implements Component, BoardSource {
   /** Only while a board has `announceAt`. */
   private announcer: DepartureAnnouncer | undefined;
   private readonly decoder = new FeedDecoder(DECODER_IDLE_MS);
+  /** Schedules are read one at a time, each in a thread that ends after it. */
+  private readonly reader = new ScheduleReader();
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
@@ -55,6 +58,7 @@ export class FeedsComponent implements Component, BoardSource {
     this.feeds.clear();
     await Promise.all(feeds.map((f) => f.stop(false)));
     await this.decoder.close();
+    await this.reader.close();
     for (const u of this.ctx?.units().values() ?? []) if (u.boards === this) u.boards = undefined;
     this.ctx = undefined;
   }
@@ -81,7 +85,7 @@ export class FeedsComponent implements Component, BoardSource {
   }
 
   private begin(ctx: RuntimeContext, config: FeedConfig): void {
-    const feed = new Feed(config, ctx, this.decoder, () => this.emit(config.id));
+    const feed = new Feed(config, ctx, this.decoder, this.reader, () => this.emit(config.id));
     this.feeds.set(config.id, feed);
     feed.start();
   }

@@ -5,21 +5,31 @@
 // routes and services (calendar.txt, calendar_dates.txt), agency.txt's zone and the names of
 // the stops the trips end at. stop_times.txt is read twice (first which trips call at the
 // stops, then those trips' rows), so a national feed of hundreds of MB passes through in the
-// memory of one zip chunk and one CSV record, plus what is kept, which is capped.
+// memory of one zip chunk and one CSV record, plus what is kept, which is bounded
+// (gtfs-limits.ts). The service reads it in a thread of its own (schedule-reader.ts).
 import yauzl from 'yauzl';
 import type { Readable } from 'node:stream';
-import { byHeader, CsvReader } from './csv.js';
-import { Schedule, type ServiceDays, type TripInfo } from './schedule.js';
+import { byHeader, CsvReader, own } from './csv.js';
+import {
+  GtfsError, InflateBudget, keptId, keptText, MAX_ENTRIES, MAX_KEPT_STOP_TIMES, MAX_KEPT_STOPS, MAX_KEPT_TRIPS,
+} from './gtfs-limits.js';
+import { Schedule, type ScheduleParts, type ServiceDays, type TripInfo } from './schedule.js';
 
-/** Stop times kept at most: some 40 MB; a board's stops in a national feed keep far fewer. */
-export const MAX_KEPT_STOP_TIMES = 1_000_000;
-const MAX_ENTRIES = 1000;
+export { GtfsError };
 
-export class GtfsError extends Error {}
+const FILES = [
+  'stops.txt', 'trips.txt', 'stop_times.txt', 'routes.txt', 'calendar.txt', 'calendar_dates.txt', 'agency.txt',
+];
 
 type Entries = Map<string, yauzl.Entry>;
 
-export async function loadGtfs(file: string, wanted: ReadonlySet<string>): Promise<Schedule> {
+/** The schedule in `file` for the stops `wanted`, read in this thread; its files may unzip to `maxBytes` in all. */
+export async function loadGtfs(file: string, wanted: ReadonlySet<string>, maxBytes = Infinity): Promise<Schedule> {
+  return new Schedule(await readGtfs(file, wanted, maxBytes));
+}
+
+/** What `loadGtfs` keeps, as plain data (a thread hands it over as it is). */
+export async function readGtfs(file: string, wanted: ReadonlySet<string>, maxBytes: number): Promise<ScheduleParts> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true });
@@ -27,36 +37,59 @@ export async function loadGtfs(file: string, wanted: ReadonlySet<string>): Promi
     throw new GtfsError(`the schedule is not a zip file (${(err as Error).message})`);
   }
   try {
-    if (zip.entryCount > MAX_ENTRIES) throw new GtfsError(`the schedule zip holds ${zip.entryCount} entries`);
+    if (zip.entryCount > MAX_ENTRIES) {
+      throw new GtfsError(`the schedule zip holds ${zip.entryCount} entries (at most ${MAX_ENTRIES})`);
+    }
     const entries: Entries = new Map();
     for await (const e of zip.eachEntry()) {
       // A feed zipped with its folder: its files one level down count too.
       const name = e.fileName.replace(/^[^/]+\//, '');
-      if (!name.includes('/') && !entries.has(name)) entries.set(name, e);
+      if (FILES.includes(name) && !entries.has(name)) entries.set(name, e);
     }
     for (const required of ['stops.txt', 'trips.txt', 'stop_times.txt', 'routes.txt']) {
       if (!entries.has(required)) throw new GtfsError(`the schedule has no ${required}`);
     }
-    return await read(zip, entries, wanted);
+    const budget = new InflateBudget(maxBytes);
+    budget.declared(new Map(FILES.filter((f) => entries.has(f)).map((f) => [f, entries.get(f)!.uncompressedSize])));
+    return await read(zip, entries, wanted, budget);
   } finally {
     zip.close();
   }
 }
 
-async function read(zip: yauzl.ZipFile, entries: Entries, wanted: ReadonlySet<string>): Promise<Schedule> {
-  const csv = (name: string, onRow: (get: (c: string) => string) => void) => readCsv(zip, entries.get(name), onRow);
+type OnRow = (get: (column: string) => string) => void;
+
+async function read(
+  zip: yauzl.ZipFile, entries: Entries, wanted: ReadonlySet<string>, budget: InflateBudget,
+): Promise<ScheduleParts> {
+  const csv = (name: string, onRow: OnRow) => readCsv(zip, entries.get(name), budget, onRow);
 
   // The stops named, and the platforms whose parent_station is one of them.
   const parentOf = new Map<string, string>();
+  const keepStop = (id: string, board?: string) => {
+    if (parentOf.size >= MAX_KEPT_STOPS) {
+      throw new GtfsError(`the boards' stops have more than ${MAX_KEPT_STOPS} platforms`);
+    }
+    const kept = keptId('stops.txt', 'stop_id', id);
+    parentOf.set(kept, board === undefined ? kept : own(board));
+  };
   await csv('stops.txt', (get) => {
     const id = get('stop_id');
     const parent = get('parent_station');
-    if (wanted.has(id)) parentOf.set(id, id);
-    else if (parent && wanted.has(parent)) parentOf.set(id, parent);
+    if (wanted.has(id)) keepStop(id);
+    else if (parent && wanted.has(parent)) keepStop(id, parent);
   });
 
   const tripIds = new Set<string>();
-  await csv('stop_times.txt', (get) => { if (parentOf.has(get('stop_id'))) tripIds.add(get('trip_id')); });
+  await csv('stop_times.txt', (get) => {
+    if (!parentOf.has(get('stop_id'))) return;
+    const id = get('trip_id');
+    if (tripIds.has(id)) return;
+    if (tripIds.size >= MAX_KEPT_TRIPS) {
+      throw new GtfsError(`more than ${MAX_KEPT_TRIPS} trips call at the boards' stops`);
+    }
+    tripIds.add(keptId('stop_times.txt', 'trip_id', id));
+  });
 
   const trips = new Map<string, TripInfo>();
   let kept = 0;
@@ -65,9 +98,17 @@ async function read(zip: yauzl.ZipFile, entries: Entries, wanted: ReadonlySet<st
     if (!tripIds.has(tripId)) return;
     if (++kept > MAX_KEPT_STOP_TIMES) throw new GtfsError(`the boards' stops keep more than ${MAX_KEPT_STOP_TIMES} stop times`);
     let t = trips.get(tripId);
-    if (!t) { t = { id: tripId, routeId: '', route: '', serviceId: '', headsign: '', stops: [] }; trips.set(tripId, t); }
-    const stopId = get('stop_id');
-    t.stops.push({ seq: Number(get('stop_sequence')), stopId, sec: gtfsSeconds(get('departure_time') || get('arrival_time')), headsign: get('stop_headsign') || undefined });
+    if (!t) {
+      t = { id: own(tripId), routeId: '', route: '', serviceId: '', headsign: '', stops: [] };
+      trips.set(t.id, t);
+    }
+    const headsign = get('stop_headsign');
+    t.stops.push({
+      seq: Number(get('stop_sequence')),
+      stopId: keptId('stop_times.txt', 'stop_id', get('stop_id')),
+      sec: gtfsSeconds(get('departure_time') || get('arrival_time')),
+      headsign: headsign ? keptText(headsign) : undefined,
+    });
   });
   for (const t of trips.values()) t.stops.sort((a, b) => a.seq - b.seq);
 
@@ -76,16 +117,16 @@ async function read(zip: yauzl.ZipFile, entries: Entries, wanted: ReadonlySet<st
   await csv('trips.txt', (get) => {
     const t = trips.get(get('trip_id'));
     if (!t) return;
-    t.routeId = get('route_id');
-    t.serviceId = get('service_id');
-    t.headsign = get('trip_headsign');
+    t.routeId = keptId('trips.txt', 'route_id', get('route_id'));
+    t.serviceId = keptId('trips.txt', 'service_id', get('service_id'));
+    t.headsign = keptText(get('trip_headsign'));
     services.add(t.serviceId);
     routeIds.add(t.routeId);
   });
   const routes = new Map<string, string>();
   await csv('routes.txt', (get) => {
     const id = get('route_id');
-    if (routeIds.has(id)) routes.set(id, get('route_short_name') || get('route_long_name') || id);
+    if (routeIds.has(id)) routes.set(own(id), keptText(get('route_short_name') || get('route_long_name') || id));
   });
   for (const t of trips.values()) t.route = routes.get(t.routeId) ?? t.routeId;
 
@@ -94,17 +135,17 @@ async function read(zip: yauzl.ZipFile, entries: Entries, wanted: ReadonlySet<st
     const id = get('service_id');
     if (!services.has(id)) return;
     const week = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => get(d) === '1');
-    days.weekly.set(id, { week, start: get('start_date'), end: get('end_date') });
+    days.weekly.set(own(id), { week, start: keptText(get('start_date')), end: keptText(get('end_date')) });
   });
   await csv('calendar_dates.txt', (get) => {
     const id = get('service_id');
     if (!services.has(id)) return;
     let m = days.exceptions.get(id);
-    if (!m) { m = new Map(); days.exceptions.set(id, m); }
-    m.set(get('date'), get('exception_type') === '1');
+    if (!m) { m = new Map(); days.exceptions.set(own(id), m); }
+    m.set(keptText(get('date')), get('exception_type') === '1');
   });
   let agencyZone: string | undefined;
-  await csv('agency.txt', (get) => { agencyZone ??= get('agency_timezone') || undefined; });
+  await csv('agency.txt', (get) => { agencyZone ??= keptText(get('agency_timezone')) || undefined; });
 
   // Names of the stops trips end at (a destination when a trip has no headsign), and platforms.
   const named = new Set<string>();
@@ -113,11 +154,11 @@ async function read(zip: yauzl.ZipFile, entries: Entries, wanted: ReadonlySet<st
   const platforms = new Map<string, string>();
   await csv('stops.txt', (get) => {
     const id = get('stop_id');
-    if (named.has(id)) names.set(id, get('stop_name'));
-    if (parentOf.has(id) && get('platform_code')) platforms.set(id, get('platform_code'));
+    if (named.has(id)) names.set(own(id), keptText(get('stop_name')));
+    if (parentOf.has(id) && get('platform_code')) platforms.set(own(id), keptText(get('platform_code')));
   });
   for (const t of trips.values()) if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
-  return new Schedule({ trips, parentOf, days, agencyZone, platforms });
+  return { trips, parentOf, days, agencyZone, platforms };
 }
 
 /** "HH:MM:SS" (hours may pass 24) as seconds from the service day's start; NaN when empty or malformed. */
@@ -126,7 +167,9 @@ export function gtfsSeconds(s: string): number {
   return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : NaN;
 }
 
-async function readCsv(zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, onRow: (get: (c: string) => string) => void): Promise<void> {
+async function readCsv(
+  zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, budget: InflateBudget, onRow: OnRow,
+): Promise<void> {
   if (!entry) return;
   let stream: Readable;
   try {
@@ -135,8 +178,13 @@ async function readCsv(zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, onRow
     throw new GtfsError(`${entry.fileName} cannot be read (${(err as Error).message})`);
   }
   const reader = new CsvReader(byHeader(onRow));
+  let at = 0;
   try {
-    for await (const chunk of stream) reader.write(chunk as Buffer);
+    for await (const chunk of stream) {
+      at += (chunk as Buffer).length;
+      budget.arrived(entry.fileName, at);
+      reader.write(chunk as Buffer);
+    }
     reader.end();
   } catch (err) {
     stream.destroy();

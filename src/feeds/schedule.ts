@@ -36,7 +36,8 @@ export interface ScheduledCall {
   time: number;
 }
 
-interface Parts {
+/** What a schedule keeps, as plain data: read in a thread and handed over as it is. */
+export interface ScheduleParts {
   trips: Map<string, TripInfo>;
   /** stop_id -> the configured stop it is (itself, or its parent station). */
   parentOf: Map<string, string>;
@@ -53,7 +54,7 @@ export class Schedule {
   /** Configured stop -> the calls of kept trips there (at it or at one of its platforms). */
   private readonly calls = new Map<string, Array<{ trip: TripInfo; stop: StopTime }>>();
 
-  constructor(p: Parts) {
+  constructor(p: ScheduleParts) {
     this.trips = p.trips;
     this.agencyZone = p.agencyZone;
     this.days = p.days;

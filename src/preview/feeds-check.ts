@@ -1,6 +1,7 @@
 // `mlds test` on the feeds, offline: a GTFS schedule in the service folder is read as the
-// service reads it (fetching nothing), and each stop a departures area names is looked for in
-// it, so a wrong stop_id shows before the board is mounted on the street. The schedules read
+// service reads it (in a thread of its own, within the same bounds, fetching nothing), and each
+// stop a departures area names is looked for in it, so a wrong stop_id shows before the board
+// is mounted on the street. The schedules read
 // are the sample the previews draw the boards from: their scheduled departures at the moment
 // of the test, marked as not live.
 import type { ServiceConfig } from '../config/types.js';
@@ -8,19 +9,20 @@ import type { BoardSource } from '../render/content/board-source.js';
 import { gtfsBoard, NO_DATA } from '../feeds/board.js';
 import type { Schedule } from '../feeds/schedule.js';
 import { pointer, type ConfigFault } from '../config/faults.js';
-import { loadGtfs } from '../feeds/gtfs-static.js';
+import { ScheduleReader } from '../feeds/schedule-reader.js';
 
 export async function checkSchedules(config: ServiceConfig): Promise<{ faults: ConfigFault[]; warnings: string[]; notes: string[]; boards: BoardSource }> {
   const read = new Map<string, { schedule: Schedule; zone: string }>();
   const faults: ConfigFault[] = [];
   const warnings: string[] = [];
   const notes: string[] = [];
+  const reader = new ScheduleReader();
   for (const feed of config.feeds) {
     if (!feed.static) continue;
     if (!('file' in feed.static)) { notes.push(`feed ${feed.id}: the schedule is fetched at start (not checked offline)`); continue; }
     const stops = new Set(feed.boards.flatMap((b) => b.stops));
     try {
-      const schedule = await loadGtfs(feed.static.file, stops);
+      const schedule = await reader.read(feed.static.file, stops, config.staticMaxMB * 2 ** 20);
       const zone = feed.timezone ?? schedule.agencyZone;
       notes.push(`feed ${feed.id}: schedule read: ${schedule.trips.size} trips and ${schedule.size} stop times for the boards' ${stops.size} stop(s), zone ${zone ?? 'none (agency.txt has none)'}`);
       if (!zone) faults.push({ path: pointer('feeds', feed.id, 'timezone'), message: 'the schedule\'s agency.txt names no agency_timezone: give the feed a timezone' });
@@ -34,6 +36,7 @@ export async function checkSchedules(config: ServiceConfig): Promise<{ faults: C
       faults.push({ path: pointer('feeds', feed.id, 'static'), message: (err as Error).message });
     }
   }
+  await reader.close();
   const boards: BoardSource = {
     board: (q) => { const r = read.get(q.feed); return r ? gtfsBoard(q, { ...r, fresh: false }) : NO_DATA; },
     onChange: () => () => {},

@@ -47,3 +47,36 @@ test('a schedule at a URL is fetched at start, tried again within the hour after
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a schedule at a URL that keeps failing is fetched again less and less often: after 1, 2, 4 hours, then daily once read', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
+  const srv = await feedServer();
+  const clock = new FakeClock(T0);
+  srv.bodies.set('/tu', tripUpdates(T0));
+  srv.bodies.set('/gtfs.zip', 'PK but not a zip');
+  const feed = { type: 'gtfs-rt', url: srv.url('/tu'), static: srv.url('/gtfs.zip'), interval: '30' };
+  const rig = await feedsRig(boardConfig({ vbb: feed }, ['S1']), clock);
+  const sched = () => (rig.feeds.status().feeds as Obj).vbb.schedule;
+  const fetches = () => srv.got.filter((g) => g.path === '/gtfs.zip').length;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  try {
+    let at = T0;
+    for (const [tries, hours] of [[1, 1], [2, 2], [3, 4]]) {
+      const next = iso(at + hours * 3600_000);
+      const failed = () => fetches() === tries && sched().state === 'fault' && sched().nextLoadAt === next;
+      await until(failed, 10_000, () => `try ${tries}: ${JSON.stringify(sched())}`);
+      assert.match(sched().lastFault, /not a zip file/);
+      clock.advance(hours * 3600_000 - 1000);
+      assert.equal(fetches(), tries, `not again within ${hours} h`);
+      if (tries === 3) srv.bodies.set('/gtfs.zip', readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule())));
+      clock.advance(1000);
+      at += hours * 3600_000;
+    }
+    const daily = () => sched().state === 'ok' && sched().nextLoadAt === iso(at + 24 * 3600_000);
+    await until(daily, 10_000, () => `read, then daily: ${JSON.stringify(sched())}`);
+  } finally {
+    await rig.stop();
+    srv.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
