@@ -25,7 +25,7 @@ test(`one runs, ${ADMIN_WAITING} wait, and beyond them or ${ADMIN_PER_SECOND} a 
   const ran: string[] = [];
   const release: Array<() => void> = [];
   const refused: Array<[string, string, string]> = [];
-  const lane = new AdminIntake(async (p) => { ran.push(p.toString()); await new Promise<void>((r) => release.push(r)); }, (topic, p, reason) => refused.push([topic, p.toString(), reason]));
+  const lane = new AdminIntake(async (_topic, p) => { ran.push(p.toString()); await new Promise<void>((r) => release.push(r)); }, (topic, p, reason) => refused.push([topic, p.toString(), reason]));
   const n = ADMIN_PER_SECOND + 5;
   for (let i = 0; i < n; i++) lane.offer('mlds/u1/admin', Buffer.from(`c${i}`));
   assert.deepEqual(ran, ['c0']);
