@@ -1,9 +1,10 @@
 // `make test-vm` (not `make test`: a few minutes under TCG). Debian's kernel boots the host's
-// own root (read-only over 9p, a tmpfs laid over it) with the host's systemd as init, and
-// systemd runs systemd/mlds.service exactly as the repository has it (its drop-in only adds
-// MLDS_TEST_HOOKS=1) on a real kernel framebuffer. QEMU's screendumps show the panel at each
-// step: the info screen, then the replayed request; `systemctl restart` blanks and replays;
-// `kill -9` and a frame loop stopped on purpose are each followed by a restart by systemd.
+// own root (read-only over 9p, a tmpfs laid over it, the guest's own /tmp and /var/tmp) with
+// the host's systemd as init, and systemd runs systemd/mlds.service exactly as the repository
+// has it (its drop-in only adds MLDS_TEST_HOOKS=1) on a real kernel framebuffer. After a check
+// of the guest's own /tmp, QEMU's screendumps show the panel at each step: the info screen, then
+// the replayed request; `systemctl restart` blanks and replays; `kill -9` and a frame loop
+// stopped on purpose are each followed by a restart by systemd.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { ensureKernel, loadOrder, type Kernel } from '../output/vm/kernel.js';
 import { qemuUnavailable } from '../output/vm/qemu.js';
 import { nativeHelperProblem } from '../../src/native/helper.js';
 import { REPO } from '../helpers/service.js';
-import { AGENT, AGENT_SCRIPT, DROP_IN, initScript, prepareScript, TARGET } from './vm/guest.js';
+import { AGENT, AGENT_SCRIPT, DROP_IN, GUEST_TMP, initScript, prepareScript, TARGET } from './vm/guest.js';
 import { start, type Machine } from './vm/machine.js';
 import { dumper, panelConfig, PANEL, pixelAt, probes, until } from './vm/screens.js';
 
@@ -49,11 +50,25 @@ function initramfs(k: Kernel, path: string): void {
   const order = loadOrder(k, MODULES);
   writeFileSync(path, cpio([dir('bin'), dir('dev'), dir('proc'), dir('sys'), dir('tmp'), dir('modules'),
     file('bin/busybox', readFileSync('/bin/busybox'), 0o755), symlink('bin/sh', 'busybox'),
-    file('init', Buffer.from(initScript(order, GUEST_IP)), 0o755),
+    file('init', Buffer.from(initScript(order, GUEST_IP, REPO)), 0o755),
     ...order.map((m) => file(`modules/${m}.ko`, readFileSync(k.modules.get(m)!)))]));
 }
 
 const at = (px: Buffer, x: number, y: number) => pixelAt(px, W, x, y);
+
+/** From the guest's own clock: how long systemd-tmpfiles-setup ran, and when mlds sent READY=1 (Type=notify). */
+async function bootTimes(m: Machine): Promise<string> {
+  const show = async (unit: string, props: string[]) => {
+    const r = await m.sh(`systemctl show ${props.map((p) => `-p ${p}`).join(' ')} ${unit}`);
+    return Object.fromEntries(r.out.split('\n').map((l) => l.split('=')).map(([k, v]) => [k, Number(v) / 1e6]));
+  };
+  const tf = await show('systemd-tmpfiles-setup',
+    ['ExecMainStartTimestampMonotonic', 'ExecMainExitTimestampMonotonic']);
+  const ran = tf.ExecMainExitTimestampMonotonic - tf.ExecMainStartTimestampMonotonic;
+  const mlds = await show('mlds', ['ActiveEnterTimestampMonotonic']);
+  return `systemd-tmpfiles-setup ran ${ran.toFixed(1)} s; ` +
+    `mlds READY ${mlds.ActiveEnterTimestampMonotonic.toFixed(1)} s after the kernel started`;
+}
 
 test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', { skip, timeout: 900_000 }, async (t) => {
   mkdirSync(CACHE, { recursive: true });
@@ -65,7 +80,7 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
   const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   try {
     initramfs(kernel!, join(work, 'initramfs.cpio'));
-    writeFileSync(join(out, 'prepare.sh'), prepareScript(REPO));
+    writeFileSync(join(out, 'prepare.sh'), prepareScript());
     writeFileSync(join(out, 'config.json'), JSON.stringify(CONFIG, null, 1));
     writeFileSync(join(out, 'state.json'), JSON.stringify({ lastRequest: { main: { query: SAVED, at: 0, source: 'http' } }, lastFeedback: {} }));
     writeFileSync(join(out, 'mlds.service'), readFileSync(join(REPO, 'systemd', 'mlds.service')));
@@ -83,7 +98,15 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
     const { json, shot, showing, mainPid, restarts } = probes(m);
 
     await m.waitFor(/MLDS-GUEST-SWITCH/, 120_000);
-    assert.ok(!m.lines.some((l) => /MLDS-GUEST (overlay|prepare|mount) .*failed/.test(l)), m.lines.join('\n'));
+    assert.ok(!m.lines.some((l) => /MLDS-GUEST (overlay|prepare|mount|tmpfs) .*failed/.test(l)), m.lines.join('\n'));
+
+    await t.test('the guest has its own /tmp and /var/tmp: its boot does not walk the host\'s', async () => {
+      for (const d of GUEST_TMP) {
+        const on = await m.sh(`findmnt -n -o TARGET,FSTYPE --target ${d}`);
+        assert.deepEqual(on.out.trim().split(/\s+/), [d, 'tmpfs'],
+          `${d} is a tmpfs of the guest's, not the host's folder under the overlay`);
+      }
+    });
 
     await t.test('systemd starts the unit; READY=1 comes with the info screen on the panel', async () => {
       await m.waitFor(/Started mlds\.service/, 300_000);
@@ -106,6 +129,8 @@ test('systemd boots the unit: info screen, replay, restart, kill -9, watchdog', 
       // The unit's ExecStart is the launcher: the bundle, its code cache in the unit's CacheDirectory=.
       const cc = (await json('/status'))?.codeCache as { bundle?: boolean; dir?: string } | undefined;
       assert.deepEqual([cc?.bundle, cc?.dir], [true, '/var/cache/mlds']);
+      // After the checks of the info screen's 20 s: two more commands over the serial line take a while under TCG.
+      console.log(`# ${stamp()} ${await bootTimes(m)}`);
     });
 
     await t.test('then the replayed request', async () => {

@@ -1,18 +1,36 @@
 // The systemd guest of the boot test. The busybox initramfs loads the drivers, frees /dev/fb0
-// from the console, lays a tmpfs over the host's root (9p, read-only) with overlayfs, lets
+// from the console, lays a tmpfs over the host's root (9p, read-only) with overlayfs, gives the
+// guest its own empty /tmp and /var/tmp, lets
 // /mnt/prepare.sh (from the writable share) install the unit, its user and the configuration
 // into that root, sets the NIC's address, and hands over to the host's own systemd as init.
 // mlds-vm.target wants only basic.target, mlds.service and a shell on ttyS1 for the test.
 import { bootPrelude } from '../../output/vm/init.js';
 
-/** The initramfs /init. */
-export function initScript(modules: string[], ip: string): string {
+/**
+ * The folders a boot empties or walks (Debian's tmpfiles.d: `D /tmp`, `R! /var/tmp/systemd-private-*`
+ * and the aged `D! /tmp/.X11-unix` ...): the guest gets its own tmpfs for each, or
+ * systemd-tmpfiles-setup.service would walk the host's, file by file through 9p (minutes for
+ * 100,000 files), and hide each behind an overlay whiteout. The other aged folders
+ * (/var/cache/man, /var/lib/systemd/coredump) are only walked by systemd-tmpfiles-clean.service,
+ * 15 minutes after boot, and hold the host's few files.
+ */
+export const GUEST_TMP = ['/tmp', '/var/tmp'];
+
+/** The initramfs /init; `repo` is the checkout the service runs from. */
+export function initScript(modules: string[], ip: string, repo: string): string {
   return `${bootPrelude(modules)}
 mkdir -p /lower /rw /newroot
 mount -t 9p -o trans=virtio,version=9p2000.L,ro host /lower || echo "MLDS-GUEST mount host failed"
 mount -t tmpfs -o size=512m tmpfs /rw
 mkdir -p /rw/upper /rw/work
 mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work /newroot || echo "MLDS-GUEST overlay failed"
+# The service as /opt/mlds (the checkout, with dist/ and the native helper built): a mount, not a
+# symlink, so neither the guest's own /tmp nor the unit's PrivateTmp= hides a checkout in /tmp.
+mkdir -p /newroot/opt/mlds
+mount --bind '/newroot${repo}' /newroot/opt/mlds || echo "MLDS-GUEST mount repo failed"
+for d in ${GUEST_TMP.join(' ')}; do
+  mount -t tmpfs -o mode=1777,size=256m tmpfs "/newroot$d" || echo "MLDS-GUEST tmpfs $d failed"
+done
 mount -t 9p -o trans=virtio,version=9p2000.L out /newroot/mnt || echo "MLDS-GUEST mount out failed"
 sh /newroot/mnt/prepare.sh /newroot || echo "MLDS-GUEST prepare failed"
 ip link set lo up
@@ -27,7 +45,7 @@ exec switch_root /newroot /lib/systemd/systemd
 }
 
 /** Run by /init with the new root as $1, before systemd starts: what the Buildroot package would install. */
-export function prepareScript(repo: string): string {
+export function prepareScript(): string {
   return `#!/bin/sh
 set -e
 R=$1
@@ -38,9 +56,7 @@ rm -f $R/.dockerenv $R/run/.containerenv
 for u in systemd-timesyncd.service avahi-daemon.service avahi-daemon.socket postgresql.service systemd-pstore.service getty@tty1.service; do
   ln -sf /dev/null $R/etc/systemd/system/$u
 done
-# The service as /opt/mlds (the checkout, with dist/ and the native helper built).
-mkdir -p $R/opt $R/etc/mlds $R/var/lib/mlds
-ln -sfn ${repo} $R/opt/mlds
+mkdir -p $R/etc/mlds $R/var/lib/mlds
 # The mlds user with the unit's supplementary groups (video, dialout, audio).
 echo 'mlds:x:990:990:mlds display control service:/var/lib/mlds:/usr/sbin/nologin' >> $R/etc/passwd
 echo 'mlds:x:990:' >> $R/etc/group
