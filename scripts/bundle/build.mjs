@@ -47,15 +47,19 @@ const requireCjsInBundle = {
   },
 };
 
-// The worker threads (the screenshot encoder's, the feeds' decoder), as text the bundle carries:
-// encoder.ts and decoder.ts start their worker from it, so no file of the package is read after
-// the start.
+// The worker threads (the screenshot encoder's, the feeds' decoder, the alerts' CAP parser), as
+// text the bundle carries: encoder.ts, decoder.ts and cap-decoder.ts start their worker from it,
+// so no file of the package is read after the start.
 const workerText = async (file) => (await build({
   entryPoints: [path.join(ROOT, 'dist', file)],
   bundle: true, platform: 'node', format: 'iife', target: 'node20', packages: 'external',
   minifyWhitespace: true, charset: 'ascii', legalComments: 'none', logLevel: 'warning', write: false,
 })).outputFiles[0].text;
-const workers = { MLDS_ENCODE_WORKER: await workerText('render/encode-worker.js'), MLDS_FEED_WORKER: await workerText('feeds/decode-worker.js') };
+const workers = {
+  MLDS_ENCODE_WORKER: await workerText('render/encode-worker.js'),
+  MLDS_FEED_WORKER: await workerText('feeds/decode-worker.js'),
+  MLDS_CAP_WORKER: await workerText('alerts/cap-worker.js'),
+};
 const result = await build({
   entryPoints: [path.join(ROOT, 'dist/cli.js')],
   outfile: path.join(ROOT, 'dist/bundle/mlds.cjs'),

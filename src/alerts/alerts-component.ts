@@ -8,6 +8,7 @@ import { SPEECH_COMPONENT, type Speaker } from '../capability/speaker.js';
 import type { AlertFeedConfig } from '../config/alert-speech-types.js';
 import { describeUrl } from '../fetch/url-rules.js';
 import { isoTime } from '../util/clock.js';
+import { CapDecoder } from './cap-decoder.js';
 import { fetchFeed, type Fetched } from './feed-fetch.js';
 import { emptySaved, MAX_ENDED, MAX_SPOKEN, readSaved, writeSaved, type SavedAlert, type SavedAlerts } from './saved.js';
 import { rank, select, type NotShownReason } from './select.js';
@@ -33,6 +34,8 @@ interface Feed {
 const LEVEL_INTERVALS = 10;
 const LEVEL_MIN_S = 600;
 const DAY_S = 86_400;
+/** The parsing thread ends this long after the last document (and starts again with the next). */
+const DECODER_IDLE_MS = 30_000;
 
 export class Alerts implements Component {
   readonly name = 'alerts';
@@ -42,6 +45,7 @@ export class Alerts implements Component {
   private writing: Promise<void> = Promise.resolve();
   private applying: Promise<void> = Promise.resolve();
   private applyFaults = new Map<string, string>();
+  private readonly decoder = new CapDecoder(DECODER_IDLE_MS);
 
   constructor(private readonly stateDir: string | undefined) {}
 
@@ -71,6 +75,7 @@ export class Alerts implements Component {
       await this.show(ctx, ctx.clock.now()).catch(() => undefined);
     }
     await this.writing;
+    await this.decoder.close();
     this.ctx = undefined;
   }
 
@@ -156,7 +161,7 @@ export class Alerts implements Component {
     f.lastFetchAt = ctx.clock.now();
     let fetched: Fetched | undefined;
     try {
-      fetched = await fetchFeed(f.config.url, { maxBytes: cfg.alertMaxMB * 2 ** 20, portRange: cfg.urlPortRange, signal, field: `alerts/${f.index}/url`, cache: f.cache });
+      fetched = await fetchFeed(f.config.url, { maxBytes: cfg.alertMaxMB * 2 ** 20, portRange: cfg.urlPortRange, signal, field: `alerts/${f.index}/url`, cache: f.cache, decoder: this.decoder });
     } catch (err) {
       if (f.stopped) return;
       const message = (err as Error).message;

@@ -1,11 +1,12 @@
 // Fetching an `alerts` URL within the house's rules (src/fetch: URL rules, redirects, time and
 // a size cap counted as the bytes arrive), then the linked alerts of a feed, one at a time,
 // at most MAX_ALERTS in all, each under the same cap. A linked alert already fetched is kept
-// by its URL and not fetched again while the feed lists it.
+// by its URL and not fetched again while the feed lists it. Documents are parsed in the alerts'
+// thread (cap-decoder.ts).
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
-import type { CapAlert } from './cap-alert.js';
-import { MAX_ALERTS, parseCapDocument, parseLinkedAlert } from './cap-xml.js';
+import { MAX_ALERTS, type CapAlert } from './cap-alert.js';
+import type { CapDecoder } from './cap-decoder.js';
 
 export const ALERT_TIMEOUT_MS = 20_000;
 
@@ -15,6 +16,8 @@ export interface FetchFeedOptions {
   signal: AbortSignal;
   field: string;
   cache: ReadonlyMap<string, CapAlert>;
+  /** Parses off the event loop. */
+  decoder: CapDecoder;
 }
 
 export interface Fetched {
@@ -28,7 +31,7 @@ export interface Fetched {
 export async function fetchFeed(url: string, o: FetchFeedOptions): Promise<Fetched> {
   const opts = { maxBytes: o.maxBytes, timeoutMs: ALERT_TIMEOUT_MS, portRange: o.portRange, signal: o.signal, field: o.field };
   const res = await fetchLimited(url, opts);
-  const doc = parseCapDocument(res.body ?? Buffer.alloc(0));
+  const doc = await o.decoder.document(res.body ?? Buffer.alloc(0));
   const cache = new Map<string, CapAlert>();
   const alerts = [...doc.alerts];
   const refused = [...doc.refused];
@@ -40,7 +43,7 @@ export async function fetchFeed(url: string, o: FetchFeedOptions): Promise<Fetch
     if (!alert) {
       try {
         const r = await fetchLimited(abs, opts);
-        alert = parseLinkedAlert(r.body ?? Buffer.alloc(0));
+        alert = await o.decoder.linked(r.body ?? Buffer.alloc(0));
       } catch (err) {
         if (o.signal.aborted) throw err;
         refused.push(`${describeUrl(abs)}: ${(err as Error).message}`);
