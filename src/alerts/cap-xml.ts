@@ -134,7 +134,7 @@ export function parseCapDocument(body: Buffer): CapDocument {
     try {
       const alert = embedded(e);
       if (alert) { out.alerts.push(readAlert(alert)); return; }
-      const link = out.kind === 'rss' ? textOf(arr(e.link)[0]) : atomLink(arr(e.link));
+      const link = out.kind === 'rss' ? rssLink(arr(e.link)) : atomLink(arr(e.link));
       if (link) out.links.push(link);
       else out.refused.push(`entry ${i + 1} holds no CAP alert and links to none`);
     } catch (err) {
@@ -166,6 +166,12 @@ function embedded(e: Record<string, unknown>): Record<string, unknown> | undefin
     }
   }
   return undefined;
+}
+
+/** An RSS <link>'s text, its entities decoded as every text is (`&amp;` between query parameters). */
+function rssLink(links: unknown[]): string | undefined {
+  const t = textOf(links[0]);
+  return t === undefined ? undefined : decodeXmlText(t);
 }
 
 function atomLink(links: unknown[]): string | undefined {
