@@ -159,9 +159,7 @@ function embedded(e: Record<string, unknown>): Record<string, unknown> | undefin
     const t = textOf(c);
     if (t && t.includes('alert') && t.trimStart().startsWith('&lt;')) {
       // Escaped XML text: decoded once and parsed as a document of its own (one level only).
-      const inner = decodeXmlText(t);
-      precheck(inner);
-      const d = parser().parse(inner) as Record<string, unknown>;
+      const d = parseXml(decodeXmlText(t), 'its escaped content is not well-formed XML');
       if (isObj(d.alert)) return d.alert;
     }
   }
