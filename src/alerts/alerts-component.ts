@@ -51,12 +51,16 @@ export class Alerts implements Component {
   private applying: Promise<void> = Promise.resolve();
   private readonly levels = new AlertLevels();
   private readonly decoder = new CapDecoder(DECODER_IDLE_MS);
+  /** What was wrong with alerts.json at the start. */
+  private stateProblems: ServiceProblem[] = [];
 
   constructor(private readonly stateDir: string | undefined) {}
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
-    this.saved = await readSaved(this.stateDir);
+    const read = await readSaved(this.stateDir, ctx.log);
+    this.saved = read.saved;
+    this.stateProblems = read.problems;
     this.dropExpired(ctx.clock.now());
     this.feeds = ctx.config().alerts.map((c, i) => this.begin(c, i));
     ctx.log.info({ feeds: this.feeds.length, inForce: this.inForce().length }, 'alerts started');
@@ -132,7 +136,7 @@ export class Alerts implements Component {
       const listed = reasons.slice(0, 3).join('; ') + (n > 3 ? `; and ${n - 3} more` : '');
       return { source: 'alerts', message: `alert feed ${describeUrl(f.config.url)}: ${n} entr${n === 1 ? 'y or alert is' : 'ies or alerts are'} left out (${listed}); the rest are read`, since: isoTime(since) };
     });
-    return [...faults, ...refused, ...this.levels.problems()];
+    return [...this.stateProblems, ...faults, ...refused, ...this.levels.problems()];
   }
 
   private inForce(): SavedAlert[] {
