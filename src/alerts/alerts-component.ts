@@ -53,6 +53,10 @@ export class Alerts implements Component {
   private readonly decoder = new CapDecoder(DECODER_IDLE_MS);
   /** What was wrong with alerts.json at the start. */
   private stateProblems: ServiceProblem[] = [];
+  /** `<display>|<key>` of alerts handed to speech and not yet said. */
+  private readonly speaking = new Set<string>();
+  /** Why an alert's warning was last not queued, by `<display>|<key>` (logged once). */
+  private readonly notQueued = new Map<string, string>();
 
   constructor(private readonly stateDir: string | undefined) {}
 
@@ -260,10 +264,17 @@ export class Alerts implements Component {
     }
     const changed = await this.levels.sync(ctx, now, wanted, this.saved.held);
     // Every alert that comes into force is spoken once per display, shown first or not.
+    const marks = new Set<string>();
     for (const f of this.feeds) {
       if (!f.config.speak) continue;
-      for (const alert of this.saved.feeds[feedKey(f.config, f.index)]?.inForce ?? []) for (const d of f.config.displays) this.announce(ctx, d, alert);
+      for (const alert of this.saved.feeds[feedKey(f.config, f.index)]?.inForce ?? []) {
+        for (const d of f.config.displays) {
+          marks.add(`${d}|${alert.key}`);
+          this.announce(ctx, d, alert);
+        }
+      }
     }
+    for (const m of this.notQueued.keys()) if (!marks.has(m)) this.notQueued.delete(m);
     const snapshot = JSON.stringify(this.saved);
     if (changed || snapshot !== this.lastWritten) await this.persist(snapshot);
   }
@@ -277,15 +288,31 @@ export class Alerts implements Component {
     await this.writing;
   }
 
+  /**
+   * Hands the alert's warning to speech unless it was said or is waiting to be; it counts as
+   * spoken only once speech says it was, so one refused (a full queue), dropped or failed is
+   * handed over again at the next fetch while the alert is in force.
+   */
   private announce(ctx: RuntimeContext, displayId: string, alert: SavedAlert): void {
     if (!alert.spoken) return;
     const mark = `${displayId}|${alert.key}`;
-    if (this.saved.spoken.includes(mark)) return;
+    if (this.saved.spoken.includes(mark) || this.speaking.has(mark)) return;
     const speaker = ctx.component<Speaker & Component>(SPEECH_COMPONENT);
     if (!speaker) return;
-    const r = speaker.announce({ displayId, text: alert.spoken, priority: true, source: 'cap' });
-    this.saved.spoken = [...this.saved.spoken, mark].slice(-MAX_SPOKEN);
-    if (!r.queued) ctx.log.warn({ display: displayId, identifier: alert.identifier, reason: r.reason }, 'alert not spoken');
+    this.speaking.add(mark);
+    const r = speaker.announce({
+      displayId, text: alert.spoken, priority: true, source: 'cap',
+      settled: (said) => {
+        this.speaking.delete(mark);
+        if (!said) return;
+        this.saved.spoken = [...this.saved.spoken, mark].slice(-MAX_SPOKEN);
+        void this.persist(JSON.stringify(this.saved));
+      },
+    });
+    if (r.queued) { this.notQueued.delete(mark); return; }
+    this.speaking.delete(mark);
+    if (this.notQueued.get(mark) !== r.reason) ctx.log.warn({ display: displayId, identifier: alert.identifier, reason: r.reason }, 'alert not spoken yet; handed to speech again at the next fetch');
+    this.notQueued.set(mark, r.reason);
   }
 }
 
