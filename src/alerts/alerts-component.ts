@@ -30,7 +30,10 @@ interface Feed {
   nextFetchAt?: number;
   fault?: { message: string; since: number };
   notShown: Array<{ identifier: string; sender: string; event: string; reason: NotShownReason | string }>;
-  /** Entries and alerts of the last good fetch left out (unreadable, over a limit, a template that failed), and since when some are. */
+  /**
+   * Entries and alerts of the last good fetch left out (unreadable, over a limit, a template
+   * that failed), and since when some are.
+   */
   refused: { reasons: string[]; since: number } | undefined;
   /** Entries and alerts left out since the start, counted at each fetch. */
   refusedTotal: number;
@@ -138,7 +141,9 @@ export class Alerts implements Component {
       const { reasons, since } = f.refused!;
       const n = reasons.length;
       const listed = reasons.slice(0, 3).join('; ') + (n > 3 ? `; and ${n - 3} more` : '');
-      return { source: 'alerts', message: `alert feed ${describeUrl(f.config.url)}: ${n} entr${n === 1 ? 'y or alert is' : 'ies or alerts are'} left out (${listed}); the rest are read`, since: isoTime(since) };
+      const what = n === 1 ? 'entry or alert is' : 'entries or alerts are';
+      const message = `alert feed ${describeUrl(f.config.url)}: ${n} ${what} left out (${listed}); the rest are read`;
+      return { source: 'alerts', message, since: isoTime(since) };
     });
     return [...this.stateProblems, ...faults, ...refused, ...this.levels.problems()];
   }
@@ -148,7 +153,9 @@ export class Alerts implements Component {
   }
 
   private begin(config: AlertFeedConfig, index: number): Feed {
-    const f: Feed = { config, index, notShown: [], refused: undefined, refusedTotal: 0, cache: new Map(), stopped: false };
+    const f: Feed = {
+      config, index, notShown: [], refused: undefined, refusedTotal: 0, cache: new Map(), stopped: false,
+    };
     this.fetchNow(f);
     return f;
   }
@@ -216,11 +223,13 @@ export class Alerts implements Component {
           // One alert the template cannot be filled from is left out alone.
           const why = `alert ${c.alert.identifier}: the template cannot be filled in (${(err as Error).message})`;
           refused.push(why);
-          unfilled.push({ identifier: c.alert.identifier, sender: c.alert.sender, event: c.info.event, reason: `refused: ${why}` });
+          const { identifier, sender } = c.alert;
+          unfilled.push({ identifier, sender, event: c.info.event, reason: `refused: ${why}` });
           continue;
         }
+        const { identifier, sender, sent } = c.alert;
         saved.inForce.push({
-          key: c.key, identifier: c.alert.identifier, sender: c.alert.sender, sent: c.alert.sent, event: c.info.event, severity: c.info.severity,
+          key: c.key, identifier, sender, sent, event: c.info.event, severity: c.info.severity,
           from: c.from, expiresAt: c.expiresAt, text, spoken: c.info.instruction || c.info.headline,
         });
       }
@@ -231,7 +240,10 @@ export class Alerts implements Component {
       ];
       f.refusedTotal += refused.length;
       f.refused = refused.length ? { reasons: refused, since: f.refused?.since ?? now } : undefined;
-      if (refused.length) ctx.log.warn({ feed: describeUrl(f.config.url), refused: refused.slice(0, 10) }, 'alert feed: entries or alerts left out; the rest are read');
+      if (refused.length) {
+        const feed = describeUrl(f.config.url);
+        ctx.log.warn({ feed, refused: refused.slice(0, 10) }, 'alert feed: entries or alerts left out, the rest read');
+      }
     }
     saved.inForce = saved.inForce.filter((a) => a.expiresAt === undefined || a.expiresAt > now);
     await this.show(ctx, now);
@@ -311,7 +323,10 @@ export class Alerts implements Component {
     });
     if (r.queued) { this.notQueued.delete(mark); return; }
     this.speaking.delete(mark);
-    if (this.notQueued.get(mark) !== r.reason) ctx.log.warn({ display: displayId, identifier: alert.identifier, reason: r.reason }, 'alert not spoken yet; handed to speech again at the next fetch');
+    if (this.notQueued.get(mark) !== r.reason) {
+      const why = 'alert not spoken yet; handed to speech again at the next fetch';
+      ctx.log.warn({ display: displayId, identifier: alert.identifier, reason: r.reason }, why);
+    }
     this.notQueued.set(mark, r.reason);
   }
 }

@@ -27,7 +27,8 @@ export class CapDecoder {
 
   constructor(idleMs: number) {
     const bundled = typeof MLDS_CAP_WORKER === 'string' ? MLDS_CAP_WORKER : undefined;
-    this.jobs = new JobWorker(() => startModuleWorker(import.meta.url, 'cap-worker', bundled, { resourceLimits: LIMITS }), idleMs, 'CAP parser');
+    const start = () => startModuleWorker(import.meta.url, 'cap-worker', bundled, { resourceLimits: LIMITS });
+    this.jobs = new JobWorker(start, idleMs, 'CAP parser');
   }
 
   /** A feed or a single alert (cap-xml.ts parseCapDocument). */

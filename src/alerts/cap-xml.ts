@@ -69,7 +69,9 @@ export function precheck(xml: string): void {
     const to = xml.indexOf('<', from);
     if (countPoints(xml, from, to < 0 ? xml.length : to) > MAX_POINTS) throw new CapDocumentError(`refused: the document has a polygon of more than ${MAX_POINTS} points`);
   }
-  const tooLong = () => new CapDocumentError(`refused: the document has a text of more than ${MAX_TEXT_RUN} characters`);
+  const tooLong = () => new CapDocumentError(
+    `refused: the document has a text of more than ${MAX_TEXT_RUN} characters`,
+  );
   let tags = 0;
   let textFrom = 0;
   for (let i = xml.indexOf('<'); i >= 0; i = xml.indexOf('<', i)) {
@@ -84,7 +86,10 @@ export function precheck(xml: string): void {
   if (xml.length - textFrom > MAX_TEXT_RUN) throw tooLong();
 }
 
-/** Where the markup opened by the '<' at `at` ends (its '>'), -1 when it is not closed; counts an element's attributes. */
+/**
+ * Where the markup opened by the '<' at `at` ends (its '>'), -1 when it is not closed; an
+ * element's attributes are counted on the way.
+ */
 function tagEnd(xml: string, at: number): number {
   const closer = (s: string) => { const e = xml.indexOf(s, at + 2); return e < 0 ? -1 : e + s.length - 1; };
   if (xml.startsWith('<!--', at)) return closer('-->');
@@ -99,7 +104,9 @@ function tagEnd(xml: string, at: number): number {
     if (c === QUOT || c === APOS) quote = c;
     else if (c === GT) return k;
     else if (c === LT) return k - 1;
-    else if (c === EQ && ++attributes > MAX_ATTRIBUTES) throw new CapDocumentError(`refused: the document has a tag of more than ${MAX_ATTRIBUTES} attributes`);
+    else if (c === EQ && ++attributes > MAX_ATTRIBUTES) {
+      throw new CapDocumentError(`refused: the document has a tag of more than ${MAX_ATTRIBUTES} attributes`);
+    }
   }
   return -1;
 }

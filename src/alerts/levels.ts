@@ -15,10 +15,21 @@ import { rank } from './select.js';
 /** An alert in force that may show at a level: the value it sends is its text made plain for the area. */
 export interface Candidate { entry: AlertFeedConfig; alert: SavedAlert; value: string }
 
-interface Refusal { display: string; priority: string; identifier: string; event: string; value: string; message: string; since: number }
+interface Refusal {
+  display: string;
+  priority: string;
+  identifier: string;
+  event: string;
+  value: string;
+  message: string;
+  since: number;
+}
 interface Fault { message: string; since: number }
 
-/** A level without an alert `expires` lasts this many intervals (at least LEVEL_MIN_S), renewed while the alert is in force. */
+/**
+ * A level without an alert `expires` lasts this many intervals (at least LEVEL_MIN_S), renewed
+ * while the alert is in force.
+ */
 const LEVEL_INTERVALS = 10;
 const LEVEL_MIN_S = 600;
 const DAY_S = 86_400;
@@ -41,7 +52,9 @@ export class AlertLevels {
    * Sets, renews or clears each level of `held` to match `wanted` (candidates by level, in any
    * order); returns whether `held` changed.
    */
-  async sync(ctx: RuntimeContext, now: number, wanted: ReadonlyMap<string, Candidate[]>, held: Record<string, HeldLevel>): Promise<boolean> {
+  async sync(
+    ctx: RuntimeContext, now: number, wanted: ReadonlyMap<string, Candidate[]>, held: Record<string, HeldLevel>,
+  ): Promise<boolean> {
     let changed = false;
     const shown = new Set<string>();
     const current = new Set<string>();
@@ -70,7 +83,9 @@ export class AlertLevels {
   }
 
   /** The first candidate the control path takes: kept as held, or set; 'none' when every one is refused. */
-  private async setLevel(ctx: RuntimeContext, now: number, k: string, ranked: Candidate[], held: Record<string, HeldLevel>): Promise<'kept' | 'set' | 'none'> {
+  private async setLevel(
+    ctx: RuntimeContext, now: number, k: string, ranked: Candidate[], held: Record<string, HeldLevel>,
+  ): Promise<'kept' | 'set' | 'none'> {
     const h = held[k];
     const [display, priority] = splitLevel(k);
     for (const c of ranked) {
@@ -78,7 +93,8 @@ export class AlertLevels {
       if (this.refused.get(rk)?.value === c.value) continue;
       const window = Math.min(Math.max(LEVEL_INTERVALS * c.entry.interval, LEVEL_MIN_S), DAY_S) * 1000;
       const end = Math.min(c.alert.expiresAt ?? now + window, now + DAY_S * 1000);
-      const renewDue = !!h && h.levelUntil < end && h.levelUntil - now < Math.max(3 * c.entry.interval * 1000, window / 2);
+      const renewDue = !!h && h.levelUntil < end
+        && h.levelUntil - now < Math.max(3 * c.entry.interval * 1000, window / 2);
       const show = `${c.entry.show.layout}/${c.entry.show.area}`;
       if (h && h.key === c.alert.key && h.text === c.value && h.show === show && !renewDue) return 'kept';
       const seconds = Math.max(1, Math.ceil((end - now) / 1000));
@@ -95,8 +111,10 @@ export class AlertLevels {
         const message = (err as Error).message;
         if (err instanceof MldsError && err.status === 400) {
           // The alert's own fault: the next one in rank may show instead.
-          this.refused.set(rk, { display, priority, identifier: c.alert.identifier, event: c.alert.event, value: c.value, message, since: now });
-          ctx.log.warn({ display, identifier: c.alert.identifier, code: err.code, err: message }, 'alert refused by the control path; the next in rank is tried');
+          const { identifier, event } = c.alert;
+          this.refused.set(rk, { display, priority, identifier, event, value: c.value, message, since: now });
+          const why = 'alert refused by the control path; the next in rank is tried';
+          ctx.log.warn({ display, identifier, code: err.code, err: message }, why);
           continue;
         }
         this.faults.set(k, { message, since: this.faults.get(k)?.since ?? now });
@@ -119,11 +137,16 @@ export class AlertLevels {
 
   problems(): ServiceProblem[] {
     const refused = [...this.refused.values()].map((r): ServiceProblem => ({
-      source: 'alerts', message: `alert ${r.identifier} (${r.event}) is not shown on ${r.display} at priority ${r.priority}: ${r.message}`, since: isoTime(r.since),
+      source: 'alerts',
+      message: `alert ${r.identifier} (${r.event}) is not shown on ${r.display} at priority ${r.priority}: `
+        + r.message,
+      since: isoTime(r.since),
     }));
     const faults = [...this.faults].map(([k, f]): ServiceProblem => {
       const [display, priority] = splitLevel(k);
-      return { source: 'alerts', message: `the alert level ${priority} of ${display} cannot be set: ${f.message}; tried again at the next fetch`, since: isoTime(f.since) };
+      const message = `the alert level ${priority} of ${display} cannot be set: ${f.message}; `
+        + 'tried again at the next fetch';
+      return { source: 'alerts', message, since: isoTime(f.since) };
     });
     return [...refused, ...faults];
   }

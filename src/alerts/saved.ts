@@ -48,13 +48,16 @@ export const emptySaved = (): SavedAlerts => ({ feeds: {}, held: {}, spoken: [] 
 export interface Warn { warn(obj: object, msg: string): void }
 
 /** What alerts.json holds, and what was wrong with it (the problems /status lists). */
-export async function readSaved(dir: string | undefined, log?: Warn): Promise<{ saved: SavedAlerts; problems: ServiceProblem[] }> {
+export async function readSaved(
+  dir: string | undefined, log?: Warn,
+): Promise<{ saved: SavedAlerts; problems: ServiceProblem[] }> {
   if (!dir) return { saved: emptySaved(), problems: [] };
   const file = path.join(dir, FILE);
   const aside = (what: string, err: Error | undefined, move: boolean): ServiceProblem => {
     const { aside: to, where } = keepAside(file, move);
     const why = err ? ` (${err.message.split('\n')[0]})` : '';
-    const message = `${file} ${what}${why}; it was ${where}; ${move ? 'the alerts started without it' : 'the rest was loaded'}`;
+    const then = move ? 'the alerts started without it' : 'the rest was loaded';
+    const message = `${file} ${what}${why}; it was ${where}; ${then}`;
     log?.warn({ file, aside: to }, message);
     return { source: 'state', message, since: new Date().toISOString() };
   };
@@ -70,13 +73,15 @@ export async function readSaved(dir: string | undefined, log?: Warn): Promise<{ 
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    return { saved: emptySaved(), problems: [aside(text.trim() === '' ? 'is empty' : 'is not valid JSON', err as Error, true)] };
+    const what = text.trim() === '' ? 'is empty' : 'is not valid JSON';
+    return { saved: emptySaved(), problems: [aside(what, err as Error, true)] };
   }
   const checked = checkSaved(parsed);
   if (!checked) return { saved: emptySaved(), problems: [aside('does not hold a JSON object', undefined, true)] };
   const n = checked.dropped.length;
   if (!n) return { saved: checked.saved, problems: [] };
-  return { saved: checked.saved, problems: [aside(`has ${n} entr${n === 1 ? 'y' : 'ies'} of the wrong form (${listed(checked.dropped)}), dropped`, undefined, false)] };
+  const what = `has ${n} entr${n === 1 ? 'y' : 'ies'} of the wrong form (${listed(checked.dropped)}), dropped`;
+  return { saved: checked.saved, problems: [aside(what, undefined, false)] };
 }
 
 export async function writeSaved(dir: string | undefined, s: SavedAlerts): Promise<void> {
@@ -89,13 +94,17 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 /** JSON pointer segment (RFC 6901): a feed's key holds its URL's slashes. */
 const seg = (s: string | number): string => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
+const ALERT_TEXTS = ['key', 'identifier', 'sender', 'sent', 'event', 'severity', 'text', 'spoken'];
+
 function isAlert(v: unknown): v is SavedAlert {
-  return isObj(v) && isStr(v.key) && isStr(v.identifier) && isStr(v.sender) && isStr(v.sent) && isStr(v.event) && isStr(v.severity)
-    && isNum(v.from) && (v.expiresAt === undefined || isNum(v.expiresAt)) && isStr(v.text) && isStr(v.spoken);
+  return isObj(v) && ALERT_TEXTS.every((k) => isStr(v[k]))
+    && isNum(v.from) && (v.expiresAt === undefined || isNum(v.expiresAt));
 }
 
-const isEnded = (v: unknown): v is Ended => Array.isArray(v) && v.length === 2 && isStr(v[0]) && (v[1] === 'superseded' || v[1] === 'cancelled');
-const isHeld = (v: unknown): v is HeldLevel => isObj(v) && isStr(v.key) && isStr(v.text) && isNum(v.levelUntil) && (v.show === undefined || isStr(v.show));
+const isEnded = (v: unknown): v is Ended =>
+  Array.isArray(v) && v.length === 2 && isStr(v[0]) && (v[1] === 'superseded' || v[1] === 'cancelled');
+const isHeld = (v: unknown): v is HeldLevel =>
+  isObj(v) && isStr(v.key) && isStr(v.text) && isNum(v.levelUntil) && (v.show === undefined || isStr(v.show));
 
 /**
  * Every entry of a parsed alerts.json checked; those of the wrong form are left out and named in

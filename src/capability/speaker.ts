@@ -9,7 +9,10 @@ export interface Announcement {
   displayId: string;
   /** Plain words to speak (markup and tabs already turned into pauses by the caller or by speech). */
   text: string;
-  /** Priority announcements go before ordinary ones and are spoken in quiet hours; an alert's (source cap) go first of all. */
+  /**
+   * Priority announcements go before ordinary ones and are spoken in quiet hours; an alert's
+   * (source cap) go first of all.
+   */
   priority: boolean;
   source: AnnouncementSource;
   /**

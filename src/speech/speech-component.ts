@@ -94,7 +94,9 @@ export class SpeechComponent implements Component, Speaker {
     if (r.dropped) {
       this.counts.dropped++;
       settle(r.dropped, false);
-      ctx.log.warn({ display: r.dropped.displayId, source: r.dropped.source, priority: r.dropped.priority }, 'speech: the queue is full; its oldest announcement of the lowest rank is dropped');
+      const { displayId: display, source, priority } = r.dropped;
+      const why = 'speech: the queue is full; its oldest announcement of the lowest rank is dropped';
+      ctx.log.warn({ display, source, priority }, why);
     }
     void this.work();
     return { queued: true, position: r.position };
@@ -139,7 +141,10 @@ export class SpeechComponent implements Component, Speaker {
     const settings = config.speech;
     if (!settings || !this.voice || !config.displayById.has(w.displayId)) return false;
     // Queued before quiet hours began: still an ordinary announcement in the quiet.
-    if (!w.priority && isQuiet(ctx.clock.now(), settings.quietHours, config.timezone)) { this.counts.refusedQuiet++; return false; }
+    if (!w.priority && isQuiet(ctx.clock.now(), settings.quietHours, config.timezone)) {
+      this.counts.refusedQuiet++;
+      return false;
+    }
     const n = (this.written.get(w.displayId) ?? 0) + 1;
     const sink = announceSink(config.audioDevice, w.displayId, n);
     this.speaking = { w, since: Date.now() };

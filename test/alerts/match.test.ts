@@ -66,9 +66,10 @@ test('with test: true an alert of status Test shows; an Atom feed linking three 
   }
 });
 
-const BERING = doc(capAlert({ identifier: 'BERING-1', infos: [{ event: 'Gale Warning', areas: [{ desc: 'Bering Sea', polygon: '51,170 51,-170 63,-170 63,170 51,170' }] }] }));
+const SEA = { desc: 'Bering Sea', polygon: '51,170 51,-170 63,-170 63,170 51,170' };
+const BERING = doc(capAlert({ identifier: 'BERING-1', infos: [{ event: 'Gale Warning', areas: [SEA] }] }));
 
-/** A unit at lat, lon reading the Bering Sea alert: its alerts status once the alert is judged, and whether the panel shows it. */
+/** A unit at lat, lon reading the Bering Sea alert: its alerts status once judged, and what the panel shows. */
 async function bering(lat: string, lon: string): Promise<{ st: Obj; red: boolean; layers: number }> {
   const cap = await capServer();
   cap.routes.set('/bering.xml', BERING);
@@ -78,7 +79,11 @@ async function bering(lat: string, lon: string): Promise<{ st: Obj; red: boolean
   const sd = serviceDir(c);
   const svc = await start(sd);
   try {
-    await until(async () => { const st = await alertsStatus(svc); return inForce(st).length + st.feeds[0].notShown.length === 1; }, 20_000, 'the alert judged');
+    const judged = async () => {
+      const st = await alertsStatus(svc);
+      return inForce(st).length + st.feeds[0].notShown.length === 1;
+    };
+    await until(judged, 20_000, 'the alert judged');
     const st = await alertsStatus(svc);
     if (inForce(st).length) await until(() => isRed(svc), 20_000, 'the alert on the panel');
     return { st, red: await isRed(svc), layers: (await mainDisplay(svc)).layers.length };
@@ -89,7 +94,8 @@ async function bering(lat: string, lon: string): Promise<{ st: Obj; red: boolean
   }
 }
 
-test('a Bering Sea polygon (170 E to 170 W) does not concern a unit in Warsaw: nothing shown, and /status says why', async () => {
+test('a Bering Sea polygon (170 E to 170 W) does not concern a unit in Warsaw: nothing shown, /status says why',
+  async () => {
   const { st, red, layers } = await bering(String(LAT), String(LON));
   assert.deepEqual(reasons(st), { 'BERING-1': 'outside the area' });
   assert.deepEqual([red, layers], [false, 0]);

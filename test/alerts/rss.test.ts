@@ -44,7 +44,8 @@ test('an RSS feed: one item holds an alert as escaped XML, one links to an alert
   }
 });
 
-test('an RSS <link> is entity-decoded as every text is: "&amp;" between query parameters is fetched as "&"', async () => {
+test('an RSS <link> is entity-decoded as every text is: "&amp;" between query parameters is fetched as "&"',
+  async () => {
   const cap = await capServer();
   const asked: string[] = [];
   cap.routes.set('/linked.xml', (req, res) => {
@@ -58,7 +59,9 @@ test('an RSS <link> is entity-decoded as every text is: "&amp;" between query pa
   const sd = serviceDir(alertsConfig(cap.url('/feed.rss')));
   const svc = await start(sd);
   try {
-    await until(async () => ((await alertsStatus(svc)).displays.main ?? []).some((a: Obj) => a.identifier === 'RSS-QUERY'), 20_000,
+    const ids = async (): Promise<string[]> => ((await alertsStatus(svc)).displays.main ?? []).map((a: Obj) => a.identifier);
+    const linked = async () => (await ids()).includes('RSS-QUERY');
+    await until(linked, 20_000,
       () => `the linked alert in force (asked ${JSON.stringify(asked)})`);
     assert.deepEqual([...new Set(asked)], ['/linked.xml?area=PL101&lang=en']);
     assert.deepEqual((await alertsStatus(svc)).feeds[0].notShown, []);

@@ -8,14 +8,18 @@ import { test } from 'node:test';
 import type { RunningService } from '../../src/main.js';
 import { get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import { espeakAlone, readWav } from '../speech/audio.js';
-import { atomFeed, capAlert, capServer } from './cap.js';
+import { atomFeed, capAlert, capServer, type CapServer } from './cap.js';
 import { alertsConfig, isRed } from './setup.js';
 
 type Said = { source: string; display: string; priority: boolean; text: string };
 type Counts = { spoken: number; dropped: number; refusedFull: number; failed: number };
-const speechOf = async (svc: RunningService) => ((await get(svc, '/status')).json.components as Record<string, { counts: Counts; last?: Said; speaking?: Said; queue: Said[] }>).speech;
+type Speech = { counts: Counts; last?: Said; speaking?: Said; queue: Said[] };
+const speechOf = async (svc: RunningService): Promise<Speech> =>
+  ((await get(svc, '/status')).json.components as Record<string, Speech>).speech;
 
-async function withSpeech(speak: boolean, run: (svc: RunningService, cap: Awaited<ReturnType<typeof capServer>>, files: () => string[], sd: ServiceDir, out: string) => Promise<void>, voice = 'en'): Promise<void> {
+type Run = (svc: RunningService, cap: CapServer, files: () => string[], sd: ServiceDir, out: string) => Promise<void>;
+
+async function withSpeech(speak: boolean, run: Run, voice = 'en'): Promise<void> {
   const cap = await capServer();
   const out = mkdtempSync(path.join(tmpdir(), 'mlds-cap-speech-'));
   const before = process.env.MLDS_AUDIO_SINK;
@@ -74,7 +78,8 @@ const spokenMarks = (sd: ServiceDir): string[] => {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { spoken: string[] }).spoken : [];
 };
 
-test('with ten priority announcements queued an alert\'s warning goes first and is said; alerts.json records it as spoken only once it was', { timeout: 120_000 }, async () => {
+test('with ten priority announcements queued an alert\'s warning goes first and is said; '
+  + 'alerts.json records it as spoken only once it was', { timeout: 120_000 }, async () => {
   await withSpeech(true, async (svc, cap, files, sd, out) => {
     const notice = (i: number) => `Notice ${i}: platform two is closed for cleaning, please use platform three.`;
     // One spoken at once, then ten waiting: the queue is full of priority announcements.
@@ -82,15 +87,19 @@ test('with ten priority announcements queued an alert\'s warning goes first and 
       const r = await get(svc, `/announce?id=main&priority=1&text=${encodeURIComponent(notice(i))}`);
       assert.equal(r.status, 200, r.text);
     }
-    await until(async () => { const s = await speechOf(svc); return s.speaking !== null && s.queue.length === 10; }, 20_000, 'one spoken, ten waiting');
-    assert.equal((await get(svc, `/announce?id=main&priority=1&text=${encodeURIComponent(notice(12))}`)).status, 503, 'a full queue refuses another priority announcement');
+    const waiting = async () => { const s = await speechOf(svc); return s.speaking !== null && s.queue.length === 10; };
+    await until(waiting, 20_000, 'one spoken, ten waiting');
+    const twelfth = await get(svc, `/announce?id=main&priority=1&text=${encodeURIComponent(notice(12))}`);
+    assert.equal(twelfth.status, 503, 'a full queue refuses another priority announcement');
 
     const warning = 'Leave the station now.';
-    cap.routes.set('/feed.atom', atomFeed([capAlert({ identifier: 'EVAC-1', infos: [{ severity: 'Extreme', instruction: warning }] })]));
+    const evacuate = capAlert({ identifier: 'EVAC-1', infos: [{ severity: 'Extreme', instruction: warning }] });
+    cap.routes.set('/feed.atom', atomFeed([evacuate]));
     await until(() => isRed(svc), 20_000, 'the alert on the panel');
     await until(async () => (await speechOf(svc)).queue.some((w) => w.source === 'cap'), 20_000, 'the warning queued');
     const s = await speechOf(svc);
-    assert.deepEqual(s.queue.map((w) => w.source), ['cap', ...Array(9).fill('http')], 'first in the queue, in the place of the oldest priority announcement');
+    const order = s.queue.map((w) => w.source);
+    assert.deepEqual(order, ['cap', ...Array(9).fill('http')], 'first, where the oldest priority announcement was');
     assert.equal(s.counts.dropped, 1);
     assert.deepEqual(spokenMarks(sd), [], 'not recorded as spoken while it waits');
 
@@ -107,9 +116,11 @@ test('with ten priority announcements queued an alert\'s warning goes first and 
   });
 });
 
-test('a warning the voice cannot say is not recorded as spoken: it is handed to speech again at the next fetch', { timeout: 120_000 }, async () => {
+test('a warning the voice cannot say is not recorded as spoken: it is handed to speech again at the next fetch',
+  { timeout: 120_000 }, async () => {
   await withSpeech(true, async (svc, cap, files, sd) => {
-    cap.routes.set('/feed.atom', atomFeed([capAlert({ identifier: 'MUTE-1', infos: [{ instruction: 'Stay inside.' }] })]));
+    const mute = capAlert({ identifier: 'MUTE-1', infos: [{ instruction: 'Stay inside.' }] });
+    cap.routes.set('/feed.atom', atomFeed([mute]));
     await until(() => isRed(svc), 20_000, 'the alert on the panel');
     await until(async () => (await speechOf(svc)).counts.failed >= 2, 30_000, 'two attempts, each failed');
     assert.equal((await speechOf(svc)).counts.spoken, 0);

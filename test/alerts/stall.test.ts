@@ -5,17 +5,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startCli } from '../helpers/cli-child.js';
 import { get, serviceDir, until } from '../helpers/service.js';
-import { capAlert, capServer, doc, square } from './cap.js';
+import { CAP_NS, capAlert, capServer, doc, square } from './cap.js';
 import { alertsConfig, alertsStatus, isRed, LAT, LON } from './setup.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const ATTRIBUTES = 358_000;
-const HOSTILE = doc(`<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2" ${Array.from({ length: ATTRIBUTES }, (_, i) => `a${i}="x"`).join(' ')}>`
-  + '<identifier>SLOW</identifier></alert>');
+const ATTRS = Array.from({ length: ATTRIBUTES }, (_, i) => `a${i}="x"`).join(' ');
+const HOSTILE = doc(`<alert xmlns="${CAP_NS}" ${ATTRS}><identifier>SLOW</identifier></alert>`);
 const EMPTY_FEED = doc('<feed xmlns="http://www.w3.org/2005/Atom"><id>urn:test</id><title>quiet</title></feed>');
 
-/** Times sequential /mlds commands, one every 50 ms, for `ms`: their latencies, sorted, and the ones not answered 200. */
+/** Times sequential /mlds commands, one every 50 ms, for `ms`: their latencies, sorted, and those not answered 200. */
 async function timeControl(svc: { url: string }, ms: number): Promise<{ took: number[]; failed: string[] }> {
   const took: number[] = [];
   const failed: string[] = [];
@@ -36,10 +36,13 @@ async function timeControl(svc: { url: string }, ms: number): Promise<{ took: nu
 
 const p99 = (sorted: number[]) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)];
 
-test('a document of 358,000 attributes in one tag polled every second for 20 s: /mlds keeps its pace, it is refused, and a good feed on the same server shows', { timeout: 180_000 }, async () => {
-  assert.ok(HOSTILE.length > 4_000_000 && HOSTILE.length < 4 * 2 ** 20, `${HOSTILE.length} bytes: over 4 MB, under the default alertMaxMB`);
+test('a document of 358,000 attributes in one tag polled every second for 20 s: /mlds keeps its pace, it is refused, '
+  + 'and a good feed on the same server shows', { timeout: 180_000 }, async () => {
+  assert.ok(HOSTILE.length > 4_000_000 && HOSTILE.length < 4 * 2 ** 20, `${HOSTILE.length} bytes`);
   const cap = await capServer();
-  cap.routes.set('/good.xml', doc(capAlert({ identifier: 'GOOD', infos: [{ expires: '2099-01-01T00:00:00Z', areas: [{ polygon: square(LAT, LON) }] }] })));
+  const area = { polygon: square(LAT, LON) };
+  const good = capAlert({ identifier: 'GOOD', infos: [{ expires: '2099-01-01T00:00:00Z', areas: [area] }] });
+  cap.routes.set('/good.xml', doc(good));
   cap.routes.set('/slow.xml', EMPTY_FEED);
   const c = alertsConfig(cap.url('/good.xml'));
   c.alerts.push({ ...c.alerts[0], url: cap.url('/slow.xml') });
@@ -54,16 +57,20 @@ test('a document of 358,000 attributes in one tag polled every second for 20 s: 
     const hits = cap.hits.get('/slow.xml') ?? 0;
     const { took: loaded, failed } = await timeControl(svc, 20_000);
     const polled = (cap.hits.get('/slow.xml') ?? 0) - hits;
-    console.log(`/mlds p99 ${p99(baseline).toFixed(1)} ms before, ${p99(loaded).toFixed(1)} ms (worst ${loaded.at(-1)!.toFixed(1)} ms) `
-      + `while the document was fetched ${polled} times in 20 s; ${baseline.length} and ${loaded.length} commands, ${failed.length} not answered 200`);
+    const [before, during] = [p99(baseline), p99(loaded)];
+    const worst = loaded.at(-1)!;
+    console.log(`/mlds p99 ${before.toFixed(1)} ms before, ${during.toFixed(1)} ms (worst ${worst.toFixed(1)} ms) `
+      + `while the document was fetched ${polled} times in 20 s; ${baseline.length} and ${loaded.length} commands, `
+      + `${failed.length} not answered 200`);
     assert.deepEqual(failed, []);
     assert.ok(polled >= 10, `the document fetched ${polled} times`);
-    assert.ok(p99(loaded) <= 5 * Math.max(p99(baseline), 2), `/mlds p99 ${p99(loaded).toFixed(1)} ms against ${p99(baseline).toFixed(1)} ms before`);
+    assert.ok(during <= 5 * Math.max(before, 2), `/mlds p99 ${during.toFixed(1)} ms, ${before.toFixed(1)} ms before`);
 
     const feeds = (await alertsStatus(svc)).feeds as Obj[];
     assert.equal(feeds[0].fault, undefined, 'the good feed fetched without a fault');
     assert.match(feeds[1].fault?.message ?? '', /a tag of more than 64 attributes/);
-    assert.deepEqual((await alertsStatus(svc)).displays.main.map((a: Obj) => [a.identifier, a.showing]), [['GOOD', true]]);
+    const shown = (await alertsStatus(svc)).displays.main.map((a: Obj) => [a.identifier, a.showing]);
+    assert.deepEqual(shown, [['GOOD', true]]);
     assert.ok(await isRed(svc), 'the good alert still on the panel');
   } finally {
     await svc.kill();

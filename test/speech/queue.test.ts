@@ -39,7 +39,8 @@ test('a full queue drops its oldest ordinary announcement for a new one, and ref
   assert.equal(full.length, 10);
 });
 
-test('an alert\'s warning outranks every announcement: it goes first, takes the place of the oldest priority announcement in a full queue, and only a queue of alerts refuses one', () => {
+test('an alert\'s warning outranks every announcement: it goes first, takes the place of the oldest priority '
+  + 'announcement in a full queue, and only a queue of alerts refuses one', () => {
   const q = new SpeechQueue();
   q.offer(w('o1'));
   q.offer(w('p1', true));

@@ -8,7 +8,10 @@ import type { AreaConfig } from '../types.js';
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f]/g;
 
-/** `text` as plain words in `area`: control characters (a tab too) as spaces, and in a MULTI area each bracket doubled (a literal one). */
+/**
+ * `text` as plain words in `area`: control characters (a tab too) as spaces, and in a MULTI
+ * area each bracket doubled (a literal one).
+ */
 export function plainWordsFor(area: Pick<AreaConfig, 'markup'> | undefined, text: string): string {
   const plain = text.replace(CONTROLS, ' ');
   return area?.markup === 'multi' ? plain.replace(/\[/g, '[[').replace(/\]/g, ']]') : plain;
