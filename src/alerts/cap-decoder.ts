@@ -1,4 +1,4 @@
-import { JobWorker } from '../util/job-worker.js';
+import { JobWorker, movable } from '../util/job-worker.js';
 import { startModuleWorker } from '../util/module-worker.js';
 import type { CapAlert } from './cap-alert.js';
 import type { CapJob } from './cap-worker.js';
@@ -31,14 +31,14 @@ export class CapDecoder {
     this.jobs = new JobWorker(start, idleMs, 'CAP parser');
   }
 
-  /** A feed or a single alert (cap-xml.ts parseCapDocument). */
+  /** A feed or a single alert (cap-xml.ts parseCapDocument); the body moves to the thread. */
   document(body: Uint8Array): Promise<CapDocument> {
-    return this.jobs.run({ kind: 'document', body }) as Promise<CapDocument>;
+    return this.jobs.run({ kind: 'document', body }, movable(body)) as Promise<CapDocument>;
   }
 
-  /** A linked alert: one CAP <alert> (parseLinkedAlert). */
+  /** A linked alert: one CAP <alert> (parseLinkedAlert); the body moves to the thread. */
   linked(body: Uint8Array): Promise<CapAlert> {
-    return this.jobs.run({ kind: 'linked', body }) as Promise<CapAlert>;
+    return this.jobs.run({ kind: 'linked', body }, movable(body)) as Promise<CapAlert>;
   }
 
   get running(): boolean {
