@@ -4,7 +4,7 @@
 // is clamped; each refusal is a problem on /status.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { serviceDir, start, until } from '../helpers/service.js';
+import { get, serviceDir, start, until } from '../helpers/service.js';
 import { atomFeed, capAlert, capServer, CAP_NS } from './cap.js';
 import { alertsConfig, alertsStatus, isRed, mainDisplay, status } from './setup.js';
 
@@ -90,6 +90,9 @@ test('an alert its area cannot take is passed over for the next in rank and is a
     const st = await alertsStatus(svc);
     const listed = st.displays.board.map((a: Obj) => [a.identifier, a.showing, a.refused !== undefined]);
     assert.deepEqual(listed, [['LONG-1', false, true], ['OLD-1', true, false]]);
+    const info = (await get(svc, '/info')).text;
+    const card = /<section class="card component" data-component="alerts">.*?<\/section>/s.exec(info)?.[0] ?? '';
+    assert.match(card, /<code>LONG-1<\/code> .*refused here: .*not fit/s);
 
     // OLD-1 leaves the feed; LONG-1 alone cannot show: the level it held ends now, not when it runs out.
     cap.routes.set('/feed.atom', atomFeed([long]));
