@@ -47,9 +47,9 @@ const requireCjsInBundle = {
   },
 };
 
-// The worker threads (the screenshot encoder's, the feeds' decoder, the schedule's reader), as
-// text the bundle carries: encoder.ts, decoder.ts and schedule-reader.ts start their worker from
-// it, so no file of the package is read after the start.
+// The worker threads (the screenshot encoder's, the feeds' decoder, the schedule's reader, the
+// alerts' CAP parser), as text the bundle carries: encoder.ts, decoder.ts, schedule-reader.ts and
+// cap-decoder.ts start their worker from it, so no file of the package is read after the start.
 const workerText = async (file) => (await build({
   entryPoints: [path.join(ROOT, 'dist', file)],
   bundle: true, platform: 'node', format: 'iife', target: 'node20', packages: 'external',
@@ -59,6 +59,7 @@ const workers = {
   MLDS_ENCODE_WORKER: await workerText('render/encode-worker.js'),
   MLDS_FEED_WORKER: await workerText('feeds/decode-worker.js'),
   MLDS_SCHEDULE_WORKER: await workerText('feeds/schedule-worker.js'),
+  MLDS_CAP_WORKER: await workerText('alerts/cap-worker.js'),
 };
 const result = await build({
   entryPoints: [path.join(ROOT, 'dist/cli.js')],

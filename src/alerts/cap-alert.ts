@@ -3,6 +3,8 @@
 // <polygon> (counted in the text before it is split), text fields cut at 4 KiB.
 import { arr, decodeXmlText, isObj, textOf } from './xml-text.js';
 
+/** Alerts read from one feed, in place or linked. */
+export const MAX_ALERTS = 100;
 export const MAX_AREAS = 50;
 export const MAX_POINTS = 10_000;
 const MAX_INFOS = 20;

@@ -10,10 +10,8 @@
 // no billion laughs, no external entity), and entities are never processed: the five XML
 // entities and character references in text are decoded here, which cannot grow the text.
 import { XMLParser } from 'fast-xml-parser';
-import { CapLimitError, countPoints, MAX_POINTS, readAlert, type CapAlert } from './cap-alert.js';
+import { CapLimitError, countPoints, MAX_ALERTS, MAX_POINTS, readAlert, type CapAlert } from './cap-alert.js';
 import { arr, decodeXmlText, isObj, textOf } from './xml-text.js';
-
-export const MAX_ALERTS = 100;
 
 /** What a feed (or a single alert) holds: alerts read in place, and links to alerts to fetch. */
 export interface CapDocument {
@@ -46,13 +44,22 @@ function parser(): XMLParser {
 export const MAX_TEXT_RUN = 512 * 1024;
 /** Tags in one document: 100 alerts of 50 areas each, many times over. */
 export const MAX_TAGS = 100_000;
+/** Attributes in one tag: an Atom <link> has four, a root's namespace declarations a few more. */
+export const MAX_ATTRIBUTES = 64;
+
+const LT = 60;
+const GT = 62;
+const EQ = 61;
+const QUOT = 34;
+const APOS = 39;
 
 /**
  * What is refused before the parser sees the text: a DTD (CAP has none, and a DTD is where
- * entity bombs and external entities live), more than MAX_TAGS tags, a text run longer than
- * MAX_TEXT_RUN, a <polygon> of more than MAX_POINTS points. One pass over the characters,
- * no copy: the parser builds its text a character at a time and would spend seconds and
- * hundreds of MB on a single 10 MB polygon.
+ * entity bombs and external entities live), more than MAX_TAGS tags, a tag of more than
+ * MAX_ATTRIBUTES attributes, a text run (or a tag, comment or CDATA section) longer than
+ * MAX_TEXT_RUN, a <polygon> of more than MAX_POINTS points. One pass over the characters, no
+ * copy: the parser builds its text a character at a time and would spend seconds and hundreds
+ * of MB on a single 10 MB polygon, and seconds on one tag of 358,000 attributes.
  */
 export function precheck(xml: string): void {
   if (/<!DOCTYPE/i.test(xml)) throw new CapDocumentError('refused: the document holds a <!DOCTYPE> (CAP needs no DTD, and entities are never expanded)');
@@ -62,28 +69,61 @@ export function precheck(xml: string): void {
     const to = xml.indexOf('<', from);
     if (countPoints(xml, from, to < 0 ? xml.length : to) > MAX_POINTS) throw new CapDocumentError(`refused: the document has a polygon of more than ${MAX_POINTS} points`);
   }
+  const tooLong = () => new CapDocumentError(
+    `refused: the document has a text of more than ${MAX_TEXT_RUN} characters`,
+  );
   let tags = 0;
   let textFrom = 0;
-  for (let i = 0; i < xml.length; i++) {
-    if (xml.charCodeAt(i) !== 60 /* < */) continue;
+  for (let i = xml.indexOf('<'); i >= 0; i = xml.indexOf('<', i)) {
     if (++tags > MAX_TAGS) throw new CapDocumentError(`refused: the document has more than ${MAX_TAGS} tags`);
-    if (i - textFrom > MAX_TEXT_RUN) throw new CapDocumentError(`refused: the document has a text of more than ${MAX_TEXT_RUN} characters`);
-    const end = xml.indexOf('>', i);
-    if (end < 0) break;
-    textFrom = end + 1;
+    if (i - textFrom > MAX_TEXT_RUN) throw tooLong();
+    const end = tagEnd(xml, i);
+    // Not closed: the parser says so.
+    if (end < 0) return;
+    if (end - i > MAX_TEXT_RUN) throw tooLong();
+    i = textFrom = end + 1;
   }
-  if (xml.length - textFrom > MAX_TEXT_RUN) throw new CapDocumentError(`refused: the document has a text of more than ${MAX_TEXT_RUN} characters`);
+  if (xml.length - textFrom > MAX_TEXT_RUN) throw tooLong();
+}
+
+/**
+ * Where the markup opened by the '<' at `at` ends (its '>'), -1 when it is not closed; an
+ * element's attributes are counted on the way.
+ */
+function tagEnd(xml: string, at: number): number {
+  const closer = (s: string) => { const e = xml.indexOf(s, at + 2); return e < 0 ? -1 : e + s.length - 1; };
+  if (xml.startsWith('<!--', at)) return closer('-->');
+  if (xml.startsWith('<![CDATA[', at)) return closer(']]>');
+  if (xml.startsWith('<?', at)) return closer('?>');
+  // An attribute value may hold '>' (and '='): quotes are followed.
+  let quote = 0;
+  let attributes = 0;
+  for (let k = at + 1; k < xml.length; k++) {
+    const c = xml.charCodeAt(k);
+    if (quote) { if (c === quote) quote = 0; continue; }
+    if (c === QUOT || c === APOS) quote = c;
+    else if (c === GT) return k;
+    else if (c === LT) return k - 1;
+    else if (c === EQ && ++attributes > MAX_ATTRIBUTES) {
+      throw new CapDocumentError(`refused: the document has a tag of more than ${MAX_ATTRIBUTES} attributes`);
+    }
+  }
+  return -1;
+}
+
+/** Checked, then parsed; a parser error is a CapDocumentError saying `what`. */
+function parseXml(xml: string, what: string): Record<string, unknown> {
+  precheck(xml);
+  try {
+    return parser().parse(xml) as Record<string, unknown>;
+  } catch (err) {
+    throw new CapDocumentError(`${what}: ${(err as Error).message.slice(0, 200)}`);
+  }
 }
 
 export function parseCapDocument(body: Buffer): CapDocument {
   const xml = body.toString('utf8');
-  precheck(xml);
-  let doc: Record<string, unknown>;
-  try {
-    doc = parser().parse(xml) as Record<string, unknown>;
-  } catch (err) {
-    throw new CapDocumentError(`the document is not well-formed XML: ${(err as Error).message.slice(0, 200)}`);
-  }
+  const doc = parseXml(xml, 'the document is not well-formed XML');
   if (isObj(doc.alert)) {
     try {
       return { kind: 'alert', alerts: [readAlert(doc.alert)], links: [], refused: [] };
@@ -101,7 +141,7 @@ export function parseCapDocument(body: Buffer): CapDocument {
     try {
       const alert = embedded(e);
       if (alert) { out.alerts.push(readAlert(alert)); return; }
-      const link = out.kind === 'rss' ? textOf(arr(e.link)[0]) : atomLink(arr(e.link));
+      const link = out.kind === 'rss' ? rssLink(arr(e.link)) : atomLink(arr(e.link));
       if (link) out.links.push(link);
       else out.refused.push(`entry ${i + 1} holds no CAP alert and links to none`);
     } catch (err) {
@@ -126,13 +166,17 @@ function embedded(e: Record<string, unknown>): Record<string, unknown> | undefin
     const t = textOf(c);
     if (t && t.includes('alert') && t.trimStart().startsWith('&lt;')) {
       // Escaped XML text: decoded once and parsed as a document of its own (one level only).
-      const inner = decodeXmlText(t);
-      precheck(inner);
-      const d = parser().parse(inner) as Record<string, unknown>;
+      const d = parseXml(decodeXmlText(t), 'its escaped content is not well-formed XML');
       if (isObj(d.alert)) return d.alert;
     }
   }
   return undefined;
+}
+
+/** An RSS <link>'s text, its entities decoded as every text is (`&amp;` between query parameters). */
+function rssLink(links: unknown[]): string | undefined {
+  const t = textOf(links[0]);
+  return t === undefined ? undefined : decodeXmlText(t);
 }
 
 function atomLink(links: unknown[]): string | undefined {

@@ -3,11 +3,12 @@
 // at most MAX_ALERTS in all, each under the same cap. A linked alert already fetched is kept
 // by its URL and not fetched again while the feed lists it. A link is fetched as a link read from
 // the feed (fetchLimited's linkedFrom): it stays on the feed's host unless `fetch.allowHosts` lists
-// its host, and leads nowhere private from a public feed.
+// its host, and leads nowhere private from a public feed. Documents are parsed in the alerts'
+// thread (cap-decoder.ts).
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
-import type { CapAlert } from './cap-alert.js';
-import { MAX_ALERTS, parseCapDocument, parseLinkedAlert } from './cap-xml.js';
+import { MAX_ALERTS, type CapAlert } from './cap-alert.js';
+import type { CapDecoder } from './cap-decoder.js';
 
 export const ALERT_TIMEOUT_MS = 20_000;
 
@@ -19,6 +20,8 @@ export interface FetchFeedOptions {
   cache: ReadonlyMap<string, CapAlert>;
   /** config.json `fetch.allowHosts`: hosts a link may lead to besides the feed's. */
   allowHosts: readonly string[];
+  /** Parses off the event loop. */
+  decoder: CapDecoder;
 }
 
 export interface Fetched {
@@ -32,7 +35,7 @@ export interface Fetched {
 export async function fetchFeed(url: string, o: FetchFeedOptions): Promise<Fetched> {
   const opts = { maxBytes: o.maxBytes, timeoutMs: ALERT_TIMEOUT_MS, portRange: o.portRange, signal: o.signal, field: o.field };
   const res = await fetchLimited(url, opts);
-  const doc = parseCapDocument(res.body ?? Buffer.alloc(0));
+  const doc = await o.decoder.document(res.body ?? Buffer.alloc(0));
   const cache = new Map<string, CapAlert>();
   const alerts = [...doc.alerts];
   const refused = [...doc.refused];
@@ -44,7 +47,7 @@ export async function fetchFeed(url: string, o: FetchFeedOptions): Promise<Fetch
     if (!alert) {
       try {
         const r = await fetchLimited(abs, { ...opts, linkedFrom: res, allowHosts: o.allowHosts });
-        alert = parseLinkedAlert(r.body ?? Buffer.alloc(0));
+        alert = await o.decoder.linked(r.body ?? Buffer.alloc(0));
       } catch (err) {
         if (o.signal.aborted) throw err;
         refused.push(`${describeUrl(abs)}: ${(err as Error).message}`);

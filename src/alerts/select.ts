@@ -31,10 +31,17 @@ export function infoFor(alert: CapAlert, languages: string[]): CapInfo | undefin
   return alert.infos[0];
 }
 
-const time = (s: string | undefined): number | undefined => {
+/**
+ * The last instant a CAP time can name (an xs:dateTime of four-digit years): a later one, such
+ * as `+275760-09-13T00:00:00Z`, is read as this one, and an earlier one than 1970 as 1970, so
+ * every time in force can be shown in any zone.
+ */
+export const LATEST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+export const capTime = (s: string | undefined): number | undefined => {
   if (s === undefined) return undefined;
   const t = Date.parse(s);
-  return Number.isFinite(t) ? t : undefined;
+  return Number.isFinite(t) ? Math.min(Math.max(t, 0), LATEST_TIME) : undefined;
 };
 
 export function select(alerts: CapAlert[], entry: AlertFeedConfig, unit: Unit, endedBefore: ReadonlyMap<string, 'superseded' | 'cancelled'>, now: number): Selection {
@@ -58,9 +65,9 @@ export function select(alerts: CapAlert[], entry: AlertFeedConfig, unit: Unit, e
     const info = infoFor(alert, entry.languages);
     if (!info) { pass('no info'); continue; }
     if (info.areas.length && !info.areas.some((a) => areaHolds(a, unit.position, unit.geocodes))) { pass('outside the area'); continue; }
-    const expiresAt = time(info.expires);
+    const expiresAt = capTime(info.expires);
     if (expiresAt !== undefined && expiresAt <= now) { pass('expired'); continue; }
-    const from = time(info.effective) ?? time(info.onset) ?? time(alert.sent) ?? now;
+    const from = capTime(info.effective) ?? capTime(info.onset) ?? capTime(alert.sent) ?? now;
     if (from > now) { pass('not yet in effect'); continue; }
     inForce.push({ alert, info, key, from, expiresAt });
   }

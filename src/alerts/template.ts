@@ -9,8 +9,10 @@ import type { CapAlert, CapInfo } from './cap-alert.js';
 export const EXPIRES_PATTERN = 'd MMM HH:mm';
 const MAX_TEXT = 1024;
 
-export function fillTemplate(template: string, alert: CapAlert, info: CapInfo, timezone: string | undefined): string {
-  const expiresAt = info.expires ? Date.parse(info.expires) : NaN;
+/** `expiresAt`: the info's expires as select.ts read it (a time past any calendar is clamped there). */
+export function fillTemplate(
+  template: string, alert: CapAlert, info: CapInfo, expiresAt: number | undefined, timezone: string | undefined,
+): string {
   const fields: Record<string, string> = {
     event: info.event,
     headline: info.headline,
@@ -21,8 +23,9 @@ export function fillTemplate(template: string, alert: CapAlert, info: CapInfo, t
     urgency: info.urgency,
     certainty: info.certainty,
     sender: info.senderName ?? alert.sender,
-    expires: Number.isFinite(expiresAt) ? formatEnglish(zonedAt(expiresAt, undefined, timezone ?? systemZone()), EXPIRES_PATTERN) : '',
+    expires: expiresAt === undefined
+      ? '' : formatEnglish(zonedAt(expiresAt, undefined, timezone ?? systemZone()), EXPIRES_PATTERN),
   };
-  const out = template.replace(/\{(\w+)\}/g, (all, name: string) => (name in fields ? fields[name] : all));
+  const out = template.replace(/\{(\w+)\}/g, (all, name: string) => (Object.hasOwn(fields, name) ? fields[name] : all));
   return out.replace(/\s*[\r\n]+\s*/g, ' ').trim().slice(0, MAX_TEXT);
 }

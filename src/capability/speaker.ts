@@ -9,9 +9,18 @@ export interface Announcement {
   displayId: string;
   /** Plain words to speak (markup and tabs already turned into pauses by the caller or by speech). */
   text: string;
-  /** Priority announcements go first, are never the one dropped, and are spoken in quiet hours. */
+  /**
+   * Priority announcements go before ordinary ones and are spoken in quiet hours; an alert's
+   * (source cap) go first of all.
+   */
   priority: boolean;
   source: AnnouncementSource;
+  /**
+   * Called once for a queued announcement: true when it was said (written whole to its sink),
+   * false when it never will be (dropped for a more urgent one, its display gone, the voice
+   * failed, a reload or stop cut it).
+   */
+  settled?(said: boolean): void;
 }
 
 /** Why an announcement was not queued. */

@@ -1,10 +1,11 @@
 // Reading the state folder at a start (src/control/store.ts writes it): the snapshot
 // state.json, then the journals from its generation on. What cannot be used is set aside as
 // <file>.bad-<time> and reported; the service starts with the rest.
-import { copyFileSync, mkdirSync, renameSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceProblem } from '../problem.js';
 import { readRegularFileAsync } from '../util/regular-file.js';
+import { keepAside } from '../util/set-aside.js';
 import { applyJournal, checkSavedState, emptyState, listed, type SavedState } from './saved-state.js';
 import { journalFile, journals } from './state-files.js';
 
@@ -64,20 +65,9 @@ async function read(file: string, aside: (file: string, what: string, err: Error
   }
 }
 
-/**
- * Keeps what was read for inspection as <file>.bad-<time>: moved away when nothing of it
- * could be used, copied when the good part was loaded.
- */
+/** Sets the file aside (util/set-aside.ts) and says so, in the log and as a problem. */
 function setAside(file: string, what: string, err: Error | undefined, move: boolean, log: StoreLog | undefined): ServiceProblem {
-  const aside = `${file}.bad-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  let where: string;
-  try {
-    if (move) renameSync(file, aside);
-    else copyFileSync(file, aside);
-    where = `kept as ${path.basename(aside)}`;
-  } catch (e) {
-    where = `could not be kept aside (${(e as Error).message.split(', ')[0]})`;
-  }
+  const { aside, where } = keepAside(file, move);
   const why = err ? ` (${err.message.split('\n')[0]})` : '';
   const message = `${file} ${what}${why}; it was ${where}; ${move ? 'the service started without it' : 'the rest was loaded'}`;
   log?.warn({ file, aside }, message);

@@ -1,7 +1,9 @@
-// The announcements waiting to be spoken. Bounded, so a flood of requests costs no memory:
-// priority announcements go before ordinary ones (each kind in arrival order); a full queue
-// makes room for a new announcement by dropping its oldest ordinary one, and refuses an
-// ordinary one when every place holds a priority announcement.
+// The announcements waiting to be spoken. Bounded, so a flood of requests costs no memory.
+// Three ranks, each in arrival order: an alert's warning (source cap) before every other
+// announcement, a priority announcement before an ordinary one. A full queue makes room for a
+// new announcement by dropping the oldest of its lowest rank, when that is an ordinary one or
+// ranks below the new one; otherwise the new one is refused (10 priority announcements refuse
+// another, never an alert's; 10 alerts' refuse even an alert's).
 import type { Announcement } from '../capability/speaker.js';
 
 export const QUEUE_LIMIT = 10;
@@ -13,20 +15,24 @@ export interface Waiting extends Announcement {
 
 export type Offered = { queued: true; position: number; dropped?: Waiting } | { queued: false; reason: 'full' };
 
+/** 2: an alert's warning, 1: a priority announcement, 0: an ordinary one. */
+export const rankOf = (a: Announcement): number => (a.source === 'cap' ? 2 : a.priority ? 1 : 0);
+
 export class SpeechQueue {
   private readonly items: Waiting[] = [];
 
   constructor(private readonly limit = QUEUE_LIMIT) {}
 
   offer(a: Waiting): Offered {
+    const rank = rankOf(a);
     let dropped: Waiting | undefined;
     if (this.items.length >= this.limit) {
-      const oldest = this.items.findIndex((w) => !w.priority);
-      if (oldest < 0) return { queued: false, reason: 'full' };
-      dropped = this.items.splice(oldest, 1)[0];
+      const lowest = Math.min(...this.items.map(rankOf));
+      if (lowest > 0 && lowest >= rank) return { queued: false, reason: 'full' };
+      dropped = this.items.splice(this.items.findIndex((w) => rankOf(w) === lowest), 1)[0];
     }
-    // Behind every priority announcement when it is one, else at the end.
-    const at = a.priority ? this.items.findIndex((w) => !w.priority) : -1;
+    // Behind every announcement of its rank or above.
+    const at = this.items.findIndex((w) => rankOf(w) < rank);
     const index = at < 0 ? this.items.length : at;
     this.items.splice(index, 0, a);
     return { queued: true, position: index + 1, ...(dropped ? { dropped } : {}) };
@@ -36,12 +42,12 @@ export class SpeechQueue {
     return this.items.shift();
   }
 
-  /** Removes the announcements `keep` refuses (displays that left the configuration); returns how many. */
-  filter(keep: (w: Waiting) => boolean): number {
-    const before = this.items.length;
+  /** Removes the announcements `keep` refuses (displays that left the configuration); returns them. */
+  filter(keep: (w: Waiting) => boolean): Waiting[] {
+    const gone = this.items.filter((w) => !keep(w));
     const kept = this.items.filter(keep);
     this.items.splice(0, this.items.length, ...kept);
-    return before - kept.length;
+    return gone;
   }
 
   get length(): number {

@@ -54,7 +54,7 @@ export class SpeechComponent implements Component, Speaker {
     const config = ctx.config();
     // What the areas hold already was said: a reload speaks only values that change after it.
     this.areas?.seed(config, latestStates(config));
-    this.queue.filter((w) => config.displayById.has(w.displayId));
+    for (const w of this.queue.filter((x) => config.displayById.has(x.displayId))) settle(w, false);
     // The voice or the device that failed may be fixed: the next announcement tells.
     this.fault = undefined;
     // The child speaking ends with the configuration it was started with (voice, rate, device).
@@ -66,7 +66,7 @@ export class SpeechComponent implements Component, Speaker {
     this.stopped = true;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    this.queue.filter(() => false);
+    for (const w of this.queue.filter(() => false)) settle(w, false);
     this.endPace();
     await this.voice?.abort();
     this.voice?.cleanup();
@@ -93,7 +93,10 @@ export class SpeechComponent implements Component, Speaker {
     }
     if (r.dropped) {
       this.counts.dropped++;
-      ctx.log.warn({ display: r.dropped.displayId, source: r.dropped.source }, 'speech: the queue is full; its oldest ordinary announcement is dropped');
+      settle(r.dropped, false);
+      const { displayId: display, source, priority } = r.dropped;
+      const why = 'speech: the queue is full; its oldest announcement of the lowest rank is dropped';
+      ctx.log.warn({ display, source, priority }, why);
     }
     void this.work();
     return { queued: true, position: r.position };
@@ -122,19 +125,26 @@ export class SpeechComponent implements Component, Speaker {
     if (this.working) return;
     this.working = true;
     try {
-      for (let w = this.queue.take(); w && !this.stopped; w = this.queue.take()) await this.say(w);
+      for (let w = this.queue.take(); w; w = this.queue.take()) {
+        if (this.stopped) { settle(w, false); continue; }
+        settle(w, await this.say(w));
+      }
     } finally {
       this.working = false;
     }
   }
 
-  private async say(w: Waiting): Promise<void> {
+  /** Whether it was said. */
+  private async say(w: Waiting): Promise<boolean> {
     const ctx = this.ctx!;
     const config = ctx.config();
     const settings = config.speech;
-    if (!settings || !this.voice || !config.displayById.has(w.displayId)) return;
+    if (!settings || !this.voice || !config.displayById.has(w.displayId)) return false;
     // Queued before quiet hours began: still an ordinary announcement in the quiet.
-    if (!w.priority && isQuiet(ctx.clock.now(), settings.quietHours, config.timezone)) { this.counts.refusedQuiet++; return; }
+    if (!w.priority && isQuiet(ctx.clock.now(), settings.quietHours, config.timezone)) {
+      this.counts.refusedQuiet++;
+      return false;
+    }
     const n = (this.written.get(w.displayId) ?? 0) + 1;
     const sink = announceSink(config.audioDevice, w.displayId, n);
     this.speaking = { w, since: Date.now() };
@@ -150,12 +160,14 @@ export class SpeechComponent implements Component, Speaker {
       ctx.log.info({ display: w.displayId, source: w.source, seconds: r.seconds, sink: sink.describe }, 'speech: announced');
       // A file is written at once: the next announcement waits as long as this one would be heard.
       if (sink.kind === 'file') await this.hold(r.seconds * 1000);
+      return true;
     } catch (err) {
-      if (err instanceof SpeechStopped) return;
+      if (err instanceof SpeechStopped) return false;
       this.counts.failed++;
       const message = `cannot speak: ${(err as Error).message}`;
       if (this.fault?.message !== message) this.fault = { source: 'speech', message, since: isoTime(Date.now()) };
       ctx.log.warn({ display: w.displayId, err: (err as Error).message }, 'speech: announcement failed');
+      return false;
     } finally {
       this.speaking = undefined;
     }
@@ -174,6 +186,11 @@ export class SpeechComponent implements Component, Speaker {
     const p = this.pace;
     if (p) { clearTimeout(p.timer); p.done(); }
   }
+}
+
+/** Tells the announcement's source what became of it; a source's callback never stops the queue. */
+function settle(w: Waiting, said: boolean): void {
+  try { w.settled?.(said); } catch { /* the source's own fault */ }
 }
 
 export function speechComponent(): Component {

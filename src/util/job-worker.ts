@@ -1,6 +1,16 @@
 import { parentPort, type Transferable, type Worker } from 'node:worker_threads';
 
 type Reply<R> = { id: number; result: R } | { id: number; error: string };
+
+/**
+ * What of `body` can move to a worker thread instead of being copied: its memory when the body
+ * is all of it; a slice of a larger buffer (Node's pool) is copied. A body moved is no longer
+ * the caller's.
+ */
+export function movable(body: Uint8Array): Transferable[] {
+  const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
+  return whole && body.buffer instanceof ArrayBuffer ? [body.buffer] : [];
+}
 interface Pending<R> { resolve(r: R): void; reject(e: Error): void }
 interface Thread<R> { worker: Worker; pending: Map<number, Pending<R>> }
 

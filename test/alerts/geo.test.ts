@@ -39,3 +39,20 @@ test('malformed polygons and circles leave the alert out of a feed with a reason
   assert.deepEqual(d.alerts.map((a) => a.identifier), ['OK']);
   assert.deepEqual(d.refused, ['entry 1 has a polygon that is not at least 4 "lat,lon" pairs']);
 });
+
+/** The Bering Sea, 170 E to 170 W, as a publisher draws it: each edge the short way. */
+const BERING = '51,170 51,-170 63,-170 63,170 51,170';
+
+test('a polygon across the antimeridian holds what lies between 170 E and 170 W, not the rest of the world', () => {
+  const p = polygonOf(BERING);
+  assert.equal(inPolygon([52.23, 21.01], p), false, 'Warsaw');
+  assert.equal(inPolygon([58, 0], p), false, 'Greenwich at the same latitude');
+  assert.equal(inPolygon([58, 179.5], p), true, 'east of the antimeridian');
+  assert.equal(inPolygon([58, -179.5], p), true, 'west of it');
+  assert.equal(inPolygon([58, 180], p), true, 'on it');
+  assert.equal(inPolygon([58, -165], p), false, 'east of 170 W');
+  assert.equal(inPolygon([58, 165], p), false, 'west of 170 E');
+  assert.equal(inPolygon([64, 179.5], p), false, 'north of it');
+  // Drawn the other way round, from 170 W eastwards.
+  assert.equal(inPolygon([58, -179.5], polygonOf('63,-170 63,170 51,170 51,-170 63,-170')), true);
+});

@@ -65,3 +65,44 @@ test('with test: true an alert of status Test shows; an Atom feed linking three 
     sd.cleanup();
   }
 });
+
+const SEA = { desc: 'Bering Sea', polygon: '51,170 51,-170 63,-170 63,170 51,170' };
+const BERING = doc(capAlert({ identifier: 'BERING-1', infos: [{ event: 'Gale Warning', areas: [SEA] }] }));
+
+/** A unit at lat, lon reading the Bering Sea alert: its alerts status once judged, and what the panel shows. */
+async function bering(lat: string, lon: string): Promise<{ st: Obj; red: boolean; layers: number }> {
+  const cap = await capServer();
+  cap.routes.set('/bering.xml', BERING);
+  const c = alertsConfig(cap.url('/bering.xml'));
+  c.latitude = lat;
+  c.longitude = lon;
+  const sd = serviceDir(c);
+  const svc = await start(sd);
+  try {
+    const judged = async () => {
+      const st = await alertsStatus(svc);
+      return inForce(st).length + st.feeds[0].notShown.length === 1;
+    };
+    await until(judged, 20_000, 'the alert judged');
+    const st = await alertsStatus(svc);
+    if (inForce(st).length) await until(() => isRed(svc), 20_000, 'the alert on the panel');
+    return { st, red: await isRed(svc), layers: (await mainDisplay(svc)).layers.length };
+  } finally {
+    await svc.close();
+    await cap.close();
+    sd.cleanup();
+  }
+}
+
+test('a Bering Sea polygon (170 E to 170 W) does not concern a unit in Warsaw: nothing shown, /status says why',
+  async () => {
+  const { st, red, layers } = await bering(String(LAT), String(LON));
+  assert.deepEqual(reasons(st), { 'BERING-1': 'outside the area' });
+  assert.deepEqual([red, layers], [false, 0]);
+});
+
+test('a Bering Sea polygon (170 E to 170 W) concerns a unit at 58 N 179.5 W: the alert shows', async () => {
+  const { st, red } = await bering('58', '-179.5');
+  assert.deepEqual(inForce(st), ['BERING-1']);
+  assert.equal(red, true);
+});

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { startCli } from '../helpers/cli-child.js';
@@ -9,6 +9,12 @@ import { alertsConfig, alertsStatus, isBlack, isRed, mainDisplay, status } from 
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** alerts.json once written (the panel may show the alert a moment before it is saved). */
+const saved = (stateDir: string): string => {
+  const file = path.join(stateDir, 'alerts.json');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+};
+
 test('kill -9 with an alert in force: after the restart it shows again, and stays while the feed fails (the fault shown with its age)', async () => {
   const cap = await capServer();
   cap.routes.set('/cap.xml', doc(capAlert({ identifier: 'KEEP-1', infos: [{ expires: '2099-01-01T00:00:00Z' }] })));
@@ -16,7 +22,7 @@ test('kill -9 with an alert in force: after the restart it shows again, and stay
   let svc = await startCli(sd);
   try {
     await until(() => isRed(svc), 20_000, 'the alert on the panel');
-    await until(() => readFileSync(path.join(sd.stateDir, 'alerts.json'), 'utf8').includes('KEEP-1'), 10_000, 'alerts.json');
+    await until(() => saved(sd.stateDir).includes('KEEP-1'), 10_000, 'alerts.json');
     await svc.kill();
     cap.routes.set('/cap.xml', (_req, res) => { res.writeHead(503).end(); });
     svc = await startCli(sd);
@@ -48,7 +54,7 @@ test('kill -9 with an alert in force that expires while the service is down: it 
   let svc = await startCli(sd);
   try {
     await until(() => isRed(svc), 20_000, 'the alert on the panel');
-    await until(() => readFileSync(path.join(sd.stateDir, 'alerts.json'), 'utf8').includes('SHORT-1'), 10_000, 'alerts.json');
+    await until(() => saved(sd.stateDir).includes('SHORT-1'), 10_000, 'alerts.json');
     await svc.kill();
     cap.routes.set('/cap.xml', (_req, res) => { res.writeHead(503).end(); });
     // The passing of time is what is tested: the alert's expires passes while the service is down.

@@ -43,3 +43,31 @@ test('an RSS feed: one item holds an alert as escaped XML, one links to an alert
     sd.cleanup();
   }
 });
+
+test('an RSS <link> is entity-decoded as every text is: "&amp;" between query parameters is fetched as "&"',
+  async () => {
+  const cap = await capServer();
+  const asked: string[] = [];
+  cap.routes.set('/linked.xml', (req, res) => {
+    asked.push(req.url ?? '');
+    // The alert is served only to the URL its publisher meant.
+    if (req.url !== '/linked.xml?area=PL101&lang=en') { res.writeHead(404).end(); return; }
+    res.writeHead(200, { 'content-type': 'application/cap+xml' }).end(doc(capAlert({ identifier: 'RSS-QUERY' })));
+  });
+  cap.routes.set('/feed.rss', doc(`<rss version="2.0"><channel><title>Alerts</title>`
+    + `<item><title>one</title><link>${esc(cap.url('/linked.xml?area=PL101&lang=en'))}</link></item></channel></rss>`));
+  const sd = serviceDir(alertsConfig(cap.url('/feed.rss')));
+  const svc = await start(sd);
+  try {
+    const ids = async (): Promise<string[]> => ((await alertsStatus(svc)).displays.main ?? []).map((a: Obj) => a.identifier);
+    const linked = async () => (await ids()).includes('RSS-QUERY');
+    await until(linked, 20_000,
+      () => `the linked alert in force (asked ${JSON.stringify(asked)})`);
+    assert.deepEqual([...new Set(asked)], ['/linked.xml?area=PL101&lang=en']);
+    assert.deepEqual((await alertsStatus(svc)).feeds[0].notShown, []);
+  } finally {
+    await svc.close();
+    await cap.close();
+    sd.cleanup();
+  }
+});

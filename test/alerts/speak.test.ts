@@ -1,29 +1,35 @@
 // An alert with speak: true is read aloud by the real speech component (espeak-ng into the file
 // sink): its instruction, else its headline, once, as a priority announcement from cap.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { RunningService } from '../../src/main.js';
-import { get, serviceDir, start, until } from '../helpers/service.js';
-import { atomFeed, capAlert, capServer } from './cap.js';
+import { get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
+import { espeakAlone, readWav } from '../speech/audio.js';
+import { atomFeed, capAlert, capServer, type CapServer } from './cap.js';
 import { alertsConfig, isRed } from './setup.js';
 
 type Said = { source: string; display: string; priority: boolean; text: string };
-const speechOf = async (svc: RunningService) => ((await get(svc, '/status')).json.components as Record<string, { counts: { spoken: number }; last?: Said; speaking?: unknown; queue: unknown[] }>).speech;
+type Counts = { spoken: number; dropped: number; refusedFull: number; failed: number };
+type Speech = { counts: Counts; last?: Said; speaking?: Said; queue: Said[] };
+const speechOf = async (svc: RunningService): Promise<Speech> =>
+  ((await get(svc, '/status')).json.components as Record<string, Speech>).speech;
 
-async function withSpeech(speak: boolean, run: (svc: RunningService, cap: Awaited<ReturnType<typeof capServer>>, files: () => string[]) => Promise<void>): Promise<void> {
+type Run = (svc: RunningService, cap: CapServer, files: () => string[], sd: ServiceDir, out: string) => Promise<void>;
+
+async function withSpeech(speak: boolean, run: Run, voice = 'en'): Promise<void> {
   const cap = await capServer();
   const out = mkdtempSync(path.join(tmpdir(), 'mlds-cap-speech-'));
   const before = process.env.MLDS_AUDIO_SINK;
   process.env.MLDS_AUDIO_SINK = `file:${out}`;
   const cfg = alertsConfig(cap.url('/feed.atom'), speak ? { speak: 'true' } : {}) as Record<string, unknown>;
-  cfg.speech = { voice: 'en' };
+  cfg.speech = { voice };
   const sd = serviceDir(cfg);
   const svc = await start(sd);
   try {
-    await run(svc, cap, () => readdirSync(out).filter((f) => /^main\.announce\.\d+\.wav$/.test(f)));
+    await run(svc, cap, () => readdirSync(out).filter((f) => /^main\.announce\.\d+\.wav$/.test(f)), sd, out);
   } finally {
     await svc.close();
     await cap.close();
@@ -65,4 +71,61 @@ test('without speak an alert is shown and nothing is spoken', async () => {
     assert.equal((await speechOf(svc)).counts.spoken, 0);
     assert.deepEqual(files(), []);
   });
+});
+
+const spokenMarks = (sd: ServiceDir): string[] => {
+  const file = path.join(sd.stateDir, 'alerts.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { spoken: string[] }).spoken : [];
+};
+
+test('with ten priority announcements queued an alert\'s warning goes first and is said; '
+  + 'alerts.json records it as spoken only once it was', { timeout: 120_000 }, async () => {
+  await withSpeech(true, async (svc, cap, files, sd, out) => {
+    const notice = (i: number) => `Notice ${i}: platform two is closed for cleaning, please use platform three.`;
+    // One spoken at once, then ten waiting: the queue is full of priority announcements.
+    for (let i = 1; i <= 11; i++) {
+      const r = await get(svc, `/announce?id=main&priority=1&text=${encodeURIComponent(notice(i))}`);
+      assert.equal(r.status, 200, r.text);
+    }
+    const waiting = async () => { const s = await speechOf(svc); return s.speaking !== null && s.queue.length === 10; };
+    await until(waiting, 20_000, 'one spoken, ten waiting');
+    const twelfth = await get(svc, `/announce?id=main&priority=1&text=${encodeURIComponent(notice(12))}`);
+    assert.equal(twelfth.status, 503, 'a full queue refuses another priority announcement');
+
+    const warning = 'Leave the station now.';
+    const evacuate = capAlert({ identifier: 'EVAC-1', infos: [{ severity: 'Extreme', instruction: warning }] });
+    cap.routes.set('/feed.atom', atomFeed([evacuate]));
+    await until(() => isRed(svc), 20_000, 'the alert on the panel');
+    await until(async () => (await speechOf(svc)).queue.some((w) => w.source === 'cap'), 20_000, 'the warning queued');
+    const s = await speechOf(svc);
+    const order = s.queue.map((w) => w.source);
+    assert.deepEqual(order, ['cap', ...Array(9).fill('http')], 'first, where the oldest priority announcement was');
+    assert.equal(s.counts.dropped, 1);
+    assert.deepEqual(spokenMarks(sd), [], 'not recorded as spoken while it waits');
+
+    await until(async () => (await speechOf(svc)).last?.source === 'cap', 60_000, 'the warning said');
+    const last = (await speechOf(svc)).last!;
+    assert.deepEqual([last.text, last.priority], [warning, true]);
+    // The second file written: right after the announcement that was being said.
+    const wav = readWav(path.join(out, 'main.announce.2.wav')).info.seconds;
+    const alone = espeakAlone(warning);
+    assert.ok(Math.abs(wav - alone) <= alone * 0.1, `${wav} s written, espeak-ng alone ${alone} s`);
+    assert.ok(files().includes('main.announce.2.wav'));
+    await until(() => spokenMarks(sd).length === 1, 10_000, 'alerts.json to record the warning as spoken');
+    assert.match(spokenMarks(sd)[0], /^main\|.*,EVAC-1,/);
+  });
+});
+
+test('a warning the voice cannot say is not recorded as spoken: it is handed to speech again at the next fetch',
+  { timeout: 120_000 }, async () => {
+  await withSpeech(true, async (svc, cap, files, sd) => {
+    const mute = capAlert({ identifier: 'MUTE-1', infos: [{ instruction: 'Stay inside.' }] });
+    cap.routes.set('/feed.atom', atomFeed([mute]));
+    await until(() => isRed(svc), 20_000, 'the alert on the panel');
+    await until(async () => (await speechOf(svc)).counts.failed >= 2, 30_000, 'two attempts, each failed');
+    assert.equal((await speechOf(svc)).counts.spoken, 0);
+    assert.deepEqual(files(), []);
+    assert.ok(existsSync(path.join(sd.stateDir, 'alerts.json')));
+    assert.deepEqual(spokenMarks(sd), [], 'never recorded as spoken');
+  }, 'zzqq');
 });

@@ -1,6 +1,7 @@
 // The announcement queue's rules and quiet hours, on their own (the service tests check them
-// through /announce): priority first, bounded at 10, the oldest ordinary one dropped, a
-// queue of priority announcements refusing; a quiet window over midnight in a given zone.
+// through /announce): alerts' warnings first, then priority, bounded at 10, the oldest of the
+// lowest rank dropped, a queue of priority announcements refusing another; a quiet window over
+// midnight in a given zone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { QUEUE_LIMIT, SpeechQueue, type Waiting } from '../../src/speech/queue.js';
@@ -8,6 +9,7 @@ import { isQuiet, minuteOfDay } from '../../src/speech/quiet.js';
 import { fitted, MAX_SPOKEN, spokenText } from '../../src/speech/words.js';
 
 const w = (text: string, priority = false): Waiting => ({ displayId: 'hall', text, priority, source: 'http', at: 0 });
+const alert = (text: string): Waiting => ({ displayId: 'hall', text, priority: true, source: 'cap', at: 0 });
 
 test('priority announcements go before ordinary ones, each kind in arrival order', () => {
   const q = new SpeechQueue();
@@ -35,6 +37,35 @@ test('a full queue drops its oldest ordinary announcement for a new one, and ref
   assert.deepEqual(full.offer(w('late')), { queued: false, reason: 'full' });
   assert.deepEqual(full.offer(w('late', true)), { queued: false, reason: 'full' });
   assert.equal(full.length, 10);
+});
+
+test('an alert\'s warning outranks every announcement: it goes first, takes the place of the oldest priority '
+  + 'announcement in a full queue, and only a queue of alerts refuses one', () => {
+  const q = new SpeechQueue();
+  q.offer(w('o1'));
+  q.offer(w('p1', true));
+  assert.deepEqual(q.offer(alert('a1')), { queued: true, position: 1 });
+  assert.deepEqual(q.offer(alert('a2')), { queued: true, position: 2 });
+  assert.deepEqual(q.offer(w('p2', true)), { queued: true, position: 4 });
+  assert.deepEqual(q.list().map((x) => x.text), ['a1', 'a2', 'p1', 'p2', 'o1']);
+
+  const full = new SpeechQueue();
+  for (let i = 1; i <= 10; i++) full.offer(w(`p${i}`, true));
+  assert.deepEqual(full.offer(w('p11', true)), { queued: false, reason: 'full' });
+  const r = full.offer(alert('a1'));
+  assert.ok(r.queued && r.position === 1 && r.dropped?.text === 'p1', JSON.stringify(r));
+  assert.deepEqual(full.list().map((x) => x.text), ['a1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9', 'p10']);
+  // Ordinary announcements go before priority ones are dropped.
+  const mixed = new SpeechQueue();
+  for (let i = 1; i <= 9; i++) mixed.offer(w(`p${i}`, true));
+  mixed.offer(w('o1'));
+  const m = mixed.offer(alert('a1'));
+  assert.ok(m.queued && m.dropped?.text === 'o1');
+
+  const alerts = new SpeechQueue();
+  for (let i = 1; i <= 10; i++) alerts.offer(alert(`a${i}`));
+  assert.deepEqual(alerts.offer(alert('a11')), { queued: false, reason: 'full' });
+  assert.equal(alerts.list()[0].text, 'a1');
 });
 
 test('quiet hours over midnight in the configured zone, start inclusive, end exclusive', () => {

@@ -1,5 +1,6 @@
 // The CAP alerts card on /info (components.alerts): per display the alerts in force, the one
-// on show marked; per feed its fault with its age and why each other alert was not shown.
+// on show marked, one the display refused with why; per feed its fault with its age and why
+// each other alert was not shown.
 import { esc, text, when, type Obj } from './format.js';
 
 export function alertsCard(facts: Obj, zone: string): string {
@@ -7,7 +8,8 @@ export function alertsCard(facts: Obj, zone: string): string {
   const feeds = (facts.feeds as Obj[] | undefined) ?? [];
   const inForce = Object.entries(displays).map(([id, list]) => `<tr data-alerts-display="${esc(id)}"><th>${esc(id)}</th><td>${list.map((a) =>
     `<div${a.showing ? ' class="ok"' : ''}>${esc(a.event)} <code>${esc(a.identifier)}</code> ${a.showing ? '(on show)' : ''}`
-    + `<div class="note">${text(a.sender)}; ${a.expires ? `until ${when(a.expires, zone)}` : 'until it leaves the feed'}</div></div>`).join('')}</td></tr>`);
+    + `<div class="note">${text(a.sender)}; ${a.expires ? `until ${when(a.expires, zone)}` : 'until it leaves the feed'}</div>`
+    + `${a.refused ? `<div class="bad">refused here: ${text(a.refused)}</div>` : ''}</div>`).join('')}</td></tr>`);
   const feedRows = feeds.map((f) => {
     const fault = f.fault as Obj | undefined;
     const passed = ((f.notShown as Obj[] | undefined) ?? []).map((n) => `<div class="note">${n.identifier ? `<code>${esc(n.identifier)}</code> ` : ''}${text(n.reason)}</div>`).join('');
