@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import { readTlsPair, type TlsPair } from '../config/tls.js';
 import type { HttpLimits, ServiceConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { HTTPS, type HttpsControl } from '../capability/https.js';
 import { closeServer, listen } from './listen.js';
 import { refusalsOf } from './refusals.js';
 import { refusalLog } from '../log/refusal-log.js';
@@ -20,10 +21,7 @@ export interface HttpsDeps {
   host: string;
 }
 
-export interface HttpsComponent extends Component {
-  /** The port HTTPS answers on, undefined while it is not listening. */
-  port(): number | undefined;
-}
+type HttpsComponent = Component & HttpsControl;
 
 type Https = NonNullable<ServiceConfig['https']>;
 
@@ -68,7 +66,7 @@ export function httpsComponent(deps: HttpsDeps): HttpsComponent {
   };
 
   return {
-    name: 'https',
+    name: HTTPS.name,
     port: () => port,
     async start(ctx) {
       const cfg = ctx.config().https;

@@ -2,8 +2,7 @@
 // display's audio device (docs/speech.md). API key level, like /mlds. HEAD checks and says nothing.
 import type { Context } from 'koa';
 import type { Routes } from '../access.js';
-import type { Component } from '../../capability/component-contract.js';
-import { SPEECH_COMPONENT, type NotQueued, type Speaker } from '../../capability/speaker.js';
+import { SPEECH, type NotQueued } from '../../capability/speaker.js';
 import { MldsError, type ErrorCode } from '../../errors.js';
 import type { ServiceApi } from '../api.js';
 import { json, sendJson } from '../middleware.js';
@@ -30,7 +29,7 @@ export function announceRoutes(routes: Routes, api: ServiceApi): void {
     const id = once(ctx, 'id');
     if (id === undefined || id === '') throw new MldsError('MLDS_MISSING_ID', '"id" is required', 'id');
     if (!api.config().displayById.has(id)) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
-    const speaker = api.component<Component & Speaker>(SPEECH_COMPONENT);
+    const speaker = api.component(SPEECH);
     if (!speaker) throw new MldsError('MLDS_SPEECH_OFF', 'speech is not configured on this unit (no "speech" section in config.json)', 'speech');
     const text = once(ctx, 'text') ?? '';
     if (text.trim() === '') throw new MldsError('MLDS_BAD_ANNOUNCEMENT', '"text" is required and must not be empty', 'text');
