@@ -9,11 +9,23 @@ export const MAX_IDENTIFY_S = 3600;
 /** What a unit shows: a boot screen, the info screen /identify asked for, or its displays. */
 export type UnitShowing = 'info' | 'logo' | 'identify' | 'content';
 
+/** A display's `startScreen.completeUrls`, visited once its unit's boot screens ended. */
+export interface CompleteUrlVisit {
+  display: string;
+  /** Without query values. */
+  url: string;
+  result: 'pending' | 'ok' | 'failed';
+  attempts: number;
+  at?: string;
+  httpStatus?: number;
+  lastError?: string;
+  nextAttemptAt?: string;
+}
+
 /** The boot component's /status facts (`components.boot`). */
 export interface BootFacts {
   units: Array<{ unit: string; displays: string[]; showing: UnitShowing; until?: string }>;
-  /** The completeUrls fetched once each unit's boot screens ended. */
-  completeUrls: unknown[];
+  completeUrls: CompleteUrlVisit[];
 }
 
 /** A unit /identify now shows the info screen on (`until` null: ended). */
