@@ -44,7 +44,8 @@ export interface ClearCommand {
 }
 
 const OVERRIDE = /^(fontColor|fontSize)\[(.*)\]$/;
-const MAX_INUMBER = 255;
+/** The longest inumber a command may carry. */
+export const MAX_INUMBER = 255;
 
 /**
  * Parses and validates a control query string (the part after `?` of /mlds, a cron's

@@ -14,6 +14,7 @@ import type { ServiceProblem, Status } from '../capability/status-types.js';
 import { forgetImages, preloadImage, setPictureLimit } from '../render/images.js';
 import type { Clock } from '../util/clock.js';
 import type { Component, ComponentEntry, RuntimeContext } from '../capability/component-contract.js';
+import type { CapabilityKey } from '../capability/capability-key.js';
 import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ArchiveLoadReport, type ReloadReport } from '../config/diff.js';
 import { Unit } from '../render/unit.js';
 import { setFetchUnitName } from '../fetch/user-agent.js';
@@ -95,7 +96,7 @@ export class Runtime {
       },
       units: () => this.units,
       unitFor: (id) => this.unitOf.get(id),
-      component: <T extends Component>(name: string) => this.running.get(name) as T | undefined,
+      component: (key) => this.component(key),
       status: () => {
         if (!this.report) throw new Error('status asked before HTTP was composed');
         return this.report.status();
@@ -116,9 +117,11 @@ export class Runtime {
     this.report = report;
   }
 
-  /** A running component by name, for HTTP routes that drive one (/identify, /brightness...). */
-  component<T extends Component = Component>(name: string): T | undefined {
-    return this.running.get(name) as T | undefined;
+  /** A running component by its key, as the key's type, for HTTP routes that drive one (/identify, /brightness...). */
+  component<T>(key: CapabilityKey<T>): T | undefined {
+    const entry = this.deps.components.find((e) => e.key === key);
+    // Only ComponentEntry.of registers under a key, once the compiler saw the key's type in what it loads.
+    return entry && (this.running.get(entry.name) as (Component & T) | undefined);
   }
 
   unitFor(displayId: string): Unit | undefined {

@@ -40,7 +40,7 @@ export function serviceApi({ runtime, live, archives, startedAt, problems, feedb
       components: { ...runtime.componentStatus(), ...(feedback ? { feedback: feedback() } : {}), ...(health ? { health: health() } : {}) },
     }),
     reload: () => runtime.reload(),
-    component: (name) => runtime.component(name),
+    component: (key) => runtime.component(key),
     loadConfig: (url, sha256) => archives.load(url, sha256),
     downloadConfig: () => archives.download(),
     history,

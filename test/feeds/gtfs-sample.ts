@@ -1,6 +1,10 @@
 // The sample feed of the GTFS tests: route 12's trips through Central (S1) on Saturday 28
 // November 2026 in Berlin, and the TripUpdates that exercise each rule of the reference.
-import { feedMessage, rt, sec } from './fixtures.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FakeClock } from '../helpers/clock.js';
+import { feedMessage, feedServer, gtfsZip, rt, sec, type FeedServer } from './fixtures.js';
 
 // Saturday 28 November 2026, 11:00 in Berlin (UTC+1): the service day's times count from 23:00 UTC the day before.
 export const T0 = Date.UTC(2026, 10, 28, 10, 0, 0);
@@ -61,3 +65,20 @@ export function tripUpdates(now: number): Buffer {
   ], now);
 }
 
+
+/** The schedule as a GTFS zip's bytes. */
+export async function scheduleZip(): Promise<Buffer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
+  try {
+    return readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A feed server answering /tu with the TripUpdates as of T0, and a clock at T0. */
+export async function sampleFeed(): Promise<{ srv: FeedServer; clock: FakeClock }> {
+  const srv = await feedServer();
+  srv.bodies.set('/tu', tripUpdates(T0));
+  return { srv, clock: new FakeClock(T0) };
+}
