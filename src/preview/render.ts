@@ -4,7 +4,7 @@ import type { ServiceConfig, UnitConfig } from '../config/types.js';
 import { Compositor } from '../render/compositor.js';
 import { encodeFrame } from '../render/encode.js';
 import { scrollPxPerSecond } from '../render/content/scroll.js';
-import type { BoardSource } from '../render/content/board-source.js';
+import type { BoardSource } from '../config/board-source.js';
 import { useFontDirs } from '../text/fonts.js';
 import { fontDirsOf, measureLine } from './fit.js';
 import { offlineController } from './offline.js';

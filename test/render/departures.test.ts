@@ -4,7 +4,7 @@
 // Each board is checked pixel for pixel against a text area given the rows it should show.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BoardData, BoardQuery, BoardSource, Departure } from '../../src/render/content/board-source.js';
+import type { BoardData, BoardQuery, BoardSource, Departure } from '../../src/config/board-source.js';
 import type { RunningService } from '../../src/main.js';
 import { FakeClock } from '../helpers/clock.js';
 import { decode, get, nextFrame, serviceDir, start, until, type Pixels } from '../helpers/service.js';

@@ -11,7 +11,7 @@ import { faceFor } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
 import { systemZone } from '../../time/system-zone.js';
 import { BlockContent } from './block.js';
-import type { BoardData, BoardSource, BoardState } from './board-source.js';
+import type { BoardData, BoardSource, BoardState } from '../../config/board-source.js';
 import { nextContentId, type Content, type TextFit } from './content.js';
 import { boardRows } from './departure-rows.js';
 import { scrollPxPerSecond } from './scroll.js';

@@ -8,7 +8,7 @@ import type { AreaState } from '../../control/state.js';
 import { BlockContent } from './block.js';
 import type { Content } from './content.js';
 import { DateContent, shownDate } from './date.js';
-import type { BoardState } from './board-source.js';
+import type { BoardState } from '../../config/board-source.js';
 import { DeparturesContent, shownBoard, type Boards } from './departures.js';
 import { ImageContent } from './image.js';
 import { scrollPxPerSecond, scrollStep } from './scroll.js';
