@@ -3,6 +3,7 @@
 // slow panel never starts, stops or delays it. One player per audio area whose display shows
 // a file in it.
 import path from 'node:path';
+import { kindOf } from '../config/area-types/registry.js';
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { audioSink } from '../media/audio-sink.js';
@@ -27,7 +28,8 @@ export class AudioAreas {
     // A display that left the configuration plays nothing, whatever its last state held.
     if (state?.layout && config.displayById.has(displayId)) {
       for (const a of state.areas.values()) {
-        if (a.area.type === 'audio' && a.source !== 'none' && a.file) wanted.set(`${displayId}\n${a.area.id}`, { area: a.area, file: a.file });
+        if (a.source === 'none' || !a.file || kindOf(a.area.type).media !== 'played') continue;
+        wanted.set(`${displayId}\n${a.area.id}`, { area: a.area, file: a.file });
       }
     }
     const ending = new Map<string, Promise<void>>();

@@ -140,7 +140,7 @@ function boardOf(a: AreaState): Partial<AreaReport> {
 /** The text an area shows, as its type tells it (a clock's current time). */
 function shownText(a: AreaState, now: number, zone?: string): string | undefined {
   const own = drawerOf(a.area.type).statusText;
-  return own ? own(a, now, zone) : a.text;
+  return own ? own(a.area, a, now, zone) : a.text;
 }
 
 function relative(dir: string, file: string): string {

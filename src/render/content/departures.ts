@@ -4,7 +4,8 @@
 // no one), and when the source says a feed brought news; only cells whose text changed are laid
 // out again (the cell cache), and the picture changes only when some text did.
 import type { CanvasRenderingContext2D } from 'canvas';
-import type { AreaConfig, DeparturesConfig } from '../../config/types.js';
+import type { AreaConfig, AreaOf, DeparturesConfig } from '../../config/types.js';
+import { DEFAULTS } from '../../config/defaults.js';
 import type { LaidCell } from '../../text/columns.js';
 import type { Doc } from '../../text/doc.js';
 import { faceFor } from '../../text/faces.js';
@@ -50,8 +51,8 @@ export class DeparturesContent implements Content {
   private readonly cellCache = new Map<string, LaidCell>();
   private boardFault: string | undefined;
 
-  constructor(private readonly area: AreaConfig, private readonly env: DeparturesEnv) {
-    this.board = area.departures!;
+  constructor(private readonly area: AreaOf<'departures'>, private readonly env: DeparturesEnv) {
+    this.board = area.departures;
     this.zone = env.timezone ?? systemZone();
     const line = faceFor(area.font, area.fontSize, area.antialias === 'none');
     const gap = area.lineSpacing ?? 0;
@@ -102,7 +103,7 @@ export class DeparturesContent implements Content {
       columns: table ? a.columns : undefined, cellCache: table ? this.cellCache : undefined,
     });
     return new BlockContent({
-      layout, width: a.width, height: a.height, align: a.align, pxPerSecond: scrollPxPerSecond(a.scrollSpeed),
+      layout, width: a.width, height: a.height, align: a.align, pxPerSecond: scrollPxPerSecond(DEFAULTS.scrollSpeed),
       gapPx: 0, origin: this.env.start, step: 1, direction: 'left', graphicFile: () => undefined,
     });
   }
