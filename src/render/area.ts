@@ -3,7 +3,7 @@ import type { AreaConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
 import { drawerOf, type AreaDrawer, type DrawEnv } from './content/drawers.js';
 import type { Boards } from './content/departures.js';
-import type { Content, TextFit } from './content/content.js';
+import type { Content, ContentReport, TextFit } from './content/content.js';
 import type { Rect } from '../frame.js';
 import { AreaRects } from './area-rects.js';
 import { AreaLayer, backgroundStyle, drawArea, type Phase } from './area-draw.js';
@@ -268,6 +268,11 @@ export class AreaRenderer {
   /** How the text on show fitted (text areas; undefined for other content). */
   get textFit(): TextFit | undefined {
     return this.current?.textFit;
+  }
+
+  /** What the content on show reports of the area on /status (a board's rows and state). */
+  report(): ContentReport | undefined {
+    return this.current?.report?.();
   }
 
   private buildFault: string | undefined;

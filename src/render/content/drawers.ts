@@ -9,8 +9,7 @@ import type { AreaState } from '../../control/state.js';
 import { BlockContent } from './block.js';
 import type { Content } from './content.js';
 import { DateContent, shownDate } from './date.js';
-import type { BoardState } from '../../config/board-source.js';
-import { DeparturesContent, shownBoard, type Boards } from './departures.js';
+import { DeparturesContent, type Boards } from './departures.js';
 import { ImageContent } from './image.js';
 import { scrollPxPerSecond, scrollStep } from './scroll.js';
 import { needsLayout, signTextContent } from './sign-text.js';
@@ -42,10 +41,8 @@ export interface AreaDrawer<A extends AreaConfig = AreaConfig> {
   swapsLive?(area: A, previous: Content | undefined, state: AreaState | undefined): boolean;
   /** Same picture: a change between equal signatures is no change (no effect, no restart). */
   signature?(area: A, state: AreaState | undefined): string;
-  /** Text /status reports for the area (a clock's current text); default: the state's text. */
+  /** Text /status gives for the area (a clock's current text); default: its content's report, else the state's text. */
   statusText?(area: A, state: AreaState, now: number, timezone?: string): string | undefined;
-  /** A departures area's feed state on /status (`board`): live, scheduled or no-data. */
-  boardState?(state: AreaState): BoardState | undefined;
 }
 
 type SignText = AreaTaking<'markup'>;
@@ -114,9 +111,8 @@ const DRAWERS: { readonly [T in AreaType]: AreaDrawer<AreaOf<T>> } = {
   departures: {
     // The board shows whenever the area has not been cleared.
     draw: (a, st, env) => (st?.source === 'none' ? undefined : new DeparturesContent(a, env)),
+    // Its text and state on /status are what the board last showed (DeparturesContent.report).
     signature: (_a, st) => (st?.source === 'none' ? '' : 'board'),
-    statusText: (a, st) => (st.source === 'none' ? undefined : shownBoard(a)?.text),
-    boardState: (st) => (st.source === 'none' ? undefined : shownBoard(st.area)?.state),
   },
 };
 
