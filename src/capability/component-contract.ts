@@ -1,7 +1,7 @@
 // The seam between the running service and its capabilities (crons, pollers, the boot
 // screens, brightness, mDNS, the network API...), after serialport's bindings-interface:
 // a small interface, and each method says what the runtime guarantees and what it expects.
-import type { DisplayConfig, ServiceConfig } from '../config/types.js';
+import type { AreaConfig, DisplayConfig, ServiceConfig } from '../config/types.js';
 import type { ApplyResult, CommandSource } from '../control/control-types.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
@@ -60,6 +60,8 @@ export interface Component {
   status?(): unknown;
   /** What a technician must see in /status `problems` (and on /info) while it lasts; optional. */
   problems?(): ServiceProblem[];
+  /** Why an area it plays without drawing (audio) cannot play now: the area's /status `fault`; optional. */
+  playFault?(display: string, area: AreaConfig): string | undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The feeds component (src/feeds) as others find it: the BoardSource every unit's departures
 // areas read.
-import type { BoardSource } from '../render/content/board-source.js';
+import type { BoardSource } from '../config/board-source.js';
 import { capabilityKey } from './capability-key.js';
 
 /** Running when `feeds` is configured. */

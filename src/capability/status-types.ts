@@ -9,7 +9,7 @@ import type { CodeCacheReport } from '../util/code-cache.js';
 import type { ServiceProblem } from '../problem.js';
 import type { Identity } from '../util/identity.js';
 import type { ReadBackMode } from '../render/read-back.js';
-import type { BoardState } from '../render/content/board-source.js';
+import type { BoardState } from '../config/board-source.js';
 
 export type { Identity, ServiceProblem };
 

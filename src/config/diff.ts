@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { DisplayConfig, ServiceConfig, UnitConfig } from './types.js';
+import type { AreaConfig, DisplayConfig, ServiceConfig, UnitConfig } from './types.js';
+import { kindOf } from './area-types/registry.js';
 import { PACKAGE_FONT_DIR } from '../text/fonts.js';
 
 /** What a reload did to each display, by id. */
@@ -46,18 +47,24 @@ function fontFolderHash(dirs: string[]): string {
   return createHash('sha256').update([...hashes].sort().join('\n')).digest('base64');
 }
 
+/** The files an area's configuration names: fonts, graphics, and a file type's params and defaultValue. */
+function areaFiles(a: AreaConfig): string[] {
+  const out: string[] = [];
+  if ('font' in a && a.font) out.push(a.font);
+  if ('fonts' in a && a.fonts) out.push(...a.fonts);
+  if ('graphics' in a && a.graphics) out.push(...a.graphics);
+  if (kindOf(a.type).files && 'params' in a) {
+    out.push(...Object.values(a.params));
+    if (a.defaultValue) out.push(a.defaultValue);
+  }
+  return out;
+}
+
 function filesOf(d: DisplayConfig): string[] {
   const files = new Set<string>();
   if (d.startScreen.image) files.add(d.startScreen.image);
   for (const layout of d.layouts.values()) {
-    for (const a of layout.areas) {
-      if (a.font) files.add(a.font);
-      for (const f of [...(a.fonts ?? []), ...(a.graphics ?? [])]) files.add(f);
-      if (a.type === 'image' || a.type === 'video' || a.type === 'audio') {
-        for (const f of Object.values(a.params)) files.add(f);
-        if (a.defaultValue) files.add(a.defaultValue);
-      }
-    }
+    for (const a of layout.areas) for (const f of areaFiles(a)) files.add(f);
   }
   return [...files].sort();
 }

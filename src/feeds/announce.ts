@@ -6,7 +6,7 @@
 import type { RuntimeContext } from '../capability/component-contract.js';
 import { SPEECH } from '../capability/speaker.js';
 import type { BoardArea } from '../config/feed-types.js';
-import type { BoardSource } from '../render/content/board-source.js';
+import type { BoardSource } from '../config/board-source.js';
 
 /** How often the boards are looked at: a countdown is spoken within this of its minute. */
 export const ANNOUNCE_CHECK_MS = 5000;

@@ -2,7 +2,7 @@
 // data is fresh, the schedule alone (marked, not live) once it is older than the area's
 // `staleAfter`, nothing ("no-data") when there is neither. Cancelled departures stay, marked,
 // until their time passes; departures before now leave.
-import type { BoardData, BoardQuery, Departure } from '../render/content/board-source.js';
+import type { BoardData, BoardQuery, Departure } from '../config/board-source.js';
 import type { RtData, SiriData } from './model.js';
 import { predict, runOf } from './gtfs-rt-apply.js';
 import type { Schedule } from './schedule.js';

@@ -10,7 +10,7 @@ import { systemZone } from '../time/system-zone.js';
 import type { ServiceProblem } from '../problem.js';
 import { isoTime } from '../util/clock.js';
 import { AlertShows, alertTargets, nextChange } from './alerts.js';
-import type { BoardData, BoardQuery } from '../render/content/board-source.js';
+import type { BoardData, BoardQuery } from '../config/board-source.js';
 import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
 import type { FeedDecoder } from './decoder.js';
 import type { FeedAlert, RtData, SiriData } from './model.js';

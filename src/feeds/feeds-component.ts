@@ -5,7 +5,7 @@ import type { Component, RuntimeContext } from '../capability/component-contract
 import { FEEDS } from '../capability/feeds.js';
 import type { FeedConfig } from '../config/feed-types.js';
 import type { ServiceProblem } from '../problem.js';
-import type { BoardData, BoardQuery, BoardSource } from '../render/content/board-source.js';
+import type { BoardData, BoardQuery, BoardSource } from '../config/board-source.js';
 import { NO_DATA } from './board.js';
 import { Feed } from './feed.js';
 import { DepartureAnnouncer } from './announce.js';

@@ -5,7 +5,7 @@
 // are the sample the previews draw the boards from: their scheduled departures at the moment
 // of the test, marked as not live.
 import type { ServiceConfig } from '../config/types.js';
-import type { BoardSource } from '../render/content/board-source.js';
+import type { BoardSource } from '../config/board-source.js';
 import { gtfsBoard, NO_DATA } from '../feeds/board.js';
 import type { Schedule } from '../feeds/schedule.js';
 import { pointer, type ConfigFault } from '../config/faults.js';

@@ -3,7 +3,7 @@ import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { intersects, type Frame, type Rect, visibleOnly } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
-import type { TextFit } from './content/content.js';
+import type { ContentReport, TextFit } from './content/content.js';
 import { copyKept, keepPictures, keptBytes } from './kept-pictures.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from '../text/fonts.js';
 import { readBack } from './read-back.js';
@@ -176,6 +176,15 @@ export class Compositor {
     const out: Array<{ display: string; area: string } & TextFit> = [];
     for (const [display, m] of this.memory) {
       for (const ar of m.renderers) { const f = ar.textFit; if (f) out.push({ display, area: ar.area.id, ...f }); }
+    }
+    return out;
+  }
+
+  /** What the content on show in each area reports of it, for /status (a board's rows and state). */
+  reports(): Array<{ display: string; area: string } & ContentReport> {
+    const out: Array<{ display: string; area: string } & ContentReport> = [];
+    for (const [display, m] of this.memory) {
+      for (const ar of m.renderers) { const r = ar.report(); if (r) out.push({ display, area: ar.area.id, ...r }); }
     }
     return out;
   }

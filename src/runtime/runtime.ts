@@ -1,6 +1,6 @@
 import { ConfigError } from '../config/faults.js';
 import { loadServiceConfig } from './load-config.js';
-import type { ServiceConfig } from '../config/types.js';
+import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import { Controller } from '../control/controller.js';
 import type { ControlDeps } from '../control/control-types.js';
 import { restoreLevels } from '../control/restore-levels.js';
@@ -153,6 +153,15 @@ export class Runtime {
   /** The problems the running components report now. */
   componentProblems(): ServiceProblem[] {
     return [...this.running.values()].flatMap((c) => c.problems?.() ?? []);
+  }
+
+  /** Why an area a running component plays without drawing (audio) cannot play now. */
+  playFault(display: string, area: AreaConfig): string | undefined {
+    for (const c of this.running.values()) {
+      const fault = c.playFault?.(display, area);
+      if (fault !== undefined) return fault;
+    }
+    return undefined;
   }
 
   /** Facts of each running component for /status. */

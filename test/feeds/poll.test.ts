@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BoardQuery } from '../../src/render/content/board-source.js';
+import type { BoardQuery } from '../../src/config/board-source.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
 import { boardConfig, feedServer, feedsRig } from './fixtures.js';

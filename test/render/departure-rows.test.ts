@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DeparturesConfig } from '../../src/config/types.js';
-import type { Departure } from '../../src/render/content/board-source.js';
+import type { Departure } from '../../src/config/board-source.js';
 import { boardRows } from '../../src/render/content/departure-rows.js';
 
 const T0 = Date.UTC(2026, 10, 21, 23, 58, 0);

@@ -1,5 +1,8 @@
-// What a departures area draws from. The feeds capability (above render) fills a unit's
-// `boards` with its source; the area's drawer reads it each time the board is drawn.
+// What a departures area draws from: the contract between the feeds capability, which makes a
+// BoardSource and fills a unit's `boards` with it, and the departures area's drawer
+// (render/content/departures.ts), which asks it each time the board is drawn. It stands in
+// config/, below both: a query is made of the area's board settings (DeparturesConfig), and
+// a board's state is what /status says of the area.
 
 /** One departure as a board shows it. Times are ms since the epoch (UTC). */
 export interface Departure {
