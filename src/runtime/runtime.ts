@@ -1,9 +1,8 @@
 import { ConfigError } from '../config/faults.js';
 import { loadServiceConfig } from './load-config.js';
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
-import { Controller } from '../control/controller.js';
+import { Controller, restoreLevels } from '../control/controller.js';
 import type { ControlDeps } from '../control/control-types.js';
-import { restoreLevels } from '../control/restore-levels.js';
 import type { StateStore } from '../control/store.js';
 import { credentialNames } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
