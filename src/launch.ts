@@ -13,6 +13,7 @@ import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { unitCacheDir } from './util/cache-dir.js';
 import { CODE_CACHE_KEY, type CodeCacheReport } from './util/code-cache.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -21,8 +22,7 @@ const BUNDLE = path.join(HERE, 'bundle', 'mlds.cjs');
 const WRITE_AFTER_MS = Number(process.env.MLDS_CODE_CACHE_AFTER_MS) || 10_000;
 
 function cacheDir(): string | undefined {
-  const d = process.env.MLDS_CODE_CACHE_DIR || process.env.CACHE_DIRECTORY?.split(':')[0];
-  return d || undefined;
+  return process.env.MLDS_CODE_CACHE_DIR || unitCacheDir();
 }
 
 /**
