@@ -1,13 +1,14 @@
 // dist/launch.js, as the unit starts the service: the bundle, its code cache written after the
 // start, used by the next start, a damaged one refused and written again; the bundle serves
-// commands and screenshots (its encoder thread) like dist/cli.js, and is read, never mapped.
+// commands and screenshots (its encoder thread) like dist/cli.js, and is read, never mapped; a
+// start compiles from node_modules only what cannot be in the bundle.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { REPO, baseConfig, decode, near, serviceDir, until } from './helpers/service.js';
+import { REPO, baseConfig, decode, exampleConfig, near, serviceDir, until, type ServiceDir } from './helpers/service.js';
 import { LISTEN_MS, emulated } from './helpers/emulation.js';
 
 const LAUNCH = path.join(REPO, 'dist/launch.js');
@@ -16,17 +17,17 @@ const cacheDir = mkdtempSync(path.join(tmpdir(), 'mlds-code-cache-'));
 const sd = serviceDir(baseConfig());
 after(() => { rmSync(cacheDir, { recursive: true, force: true }); sd.cleanup(); });
 
-interface Started { child: ChildProcess; url: string }
+interface Started { child: ChildProcess; url: string; stderr: () => string }
 
-async function launch(env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [LAUNCH, 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir], {
+async function launch(env: Record<string, string> = {}, dir: ServiceDir = sd): Promise<Started> {
+  const child = spawn(process.execPath, [LAUNCH, 'start', '--config', dir.configFile, '--port', '0', '--state-dir', dir.stateDir], {
     stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MLDS_CODE_CACHE_DIR: cacheDir, MLDS_CODE_CACHE_AFTER_MS: '500', ...env },
   });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
   await until(() => /listening on port \d+/.test(err) || child.exitCode !== null, LISTEN_MS, 'the service to listen');
   assert.equal(child.exitCode, null, err);
-  return { child, url: `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}` };
+  return { child, url: `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}`, stderr: () => err };
 }
 
 async function stop(s: Started): Promise<void> {
@@ -110,4 +111,19 @@ test('the bundle is the process\'s own copy: no mapping of it, so a rewrite of t
     const maps = readFileSync(`/proc/${s.child.pid}/maps`, 'utf8');
     assert.ok(!maps.includes(path.dirname(BUNDLE)), `dist/bundle/ is mapped:\n${maps.split('\n').filter((l) => l.includes(path.dirname(BUNDLE))).join('\n')}`);
   } finally { await stop(s); }
+});
+
+test('a start of the example configuration reads from node_modules only node-canvas, whose library the bundle cannot hold', { timeout: LISTEN_MS * 2 }, async () => {
+  const example = serviceDir(exampleConfig());
+  // NODE_DEBUG=module: node's loader names every file it loads; the bundle itself is compiled by the launcher, not loaded.
+  const s = await launch({ MLDS_CODE_CACHE_DIR: '', NODE_DEBUG: 'module' }, example);
+  try {
+    await until(async () => (await fetch(`${s.url}/status`)).status === 200, LISTEN_MS, 'the service to be ready');
+    const loaded = [...new Set([...s.stderr().matchAll(/ load "([^"]+)"/g)].map((m) => path.relative(REPO, m[1])))];
+    const packages = [...new Set(loaded.filter((f) => f.startsWith('node_modules/')).map((f) => f.split('/')[1]))];
+    assert.deepEqual(packages, ['canvas'], `loaded from node_modules, each compiled without the code cache:\n${loaded.join('\n')}`);
+  } finally {
+    await stop(s);
+    example.cleanup();
+  }
 });
