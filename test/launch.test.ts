@@ -1,4 +1,4 @@
-// dist/launch.js, as the unit starts the service: the bundle, its code cache written after the
+// dist/launch.cjs, as the unit starts the service: the bundle, its code cache written after the
 // start, used by the next start, a damaged one refused and written again; the bundle serves
 // commands and screenshots (its encoder thread) like dist/cli.js, and is read, never mapped; a
 // start compiles from node_modules only what cannot be in the bundle.
@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import { REPO, baseConfig, decode, exampleConfig, near, serviceDir, until, type ServiceDir } from './helpers/service.js';
 import { LISTEN_MS, emulated } from './helpers/emulation.js';
 
-const LAUNCH = path.join(REPO, 'dist/launch.js');
+const LAUNCH = path.join(REPO, 'dist/launch.cjs');
 const BUNDLE = path.join(REPO, 'dist/bundle/mlds.cjs');
 const cacheDir = mkdtempSync(path.join(tmpdir(), 'mlds-code-cache-'));
 const sd = serviceDir(baseConfig());
@@ -39,7 +39,7 @@ async function stop(s: Started): Promise<void> {
 
 async function codeCache(s: Started): Promise<{ bundle: boolean; state: string; written?: string; error?: string }> {
   const status = await (await fetch(`${s.url}/status`)).json() as { codeCache?: { bundle: boolean; state: string; written?: string } };
-  assert.ok(status.codeCache, '/status reports the code cache when started through dist/launch.js');
+  assert.ok(status.codeCache, '/status reports the code cache when started through dist/launch.cjs');
   return status.codeCache;
 }
 
@@ -53,7 +53,7 @@ test('the bundle is built (make build): ASCII, already wrapped as node\'s module
   assert.deepEqual(readdirSync(path.dirname(BUNDLE)), ['mlds.cjs'], 'the bundle is the one file the launcher reads');
 });
 
-test('dist/launch.js runs the bundle: version, and a command drawn and shown on /screenshot', { timeout: LISTEN_MS * 2 }, async () => {
+test('dist/launch.cjs runs the bundle: version, and a command drawn and shown on /screenshot', { timeout: LISTEN_MS * 2 }, async () => {
   const v = spawnSync(process.execPath, [LAUNCH, '--version'], { encoding: 'utf8' });
   assert.equal(v.status, 0, v.stderr);
   assert.match(v.stdout.trim(), /^\d+\.\d+\.\d+$/);
@@ -113,15 +113,18 @@ test('the bundle is the process\'s own copy: no mapping of it, so a rewrite of t
   } finally { await stop(s); }
 });
 
-test('a start of the example configuration reads from node_modules only node-canvas, whose library the bundle cannot hold', { timeout: LISTEN_MS * 2 }, async () => {
+test('the unit\'s start of the example configuration reads from node_modules only node-canvas, and sets up no ES module loader', { timeout: LISTEN_MS * 2 }, async () => {
+  assert.match(readFileSync(path.join(REPO, 'systemd/mlds.service'), 'utf8'), /^ExecStart=\S+ \/opt\/mlds\/dist\/launch\.cjs /m, 'the unit runs this launcher');
   const example = serviceDir(exampleConfig());
-  // NODE_DEBUG=module: node's loader names every file it loads; the bundle itself is compiled by the launcher, not loaded.
-  const s = await launch({ MLDS_CODE_CACHE_DIR: '', NODE_DEBUG: 'module' }, example);
+  // NODE_DEBUG: node's loaders name every file they load (the bundle is compiled by the launcher, not loaded) and what the ES module loader does.
+  const s = await launch({ MLDS_CODE_CACHE_DIR: '', NODE_DEBUG: 'module,esm' }, example);
   try {
     await until(async () => (await fetch(`${s.url}/status`)).status === 200, LISTEN_MS, 'the service to be ready');
     const loaded = [...new Set([...s.stderr().matchAll(/ load "([^"]+)"/g)].map((m) => path.relative(REPO, m[1])))];
     const packages = [...new Set(loaded.filter((f) => f.startsWith('node_modules/')).map((f) => f.split('/')[1]))];
     assert.deepEqual(packages, ['canvas'], `loaded from node_modules, each compiled without the code cache:\n${loaded.join('\n')}`);
+    const esm = s.stderr().split('\n').filter((l) => /^ESM \d+:/.test(l));
+    assert.deepEqual(esm.slice(0, 3), [], 'the ES module loader was set up at the start');
   } finally {
     await stop(s);
     example.cleanup();
