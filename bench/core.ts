@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { unitEnvironment } from './start.js';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { exampleConfig } from '../test/helpers/service.js';
 import { createCanvas } from 'canvas';
@@ -15,6 +15,7 @@ import { Compositor } from '../src/render/compositor.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.MLDS_BENCH_HTTP_SECONDS ?? 5);
+const ROUNDS = Number(process.env.MLDS_BENCH_HTTP_ROUNDS ?? 3);
 
 function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
 function pct(xs: number[], p: number): number { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; }
@@ -49,17 +50,76 @@ function cpuSeconds(pid: number): number {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
-async function load(port: number, pid: number, connections: number, paths: string[]) {
+async function load(port: number, pid: number, connections: number, paths: string[], seconds = SECONDS) {
   let i = 0;
   const cpu0 = cpuSeconds(pid);
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
-    duration: SECONDS,
+    duration: seconds,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
   });
   const usPerRequest = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, usPerRequest };
+}
+
+type Load = Awaited<ReturnType<typeof load>>;
+
+/**
+ * /mlds against the bare handler, and /mlds against /mlds/: the same route and middleware
+ * reached through koa's router, which the early listener (src/http/early.ts) leaves out for
+ * exactly /mlds, so the difference is what answering ahead of the router saves against the
+ * whole command. Rounds alternate their order so that load from other processes falls on
+ * every target alike.
+ */
+async function commandFigures(barePort: number, barePid: number, svcPort: number, svcPid: number): Promise<string[]> {
+  // Four different departures, so every request changes the screen and is rendered.
+  const paths = (door: string) => ['175', '128', 'N12', '24'].map((route, i) => `${door}?id=led1&layout=departure`
+    + `&route=${route}&destination=Destination%20number%20${i}%20via%20Centrum&inumber=${i}`);
+  const load0 = loadavg()[0];
+  // Warmed up first, both ways in: the first round measures neither's first compilation.
+  for (const door of ['/mlds', '/mlds/']) await load(svcPort, svcPid, 1, paths(door), 1);
+  const rows: string[] = [];
+  const saved: string[] = [];
+  for (const c of [1, 50]) {
+    const runs = { bare: [] as Load[], early: [] as Load[], router: [] as Load[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = (['bare', 'early', 'router'] as const).slice();
+      if (round % 2) order.reverse();
+      for (const t of order) {
+        runs[t].push(t === 'bare' ? await load(barePort, barePid, c, ['/mlds?id=led1'])
+          : await load(svcPort, svcPid, c, paths(t === 'early' ? '/mlds' : '/mlds/')));
+      }
+    }
+    const m = (t: keyof typeof runs, k: keyof Load) => median(runs[t].map((r) => r[k]));
+    const ratio = (a: number, b: number) => `**${(a / b).toFixed(2)}**`;
+    const errors = [...runs.early, ...runs.router].reduce((n, r) => n + r.errors, 0);
+    const [bareCpu, cpu, routerCpu] = (['bare', 'early', 'router'] as const).map((t) => m(t, 'usPerRequest'));
+    rows.push([c, m('bare', 'rps').toFixed(0), m('early', 'rps').toFixed(0), ratio(m('early', 'rps'), m('bare', 'rps')),
+      `${m('bare', 'p50')} / ${m('bare', 'p99')}`, `${m('early', 'p50')} / ${m('early', 'p99')}`,
+      `${bareCpu.toFixed(0)} / ${cpu.toFixed(0)} us`, ratio(bareCpu, cpu), errors].join(' | '));
+    saved.push([c, `${routerCpu.toFixed(0)} us`, `${cpu.toFixed(0)} us`, `${(routerCpu - cpu).toFixed(0)} us`,
+      ratio(cpu, routerCpu), `${m('router', 'rps').toFixed(0)} / ${m('early', 'rps').toFixed(0)}`,
+      ratio(m('early', 'rps'), m('router', 'rps'))].join(' | '));
+  }
+  return [
+    `${ROUNDS} alternating rounds of ${SECONDS} s per target, medians; load average ${load0.toFixed(2)} at the start, `
+      + `${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`, '',
+    '| connections | bare node:http req/s | /mlds req/s | ratio | bare p50 / p99 ms | /mlds p50 / p99 ms '
+      + '| server CPU per request, bare / /mlds | bare / /mlds CPU | errors |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r} |`), '',
+    'Each /mlds request changes the LED display (four departures in turn), so the service validates, stores, '
+      + 'draws (at most one frame per 20 ms) and confirms; the bare handler only answers. Load generator and server '
+      + 'share the 2 cores, so req/s also measures how much CPU the server leaves the generator; CPU per request '
+      + '(from /proc, threads included) compares the servers alone.', '',
+    'What the early listener saves: the same commands sent to /mlds/, which reaches the same route and middleware '
+      + 'through koa\'s router, composition and response handling, against /mlds, which runs them ahead of those.', '',
+    '| connections | server CPU per command, /mlds/ through the router | /mlds ahead of it | saved '
+      + '| ahead / through, CPU | req/s through / ahead | ahead / through, req/s |',
+    '|---|---|---|---|---|---|---|',
+    ...saved.map((r) => `| ${r} |`),
+  ];
 }
 
 /** A temporary service folder with the example configuration (no boot screens, crons or poller; no rate limit) and its images. */
@@ -85,16 +145,7 @@ export async function benchCore(): Promise<string> {
     await new Promise((r) => setTimeout(r, 3000));
     const idle = rssMb(svc.pid!);
     const bareRss = rssMb(bare.pid!);
-    // Four different departures, so every request changes the screen and is rendered.
-    const paths = ['175', '128', 'N12', '24'].map((route, i) =>
-      `/mlds?id=led1&layout=departure&route=${route}&destination=Destination%20number%20${i}%20via%20Centrum&inumber=${i}`);
-    lines.push('| connections | bare node:http req/s | /mlds req/s | ratio | bare p50 / p99 ms | /mlds p50 / p99 ms | server CPU per request, bare / /mlds | bare / /mlds CPU | errors |', '|---|---|---|---|---|---|---|---|---|');
-    for (const c of [1, 50]) {
-      const b = await load(barePort, bare.pid!, c, ['/mlds?id=led1']);
-      const m = await load(svcPort, svc.pid!, c, paths);
-      lines.push(`| ${c} | ${b.rps.toFixed(0)} | ${m.rps.toFixed(0)} | **${(m.rps / b.rps).toFixed(2)}** | ${b.p50} / ${b.p99} | ${m.p50} / ${m.p99} | ${b.usPerRequest.toFixed(0)} / ${m.usPerRequest.toFixed(0)} us | **${(b.usPerRequest / m.usPerRequest).toFixed(2)}** | ${m.errors} |`);
-    }
-    lines.push('', 'Each /mlds request changes the LED display (four departures in turn), so the service validates, stores, draws (at most one frame per 20 ms) and confirms; the bare handler only answers. Load generator and server share the 2 cores, so req/s also measures how much CPU the server leaves the generator; CPU per request (from /proc, threads included) compares the servers alone.');
+    lines.push(...(await commandFigures(barePort, bare.pid!, svcPort, svc.pid!)));
     const ledOnly = await idleRssLedOnly(dir, cfg);
     lines.push('', `RSS idle (example configuration: the 640x160 LED and the 1920x1080 LCD, started, nothing commanded): service **${idle.toFixed(1)} MB**; bare node:http process ${bareRss.toFixed(1)} MB (ratio ${(idle / bareRss).toFixed(2)}); target under 90 MB.`);
     lines.push(`RSS idle with the LED display alone: **${ledOnly.toFixed(1)} MB**.`);

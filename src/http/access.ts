@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { Router, RouterMiddleware } from '@koa/router';
 import { queryKey, sameKey } from '../control/credentials.js';
 import type { ServiceConfig } from '../config/types.js';
@@ -22,19 +22,33 @@ export interface Routes {
   /** Not a koa Router: its get(name, path, ...) would take an access level for a path. */
   readonly table: true;
   get(path: string, access: Access, ...handlers: RouterMiddleware[]): void;
+  /**
+   * As get(), and a request for exactly `path` is also answered ahead of koa's router by the
+   * same middleware (early.ts). Its handlers answer with a string body and use no route params.
+   */
+  early(path: string, access: Access, ...handlers: Middleware[]): void;
+  /** The middleware of the route declared early for exactly `path`, its access check first. */
+  earlyRoute(path: string): readonly Middleware[] | undefined;
 }
 
 /** A route table over `router` whose every route checks its own access first. */
 export function routeTable(router: Router, api: ServiceApi, views?: ViewTokens): Routes {
+  const early = new Map<string, readonly Middleware[]>();
   return {
     table: true,
     get(path, access, ...handlers) {
       router.get(path, guard(path, access, api, views), ...handlers);
     },
+    early(path, access, ...handlers) {
+      const route = [guard(path, access, api, views), ...handlers];
+      router.get(path, ...route);
+      early.set(path, route);
+    },
+    earlyRoute: (path) => early.get(path),
   };
 }
 
-function guard(path: string, access: Access, api: ServiceApi, views: ViewTokens | undefined): RouterMiddleware {
+function guard(path: string, access: Access, api: ServiceApi, views: ViewTokens | undefined): Middleware {
   return async (ctx: Context, next: Next) => {
     const given = () => ctx.get('X-API-Key') || queryKey(ctx.querystring);
     const viewing = () => access === 'view' && !!views && views.check(ctx.cookies.get(VIEW_COOKIE));

@@ -1,10 +1,11 @@
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import type * as KoaRouter from '@koa/router';
 import type { ServiceApi } from './api.js';
 import { errors, onlyGetAndHead, rateLimit, whenReady, type HttpLog } from './middleware.js';
 import { RateLimiter } from '../util/rate-limiter.js';
-import { enableFastControl } from './fast-control.js';
-import { attachRefusals, Refusals } from './refusals.js';
+import { earlyListener } from './early.js';
+import { Refusals } from './refusals.js';
 import { controlRoutes } from './routes/control.js';
 import { statusRoutes } from './routes/status.js';
 import { screenshotRoutes } from './routes/screenshot.js';
@@ -24,7 +25,19 @@ import { routeTable } from './access.js';
 
 const { Router } = requireCjs('@koa/router') as typeof KoaRouter;
 
-export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new LiveViews(), views: ViewTokens = new ViewTokens(), shots: Screenshots = new Screenshots()): Koa {
+/** The HTTP application the servers (server.ts, https.ts) answer with. */
+export interface HttpApp {
+  /** Every route, behind the app's own checks. */
+  readonly koa: Koa;
+  /** koa's request listener, with the routes declared early taken ahead of its router (early.ts). */
+  readonly listener: RequestListener;
+  /** The refusals of the app and of the servers around it (404, 414, CONNECT...), counted together. */
+  readonly refusals: Refusals;
+}
+
+export function createApp(
+  api: ServiceApi, log: HttpLog, live = new LiveViews(), views = new ViewTokens(), shots = new Screenshots(),
+): HttpApp {
   const app = new Koa();
   // Behind no proxy on a display controller: the socket address is the client.
   app.proxy = false;
@@ -50,14 +63,15 @@ export function createApp(api: ServiceApi, log: HttpLog, live: LiveViews = new L
   updateRoutes(routes, api);
   const limiter = new RateLimiter(() => api.config().rateLimit);
   const refusals = new Refusals((ip) => limiter.take(ip), log);
-  attachRefusals(app, refusals);
-  app.use(errors(log, refusals));
-  // Before the method check: a refused method counts against the client's rate too.
-  app.use(rateLimit(() => api.config().rateLimit, log, limiter));
-  app.use(onlyGetAndHead());
-  app.use(whenReady(api));
+  // Ahead of every route, in this order; the early listener runs the same list.
+  const before = [
+    errors(log, refusals),
+    // Before the method check: a refused method counts against the client's rate too.
+    rateLimit(() => api.config().rateLimit, log, limiter),
+    onlyGetAndHead(),
+    whenReady(api),
+  ];
+  for (const m of before) app.use(m);
   app.use(router.routes());
-  // A plain GET /mlds is answered ahead of koa (fast-control.ts), with the same checks.
-  enableFastControl(app, { api, log, limiter });
-  return app;
+  return { koa: app, listener: earlyListener(app, before, routes.earlyRoute), refusals };
 }

@@ -3,19 +3,17 @@
 // reloads: a renewed certificate (same paths, new bytes) is swapped in with setSecureContext
 // without dropping a connection; a new port or new limits reopen the server.
 import { createServer, type Server } from 'node:https';
-import type Koa from 'koa';
 import { readTlsPair, type TlsPair } from '../config/tls.js';
 import type { HttpLimits, ServiceConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { closeServer, listen } from './listen.js';
-import { refusalsOf } from './refusals.js';
 import { refusalLog } from '../log/refusal-log.js';
 import { guardUrl, protect, serverOptions } from './server.js';
-import { requestListener } from './fast-control.js';
+import type { HttpApp } from './app.js';
 
 export interface HttpsDeps {
-  /** The koa app HTTP serves (it exists once the runtime starts its components). */
-  app(): Koa | undefined;
+  /** The app HTTP serves (it exists once the runtime starts its components). */
+  app(): HttpApp | undefined;
   /** The address HTTP listens on; HTTPS listens on the same. */
   host: string;
 }
@@ -46,9 +44,9 @@ export function httpsComponent(deps: HttpsDeps): HttpsComponent {
     if (!app) throw new Error('HTTPS started before the HTTP app exists');
     const next = loadPair(cfg);
     // The app's refusals: HTTPS counts against the same rate windows and log lines as HTTP.
-    const refusals = refusalsOf(app, ctx.log);
-    const s = createServer({ ...serverOptions(limits), cert: next.cert, key: next.key }, guardUrl(requestListener(app), refusals, limits));
-    protect(s, ctx.log, limits, false, refusals);
+    const tls = { ...serverOptions(limits), cert: next.cert, key: next.key };
+    const s = createServer(tls, guardUrl(app.listener, app.refusals, limits));
+    protect(s, ctx.log, limits, false, app.refusals);
     // A handshake that fails (plain HTTP sent to this port, an old client) is routine; count it, do not log each.
     const failed = refusalLog(ctx.log, (ip, n) => [{ ip, failed: n }, `TLS handshakes failed: ${n} from ${ip}`]);
     s.on('tlsClientError', (_err, socket) => { failed(socket.remoteAddress ?? 'unknown'); socket.destroy(); });

@@ -22,13 +22,22 @@ export function sendJson(ctx: Context, value: object): void {
   ctx.body = JSON.stringify(value);
 }
 
+/** The Content-Type of every JSON answer, koa's and the servers' around it. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The body of every error answer: `{"result":"error","code","message"}` and any extra fields. */
+export function errorBody(code: ErrorCode, message: string, extra: Record<string, unknown> = {}): string {
+  // A message may quote a value the client sent, and a key with it (`layout=l1;key=...`).
+  return JSON.stringify({ result: 'error', code, message: maskText(message), ...extra });
+}
+
 export function sendError(ctx: Context, code: ErrorCode, message: string, extra: Record<string, unknown> = {}): void {
   ctx.status = ERRORS[code].status;
   // Every 503 is temporary (starting, swapping, a load under way): say when to come back.
   if (ctx.status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', '2');
   ctx.state.errorCode = code;
-  // A message may quote a value the client sent, and a key with it (`layout=l1;key=...`).
-  sendJson(ctx, { result: 'error', code, message: maskText(message), ...extra });
+  ctx.set('Content-Type', JSON_TYPE);
+  ctx.body = errorBody(code, message, extra);
 }
 
 /** The code, message and extra fields an error thrown by a handler is answered with (MLDS_INTERNAL when unexpected). */

@@ -40,17 +40,3 @@ export class Refusals {
     this.count(ip, String(status), example);
   }
 }
-
-const appRefusals = new WeakMap<object, Refusals>();
-
-/** Lets the servers around an app (server.ts, https.ts) count their refusals with the app's (createApp). */
-export function attachRefusals(app: object, refusals: Refusals): void {
-  appRefusals.set(app, refusals);
-}
-
-/** The app's refusals; an app createApp did not make gets its own, counted apart. */
-export function refusalsOf(app: object, log: WarnLog): Refusals {
-  let r = appRefusals.get(app);
-  if (!r) appRefusals.set(app, r = new Refusals(() => true, log));
-  return r;
-}

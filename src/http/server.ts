@@ -2,16 +2,15 @@ import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener,
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
-import type Koa from 'koa';
 import { DEFAULT_LIMITS } from '../config/field-settings.js';
 import type { HttpLimits } from '../config/types.js';
 import { ERRORS, type ErrorCode } from '../errors.js';
 import { maskUrl } from '../control/credentials.js';
-import type { HttpLog } from './middleware.js';
-import { refusalsOf, type Refusals } from './refusals.js';
+import { errorBody, JSON_TYPE, type HttpLog } from './middleware.js';
+import type { Refusals } from './refusals.js';
 import { refusalLog } from '../log/refusal-log.js';
 import { connectionSlots, type ConnectionSlots } from './connection-slots.js';
-import { requestListener } from './fast-control.js';
+import type { HttpApp } from './app.js';
 
 /**
  * How often Node looks for requests past their header or request time limit. Its default,
@@ -25,10 +24,9 @@ const TIMEOUT_CHECK_MS = 500;
  * connection without one), what Node's parser refuses before there is a request, a URL over
  * the limit and a client over its share of connections.
  */
-export function createHttpServer(app: Koa, log: HttpLog, limits: HttpLimits = DEFAULT_LIMITS): Server {
-  const refusals = refusalsOf(app, log);
-  const server = createServer(serverOptions(limits), guardUrl(requestListener(app), refusals, limits));
-  protect(server, log, limits, true, refusals);
+export function createHttpServer(app: HttpApp, log: HttpLog, limits: HttpLimits = DEFAULT_LIMITS): Server {
+  const server = createServer(serverOptions(limits), guardUrl(app.listener, app.refusals, limits));
+  protect(server, log, limits, true, app.refusals);
   return server;
 }
 
@@ -131,14 +129,11 @@ function parserError(code: string | undefined, limits: HttpLimits): [ErrorCode, 
   }
 }
 
-function errorBody(code: ErrorCode, message: string): string {
-  return JSON.stringify({ result: 'error', code, message });
-}
-
 /** The JSON error answer through Node's response object (the request was parsed). */
 function reply(res: ServerResponse, code: ErrorCode, message: string): void {
   const body = errorBody(code, message);
-  res.writeHead(ERRORS[code].status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  const headers = { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
+  res.writeHead(ERRORS[code].status, headers);
   res.end(body);
 }
 
@@ -148,7 +143,7 @@ function answer(socket: Duplex, code: ErrorCode, message: string, headers: Recor
   const body = errorBody(code, message);
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
-    'Content-Type: application/json; charset=utf-8',
+    `Content-Type: ${JSON_TYPE}`,
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),

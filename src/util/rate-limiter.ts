@@ -1,5 +1,5 @@
-// Requests (or MQTT commands) per key in one-second windows: HTTP's rateLimit() and the /mlds fast
-// path count clients with it, the fleet counts command topics.
+// Requests (or MQTT commands) per key in one-second windows: HTTP's rateLimit() and its refusals
+// count clients with it, the fleet counts command topics.
 export class RateLimiter {
   private readonly windows = new Map<string, { second: number; count: number }>();
   constructor(private readonly perSecond: () => number) {}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/http/app.js';
 import { baseConfig, get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
@@ -231,7 +232,7 @@ describe('429 and 503', () => {
     const svc = await start(sd);
     let ready = false;
     const app = createApp({ ...svc.api, ready: () => ready }, { info() {}, warn() {}, error() {} });
-    const server = app.listen(0, '127.0.0.1');
+    const server = createServer(app.listener).listen(0, '127.0.0.1');
     await once(server, 'listening');
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {

@@ -1,13 +1,15 @@
-// The /mlds fast path (src/http/fast-control.ts) answers as koa does: every request here is sent
-// to /mlds (the fast path) and to /mlds/ (the same handler through koa and its router), and the
-// answers and request log lines must not differ.
+// The two ways into the /mlds route answer alike: every request here is sent to /mlds (taken
+// ahead of koa's router: src/http/early.ts) and to /mlds/ (the same route through koa's router),
+// and the answers and the log lines they leave must not differ.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import Koa, { type Middleware } from 'koa';
 import { createApp } from '../../src/http/app.js';
 import { createHttpServer } from '../../src/http/server.js';
+import { earlyListener } from '../../src/http/early.js';
 import type { RunningService } from '../../src/main.js';
 import { baseConfig, serviceDir, start, type ServiceDir } from '../helpers/service.js';
 
@@ -52,21 +54,30 @@ function setup(config: Record<string, unknown>) {
   return ctx;
 }
 
-/** Sends `query` to /mlds and /mlds/; asserts the same answer and log line; returns the answer. */
-async function same(ctx: ReturnType<typeof setup>, query: string, headers: Record<string, string> = {}): Promise<Raw> {
-  const fast = await raw(ctx.port, `/mlds${query}`, headers);
-  const fastLine = ctx.lines.pop();
-  const koa = await raw(ctx.port, `/mlds/${query}`, headers);
-  const koaLine = ctx.lines.pop();
-  assert.deepEqual(fast, koa, query);
+/** Sends `query` to /mlds and /mlds/; asserts the same answer and log lines; returns the answer. */
+async function same(
+  ctx: ReturnType<typeof setup>, query: string,
+  headers: Record<string, string> = {}, method = 'GET',
+) {
+  const sent = async (path: string) => {
+    const from = ctx.lines.length;
+    const answer = await raw(ctx.port, `${path}${query}`, headers, method);
+    return { answer, lines: ctx.lines.splice(from) };
+  };
+  const fast = await sent('/mlds');
+  const koa = await sent('/mlds/');
+  assert.deepEqual(fast.answer, koa.answer, `${method} ${query}`);
   const strip = (l: Record<string, unknown> | undefined) => ({ ...l, url: undefined, ms: undefined });
-  assert.deepEqual(strip(fastLine), strip(koaLine), `log line of ${query}`);
-  assert.equal(fastLine?.url, `/mlds${query.replace(/key=[^&]*/, 'key=***')}`);
-  assert.equal(typeof fastLine?.ms, 'number');
-  return fast;
+  assert.deepEqual(fast.lines.map(strip), koa.lines.map(strip), `log lines of ${method} ${query}`);
+  const line = fast.lines.find((l) => l.msg === 'request');
+  if (line) {
+    assert.equal(line.url, `/mlds${query.replace(/key=[^&]*/, 'key=***')}`);
+    assert.equal(typeof line.ms, 'number');
+  }
+  return fast.answer;
 }
 
-describe('the /mlds fast path answers as koa does', () => {
+describe('/mlds answers alike ahead of koa and through its router', () => {
   const ctx = setup({ ...baseConfig(), unknownAreaKeys: 'ignore' });
 
   test('accepted commands, ignored keys, and every kind of fault', async () => {
@@ -102,7 +113,7 @@ describe('the /mlds fast path answers as koa does', () => {
     }
   });
 
-  test('not ready: 503 with Retry-After, through koa', async () => {
+  test('not ready: 503 with Retry-After', async () => {
     ctx.ready = false;
     try {
       const r = await same(ctx, '?id=main&layout=l1&title=B');
@@ -113,15 +124,23 @@ describe('the /mlds fast path answers as koa does', () => {
     }
   });
 
-  test('HEAD and other methods go to koa as before', async () => {
+  test('HEAD validates without applying; other methods are refused', async () => {
     const head = await raw(ctx.port, '/mlds?id=main&layout=l1&title=H', {}, 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(head.body, '');
     assert.equal((await raw(ctx.port, '/mlds?id=main&layout=l1', {}, 'POST')).status, 405);
+    const before = ctx.svc.controller().state('main').areas.get('title')?.text;
+    assert.notEqual(before, 'Head');
+    assert.equal((await same(ctx, '?id=main&layout=l1&title=Head', {}, 'HEAD')).status, 200);
+    assert.equal((await same(ctx, '?id=main&layout=zz&title=Head', {}, 'HEAD')).status, 400);
+    assert.equal(ctx.svc.controller().state('main').areas.get('title')?.text, before);
+    const post = await same(ctx, '?id=main&layout=l1&title=Head', {}, 'POST');
+    assert.equal(post.status, 405);
+    assert.ok(post.headers.includes('Allow: GET, HEAD'), post.headers.join('; '));
   });
 });
 
-describe('the /mlds fast path with keys and a rate limit', () => {
+describe('/mlds ahead of koa and through its router, with keys and a rate limit', () => {
   const ctx = setup({ ...baseConfig(), rateLimit: '6', security: { apiKey: 'api-key-0123456789abcdef', adminKey: 'admin-key-0123456789abcdef' } });
 
   test('the API key or the admin key, in the query or the header, opens it; no key or a wrong one is refused as before', async () => {
@@ -150,5 +169,52 @@ describe('the /mlds fast path with keys and a rate limit', () => {
       if (Math.floor(Date.now() / 1000) === second) break;
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+});
+
+describe('the early listener', () => {
+  const ran: string[] = [];
+  const step = (name: string): Middleware => async (_ctx, next) => { ran.push(name); await next(); };
+  const app = new Koa();
+  const reported: string[] = [];
+  app.on('error', (err: Error) => reported.push(err.message));
+  const first = [step('before 1'), step('before 2')];
+  for (const m of first) app.use(m);
+  app.use(step('koa only'));
+  const own: Record<string, Middleware[]> = {
+    '/x': [step('route'), async (ctx) => { ctx.set('X-Route', 'x'); ctx.body = `x ${ctx.querystring}`; }],
+    '/none': [async () => undefined],
+  };
+  app.use(async (ctx) => { ran.push('koa route'); ctx.body = 'through koa'; });
+  let server: Server;
+  let port: number;
+  before(async () => {
+    server = http.createServer(earlyListener(app, first, (path) => own[path])).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  after(() => server.close());
+
+  test('runs the app list, then the route, on koa\'s context; the rest goes to koa', async () => {
+    ran.length = 0;
+    const r = await raw(port, '/x?a=1');
+    assert.deepEqual(ran, ['before 1', 'before 2', 'route']);
+    assert.equal(r.status, 200);
+    assert.equal(r.body, 'x a=1');
+    assert.deepEqual(r.headers, ['X-Route: x', 'Content-Type: text/plain; charset=utf-8', 'Content-Length: 5']);
+    ran.length = 0;
+    assert.equal((await raw(port, '/x/?a=1')).body, 'through koa');
+    assert.equal((await raw(port, '/X?a=1')).body, 'through koa');
+    const throughKoa = ['before 1', 'before 2', 'koa only', 'koa route'];
+    assert.deepEqual(ran, [...throughKoa, ...throughKoa]);
+  });
+
+  test('HEAD: the headers GET has, no body; a route that answers nothing is a defect (500), not a hang', async () => {
+    const head = await raw(port, '/x?a=1', {}, 'HEAD');
+    assert.equal(head.status, 200);
+    assert.equal(head.body, '');
+    assert.ok(head.headers.includes('Content-Length: 5'), head.headers.join('; '));
+    assert.equal((await raw(port, '/none')).status, 500);
+    assert.deepEqual(reported, ['an early route left no string body (undefined)']);
   });
 });
