@@ -92,7 +92,7 @@ export interface Status {
   uptimeSeconds: number;
   /** When the service started (ISO time). */
   startedAt: string;
-  /** How the start used V8's code cache (dist/launch.js); absent when started otherwise. */
+  /** How the start used V8's code cache (dist/launch.cjs); absent when started otherwise. */
   codeCache?: CodeCacheReport;
   /** How the compositor reads its pixels back: in place (the native helper), a copy, or getImageData, with why not in place. */
   readBack: ReadBackMode;

@@ -46,6 +46,12 @@ export class Compositor {
   private last: Frame;
   /** The unit's picture, updated in place: frames are views of it (see Frame). */
   private readonly buffer: Uint8Array;
+  /**
+   * Nothing was painted yet: the picture is still all zero, which outputs and encoders show as
+   * black. A unit with nothing to draw paints nothing then, so its picture's pages are never
+   * touched and take no memory (8 MB at 1080p) until something is shown.
+   */
+  private untouched = true;
   private everythingDirty = true;
   private overlay: Overlay | undefined;
   private overlayNext = -Infinity;
@@ -76,6 +82,8 @@ export class Compositor {
     const dirty = this.collectDirty(now);
     if (dirty.length === 0) return this.last;
     const all = this.allRenderers();
+    // Black over a picture still all zero (no display has an area yet) would change no pixel on any panel.
+    if (this.untouched && all.length === 0) return this.last;
     for (let i = 0; i < dirty.length; i++) {
       if (copyKept(this.buffer, this.unit, dirty[i], all, now)) continue;
       this.paint(dirty[i], undefined, now);
@@ -101,6 +109,7 @@ export class Compositor {
     const W = this.unit.width, H = this.unit.height;
     const all = overlay ? undefined : this.allRenderers();
     const s = this.scratch.for(r), { canvas, ctx } = s;
+    this.untouched = false;
     for (let y = r.y; y < r.y + r.h; y += canvas.height) {
       const h = Math.min(canvas.height, r.y + r.h - y);
       ctx.save();

@@ -98,7 +98,7 @@ test('a decode waits while another is under way and the budget is full: two deco
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-const LAUNCH = path.join(REPO, 'dist/launch.js');
+const LAUNCH = path.join(REPO, 'dist/launch.cjs');
 const noBuild = skipReason(existsSync(LAUNCH) ? undefined : `${LAUNCH} is missing: run make build`) ?? underEmulation('qemu-user\'s own memory counts in the process\'s RSS');
 const services: ChildProcess[] = [];
 after(() => { for (const c of services) c.kill(); });
