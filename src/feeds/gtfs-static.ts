@@ -64,25 +64,25 @@ async function read(
 ): Promise<ScheduleParts> {
   const csv = (name: string, onRow: OnRow) => readCsv(zip, entries.get(name), budget, onRow);
 
-  // The stops named, and the platforms whose parent_station is one of them.
-  const parentOf = new Map<string, string>();
-  const keepStop = (id: string, board?: string) => {
-    if (parentOf.size >= MAX_KEPT_STOPS) {
-      throw new GtfsError(`the boards' stops have more than ${MAX_KEPT_STOPS} platforms`);
-    }
-    const kept = keptId('stops.txt', 'stop_id', id);
-    parentOf.set(kept, board === undefined ? kept : own(board));
-  };
+  // The stops named, and the platforms whose parent_station is one of them: a platform named by
+  // one board still counts for another board on its station.
+  const boardsOf = new Map<string, string[]>();
   await csv('stops.txt', (get) => {
     const id = get('stop_id');
     const parent = get('parent_station');
-    if (wanted.has(id)) keepStop(id);
-    else if (parent && wanted.has(parent)) keepStop(id, parent);
+    const boards: string[] = [];
+    if (wanted.has(id)) boards.push(keptId('stops.txt', 'stop_id', id));
+    if (parent && wanted.has(parent)) boards.push(own(parent));
+    if (!boards.length) return;
+    if (boardsOf.size >= MAX_KEPT_STOPS) {
+      throw new GtfsError(`the boards' stops have more than ${MAX_KEPT_STOPS} platforms`);
+    }
+    boardsOf.set(keptId('stops.txt', 'stop_id', id), boards);
   });
 
   const tripIds = new Set<string>();
   await csv('stop_times.txt', (get) => {
-    if (!parentOf.has(get('stop_id'))) return;
+    if (!boardsOf.has(get('stop_id'))) return;
     const id = get('trip_id');
     if (tripIds.has(id)) return;
     if (tripIds.size >= MAX_KEPT_TRIPS) {
@@ -155,10 +155,10 @@ async function read(
   await csv('stops.txt', (get) => {
     const id = get('stop_id');
     if (named.has(id)) names.set(own(id), keptText(get('stop_name')));
-    if (parentOf.has(id) && get('platform_code')) platforms.set(own(id), keptText(get('platform_code')));
+    if (boardsOf.has(id) && get('platform_code')) platforms.set(own(id), keptText(get('platform_code')));
   });
   for (const t of trips.values()) if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
-  return { trips, parentOf, days, agencyZone, platforms };
+  return { trips, boardsOf, days, agencyZone, platforms };
 }
 
 /** "HH:MM:SS" (hours may pass 24) as seconds from the service day's start; NaN when empty or malformed. */

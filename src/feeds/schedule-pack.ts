@@ -9,7 +9,7 @@
 //   trips:      per trip, TRIP_FIELDS Int32: id, routeId, route, serviceId, headsign, first stop
 //   stops:      per stop time, STOP_FIELDS Int32: stopId, headsign; `seq` and `sec` as Float64
 //               (either may be NaN); a trip's stop times run from its first to the next one's
-//   parentOf:   pairs stop, board          platforms: pairs stop, platform code
+//   boardsOf:   pairs stop, board (a stop once per board)   platforms: pairs stop, platform code
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
 import type { Transferable } from 'node:worker_threads';
@@ -21,7 +21,7 @@ export interface PackedSchedule {
   stops: Int32Array;
   seq: Float64Array;
   sec: Float64Array;
-  parentOf: Int32Array;
+  boardsOf: Int32Array;
   platforms: Int32Array;
   weekly: Int32Array;
   exceptions: Int32Array;
@@ -65,6 +65,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
     }
   }
   const pairs = (m: Map<string, string>) => Int32Array.from([...m].flatMap(([k, v]) => [ref(k), ref(v)]));
+  const lists = (m: Map<string, string[]>) => Int32Array.from([...m].flatMap(([k, vs]) => vs.flatMap((v) => [ref(k), ref(v)])));
   const weekdays = (week: boolean[]) => week.reduce((bits, on, d) => bits | (on ? 1 << d : 0), 0);
   const weekly = Int32Array.from(
     [...p.days.weekly].flatMap(([id, w]) => [ref(id), weekdays(w.week), ref(w.start), ref(w.end)]),
@@ -74,7 +75,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
     for (const [date, added] of dates) exceptions.push(ref(id), ref(date), added ? 1 : 0);
   }
   return {
-    strings, trips, stops, seq, sec, parentOf: pairs(p.parentOf), platforms: pairs(p.platforms),
+    strings, trips, stops, seq, sec, boardsOf: lists(p.boardsOf), platforms: pairs(p.platforms),
     weekly, exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
   };
@@ -82,7 +83,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
-  const arrays = [p.trips, p.stops, p.seq, p.sec, p.parentOf, p.platforms, p.weekly, p.exceptions];
+  const arrays = [p.trips, p.stops, p.seq, p.sec, p.boardsOf, p.platforms, p.weekly, p.exceptions];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -119,6 +120,12 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     for (let i = 0; i < a.length; i += 2) m.set(str(a[i]), str(a[i + 1]));
     return m;
   };
+  const boardsOf = new Map<string, string[]>();
+  for (let i = 0; i < p.boardsOf.length; i += 2) {
+    const stop = str(p.boardsOf[i]);
+    const list = boardsOf.get(stop);
+    if (list) list.push(str(p.boardsOf[i + 1])); else boardsOf.set(stop, [str(p.boardsOf[i + 1])]);
+  }
   const days: ServiceDays = { weekly: new Map(), exceptions: new Map() };
   for (let i = 0; i < p.weekly.length; i += 4) {
     const bits = p.weekly[i + 1];
@@ -135,5 +142,5 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     if (!dates) { dates = new Map(); days.exceptions.set(id, dates); }
     dates.set(str(p.exceptions[i + 1]), p.exceptions[i + 2] === 1);
   }
-  return { trips, parentOf: pairs(p.parentOf), days, agencyZone: p.agencyZone, platforms: pairs(p.platforms) };
+  return { trips, boardsOf, days, agencyZone: p.agencyZone, platforms: pairs(p.platforms) };
 }

@@ -39,8 +39,8 @@ export interface ScheduledCall {
 /** What a schedule keeps, as plain data: read in a thread and handed over as it is. */
 export interface ScheduleParts {
   trips: Map<string, TripInfo>;
-  /** stop_id -> the configured stop it is (itself, or its parent station). */
-  parentOf: Map<string, string>;
+  /** stop_id -> the configured stops it counts for: itself when named, its parent station when named. */
+  boardsOf: Map<string, string[]>;
   days: ServiceDays;
   agencyZone?: string;
   platforms: Map<string, string>;
@@ -61,11 +61,12 @@ export class Schedule {
     this.platforms = p.platforms;
     for (const trip of p.trips.values()) {
       for (const stop of trip.stops) {
-        const board = p.parentOf.get(stop.stopId);
-        if (board === undefined || !Number.isFinite(stop.sec)) continue;
-        let list = this.calls.get(board);
-        if (!list) { list = []; this.calls.set(board, list); }
-        list.push({ trip, stop });
+        if (!Number.isFinite(stop.sec)) continue;
+        for (const board of p.boardsOf.get(stop.stopId) ?? []) {
+          let list = this.calls.get(board);
+          if (!list) { list = []; this.calls.set(board, list); }
+          list.push({ trip, stop });
+        }
       }
     }
   }

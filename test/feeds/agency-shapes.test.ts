@@ -1,0 +1,41 @@
+// Departure boards on a schedule shaped like a real agency's (agency-shapes.ts): what a
+// passenger on the platform can board, and when.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { BoardData, BoardQuery } from '../../src/render/content/board-source.js';
+import { gtfsBoard } from '../../src/feeds/board.js';
+import type { Schedule } from '../../src/feeds/schedule.js';
+import { ScheduleReader } from '../../src/feeds/schedule-reader.js';
+import { FRI_2100, subwayZip } from './agency-shapes.js';
+
+const ZONE = 'America/New_York';
+let dir: string;
+let file: string;
+const reader = new ScheduleReader();
+
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'mlds-agency-'));
+  await subwayZip(dir);
+  file = path.join(dir, 'subway.zip');
+});
+after(async () => {
+  await reader.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The schedule as the service reads it (in its thread, packed across) for the boards' stops `wanted`. */
+const read = (wanted: string[]): Promise<Schedule> => reader.read(file, wanted, 2 ** 30);
+const board = (schedule: Schedule, stops: string[], now: number, extra: Partial<BoardQuery> = {}): BoardData =>
+  gtfsBoard({ feed: 'mta', stops, staleAfter: 180, now, limit: 6, ...extra }, { schedule, zone: ZONE, fresh: false });
+const hhmm = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, hour: '2-digit', minute: '2-digit' }).format(ms);
+const shown = (b: BoardData) => b.departures.map((d) => `${d.route} ${d.destination} ${hhmm(d.time)}`);
+
+test('a station board shows every platform whose parent_station it is, though another board names one of them', async () => {
+  // One board on station 127, another on its southbound platform 127S.
+  const s = await read(['127', '127S']);
+  assert.deepEqual(shown(board(s, ['127'], FRI_2100)).slice(0, 2), ['1 South Ferry 21:20', '1 Van Cortlandt Park-242 St 21:23']);
+  assert.deepEqual(shown(board(s, ['127S'], FRI_2100)).slice(0, 1), ['1 South Ferry 21:20']);
+});
