@@ -46,7 +46,8 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     const stops = new Set(q.stops);
     for (const runs of f.rt!.trips.values()) {
       for (const t of runs) {
-        if (seen.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
+        // A trip the schedule knows is placed by its scheduled calls (a call it cannot be boarded at is none).
+        if (seen.has(t.tripId) || f.schedule?.trips.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
         for (const s of t.stops) {
           if (s.stopId === undefined || !stops.has(s.stopId) || s.time === undefined || s.time < q.now) continue;
           out.push({ key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: '', platform: '', time: s.time, live: true, cancelled: t.cancelled || s.skipped });

@@ -108,6 +108,7 @@ async function read(
       stopId: keptId('stop_times.txt', 'stop_id', get('stop_id')),
       sec: gtfsSeconds(get('departure_time') || get('arrival_time')),
       headsign: headsign ? keptText(headsign) : undefined,
+      noPickup: get('pickup_type') === '1',
     });
   });
   for (const t of trips.values()) t.stops.sort((a, b) => a.seq - b.seq);

@@ -8,7 +8,8 @@
 // Layout (indexes into `strings`; -1 = none):
 //   trips:      per trip, TRIP_FIELDS Int32: id, routeId, route, serviceId, headsign, first stop
 //   stops:      per stop time, STOP_FIELDS Int32: stopId, headsign; `seq` and `sec` as Float64
-//               (either may be NaN); a trip's stop times run from its first to the next one's
+//               (either may be NaN); `flags` a Uint8 (bit 0: pickup_type 1); a trip's stop times run
+//               from its first to the next one's
 //   boardsOf:   pairs stop, board (a stop once per board)   platforms: pairs stop, platform code
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
@@ -21,6 +22,7 @@ export interface PackedSchedule {
   stops: Int32Array;
   seq: Float64Array;
   sec: Float64Array;
+  flags: Uint8Array;
   boardsOf: Int32Array;
   platforms: Int32Array;
   weekly: Int32Array;
@@ -51,6 +53,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   const stops = new Int32Array(stopCount * STOP_FIELDS);
   const seq = new Float64Array(stopCount);
   const sec = new Float64Array(stopCount);
+  const flags = new Uint8Array(stopCount);
   let ti = 0;
   let si = 0;
   for (const t of p.trips.values()) {
@@ -61,6 +64,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
       stops[si * STOP_FIELDS + 1] = ref(s.headsign);
       seq[si] = s.seq;
       sec[si] = s.sec;
+      flags[si] = s.noPickup ? 1 : 0;
       si++;
     }
   }
@@ -75,7 +79,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
     for (const [date, added] of dates) exceptions.push(ref(id), ref(date), added ? 1 : 0);
   }
   return {
-    strings, trips, stops, seq, sec, boardsOf: lists(p.boardsOf), platforms: pairs(p.platforms),
+    strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), platforms: pairs(p.platforms),
     weekly, exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
   };
@@ -83,7 +87,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
-  const arrays = [p.trips, p.stops, p.seq, p.sec, p.boardsOf, p.platforms, p.weekly, p.exceptions];
+  const arrays = [p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.platforms, p.weekly, p.exceptions];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -103,6 +107,7 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
       const h = p.stops[si * STOP_FIELDS + 1];
       stops.push({
         seq: p.seq[si], stopId: str(p.stops[si * STOP_FIELDS]), sec: p.sec[si], headsign: h < 0 ? undefined : str(h),
+        noPickup: (p.flags[si] & 1) === 1,
       });
     }
     const id = str(p.trips[o]);

@@ -4,7 +4,14 @@
 // belongs to the previous service day, so yesterday's services are looked at too.
 import { serviceDate, serviceDayBase, weekdayOf } from './zone-time.js';
 
-export interface StopTime { seq: number; stopId: string; sec: number; headsign?: string }
+export interface StopTime {
+  seq: number;
+  stopId: string;
+  sec: number;
+  headsign?: string;
+  /** pickup_type 1: passengers only get off here. */
+  noPickup: boolean;
+}
 
 export interface TripInfo {
   id: string;
@@ -46,12 +53,20 @@ export interface ScheduleParts {
   platforms: Map<string, string>;
 }
 
+/**
+ * Whether a passenger can board `trip` at its call `stop`: not at the stop it ends at, nor where
+ * it only sets down (pickup_type 1). Scheduled calls and realtime updates to them both go by it.
+ */
+export function departsAt(trip: TripInfo, stop: StopTime): boolean {
+  return !stop.noPickup && stop !== trip.stops[trip.stops.length - 1];
+}
+
 export class Schedule {
   readonly trips: Map<string, TripInfo>;
   readonly agencyZone: string | undefined;
   private readonly days: ServiceDays;
   private readonly platforms: Map<string, string>;
-  /** Configured stop -> the calls of kept trips there (at it or at one of its platforms). */
+  /** Configured stop -> the departures of kept trips there (at it or at one of its platforms). */
   private readonly calls = new Map<string, Array<{ trip: TripInfo; stop: StopTime }>>();
 
   constructor(p: ScheduleParts) {
@@ -61,7 +76,7 @@ export class Schedule {
     this.platforms = p.platforms;
     for (const trip of p.trips.values()) {
       for (const stop of trip.stops) {
-        if (!Number.isFinite(stop.sec)) continue;
+        if (!Number.isFinite(stop.sec) || !departsAt(trip, stop)) continue;
         for (const board of p.boardsOf.get(stop.stopId) ?? []) {
           let list = this.calls.get(board);
           if (!list) { list = []; this.calls.set(board, list); }

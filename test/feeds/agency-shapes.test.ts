@@ -9,7 +9,8 @@ import type { BoardData, BoardQuery } from '../../src/render/content/board-sourc
 import { gtfsBoard } from '../../src/feeds/board.js';
 import type { Schedule } from '../../src/feeds/schedule.js';
 import { ScheduleReader } from '../../src/feeds/schedule-reader.js';
-import { FRI_2100, subwayZip } from './agency-shapes.js';
+import type { RtData, TripRt } from '../../src/feeds/model.js';
+import { fri, FRI_2100, subwayZip } from './agency-shapes.js';
 
 const ZONE = 'America/New_York';
 let dir: string;
@@ -38,4 +39,25 @@ test('a station board shows every platform whose parent_station it is, though an
   const s = await read(['127', '127S']);
   assert.deepEqual(shown(board(s, ['127'], FRI_2100)).slice(0, 2), ['1 South Ferry 21:20', '1 Van Cortlandt Park-242 St 21:23']);
   assert.deepEqual(shown(board(s, ['127S'], FRI_2100)).slice(0, 1), ['1 South Ferry 21:20']);
+});
+
+/** Realtime data as the decoder keeps it: `trips` updates, fresh at `now`. */
+const rtData = (now: number, trips: TripRt[]): RtData => ({ timestamp: now, trips: new Map(trips.map((t) => [t.tripId, [t]])) });
+const live = (schedule: Schedule, stops: string[], now: number, rt: RtData): BoardData =>
+  gtfsBoard({ feed: 'mta', stops, staleAfter: 180, now, limit: 6 }, { schedule, zone: ZONE, rt, fresh: true });
+
+test('a trip ending at the stop, and a call where passengers only get off (pickup_type 1), are not departures, with realtime data too', async () => {
+  const s = await read(['127', '127S', 'LGA-C']);
+  // The short turn ends at Times Sq at 21:30: the next train a passenger can board leaves at 21:40.
+  assert.deepEqual(shown(board(s, ['127'], fri('21:25'))), ['1 South Ferry 21:40']);
+  // The M60-SBS sets down at Terminal C at 21:11 towards the airport; passengers board there towards 125 St.
+  assert.deepEqual(shown(board(s, ['LGA-C'], FRI_2100)), ['M60-SBS 125 St 21:09']);
+  // Realtime updates for those calls (a delay, an absolute time) do not bring them back.
+  const rt = rtData(FRI_2100, [
+    { tripId: '1-S-2128', cancelled: false, stops: [{ stopId: '127S', time: fri('21:33'), skipped: false, noData: false }] },
+    { tripId: 'M60-LGA', cancelled: false, stops: [{ stopSequence: 10, delay: 120, skipped: false, noData: false }] },
+  ]);
+  assert.deepEqual(shown(live(s, ['127'], fri('21:25'), rt)), ['1 South Ferry 21:40']);
+  assert.deepEqual(shown(live(s, ['127S'], fri('21:25'), rt)), ['1 South Ferry 21:40']);
+  assert.deepEqual(shown(live(s, ['LGA-C'], FRI_2100, rt)), ['M60-SBS 125 St 21:09']);
 });

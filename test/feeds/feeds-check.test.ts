@@ -22,7 +22,7 @@ test('mlds test reads a schedule in the service folder offline, names a board st
     const r = await checkSchedules(normalize(raw, dir, faults));
     assert.deepEqual(faults, []);
     assert.deepEqual(r.notes, [
-      "feed good: schedule read: 10 trips and 22 stop times for the boards' 2 stop(s), zone Europe/Berlin",
+      "feed good: schedule read: 10 trips and 29 stop times for the boards' 2 stop(s), zone Europe/Berlin",
       'feed remote: the schedule is fetched at start (not checked offline)',
     ]);
     assert.deepEqual(r.warnings, ['/displays/stop1/layout/board/deps/stops: no trip of feed good\'s schedule calls at stop "NOPE"']);
