@@ -13,6 +13,7 @@ import { byHeader, CsvReader, own } from './csv.js';
 import {
   GtfsError, InflateBudget, keptId, keptText, MAX_ENTRIES, MAX_KEPT_STOP_TIMES, MAX_KEPT_STOPS, MAX_KEPT_TRIPS,
 } from './gtfs-limits.js';
+import { fillBlankTimes } from './blank-times.js';
 import { Schedule, type ScheduleParts, type ServiceDays, type TripInfo } from './schedule.js';
 
 export { GtfsError };
@@ -112,6 +113,7 @@ async function read(
     });
   });
   for (const t of trips.values()) t.stops.sort((a, b) => a.seq - b.seq);
+  await fillBlanks(trips, (name, onRow) => csv(name, onRow));
 
   const services = new Set<string>();
   const routeIds = new Set<string>();
@@ -160,6 +162,26 @@ async function read(
   });
   for (const t of trips.values()) if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
   return { trips, boardsOf, days, agencyZone, platforms };
+}
+
+/**
+ * Blank stop times filled in (blank-times.ts). Only trips with a blank need shape_dist_traveled,
+ * so stop_times.txt is read a third time for those alone, and only when there are any.
+ */
+async function fillBlanks(trips: Map<string, TripInfo>, csv: (name: string, onRow: OnRow) => Promise<void>): Promise<void> {
+  const blank = new Set<string>();
+  for (const t of trips.values()) if (t.stops.some((s) => !Number.isFinite(s.sec))) blank.add(t.id);
+  if (!blank.size) return;
+  const dist = new Map<string, Map<number, number>>();
+  await csv('stop_times.txt', (get) => {
+    const id = get('trip_id');
+    const d = get('shape_dist_traveled');
+    if (d === '' || !blank.has(id) || !Number.isFinite(Number(d))) return;
+    let m = dist.get(id);
+    if (!m) { m = new Map(); dist.set(id, m); }
+    m.set(Number(get('stop_sequence')), Number(d));
+  });
+  for (const id of blank) fillBlankTimes(trips.get(id)!.stops, dist.get(id));
 }
 
 /** "HH:MM:SS" (hours may pass 24) as seconds from the service day's start; NaN when empty or malformed. */

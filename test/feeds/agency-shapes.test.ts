@@ -10,7 +10,7 @@ import { gtfsBoard } from '../../src/feeds/board.js';
 import type { Schedule } from '../../src/feeds/schedule.js';
 import { ScheduleReader } from '../../src/feeds/schedule-reader.js';
 import type { RtData, TripRt } from '../../src/feeds/model.js';
-import { fri, FRI_2100, subwayZip } from './agency-shapes.js';
+import { fri, FRI_2100, SUN_0150, subwayZip } from './agency-shapes.js';
 
 const ZONE = 'America/New_York';
 let dir: string;
@@ -49,7 +49,7 @@ const live = (schedule: Schedule, stops: string[], now: number, rt: RtData): Boa
 test('a trip ending at the stop, and a call where passengers only get off (pickup_type 1), are not departures, with realtime data too', async () => {
   const s = await read(['127', '127S', 'LGA-C']);
   // The short turn ends at Times Sq at 21:30: the next train a passenger can board leaves at 21:40.
-  assert.deepEqual(shown(board(s, ['127'], fri('21:25'))), ['1 South Ferry 21:40']);
+  assert.deepEqual(shown(board(s, ['127'], fri('21:25'))).slice(0, 1), ['1 South Ferry 21:40']);
   // The M60-SBS sets down at Terminal C at 21:11 towards the airport; passengers board there towards 125 St.
   assert.deepEqual(shown(board(s, ['LGA-C'], FRI_2100)), ['M60-SBS 125 St 21:09']);
   // Realtime updates for those calls (a delay, an absolute time) do not bring them back.
@@ -57,7 +57,18 @@ test('a trip ending at the stop, and a call where passengers only get off (picku
     { tripId: '1-S-2128', cancelled: false, stops: [{ stopId: '127S', time: fri('21:33'), skipped: false, noData: false }] },
     { tripId: 'M60-LGA', cancelled: false, stops: [{ stopSequence: 10, delay: 120, skipped: false, noData: false }] },
   ]);
-  assert.deepEqual(shown(live(s, ['127'], fri('21:25'), rt)), ['1 South Ferry 21:40']);
-  assert.deepEqual(shown(live(s, ['127S'], fri('21:25'), rt)), ['1 South Ferry 21:40']);
+  assert.deepEqual(shown(live(s, ['127'], fri('21:25'), rt)).slice(0, 1), ['1 South Ferry 21:40']);
+  assert.deepEqual(shown(live(s, ['127S'], fri('21:25'), rt)).slice(0, 1), ['1 South Ferry 21:40']);
   assert.deepEqual(shown(live(s, ['LGA-C'], FRI_2100, rt)), ['M60-SBS 125 St 21:09']);
+});
+
+test('blank times of stops that are not timepoints are filled in between the timed stops: by shape_dist_traveled, else evenly', async () => {
+  const s = await read(['M15-B', 'M15-C', '127']);
+  // 21:00 at 0 m, 21:30 at 6000 m: 1000 m is 21:05, 4000 m 21:20. The 21:40 has no distances: 21:50, 22:00.
+  assert.deepEqual(shown(board(s, ['M15-B'], FRI_2100)), ['M15 South Ferry 21:05', 'M15 South Ferry 21:50']);
+  assert.deepEqual(shown(board(s, ['M15-C'], FRI_2100)), ['M15 South Ferry 21:20', 'M15 South Ferry 22:00']);
+  // Saturday's 26:10 and 26:30 around a blank Times Sq: 26:20, on the night the clocks go forward 03:20 EDT.
+  const night = board(s, ['127'], SUN_0150).departures[0];
+  assert.equal(new Date(night.time).toISOString(), '2026-03-08T07:20:00.000Z');
+  assert.equal(hhmm(night.time), '03:20');
 });
