@@ -2,7 +2,7 @@
 // a stream, keeping only what the boards need: the stops the configuration's departures areas
 // name (and their child platforms), the trips that call there with all their stop times (a
 // delay given at an earlier stop is propagated from that stop's scheduled time), those trips'
-// routes and services (calendar.txt, calendar_dates.txt), agency.txt's zone and the names of
+// routes, services (calendar.txt, calendar_dates.txt) and frequencies, agency.txt's zone and the names of
 // the stops the trips end at. stop_times.txt is read twice (first which trips call at the
 // stops, then those trips' rows), so a national feed of hundreds of MB passes through in the
 // memory of one zip chunk and one CSV record, plus what is kept, which is bounded
@@ -14,12 +14,13 @@ import {
   GtfsError, InflateBudget, keptId, keptText, MAX_ENTRIES, MAX_KEPT_STOP_TIMES, MAX_KEPT_STOPS, MAX_KEPT_TRIPS,
 } from './gtfs-limits.js';
 import { fillBlankTimes } from './blank-times.js';
-import { Schedule, type ScheduleParts, type ServiceDays, type TripInfo } from './schedule.js';
+import { gtfsSeconds, Schedule, type ScheduleParts, type ServiceDays, type TripInfo } from './schedule.js';
 
-export { GtfsError };
+export { GtfsError, gtfsSeconds };
 
 const FILES = [
   'stops.txt', 'trips.txt', 'stop_times.txt', 'routes.txt', 'calendar.txt', 'calendar_dates.txt', 'agency.txt',
+  'frequencies.txt',
 ];
 
 type Entries = Map<string, yauzl.Entry>;
@@ -132,6 +133,18 @@ async function read(
     if (routeIds.has(id)) routes.set(own(id), keptText(get('route_short_name') || get('route_long_name') || id));
   });
   for (const t of trips.values()) t.route = routes.get(t.routeId) ?? t.routeId;
+  let periods = 0;
+  await csv('frequencies.txt', (get) => {
+    const t = trips.get(get('trip_id'));
+    if (!t) return;
+    if (++periods > MAX_KEPT_TRIPS) throw new GtfsError(`frequencies.txt holds more than ${MAX_KEPT_TRIPS} periods of the boards' trips`);
+    const f = {
+      start: gtfsSeconds(get('start_time')), end: gtfsSeconds(get('end_time')), headway: Number(get('headway_secs')),
+      exact: get('exact_times') === '1',
+    };
+    if (!Number.isFinite(f.start) || !Number.isFinite(f.end) || !Number.isInteger(f.headway) || f.headway <= 0) return;
+    (t.frequencies ??= []).push(f);
+  });
 
   const days: ServiceDays = { weekly: new Map(), exceptions: new Map() };
   await csv('calendar.txt', (get) => {
@@ -182,12 +195,6 @@ async function fillBlanks(trips: Map<string, TripInfo>, csv: (name: string, onRo
     m.set(Number(get('stop_sequence')), Number(d));
   });
   for (const id of blank) fillBlankTimes(trips.get(id)!.stops, dist.get(id));
-}
-
-/** "HH:MM:SS" (hours may pass 24) as seconds from the service day's start; NaN when empty or malformed. */
-export function gtfsSeconds(s: string): number {
-  const m = /^(\d{1,3}):(\d\d):(\d\d)$/.exec(s);
-  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : NaN;
 }
 
 async function readCsv(

@@ -11,6 +11,7 @@
 //               (either may be NaN); `flags` a Uint8 (bit 0: pickup_type 1); a trip's stop times run
 //               from its first to the next one's
 //   boardsOf:   pairs stop, board (a stop once per board)   platforms: pairs stop, platform code
+//   frequencies: per period, 5 Int32: trip index, start, end, headway (seconds), exact_times
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
 import type { Transferable } from 'node:worker_threads';
@@ -24,6 +25,7 @@ export interface PackedSchedule {
   sec: Float64Array;
   flags: Uint8Array;
   boardsOf: Int32Array;
+  frequencies: Int32Array;
   platforms: Int32Array;
   weekly: Int32Array;
   exceptions: Int32Array;
@@ -56,7 +58,9 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   const flags = new Uint8Array(stopCount);
   let ti = 0;
   let si = 0;
+  const frequencies: number[] = [];
   for (const t of p.trips.values()) {
+    for (const f of t.frequencies ?? []) frequencies.push(ti, f.start, f.end, f.headway, f.exact ? 1 : 0);
     trips.set([ref(t.id), ref(t.routeId), ref(t.route), ref(t.serviceId), ref(t.headsign), si], ti * TRIP_FIELDS);
     ti++;
     for (const s of t.stops) {
@@ -79,7 +83,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
     for (const [date, added] of dates) exceptions.push(ref(id), ref(date), added ? 1 : 0);
   }
   return {
-    strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), platforms: pairs(p.platforms),
+    strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies), platforms: pairs(p.platforms),
     weekly, exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
   };
@@ -87,7 +91,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
-  const arrays = [p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.platforms, p.weekly, p.exceptions];
+  const arrays = [p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.frequencies, p.platforms, p.weekly, p.exceptions];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -95,6 +99,7 @@ export function packedBuffers(p: PackedSchedule): Transferable[] {
 export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> {
   const str = (i: number) => p.strings[i];
   const trips = new Map<string, TripInfo>();
+  const byIndex: TripInfo[] = [];
   const tripCount = p.trips.length / TRIP_FIELDS;
   const stopCount = p.seq.length;
   let sliceStart = performance.now();
@@ -111,10 +116,12 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
       });
     }
     const id = str(p.trips[o]);
-    trips.set(id, {
+    const trip: TripInfo = {
       id, routeId: str(p.trips[o + 1]), route: str(p.trips[o + 2]), serviceId: str(p.trips[o + 3]),
       headsign: str(p.trips[o + 4]), stops,
-    });
+    };
+    trips.set(id, trip);
+    byIndex.push(trip);
     if ((ti & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {
       await pause();
       sliceStart = performance.now();
@@ -125,6 +132,10 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     for (let i = 0; i < a.length; i += 2) m.set(str(a[i]), str(a[i + 1]));
     return m;
   };
+  const fq = p.frequencies;
+  for (let i = 0; i < fq.length; i += 5) {
+    (byIndex[fq[i]].frequencies ??= []).push({ start: fq[i + 1], end: fq[i + 2], headway: fq[i + 3], exact: fq[i + 4] === 1 });
+  }
   const boardsOf = new Map<string, string[]>();
   for (let i = 0; i < p.boardsOf.length; i += 2) {
     const stop = str(p.boardsOf[i]);

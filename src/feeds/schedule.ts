@@ -1,7 +1,9 @@
 // The part of a GTFS schedule the boards keep (gtfs-static.ts reads it), and the scheduled
 // departures it gives for a stop on the service days around now. A GTFS time counts from its
 // service day's "noon minus 12 h" in the schedule's zone and may pass 24:00: a trip at 25:10
-// belongs to the previous service day, so yesterday's services are looked at too.
+// belongs to the previous service day, so yesterday's services are looked at too. A trip of
+// frequencies.txt runs once per headway from each period's start_time to its end_time, its
+// stop times a pattern counted from its first.
 import { serviceDate, serviceDayBase, weekdayOf } from './zone-time.js';
 
 export interface StopTime {
@@ -13,6 +15,9 @@ export interface StopTime {
   noPickup: boolean;
 }
 
+/** A frequencies.txt period of a trip, in seconds of the service day; the runs start at start + k x headway, before end. */
+export interface Frequency { start: number; end: number; headway: number; exact: boolean }
+
 export interface TripInfo {
   id: string;
   routeId: string;
@@ -23,6 +28,8 @@ export interface TripInfo {
   headsign: string;
   /** All its stop times, in stop_sequence order. */
   stops: StopTime[];
+  /** frequencies.txt's periods when it runs by headway; its stop times then give only the pattern. */
+  frequencies?: Frequency[];
 }
 
 export interface ServiceDays {
@@ -41,6 +48,21 @@ export interface ScheduledCall {
   base: number;
   /** The scheduled departure, ms. */
   time: number;
+  /** A frequency-based run's start_time (seconds of the service day); undefined for a trip of stop_times alone. */
+  start?: number;
+  /** Seconds added to the trip's stop times for this run (0 but for frequency-based runs). */
+  shift: number;
+}
+
+/** When this call's run is scheduled at `stop`, another of its trip's stop times, ms. */
+export function scheduledAt(call: ScheduledCall, stop: StopTime): number {
+  return call.base + (stop.sec + call.shift) * 1000;
+}
+
+/** "HH:MM:SS" (hours may pass 24) as seconds from the service day's start; NaN when empty or malformed. */
+export function gtfsSeconds(s: string): number {
+  const m = /^(\d{1,3}):(\d\d):(\d\d)$/.exec(s);
+  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : NaN;
 }
 
 /** What a schedule keeps, as plain data: read in a thread and handed over as it is. */
@@ -128,12 +150,32 @@ export class Schedule {
       if (base > to) continue;
       for (const stop of stops) {
         for (const c of this.calls.get(stop) ?? []) {
+          if (!this.runs(c.trip.serviceId, date)) continue;
+          if (c.trip.frequencies) { runsBetween(c, date, base, from, to, out); continue; }
           const time = base + c.stop.sec * 1000;
-          if (time < from || time >= to || !this.runs(c.trip.serviceId, date)) continue;
-          out.push({ trip: c.trip, stop: c.stop, date, base, time });
+          if (time >= from && time < to) out.push({ trip: c.trip, stop: c.stop, date, base, time, shift: 0 });
         }
       }
     }
     return out.sort((a, b) => a.time - b.time);
+  }
+}
+
+/** The runs of a frequency-based trip's call on one service day within [from, to), into `out`. */
+function runsBetween(
+  c: { trip: TripInfo; stop: StopTime }, date: string, base: number, from: number, to: number, out: ScheduledCall[],
+): void {
+  const first = c.trip.stops[0].sec;
+  const offset = c.stop.sec - first;
+  if (!Number.isFinite(offset)) return;
+  for (const f of c.trip.frequencies ?? []) {
+    if (!(f.headway > 0)) continue;
+    // The first run at or after `from`, then each headway until the period ends or `to` is reached.
+    const k = Math.max(0, Math.ceil(((from - base) / 1000 - offset - f.start) / f.headway));
+    for (let start = f.start + k * f.headway; start < f.end; start += f.headway) {
+      const time = base + (start + offset) * 1000;
+      if (time >= to) break;
+      out.push({ trip: c.trip, stop: c.stop, date, base, time, start, shift: start - first });
+    }
   }
 }

@@ -7,10 +7,12 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BoardData, BoardQuery } from '../../src/render/content/board-source.js';
 import { gtfsBoard } from '../../src/feeds/board.js';
+import { decodeTripUpdates } from '../../src/feeds/gtfs-rt.js';
 import type { Schedule } from '../../src/feeds/schedule.js';
 import { ScheduleReader } from '../../src/feeds/schedule-reader.js';
 import type { RtData, TripRt } from '../../src/feeds/model.js';
 import { fri, FRI_2100, SUN_0150, subwayZip } from './agency-shapes.js';
+import { feedMessage } from './fixtures.js';
 
 const ZONE = 'America/New_York';
 let dir: string;
@@ -71,4 +73,30 @@ test('blank times of stops that are not timepoints are filled in between the tim
   const night = board(s, ['127'], SUN_0150).departures[0];
   assert.equal(new Date(night.time).toISOString(), '2026-03-08T07:20:00.000Z');
   assert.equal(hhmm(night.time), '03:20');
+});
+
+test('frequency-based trips run at their headway from start_time to end_time (exact_times 0 and 1), across the night the clocks change', async () => {
+  const s = await read(['901', '902']);
+  // Every 3 minutes from Times Sq (exact_times 0); the runs arriving from Grand Central end here.
+  const ts = ['21:00', '21:03', '21:06', '21:09', '21:12', '21:15'].map((t) => `S Grand Central-42 St ${t}`);
+  assert.deepEqual(shown(board(s, ['902'], FRI_2100)), ts);
+  // From Grand Central (exact_times 1).
+  assert.deepEqual(shown(board(s, ['901'], fri('21:01'))).slice(0, 2), ['S Times Sq-42 St 21:03', 'S Times Sq-42 St 21:06']);
+  // The last run starts before end_time (24:00); then Saturday's night runs, every 20 minutes from 24:00.
+  const late = board(s, ['902'], fri('23:55')).departures.slice(0, 3).map((d) => new Date(d.time).toISOString());
+  assert.deepEqual(late, ['2026-03-07T04:57:00.000Z', '2026-03-08T05:00:00.000Z', '2026-03-08T05:20:00.000Z']);
+  // 26:00 on the night the clocks go forward is 03:00 EDT.
+  assert.deepEqual(shown(board(s, ['902'], SUN_0150)).slice(0, 3), ['03:00', '03:20', '03:40'].map((t) => `S Grand Central-42 St ${t}`));
+});
+
+test('a TripUpdate for a frequency-based trip with start_time applies to that run alone', async () => {
+  const s = await read(['902']);
+  const msg = feedMessage([
+    { id: 'u1', tripUpdate: { trip: { tripId: 'GS-GC', startTime: '21:03:00', startDate: '20260306' }, stopTimeUpdate: [{ stopSequence: 10, departure: { delay: 120 } }] } },
+    // Without start_time no run of a frequency-based trip is meant.
+    { id: 'u2', tripUpdate: { trip: { tripId: 'GS-GC' }, stopTimeUpdate: [{ stopSequence: 10, departure: { delay: 600 } }] } },
+  ], FRI_2100);
+  const rt = await decodeTripUpdates(msg, { trips: new Set(s.trips.keys()), stops: new Set() });
+  const b = live(s, ['902'], FRI_2100, rt);
+  assert.deepEqual(b.departures.slice(0, 4).map((d) => `${hhmm(d.time)} ${d.live ? 'live' : 'sched'}`), ['21:00 sched', '21:05 live', '21:06 sched', '21:09 sched']);
 });
