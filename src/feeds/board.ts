@@ -39,6 +39,7 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
       out.push({
         key: `${call.trip.id}/${call.stop.seq}/${call.date}${call.start === undefined ? '' : `/${call.start}`}`, route: call.trip.route, destination: call.stop.headsign ?? call.trip.headsign,
         platform: sched.platformOf(call.stop.stopId), time: p.time, live: p.live, cancelled: p.cancelled,
+        zone: sched.zoneOf(call.stop.stopId) ?? f.zone,
       });
     }
   }
@@ -51,7 +52,7 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
         if (seen.has(t.tripId) || f.schedule?.trips.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
         for (const s of t.stops) {
           if (s.stopId === undefined || !stops.has(s.stopId) || s.time === undefined || s.time < q.now) continue;
-          out.push({ key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: '', platform: '', time: s.time, live: true, cancelled: t.cancelled || s.skipped });
+          out.push({ key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: '', platform: '', time: s.time, live: true, cancelled: t.cancelled || s.skipped, zone: f.zone });
         }
       }
     }

@@ -69,6 +69,7 @@ async function read(
   // The stops named, and the platforms whose parent_station is one of them: a platform named by
   // one board still counts for another board on its station.
   const boardsOf = new Map<string, string[]>();
+  const parents = new Map<string, string>();
   await csv('stops.txt', (get) => {
     const id = get('stop_id');
     const parent = get('parent_station');
@@ -80,6 +81,7 @@ async function read(
       throw new GtfsError(`the boards' stops have more than ${MAX_KEPT_STOPS} platforms`);
     }
     boardsOf.set(keptId('stops.txt', 'stop_id', id), boards);
+    if (parent) parents.set(own(id), keptId('stops.txt', 'parent_station', parent));
   });
 
   const tripIds = new Set<string>();
@@ -168,13 +170,24 @@ async function read(
   for (const t of trips.values()) if (t.stops.length) named.add(t.stops[t.stops.length - 1].stopId);
   const names = new Map<string, string>();
   const platforms = new Map<string, string>();
+  const stationIds = new Set(parents.values());
+  const ownZones = new Map<string, string>();
   await csv('stops.txt', (get) => {
     const id = get('stop_id');
+    const zone = get('stop_timezone');
+    if (zone && (boardsOf.has(id) || stationIds.has(id))) ownZones.set(own(id), keptText(zone));
     if (named.has(id)) names.set(own(id), keptText(get('stop_name')));
     if (boardsOf.has(id) && get('platform_code')) platforms.set(own(id), keptText(get('platform_code')));
   });
   for (const t of trips.values()) if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
-  return { trips, boardsOf, days, agencyZone, platforms };
+  // A stop without its own stop_timezone has its station's (the reference, stops.txt).
+  const zones = new Map<string, string>();
+  for (const id of boardsOf.keys()) {
+    const parent = parents.get(id);
+    const zone = ownZones.get(id) ?? (parent === undefined ? undefined : ownZones.get(parent));
+    if (zone) zones.set(id, zone);
+  }
+  return { trips, boardsOf, days, agencyZone, platforms, zones };
 }
 
 /**

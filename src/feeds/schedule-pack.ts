@@ -11,6 +11,7 @@
 //               (either may be NaN); `flags` a Uint8 (bit 0: pickup_type 1); a trip's stop times run
 //               from its first to the next one's
 //   boardsOf:   pairs stop, board (a stop once per board)   platforms: pairs stop, platform code
+//   zones:      pairs stop, stop_timezone
 //   frequencies: per period, 5 Int32: trip index, start, end, headway (seconds), exact_times
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
@@ -26,6 +27,7 @@ export interface PackedSchedule {
   flags: Uint8Array;
   boardsOf: Int32Array;
   frequencies: Int32Array;
+  zones: Int32Array;
   platforms: Int32Array;
   weekly: Int32Array;
   exceptions: Int32Array;
@@ -83,7 +85,8 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
     for (const [date, added] of dates) exceptions.push(ref(id), ref(date), added ? 1 : 0);
   }
   return {
-    strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies), platforms: pairs(p.platforms),
+    strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
+    zones: pairs(p.zones), platforms: pairs(p.platforms),
     weekly, exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
   };
@@ -91,7 +94,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
-  const arrays = [p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.frequencies, p.platforms, p.weekly, p.exceptions];
+  const arrays = [p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.frequencies, p.zones, p.platforms, p.weekly, p.exceptions];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -158,5 +161,5 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     if (!dates) { dates = new Map(); days.exceptions.set(id, dates); }
     dates.set(str(p.exceptions[i + 1]), p.exceptions[i + 2] === 1);
   }
-  return { trips, boardsOf, days, agencyZone: p.agencyZone, platforms: pairs(p.platforms) };
+  return { trips, boardsOf, days, agencyZone: p.agencyZone, platforms: pairs(p.platforms), zones: pairs(p.zones) };
 }

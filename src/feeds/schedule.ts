@@ -73,6 +73,8 @@ export interface ScheduleParts {
   days: ServiceDays;
   agencyZone?: string;
   platforms: Map<string, string>;
+  /** stop_id -> its stop_timezone (or its station's), for the kept stops that give one. */
+  zones: Map<string, string>;
 }
 
 /**
@@ -88,6 +90,7 @@ export class Schedule {
   readonly agencyZone: string | undefined;
   private readonly days: ServiceDays;
   private readonly platforms: Map<string, string>;
+  private readonly zones: Map<string, string>;
   /** Configured stop -> the departures of kept trips there (at it or at one of its platforms). */
   private readonly calls = new Map<string, Array<{ trip: TripInfo; stop: StopTime }>>();
 
@@ -96,6 +99,7 @@ export class Schedule {
     this.agencyZone = p.agencyZone;
     this.days = p.days;
     this.platforms = p.platforms;
+    this.zones = p.zones;
     for (const trip of p.trips.values()) {
       for (const stop of trip.stops) {
         if (!Number.isFinite(stop.sec) || !departsAt(trip, stop)) continue;
@@ -125,6 +129,9 @@ export class Schedule {
   }
 
   platformOf(stopId: string): string { return this.platforms.get(stopId) ?? ''; }
+
+  /** The stop's own zone (stop_timezone, its station's), else undefined: the agency's. */
+  zoneOf(stopId: string): string | undefined { return this.zones.get(stopId); }
 
   /** Whether a service runs on a YYYYMMDD date: calendar_dates.txt first, then calendar.txt's weekdays within its range. */
   runs(serviceId: string, date: string): boolean {

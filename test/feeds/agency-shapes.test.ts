@@ -12,7 +12,11 @@ import type { Schedule } from '../../src/feeds/schedule.js';
 import { ScheduleReader } from '../../src/feeds/schedule-reader.js';
 import type { RtData, TripRt } from '../../src/feeds/model.js';
 import { fri, FRI_2100, SUN_0150, subwayZip } from './agency-shapes.js';
-import { feedMessage } from './fixtures.js';
+import { boardConfig, feedMessage } from './fixtures.js';
+import type { DeparturesConfig } from '../../src/config/types.js';
+import type { ConfigFault } from '../../src/config/faults.js';
+import { normalize } from '../../src/config/normalize.js';
+import { boardRows } from '../../src/render/content/departure-rows.js';
 
 const ZONE = 'America/New_York';
 let dir: string;
@@ -99,4 +103,23 @@ test('a TripUpdate for a frequency-based trip with start_time applies to that ru
   const rt = await decodeTripUpdates(msg, { trips: new Set(s.trips.keys()), stops: new Set() });
   const b = live(s, ['902'], FRI_2100, rt);
   assert.deepEqual(b.departures.slice(0, 4).map((d) => `${hhmm(d.time)} ${d.live ? 'live' : 'sched'}`), ['21:00 sched', '21:05 live', '21:06 sched', '21:09 sched']);
+});
+
+test('time cells are told in the agency\'s zone, a stop\'s stop_timezone where it has one, unless the area\'s timezone says otherwise', async () => {
+  const s = await read(['127', 'CHI']);
+  const area = (timezone?: string): DeparturesConfig => ({
+    feed: 'mta', stops: [], fields: ['route', 'time'], nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled',
+    noDataText: '-', staleAfter: 180, announceText: '', alertPriority: 5, ...(timezone ? { timezone } : {}),
+  });
+  // The unit runs in UTC; the 21:20 at Times Sq is 02:20 UTC.
+  const times = (stops: string[], b: DeparturesConfig) => boardRows(b, board(s, stops, FRI_2100), FRI_2100, 'UTC', 1).rows[0];
+  assert.deepEqual(times(['127'], area()), ['1', '21:20~']);
+  // Chicago Union Station's platform has its station's stop_timezone: 33:45 New York time is 08:45 in Chicago.
+  assert.deepEqual(times(['CHI'], area()), ['LSL', '08:45~']);
+  assert.deepEqual(times(['127'], area('UTC')), ['1', '02:20~']);
+  assert.deepEqual(times(['CHI'], area('Europe/London')), ['LSL', '14:45~']);
+  // An area's timezone is an IANA zone name.
+  const faults: ConfigFault[] = [];
+  normalize(boardConfig({ mta: { type: 'gtfs-rt', url: 'http://127.0.0.1:8080/tu' } }, ['127'], {}, { timezone: 'Eastern' }), dir, faults);
+  assert.deepEqual(faults.map((f) => f.path), ['/displays/stop1/layout/board/deps/timezone']);
 });
