@@ -91,6 +91,7 @@ export class Schedule {
   private readonly days: ServiceDays;
   private readonly platforms: Map<string, string>;
   private readonly zones: Map<string, string>;
+  private readonly known: ReadonlySet<string>;
   /** Configured stop -> the departures of kept trips there (at it or at one of its platforms). */
   private readonly calls = new Map<string, Array<{ trip: TripInfo; stop: StopTime }>>();
 
@@ -100,6 +101,7 @@ export class Schedule {
     this.days = p.days;
     this.platforms = p.platforms;
     this.zones = p.zones;
+    this.known = new Set([...p.boardsOf.values()].flat());
     for (const trip of p.trips.values()) {
       for (const stop of trip.stops) {
         if (!Number.isFinite(stop.sec) || !departsAt(trip, stop)) continue;
@@ -119,7 +121,11 @@ export class Schedule {
     return n;
   }
 
+  /** Whether a configured stop has departures. */
   hasStop(stop: string): boolean { return this.calls.has(stop); }
+
+  /** Whether a configured stop is in the schedule's stops.txt. */
+  knows(stop: string): boolean { return this.known.has(stop); }
 
   /** The routes (names and ids) of the trips calling at `stops`. */
   routesAt(stops: readonly string[]): string[] {

@@ -109,7 +109,7 @@ test('time cells are told in the agency\'s zone, a stop\'s stop_timezone where i
   const s = await read(['127', 'CHI']);
   const area = (timezone?: string): DeparturesConfig => ({
     feed: 'mta', stops: [], fields: ['route', 'time'], nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled',
-    noDataText: '-', staleAfter: 180, announceText: '', alertPriority: 5, ...(timezone ? { timezone } : {}),
+    noDataText: '-', noDeparturesText: '-', staleAfter: 180, announceText: '', alertPriority: 5, ...(timezone ? { timezone } : {}),
   });
   // The unit runs in UTC; the 21:20 at Times Sq is 02:20 UTC.
   const times = (stops: string[], b: DeparturesConfig) => boardRows(b, board(s, stops, FRI_2100), FRI_2100, 'UTC', 1).rows[0];

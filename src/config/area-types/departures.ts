@@ -24,7 +24,7 @@ function board(r: AreaRules): DeparturesConfig | undefined {
   if (!Array.isArray(r.raw.columns)) r.fault('', 'a departures area needs "columns", each with a field and a width');
   const zone = r.raw.timezone;
   if (typeof zone === 'string' && !isZoneName(zone)) r.fault('/timezone', `"${zone}" is not an IANA time zone name such as America/New_York`);
-  for (const k of ['nowText', 'minutesText', 'scheduledMark', 'cancelledText', 'noDataText']) oneCell(r, k);
+  for (const k of ['nowText', 'minutesText', 'scheduledMark', 'cancelledText', 'noDataText', 'noDeparturesText']) oneCell(r, k);
   const columns = Array.isArray(r.raw.columns) ? (r.raw.columns as Array<Record<string, unknown>>) : [];
   return {
     feed: text(r.raw.feed, ''),
@@ -37,6 +37,7 @@ function board(r: AreaRules): DeparturesConfig | undefined {
     scheduledMark: text(r.raw.scheduledMark, d.scheduledMark),
     cancelledText: text(r.raw.cancelledText, d.cancelledText),
     noDataText: text(r.raw.noDataText, d.noDataText),
+    noDeparturesText: text(r.raw.noDeparturesText, d.noDeparturesText),
     timezone: typeof zone === 'string' && isZoneName(zone) ? zone : undefined,
     staleAfter: parseIntLike(r.raw.staleAfter) ?? d.staleAfter,
     announceAt: parseIntLike(r.raw.announceAt),
