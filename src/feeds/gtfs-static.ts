@@ -14,7 +14,7 @@ import {
   GtfsError, InflateBudget, keptId, keptText, MAX_ENTRIES, MAX_KEPT_STOP_TIMES, MAX_KEPT_STOPS, MAX_KEPT_TRIPS,
 } from './gtfs-limits.js';
 import { fillBlankTimes } from './blank-times.js';
-import { gtfsSeconds, Schedule, type ScheduleParts, type ServiceDays, type TripInfo } from './schedule.js';
+import { gtfsSeconds, Schedule, type ScheduleParts, type ServiceDays, type StopTime, type TripInfo } from './schedule.js';
 
 export { GtfsError, gtfsSeconds };
 
@@ -107,13 +107,14 @@ async function read(
       trips.set(t.id, t);
     }
     const headsign = get('stop_headsign');
-    t.stops.push({
+    const stop: StopTime = {
       seq: Number(get('stop_sequence')),
       stopId: keptId('stop_times.txt', 'stop_id', get('stop_id')),
       sec: gtfsSeconds(get('departure_time') || get('arrival_time')),
       headsign: headsign ? keptText(headsign) : undefined,
-      noPickup: get('pickup_type') === '1',
-    });
+    };
+    if (get('pickup_type') === '1') stop.noPickup = true;
+    t.stops.push(stop);
   });
   for (const t of trips.values()) t.stops.sort((a, b) => a.seq - b.seq);
   await fillBlanks(trips, (name, onRow) => csv(name, onRow));

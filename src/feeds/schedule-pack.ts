@@ -113,10 +113,11 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     const stops: StopTime[] = [];
     for (let si = first; si < end; si++) {
       const h = p.stops[si * STOP_FIELDS + 1];
-      stops.push({
+      const stop: StopTime = {
         seq: p.seq[si], stopId: str(p.stops[si * STOP_FIELDS]), sec: p.sec[si], headsign: h < 0 ? undefined : str(h),
-        noPickup: (p.flags[si] & 1) === 1,
-      });
+      };
+      if ((p.flags[si] & 1) === 1) stop.noPickup = true;
+      stops.push(stop);
     }
     const id = str(p.trips[o]);
     const trip: TripInfo = {

@@ -11,8 +11,8 @@ export interface StopTime {
   stopId: string;
   sec: number;
   headsign?: string;
-  /** pickup_type 1: passengers only get off here. */
-  noPickup: boolean;
+  /** pickup_type 1: passengers only get off here. Set only then: the other stop times (nearly all) carry no field. */
+  noPickup?: true;
 }
 
 /** A frequencies.txt period of a trip, in seconds of the service day; the runs start at start + k x headway, before end. */
@@ -104,8 +104,9 @@ export class Schedule {
     this.known = new Set([...p.boardsOf.values()].flat());
     for (const trip of p.trips.values()) {
       for (const stop of trip.stops) {
-        if (!Number.isFinite(stop.sec) || !departsAt(trip, stop)) continue;
-        for (const board of p.boardsOf.get(stop.stopId) ?? []) {
+        const boards = p.boardsOf.get(stop.stopId);
+        if (boards === undefined || !Number.isFinite(stop.sec) || !departsAt(trip, stop)) continue;
+        for (const board of boards) {
           let list = this.calls.get(board);
           if (!list) { list = []; this.calls.set(board, list); }
           list.push({ trip, stop });
