@@ -17,6 +17,8 @@ export interface Departure {
   /** false: no live prediction (the board marks it with `scheduledMark`). */
   live: boolean;
   cancelled: boolean;
+  /** The zone its time is told in (the stop's or the agency's); undefined: the unit's. */
+  zone?: string;
 }
 
 /** live: the realtime feed is fresh; scheduled: it is stale or absent and the schedule is shown; no-data: nothing to show. */

@@ -12,6 +12,7 @@ import { isoTime } from '../util/clock.js';
 import { AlertShows, alertTargets, nextChange } from './alerts.js';
 import type { BoardData, BoardQuery } from '../config/board-source.js';
 import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
+import { boardFaults, type BoardFault } from './board-check.js';
 import type { FeedDecoder } from './decoder.js';
 import type { FeedAlert, RtData, SiriData } from './model.js';
 import { FeedPoll } from './poll.js';
@@ -41,6 +42,8 @@ export class Feed {
   private alertTimer: unknown;
   private stopped = false;
   private readonly stops: Set<string>;
+  /** What the schedule last read says of the boards (board-check.ts). */
+  private checked: { schedule: Schedule; faults: BoardFault[] } | undefined;
 
   constructor(
     readonly config: FeedConfig, private readonly ctx: RuntimeContext, decoder: FeedDecoder,
@@ -140,6 +143,16 @@ export class Feed {
     if (rt.state === 'fault') {
       const age = rt.ageSeconds === undefined ? 'no good data yet' : `the last good data is ${rt.ageSeconds} s old`;
       out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.failingSince ?? isoTime(now) });
+    }
+    // Boards the schedule leaves blank for ever (an unknown stop, a route that does not call there).
+    if (this.schedule) {
+      const since = isoTime(this.scheduleAt ?? now);
+      if (this.checked?.schedule !== this.schedule) {
+        this.checked = { schedule: this.schedule, faults: boardFaults(this.config.id, this.config.boards, this.schedule) };
+      }
+      for (const f of this.checked.faults) {
+        out.push({ source: 'feeds', message: `feed "${this.config.id}": ${f.path}: ${f.message}`, since });
+      }
     }
     if (this.scheduleState === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" schedule: ${this.scheduleFault}`, since: isoTime(this.scheduleFaultAt ?? now) });
     const a = this.alerts?.status(now);

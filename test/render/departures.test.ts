@@ -131,7 +131,7 @@ test('a countdown changes when its minute does, on the service clock and without
   } finally { await r.close(); }
 });
 
-test('news from the source redraws the board at once; a stale feed shows the marked schedule; no data shows noDataText, and so does a unit without a source; /status says which', async () => {
+test('news from the source redraws the board at once; a stale feed shows the marked schedule; no departures shows noDeparturesText; no data shows noDataText, and so does a unit without a source; /status says which', async () => {
   const r = await rig({ ...BOARD, noDataText: 'No live data' });
   try {
     r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 150_000)];
@@ -147,6 +147,11 @@ test('news from the source redraws the board at once; a stale feed shows the mar
     r.boards.news();
     await until2(async () => (await boardText(r.svc)) === '12\tHauptbahnhof\t13:02~\t2min~', 'scheduled');
     assert.equal((await areas(r.svc)).find((a) => a.id === 'board')?.board, 'scheduled');
+    // The feed answers with nothing to show: the board says so, not the rows of nothing.
+    r.boards.state = 'live';
+    r.boards.departures = [];
+    r.boards.news();
+    await until2(async () => (await boardText(r.svc)) === 'No departures', 'no departures');
     r.boards.state = 'no-data';
     r.boards.news();
     await until2(async () => (await boardText(r.svc)) === 'No live data', 'no data');

@@ -81,6 +81,8 @@ export const BOARD_FIELDS = {
   scheduledMark: boardText,
   cancelledText: boardText,
   noDataText: { type: 'string', maxLength: 255 },
+  noDeparturesText: { type: 'string', maxLength: 255 },
+  timezone: { type: 'string', minLength: 1, maxLength: 64 },
   staleAfter: int(1, 86400),
   announceAt: int(0, 120),
   announceText: { type: 'string', minLength: 1, maxLength: 255 },

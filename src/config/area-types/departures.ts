@@ -4,6 +4,7 @@ import { DEFAULTS } from '../defaults.js';
 import { parseIntLike } from '../scalars.js';
 import type { BoardArea } from '../feed-types.js';
 import { MldsError } from '../../errors.js';
+import { isZoneName } from '../../time/zone-name.js';
 import type { AreaKind, AreaRules } from './area-type.js';
 import type { AreaOf, DepartureField, DeparturesConfig } from './normalized-area.js';
 import { signTextLook } from './text-look.js';
@@ -22,7 +23,9 @@ function board(r: AreaRules): DeparturesConfig {
   if (typeof r.raw.feed !== 'string') r.fault('', 'a departures area needs "feed", the id of a feed in "feeds"');
   if (!Array.isArray(r.raw.stops)) r.fault('', 'a departures area needs "stops", the stop ids (or SIRI MonitoringRefs) it shows');
   if (!Array.isArray(r.raw.columns)) r.fault('', 'a departures area needs "columns", each with a field and a width');
-  for (const k of ['nowText', 'minutesText', 'scheduledMark', 'cancelledText', 'noDataText']) oneCell(r, k);
+  const zone = r.raw.timezone;
+  if (typeof zone === 'string' && !isZoneName(zone)) r.fault('/timezone', `"${zone}" is not an IANA time zone name such as America/New_York`);
+  for (const k of ['nowText', 'minutesText', 'scheduledMark', 'cancelledText', 'noDataText', 'noDeparturesText']) oneCell(r, k);
   const columns = Array.isArray(r.raw.columns) ? (r.raw.columns as Array<Record<string, unknown>>) : [];
   return {
     feed: text(r.raw.feed, ''),
@@ -35,6 +38,8 @@ function board(r: AreaRules): DeparturesConfig {
     scheduledMark: text(r.raw.scheduledMark, d.scheduledMark),
     cancelledText: text(r.raw.cancelledText, d.cancelledText),
     noDataText: text(r.raw.noDataText, d.noDataText),
+    noDeparturesText: text(r.raw.noDeparturesText, d.noDeparturesText),
+    timezone: typeof zone === 'string' && isZoneName(zone) ? zone : undefined,
     staleAfter: parseIntLike(r.raw.staleAfter) ?? d.staleAfter,
     announceAt: parseIntLike(r.raw.announceAt),
     announceText: text(r.raw.announceText, d.announceText),

@@ -82,6 +82,10 @@ export interface DeparturesConfig {
   scheduledMark: string;
   cancelledText: string;
   noDataText: string;
+  /** Shown when the feed answers and the board has no departure to show. */
+  noDeparturesText: string;
+  /** The zone of `time` cells; undefined: each departure's (its stop's, its agency's). */
+  timezone?: string;
   /** Seconds after which realtime data counts as stale. */
   staleAfter: number;
   /** Minutes before a departure it is announced (by the speech capability); undefined: never. */

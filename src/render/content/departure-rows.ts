@@ -30,7 +30,7 @@ function cell(b: DeparturesConfig, d: Departure, field: DeparturesConfig['fields
     }
     case 'time':
       if (d.cancelled) return b.cancelledText;
-      return formatEnglish(zonedAt(d.time, undefined, zone), 'HH:mm') + (d.live ? '' : b.scheduledMark);
+      return formatEnglish(zonedAt(d.time, undefined, b.timezone ?? d.zone ?? zone), 'HH:mm') + (d.live ? '' : b.scheduledMark);
   }
 }
 

@@ -73,11 +73,13 @@ export class DeparturesContent implements Content {
     const { rows, until } = data.state === 'no-data' ? { rows: [], until: Infinity } : boardRows(this.board, data, now, this.zone, this.limit);
     this.from = now;
     this.until = Math.min(until, (Math.floor(now / MINUTE) + 1) * MINUTE);
-    const lines = data.state === 'no-data' ? [this.board.noDataText] : rows.map((r) => r.join('\t'));
-    const text = `${data.state === 'no-data' ? 'n' : 't'}${lines.join('\n')}`;
+    // A board with nothing to show says why: no data from the feed, or no departure in it.
+    const empty = data.state === 'no-data' ? this.board.noDataText : rows.length ? undefined : this.board.noDeparturesText;
+    const lines = empty !== undefined ? [empty] : rows.map((r) => r.join('\t'));
+    const text = `${empty !== undefined ? 'n' : 't'}${lines.join('\n')}`;
     if (text !== this.text || !this.block) {
       this.text = text;
-      this.block = this.layout(lines, data.state !== 'no-data');
+      this.block = this.layout(lines, empty === undefined);
       this.serial++;
     }
     this.shown = { text: lines.join('\n'), board: data.state };
