@@ -10,7 +10,7 @@ import { schemaValidator } from '../../src/config/schema.js';
 import { compileValidator, validatorModule } from '../../src/config/validator-source.js';
 import { baseConfig, exampleConfig, REPO } from '../helpers/service.js';
 
-test('the committed validator is the one the schema generates (run `npm run validator` after changing the schema)', () => {
+test('the committed validator is the one the schema generates ' + '(run `npm run validator` after changing the schema)', () => {
   const committed = readFileSync(path.join(REPO, 'src/config/validator.generated.ts'), 'utf8');
   assert.ok(committed === validatorModule(), 'src/config/validator.generated.ts is out of date: run `npm run validator`');
 });

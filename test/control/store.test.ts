@@ -14,7 +14,7 @@ function tempDir(): { dir: string; cleanup(): void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-test('a change is in the files when its setter returns; a burst shares one sync; flush folds everything into state.json', async () => {
+test('a change is in the files when its setter returns; a burst ' + 'shares one sync; flush folds everything into state.json', async () => {
   const { dir, cleanup } = tempDir();
   try {
     const store = new StateStore(dir);

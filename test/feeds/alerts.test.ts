@@ -108,7 +108,7 @@ test('feed alerts through a running service\'s control path: a level on /status 
   }
 });
 
-test('SIRI-SX situations for the board\'s stop or line are shown for their validity; closed ones and others are not', async () => {
+test('SIRI-SX situations for the board\'s stop or line are ' + 'shown for their validity; closed ones and others are not', async () => {
   const srv = await feedServer();
   const clock = new FakeClock(T0);
   const iso = (ms: number) => new Date(ms).toISOString();

@@ -63,7 +63,7 @@ test('GTFS-realtime on the schedule: delays, absolute times, propagation, CANCEL
   }
 });
 
-test('GTFS-realtime times are POSIX seconds: a feed in milliseconds is refused, not shown 50,000 years late', async () => {
+test('GTFS-realtime times are POSIX seconds: a feed in ' + 'milliseconds is refused, not shown 50,000 years late', async () => {
   const { decodeTripUpdates } = await import('../../src/feeds/gtfs-rt.js');
   const { feedMessage } = await import('./fixtures.js');
   const inMs = feedMessage([{ id: 'x', tripUpdate: { trip: { tripId: 'T1' }, stopTimeUpdate: [{ stopId: 'S1', departure: { time: T0 } }] } }], T0);

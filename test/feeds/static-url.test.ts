@@ -10,7 +10,7 @@ import { schedule, T0, tripUpdates } from './gtfs-sample.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-test('a schedule at a URL is fetched at start, tried again within the hour after a failure, and daily after that', async () => {
+test('a schedule at a URL is fetched at start, tried again ' + 'within the hour after a failure, and daily after that', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
   const srv = await feedServer();
   const clock = new FakeClock(T0);

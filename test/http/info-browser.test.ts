@@ -128,7 +128,7 @@ test('/info in a browser: no key in the page, its live pictures load by cookie',
   }
 });
 
-test('/info in a browser: after several refreshes every card still holds its own display and its clock runs', async () => {
+test('/info in a browser: after several refreshes every ' + 'card still holds its own display and its clock runs', async () => {
   const { page } = await openInfo(1280);
   try {
     const cards = () => page.$$eval('#displays > section.display', (list) => list.map((card) => ({

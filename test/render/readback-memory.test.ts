@@ -65,7 +65,7 @@ test('buffers handed over before the far end has closed (the first turn of the e
   assert.ok(detached > 0 && detached * 4 * 1024 * 1024 <= HOLD_CAP, `${detached} buffers of 4 MB held`);
 });
 
-test('once the far end has closed, a buffer handed over is freed within the call: 160 MB in one turn hold nothing', async () => {
+test('once the far end has closed, a buffer handed over is ' + 'freed within the call: 160 MB in one turn hold nothing', async () => {
   const size = 4 * 1024 * 1024;
   // Since the read-back reads cairo's pixels in place nothing else here has handed a buffer over:
   // the port may be new, and under emulation its close takes longer than a few milliseconds.
