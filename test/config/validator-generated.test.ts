@@ -62,7 +62,8 @@ test('checking a configuration loads no part of ajv but its two small runtime he
     const sd = serviceDir(exampleConfig());
     try { loadConfig(sd.configFile); } finally { sd.cleanup(); }
     const { createRequire } = await import('node:module');
-    const loaded = Object.keys(createRequire(import.meta.url)('node:module')._cache).filter((k) => /node_modules\\/ajv/.test(k));
+    const cache = Object.keys(createRequire(import.meta.url)('node:module')._cache);
+    const loaded = cache.filter((k) => /node_modules\\/ajv/.test(k));
     console.log(JSON.stringify(loaded.map((k) => k.slice(k.indexOf('node_modules/') + 13))));`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);

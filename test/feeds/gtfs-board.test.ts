@@ -14,7 +14,7 @@ import { at, schedule, T0, tripUpdates } from './gtfs-sample.js';
 const query = (now: number, extra: Partial<BoardQuery> = {}): BoardQuery => ({ feed: 'vbb', stops: ['S1'], staleAfter: 180, now, limit: 9, ...extra });
 const rows = (feeds: FeedsComponent, q: BoardQuery) => {
   const b = feeds.board(q);
-  return { state: b.state, rows: b.departures.map((d) => `${d.route}|${d.destination}|${d.platform}|${new Date(d.time).toISOString().slice(11, 19)}|${d.live ? 'live' : 'sched'}${d.cancelled ? '|cancelled' : ''}`) };
+  return { state: b.state, rows: b.departures.map((d) => `${d.route}|${d.destination}|${d.platform}|` + `${new Date(d.time).toISOString().slice(11, 19)}|` + `${d.live ? 'live' : 'sched'}${d.cancelled ? '|cancelled' : ''}`) };
 };
 
 test('GTFS-realtime on the schedule: delays, absolute times, propagation, CANCELED, SKIPPED, NO_DATA, a service not running today', async () => {

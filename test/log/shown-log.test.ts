@@ -35,7 +35,7 @@ test('a named daily file rotates and prunes its own files ' + 'only, and batchMs
 
 test('history reads shown.log and the rotated files newest ' + 'first, keeps to one display, and fills in each end', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-shown-'));
-  const e = (id: string, area: string, layout: string, start: string) => `${JSON.stringify({ id, layout, area, value: area, content: 'request', source: 'http', inumber: null, priority: 0, start, end: null })}\n`;
+  const e = (id: string, area: string, layout: string, start: string) => JSON.stringify({ id, layout, area, value: area, content: 'request', source: 'http', inumber: null, priority: 0, start, end: null }) + '\n';
   try {
     writeFileSync(path.join(dir, 'shown-2026-03-08.log'), e('a', 'x', 'L', '2026-03-08T10:00:00.000Z') + e('b', 'x', 'L', '2026-03-08T10:30:00.000Z'));
     writeFileSync(path.join(dir, 'shown-2026-03-09.log'), e('a', 'y', 'L', '2026-03-09T10:00:00.000Z'));
