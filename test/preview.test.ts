@@ -93,7 +93,7 @@ test('the preview shows a scrolling text from its beginning at the left edge of 
   } finally { sd.cleanup(); }
 });
 
-test('fit warnings: a MULTI page that does not fit is named, and a static key selecting it is refused by a command', () => {
+test('fit warnings: a MULTI page that does not fit is named, ' + 'and a static key selecting it is refused by a command', () => {
   const c = baseConfig();
   Object.assign(c.displays.main.layout.l1.sign, { markup: 'multi', params: { a: 'Alpha', c: 'Gamma[np]Delta Epsilon Zeta' }, defaultValue: 'a' });
   const sd = serviceDir(c);
@@ -107,7 +107,7 @@ test('fit warnings: a MULTI page that does not fit is named, and a static key se
   } finally { sd.cleanup(); }
 });
 
-test('fit warnings: static params texts and text defaultValues wider than their area, measured as the panel draws them', () => {
+test('fit warnings: static params texts and text defaultValues ' + 'wider than their area, measured as the panel draws them', () => {
   const c = baseConfig();
   c.displays.main.layout.l1.title.defaultValue = 'A default far too long for two hundred pixels';
   c.displays.main.layout.l1.sign.params.c = 'Gamma Delta Epsilon Zeta';

@@ -62,7 +62,7 @@ export class AlertShows {
       if (before && before.priority !== w.priority) await this.clear(ctx, display, before.priority);
       const left = w.until === undefined ? this.expires : Math.ceil((w.until - now) / 1000);
       const expires = Math.max(1, Math.min(this.expires, left, 86_400));
-      const q = `id=${enc(display)}&layout=${enc(w.layout)}&${enc(w.area)}=${enc(w.text)}&priority=${w.priority}&expires=${expires}`;
+      const q = `id=${enc(display)}&layout=${enc(w.layout)}&${enc(w.area)}=${enc(w.text)}` + `&priority=${w.priority}&expires=${expires}`;
       try {
         await ctx.apply(q, 'feed');
         this.shown.set(display, { display, text: said, priority: w.priority, at: now });

@@ -63,7 +63,7 @@ function layCell(cell: DocLine, env: StyleEnv, width: number): LaidCell {
 
 /** The key of a cell laid out with this env in this width. */
 const cellKey = (cell: DocLine, env: StyleEnv, width: number): string =>
-  `${env.font ?? ''}|${env.size}|${env.crisp ? 1 : 0}|${env.color.r},${env.color.g},${env.color.b}|${width}|${JSON.stringify(cell.spans)}`;
+  `${env.font ?? ''}|${env.size}|${env.crisp ? 1 : 0}|` + `${env.color.r},${env.color.g},${env.color.b}|${width}|${JSON.stringify(cell.spans)}`;
 
 /**
  * The row of `line` at this size: cell i in column i (cells past the last column are dropped,

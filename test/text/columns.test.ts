@@ -91,7 +91,7 @@ test('fit "shrink" draws a table at the largest size whose cells all fit their c
   } finally { await t.close(); }
 });
 
-test('without columns a tab is refused: 400 MLDS_BAD_VALUE naming the area, and the sign keeps what it showed', async () => {
+test('without columns a tab is refused: 400 MLDS_BAD_VALUE ' + 'naming the area, and the sign keeps what it showed', async () => {
   assert.equal((await s.show('plain=before')).status, 200);
   const shown = await s.shot();
   const r = await s.show(`plain=${encodeURIComponent('7\tZoo')}`);
