@@ -15,6 +15,7 @@ import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
 import type { FeedDecoder } from './decoder.js';
 import type { FeedAlert, RtData, SiriData } from './model.js';
 import { FeedPoll } from './poll.js';
+import { headOf, notAFeed } from './received.js';
 import type { Schedule } from './schedule.js';
 import type { ScheduleReader } from './schedule-reader.js';
 
@@ -51,7 +52,8 @@ export class Feed {
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-      parse: (body) => (config.type === 'siri' ? decoder.siri(body) : decoder.tripUpdates(body, this.schedule?.trips.keys() ?? [], this.stops)),
+      parse: (body, type) => (config.type === 'siri' ? decoder.siri(body)
+        : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.stops))),
       onData: () => this.changed(),
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
@@ -59,7 +61,7 @@ export class Feed {
       this.shows = new AlertShows(config, Math.min(3 * config.interval, 86_400));
       this.alerts = new FeedPoll<FeedAlert[]>({
         url: config.alertsUrl, field: `feeds/${config.id}/alertsUrl`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-        parse: (body) => (config.type === 'siri' ? decoder.siriSx(body) : decoder.gtfsAlerts(body)),
+        parse: (body, type) => (config.type === 'siri' ? decoder.siriSx(body) : this.protobuf(body, type, (b) => decoder.gtfsAlerts(b))),
         onData: () => void this.showAlerts(true),
         onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed alerts poll failed; the last good alerts stay'),
       });
@@ -100,6 +102,18 @@ export class Feed {
     if (this.config.type === 'siri') return siriBoard(q, this.rt.data as SiriData | undefined, fresh);
     if (!this.schedule && !this.rt.data) return NO_DATA;
     return gtfsBoard(q, { schedule: this.schedule, zone: this.zone(), rt: this.rt.data as RtData | undefined, fresh });
+  }
+
+  /** A GTFS-realtime body decoded; when it cannot be, the fault says what the server sent instead. */
+  private async protobuf<T>(body: Buffer, type: string | undefined, decode: (b: Buffer) => Promise<T>): Promise<T> {
+    // The body moves to the decoding thread: what it began with is kept here.
+    const head = headOf(body);
+    const total = body.length;
+    try {
+      return await decode(body);
+    } catch (err) {
+      throw notAFeed(err, head, total, type, Object.values(this.config.headers ?? {}));
+    }
   }
 
   /**
