@@ -54,7 +54,11 @@ export class Feed {
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
       parse: (body, type) => (config.type === 'siri' ? decoder.siri(body)
         : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.stops))),
-      onData: () => this.changed(),
+      onData: (data) => {
+        const skipped = (data as Partial<RtData>).skipped;
+        if (skipped) ctx.log.warn({ feed: config.id, skipped, first: (data as RtData).skippedEntities[0] }, 'feed entities cannot be read; the rest is used');
+        this.changed();
+      },
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
     if (config.alertsUrl) {
@@ -135,7 +139,7 @@ export class Feed {
       ageSeconds: rt.ageSeconds,
       ...(stamp ? { feedTimestamp: isoTime(stamp), dataAgeSeconds: Math.round(this.dataAge(now) / 1000) } : {}),
       lastFault: rt.lastFault,
-      ...(this.config.type === 'gtfs-rt' ? { zone: this.zone() } : {}),
+      ...(this.config.type === 'gtfs-rt' ? { zone: this.zone(), ...skippedOf(this.rt.data as RtData | undefined) } : {}),
       realtime: rt,
       ...(this.config.static ? {
         schedule: {
@@ -225,4 +229,9 @@ export class Feed {
     });
     return this.running;
   }
+}
+
+/** The entities of the last data that could not be read (left out), for /status. */
+function skippedOf(data: RtData | undefined): { skippedEntities?: { count: number; named: RtData['skippedEntities'] } } {
+  return data?.skipped ? { skippedEntities: { count: data.skipped, named: data.skippedEntities } } : {};
 }

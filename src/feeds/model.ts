@@ -23,9 +23,15 @@ export interface TripRt {
   stops: StopRt[];
 }
 
+/** An entity of a feed that could not be read, and why (it was left out; the rest was used). */
+export interface SkippedEntity { id: string; reason: string }
+
 export interface RtData {
   /** The feed header's timestamp, ms (0 when absent). */
   timestamp: number;
+  /** How many entities could not be read, and the first few of them. */
+  skipped: number;
+  skippedEntities: SkippedEntity[];
   /** Trip updates by trip_id; more than one when several service days' runs are updated. */
   trips: Map<string, TripRt[]>;
 }

@@ -10,6 +10,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
 import { boardConfig, feedServer, feedsRig, gtfsZip, type FeedServer, type FeedsRig } from './fixtures.js';
 import { schedule, T0, tripUpdates } from './gtfs-sample.js';
+import { ld, NY0, nyAt, nyctFeed, nycSchedule } from './nyct.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -63,5 +64,43 @@ test('a maintenance page or other bytes where the feed should be: the fault says
     assert.equal(r.feeds.board({ feed: 'vbb', stops: ['S1'], staleAfter: 600, now: clock.now(), limit: 3 }).state, 'live');
   } finally {
     await done();
+  }
+});
+
+test('one malformed entity (a time in milliseconds, a stop_time_update naming no stop, broken bytes) is skipped and named on /status; the rest is used', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
+  const srv = await feedServer();
+  const clock = new FakeClock(NY0);
+  const zip = readFileSync(await gtfsZip(path.join(dir, 'nyc.zip'), nycSchedule()));
+  srv.bodies.set('/nyct', nyctFeed(NY0, [
+    { id: '000001', tripId: '068700_1..S03R', route: '1', startDate: '20261204', stops: [{ stop: '127S', arrival: nyAt('11:57'), departure: nyAt('11:57'), track: '1' }, { stop: '142S', arrival: nyAt('12:12') }] },
+    // A trip of another line, its time in milliseconds.
+    { id: '000002', tripId: '071500_2..N01R', route: '2', startDate: '20261204', stops: [{ stop: '227N', arrival: nyAt('12:15') * 1000 }] },
+    { id: '000003', tripId: '069000_3..S01R', route: '3', startDate: '20261204', stops: [{ stop: '' }] },
+    { id: '000004', tripId: '', route: '', startDate: '', stops: [], raw: Buffer.concat([ld(1, '000004'), ld(3, Buffer.from([0x0a, 0x05, 0xff, 0xff, 0xff, 0xff, 0xff]))]) },
+    { id: '000005', tripId: '070200_1..S03R', route: '1', startDate: '20261204', stops: [{ stop: '127S', departure: nyAt('12:12') }] },
+  ]));
+  const r = await feedsRig(boardConfig({ nyct: { type: 'gtfs-rt', url: srv.url('/nyct'), static: 'gtfs.zip', interval: '30' } }, ['127S']), clock, { 'gtfs.zip': zip });
+  try {
+    const st = () => (r.feeds.status().feeds as Obj).nyct;
+    await until(() => st().schedule?.state === 'ok' && st().state !== 'waiting', 10_000, 'the schedule and the first poll');
+    assert.equal(st().state, 'ok', st().lastFault);
+    const board = r.feeds.board({ feed: 'nyct', stops: ['127S'], staleAfter: 90, now: NY0, limit: 5 });
+    assert.equal(board.state, 'live');
+    assert.deepEqual(board.departures.map((d) => `${new Date(d.time).toISOString().slice(11, 16)}|${d.live ? 'live' : 'sched'}`), ['16:57|live', '17:12|live', '06:17|sched']);
+    assert.deepEqual(st().skippedEntities, {
+      count: 3,
+      named: [
+        { id: '000002', reason: `an arrival time ${nyAt('12:15')} is not in POSIX seconds (milliseconds?)` },
+        { id: '000003', reason: 'trip 069000_3..S01R: a stop_time_update names no stop' },
+        { id: '000004', reason: st().skippedEntities.named[2].reason },
+      ],
+    });
+    assert.match(st().skippedEntities.named[2].reason, /.+/);
+    assert.deepEqual(r.feeds.problems(), [], 'the feed is used: no fault');
+  } finally {
+    await r.stop();
+    srv.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
