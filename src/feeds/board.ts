@@ -3,7 +3,7 @@
 // `staleAfter`, nothing ("no-data") when there is neither. Cancelled departures stay, marked,
 // until their time passes; departures before now leave.
 import type { BoardData, BoardQuery, Departure } from '../render/content/board-source.js';
-import type { RtData, SiriData } from './model.js';
+import type { RtData, SiriData, TripRt } from './model.js';
 import { predict, runOf } from './gtfs-rt-apply.js';
 import type { Schedule } from './schedule.js';
 
@@ -32,8 +32,10 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     }
     for (const call of calls) {
       if (!wantRoute(call.trip.route, call.trip.routeId)) continue;
-      const p = live ? predict(call, runOf(f.rt!.trips.get(call.trip.id), call, nearest.get(call.trip.id)?.date)) : { time: call.time, live: false, cancelled: false };
+      const run = live ? runOf(f.rt!.trips.get(call.trip.id), call, nearest.get(call.trip.id)?.date) : undefined;
       seen.add(call.trip.id);
+      if (run?.deleted) continue;
+      const p = live ? predict(call, run) : { time: call.time, live: false, cancelled: false };
       if (p.time < q.now) continue;
       out.push({
         key: `${call.trip.id}/${call.stop.seq}/${call.date}`, route: call.trip.route, destination: call.stop.headsign ?? call.trip.headsign,
@@ -46,16 +48,26 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     const stops = new Set(q.stops);
     for (const runs of f.rt!.trips.values()) {
       for (const t of runs) {
-        if (seen.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
+        if (t.deleted || seen.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
         for (const s of t.stops) {
           if (s.stopId === undefined || !stops.has(s.stopId) || s.time === undefined || s.time < q.now) continue;
-          out.push({ key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: '', platform: '', time: s.time, live: true, cancelled: t.cancelled || s.skipped });
+          out.push({ key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: destinationOf(t, f.schedule), platform: '', time: s.time, live: true, cancelled: t.cancelled || s.skipped });
         }
       }
     }
   }
   if (!live && !sched) return NO_DATA;
   return { state: live ? 'live' : 'scheduled', departures: firstOf(out, q.limit) };
+}
+
+/** A trip the schedule lacks goes where the feed says (its headsign), else to the last stop it names. */
+function destinationOf(t: TripRt, schedule: Schedule | undefined): string {
+  if (t.headsign) return t.headsign;
+  for (let i = t.stops.length - 1; i >= 0; i--) {
+    const id = t.stops[i].stopId;
+    if (id !== undefined) return schedule?.stopName(id) ?? '';
+  }
+  return '';
 }
 
 /** SIRI: expected times while fresh; once stale, the aimed (timetabled) times of the last data, not live. */

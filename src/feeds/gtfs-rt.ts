@@ -81,7 +81,8 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
   const t = u.trip;
   if (!t?.tripId) return undefined;
   const SR = rt.TripDescriptor.ScheduleRelationship;
-  const cancelled = t.scheduleRelationship === SR.CANCELED || t.scheduleRelationship === SR.DELETED;
+  const cancelled = t.scheduleRelationship === SR.CANCELED;
+  const deleted = t.scheduleRelationship === SR.DELETED;
   const tripDelay = given(u, 'delay') ?? undefined;
   const stops: StopRt[] = (u.stopTimeUpdate ?? []).map((s) => {
     if (!given(s, 'stopId') && given(s, 'stopSequence') === undefined) throw new FeedFormatError(`trip ${t.tripId}: a stop_time_update names no stop`);
@@ -101,7 +102,10 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
   });
   // A trip-level delay with no stop updates applies from the first stop (reference, TripUpdate.delay).
   if (!stops.length && tripDelay !== undefined) stops.push({ stopSequence: 0, delay: tripDelay, skipped: false, noData: false });
-  return { tripId: t.tripId, routeId: given(t, 'routeId') || undefined, startDate: given(t, 'startDate') || undefined, cancelled, stops };
+  return {
+    tripId: t.tripId, routeId: given(t, 'routeId') || undefined, startDate: given(t, 'startDate') || undefined, cancelled, deleted, stops,
+    headsign: given(u.tripProperties, 'tripHeadsign') || undefined,
+  };
 }
 
 export async function decodeAlerts(buf: Uint8Array, sliceMs = 4): Promise<FeedAlert[]> {

@@ -147,9 +147,10 @@ async function read(
   let agencyZone: string | undefined;
   await csv('agency.txt', (get) => { agencyZone ??= keptText(get('agency_timezone')) || undefined; });
 
-  // Names of the stops trips end at (a destination when a trip has no headsign), and platforms.
+  // Names of the stops the trips call at (where a trip without a headsign ends, and where one
+  // the schedule lacks may end: an added train on these lines), and platforms.
   const named = new Set<string>();
-  for (const t of trips.values()) if (t.stops.length) named.add(t.stops[t.stops.length - 1].stopId);
+  for (const t of trips.values()) for (const s of t.stops) named.add(s.stopId);
   const names = new Map<string, string>();
   const platforms = new Map<string, string>();
   await csv('stops.txt', (get) => {
@@ -158,7 +159,7 @@ async function read(
     if (parentOf.has(id) && get('platform_code')) platforms.set(own(id), keptText(get('platform_code')));
   });
   for (const t of trips.values()) if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
-  return { trips, parentOf, days, agencyZone, platforms };
+  return { trips, parentOf, days, agencyZone, platforms, names };
 }
 
 /** "HH:MM:SS" (hours may pass 24) as seconds from the service day's start; NaN when empty or malformed. */

@@ -18,7 +18,12 @@ export interface TripRt {
   routeId?: string;
   /** YYYYMMDD when the feed gives it: which service day's run this update is for. */
   startDate?: string;
+  /** CANCELED: shown, marked. */
   cancelled: boolean;
+  /** DELETED: not shown at all (the reference: as if it had never been scheduled). */
+  deleted: boolean;
+  /** TripProperties.trip_headsign, for a trip the schedule lacks. */
+  headsign?: string;
   /** In the feed's order (stop_sequence order, as the reference requires). */
   stops: StopRt[];
 }

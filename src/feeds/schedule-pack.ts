@@ -10,6 +10,7 @@
 //   stops:      per stop time, STOP_FIELDS Int32: stopId, headsign; `seq` and `sec` as Float64
 //               (either may be NaN); a trip's stop times run from its first to the next one's
 //   parentOf:   pairs stop, board          platforms: pairs stop, platform code
+//   names:      pairs stop, stop_name
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
 import type { Transferable } from 'node:worker_threads';
@@ -23,6 +24,7 @@ export interface PackedSchedule {
   sec: Float64Array;
   parentOf: Int32Array;
   platforms: Int32Array;
+  names: Int32Array;
   weekly: Int32Array;
   exceptions: Int32Array;
   agencyZone?: string;
@@ -74,7 +76,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
     for (const [date, added] of dates) exceptions.push(ref(id), ref(date), added ? 1 : 0);
   }
   return {
-    strings, trips, stops, seq, sec, parentOf: pairs(p.parentOf), platforms: pairs(p.platforms),
+    strings, trips, stops, seq, sec, parentOf: pairs(p.parentOf), platforms: pairs(p.platforms), names: pairs(p.names),
     weekly, exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
   };
@@ -82,7 +84,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
-  const arrays = [p.trips, p.stops, p.seq, p.sec, p.parentOf, p.platforms, p.weekly, p.exceptions];
+  const arrays = [p.trips, p.stops, p.seq, p.sec, p.parentOf, p.platforms, p.names, p.weekly, p.exceptions];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -135,5 +137,5 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     if (!dates) { dates = new Map(); days.exceptions.set(id, dates); }
     dates.set(str(p.exceptions[i + 1]), p.exceptions[i + 2] === 1);
   }
-  return { trips, parentOf: pairs(p.parentOf), days, agencyZone: p.agencyZone, platforms: pairs(p.platforms) };
+  return { trips, parentOf: pairs(p.parentOf), days, agencyZone: p.agencyZone, platforms: pairs(p.platforms), names: pairs(p.names) };
 }

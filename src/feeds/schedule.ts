@@ -44,6 +44,8 @@ export interface ScheduleParts {
   days: ServiceDays;
   agencyZone?: string;
   platforms: Map<string, string>;
+  /** stop_name of every stop the kept trips call at (a destination for a trip the schedule lacks). */
+  names: Map<string, string>;
 }
 
 export class Schedule {
@@ -51,6 +53,7 @@ export class Schedule {
   readonly agencyZone: string | undefined;
   private readonly days: ServiceDays;
   private readonly platforms: Map<string, string>;
+  private readonly names: Map<string, string>;
   /** Configured stop -> the calls of kept trips there (at it or at one of its platforms). */
   private readonly calls = new Map<string, Array<{ trip: TripInfo; stop: StopTime }>>();
 
@@ -59,6 +62,7 @@ export class Schedule {
     this.agencyZone = p.agencyZone;
     this.days = p.days;
     this.platforms = p.platforms;
+    this.names = p.names;
     for (const trip of p.trips.values()) {
       for (const stop of trip.stops) {
         const board = p.parentOf.get(stop.stopId);
@@ -87,6 +91,9 @@ export class Schedule {
   }
 
   platformOf(stopId: string): string { return this.platforms.get(stopId) ?? ''; }
+
+  /** stop_name of a stop the kept trips call at; '' for any other. */
+  stopName(stopId: string): string { return this.names.get(stopId) ?? ''; }
 
   /** Whether a service runs on a YYYYMMDD date: calendar_dates.txt first, then calendar.txt's weekdays within its range. */
   runs(serviceId: string, date: string): boolean {

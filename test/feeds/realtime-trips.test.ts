@@ -1,0 +1,57 @@
+// Trips as an agency's realtime feed gives them, on a board: DELETED and ADDED trips,
+// cancellations that outlive the feed going stale, and the switch to the timetable when it does.
+// NYCT-shaped feeds (nyct.ts) over real HTTP on loopback; the project's fake clock.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import type { BoardQuery } from '../../src/render/content/board-source.js';
+import { FakeClock } from '../helpers/clock.js';
+import { until } from '../helpers/wait.js';
+import { boardConfig, feedServer, feedsRig, gtfsZip, rt, type FeedServer, type FeedsRig } from './fixtures.js';
+import { NY0, nyAt, nyctFeed, nycSchedule, type NyctTrip } from './nyct.js';
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const TR = rt.TripDescriptor.ScheduleRelationship;
+
+/** The NYC schedule, a board on Times Sq-42 St's southbound platform, the feed at /nyct. */
+async function nycRig(clock: FakeClock, board: Record<string, unknown> = {}): Promise<{ srv: FeedServer; r: FeedsRig; done(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
+  const srv = await feedServer();
+  const zip = readFileSync(await gtfsZip(path.join(dir, 'nyc.zip'), nycSchedule()));
+  const r = await feedsRig(boardConfig({ nyct: { type: 'gtfs-rt', url: srv.url('/nyct'), static: 'gtfs.zip', interval: '30' } }, ['127S'], {}, board), clock, { 'gtfs.zip': zip });
+  return { srv, r, done: async () => { await r.stop(); srv.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+const q = (now: number, staleAfter = 90): BoardQuery => ({ feed: 'nyct', stops: ['127S'], staleAfter, now, limit: 9 });
+const local = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit' });
+const rows = (r: FeedsRig, query: BoardQuery) => {
+  const b = r.feeds.board(query);
+  return { state: b.state, rows: b.departures.map((d) => `${d.route}|${d.destination}|${local(d.time)}|${d.live ? 'live' : 'sched'}${d.cancelled ? '|cancelled' : ''}`) };
+};
+const statusOf = (r: FeedsRig) => (r.feeds.status().feeds as Obj).nyct;
+const loaded = (r: FeedsRig) => until(() => statusOf(r).schedule?.state === 'ok' && statusOf(r).state === 'ok', 10_000, () => `the schedule and a good poll: ${JSON.stringify(statusOf(r))}`);
+
+const trip = (origin: string, stops: NyctTrip['stops'], relationship?: number): NyctTrip => ({
+  id: `00${origin}`, tripId: `${origin}_1..S03R`, route: '1', startDate: '20261204', stops, relationship,
+});
+
+test('a DELETED trip is not shown; an ADDED one goes to the name of its last stop; a night trip after 24:00 is live', async () => {
+  const clock = new FakeClock(NY0);
+  const { srv, r, done } = await nycRig(clock);
+  srv.bodies.set('/nyct', nyctFeed(NY0, [
+    trip('068700', [], TR.DELETED),
+    trip('069500', [{ stop: '127S', departure: nyAt('12:05'), track: '1' }, { stop: '137S', arrival: nyAt('12:11') }, { stop: '142S', arrival: nyAt('12:20') }], TR.ADDED),
+    trip('148900', [{ stop: '127S', departure: nyAt('25:19') }]),
+  ]));
+  try {
+    await loaded(r);
+    assert.deepEqual(rows(r, q(NY0)), {
+      state: 'live',
+      rows: ['1|South Ferry|12:05|live', '1|South Ferry|12:10|sched', '1|South Ferry|01:19|live'],
+    });
+  } finally {
+    await done();
+  }
+});
