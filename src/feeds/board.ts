@@ -1,11 +1,12 @@
 // A board's departures from one feed: the schedule with the realtime data applied while that
 // data is fresh, the schedule alone (marked, not live) once it is older than the area's
 // `staleAfter`, nothing ("no-data") when there is neither. Cancelled departures stay, marked,
-// until their time passes; departures before now leave.
+// until their time passes, also once the data that cancelled them is stale; departures before
+// now leave.
 import type { BoardData, BoardQuery, Departure } from '../render/content/board-source.js';
 import type { RtData, SiriData, TripRt } from './model.js';
-import { predict, runOf } from './gtfs-rt-apply.js';
-import type { Schedule } from './schedule.js';
+import { predict, runOf, type Prediction } from './gtfs-rt-apply.js';
+import type { ScheduledCall, Schedule } from './schedule.js';
 
 /** How far back scheduled calls are looked at: a late train scheduled two hours ago may still come. */
 const LOOKBACK_MS = 3 * 3600_000;
@@ -32,10 +33,10 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     }
     for (const call of calls) {
       if (!wantRoute(call.trip.route, call.trip.routeId)) continue;
-      const run = live ? runOf(f.rt!.trips.get(call.trip.id), call, nearest.get(call.trip.id)?.date) : undefined;
+      const run = f.rt ? runOf(f.rt.trips.get(call.trip.id), call, nearest.get(call.trip.id)?.date) : undefined;
       seen.add(call.trip.id);
       if (run?.deleted) continue;
-      const p = live ? predict(call, run) : { time: call.time, live: false, cancelled: false };
+      const p = live ? predict(call, run) : staleOf(call, run);
       if (p.time < q.now) continue;
       out.push({
         key: `${call.trip.id}/${call.stop.seq}/${call.date}`, route: call.trip.route, destination: call.stop.headsign ?? call.trip.headsign,
@@ -58,6 +59,15 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
   }
   if (!live && !sched) return NO_DATA;
   return { state: live ? 'live' : 'scheduled', departures: firstOf(out, q.limit) };
+}
+
+/**
+ * A call once the realtime data is stale: its scheduled time, not live; but what the last good
+ * data cancelled (the trip, or this stop skipped) stays cancelled until newer data says
+ * otherwise or its time passes: a train that will not stop must not come back as due.
+ */
+function staleOf(call: ScheduledCall, run: TripRt | undefined): Prediction {
+  return { time: call.time, live: false, cancelled: run !== undefined && predict(call, run).cancelled };
 }
 
 /** A trip the schedule lacks goes where the feed says (its headsign), else to the last stop it names. */

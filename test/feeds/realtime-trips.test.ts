@@ -55,3 +55,45 @@ test('a DELETED trip is not shown; an ADDED one goes to the name of its last sto
     await done();
   }
 });
+
+test('what the last good data cancelled stays cancelled while the feed answers HTTP 500 and goes stale, until newer data or its time', async () => {
+  const clock = new FakeClock(NY0);
+  const { srv, r, done } = await nycRig(clock);
+  srv.bodies.set('/nyct', nyctFeed(NY0, [
+    trip('068700', [{ stop: '101S', departure: nyAt('11:28') }, { stop: '127S', skipped: true }, { stop: '142S', arrival: nyAt('12:11') }]),
+    trip('070200', [], TR.CANCELED),
+  ]));
+  try {
+    await loaded(r);
+    const cancelled = ['1|South Ferry|11:55|live|cancelled', '1|South Ferry|12:10|live|cancelled', '1|South Ferry|01:17|sched'];
+    assert.deepEqual(rows(r, q(NY0)), { state: 'live', rows: cancelled });
+
+    // The producer fails: HTTP 500 for minutes, past staleAfter (90 s).
+    srv.bodies.set('/nyct', (_req, res) => { res.statusCode = 500; res.end('Internal Server Error'); });
+    clock.advance(30_000);
+    await until(() => statusOf(r).realtime.failures === 1, 10_000, 'the failing poll');
+    clock.advance(150_000);
+    await until(() => statusOf(r).realtime.failures >= 2 && statusOf(r).realtime.nextPollAt !== undefined, 10_000, 'more failing polls');
+    assert.deepEqual(rows(r, q(clock.now())), {
+      state: 'scheduled',
+      rows: ['1|South Ferry|11:55|sched|cancelled', '1|South Ferry|12:10|sched|cancelled', '1|South Ferry|01:17|sched'],
+    }, 'the skipped stop and the cancelled trip stay cancelled; nothing is live');
+
+    // Newer data supersedes: 070200 runs after all, 2 minutes late.
+    srv.bodies.set('/nyct', (_req, res) => res.end(nyctFeed(clock.now(), [
+      trip('068700', [{ stop: '101S', departure: nyAt('11:28') }, { stop: '127S', skipped: true }, { stop: '142S', arrival: nyAt('12:11') }]),
+      trip('070200', [{ stop: '127S', departure: nyAt('12:12') }]),
+    ])));
+    clock.advance(240_000);
+    await until(() => statusOf(r).state === 'ok', 10_000, 'the feed back');
+    assert.deepEqual(rows(r, q(clock.now())).rows, ['1|South Ferry|11:55|live|cancelled', '1|South Ferry|12:12|live', '1|South Ferry|01:17|sched']);
+
+    // Stale again, and past the skipped train's time: it has gone.
+    srv.bodies.set('/nyct', (_req, res) => { res.statusCode = 500; res.end(); });
+    const after = nyAt('11:56') - clock.now();
+    clock.advance(after);
+    assert.deepEqual(rows(r, q(clock.now())).rows, ['1|South Ferry|12:10|sched', '1|South Ferry|01:17|sched']);
+  } finally {
+    await done();
+  }
+});
