@@ -42,6 +42,11 @@ export class Feed {
   private alertTimer: unknown;
   private stopped = false;
   private readonly stops: Set<string>;
+  /** The feed's own time (header timestamp) of the data held, ms, and on the unit's clock when it last changed. */
+  private stamp: number | undefined;
+  private stampSeenAt = 0;
+  /** The feed's time minus the unit's clock when the feed's time last changed, ms. */
+  private skew: number | undefined;
 
   constructor(
     readonly config: FeedConfig, private readonly ctx: RuntimeContext, decoder: FeedDecoder,
@@ -55,6 +60,7 @@ export class Feed {
       parse: (body, type) => (config.type === 'siri' ? decoder.siri(body)
         : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.stops))),
       onData: (data) => {
+        this.stamped(data.timestamp);
         const skipped = (data as Partial<RtData>).skipped;
         if (skipped) ctx.log.warn({ feed: config.id, skipped, first: (data as RtData).skippedEntities[0] }, 'feed entities cannot be read; the rest is used');
         this.changed();
@@ -121,13 +127,26 @@ export class Feed {
   }
 
   /**
-   * How old the realtime data is: since it was last fetched (or confirmed by a 304), or since
-   * the feed's own timestamp when that is older: a producer that stopped still serves a file.
+   * How old the realtime data is. Without a feed time: since it was last fetched (or confirmed
+   * by a 304). With one: since the feed's time last changed, by the unit's clock (a producer that
+   * stopped may still serve its file, fetched afresh each time), counted from the feed's time
+   * itself when that is earlier and within `maxClockSkew`: a clock off by more must neither keep
+   * boards live (fast) nor stale forever (slow).
    */
   dataAge(now: number): number {
-    const stamp = this.rt.data?.timestamp;
-    const age = this.rt.age(now);
-    return stamp ? Math.max(age, now - stamp) : age;
+    if (this.stamp === undefined) return this.rt.age(now);
+    const trusted = Math.abs(this.skew ?? 0) <= this.config.maxClockSkew * 1000;
+    return Math.max(0, now - (trusted ? Math.min(this.stampSeenAt, this.stamp) : this.stampSeenAt));
+  }
+
+  /** New data's own time: when it moved, the unit's clock notes when, and how far apart the two were. */
+  private stamped(stamp: number): void {
+    if (!stamp) { this.stamp = undefined; this.skew = undefined; return; }
+    if (stamp === this.stamp) return;
+    const now = this.ctx.clock.now();
+    this.stamp = stamp;
+    this.stampSeenAt = now;
+    this.skew = stamp - now;
   }
 
   status(now: number): Record<string, unknown> {
@@ -138,6 +157,7 @@ export class Feed {
       state: rt.state,
       ageSeconds: rt.ageSeconds,
       ...(stamp ? { feedTimestamp: isoTime(stamp), dataAgeSeconds: Math.round(this.dataAge(now) / 1000) } : {}),
+      ...(this.skew !== undefined ? { clockSkewSeconds: Math.round(this.skew / 1000) } : {}),
       lastFault: rt.lastFault,
       ...(this.config.type === 'gtfs-rt' ? { zone: this.zone(), ...skippedOf(this.rt.data as RtData | undefined) } : {}),
       realtime: rt,
@@ -158,6 +178,15 @@ export class Feed {
     if (rt.state === 'fault') {
       const age = rt.ageSeconds === undefined ? 'no good data yet' : `the last good data is ${rt.ageSeconds} s old`;
       out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.failingSince ?? isoTime(now) });
+    }
+    if (this.skew !== undefined && Math.abs(this.skew) > this.config.maxClockSkew * 1000) {
+      const s = Math.round(Math.abs(this.skew) / 1000);
+      out.push({
+        source: 'feeds',
+        message: `feed "${this.config.id}": its time is ${s} s ${this.skew < 0 ? 'behind' : 'ahead of'} the unit's clock (maxClockSkew ${this.config.maxClockSkew} s): `
+          + 'the producer\'s clock is wrong or it stopped updating; the data\'s age counts from when its time last changed here',
+        since: isoTime(this.stampSeenAt)!,
+      });
     }
     if (this.scheduleState === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" schedule: ${this.scheduleFault}`, since: isoTime(this.scheduleFaultAt ?? now) });
     const a = this.alerts?.status(now);

@@ -104,3 +104,66 @@ test('one malformed entity (a time in milliseconds, a stop_time_update naming no
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+const board = (r: FeedsRig, now: number, staleAfter: number) => r.feeds.board({ feed: 'vbb', stops: ['S1'], staleAfter, now, limit: 3 });
+/** Advances the clock to the next poll and waits until it is answered. */
+async function nextPoll(clock: FakeClock, srv: FeedServer, r: FeedsRig, ms = 30_000): Promise<void> {
+  const before = srv.got.length;
+  clock.advance(ms);
+  await until(() => srv.got.length > before && statusOf(r).realtime.nextPollAt !== undefined, 10_000, 'a poll answered');
+}
+
+test('a producer 300 s slow: boards stay live, and the skew is a problem on /status', async () => {
+  const clock = new FakeClock(T0);
+  const { srv, r, done } = await rig(clock);
+  srv.bodies.set('/tu', (_req, res) => res.end(tripUpdates(clock.now() - 300_000)));
+  try {
+    await until(() => statusOf(r).state === 'ok' && statusOf(r).schedule.state === 'ok', 10_000, 'the first poll');
+    for (let i = 0; i < 4; i++) {
+      assert.equal(board(r, clock.now(), 90).state, 'live', `poll ${i}`);
+      await nextPoll(clock, srv, r);
+    }
+    assert.equal(statusOf(r).clockSkewSeconds, -300);
+    const problems = r.feeds.problems();
+    assert.equal(problems.length, 1, JSON.stringify(problems));
+    assert.match(problems[0].message, /^feed "vbb": its time is 300 s behind the unit's clock \(maxClockSkew 120 s\)/);
+  } finally {
+    await done();
+  }
+  // Within a feed's own maxClockSkew, 300 s is no problem, and its time is trusted: the data is 300 s old.
+  const wide = await rig(clock, { maxClockSkew: '400' });
+  wide.srv.bodies.set('/tu', (_req, res) => res.end(tripUpdates(clock.now() - 300_000)));
+  try {
+    await until(() => statusOf(wide.r).state === 'ok' && statusOf(wide.r).schedule.state === 'ok', 10_000, 'the first poll');
+    assert.deepEqual(wide.r.feeds.problems(), []);
+    assert.equal(statusOf(wide.r).dataAgeSeconds, 300);
+    assert.equal(board(wide.r, clock.now(), 90).state, 'scheduled');
+  } finally {
+    await wide.done();
+  }
+});
+
+test('a producer 600 s fast that stops updating goes stale at staleAfter by the unit\'s clock', async () => {
+  const clock = new FakeClock(T0);
+  const { srv, r, done } = await rig(clock);
+  srv.etags = false;
+  let frozen: Buffer | undefined;
+  srv.bodies.set('/tu', (_req, res) => res.end(frozen ?? tripUpdates(clock.now() + 600_000)));
+  try {
+    await until(() => statusOf(r).state === 'ok' && statusOf(r).schedule.state === 'ok', 10_000, 'the first poll');
+    await nextPoll(clock, srv, r);
+    assert.equal(board(r, clock.now(), 45).state, 'live');
+    // The producer stops: the same file, its time no longer moving, fetched afresh every poll.
+    frozen = tripUpdates(clock.now() + 30_000 + 600_000);
+    await nextPoll(clock, srv, r);
+    const changed = clock.now();
+    await nextPoll(clock, srv, r);
+    assert.equal(statusOf(r).realtime.ageSeconds, 0, 'fetched just now');
+    assert.equal(board(r, changed + 45_000, 45).state, 'live');
+    assert.equal(board(r, changed + 46_000, 45).state, 'scheduled');
+    assert.equal(statusOf(r).clockSkewSeconds, 600);
+    assert.match(r.feeds.problems()[0]?.message ?? '', /^feed "vbb": its time is 600 s ahead of the unit's clock \(maxClockSkew 120 s\)/);
+  } finally {
+    await done();
+  }
+});
