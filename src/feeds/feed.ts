@@ -47,6 +47,7 @@ export class Feed {
   private stampSeenAt = 0;
   /** The feed's time minus the unit's clock when the feed's time last changed, ms. */
   private skew: number | undefined;
+  private staleTimer: unknown;
 
   constructor(
     readonly config: FeedConfig, private readonly ctx: RuntimeContext, decoder: FeedDecoder,
@@ -61,6 +62,7 @@ export class Feed {
         : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.stops))),
       onData: (data) => {
         this.stamped(data.timestamp);
+        this.watchStale();
         const skipped = (data as Partial<RtData>).skipped;
         if (skipped) ctx.log.warn({ feed: config.id, skipped, first: (data as RtData).skippedEntities[0] }, 'feed entities cannot be read; the rest is used');
         this.changed();
@@ -99,6 +101,7 @@ export class Feed {
     this.stopped = true;
     for (const t of this.timers) this.ctx.clock.clearTimeout(t);
     if (this.alertTimer !== undefined) this.ctx.clock.clearTimeout(this.alertTimer);
+    if (this.staleTimer !== undefined) this.ctx.clock.clearTimeout(this.staleTimer);
     await Promise.all([this.rt.stop(), this.alerts?.stop()]);
     if (clearAlerts) await this.shows?.clearAll(this.ctx);
   }
@@ -137,6 +140,24 @@ export class Feed {
     if (this.stamp === undefined) return this.rt.age(now);
     const trusted = Math.abs(this.skew ?? 0) <= this.config.maxClockSkew * 1000;
     return Math.max(0, now - (trusted ? Math.min(this.stampSeenAt, this.stamp) : this.stampSeenAt));
+  }
+
+  /**
+   * The boards are told when their data passes a board's `staleAfter`, so they switch to the
+   * timetable then; a board otherwise asks again only when a row or the minute changes.
+   */
+  private watchStale(): void {
+    if (this.staleTimer !== undefined) this.ctx.clock.clearTimeout(this.staleTimer);
+    this.staleTimer = undefined;
+    if (this.stopped || this.rt.data === undefined) return;
+    const age = this.dataAge(this.ctx.clock.now());
+    const left = this.config.boards.map((b) => b.staleAfter * 1000 - age).filter((ms) => ms >= 0);
+    if (!left.length) return;
+    this.staleTimer = this.ctx.clock.setTimeout(() => {
+      this.staleTimer = undefined;
+      this.changed();
+      this.watchStale();
+    }, Math.min(...left) + 1);
   }
 
   /** New data's own time: when it moved, the unit's clock notes when, and how far apart the two were. */

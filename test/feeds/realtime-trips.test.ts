@@ -97,3 +97,26 @@ test('what the last good data cancelled stays cancelled while the feed answers H
     await done();
   }
 });
+
+test('a board is told the moment its data passes staleAfter, not at its next minute', async () => {
+  const clock = new FakeClock(NY0);
+  const { srv, r, done } = await nycRig(clock, { staleAfter: '45' });
+  srv.bodies.set('/nyct', nyctFeed(NY0, [trip('070200', [{ stop: '127S', departure: nyAt('12:12') }])]));
+  let told = 0;
+  r.feeds.onChange(() => told++);
+  try {
+    await loaded(r);
+    srv.bodies.set('/nyct', (_req, res) => { res.statusCode = 500; res.end(); });
+    clock.advance(30_000);
+    await until(() => statusOf(r).realtime.failures === 1, 10_000, 'the failing poll');
+    const before = told;
+    clock.advance(14_999);
+    assert.equal(told, before, 'nothing to tell within staleAfter');
+    assert.equal(r.feeds.board(q(clock.now(), 45)).state, 'live');
+    clock.advance(2);
+    assert.equal(told, before + 1, 'told as the data passes 45 s');
+    assert.equal(r.feeds.board(q(clock.now(), 45)).state, 'scheduled');
+  } finally {
+    await done();
+  }
+});
