@@ -61,7 +61,7 @@ test-deps: deps
 	$(call apt_ensure,$(APT_TEST_PKGS))
 	-$(call apt_ensure,$(VM_APT_PKGS))
 
-# tsc's dist/ (tests, `node dist/cli.js`), then dist/bundle/mlds.cjs, which dist/launch.js starts
+# tsc's dist/ (tests, `node dist/cli.js`), then dist/bundle/mlds.cjs and dist/launch.cjs, which starts it
 # from V8's code cache (scripts/bundle/build.mjs).
 build: deps native
 	@npx tsc -p tsconfig.json
@@ -156,7 +156,7 @@ run: build
 	@[ -f state/state.json ] || { mkdir -p state && cp examples/state.json state/state.json; }
 	@python3 -m http.server 9198 --bind 127.0.0.1 --directory examples/feed >/dev/null 2>&1 & feed=$$!; \
 	  trap 'kill $$feed 2>/dev/null' EXIT INT TERM; \
-	  MALLOC_ARENA_MAX=2 MLDS_CODE_CACHE_DIR=state/cache node dist/launch.js start --config examples/config.json --port $(PORT) --state-dir state --log-dir logs
+	  MALLOC_ARENA_MAX=2 MLDS_CODE_CACHE_DIR=state/cache node dist/launch.cjs start --config examples/config.json --port $(PORT) --state-dir state --log-dir logs
 
 test: test-deps build typecheck lint
 	node --import tsx --test --test-reporter=spec $(TESTS)

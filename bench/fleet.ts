@@ -9,7 +9,8 @@ import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Broker, freePort, Watcher } from '../test/helpers/broker.js';
+import { Broker, Watcher } from '../test/helpers/broker.js';
+import { freePort } from '../test/helpers/ports.js';
 import { exampleConfig, start, until } from '../test/helpers/service.js';
 import { memory, unitEnvironment } from './start.js';
 

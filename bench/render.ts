@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCanvas } from 'canvas';
 import { GifWriter } from 'omggif';
-import type { AreaConfig, DisplayConfig, UnitConfig } from '../src/config/types.js';
+import type { AreaConfig, AreaOf, AreaType, DisplayConfig, UnitConfig } from '../src/config/types.js';
 import type { AreaState, DisplayState } from '../src/control/state.js';
 import { Compositor } from '../src/render/compositor.js';
 import { preloadImage } from '../src/render/images.js';
@@ -21,12 +21,14 @@ const LONG = 'Intercity 1234 to Amsterdam Centraal via Utrecht, Schiphol Airport
 
 interface Screen { name: string; width: number; height: number; areas: AreaConfig[]; values: Record<string, Partial<AreaState>> }
 
-function a(id: string, type: AreaConfig['type'], x: number, y: number, width: number, height: number, extra: Partial<AreaConfig> = {}): AreaConfig {
+function a<T extends AreaType>(
+  id: string, type: T, x: number, y: number, width: number, height: number, extra: Partial<AreaOf<T>> = {},
+): AreaOf<T> {
   return {
     id, type, x, y, width, height, params: {}, align: 'left', fontSize: Math.round(height * 0.6),
     fontColor: { r: 255, g: 170, b: 0 }, textFromStart: true, textLiveUpdate: false, headToTail: 6,
     scrollSpeed: 4, dispEffect: 1, clearEffect: 1, ...extra,
-  };
+  } as unknown as AreaOf<T>;
 }
 
 /** A 240 x 240 GIF of 12 frames, 80 ms each: a square circling on transparency. */

@@ -136,7 +136,9 @@ export async function benchStart(): Promise<string> {
     `| of it anonymous (heaps, canvases, buffers) | ${m(bare, 'anon').toFixed(1)} MB | ${m(svc, 'anon').toFixed(1)} MB | ${(m(svc, 'anon') / m(bare, 'anon')).toFixed(2)} | |`,
     `| of it file-backed (node, native libraries) | ${m(bare, 'file').toFixed(1)} MB | ${m(svc, 'file').toFixed(1)} MB | ${(m(svc, 'file') / m(bare, 'file')).toFixed(2)} | |`,
     '',
-    `Targets: start at most 3 times the bare process's: ${verdict(m(svc, 'ms') / m(bare, 'ms') <= 3)}; idle RSS at most 1.5 times: ${verdict(m(svc, 'rss') / m(bare, 'rss') <= 1.5)}.`,
+    `Targets: start at most 3 times the bare process's: ${verdict(m(svc, 'ms') / m(bare, 'ms') <= 3)}; `
+      + `idle anonymous memory at most 3 times: ${verdict(m(svc, 'anon') / m(bare, 'anon') <= 3)}; `
+      + `idle RSS at most 1.5 times: ${verdict(m(svc, 'rss') / m(bare, 'rss') <= 1.5)}.`,
     'What the unit pays for is the anonymous memory: the kernel drops clean file-backed pages (code, fonts) under pressure and reads them again, and the service no longer drops them itself after the start (that lowered RSS, not memory in use).',
   ].join('\n');
 }

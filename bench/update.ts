@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../test/helpers/broker.js';
+import { freePort } from '../test/helpers/ports.js';
 import { RaucRig, raucMissing } from '../test/helpers/rauc.js';
 import { baseConfig, get, serviceDir, start, until } from '../test/helpers/service.js';
 

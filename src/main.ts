@@ -6,7 +6,7 @@ import { createApp } from './http/app.js';
 import { closeServer, listen } from './http/listen.js';
 import { Screenshots } from './http/screenshots.js';
 import { createHttpServer } from './http/server.js';
-import type { HttpsComponent } from './http/https.js';
+import { HTTPS } from './capability/https.js';
 import { LiveViews } from './http/stream.js';
 import { createLogger } from './log/logger.js';
 import { LogSpace } from './log/log-space.js';
@@ -69,7 +69,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const app = createApp(api, log, live, undefined, shots);
   const server = createHttpServer(app, log, first.limits);
   const port = await listen(server, opts.port ?? first.port, host);
-  runtime.reportWith({ status: () => api.status(), ports: () => ({ http: port, https: runtime.component<HttpsComponent>('https')?.port() }), loadConfig: (url, sha256) => archives.load(url, sha256) });
+  runtime.reportWith({ status: () => api.status(), ports: () => ({ http: port, https: runtime.component(HTTPS)?.port() }), loadConfig: (url, sha256) => archives.load(url, sha256) });
   await runtime.start();
   log.info({ port }, 'service ready');
   const release = releaseMemoryAfterStart(log);

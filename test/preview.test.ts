@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../src/config/load.js';
-import type { ServiceConfig } from '../src/config/types.js';
+import type { ServiceConfig, TextArea } from '../src/config/types.js';
 import { dateText } from '../src/render/content/date.js';
 import { useFontDirs } from '../src/text/fonts.js';
 import { parseCommand } from '../src/control/command.js';
@@ -75,7 +75,7 @@ test('the preview shows a scrolling text from its beginning at the left edge of 
   const sd = serviceDir(c);
   try {
     const config = loadConfig(sd.configFile);
-    const title = config.displayById.get('main')!.layouts.get('l1')!.areas.find((a) => a.id === 'title')!;
+    const title = config.displayById.get('main')!.layouts.get('l1')!.areas.find((a) => a.id === 'title')! as TextArea;
     const previews = await renderLayoutsToPng(config);
     const p = previews.find((x) => x.name === 'main--l1.png')!;
     assert.deepEqual(p.scrolls.map((s) => [s.area, s.areaWidth]), [['title', 200]]);
@@ -118,7 +118,7 @@ test('fit warnings: static params texts and text defaultValues wider than their 
     const config = loadConfig(sd.configFile);
     useFontDirs(fontDirsOf(config));
     const areas = config.displayById.get('main')!.layouts.get('l1')!.areas;
-    const width = (id: string, text: string) => measureLine(areas.find((a) => a.id === id)!, text).width;
+    const width = (id: string, text: string) => measureLine(areas.find((a) => a.id === id)! as TextArea, text).width;
     assert.deepEqual(fitWarnings(config), [
       `/displays/main/layout/l1/title: defaultValue "A default far too long for two hundred pixels" is ${width('title', 'A default far too long for two hundred pixels')} px wide and will scroll in 200 px`,
       `/displays/main/layout/l1/sign: params "c" text "Gamma Delta Epsilon Zeta" is ${width('sign', 'Gamma Delta Epsilon Zeta')} px wide and will scroll in 100 px`,

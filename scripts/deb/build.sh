@@ -31,7 +31,7 @@ case $ARCH in
          [ -f "$NATIVE" ] || NATIVE=$A64/native/build/Release/mlds_native.node ;;
   *) echo "deb: unknown architecture $ARCH (amd64, arm64)" >&2; exit 64 ;;
 esac
-for f in "$REPO/dist/cli.js" "$REPO/dist/launch.js" "$REPO/dist/bundle/mlds.cjs" "$CANVAS" "$NATIVE"; do
+for f in "$REPO/dist/cli.js" "$REPO/dist/launch.cjs" "$REPO/dist/bundle/mlds.cjs" "$CANVAS" "$NATIVE"; do
   [ -f "$f" ] || { echo "deb: $f is missing (make build; for arm64 make deb-arm64-native)" >&2; exit 1; }
 done
 

@@ -6,7 +6,7 @@
 // lasts. Waits are on the runtime's clock.
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import type { ServiceProblem } from '../capability/status-types.js';
-import { SPEECH_COMPONENT, type Speaker } from '../capability/speaker.js';
+import { SPEECH } from '../capability/speaker.js';
 import type { AlertFeedConfig } from '../config/alert-speech-types.js';
 import { plainWordsFor } from '../config/area-types/outside-text.js';
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
@@ -319,7 +319,7 @@ export class Alerts implements Component {
     if (!alert.spoken) return;
     const mark = `${displayId}|${alert.key}`;
     if (this.saved.spoken.includes(mark) || this.speaking.has(mark)) return;
-    const speaker = ctx.component<Speaker & Component>(SPEECH_COMPONENT);
+    const speaker = ctx.component(SPEECH);
     if (!speaker) return;
     this.speaking.add(mark);
     const r = speaker.announce({

@@ -8,6 +8,7 @@ import { identity } from '../util/identity.js';
 import type { Overlay } from '../render/compositor.js';
 import { preloadImage } from '../render/images.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { BOOT, type BootFacts, type BootScreensControl, type IdentifiedUnit, type UnitShowing } from '../capability/boot.js';
 import type { Unit } from '../render/unit.js';
 import { VERSION } from '../version.js';
 import { CompleteUrls } from './complete-urls.js';
@@ -15,12 +16,8 @@ import { InfoScreen, type InfoFacts } from './info-screen.js';
 import { LogoScreen } from './logo-screen.js';
 import { isoTime } from '../util/clock.js';
 
-export const BOOT_COMPONENT = 'boot';
 /** A logo named without `imageTtl` is shown this long (the specification gives no default). */
 export const DEFAULT_IMAGE_TTL_S = 5;
-export const MAX_IDENTIFY_S = 3600;
-
-type Showing = 'info' | 'logo' | 'identify' | 'content';
 
 interface Step { kind: 'info' | 'logo'; until: number; overlay?: Overlay }
 
@@ -28,14 +25,14 @@ interface UnitScreens {
   unit: Unit;
   steps: Step[];
   identifyUntil: number;
-  showing: Showing;
+  showing: UnitShowing;
   /** Until its boot screens end: then its displays' completeUrls are fetched. */
   booting: boolean;
   timer?: unknown;
 }
 
-export class BootScreens implements Component {
-  readonly name = BOOT_COMPONENT;
+export class BootScreens implements Component, BootScreensControl {
+  readonly name = BOOT.name;
   private ctx!: RuntimeContext;
   private readonly screens = new Map<string, UnitScreens>();
   private completeUrls: CompleteUrls | undefined;
@@ -80,13 +77,9 @@ export class BootScreens implements Component {
     this.completeUrls?.stop();
   }
 
-  /**
-   * Shows the info screen for `seconds` on every unit, or on the unit showing `displayId`;
-   * 0 ends it. Returns the units it now shows on.
-   */
-  identify(seconds: number, displayId?: string): Array<{ unit: string; displays: string[]; until: string | null }> {
+  identify(seconds: number, displayId?: string): IdentifiedUnit[] {
     const now = this.ctx.clock.now();
-    const out: Array<{ unit: string; displays: string[]; until: string | null }> = [];
+    const out: IdentifiedUnit[] = [];
     for (const unit of this.ctx.units().values()) {
       if (displayId !== undefined && !unit.config.displayIds.includes(displayId)) continue;
       let s = this.screens.get(unit.config.key);
@@ -99,7 +92,7 @@ export class BootScreens implements Component {
     return out;
   }
 
-  status(): unknown {
+  status(): BootFacts {
     return {
       units: [...this.screens.values()].map((s) => {
         const step = this.currentStep(s);
@@ -117,7 +110,7 @@ export class BootScreens implements Component {
     this.clearTimer(s);
     const step = this.currentStep(s);
     const identifying = s.identifyUntil > now;
-    const showing: Showing = identifying ? 'identify' : step?.kind ?? 'content';
+    const showing: UnitShowing = identifying ? 'identify' : step?.kind ?? 'content';
     if (showing !== s.showing || showing === 'identify') {
       const overlay = showing === 'content' ? undefined
         : showing === 'logo' ? step!.overlay

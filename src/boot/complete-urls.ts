@@ -6,6 +6,7 @@ import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
 import type { RuntimeContext } from '../capability/component-contract.js';
 import { isoTime } from '../util/clock.js';
+import type { CompleteUrlVisit } from '../capability/boot.js';
 
 export const COMPLETE_URL_LIMITS = { maxBytes: 64 * 1024, timeoutMs: 10_000, maxRedirects: 3 } as const;
 /** Delay before the first retry; it doubles up to MAX_DELAY_MS, for MAX_ATTEMPTS in all. */
@@ -16,7 +17,7 @@ export const MAX_ATTEMPTS = 6;
 interface Visit {
   display: string;
   url: string;
-  result: 'pending' | 'ok' | 'failed';
+  result: CompleteUrlVisit['result'];
   attempts: number;
   at?: number;
   httpStatus?: number;
@@ -46,7 +47,7 @@ export class CompleteUrls {
     for (const v of this.visits) if (v.timer !== undefined) this.ctx.clock.clearTimeout(v.timer);
   }
 
-  status(): unknown[] {
+  status(): CompleteUrlVisit[] {
     return this.visits.map((v) => ({
       display: v.display, url: describeUrl(v.url), result: v.result, attempts: v.attempts,
       at: isoTime(v.at), httpStatus: v.httpStatus, lastError: v.lastError, nextAttemptAt: isoTime(v.nextAttemptAt),

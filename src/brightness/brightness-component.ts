@@ -4,6 +4,7 @@
 // stay, and unblanking gives the output that level again.
 import type { ServiceConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { BRIGHTNESS, type BrightnessControl } from '../capability/brightness.js';
 import type { Unit } from '../render/unit.js';
 import { applyBrightness } from './apply.js';
 import { decide, type Decision } from './precedence.js';
@@ -20,8 +21,8 @@ export interface BrightnessOptions {
 }
 
 
-export class BrightnessComponent implements Component {
-  readonly name = 'brightness';
+export class BrightnessComponent implements Component, BrightnessControl {
+  readonly name = BRIGHTNESS.name;
   private ctx: RuntimeContext | undefined;
   private sources: Sources | undefined;
   private schedule: ScheduleSource | undefined;
@@ -177,6 +178,6 @@ export class BrightnessComponent implements Component {
 }
 
 /** The registry's entry point (src/runtime/components.ts imports this lazily). */
-export function brightnessComponent(opts?: BrightnessOptions): Component {
+export function brightnessComponent(opts?: BrightnessOptions): BrightnessComponent {
   return new BrightnessComponent(opts);
 }

@@ -2,39 +2,16 @@
 // the sources standing by, and a hand-over when a source failed; then the schedule, the
 // sensors and the URLs themselves, and the warnings a technician acts on.
 import type { ServiceConfig } from '../config/types.js';
-import { decide, type Decision, type Mode } from './precedence.js';
+import { decide, type Decision } from './precedence.js';
+import type { UnitBrightness } from '../capability/brightness.js';
 import type { ScheduleReport, ScheduleSource } from './schedule-source.js';
 import type { SensorStatus } from './sensors/sensor.js';
 import type { Sources } from './sources.js';
 import type { UrlStatus } from './url-source.js';
 import { isoTime } from '../util/clock.js';
 
-export interface SourceReport {
-  mode: Mode;
-  state: 'in use' | 'standing by' | 'failed';
-  value?: number;
-  source: string;
-  reason?: string;
-}
-
-export interface UnitReport {
-  /** The unit's MAIN display id (the id /brightness/<value>?id= takes). */
-  id: string;
-  displays: string[];
-  brightness: number;
-  /** Blanked: the output is given 0 while `brightness` waits for the unblank. */
-  blanked: boolean;
-  mode: Mode;
-  source: string;
-  since: string;
-  sensorBrightness: boolean;
-  /** Present while a higher source has failed and a lower one rules. */
-  handover?: { from: Mode; to: Mode; reason: string; since: string };
-  sources: SourceReport[];
-}
-
 export interface BrightnessStatus {
-  units: UnitReport[];
+  units: UnitBrightness[];
   schedule: ScheduleReport;
   sensors: Array<SensorStatus & { displays: string[] }>;
   urls: Array<UrlStatus & { unit: string }>;
@@ -47,7 +24,7 @@ export interface BrightnessStatus {
 export interface UnitState { decision: Decision; since: number; handoverSince?: number; applied?: number }
 
 export function brightnessStatus(config: ServiceConfig, now: number, units: Map<string, UnitState>, schedule: ScheduleSource, sources: Sources, blanked: ReadonlySet<string> = new Set()): BrightnessStatus {
-  const reports: UnitReport[] = [];
+  const reports: UnitBrightness[] = [];
   for (const u of config.units) {
     const main = config.displayById.get(u.displayIds[0])!;
     const candidates = sources.candidates(u, main, schedule, now);

@@ -28,25 +28,27 @@ export function sunTimes(zone: string, latitude: number, longitude: number, year
   return { sunrise: (t.sunrise.getTime() - base) / 60_000, sunset: (t.sunset.getTime() - base) / 60_000 };
 }
 
-export function daylightSchedule(zone: string, latitude: number, longitude: number): Schedule {
-  const years = new Map<number, Period[]>();
+/**
+ * The half month in force is computed when first asked for and kept: a start needs one or two
+ * of a year's 24, and suncalc takes some 0.2 ms a date here, uncompiled as a start runs it.
+ * `sun` is sunTimes (tests count its calls).
+ */
+export function daylightSchedule(zone: string, latitude: number, longitude: number, sun = sunTimes): Schedule {
+  const halves = new Map<number, Period>();
   return {
     kind: 'daylight',
     rampMinutes: DEFAULT_RAMP_MINUTES,
-    periodsFor(year) {
-      let list = years.get(year);
-      if (!list) {
-        list = [];
-        for (let month = 1; month <= 12; month++) {
-          for (const day of [1, 16] as const) {
-            const sun = sunTimes(zone, latitude, longitude, year, month, middleDay(year, month, day));
-            list.push({ month, day, clock: 'utc', ...sun, dayLevel: DAY_LEVEL, nightLevel: NIGHT_LEVEL });
-          }
-        }
-        if (years.size > 4) years.clear();
-        years.set(year, list);
+    periodOn(year, month, day) {
+      const first = day >= 16 ? 16 : 1;
+      const key = (year * 12 + month) * 2 + (first === 16 ? 1 : 0);
+      let period = halves.get(key);
+      if (!period) {
+        const times = sun(zone, latitude, longitude, year, month, middleDay(year, month, first));
+        period = { month, day: first, clock: 'utc', ...times, dayLevel: DAY_LEVEL, nightLevel: NIGHT_LEVEL };
+        if (halves.size >= 48) halves.clear();
+        halves.set(key, period);
       }
-      return list;
+      return period;
     },
   };
 }

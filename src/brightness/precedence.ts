@@ -3,7 +3,7 @@
 // sensorBrightness is false), the custom schedule file, the daylight schedule. A source that
 // fails hands over to the next one down; /status shows which one rules and why.
 
-export type Mode = 'manual' | 'sensor' | 'shared-sensor' | 'url' | 'schedule' | 'daylight' | 'fixed';
+import type { BrightnessMode as Mode } from '../capability/brightness.js';
 
 export const ORDER: readonly Mode[] = ['manual', 'sensor', 'shared-sensor', 'url', 'schedule', 'daylight', 'fixed'];
 

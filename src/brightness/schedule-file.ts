@@ -7,7 +7,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 import path from 'node:path';
 import type { ConfigFault } from '../config/faults.js';
 import { daysInMonth } from './local-time.js';
-import type { Period, Schedule } from './schedule.js';
+import { periodIn, type Period, type Schedule } from './schedule.js';
 
 export const SCHEDULE_FILE = 'brightness-schedule.json';
 export const DEFAULT_RAMP_MINUTES = 30;
@@ -69,7 +69,7 @@ export function parseSchedule(text: string): ScheduleRead {
   });
   if (faults.length) return { state: 'faulty', faults };
   periods.sort((a, b) => a.month - b.month || a.day - b.day);
-  return { state: 'ok', periods: periods.length, schedule: { kind: 'file', rampMinutes, periodsFor: () => periods } };
+  return { state: 'ok', periods: periods.length, schedule: { kind: 'file', rampMinutes, periodOn: (_y, month, day) => periodIn(periods, month, day) } };
 }
 
 /**

@@ -24,8 +24,18 @@ export interface Period {
 export interface Schedule {
   kind: 'file' | 'daylight';
   rampMinutes: number;
-  /** Periods of a year in date order (a file's periods are the same every year). */
-  periodsFor(year: number): Period[];
+  /** The period in force on a local date. */
+  periodOn(year: number, month: number, day: number): Period;
+}
+
+/**
+ * The period of `list` (a year's periods in date order, the same every year, at least one) in
+ * force on a date: before the first, the last one of the year before.
+ */
+export function periodIn(list: Period[], month: number, day: number): Period {
+  let found: Period | undefined;
+  for (const p of list) if (p.month < month || (p.month === month && p.day <= day)) found = p;
+  return found ?? list.at(-1)!;
 }
 
 export type Phase = 'day' | 'night' | 'sunrise ramp' | 'sunset ramp';
@@ -45,18 +55,10 @@ export interface ScheduleState {
 const MINUTE = 60_000;
 const MIN_STEP_MS = 1000;
 
-function periodOf(s: Schedule, year: number, month: number, day: number): Period {
-  const list = s.periodsFor(year);
-  let found: Period | undefined;
-  for (const p of list) if (p.month < month || (p.month === month && p.day <= day)) found = p;
-  // Before the first period of the year: the last one of the year before is still in force.
-  return found ?? s.periodsFor(year - 1).at(-1)!;
-}
-
 interface DayPlan { rise0: number; rise1: number; set0: number; set1: number; period: Period; sunrise: number; sunset: number }
 
 function planOf(s: Schedule, zone: string, year: number, month: number, day: number): DayPlan {
-  const period = periodOf(s, year, month, day);
+  const period = s.periodOn(year, month, day);
   const shift = period.clock === 'utc' ? offsetMinutes(zone, instantOf(zone, year, month, day, 720)) : 0;
   const sunrise = period.sunrise + shift, sunset = period.sunset + shift;
   // Ramps never overlap: on a very short day they meet in the middle.

@@ -1,13 +1,14 @@
 // The seam between the running service and its capabilities (crons, pollers, the boot
 // screens, brightness, mDNS, the network API...), after serialport's bindings-interface:
 // a small interface, and each method says what the runtime guarantees and what it expects.
-import type { DisplayConfig, ServiceConfig } from '../config/types.js';
+import type { AreaConfig, DisplayConfig, ServiceConfig } from '../config/types.js';
 import type { ApplyResult, CommandSource } from '../control/control-types.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
 import type { ServiceProblem, Status } from './status-types.js';
 import type { ArchiveLoadReport, ReloadReport } from '../config/diff.js';
 import type { Unit } from '../render/unit.js';
+import type { CapabilityKey } from './capability-key.js';
 
 /** What a component may use of the running service. Every getter answers for the configuration running now. */
 export interface RuntimeContext {
@@ -26,8 +27,8 @@ export interface RuntimeContext {
   units(): ReadonlyMap<string, Unit>;
   /** The unit showing this display id. */
   unitFor(displayId: string): Unit | undefined;
-  /** Another running component, by name (undefined when the configuration does not want it). */
-  component<T extends Component = Component>(name: string): T | undefined;
+  /** Another running component, by its key, as the key's type (undefined when the configuration does not want it). */
+  component<T>(key: CapabilityKey<T>): T | undefined;
   /** The /status document as HTTP serves it now (the /info page renders from it). */
   status(): Status;
   /** The /info page (HTML) of the status now, as GET /info serves it (the page's code loads on first use). */
@@ -59,14 +60,35 @@ export interface Component {
   status?(): unknown;
   /** What a technician must see in /status `problems` (and on /info) while it lasts; optional. */
   problems?(): ServiceProblem[];
+  /** Why an area it plays without drawing (audio) cannot play now: the area's /status `fault`; optional. */
+  playFault?(display: string, area: AreaConfig): string | undefined;
 }
 
 /**
  * How the runtime finds a component: loaded (dynamic import) only when the configuration
- * wants it, so a capability that is not configured costs no memory and no start time.
+ * wants it, so a capability that is not configured costs no memory and no start time. Made
+ * only by `of`, where the compiler checks that what `load` gives has its key's type: the
+ * runtime then hands it out by that key (RuntimeContext.component) as that type.
  */
-export interface ComponentEntry {
-  name: string;
-  wanted(config: ServiceConfig): boolean;
-  load(): Promise<Component>;
+export class ComponentEntry {
+  private constructor(
+    /** The key the component is registered under; the runtime finds it by this object. */
+    readonly key: object,
+    readonly name: string,
+    readonly wanted: (config: ServiceConfig) => boolean,
+    private readonly loader: () => Promise<Component>,
+  ) {}
+
+  static of<T>(key: CapabilityKey<T>, wanted: (config: ServiceConfig) => boolean, load: () => Promise<Component & NoInfer<T>>): ComponentEntry {
+    return new ComponentEntry(key, key.name, wanted, load);
+  }
+
+  /** A component nobody looks up: its key is its entry's alone. */
+  static named(name: string, wanted: (config: ServiceConfig) => boolean, load: () => Promise<Component>): ComponentEntry {
+    return new ComponentEntry({ name }, name, wanted, load);
+  }
+
+  load(): Promise<Component> {
+    return this.loader();
+  }
 }

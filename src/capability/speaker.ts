@@ -1,5 +1,6 @@
 // What a capability that has something to say asks of the speech component, without importing
 // it: the alerts and the departure boards stand beside speech in the capabilities layer.
+import { capabilityKey } from './capability-key.js';
 
 /** Where an announcement comes from (/status lists it with each announcement). */
 export type AnnouncementSource = 'http' | 'mqtt' | 'area' | 'cap' | 'departures';
@@ -26,10 +27,11 @@ export interface Announcement {
 /** Why an announcement was not queued. */
 export type NotQueued = 'empty' | 'too-long' | 'full' | 'quiet' | 'unknown-display';
 
-/** The speech component, found with `ctx.component<Speaker>(SPEECH_COMPONENT)` (undefined when `speech` is not configured). */
+/** What the speech component does for others. */
 export interface Speaker {
   /** Queues an announcement; never throws, never waits for the speech. */
   announce(a: Announcement): { queued: true; position: number } | { queued: false; reason: NotQueued };
 }
 
-export const SPEECH_COMPONENT = 'speech';
+/** Running when `speech` is configured. */
+export const SPEECH = capabilityKey<Speaker>('speech');

@@ -9,7 +9,7 @@ import type { CodeCacheReport } from '../util/code-cache.js';
 import type { ServiceProblem } from '../problem.js';
 import type { Identity } from '../util/identity.js';
 import type { ReadBackMode } from '../render/read-back.js';
-import type { BoardState } from '../render/content/board-source.js';
+import type { BoardState } from '../config/board-source.js';
 
 export type { Identity, ServiceProblem };
 
@@ -92,7 +92,7 @@ export interface Status {
   uptimeSeconds: number;
   /** When the service started (ISO time). */
   startedAt: string;
-  /** How the start used V8's code cache (dist/launch.js); absent when started otherwise. */
+  /** How the start used V8's code cache (dist/launch.cjs); absent when started otherwise. */
   codeCache?: CodeCacheReport;
   /** How the compositor reads its pixels back: in place (the native helper), a copy, or getImageData, with why not in place. */
   readBack: ReadBackMode;

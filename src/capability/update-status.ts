@@ -1,9 +1,8 @@
 // What the update component (src/update) shows at /status `components.update`, for those that
-// read it without importing it: /metrics, the fleet's retained status, HTTP's /update and the
-// MQTT `update` command find the component by this name.
+// read it without importing it: /metrics and the fleet's retained status; and what HTTP's
+// /update and the MQTT `update` command ask of it, found by its key.
 import { MldsError } from '../errors.js';
-
-export const UPDATE_COMPONENT = 'update';
+import { capabilityKey } from './capability-key.js';
 
 export type UpdateState = 'idle' | 'downloading' | 'installing' | 'rebooting' | 'failed';
 export const UPDATE_STATES: readonly UpdateState[] = ['idle', 'downloading', 'installing', 'rebooting', 'failed'];
@@ -81,9 +80,11 @@ export interface Updater {
   reboot(): Promise<void>;
 }
 
+/** Running where RAUC is (its system.conf exists) and the service has a state folder. */
+export const UPDATE = capabilityKey<Updater>('update');
+
 /** The update component where RAUC is, else MLDS_UNAVAILABLE saying why (HTTP's /update and MQTT's `update` alike). */
-export function updaterOf(component: (name: string) => unknown): Updater {
-  const updater = component(UPDATE_COMPONENT) as Updater | undefined;
+export function updaterOf(updater: Updater | undefined): Updater {
   if (!updater) throw new MldsError('MLDS_UNAVAILABLE', 'software updates need RAUC, which this system does not have (no /etc/rauc/system.conf; the A/B controller image has it)');
   return updater;
 }

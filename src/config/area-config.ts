@@ -1,12 +1,12 @@
-// One area of a layout: the rules every type shares (applicability, coordinates, looks),
-// then the type's own rules from its module in src/config/area-types/.
+// One area of a layout: the rules every type shares (applicability, coordinates, the fields
+// every area has), then the type's own fields and rules from its module in src/config/area-types/.
 import { kindOf, isAreaType } from './area-types/registry.js';
 import type { AreaSettings } from './area-types/area-type.js';
 import { APPLIES_TO, KEYED } from './areas.js';
-import { DEFAULTS, defaultFontSize } from './defaults.js';
+import { DEFAULTS } from './defaults.js';
 import { pointer } from './faults.js';
-import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './scalars.js';
-import type { AreaConfig, Rgb, Rgba } from './types.js';
+import { parseColorParts, parseIntLike } from './scalars.js';
+import type { AreaConfig, Rgba } from './types.js';
 
 type Raw = Record<string, unknown>;
 type Fault = (path: string, message: string) => void;
@@ -31,38 +31,23 @@ export function normalizeArea(id: string, a: Raw, dw: number, dh: number, dir: s
 
   const params: Record<string, string> = isObj(a.params) ? Object.fromEntries(Object.entries(a.params).map(([k, v]) => [k, String(v)])) : {};
   if (KEYED.includes(type) && !isObj(a.params)) fault('/params', `is required for ${type} areas (the request value is a key into it)`);
-  const fontSize = parseIntLike(a.fontSize) ?? defaultFontSize(height);
   // A pixel font exactly as tall as the area's rows is the common sign case (docs/decisions.md).
-  if (a.fontSize !== undefined && height > 0 && fontSize > height) fault('/fontSize', `${fontSize} must not be larger than the area height (${height} px)`);
+  const fontSize = parseIntLike(a.fontSize);
+  if (fontSize !== undefined && height > 0 && fontSize > height) {
+    fault('/fontSize', `${fontSize} must not be larger than the area height (${height} px)`);
+  }
 
-  const area: AreaConfig = {
+  const base = {
     id,
     type,
     x, y, width, height,
     ttl: parseIntLike(a.ttl),
-    defaultValue: typeof a.defaultValue === 'string' ? a.defaultValue : undefined,
-    params,
-    align: (a.align as AreaConfig['align']) ?? DEFAULTS.align,
-    font: undefined,
-    fontSize,
-    fontColor: rgb(a.fontColor) ?? DEFAULTS.fontColor,
     backgroundColor: rgba(a.backgroundColor),
-    textFromStart: parseBoolLike(a.textFromStart) ?? DEFAULTS.textFromStart,
-    textLiveUpdate: parseBoolLike(a.textLiveUpdate) ?? DEFAULTS.textLiveUpdate,
-    headToTail: parseIntLike(a.headToTail) ?? DEFAULTS.headToTail,
-    scrollSpeed: parseIntLike(a.scrollSpeed) ?? DEFAULTS.scrollSpeed,
     dispEffect: parseIntLike(a.dispEffect) ?? DEFAULTS.effect,
     clearEffect: parseIntLike(a.clearEffect) ?? DEFAULTS.effect,
-    dateOffset: parseNumLike(a.dateOffset),
-    dateFormat: undefined,
-    xy: undefined,
   };
-  return Object.assign(area, kindOf(type).configure({ id, raw: a, dir, width, height, params, settings, fault }));
-}
-
-function rgb(v: unknown): Rgb | undefined {
-  const p = parseColorParts(v);
-  return p && p.length === 3 ? { r: p[0], g: p[1], b: p[2] } : undefined;
+  // The rest is the type's own: its module makes its area with only its fields.
+  return kindOf(type).configure({ id, base, raw: a, dir, width, height, params, settings, fault });
 }
 
 function rgba(v: unknown): Rgba | undefined {

@@ -1,9 +1,8 @@
 // Rules that tie one part of the configuration to another, checked at load so `mlds test` and
-// a reload say what would otherwise go wrong only when it strikes: a static area's defaultValue
-// that is no key of its params, displays merged into one unit only because neither names an
-// address, and (warnings) areas of one layout that overlap, and units whose Home Assistant
-// discovery topics would be one. (The control queries crons and pollers hold are checked by the
-// control path's own parser: src/control/config-queries.ts.)
+// a reload say what would otherwise go wrong only when it strikes: displays merged into one unit
+// only because neither names an address, and (warnings) areas of one layout that overlap, and
+// units whose Home Assistant discovery topics would be one. (The control queries crons and
+// pollers hold are checked by the control path's own parser: src/control/config-queries.ts.)
 import { discoveryId } from './discovery-id.js';
 import { pointer, type ConfigFault } from './faults.js';
 import type { AreaConfig, DisplayConfig, ServiceConfig } from './types.js';
@@ -16,7 +15,6 @@ export const MAX_OVERLAP_WARNINGS = 100;
 
 /** Faults go to `fault`; the warnings (overlapping areas, discovery topics shared) are returned. */
 export function crossCheck(config: ServiceConfig, raw: Raw, fault: Fault): ConfigFault[] {
-  for (const d of config.displays) checkStaticDefaults(d, fault);
   checkImplicitUnits(config, isObj(raw.displays) ? raw.displays : {}, fault);
   return [...overlapWarnings(config.displays), ...discoveryWarnings(config)];
 }
@@ -45,17 +43,6 @@ function discoveryWarnings(config: ServiceConfig): ConfigFault[] {
     });
   }
   return out;
-}
-
-/** The value a static area shows unasked must be one it could be asked for: a key of its params. */
-function checkStaticDefaults(d: DisplayConfig, fault: Fault): void {
-  for (const [name, layout] of d.layouts) {
-    for (const a of layout.areas) {
-      if (a.type !== 'static' || !a.defaultValue || Object.hasOwn(a.params, a.defaultValue)) continue;
-      const keys = Object.keys(a.params);
-      fault(pointer('displays', d.id, 'layout', name, a.id, 'defaultValue'), `"${a.defaultValue.slice(0, 60)}" is not a key of this static area's params (${keys.slice(0, 10).map((k) => JSON.stringify(k)).join(', ')}${keys.length > 10 ? ', ...' : ''}): name the key whose text it shows`);
-    }
-  }
 }
 
 /**

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { DisplayConfig, ServiceConfig, UnitConfig } from './types.js';
+import type { AreaConfig, DisplayConfig, ServiceConfig, UnitConfig } from './types.js';
+import { kindOf } from './area-types/registry.js';
 import { PACKAGE_FONT_DIR } from '../text/fonts.js';
+import { fileHash, keepFileHashes } from '../util/file-hash.js';
 
 /** What a reload did to each display, by id. */
 export interface ReloadReport {
@@ -11,25 +13,6 @@ export interface ReloadReport {
   changedDisplays: string[];
   removed: string[];
   unchanged: string[];
-}
-
-/** Content hash per file, reused while the file's identity and times are the same (a 50 MB video is hashed once). */
-const hashCache = new Map<string, { key: string; hash: string }>();
-
-function fileHash(file: string): string {
-  let key: string;
-  try {
-    const st = statSync(file, { bigint: true });
-    key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch (err) {
-    return `missing:${(err as NodeJS.ErrnoException).code}`;
-  }
-  const hit = hashCache.get(file);
-  if (hit?.key === key) return hit.hash;
-  let hash: string;
-  try { hash = createHash('sha256').update(readFileSync(file)).digest('base64'); } catch (err) { hash = `unreadable:${(err as NodeJS.ErrnoException).code}`; }
-  hashCache.set(file, { key, hash });
-  return hash;
 }
 
 /**
@@ -46,18 +29,24 @@ function fontFolderHash(dirs: string[]): string {
   return createHash('sha256').update([...hashes].sort().join('\n')).digest('base64');
 }
 
+/** The files an area's configuration names: fonts, graphics, and a file type's params and defaultValue. */
+function areaFiles(a: AreaConfig): string[] {
+  const out: string[] = [];
+  if ('font' in a && a.font) out.push(a.font);
+  if ('fonts' in a && a.fonts) out.push(...a.fonts);
+  if ('graphics' in a && a.graphics) out.push(...a.graphics);
+  if (kindOf(a.type).files && 'params' in a) {
+    out.push(...Object.values(a.params));
+    if (a.defaultValue) out.push(a.defaultValue);
+  }
+  return out;
+}
+
 function filesOf(d: DisplayConfig): string[] {
   const files = new Set<string>();
   if (d.startScreen.image) files.add(d.startScreen.image);
   for (const layout of d.layouts.values()) {
-    for (const a of layout.areas) {
-      if (a.font) files.add(a.font);
-      for (const f of [...(a.fonts ?? []), ...(a.graphics ?? [])]) files.add(f);
-      if (a.type === 'image' || a.type === 'video' || a.type === 'audio') {
-        for (const f of Object.values(a.params)) files.add(f);
-        if (a.defaultValue) files.add(a.defaultValue);
-      }
-    }
+    for (const a of layout.areas) for (const f of areaFiles(a)) files.add(f);
   }
   return [...files].sort();
 }
@@ -86,7 +75,9 @@ export function unitFingerprint(u: UnitConfig): string {
 
 export function displayFingerprints(config: ServiceConfig): Map<string, string> {
   const fonts = fontFolderHash([path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR]);
-  return new Map(config.displays.map((d) => [d.id, displayFingerprint(d, config, fonts)]));
+  const prints = new Map(config.displays.map((d) => [d.id, displayFingerprint(d, config, fonts)]));
+  keepFileHashes();
+  return prints;
 }
 
 /** Everything but the displays: a change here (crons, security...) swaps the configuration without touching a panel. */

@@ -9,7 +9,7 @@ import type { BoardArea, FeedConfig } from './feed-types.js';
 import { isHttpUrl } from './automation.js';
 import { checkUrl } from '../fetch/url-rules.js';
 import { MldsError } from '../errors.js';
-import { DEFAULTS } from './defaults.js';
+import { rawBoard } from './area-types/departures.js';
 
 type Raw = Record<string, unknown>;
 type Fault = (path: string, message: string) => void;
@@ -61,7 +61,7 @@ export function checkBoards(raw: Raw, feeds: FeedConfig[], fault: Fault): void {
   }
 }
 
-/** Every departures area of the file, with its display, layout and the layout's area ids (the area type is read defensively from the file). */
+/** Every departures area of the file, with its display, layout and the layout's area ids (read defensively). */
 export function boardAreas(raw: Raw): BoardArea[] {
   const out: BoardArea[] = [];
   const displays = isObj(raw.displays) ? raw.displays : {};
@@ -70,17 +70,8 @@ export function boardAreas(raw: Raw): BoardArea[] {
     for (const [layout, l] of Object.entries(d.layout)) {
       if (!isObj(l)) continue;
       for (const [area, a] of Object.entries(l)) {
-        if (!isObj(a) || a.type !== 'departures' || typeof a.feed !== 'string') continue;
-        const stops = Array.isArray(a.stops) ? a.stops.filter((s): s is string => typeof s === 'string') : [];
-        const routes = Array.isArray(a.routes) ? a.routes.filter((s): s is string => typeof s === 'string') : undefined;
-        out.push({
-          display, layout, area, areas: Object.keys(l), feed: a.feed, stops, routes,
-          alertArea: typeof a.alertArea === 'string' ? a.alertArea : undefined,
-          alertPriority: parseIntLike(a.alertPriority) ?? DEFAULTS.departures.alertPriority,
-          announceAt: parseIntLike(a.announceAt),
-          announceText: typeof a.announceText === 'string' ? a.announceText : DEFAULTS.departures.announceText,
-          staleAfter: parseIntLike(a.staleAfter) ?? DEFAULTS.departures.staleAfter,
-        });
+        const board = isObj(a) ? rawBoard(a) : undefined;
+        if (board) out.push({ display, layout, area, areas: Object.keys(l), ...board });
       }
     }
   }

@@ -3,8 +3,9 @@
 // when the HTTPS server takes them, so a pair that passed the check is the pair that is served.
 import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { createSecureContext } from 'node:tls';
+import type * as Tls from 'node:tls';
 import path from 'node:path';
+import { requireCjs } from '../util/require-cjs.js';
 
 export interface TlsPair {
   cert: Buffer;
@@ -61,7 +62,8 @@ export function readTlsPair(certFile: string, keyFile: string): { pair: TlsPair 
   }
   if (faults.length || !x509 || typeof cert === 'string' || typeof key === 'string') return { faults };
   try {
-    createSecureContext({ cert, key });
+    // node:tls loads here, with the first certificate a configuration names, not with every start.
+    (requireCjs('node:tls') as typeof Tls).createSecureContext({ cert, key });
   } catch (err) {
     return { faults: [{ field: 'cert', message: `${certFile} and ${keyFile} are refused by TLS: ${(err as Error).message}` }] };
   }

@@ -6,7 +6,6 @@ import type { ConfigFault } from './faults.js';
 
 import type { Rgb, Rgba } from '../frame.js';
 import type { Align } from '../text/doc.js';
-import type { Column } from '../text/columns.js';
 
 import type { FeedConfig } from './feed-types.js';
 import type { AlertFeedConfig, GeocodeConfig, SpeechSettings } from './alert-speech-types.js';
@@ -14,83 +13,10 @@ import type { FetchSettings } from './fetch-settings.js';
 export type { Align, Rgb, Rgba };
 
 export type { AreaType } from './area-types/area-fields.js';
-import type { AreaType } from './area-types/area-fields.js';
-
-export interface AreaConfig {
-  id: string;
-  type: AreaType;
-  /** Upper-left corner and size in pixels; the file's `x y X Y` is inclusive. */
-  x: number; y: number; width: number; height: number;
-  /** Seconds; undefined = content never expires. */
-  ttl?: number;
-  defaultValue?: string;
-  /** Request key -> text (static), file path relative to images/ (image/video/audio) or URL (web). */
-  params: Record<string, string>;
-  align: Align;
-  /** Absolute path of the resolved .ttf/.otf/.bdf, or undefined for the built-in default font. */
-  font?: string;
-  fontSize: number;
-  fontColor: Rgb;
-  backgroundColor?: Rgba;
-  textFromStart: boolean;
-  textLiveUpdate: boolean;
-  headToTail: number;
-  scrollSpeed: number;
-  dispEffect: number;
-  clearEffect: number;
-  /** Hours from UTC, may be fractional. */
-  dateOffset?: number;
-  dateFormat?: string;
-  xy?: { x: number; y: number };
-  /** web: seconds between renders of its page (the top-level webRefreshSeconds, so a change reloads the display). */
-  refreshSeconds?: number;
-  /** Sign text (docs/configuration.md, "Sign text"); undefined: the default. */
-  antialias?: 'default' | 'none';
-  wrap?: boolean;
-  lineSpacing?: number;
-  valign?: 'top' | 'middle' | 'bottom';
-  overflow?: 'scroll' | 'pages' | 'scroll-up';
-  pageSeconds?: number;
-  fit?: 'none' | 'shrink';
-  minFontSize?: number;
-  /** Absolute paths of the resolved `fonts` and `graphics` lists. */
-  fonts?: string[];
-  graphics?: string[];
-  markup?: 'none' | 'multi';
-  scrollDirection?: 'left' | 'right' | 'up';
-  /** Sign-text types: each new value is read aloud when `speech` is configured. */
-  speak?: boolean;
-  /** A table's columns (sign text): lines are rows, tabs separate cells; undefined: no table. */
-  columns?: Column[];
-  /** departures areas: the board's feed, stops and texts. */
-  departures?: DeparturesConfig;
-}
-
-export type DepartureField = 'route' | 'destination' | 'platform' | 'countdown' | 'time';
-
-export interface DeparturesConfig {
-  feed: string;
-  stops: string[];
-  /** Rows a page shows; undefined: as many as fit the area's height. */
-  rows?: number;
-  /** Only these routes; undefined: all. */
-  routes?: string[];
-  /** What each column (AreaConfig.columns, same order) shows. */
-  fields: DepartureField[];
-  nowText: string;
-  minutesText: string;
-  scheduledMark: string;
-  cancelledText: string;
-  noDataText: string;
-  /** Seconds after which realtime data counts as stale. */
-  staleAfter: number;
-  /** Minutes before a departure it is announced (by the speech capability); undefined: never. */
-  announceAt?: number;
-  announceText: string;
-  /** The area of the same layout that shows the feed's alerts, and their priority level. */
-  alertArea?: string;
-  alertPriority: number;
-}
+export type {
+  AreaBase, AreaConfig, AreaOf, AreaTaking, DepartureField, DeparturesConfig, NormalizedFields, TextArea,
+} from './area-types/normalized-area.js';
+import type { AreaConfig } from './area-types/normalized-area.js';
 
 export interface LayoutConfig {
   name: string;

@@ -27,14 +27,15 @@ export function compileValidator(): ValidateFunction {
 const HEADER = `// @ts-nocheck
 /* eslint-disable */
 // Generated from src/config/schema.ts by \`npm run validator\` (src/config/validator-source.ts): do not edit.
-import { createRequire } from 'node:module';
+import { requireCjs } from '../util/require-cjs.js';
 import { keywordChecks } from './keywords.js';
-const require = createRequire(import.meta.url);
 `;
 
 /** The text of validator.generated.ts. */
 export function validatorModule(): string {
   const ajv = makeAjv(true);
   const standalone = (requireCjs('ajv/dist/standalone') as { default: (a: Ajv, v: ValidateFunction) => string }).default;
-  return HEADER + standalone(ajv, ajv.compile(configSchema)) + '\n';
+  // ajv's runtime helpers through requireCjs, which the bundle (scripts/bundle/build.mjs) takes
+  // in: a require of this module's own would leave them to be read and compiled at every start.
+  return HEADER + standalone(ajv, ajv.compile(configSchema)).replace(/\brequire\("/g, 'requireCjs("') + '\n';
 }

@@ -1,6 +1,7 @@
 // What each area of a layout shows after a command: its request value, its defaultValue, or
 // (keep=1) what the level already held there. Pictures are decoded first, so a broken file is
 // caught before the commit, not on screen.
+import { kindOf } from '../config/area-types/registry.js';
 import type { Command } from './command.js';
 import { defaultContent, requestedContent, sameContent, type Overrides } from './content.js';
 import type { AreaState, Layer } from './state.js';
@@ -24,7 +25,9 @@ export async function buildAreas(cmd: Command, old: Layer | undefined, now: numb
     }
     let content = given ? requestedContent(given, o, now) : defaultContent(area, o, now);
     // Only pictures are loaded first; the other areas cost no turn of the event loop.
-    if (content.area.type === 'image' && content.file) content = await loadable(content, content.file, o, now, deps);
+    if (content.file && kindOf(content.area.type).decodedFirst) {
+      content = await loadable(content, content.file, o, now, deps);
+    }
     if (prev && sameContent(prev, content)) {
       prev.expiresAt = content.expiresAt;
       prev.value = content.value;

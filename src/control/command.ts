@@ -44,7 +44,8 @@ export interface ClearCommand {
 }
 
 const OVERRIDE = /^(fontColor|fontSize)\[(.*)\]$/;
-const MAX_INUMBER = 255;
+/** The longest inumber a command may carry. */
+export const MAX_INUMBER = 255;
 
 /**
  * Parses and validates a control query string (the part after `?` of /mlds, a cron's
@@ -99,7 +100,10 @@ export function parseCommand(raw: string, config: ServiceConfig, credentialNames
     cmd.areas.set(name, resolveValue(area, value));
   }
   // After every pair: a fontSize[area] may come after the area's value.
-  for (const c of cmd.areas.values()) if (c.text && c.area.markup === 'multi') checkMultiFit(c.area, c.text, cmd.fontSize.get(c.area.id) ?? c.area.fontSize);
+  for (const c of cmd.areas.values()) {
+    if (!c.text || !('markup' in c.area) || c.area.markup !== 'multi') continue;
+    checkMultiFit(c.area, c.text, cmd.fontSize.get(c.area.id) ?? c.area.fontSize);
+  }
   checkLevel(cmd);
   // An ignored name that reads as `key` (`Key`, `KEY`, `key[]`) was meant as one: not kept for
   // /info; nor is a key inside an ignored value (`x=1;key=...`, from a `;` separator).
@@ -171,7 +175,8 @@ function parseOverride(cmd: Command, kind: 'fontColor' | 'fontSize', area: AreaC
     // The configuration's rule (src/config/area-config.ts): up to the area height.
     if (size > area.height) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${size} must not be larger than the area height (${area.height} px)`, name);
     // A bitmap font draws only at its pixel size and whole multiples of it, as in the configuration.
-    const bdf = area.font && isBitmapFontFile(area.font) ? loadBdf(area.font) : undefined;
+    const font = 'font' in area ? area.font : undefined;
+    const bdf = font && isBitmapFontFile(font) ? loadBdf(font) : undefined;
     if (bdf && !bitmapScale(bdf, size)) throw new MldsError('MLDS_BAD_OVERRIDE', `"${name}": ${size} does not suit the bitmap font of "${areaId}": use its pixel size or a whole multiple (${bitmapSizes(bdf, area.height)})`, name);
     cmd.fontSize.set(areaId, size);
   }

@@ -1,13 +1,12 @@
 // Reading the state folder at a start (src/control/store.ts writes it): the snapshot
 // state.json, then the journals from its generation on. What cannot be used is set aside as
 // <file>.bad-<time> and reported; the service starts with the rest.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceProblem } from '../problem.js';
 import { readRegularFileAsync } from '../util/regular-file.js';
 import { keepAside } from '../util/set-aside.js';
 import { applyJournal, checkSavedState, emptyState, listed, type SavedState } from './saved-state.js';
-import { journalFile, journals } from './state-files.js';
 
 export interface StoreLog {
   warn(obj: object, msg: string): void;
@@ -72,4 +71,29 @@ function setAside(file: string, what: string, err: Error | undefined, move: bool
   const message = `${file} ${what}${why}; it was ${where}; ${move ? 'the service started without it' : 'the rest was loaded'}`;
   log?.warn({ file, aside }, message);
   return { source: 'state', message, since: new Date().toISOString() };
+}
+
+// The names of the state store's files in its folder (src/control/store.ts): the snapshot
+// `state.json`, journals `state.journal.<generation>`, and temporary snapshots a kill left.
+const STALE_TEMP = /^state\.json\.[\d.]+\.tmp$/;
+const JOURNAL = /^state\.journal\.(\d+)$/;
+
+export function journalFile(dir: string, gen: number): string {
+  return path.join(dir, `state.journal.${gen}`);
+}
+
+/** Generations of the journals in the folder, oldest first. */
+export function journals(dir: string): number[] {
+  try {
+    return readdirSync(dir).map((f) => JOURNAL.exec(f)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => a - b);
+  } catch {
+    return [];
+  }
+}
+
+/** Temporary files of a process killed in the middle of a snapshot. */
+export function removeStaleTemps(dir: string): void {
+  try {
+    for (const name of readdirSync(dir)) if (STALE_TEMP.test(name)) unlinkSync(path.join(dir, name));
+  } catch { /* no folder, or read-only: the snapshot reports it */ }
 }

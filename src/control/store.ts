@@ -5,10 +5,9 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { openForAppend } from '../util/regular-file.js';
 import type { SavedLayer } from './layers.js';
 import { emptyState, journalLine, type SavedFeedback, type SavedState } from './saved-state.js';
-import { readStateFolder, type StoreLog } from './state-load.js';
+import { journalFile, journals, readStateFolder, removeStaleTemps, type StoreLog } from './state-load.js';
 import type { CommandRecord } from './state.js';
 import { TurnBatch } from './turn-batch.js';
-import { journalFile, journals, removeStaleTemps } from './state-files.js';
 
 export type { SavedState };
 

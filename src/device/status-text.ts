@@ -1,18 +1,17 @@
 // The one line `systemctl status mlds` shows (STATUS=): what a technician at the cabinet needs
 // first. Where the service is (starting, boot screens, ready, stopping), then what is wrong.
 import type { Status } from '../capability/status-types.js';
+import type { BootFacts } from '../capability/boot.js';
 
 export type Phase = 'starting' | 'running' | 'stopping';
-
-/** The boot component's status (src/boot/boot-screens.ts), as far as this line uses it. */
-export interface BootFacts { units?: Array<{ unit: string; showing: string; until?: string }> }
 
 export interface StatusFacts {
   phase: Phase;
   port: number;
   units: number;
   status?: Pick<Status, 'config' | 'displays' | 'problems'>;
-  boot?: BootFacts;
+  /** The boot component's facts, as far as this line reads them. */
+  boot?: { units: Array<Pick<BootFacts['units'][number], 'unit' | 'showing' | 'until'>> };
   /** Why the watchdog is not being fed (empty while it is). */
   watchdog?: string[];
 }

@@ -8,7 +8,8 @@ import type { Component, RuntimeContext } from '../capability/component-contract
 import { appStatus } from './http-probe.js';
 import { livenessProblems } from './liveness.js';
 import { nativeSdNotify, notifyEnv, socketNotifier, statusLine, type Notifier, type NotifyEnv } from './sd-notify.js';
-import { statusText, type BootFacts, type Phase } from './status-text.js';
+import { statusText, type Phase } from './status-text.js';
+import { BOOT } from '../capability/boot.js';
 
 export const SYSTEMD_COMPONENT = 'systemd';
 
@@ -143,7 +144,7 @@ export class SystemdNotify implements Component {
     const ctx = this.ctx!;
     let status;
     try { status = this.phase === 'running' ? ctx.status() : undefined; } catch { status = undefined; }
-    const boot = ctx.component('boot')?.status?.() as BootFacts | undefined;
+    const boot = ctx.component(BOOT)?.status();
     return statusText({ phase: this.phase, port: ctx.ports().http, units: ctx.units().size, status, boot, watchdog: this.withheld });
   }
 

@@ -3,10 +3,10 @@
 // said when speech is not configured). The countdown is the board's own, floor((time - now) /
 // 60 s), so the words match the sign; a cancelled departure is not announced, and one already
 // closer than `announceAt` when first seen (a start, a new feed) is not announced late.
-import type { Component, RuntimeContext } from '../capability/component-contract.js';
-import { SPEECH_COMPONENT, type Speaker } from '../capability/speaker.js';
+import type { RuntimeContext } from '../capability/component-contract.js';
+import { SPEECH } from '../capability/speaker.js';
 import type { BoardArea } from '../config/feed-types.js';
-import type { BoardSource } from '../render/content/board-source.js';
+import type { BoardSource } from '../config/board-source.js';
 
 /** How often the boards are looked at: a countdown is spoken within this of its minute. */
 export const ANNOUNCE_CHECK_MS = 5000;
@@ -50,7 +50,7 @@ export class DepartureAnnouncer {
   check(first = false): void {
     if (this.stopped) return;
     const now = this.ctx.clock.now();
-    const speaker = this.ctx.component<Component & Speaker>(SPEECH_COMPONENT);
+    const speaker = this.ctx.component(SPEECH);
     for (const b of this.boards) {
       const at = b.announceAt!;
       const data = this.source.board({ feed: b.feed, stops: b.stops, routes: b.routes, staleAfter: b.staleAfter, now, limit: WANTED });

@@ -3,10 +3,10 @@
 // `staleAfter`, nothing ("no-data") when there is neither. Cancelled departures stay, marked,
 // until their time passes, also once the data that cancelled them is stale; departures before
 // now leave.
-import type { BoardData, BoardQuery, Departure } from '../render/content/board-source.js';
+import type { BoardData, BoardQuery, Departure } from '../config/board-source.js';
 import type { RtData, SiriData, TripRt } from './model.js';
 import { predict, runOf, type Prediction } from './gtfs-rt-apply.js';
-import type { ScheduledCall, Schedule } from './schedule.js';
+import type { Schedule, ScheduledCall } from './schedule.js';
 
 /** How far back scheduled calls are looked at: a late train scheduled two hours ago may still come. */
 const LOOKBACK_MS = 3 * 3600_000;
@@ -26,21 +26,23 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     const calls = sched.callsBetween(q.stops, f.zone, q.now - LOOKBACK_MS, q.now + HORIZON_MS);
     // An update without start_date is for the run nearest now (the reference: the trip's current instance).
     const nearest = new Map<string, { date: string; off: number }>();
+    const runKey = (c: ScheduledCall) => (c.start === undefined ? c.trip.id : `${c.trip.id}@${c.start}`);
     for (const c of calls) {
       const off = Math.abs(c.time - q.now);
-      const n = nearest.get(c.trip.id);
-      if (!n || off < n.off) nearest.set(c.trip.id, { date: c.date, off });
+      const n = nearest.get(runKey(c));
+      if (!n || off < n.off) nearest.set(runKey(c), { date: c.date, off });
     }
     for (const call of calls) {
       if (!wantRoute(call.trip.route, call.trip.routeId)) continue;
-      const run = f.rt ? runOf(f.rt.trips.get(call.trip.id), call, nearest.get(call.trip.id)?.date) : undefined;
+      const run = f.rt ? runOf(f.rt.trips.get(call.trip.id), call, nearest.get(runKey(call))?.date) : undefined;
       seen.add(call.trip.id);
       if (run?.deleted) continue;
       const p = live ? predict(call, run) : staleOf(call, run);
       if (p.time < q.now) continue;
       out.push({
-        key: `${call.trip.id}/${call.stop.seq}/${call.date}`, route: call.trip.route, destination: call.stop.headsign ?? call.trip.headsign,
+        key: `${call.trip.id}/${call.stop.seq}/${call.date}${call.start === undefined ? '' : `/${call.start}`}`, route: call.trip.route, destination: call.stop.headsign ?? call.trip.headsign,
         platform: sched.platformOf(call.stop.stopId), time: p.time, live: p.live, cancelled: p.cancelled,
+        zone: sched.zoneOf(call.stop.stopId) ?? f.zone,
       });
     }
   }
@@ -49,10 +51,14 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     const stops = new Set(q.stops);
     for (const runs of f.rt!.trips.values()) {
       for (const t of runs) {
-        if (t.deleted || seen.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
+        // A trip the schedule knows is placed by its scheduled calls (a call it cannot be boarded at is none).
+        if (t.deleted || seen.has(t.tripId) || f.schedule?.trips.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
         for (const s of t.stops) {
           if (s.stopId === undefined || !stops.has(s.stopId) || s.time === undefined || s.time < q.now) continue;
-          out.push({ key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: destinationOf(t, f.schedule), platform: '', time: s.time, live: true, cancelled: t.cancelled || s.skipped });
+          out.push({
+            key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: destinationOf(t, f.schedule),
+            platform: '', time: s.time, live: true, cancelled: t.cancelled || s.skipped, zone: f.zone,
+          });
         }
       }
     }

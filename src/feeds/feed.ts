@@ -10,8 +10,9 @@ import { systemZone } from '../time/system-zone.js';
 import type { ServiceProblem } from '../problem.js';
 import { isoTime } from '../util/clock.js';
 import { AlertShows, alertTargets, nextChange } from './alerts.js';
-import type { BoardData, BoardQuery } from '../render/content/board-source.js';
+import type { BoardData, BoardQuery } from '../config/board-source.js';
 import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
+import { boardFaults, type BoardFault } from './board-check.js';
 import type { FeedDecoder } from './decoder.js';
 import type { FeedAlert, RtData, SiriData } from './model.js';
 import { FeedPoll } from './poll.js';
@@ -48,6 +49,8 @@ export class Feed {
   /** The feed's time minus the unit's clock when the feed's time last changed, ms. */
   private skew: number | undefined;
   private staleTimer: unknown;
+  /** What the schedule last read says of the boards (board-check.ts). */
+  private checked: { schedule: Schedule; faults: BoardFault[] } | undefined;
 
   constructor(
     readonly config: FeedConfig, private readonly ctx: RuntimeContext, decoder: FeedDecoder,
@@ -208,6 +211,16 @@ export class Feed {
           + 'the producer\'s clock is wrong or it stopped updating; the data\'s age counts from when its time last changed here',
         since: isoTime(this.stampSeenAt)!,
       });
+    }
+    // Boards the schedule leaves blank for ever (an unknown stop, a route that does not call there).
+    if (this.schedule) {
+      const since = isoTime(this.scheduleAt ?? now);
+      if (this.checked?.schedule !== this.schedule) {
+        this.checked = { schedule: this.schedule, faults: boardFaults(this.config.id, this.config.boards, this.schedule) };
+      }
+      for (const f of this.checked.faults) {
+        out.push({ source: 'feeds', message: `feed "${this.config.id}": ${f.path}: ${f.message}`, since });
+      }
     }
     if (this.scheduleState === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" schedule: ${this.scheduleFault}`, since: isoTime(this.scheduleFaultAt ?? now) });
     const a = this.alerts?.status(now);

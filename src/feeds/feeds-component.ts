@@ -2,9 +2,10 @@
 // the units' departures areas through the BoardSource seam, its alerts shown as priority
 // messages, its state on /status and /info. Loaded only when `feeds` is configured.
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { FEEDS } from '../capability/feeds.js';
 import type { FeedConfig } from '../config/feed-types.js';
 import type { ServiceProblem } from '../problem.js';
-import type { BoardData, BoardQuery, BoardSource } from '../render/content/board-source.js';
+import type { BoardData, BoardQuery, BoardSource } from '../config/board-source.js';
 import { NO_DATA } from './board.js';
 import { Feed } from './feed.js';
 import { DepartureAnnouncer } from './announce.js';
@@ -17,7 +18,7 @@ const DECODER_IDLE_MS = 120_000;
 const keyOf = (f: FeedConfig) => JSON.stringify(f);
 
 export class FeedsComponent implements Component, BoardSource {
-  readonly name = 'feeds';
+  readonly name = FEEDS.name;
   private ctx: RuntimeContext | undefined;
   private feeds = new Map<string, Feed>();
   private readonly listeners = new Set<(feed: string) => void>();
@@ -111,6 +112,6 @@ export class FeedsComponent implements Component, BoardSource {
   }
 }
 
-export function feedsComponent(): Component {
+export function feedsComponent(): FeedsComponent {
   return new FeedsComponent();
 }

@@ -5,13 +5,17 @@
 // NO_DATA stops propagation (the schedule stands, not live); SKIPPED at the stop and a
 // CANCELED trip make the call cancelled. Departure wins over arrival in each update.
 import type { StopRt, TripRt } from './model.js';
-import type { ScheduledCall } from './schedule.js';
+import { gtfsSeconds, scheduledAt, type ScheduledCall } from './schedule.js';
 
 export interface Prediction { time: number; live: boolean; cancelled: boolean }
 
-/** The update of `trips` for this call's run: its start_date, or without one the run of `current` (the one nearest now). */
+/**
+ * The update of `trips` for this call's run: its start_date, or without one the run of `current`
+ * (the one nearest now); a frequency-based run's also by its start_time, without which it has none.
+ */
 export function runOf(trips: TripRt[] | undefined, call: ScheduledCall, current: string | undefined): TripRt | undefined {
-  return trips?.find((t) => (t.startDate === undefined ? call.date === current : t.startDate === call.date));
+  return trips?.find((t) => (t.startDate === undefined ? call.date === current : t.startDate === call.date)
+    && (call.start === undefined || (t.startTime !== undefined && gtfsSeconds(t.startTime) === call.start)));
 }
 
 export function predict(call: ScheduledCall, trip: TripRt | undefined): Prediction {
@@ -38,7 +42,7 @@ export function predict(call: ScheduledCall, trip: TripRt | undefined): Predicti
   let delay = best.delay;
   if (delay === undefined && best.time !== undefined) {
     const at = stops.find((s) => s.seq === bestSeq);
-    if (at && Number.isFinite(at.sec)) delay = (best.time - (call.base + at.sec * 1000)) / 1000;
+    if (at && Number.isFinite(at.sec)) delay = (best.time - scheduledAt(call, at)) / 1000;
   }
   if (delay === undefined) return scheduled;
   return { time: call.time + delay * 1000, live: true, cancelled: false };

@@ -103,8 +103,8 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
   // A trip-level delay with no stop updates applies from the first stop (reference, TripUpdate.delay).
   if (!stops.length && tripDelay !== undefined) stops.push({ stopSequence: 0, delay: tripDelay, skipped: false, noData: false });
   return {
-    tripId: t.tripId, routeId: given(t, 'routeId') || undefined, startDate: given(t, 'startDate') || undefined, cancelled, deleted, stops,
-    headsign: given(u.tripProperties, 'tripHeadsign') || undefined,
+    tripId: t.tripId, routeId: given(t, 'routeId') || undefined, startDate: given(t, 'startDate') || undefined,
+    startTime: given(t, 'startTime') || undefined, cancelled, deleted, stops, headsign: given(u.tripProperties, 'tripHeadsign') || undefined,
   };
 }
 

@@ -2,7 +2,7 @@
 // a stream, keeping only what the boards need: the stops the configuration's departures areas
 // name (and their child platforms), the trips that call there with all their stop times (a
 // delay given at an earlier stop is propagated from that stop's scheduled time), those trips'
-// routes and services (calendar.txt, calendar_dates.txt), agency.txt's zone and the names of
+// routes, services (calendar.txt, calendar_dates.txt) and frequencies, agency.txt's zone and the names of
 // the stops the trips end at. stop_times.txt is read twice (first which trips call at the
 // stops, then those trips' rows), so a national feed of hundreds of MB passes through in the
 // memory of one zip chunk and one CSV record, plus what is kept, which is bounded
@@ -13,12 +13,14 @@ import { byHeader, CsvReader, own } from './csv.js';
 import {
   GtfsError, InflateBudget, keptId, keptText, MAX_ENTRIES, MAX_KEPT_STOP_TIMES, MAX_KEPT_STOPS, MAX_KEPT_TRIPS,
 } from './gtfs-limits.js';
-import { Schedule, type ScheduleParts, type ServiceDays, type TripInfo } from './schedule.js';
+import { fillBlankTimes } from './blank-times.js';
+import { gtfsSeconds, Schedule, type ScheduleParts, type ServiceDays, type StopTime, type TripInfo } from './schedule.js';
 
-export { GtfsError };
+export { GtfsError, gtfsSeconds };
 
 const FILES = [
   'stops.txt', 'trips.txt', 'stop_times.txt', 'routes.txt', 'calendar.txt', 'calendar_dates.txt', 'agency.txt',
+  'frequencies.txt',
 ];
 
 type Entries = Map<string, yauzl.Entry>;
@@ -64,25 +66,27 @@ async function read(
 ): Promise<ScheduleParts> {
   const csv = (name: string, onRow: OnRow) => readCsv(zip, entries.get(name), budget, onRow);
 
-  // The stops named, and the platforms whose parent_station is one of them.
-  const parentOf = new Map<string, string>();
-  const keepStop = (id: string, board?: string) => {
-    if (parentOf.size >= MAX_KEPT_STOPS) {
-      throw new GtfsError(`the boards' stops have more than ${MAX_KEPT_STOPS} platforms`);
-    }
-    const kept = keptId('stops.txt', 'stop_id', id);
-    parentOf.set(kept, board === undefined ? kept : own(board));
-  };
+  // The stops named, and the platforms whose parent_station is one of them: a platform named by
+  // one board still counts for another board on its station.
+  const boardsOf = new Map<string, string[]>();
+  const parents = new Map<string, string>();
   await csv('stops.txt', (get) => {
     const id = get('stop_id');
     const parent = get('parent_station');
-    if (wanted.has(id)) keepStop(id);
-    else if (parent && wanted.has(parent)) keepStop(id, parent);
+    const boards: string[] = [];
+    if (wanted.has(id)) boards.push(keptId('stops.txt', 'stop_id', id));
+    if (parent && wanted.has(parent)) boards.push(own(parent));
+    if (!boards.length) return;
+    if (boardsOf.size >= MAX_KEPT_STOPS) {
+      throw new GtfsError(`the boards' stops have more than ${MAX_KEPT_STOPS} platforms`);
+    }
+    boardsOf.set(keptId('stops.txt', 'stop_id', id), boards);
+    if (parent) parents.set(own(id), keptId('stops.txt', 'parent_station', parent));
   });
 
   const tripIds = new Set<string>();
   await csv('stop_times.txt', (get) => {
-    if (!parentOf.has(get('stop_id'))) return;
+    if (!boardsOf.has(get('stop_id'))) return;
     const id = get('trip_id');
     if (tripIds.has(id)) return;
     if (tripIds.size >= MAX_KEPT_TRIPS) {
@@ -103,14 +107,17 @@ async function read(
       trips.set(t.id, t);
     }
     const headsign = get('stop_headsign');
-    t.stops.push({
+    const stop: StopTime = {
       seq: Number(get('stop_sequence')),
       stopId: keptId('stop_times.txt', 'stop_id', get('stop_id')),
       sec: gtfsSeconds(get('departure_time') || get('arrival_time')),
       headsign: headsign ? keptText(headsign) : undefined,
-    });
+    };
+    if (get('pickup_type') === '1') stop.noPickup = true;
+    t.stops.push(stop);
   });
   for (const t of trips.values()) t.stops.sort((a, b) => a.seq - b.seq);
+  await fillBlanks(trips, (name, onRow) => csv(name, onRow));
 
   const services = new Set<string>();
   const routeIds = new Set<string>();
@@ -129,6 +136,18 @@ async function read(
     if (routeIds.has(id)) routes.set(own(id), keptText(get('route_short_name') || get('route_long_name') || id));
   });
   for (const t of trips.values()) t.route = routes.get(t.routeId) ?? t.routeId;
+  let periods = 0;
+  await csv('frequencies.txt', (get) => {
+    const t = trips.get(get('trip_id'));
+    if (!t) return;
+    if (++periods > MAX_KEPT_TRIPS) throw new GtfsError(`frequencies.txt holds more than ${MAX_KEPT_TRIPS} periods of the boards' trips`);
+    const f = {
+      start: gtfsSeconds(get('start_time')), end: gtfsSeconds(get('end_time')), headway: Number(get('headway_secs')),
+      exact: get('exact_times') === '1',
+    };
+    if (!Number.isFinite(f.start) || !Number.isFinite(f.end) || !Number.isInteger(f.headway) || f.headway <= 0) return;
+    (t.frequencies ??= []).push(f);
+  });
 
   const days: ServiceDays = { weekly: new Map(), exceptions: new Map() };
   await csv('calendar.txt', (get) => {
@@ -153,19 +172,44 @@ async function read(
   for (const t of trips.values()) for (const s of t.stops) named.add(s.stopId);
   const names = new Map<string, string>();
   const platforms = new Map<string, string>();
+  const stationIds = new Set(parents.values());
+  const ownZones = new Map<string, string>();
   await csv('stops.txt', (get) => {
     const id = get('stop_id');
+    const zone = get('stop_timezone');
+    if (zone && (boardsOf.has(id) || stationIds.has(id))) ownZones.set(own(id), keptText(zone));
     if (named.has(id)) names.set(own(id), keptText(get('stop_name')));
-    if (parentOf.has(id) && get('platform_code')) platforms.set(own(id), keptText(get('platform_code')));
+    if (boardsOf.has(id) && get('platform_code')) platforms.set(own(id), keptText(get('platform_code')));
   });
   for (const t of trips.values()) if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
-  return { trips, parentOf, days, agencyZone, platforms, names };
+  // A stop without its own stop_timezone has its station's (the reference, stops.txt).
+  const zones = new Map<string, string>();
+  for (const id of boardsOf.keys()) {
+    const parent = parents.get(id);
+    const zone = ownZones.get(id) ?? (parent === undefined ? undefined : ownZones.get(parent));
+    if (zone) zones.set(id, zone);
+  }
+  return { trips, boardsOf, days, agencyZone, platforms, zones, names };
 }
 
-/** "HH:MM:SS" (hours may pass 24) as seconds from the service day's start; NaN when empty or malformed. */
-export function gtfsSeconds(s: string): number {
-  const m = /^(\d{1,3}):(\d\d):(\d\d)$/.exec(s);
-  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : NaN;
+/**
+ * Blank stop times filled in (blank-times.ts). Only trips with a blank need shape_dist_traveled,
+ * so stop_times.txt is read a third time for those alone, and only when there are any.
+ */
+async function fillBlanks(trips: Map<string, TripInfo>, csv: (name: string, onRow: OnRow) => Promise<void>): Promise<void> {
+  const blank = new Set<string>();
+  for (const t of trips.values()) if (t.stops.some((s) => !Number.isFinite(s.sec))) blank.add(t.id);
+  if (!blank.size) return;
+  const dist = new Map<string, Map<number, number>>();
+  await csv('stop_times.txt', (get) => {
+    const id = get('trip_id');
+    const d = get('shape_dist_traveled');
+    if (d === '' || !blank.has(id) || !Number.isFinite(Number(d))) return;
+    let m = dist.get(id);
+    if (!m) { m = new Map(); dist.set(id, m); }
+    m.set(Number(get('stop_sequence')), Number(d));
+  });
+  for (const id of blank) fillBlankTimes(trips.get(id)!.stops, dist.get(id));
 }
 
 async function readCsv(

@@ -18,6 +18,8 @@ export interface TripRt {
   routeId?: string;
   /** YYYYMMDD when the feed gives it: which service day's run this update is for. */
   startDate?: string;
+  /** HH:MM:SS when the feed gives it: which run of a frequency-based trip this update is for. */
+  startTime?: string;
   /** CANCELED: shown, marked. */
   cancelled: boolean;
   /** DELETED: not shown at all (the reference: as if it had never been scheduled). */

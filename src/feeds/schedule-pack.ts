@@ -8,9 +8,11 @@
 // Layout (indexes into `strings`; -1 = none):
 //   trips:      per trip, TRIP_FIELDS Int32: id, routeId, route, serviceId, headsign, first stop
 //   stops:      per stop time, STOP_FIELDS Int32: stopId, headsign; `seq` and `sec` as Float64
-//               (either may be NaN); a trip's stop times run from its first to the next one's
-//   parentOf:   pairs stop, board          platforms: pairs stop, platform code
-//   names:      pairs stop, stop_name
+//               (either may be NaN); `flags` a Uint8 (bit 0: pickup_type 1); a trip's stop times run
+//               from its first to the next one's
+//   boardsOf:   pairs stop, board (a stop once per board)   platforms: pairs stop, platform code
+//   zones:      pairs stop, stop_timezone    names: pairs stop, stop_name
+//   frequencies: per period, 5 Int32: trip index, start, end, headway (seconds), exact_times
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
 import type { Transferable } from 'node:worker_threads';
@@ -22,7 +24,10 @@ export interface PackedSchedule {
   stops: Int32Array;
   seq: Float64Array;
   sec: Float64Array;
-  parentOf: Int32Array;
+  flags: Uint8Array;
+  boardsOf: Int32Array;
+  frequencies: Int32Array;
+  zones: Int32Array;
   platforms: Int32Array;
   names: Int32Array;
   weekly: Int32Array;
@@ -53,9 +58,12 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   const stops = new Int32Array(stopCount * STOP_FIELDS);
   const seq = new Float64Array(stopCount);
   const sec = new Float64Array(stopCount);
+  const flags = new Uint8Array(stopCount);
   let ti = 0;
   let si = 0;
+  const frequencies: number[] = [];
   for (const t of p.trips.values()) {
+    for (const f of t.frequencies ?? []) frequencies.push(ti, f.start, f.end, f.headway, f.exact ? 1 : 0);
     trips.set([ref(t.id), ref(t.routeId), ref(t.route), ref(t.serviceId), ref(t.headsign), si], ti * TRIP_FIELDS);
     ti++;
     for (const s of t.stops) {
@@ -63,10 +71,12 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
       stops[si * STOP_FIELDS + 1] = ref(s.headsign);
       seq[si] = s.seq;
       sec[si] = s.sec;
+      flags[si] = s.noPickup ? 1 : 0;
       si++;
     }
   }
   const pairs = (m: Map<string, string>) => Int32Array.from([...m].flatMap(([k, v]) => [ref(k), ref(v)]));
+  const lists = (m: Map<string, string[]>) => Int32Array.from([...m].flatMap(([k, vs]) => vs.flatMap((v) => [ref(k), ref(v)])));
   const weekdays = (week: boolean[]) => week.reduce((bits, on, d) => bits | (on ? 1 << d : 0), 0);
   const weekly = Int32Array.from(
     [...p.days.weekly].flatMap(([id, w]) => [ref(id), weekdays(w.week), ref(w.start), ref(w.end)]),
@@ -76,7 +86,8 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
     for (const [date, added] of dates) exceptions.push(ref(id), ref(date), added ? 1 : 0);
   }
   return {
-    strings, trips, stops, seq, sec, parentOf: pairs(p.parentOf), platforms: pairs(p.platforms), names: pairs(p.names),
+    strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
+    zones: pairs(p.zones), platforms: pairs(p.platforms), names: pairs(p.names),
     weekly, exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
   };
@@ -84,7 +95,9 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
-  const arrays = [p.trips, p.stops, p.seq, p.sec, p.parentOf, p.platforms, p.names, p.weekly, p.exceptions];
+  const arrays = [
+    p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.frequencies, p.zones, p.platforms, p.names, p.weekly, p.exceptions,
+  ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -92,6 +105,7 @@ export function packedBuffers(p: PackedSchedule): Transferable[] {
 export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> {
   const str = (i: number) => p.strings[i];
   const trips = new Map<string, TripInfo>();
+  const byIndex: TripInfo[] = [];
   const tripCount = p.trips.length / TRIP_FIELDS;
   const stopCount = p.seq.length;
   let sliceStart = performance.now();
@@ -102,15 +116,19 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     const stops: StopTime[] = [];
     for (let si = first; si < end; si++) {
       const h = p.stops[si * STOP_FIELDS + 1];
-      stops.push({
+      const stop: StopTime = {
         seq: p.seq[si], stopId: str(p.stops[si * STOP_FIELDS]), sec: p.sec[si], headsign: h < 0 ? undefined : str(h),
-      });
+      };
+      if ((p.flags[si] & 1) === 1) stop.noPickup = true;
+      stops.push(stop);
     }
     const id = str(p.trips[o]);
-    trips.set(id, {
+    const trip: TripInfo = {
       id, routeId: str(p.trips[o + 1]), route: str(p.trips[o + 2]), serviceId: str(p.trips[o + 3]),
       headsign: str(p.trips[o + 4]), stops,
-    });
+    };
+    trips.set(id, trip);
+    byIndex.push(trip);
     if ((ti & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {
       await pause();
       sliceStart = performance.now();
@@ -121,6 +139,16 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     for (let i = 0; i < a.length; i += 2) m.set(str(a[i]), str(a[i + 1]));
     return m;
   };
+  const fq = p.frequencies;
+  for (let i = 0; i < fq.length; i += 5) {
+    (byIndex[fq[i]].frequencies ??= []).push({ start: fq[i + 1], end: fq[i + 2], headway: fq[i + 3], exact: fq[i + 4] === 1 });
+  }
+  const boardsOf = new Map<string, string[]>();
+  for (let i = 0; i < p.boardsOf.length; i += 2) {
+    const stop = str(p.boardsOf[i]);
+    const list = boardsOf.get(stop);
+    if (list) list.push(str(p.boardsOf[i + 1])); else boardsOf.set(stop, [str(p.boardsOf[i + 1])]);
+  }
   const days: ServiceDays = { weekly: new Map(), exceptions: new Map() };
   for (let i = 0; i < p.weekly.length; i += 4) {
     const bits = p.weekly[i + 1];
@@ -137,5 +165,7 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     if (!dates) { dates = new Map(); days.exceptions.set(id, dates); }
     dates.set(str(p.exceptions[i + 1]), p.exceptions[i + 2] === 1);
   }
-  return { trips, parentOf: pairs(p.parentOf), days, agencyZone: p.agencyZone, platforms: pairs(p.platforms), names: pairs(p.names) };
+  return {
+    trips, boardsOf, days, agencyZone: p.agencyZone, platforms: pairs(p.platforms), zones: pairs(p.zones), names: pairs(p.names),
+  };
 }

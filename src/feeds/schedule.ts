@@ -1,10 +1,22 @@
 // The part of a GTFS schedule the boards keep (gtfs-static.ts reads it), and the scheduled
 // departures it gives for a stop on the service days around now. A GTFS time counts from its
 // service day's "noon minus 12 h" in the schedule's zone and may pass 24:00: a trip at 25:10
-// belongs to the previous service day, so yesterday's services are looked at too.
+// belongs to the previous service day, so yesterday's services are looked at too. A trip of
+// frequencies.txt runs once per headway from each period's start_time to its end_time, its
+// stop times a pattern counted from its first.
 import { serviceDate, serviceDayBase, weekdayOf } from './zone-time.js';
 
-export interface StopTime { seq: number; stopId: string; sec: number; headsign?: string }
+export interface StopTime {
+  seq: number;
+  stopId: string;
+  sec: number;
+  headsign?: string;
+  /** pickup_type 1: passengers only get off here. Set only then: the other stop times (nearly all) carry no field. */
+  noPickup?: true;
+}
+
+/** A frequencies.txt period of a trip, in seconds of the service day; the runs start at start + k x headway, before end. */
+export interface Frequency { start: number; end: number; headway: number; exact: boolean }
 
 export interface TripInfo {
   id: string;
@@ -16,6 +28,8 @@ export interface TripInfo {
   headsign: string;
   /** All its stop times, in stop_sequence order. */
   stops: StopTime[];
+  /** frequencies.txt's periods when it runs by headway; its stop times then give only the pattern. */
+  frequencies?: Frequency[];
 }
 
 export interface ServiceDays {
@@ -34,18 +48,43 @@ export interface ScheduledCall {
   base: number;
   /** The scheduled departure, ms. */
   time: number;
+  /** A frequency-based run's start_time (seconds of the service day); undefined for a trip of stop_times alone. */
+  start?: number;
+  /** Seconds added to the trip's stop times for this run (0 but for frequency-based runs). */
+  shift: number;
+}
+
+/** When this call's run is scheduled at `stop`, another of its trip's stop times, ms. */
+export function scheduledAt(call: ScheduledCall, stop: StopTime): number {
+  return call.base + (stop.sec + call.shift) * 1000;
+}
+
+/** "HH:MM:SS" (hours may pass 24) as seconds from the service day's start; NaN when empty or malformed. */
+export function gtfsSeconds(s: string): number {
+  const m = /^(\d{1,3}):(\d\d):(\d\d)$/.exec(s);
+  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : NaN;
 }
 
 /** What a schedule keeps, as plain data: read in a thread and handed over as it is. */
 export interface ScheduleParts {
   trips: Map<string, TripInfo>;
-  /** stop_id -> the configured stop it is (itself, or its parent station). */
-  parentOf: Map<string, string>;
+  /** stop_id -> the configured stops it counts for: itself when named, its parent station when named. */
+  boardsOf: Map<string, string[]>;
   days: ServiceDays;
   agencyZone?: string;
   platforms: Map<string, string>;
   /** stop_name of every stop the kept trips call at (a destination for a trip the schedule lacks). */
   names: Map<string, string>;
+  /** stop_id -> its stop_timezone (or its station's), for the kept stops that give one. */
+  zones: Map<string, string>;
+}
+
+/**
+ * Whether a passenger can board `trip` at its call `stop`: not at the stop it ends at, nor where
+ * it only sets down (pickup_type 1). Scheduled calls and realtime updates to them both go by it.
+ */
+export function departsAt(trip: TripInfo, stop: StopTime): boolean {
+  return !stop.noPickup && stop !== trip.stops[trip.stops.length - 1];
 }
 
 export class Schedule {
@@ -54,7 +93,9 @@ export class Schedule {
   private readonly days: ServiceDays;
   private readonly platforms: Map<string, string>;
   private readonly names: Map<string, string>;
-  /** Configured stop -> the calls of kept trips there (at it or at one of its platforms). */
+  private readonly zones: Map<string, string>;
+  private readonly known: ReadonlySet<string>;
+  /** Configured stop -> the departures of kept trips there (at it or at one of its platforms). */
   private readonly calls = new Map<string, Array<{ trip: TripInfo; stop: StopTime }>>();
 
   constructor(p: ScheduleParts) {
@@ -63,13 +104,17 @@ export class Schedule {
     this.days = p.days;
     this.platforms = p.platforms;
     this.names = p.names;
+    this.zones = p.zones;
+    this.known = new Set([...p.boardsOf.values()].flat());
     for (const trip of p.trips.values()) {
       for (const stop of trip.stops) {
-        const board = p.parentOf.get(stop.stopId);
-        if (board === undefined || !Number.isFinite(stop.sec)) continue;
-        let list = this.calls.get(board);
-        if (!list) { list = []; this.calls.set(board, list); }
-        list.push({ trip, stop });
+        const boards = p.boardsOf.get(stop.stopId);
+        if (boards === undefined || !Number.isFinite(stop.sec) || !departsAt(trip, stop)) continue;
+        for (const board of boards) {
+          let list = this.calls.get(board);
+          if (!list) { list = []; this.calls.set(board, list); }
+          list.push({ trip, stop });
+        }
       }
     }
   }
@@ -81,7 +126,11 @@ export class Schedule {
     return n;
   }
 
+  /** Whether a configured stop has departures. */
   hasStop(stop: string): boolean { return this.calls.has(stop); }
+
+  /** Whether a configured stop is in the schedule's stops.txt. */
+  knows(stop: string): boolean { return this.known.has(stop); }
 
   /** The routes (names and ids) of the trips calling at `stops`. */
   routesAt(stops: readonly string[]): string[] {
@@ -94,6 +143,9 @@ export class Schedule {
 
   /** stop_name of a stop the kept trips call at; '' for any other. */
   stopName(stopId: string): string { return this.names.get(stopId) ?? ''; }
+
+  /** The stop's own zone (stop_timezone, its station's), else undefined: the agency's. */
+  zoneOf(stopId: string): string | undefined { return this.zones.get(stopId); }
 
   /** Whether a service runs on a YYYYMMDD date: calendar_dates.txt first, then calendar.txt's weekdays within its range. */
   runs(serviceId: string, date: string): boolean {
@@ -119,12 +171,32 @@ export class Schedule {
       if (base > to) continue;
       for (const stop of stops) {
         for (const c of this.calls.get(stop) ?? []) {
+          if (!this.runs(c.trip.serviceId, date)) continue;
+          if (c.trip.frequencies) { runsBetween(c, date, base, from, to, out); continue; }
           const time = base + c.stop.sec * 1000;
-          if (time < from || time >= to || !this.runs(c.trip.serviceId, date)) continue;
-          out.push({ trip: c.trip, stop: c.stop, date, base, time });
+          if (time >= from && time < to) out.push({ trip: c.trip, stop: c.stop, date, base, time, shift: 0 });
         }
       }
     }
     return out.sort((a, b) => a.time - b.time);
+  }
+}
+
+/** The runs of a frequency-based trip's call on one service day within [from, to), into `out`. */
+function runsBetween(
+  c: { trip: TripInfo; stop: StopTime }, date: string, base: number, from: number, to: number, out: ScheduledCall[],
+): void {
+  const first = c.trip.stops[0].sec;
+  const offset = c.stop.sec - first;
+  if (!Number.isFinite(offset)) return;
+  for (const f of c.trip.frequencies ?? []) {
+    if (!(f.headway > 0)) continue;
+    // The first run at or after `from`, then each headway until the period ends or `to` is reached.
+    const k = Math.max(0, Math.ceil(((from - base) / 1000 - offset - f.start) / f.headway));
+    for (let start = f.start + k * f.headway; start < f.end; start += f.headway) {
+      const time = base + (start + offset) * 1000;
+      if (time >= to) break;
+      out.push({ trip: c.trip, stop: c.stop, date, base, time, start, shift: start - first });
+    }
   }
 }

@@ -3,11 +3,12 @@
 // on addresses are checked. No connection is kept for another fetch: the next one may run under
 // other rules, and a pooled socket would skip its lookup.
 import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type * as Https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
+import { requireCjs } from '../util/require-cjs.js';
 
 export interface HopOptions {
   method: string;
@@ -42,7 +43,8 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
 
 export function requestHop(url: URL, o: HopOptions): Promise<Hop> {
   return new Promise((resolve, reject) => {
-    const mod = url.protocol === 'https:' ? https : http;
+    // node:https (and TLS under it) loads with the first https URL: a service that fetches none never loads it.
+    const mod = url.protocol === 'https:' ? (requireCjs('node:https') as typeof Https) : http;
     const headers: Record<string, string> = { 'accept': '*/*', 'accept-encoding': 'gzip, deflate, br', ...o.headers };
     if (o.body !== undefined) headers['content-length'] = String(Buffer.byteLength(o.body));
     const options = { method: o.method, headers, agent: false, lookup: o.lookup, signal: o.signal };

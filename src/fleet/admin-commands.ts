@@ -9,14 +9,14 @@
 //   restart / reboot                     the service / the controller, once the result is out
 //   update        {url, sha256}          an A/B update through RAUC (refused where RAUC is absent)
 // `id` names any display; brightness and blanking act on its physical unit (all units without it).
-import { BOOT_COMPONENT, MAX_IDENTIFY_S, type BootScreens } from '../boot/boot-screens.js';
-import type { BrightnessComponent } from '../brightness/brightness-component.js';
+import { BOOT, MAX_IDENTIFY_S } from '../capability/boot.js';
+import { BRIGHTNESS, type BrightnessControl } from '../capability/brightness.js';
 import type { RuntimeContext } from '../capability/component-contract.js';
 import { rebootController, restartService } from '../device/power.js';
 import { MldsError } from '../errors.js';
 import { ScreenshotEncoder } from '../render/encoder.js';
 import { SHA256_HEX } from '../util/sha256.js';
-import { updaterOf, type UpdateStep } from '../capability/update-status.js';
+import { UPDATE, updaterOf, type UpdateStep } from '../capability/update-status.js';
 
 export interface AdminIo {
   /** A step of a long command, told on the result topic before its result (`facts` ride along: an update's percent). */
@@ -76,8 +76,8 @@ function unitMains(f: AdminFields, ctx: RuntimeContext): string[] {
   return [config.units.find((u) => u.key === d.unit)!.displayIds[0]];
 }
 
-function brightnessOf(ctx: RuntimeContext): BrightnessComponent {
-  const b = ctx.component<BrightnessComponent>('brightness');
+function brightnessOf(ctx: RuntimeContext): BrightnessControl {
+  const b = ctx.component(BRIGHTNESS);
   if (!b) throw new MldsError('MLDS_UNAVAILABLE', 'brightness control is not running (see the service log)');
   return b;
 }
@@ -96,7 +96,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   async identify(f, ctx) {
     const s = f.seconds === undefined ? DEFAULT_IDENTIFY_S : f.seconds;
     if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s > MAX_IDENTIFY_S) throw bad('seconds', `"seconds" must be a whole number from 0 to ${MAX_IDENTIFY_S}`);
-    const boot = ctx.component<BootScreens>(BOOT_COMPONENT);
+    const boot = ctx.component(BOOT);
     if (!boot) throw new MldsError('MLDS_UNAVAILABLE', 'the info screen is not running');
     return { message: `info screen on ${boot.identify(s).length} unit(s) for ${s} s` };
   },
@@ -142,7 +142,7 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   async update(f, ctx, io) {
     const url = stringField(f, 'url', 'the URL of a RAUC bundle');
     const sha256 = digestField(f);
-    const updater = updaterOf((name) => ctx.component(name));
+    const updater = updaterOf(ctx.component(UPDATE));
     const r = await updater.update(url, sha256, progressEvery10(io));
     io.afterReply(() => updater.reboot());
     return { message: r.message, slot: r.slot, version: r.version ?? null };

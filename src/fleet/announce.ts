@@ -1,8 +1,8 @@
 // An MQTT announcement (`{"id","announce","priority"}`, docs/fleet.md) handed to the speech
 // component, and the confirmation it earns: 1 queued, 0 not now (quiet hours, a full queue),
 // 2 never (no speech on this unit, words the speaker refuses, an unknown display).
-import type { Component, RuntimeContext } from '../capability/component-contract.js';
-import { SPEECH_COMPONENT, type NotQueued, type Speaker } from '../capability/speaker.js';
+import type { RuntimeContext } from '../capability/component-contract.js';
+import { SPEECH, type NotQueued } from '../capability/speaker.js';
 import type { ErrorCode } from '../errors.js';
 import type { Confirmation } from './recent.js';
 
@@ -16,7 +16,7 @@ const REFUSED: Record<NotQueued, [0 | 2, ErrorCode, string]> = {
 
 export function announcementConfirmation(ctx: RuntimeContext, id: string, inumber: string | undefined, a: { text: string; priority: boolean }): Confirmation {
   const base = { inumber: inumber ?? null, id };
-  const speaker = ctx.component<Component & Speaker>(SPEECH_COMPONENT);
+  const speaker = ctx.component(SPEECH);
   if (!speaker) return { ...base, confirm: 2, code: 'MLDS_SPEECH_OFF', message: 'speech is not configured on this unit' };
   const r = speaker.announce({ displayId: id, text: a.text, priority: a.priority, source: 'mqtt' });
   if (r.queued) return { ...base, confirm: 1, code: null, message: `queued for speech at position ${r.position}` };

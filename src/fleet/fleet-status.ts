@@ -7,7 +7,7 @@
 //    "problems":[{"source","message"}],"problemCount", "update"?}
 //   "update" (with RAUC): {"state","percent"?,"slot": the booted slot,"outcome"?,"version"?: the last update's}
 import type { Status } from '../capability/status-types.js';
-import { UPDATE_COMPONENT, type UpdateStatus } from '../capability/update-status.js';
+import { UPDATE, type UpdateStatus } from '../capability/update-status.js';
 
 export const STATUS_MAX_BYTES = 2048;
 const TEXT_CHARS = 40;
@@ -32,7 +32,7 @@ export function compactStatus(s: Status, extra: Record<string, unknown> = {}): s
     startedAt: s.startedAt,
     at: s.time,
     uptimeSeconds: s.uptimeSeconds,
-    ...updateSummary(s.components[UPDATE_COMPONENT] as UpdateStatus | undefined),
+    ...updateSummary(s.components[UPDATE.name] as UpdateStatus | undefined),
     ...extra,
     displays: s.displays.map((d) => ({
       id: d.id,

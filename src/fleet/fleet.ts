@@ -10,7 +10,7 @@ import { RateLimiter } from '../util/rate-limiter.js';
 import { refusalLog } from '../log/refusal-log.js';
 import { countCommand } from '../control/counters.js';
 import type { ServiceProblem } from '../capability/status-types.js';
-import { shownMessage } from '../render/clip-note.js';
+import type { TextFit } from '../render/content/content.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import type { ReloadReport } from '../config/diff.js';
 import { answerAdmin } from './admin.js';
@@ -352,4 +352,14 @@ export class Fleet implements Component {
 
 export function fleetComponent(): Component {
   return new Fleet();
+}
+
+// Words for a confirmation about texts cut at their area's edge (fit "clipped": a line wider
+// than its area under overflow "pages" without wrap): the sender learns what the panel cut.
+type DisplayFit = { display: string; area: string } & TextFit;
+
+/** The message of a confirm=1: "shown", naming each area of `display` whose text is clipped and by how many pixels. */
+export function shownMessage(fits: readonly DisplayFit[] | undefined, display: string): string {
+  const cut = (fits ?? []).filter((f) => f.display === display && f.clippedPx);
+  return cut.length ? `shown; ${cut.map((f) => `area "${f.area}" clipped by ${f.clippedPx} px`).join(', ')}` : 'shown';
 }

@@ -9,7 +9,7 @@
 //   command  <prefix>/<unit>/light/<MAIN id>/set    {"state":"ON","brightness":55} | {"state":"OFF"}
 //   state    <prefix>/<unit>/light/<MAIN id>/state  {"state":"ON","brightness":55,"color_mode":"brightness"} (retained)
 import { hostname } from 'node:os';
-import type { BrightnessComponent } from '../brightness/brightness-component.js';
+import { BRIGHTNESS, type BrightnessControl } from '../capability/brightness.js';
 import { discoveryId } from '../config/discovery-id.js';
 import type { MqttSettings } from '../config/types.js';
 import { identity } from '../util/identity.js';
@@ -91,9 +91,7 @@ export class HomeAssistant {
   /** Publishes each unit's state when it differs from the one last published. */
   publishStates(link: BrokerLink): void {
     const b = this.brightness();
-    const units = (b?.status().units ?? []) as Array<{ id: string; brightness?: number; blanked?: boolean }>;
-    for (const u of units) {
-      if (u.brightness === undefined) continue;
+    for (const u of b?.status().units ?? []) {
       const state = JSON.stringify({ state: u.blanked ? 'OFF' : 'ON', brightness: u.brightness, color_mode: 'brightness' });
       if (this.published.get(u.id) === state || !link.connectedNow()) continue;
       this.published.set(u.id, state);
@@ -137,7 +135,7 @@ export class HomeAssistant {
     this.publishStates(link);
   }
 
-  private brightness(): BrightnessComponent | undefined {
-    return this.ctx.component<BrightnessComponent>('brightness');
+  private brightness(): BrightnessControl | undefined {
+    return this.ctx.component(BRIGHTNESS);
   }
 }

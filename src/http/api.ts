@@ -2,7 +2,7 @@ import type { Controller } from '../control/controller.js';
 import type { ServiceConfig } from '../config/types.js';
 import type { Frame } from '../frame.js';
 import type { Status } from '../capability/status-types.js';
-import type { Component } from '../capability/component-contract.js';
+import type { CapabilityKey } from '../capability/capability-key.js';
 import type { ArchiveLoadReport } from '../config/diff.js';
 import type { ReloadReport } from '../config/diff.js';
 import type { HistoryAnswer } from '../log/shown-log.js';
@@ -20,8 +20,8 @@ export interface ServiceApi {
   status(): Status;
   /** Loads config.json again; rejects with MldsError MLDS_CONFIG_INVALID when it has faults (the running one stays). */
   reload(): Promise<ReloadReport>;
-  /** A running capability by name (routes such as /identify and /brightness drive one); undefined when not configured. */
-  component<T extends Component = Component>(name: string): T | undefined;
+  /** A running capability by its key, as the key's type (routes such as /identify and /brightness drive one); undefined when not configured. */
+  component<T>(key: CapabilityKey<T>): T | undefined;
   /** Downloads, checks and swaps in a configuration archive, then reloads; nothing changes on any failure. */
   loadConfig(url: string, sha256?: string): Promise<ArchiveLoadReport>;
   /** The running configuration as a zip that loads onto another unit unchanged. */

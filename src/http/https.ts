@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:https';
 import { readTlsPair, type TlsPair } from '../config/tls.js';
 import type { HttpLimits, ServiceConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { HTTPS, type HttpsControl } from '../capability/https.js';
 import { closeServer, listen } from './listen.js';
 import { refusalLog } from '../log/refusal-log.js';
 import { guardUrl, protect, serverOptions } from './server.js';
@@ -18,10 +19,7 @@ export interface HttpsDeps {
   host: string;
 }
 
-export interface HttpsComponent extends Component {
-  /** The port HTTPS answers on, undefined while it is not listening. */
-  port(): number | undefined;
-}
+type HttpsComponent = Component & HttpsControl;
 
 type Https = NonNullable<ServiceConfig['https']>;
 
@@ -66,7 +64,7 @@ export function httpsComponent(deps: HttpsDeps): HttpsComponent {
   };
 
   return {
-    name: 'https',
+    name: HTTPS.name,
     port: () => port,
     async start(ctx) {
       const cfg = ctx.config().https;

@@ -1,8 +1,7 @@
 import { closeSync, existsSync, fstatSync, readdirSync, renameSync, statSync, unlinkSync, write } from 'node:fs';
 import path from 'node:path';
 import { moveAsideUnlessRegular, openForAppend } from '../util/regular-file.js';
-import type { LogSpace } from './log-space.js';
-import { rotatedName } from './rotated-name.js';
+import { rotatedName, type LogSpace } from './log-space.js';
 
 export interface DailyFileOptions {
   dir: string;

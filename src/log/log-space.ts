@@ -6,7 +6,6 @@
 // "Logging").
 import { readdirSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { rotatedName } from './rotated-name.js';
 
 /** Free space the logs leave to the state when both are on one filesystem. */
 export const STATE_RESERVE_BYTES = 1 << 20;
@@ -128,3 +127,6 @@ function existingDev(dir: string): number | undefined {
     if (d === path.dirname(d)) return undefined;
   }
 }
+
+/** Rotated files of the log named `name`: name-DAY.log and name-DAY.N.log. */
+export const rotatedName = (name: string): RegExp => new RegExp(`^${name}-(\\d{4}-\\d{2}-\\d{2})(?:\\.(\\d+))?\\.log$`);

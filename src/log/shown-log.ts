@@ -7,8 +7,7 @@ import path from 'node:path';
 import type { ServiceProblem } from '../problem.js';
 import { moveAsideUnlessRegular } from '../util/regular-file.js';
 import { DailyFile } from './daily-file.js';
-import { rotatedName } from './rotated-name.js';
-import type { LogSpace } from './log-space.js';
+import { rotatedName, type LogSpace } from './log-space.js';
 
 const NAME = 'shown';
 const CHUNK = 64 * 1024;

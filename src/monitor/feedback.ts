@@ -1,5 +1,6 @@
 import type { DisplayConfig } from '../config/types.js';
 import type { StateStore } from '../control/store.js';
+import { MAX_INUMBER } from '../control/command.js';
 import type { Clock } from '../util/clock.js';
 import type { ServiceProblem } from '../problem.js';
 import { checkAddress } from '../fetch/address-rules.js';
@@ -20,13 +21,12 @@ export interface FeedbackOptions {
 const DEFAULTS: FeedbackOptions = { attempts: 5, firstDelayMs: 1000, timeoutMs: 3000, queueLimit: 1000, concurrency: 4 };
 /** How many recent confirmations are kept for status and tests: a unit runs for years. */
 const KEEP_SENT = 100;
-/** The longest inumber a command may carry (src/control/command.ts); a faulty one may be longer. */
-const MAX_INUMBER = 255;
 
 /**
- * A faulty command's inumber cut to the limit, so a hostile one is not echoed whole to the
- * feedback server (and into its log). No surrogate pair is split and a lone half (a cron's
- * JSON can hold one) becomes U+FFFD: encodeURIComponent throws on it.
+ * A faulty command's inumber (a refused one may be longer than MAX_INUMBER) cut to the limit, so
+ * a hostile one is not echoed whole to the feedback server (and into its log). No surrogate pair
+ * is split and a lone half (a cron's JSON can hold one) becomes U+FFFD: encodeURIComponent
+ * throws on it.
  */
 function bounded(inumber: string): string {
   let cut = inumber.length <= MAX_INUMBER ? inumber : inumber.slice(0, MAX_INUMBER);

@@ -11,7 +11,7 @@ import type { HealthReport } from './health.js';
 import { MetricFamily, type Labels } from './metric-family.js';
 import type { Status } from '../capability/status-types.js';
 import { commandCounts, confirmationCounts, supersededCount } from '../control/counters.js';
-import { UPDATE_COMPONENT, UPDATE_OUTCOMES, UPDATE_STATES, type UpdateStatus } from '../capability/update-status.js';
+import { UPDATE, UPDATE_OUTCOMES, UPDATE_STATES, type UpdateStatus } from '../capability/update-status.js';
 
 const STATES = ['connecting', 'connected', 'disconnected', 'refused', 'stopped'] as const;
 
@@ -151,7 +151,7 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
     if (typeof h.memory.serviceAnonymousBytes === 'number') m.anonymous.add(h.memory.serviceAnonymousBytes);
     m.load.add(h.load[0]);
   }
-  const u = status.components[UPDATE_COMPONENT] as UpdateStatus | undefined;
+  const u = status.components[UPDATE.name] as UpdateStatus | undefined;
   if (u) {
     for (const s of UPDATE_STATES) m.updateState.add(s === u.state ? 1 : 0, { state: s });
     if (u.last) for (const o of UPDATE_OUTCOMES) m.updateOutcome.add(o === u.last.outcome ? 1 : 0, { outcome: o, version: u.last.version ?? '' });

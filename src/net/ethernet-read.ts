@@ -6,32 +6,12 @@ import { MldsError } from '../errors.js';
 import { ipJson } from './commands.js';
 import { dnsServers } from './dns-servers.js';
 import { formatIpv4, maskOfPrefix } from './ipv4.js';
+import type { EthernetConfig } from '../capability/network.js';
 
 interface IpAddrInfo { family: 'inet' | 'inet6'; local: string; prefixlen: number; dynamic?: boolean; scope?: string }
 export interface IpLink { ifindex: number; ifname: string; flags: string[]; mtu: number; operstate: string; link_type: string; address?: string; addr_info?: IpAddrInfo[] }
 interface IpRoute { dst: string; gateway?: string; dev: string; protocol?: string; metric?: number }
 
-export interface EthernetConfig {
-  interface: string;
-  mac: string | null;
-  /** The kernel's operational state: up, down, dormant, unknown... */
-  state: string;
-  /** A cable is in and the other end is alive (LOWER_UP). */
-  carrier: boolean;
-  speedMbps: number | null;
-  mtu: number;
-  /** An IPv4 address with a lease lifetime, or a default route from DHCP. */
-  dhcp: boolean;
-  /** The first IPv4 address, in the form /setethernetconfig takes. */
-  ip: string | null;
-  netmask: string | null;
-  prefix: number | null;
-  gateway: string | null;
-  dns: string[];
-  addresses: Array<{ family: 'ipv4' | 'ipv6'; address: string; prefix: number; netmask?: string; dynamic: boolean }>;
-  /** Where `dns` was read from. */
-  dnsSource: string;
-}
 
 /**
  * The configured interface, else the one the IPv4 default route leaves by, else the first

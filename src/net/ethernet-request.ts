@@ -4,11 +4,9 @@
 import { KEY_PARAM } from '../control/credentials.js';
 import { parseQuery } from '../control/query.js';
 import { MldsError } from '../errors.js';
+import type { NetworkRequest } from '../capability/network.js';
 import { broadcastOf, formatIpv4, maskOfPrefix, networkOf, notUnicast, parseIpv4, prefixOfMask } from './ipv4.js';
 
-export type NetworkRequest =
-  | { dhcp: true }
-  | { dhcp: false; ip: string; prefix: number; netmask: string; gateway: string; dns: string[] };
 
 const FIELDS = ['dhcp', 'ip', 'netmask', 'gateway', 'dns'] as const;
 /** resolv.conf reads three name servers; more would be silently unused. */

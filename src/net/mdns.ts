@@ -6,6 +6,7 @@ import { hostname, networkInterfaces } from 'node:os';
 import { Bonjour } from 'bonjour-service';
 import type { MdnsSettings, ServiceConfig } from '../config/types.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { MDNS, type MdnsControl } from '../capability/network.js';
 import { VERSION } from '../version.js';
 
 /** A TXT string is at most 255 bytes, `key=value` included. */
@@ -13,10 +14,7 @@ const TXT_MAX = 255;
 /** Goodbye packets are sent before the socket closes; never wait longer than this for them. */
 const STOP_WAIT_MS = 1000;
 
-export interface MdnsComponent extends Component {
-  /** Withdraws and announces again (addresses, ports or facts changed). */
-  reannounce(): Promise<void>;
-}
+type MdnsComponent = Component & MdnsControl;
 
 interface Announcement { name: string; port: number; host: string; txt: Record<string, string>; iface?: string }
 
@@ -115,7 +113,7 @@ export function mdnsComponent(): MdnsComponent {
   };
 
   return {
-    name: 'mdns',
+    name: MDNS.name,
     async start(c) { ctx = c; announce(c); },
     async reload(c) { ctx = c; await reannounce(); },
     reannounce,

@@ -5,8 +5,8 @@
 import { MldsError } from '../errors.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import { applyCommand, run } from './commands.js';
-import type { NetworkRequest } from './ethernet-request.js';
-import { gatewayOf, readEthernet, resolveInterface, type EthernetConfig } from './ethernet-read.js';
+import { MDNS, NETWORK, type EthernetConfig, type NetworkControl, type NetworkRequest } from '../capability/network.js';
+import { gatewayOf, readEthernet, resolveInterface } from './ethernet-read.js';
 import { forgetNeighbour, gatewayAnswers } from './gateway.js';
 import { forgetPending, restoreNetworkFile, unconfirmed, writeNetworkFile, type Pending } from './networkd.js';
 
@@ -31,19 +31,7 @@ export interface ChangeEvent {
   resumed?: boolean;
 }
 
-export interface ChangeAnswer { interface: string; file: string; rollbackSeconds: number }
-
-export interface NetworkComponent extends Component {
-  read(): Promise<EthernetConfig>;
-  /**
-   * Writes the change and returns what the answer says; `apply` must be called once the
-   * answer is sent (the address may change under the connection). Throws MLDS_NETWORK_BUSY
-   * while a change is watched, MLDS_NETWORK_UNAVAILABLE when nothing could be written.
-   */
-  change(req: NetworkRequest): Promise<{ answer: ChangeAnswer; apply(): void }>;
-  /** Seconds until the change being watched is settled, undefined when none is. */
-  busySeconds(): number | undefined;
-}
+type NetworkComponent = Component & NetworkControl;
 
 export function describeRequest(req: NetworkRequest): string {
   return req.dhcp ? 'dhcp=true' : `dhcp=false ip=${req.ip}/${req.prefix} gateway=${req.gateway} dns=${req.dns.join(',')}`;
@@ -89,7 +77,7 @@ export function networkComponent(): NetworkComponent {
     const level = state === 'confirmed' ? 'info' : 'warn';
     c().log[level]({ interface: p.interface, request: ev.request, state }, `network change ${state}: ${message}`);
     // Its addresses changed (or came back): the announcement must say where the unit is now.
-    void c().component<Component & { reannounce?(): Promise<void> }>('mdns')?.reannounce?.();
+    void c().component(MDNS)?.reannounce();
   };
 
   const rollback = async (p: Pending, ev: ChangeEvent, why: string) => {
@@ -136,7 +124,7 @@ export function networkComponent(): NetworkComponent {
   };
 
   return {
-    name: 'network',
+    name: NETWORK.name,
     async start(context) {
       ctx = context;
       stopped = false;

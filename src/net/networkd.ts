@@ -13,7 +13,7 @@ import { access, readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { MldsError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
-import type { NetworkRequest } from './ethernet-request.js';
+import type { NetworkRequest } from '../capability/network.js';
 
 export interface Pending { file: string; interface: string; previous: string | null; request: NetworkRequest; writtenAt: string }
 

@@ -1,6 +1,8 @@
 // The hardware seam between the compositor and a panel, after FPP's channel outputs:
-// open -> (prepare -> send)* -> close. An output owns the pixel-format conversion,
-// the frame swap and brightness; the compositor only hands it finished frames.
+// open -> send* -> close, and open again after the runner (runner.ts) closed a failing output;
+// one send at a time, setBrightness whenever the output is open (during a send too), describe
+// at any time. An output owns the pixel-format conversion, the frame swap and brightness; the
+// compositor only hands it finished frames.
 
 import type { Frame } from '../frame.js';
 

@@ -1,13 +1,13 @@
 // Audio areas play without drawing: the sound follows the display's state through a
 // subscription (src/control/changes.ts), not through the frame loop, so a boot screen or a
 // slow panel never starts, stops or delays it. One player per audio area whose display shows
-// a file in it.
+// a file in it. A player's fault is its area's on /status (playFault).
 import path from 'node:path';
+import { kindOf } from '../config/area-types/registry.js';
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { audioSink } from '../media/audio-sink.js';
 import { AudioPlayer } from '../media/audio-player.js';
-import { setAreaFault } from '../render/area-faults.js';
 
 export interface PlaybackLog {
   info(obj: object, msg: string): void;
@@ -27,7 +27,8 @@ export class AudioAreas {
     // A display that left the configuration plays nothing, whatever its last state held.
     if (state?.layout && config.displayById.has(displayId)) {
       for (const a of state.areas.values()) {
-        if (a.area.type === 'audio' && a.source !== 'none' && a.file) wanted.set(`${displayId}\n${a.area.id}`, { area: a.area, file: a.file });
+        if (a.source === 'none' || !a.file || kindOf(a.area.type).media !== 'played') continue;
+        wanted.set(`${displayId}\n${a.area.id}`, { area: a.area, file: a.file });
       }
     }
     const ending = new Map<string, Promise<void>>();
@@ -41,7 +42,6 @@ export class AudioAreas {
     for (const [key, w] of wanted) {
       const sink = audioSink(config.audioDevice, displayId, w.area.id);
       const player = new AudioPlayer(w.file, sink, (fault) => {
-        setAreaFault(w.area, fault);
         if (fault) this.log.warn({ display: displayId, area: w.area.id, fault }, 'audio area cannot play');
       }, ending.get(key));
       this.playing.set(key, { display: displayId, area: w.area, file: w.file, device: config.audioDevice, player });
@@ -58,6 +58,12 @@ export class AudioAreas {
     for (const [key, p] of this.playing) void this.end(key, p, 'stopped (service stopping)');
   }
 
+  /** Why `area` of `display` cannot play now (its player's fault); undefined: it plays, or is not played here. */
+  playFault(display: string, area: AreaConfig): string | undefined {
+    const p = this.playing.get(`${display}\n${area.id}`);
+    return p?.area === area ? p.player.fault : undefined;
+  }
+
   status(): unknown {
     return [...this.playing.values()].map((p) => ({
       display: p.display, area: p.area.id, file: path.basename(p.file), sink: p.player.sink.describe,
@@ -67,7 +73,6 @@ export class AudioAreas {
 
   private end(key: string, p: Playing, why: string): Promise<void> {
     this.playing.delete(key);
-    setAreaFault(p.area, undefined);
     this.log.info({ display: p.display, area: p.area.id, file: path.basename(p.file) }, `audio ${why}`);
     return p.player.stop();
   }

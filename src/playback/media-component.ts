@@ -41,6 +41,7 @@ export function mediaComponent(): Component {
       audio?.close();
       audio = undefined;
     },
+    playFault: (display, area) => audio?.playFault(display, area),
     status() {
       return { audio: audio?.status() ?? [], videoDecoders: liveDecoders(), ffmpegProcesses: liveChildren(), browser: browserStatus() };
     },

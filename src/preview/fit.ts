@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { pointer } from '../config/faults.js';
-import type { AreaConfig, ServiceConfig } from '../config/types.js';
+import type { ServiceConfig, TextArea } from '../config/types.js';
+import { kindOf } from '../config/area-types/registry.js';
+import type { ConfigText } from '../config/area-types/area-type.js';
 import { needsLayout, signTextContent } from '../render/content/sign-text.js';
 import { multiFitFault } from '../config/area-types/multi-fit.js';
 import { TextContent } from '../render/content/text.js';
@@ -17,7 +19,9 @@ export function fontDirsOf(config: ServiceConfig): string[] {
  * without wrap). The renderer's own contents decide, so the verdict is what the panel does.
  * The font folders must be in use (useFontDirs) first.
  */
-export function measureLine(area: AreaConfig, text: string, fontSize = area.fontSize): { width: number; scrolls: boolean; clippedPx?: number } {
+export function measureLine(
+  area: TextArea, text: string, fontSize = area.fontSize,
+): { width: number; scrolls: boolean; clippedPx?: number } {
   if (needsLayout(area, text)) {
     const block = signTextContent({ area, text, size: fontSize, color: area.fontColor, pxPerSecond: 1, origin: 0 });
     return { width: block.blockWidth, scrolls: block.scrolls, clippedPx: block.textFit.clippedPx };
@@ -40,10 +44,15 @@ const quote = (s: string) => JSON.stringify(s.length > 60 ? s.slice(0, 57) + '..
 export function fitWarnings(config: ServiceConfig): string[] {
   useFontDirs(fontDirsOf(config));
   const out: string[] = [];
-  const check = (where: string, what: string, area: AreaConfig, text: string) => {
-    // A MULTI page that does not fit is refused in a command (a static key selecting it).
+  const check = (where: string, area: TextArea, { text, key }: ConfigText) => {
+    const what = key === undefined ? 'defaultValue ' : `params ${quote(key)} text `;
+    // A MULTI page that does not fit is refused in a command (one selecting its key).
     const multi = multiFitFault(area, text, area.fontSize);
-    if (multi) { out.push(`${where}: ${what}${quote(text)}: ${multi}${area.type === 'static' && what.startsWith('params') ? '; a command selecting it is refused' : ''}`); return; }
+    if (multi) {
+      const refused = key !== undefined ? '; a command selecting it is refused' : '';
+      out.push(`${where}: ${what}${quote(text)}: ${multi}${refused}`);
+      return;
+    }
     const line = measureLine(area, text);
     if (line.scrolls) out.push(`${where}: ${what}${quote(text)} is ${line.width} px wide and will scroll in ${area.width} px`);
     if (line.clippedPx) out.push(`${where}: ${what}${quote(text)} has a line ${line.clippedPx} px wider than the area (${area.width} px): its end is cut (overflow "pages" without wrap)`);
@@ -52,14 +61,7 @@ export function fitWarnings(config: ServiceConfig): string[] {
     for (const [name, layout] of d.layouts) {
       for (const a of layout.areas) {
         const at = pointer('displays', d.id, 'layout', name, a.id);
-        const dv = a.defaultValue;
-        if (a.type === 'static') {
-          for (const [key, text] of Object.entries(a.params)) check(at, `params ${quote(key)} text `, a, text);
-          // A defaultValue naming a params key is checked above; any other is shown as it is.
-          if (dv && !Object.prototype.hasOwnProperty.call(a.params, dv)) check(at, 'defaultValue ', a, dv);
-        } else if ((a.type === 'text' || a.type === 'dynamic') && dv) {
-          check(at, 'defaultValue ', a, dv);
-        }
+        kindOf(a.type).configTexts?.(a, (area, text) => check(at, area, text));
       }
     }
   }

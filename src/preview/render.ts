@@ -4,9 +4,10 @@ import type { ServiceConfig, UnitConfig } from '../config/types.js';
 import { Compositor } from '../render/compositor.js';
 import { encodeFrame } from '../render/encode.js';
 import { scrollPxPerSecond } from '../render/content/scroll.js';
-import type { BoardSource } from '../render/content/board-source.js';
+import type { BoardSource } from '../config/board-source.js';
 import { useFontDirs } from '../text/fonts.js';
 import { fontDirsOf, measureLine } from './fit.js';
+import { scrollingOf } from '../config/area-types/text-look.js';
 import { offlineController } from './offline.js';
 
 /** An area whose text is wider than the area, so the panel scrolls it. */
@@ -63,12 +64,12 @@ export async function renderCommand(config: ServiceConfig, controller: Controlle
   const areas = new Map(live.areas);
   for (const [id, st] of live.areas) {
     let setAt = now - 60_000;
-    if (st.text !== undefined && st.text !== '') {
+    if (st.text !== undefined && st.text !== '' && 'fontSize' in st.area) {
       const line = measureLine(st.area, st.text, st.fontSize);
       if (line.scrolls) {
         scrolls.push({ display: d.id, layout: applied.layout, area: id, textWidth: line.width, areaWidth: st.area.width });
         // The scroll position follows the clock from setAt: travelled distance = area width puts the head at x = 0.
-        setAt = now - Math.ceil((st.area.width * 1000) / scrollPxPerSecond(st.area.scrollSpeed));
+        setAt = now - Math.ceil((st.area.width * 1000) / scrollPxPerSecond(scrollingOf(st.area).scrollSpeed));
       }
     }
     areas.set(id, { ...st, setAt });

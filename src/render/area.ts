@@ -1,9 +1,9 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { AreaConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
-import { drawerOf, type DrawEnv } from './content/drawers.js';
+import { drawerOf, type AreaDrawer, type DrawEnv } from './content/drawers.js';
 import type { Boards } from './content/departures.js';
-import type { Content, TextFit } from './content/content.js';
+import type { Content, ContentReport, TextFit } from './content/content.js';
 import type { Rect } from '../frame.js';
 import { AreaRects } from './area-rects.js';
 import { AreaLayer, backgroundStyle, drawArea, type Phase } from './area-draw.js';
@@ -25,9 +25,8 @@ export interface RenderOptions {
 const NO_CONTENT = '-';
 
 /** What decides whether two states look the same: equal ones swap without an effect. */
-function signature(area: AreaConfig, st: AreaState | undefined): string {
-  const own = drawerOf(area.type).signature;
-  if (own) return own(area, st);
+function signature(drawer: AreaDrawer, area: AreaConfig, st: AreaState | undefined): string {
+  if (drawer.signature) return drawer.signature(area, st);
   if (!st || st.source === 'none') return '';
   const c = st.fontColor;
   return JSON.stringify([st.text ?? null, st.file ?? null, st.url ?? null, c ? [c.r, c.g, c.b] : null, st.fontSize ?? null]);
@@ -73,10 +72,13 @@ export class AreaRenderer {
   private readonly background: string | undefined;
   /** The area's rectangle on the unit; never changed, so frames may keep it as damage. */
   readonly rect: Rect;
+  /** How the area's type draws. */
+  private readonly drawer: AreaDrawer;
   /** changedRect()'s answers, and each as a frame's whole damage. */
   private readonly rects: AreaRects;
 
   constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {
+    this.drawer = drawerOf(area.type);
     this.rects = new AreaRects(area);
     this.rect = this.rects.whole;
     this.background = backgroundStyle(area);
@@ -87,7 +89,7 @@ export class AreaRenderer {
     if (st === this.seen) return;
     const first = this.seen === null;
     this.seen = st;
-    const sig = signature(this.area, st);
+    const sig = signature(this.drawer, this.area, st);
     if (!first && sig === this.sig) return;
     this.sig = sig;
     this.generation++;
@@ -96,7 +98,7 @@ export class AreaRenderer {
     const old = this.current;
     const a = this.area;
 
-    if (drawerOf(a.type).swapsLive?.(a, old, st)) {
+    if (this.drawer.swapsLive?.(a, old, st)) {
       this.buildFault = undefined;
       // Swapped in place: no effect, and the scroll keeps its origin so nothing jumps back.
       this.current = this.makeContent(st, { start: at, previous: old, live: true, timezone: this.opts.timezone, fps: this.opts.fps, boards: this.opts.boards });
@@ -122,7 +124,7 @@ export class AreaRenderer {
 
   private makeContent(st: AreaState | undefined, env: DrawEnv): Content | undefined {
     try {
-      return drawerOf(this.area.type).draw?.(this.area, st, env);
+      return this.drawer.draw?.(this.area, st, env);
     } catch (err) {
       this.buildFault = err instanceof Error ? err.message : String(err);
       return undefined;
@@ -268,13 +270,20 @@ export class AreaRenderer {
     return this.current?.textFit;
   }
 
+  /** What the content on show reports of the area on /status (a board's rows and state). */
+  report(): ContentReport | undefined {
+    return this.current?.report?.();
+  }
+
   private buildFault: string | undefined;
   private drawFault: string | undefined;
 
   /** Why this area cannot show its content (for /status); it shows its background meanwhile. */
   get fault(): string | undefined {
-    const font = this.area.font ? fontFaults().get(this.area.font) : undefined;
-    return this.drawFault ?? this.buildFault ?? this.current?.fault ?? (font && `font ${this.area.font}: ${font} (drawn in the default font)`);
+    const file = 'font' in this.area ? this.area.font : undefined;
+    const font = file ? fontFaults().get(file) : undefined;
+    const drawn = this.drawFault ?? this.buildFault ?? this.current?.fault;
+    return drawn ?? (font && `font ${file}: ${font} (drawn in the default font)`);
   }
 
   draw(ctx: CanvasRenderingContext2D, now: number): void {

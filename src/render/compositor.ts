@@ -3,7 +3,7 @@ import type { DisplayConfig, UnitConfig } from '../config/types.js';
 import type { DisplayState } from '../control/state.js';
 import { intersects, type Frame, type Rect, visibleOnly } from '../frame.js';
 import { AreaRenderer, type RenderOptions } from './area.js';
-import type { TextFit } from './content/content.js';
+import type { ContentReport, TextFit } from './content/content.js';
 import { copyKept, keepPictures, keptBytes } from './kept-pictures.js';
 import { PACKAGE_FONT_DIR, useFontDirs } from '../text/fonts.js';
 import { readBack } from './read-back.js';
@@ -46,6 +46,12 @@ export class Compositor {
   private last: Frame;
   /** The unit's picture, updated in place: frames are views of it (see Frame). */
   private readonly buffer: Uint8Array;
+  /**
+   * Nothing was painted yet: the picture is still all zero, which outputs and encoders show as
+   * black. A unit with nothing to draw paints nothing then, so its picture's pages are never
+   * touched and take no memory (8 MB at 1080p) until something is shown.
+   */
+  private untouched = true;
   private everythingDirty = true;
   private overlay: Overlay | undefined;
   private overlayNext = -Infinity;
@@ -76,6 +82,8 @@ export class Compositor {
     const dirty = this.collectDirty(now);
     if (dirty.length === 0) return this.last;
     const all = this.allRenderers();
+    // Black over a picture still all zero (no display has an area yet) would change no pixel on any panel.
+    if (this.untouched && all.length === 0) return this.last;
     for (let i = 0; i < dirty.length; i++) {
       if (copyKept(this.buffer, this.unit, dirty[i], all, now)) continue;
       this.paint(dirty[i], undefined, now);
@@ -101,6 +109,7 @@ export class Compositor {
     const W = this.unit.width, H = this.unit.height;
     const all = overlay ? undefined : this.allRenderers();
     const s = this.scratch.for(r), { canvas, ctx } = s;
+    this.untouched = false;
     for (let y = r.y; y < r.y + r.h; y += canvas.height) {
       const h = Math.min(canvas.height, r.y + r.h - y);
       ctx.save();
@@ -176,6 +185,15 @@ export class Compositor {
     const out: Array<{ display: string; area: string } & TextFit> = [];
     for (const [display, m] of this.memory) {
       for (const ar of m.renderers) { const f = ar.textFit; if (f) out.push({ display, area: ar.area.id, ...f }); }
+    }
+    return out;
+  }
+
+  /** What the content on show in each area reports of it, for /status (a board's rows and state). */
+  reports(): Array<{ display: string; area: string } & ContentReport> {
+    const out: Array<{ display: string; area: string } & ContentReport> = [];
+    for (const [display, m] of this.memory) {
+      for (const ar of m.renderers) { const r = ar.report(); if (r) out.push({ display, area: ar.area.id, ...r }); }
     }
     return out;
   }

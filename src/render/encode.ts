@@ -21,7 +21,8 @@ export function toCanvas(frame: Frame, width: number, height: number, reuse?: Ca
   const c = same ? reuse : createCanvas(w, h);
   const data = new Uint8ClampedArray(frame.data.buffer, frame.data.byteOffset, frame.data.byteLength);
   const img = createImageData(data, frame.width, frame.height);
-  const ctx = c.getContext('2d');
+  // Opaque (cairo RGB24), as a panel is: what was never drawn (all zero) is black, not transparent.
+  const ctx = c.getContext('2d', { alpha: false });
   if (!same || !rects) {
     // Only the top-left w x h is put: a display may be smaller than the unit it draws on.
     ctx.putImageData(img, 0, 0, 0, 0, w, h);

@@ -31,15 +31,14 @@ function scratchOf(w: number, h: number): Scratch {
 }
 
 export class ScratchCanvases {
-  private readonly strip: Scratch;
+  /** Made on the first drawing: a unit with nothing to show holds no canvas (a 1080p strip is 1 MB). */
+  private strip: Scratch | undefined;
   /** Fitted canvases by width * 65536 + rows, least recently used first. */
   private readonly fitted = new Map<number, Scratch>();
   /** The key used last: an animation asks for the same canvas every frame, which needs no reordering. */
   private lastKey = -1;
 
-  constructor(private readonly width: number, height: number) {
-    this.strip = scratchOf(width, Math.min(height, STRIP_ROWS));
-  }
+  constructor(private readonly width: number, private readonly height: number) {}
 
   /**
    * The canvas to draw rectangle `r` on, a strip of at most its height at a time: the strip
@@ -47,8 +46,9 @@ export class ScratchCanvases {
    * rows as the strip canvas's pixels allow (a 400x320 GIF on a 1920 px unit: one 400x320 strip).
    */
   for(r: Rect): Scratch {
-    const area = this.width * this.strip.canvas.height;
-    if (r.w * Math.min(r.h, this.strip.canvas.height) * 2 >= area) return this.strip;
+    const strip = (this.strip ??= scratchOf(this.width, Math.min(this.height, STRIP_ROWS)));
+    const area = this.width * strip.canvas.height;
+    if (r.w * Math.min(r.h, strip.canvas.height) * 2 >= area) return strip;
     const rows = Math.min(r.h, Math.floor(area / r.w));
     const key = r.w * 65536 + rows;
     let s = this.fitted.get(key);
@@ -69,7 +69,7 @@ export class ScratchCanvases {
 
   /** Bytes of canvas held: the strip and the fitted ones. */
   get bytes(): number {
-    let n = this.strip.canvas.stride * this.strip.canvas.height;
+    let n = this.strip ? this.strip.canvas.stride * this.strip.canvas.height : 0;
     for (const s of this.fitted.values()) n += s.canvas.stride * s.canvas.height;
     return n;
   }

@@ -8,7 +8,7 @@ import { Compositor, type CompositorOptions, type Overlay } from './compositor.j
 import { PACKAGE_FONT_DIR } from '../text/fonts.js';
 import { frameClock } from './frame-clock.js';
 import { FrameLoop } from './loop.js';
-import type { BoardSource } from './content/board-source.js';
+import type { BoardSource } from '../config/board-source.js';
 import type { Boards } from './content/departures.js';
 
 function compositorOptions(config: ServiceConfig): CompositorOptions {

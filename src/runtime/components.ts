@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import type { ComponentEntry } from '../capability/component-contract.js';
+import { ComponentEntry } from '../capability/component-contract.js';
+import { BOOT } from '../capability/boot.js';
+import { BRIGHTNESS } from '../capability/brightness.js';
+import { FEEDS } from '../capability/feeds.js';
+import { HTTPS } from '../capability/https.js';
+import { MDNS, NETWORK } from '../capability/network.js';
+import { SPEECH } from '../capability/speaker.js';
+import { UPDATE } from '../capability/update-status.js';
 import { RECHECK_SECONDS, recheckComponent } from './recheck.js';
 import type { HttpsDeps } from '../http/https.js';
 import { mediaEntry } from '../playback/entry.js';
@@ -7,46 +14,47 @@ import { mediaEntry } from '../playback/entry.js';
 /**
  * Every capability that runs with the service, in start order. A capability registers here
  * (one entry; main.ts does not change) and is imported only when `wanted` says the
- * configuration uses it, so an unconfigured one costs nothing.
+ * configuration uses it, so an unconfigured one costs nothing. One that others find registers
+ * under its key (src/capability/), and must have the key's type to compile.
  */
 export function components(opts: { recheckSeconds?: number; https?: HttpsDeps; stateDir?: string } = {}): ComponentEntry[] {
   const recheck = opts.recheckSeconds ?? RECHECK_SECONDS;
   return [
     // Always: the boot screens and /identify (it draws nothing unless a unit asks for a screen).
-    { name: 'boot', wanted: () => true, load: async () => new (await import('../boot/boot-screens.js')).BootScreens() },
+    ComponentEntry.of(BOOT, () => true, async () => new (await import('../boot/boot-screens.js')).BootScreens()),
     // 0 turns the re-check off (tests that count the clock's timers).
-    { name: 'recheck', wanted: () => recheck > 0, load: async () => recheckComponent(recheck) },
+    ComponentEntry.named('recheck', () => recheck > 0, async () => recheckComponent(recheck)),
     // Always: daylight is the default brightness (the lowest of the brightness precedence).
-    { name: 'brightness', wanted: () => true, load: async () => (await import('../brightness/brightness-component.js')).brightnessComponent() },
-    { name: 'crons', wanted: (c) => c.crons.length > 0, load: async () => (await import('../schedule/crons.js')).cronsComponent() },
-    { name: 'pollers', wanted: (c) => c.pollers.length > 0, load: async () => (await import('../schedule/pollers.js')).pollersComponent() },
+    ComponentEntry.of(BRIGHTNESS, () => true, async () => (await import('../brightness/brightness-component.js')).brightnessComponent()),
+    ComponentEntry.named('crons', (c) => c.crons.length > 0, async () => (await import('../schedule/crons.js')).cronsComponent()),
+    ComponentEntry.named('pollers', (c) => c.pollers.length > 0, async () => (await import('../schedule/pollers.js')).pollersComponent()),
     // /getethernetconfig, /setethernetconfig and a rollback watch left by a restart (Linux: ip, systemd-networkd).
-    { name: 'network', wanted: () => process.platform === 'linux', load: async () => (await import('../net/network.js')).networkComponent() },
-    { name: 'https', wanted: (c) => !!c.https && !!opts.https, load: async () => (await import('../http/https.js')).httpsComponent(opts.https!) },
+    ComponentEntry.of(NETWORK, () => process.platform === 'linux', async () => (await import('../net/network.js')).networkComponent()),
+    ComponentEntry.of(HTTPS, (c) => !!c.https && !!opts.https, async () => (await import('../http/https.js')).httpsComponent(opts.https!)),
     // After https: the announcement carries its port.
-    { name: 'mdns', wanted: (c) => !!c.mdns, load: async () => (await import('../net/mdns.js')).mdnsComponent() },
+    ComponentEntry.of(MDNS, (c) => !!c.mdns, async () => (await import('../net/mdns.js')).mdnsComponent()),
     // Audio areas follow the displays' state; video and web areas report what they run (src/media).
     mediaEntry,
     // Departure boards' transit feeds (src/feeds): only when `feeds` is configured.
-    { name: 'feeds', wanted: (c) => c.feeds.length > 0, load: async () => (await import('../feeds/feeds-component.js')).feedsComponent() },
+    ComponentEntry.of(FEEDS, (c) => c.feeds.length > 0, async () => (await import('../feeds/feeds-component.js')).feedsComponent()),
     // Announcements read aloud by espeak-ng (src/speech): only when `speech` is configured. Before
     // the fleet, which hands it MQTT announcements.
-    { name: 'speech', wanted: (c) => !!c.speech, load: async () => (await import('../speech/speech-component.js')).speechComponent() },
+    ComponentEntry.of(SPEECH, (c) => !!c.speech, async () => (await import('../speech/speech-component.js')).speechComponent()),
     // A/B software updates through RAUC (src/update): only where RAUC is configured (MLDS_RAUC_CONF names another system.conf).
     // Before the fleet: its first retained status carries the slot and the last update.
-    {
-      name: 'update',
-      wanted: () => !!opts.stateDir && existsSync(process.env.MLDS_RAUC_CONF ?? '/etc/rauc/system.conf'),
-      load: async () => {
+    ComponentEntry.of(
+      UPDATE,
+      () => !!opts.stateDir && existsSync(process.env.MLDS_RAUC_CONF ?? '/etc/rauc/system.conf'),
+      async () => {
         const [{ updateComponent }, { busctlRauc }, { rebootController }] = await Promise.all([import('../update/update-component.js'), import('../update/rauc-busctl.js'), import('../device/power.js')]);
         return updateComponent(opts.stateDir!, busctlRauc(), () => rebootController());
       },
-    },
+    ),
     // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
-    { name: 'fleet', wanted: (c) => !!c.mqtt, load: async () => (await import('../fleet/fleet.js')).fleetComponent() },
+    ComponentEntry.named('fleet', (c) => !!c.mqtt, async () => (await import('../fleet/fleet.js')).fleetComponent()),
     // CAP emergency alerts (src/alerts): only when `alerts` lists a feed; its alerts in force are kept in the state folder.
-    { name: 'alerts', wanted: (c) => c.alerts.length > 0, load: async () => (await import('../alerts/alerts-component.js')).alertsComponent(opts.stateDir) },
+    ComponentEntry.named('alerts', (c) => c.alerts.length > 0, async () => (await import('../alerts/alerts-component.js')).alertsComponent(opts.stateDir)),
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.
-    { name: 'systemd', wanted: () => !!(process.env.NOTIFY_SOCKET || process.env.WATCHDOG_USEC), load: async () => new (await import('../device/systemd.js')).SystemdNotify() },
+    ComponentEntry.named('systemd', () => !!(process.env.NOTIFY_SOCKET || process.env.WATCHDOG_USEC), async () => new (await import('../device/systemd.js')).SystemdNotify()),
   ];
 }

@@ -1,9 +1,8 @@
 import { ConfigError } from '../config/faults.js';
 import { loadServiceConfig } from './load-config.js';
-import type { ServiceConfig } from '../config/types.js';
-import { Controller } from '../control/controller.js';
+import type { AreaConfig, ServiceConfig } from '../config/types.js';
+import { Controller, restoreLevels } from '../control/controller.js';
 import type { ControlDeps } from '../control/control-types.js';
-import { restoreLevels } from '../control/restore-levels.js';
 import type { StateStore } from '../control/store.js';
 import { credentialNames } from '../control/credentials.js';
 import { MldsError } from '../errors.js';
@@ -14,6 +13,7 @@ import type { ServiceProblem, Status } from '../capability/status-types.js';
 import { forgetImages, preloadImage, setPictureLimit } from '../render/images.js';
 import type { Clock } from '../util/clock.js';
 import type { Component, ComponentEntry, RuntimeContext } from '../capability/component-contract.js';
+import type { CapabilityKey } from '../capability/capability-key.js';
 import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ArchiveLoadReport, type ReloadReport } from '../config/diff.js';
 import { Unit } from '../render/unit.js';
 import { setFetchUnitName } from '../fetch/user-agent.js';
@@ -95,7 +95,7 @@ export class Runtime {
       },
       units: () => this.units,
       unitFor: (id) => this.unitOf.get(id),
-      component: <T extends Component>(name: string) => this.running.get(name) as T | undefined,
+      component: (key) => this.component(key),
       status: () => {
         if (!this.report) throw new Error('status asked before HTTP was composed');
         return this.report.status();
@@ -116,9 +116,11 @@ export class Runtime {
     this.report = report;
   }
 
-  /** A running component by name, for HTTP routes that drive one (/identify, /brightness...). */
-  component<T extends Component = Component>(name: string): T | undefined {
-    return this.running.get(name) as T | undefined;
+  /** A running component by its key, as the key's type, for HTTP routes that drive one (/identify, /brightness...). */
+  component<T>(key: CapabilityKey<T>): T | undefined {
+    const entry = this.deps.components.find((e) => e.key === key);
+    // Only ComponentEntry.of registers under a key, once the compiler saw the key's type in what it loads.
+    return entry && (this.running.get(entry.name) as (Component & T) | undefined);
   }
 
   unitFor(displayId: string): Unit | undefined {
@@ -150,6 +152,15 @@ export class Runtime {
   /** The problems the running components report now. */
   componentProblems(): ServiceProblem[] {
     return [...this.running.values()].flatMap((c) => c.problems?.() ?? []);
+  }
+
+  /** Why an area a running component plays without drawing (audio) cannot play now. */
+  playFault(display: string, area: AreaConfig): string | undefined {
+    for (const c of this.running.values()) {
+      const fault = c.playFault?.(display, area);
+      if (fault !== undefined) return fault;
+    }
+    return undefined;
   }
 
   /** Facts of each running component for /status. */

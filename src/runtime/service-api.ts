@@ -33,14 +33,17 @@ export function serviceApi({ runtime, live, archives, startedAt, problems, feedb
       health: (key) => runtime.units.get(key)?.runner.health(),
       render: (key) => {
         const u = runtime.units.get(key);
-        return u ? { loop: u.loop.stats(), faults: u.compositor.faults(), texts: u.compositor.textFits() } : undefined;
+        if (!u) return undefined;
+        const c = u.compositor;
+        return { loop: u.loop.stats(), faults: c.faults(), texts: c.textFits(), reports: c.reports() };
       },
+      playFault: (display, area) => runtime.playFault(display, area),
       liveViews: live.stats(),
       problems,
       components: { ...runtime.componentStatus(), ...(feedback ? { feedback: feedback() } : {}), ...(health ? { health: health() } : {}) },
     }),
     reload: () => runtime.reload(),
-    component: (name) => runtime.component(name),
+    component: (key) => runtime.component(key),
     loadConfig: (url, sha256) => archives.load(url, sha256),
     downloadConfig: () => archives.download(),
     history,

@@ -1,12 +1,11 @@
-import type { ServiceConfig } from '../config/types.js';
+import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
 import type { ConfigFault } from '../config/faults.js';
 import type { Controller } from '../control/controller.js';
 import type { OutputHealth } from '../output/runner.js';
 import { drawerOf } from '../render/content/drawers.js';
-import { areaFault } from '../render/area-faults.js';
 import type { LoopStats } from '../render/loop.js';
-import type { TextFit } from '../render/content/content.js';
+import type { ContentReport, TextFit } from '../render/content/content.js';
 import type { AreaReport, ArchiveResult, Identity, ServiceProblem, Status } from '../capability/status-types.js';
 import { identity } from '../util/identity.js';
 import { isoTime } from '../util/clock.js';
@@ -39,14 +38,26 @@ export interface StatusInput {
   configStatus: ConfigStatus;
   controller: Controller;
   health(unitKey: string): OutputHealth | undefined;
-  /** Frame loop figures and areas that failed to draw, per unit. */
-  render(unitKey: string): { loop: LoopStats; faults: Array<{ display: string; area: string; message: string }>; texts?: Array<{ display: string; area: string } & TextFit> } | undefined;
+  /** Frame loop figures, areas that failed to draw, how texts fitted, what contents report of their areas; per unit. */
+  render(unitKey: string): Drawing | undefined;
+  /** Why an area that plays without drawing (audio) cannot play, from the capability that plays it. */
+  playFault?(display: string, area: AreaConfig): string | undefined;
   /** Live view viewers per display. */
   liveViews: Record<string, { viewers: number }>;
   /** Current problems of the service itself; empty when all is well. */
   problems?(): ServiceProblem[];
   /** Facts of the running components (crons, pollers...), by name. */
   components?: Record<string, unknown>;
+}
+
+type AreaFacts<T> = Array<{ display: string; area: string } & T>;
+
+/** What a unit's drawing says: its frame loop, and of its areas. */
+export interface Drawing {
+  loop: LoopStats;
+  faults: AreaFacts<{ message: string }>;
+  texts?: AreaFacts<TextFit>;
+  reports?: AreaFacts<ContentReport>;
 }
 
 /** The machine-readable status (/status, sendInfo crons); /info renders the same facts as HTML. */
@@ -77,7 +88,6 @@ export function buildStatus(s: StatusInput): Status {
     displays: config.displays.map((d, i) => {
       const st = s.controller.state(d.id);
       const drawing = s.render(d.unit);
-      const drawFault = (area: string) => drawing?.faults.find((f) => f.display === d.id && f.area === area)?.message;
       const unit = config.units.find((u) => u.key === d.unit);
       return {
         id: d.id,
@@ -95,22 +105,7 @@ export function buildStatus(s: StatusInput): Status {
         liveViewers: s.liveViews[d.id]?.viewers ?? 0,
         layout: st.layout ?? null,
         layoutSince: isoTime(st.layout ? st.layoutSetAt : undefined),
-        areas: st.layout ? [...st.areas.values()].map((a) => ({
-          id: a.area.id,
-          type: a.area.type,
-          source: a.source,
-          value: a.value,
-          text: shownText(a, now, config.timezone),
-          file: a.file ? relative(config.dir, a.file) : undefined,
-          url: a.url,
-          fontColor: a.fontColor,
-          fontSize: a.fontSize,
-          since: isoTime(a.setAt),
-          ttlLeftSeconds: a.expiresAt === undefined ? null : Math.max(0, Math.ceil((a.expiresAt - now) / 1000)),
-          fault: a.fault ?? drawFault(a.area.id) ?? areaFault(a.area),
-          ...textFit(drawing?.texts, d.id, a.area.id),
-          ...boardOf(a),
-        })) : [],
+        areas: st.layout ? [...st.areas.values()].map((a) => areaStatus(s, d.id, a, drawing)) : [],
         lastCommand: st.lastCommand ? { ...st.lastCommand, at: isoTime(st.lastCommand.at) } : null,
         lastFault: st.lastFault ? { ...st.lastFault, at: isoTime(st.lastFault.at) } : null,
         ignoredKeys: st.lastIgnored ?? [],
@@ -124,6 +119,30 @@ export function buildStatus(s: StatusInput): Status {
   };
 }
 
+/** One area of a display: its state, and what its drawing (or the capability playing it) says of it. */
+function areaStatus(s: StatusInput, display: string, a: AreaState, drawing: Drawing | undefined): AreaReport {
+  const { config, now } = s;
+  const mine = <T extends { display: string; area: string }>(x: T) => x.display === display && x.area === a.area.id;
+  // What the content on show says of a cleared area is no longer so.
+  const report = a.source === 'none' ? undefined : drawing?.reports?.find(mine);
+  return {
+    id: a.area.id,
+    type: a.area.type,
+    source: a.source,
+    value: a.value,
+    text: shownText(a, report, now, config.timezone),
+    file: a.file ? relative(config.dir, a.file) : undefined,
+    url: a.url,
+    fontColor: a.fontColor,
+    fontSize: a.fontSize,
+    since: isoTime(a.setAt),
+    ttlLeftSeconds: a.expiresAt === undefined ? null : Math.max(0, Math.ceil((a.expiresAt - now) / 1000)),
+    fault: a.fault ?? drawing?.faults.find(mine)?.message ?? s.playFault?.(display, a.area),
+    ...textFit(drawing?.texts, display, a.area.id),
+    ...(report?.board ? { board: report.board } : {}),
+  };
+}
+
 /** How a text area's text fitted (`fit`, `fontSizeUsed`) and the characters no font has (`missingGlyphs`). */
 function textFit(texts: Array<{ display: string; area: string } & TextFit> | undefined, display: string, area: string): Partial<AreaReport> {
   const t = texts?.find((x) => x.display === display && x.area === area);
@@ -131,16 +150,11 @@ function textFit(texts: Array<{ display: string; area: string } & TextFit> | und
   return { fit: t.fit, fontSizeUsed: t.size, ...(t.missing?.length ? { missingGlyphs: t.missing } : {}), ...(t.clippedPx ? { clippedPx: t.clippedPx } : {}) };
 }
 
-/** A departures area's feed state (`board`). */
-function boardOf(a: AreaState): Partial<AreaReport> {
-  const board = drawerOf(a.area.type).boardState?.(a);
-  return board ? { board } : {};
-}
-
-/** The text an area shows, as its type tells it (a clock's current time). */
-function shownText(a: AreaState, now: number, zone?: string): string | undefined {
+/** The text an area shows, as its type tells it (a clock's current time) or its content reports it (a board's rows). */
+function shownText(a: AreaState, report: ContentReport | undefined, now: number, zone?: string): string | undefined {
   const own = drawerOf(a.area.type).statusText;
-  return own ? own(a, now, zone) : a.text;
+  if (own) return own(a.area, a, now, zone);
+  return report ? report.text : a.text;
 }
 
 function relative(dir: string, file: string): string {

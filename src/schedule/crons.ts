@@ -2,8 +2,9 @@
 // (6 fields, the configured timezone) and waited for on the runtime's clock, so a test's
 // FakeClock fires them; what each type does is in cron-tasks.ts.
 import { CronTime } from 'cron';
-import type { CronConfig } from '../config/types.js';
-import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import type { CronConfig, ServiceConfig } from '../config/types.js';
+import type { Component } from '../capability/component-contract.js';
+import { ConfigEntries } from './config-entries.js';
 import { cronTarget, runCronTask } from './cron-tasks.js';
 import { isoTime } from '../util/clock.js';
 import { clockHeld } from '../time/clock-guard.js';
@@ -56,46 +57,34 @@ export function timeOfDay(cron: string): boolean {
 
 const sameEntry = (a: CronConfig, b: CronConfig) => a.type === b.type && a.cron === b.cron && a.value === b.value && a.format === b.format;
 
-export class Crons implements Component {
+/** Entries that stay across a reload keep their history and a run under way; their next second is computed again. */
+export class Crons extends ConfigEntries<CronConfig, Job> {
   readonly name = 'crons';
-  private ctx: RuntimeContext | undefined;
-  private jobs: Job[] = [];
 
-  async start(ctx: RuntimeContext): Promise<void> {
-    this.ctx = ctx;
-    this.jobs = ctx.config().crons.map((config, index) => ({ config, index, runs: 0, skipped: 0 }));
-    for (const job of this.jobs) this.arm(job);
-    ctx.log.info({ crons: this.jobs.length }, 'crons started');
+  protected listOf(config: ServiceConfig): CronConfig[] { return config.crons; }
+  protected same(a: CronConfig, b: CronConfig): boolean { return sameEntry(a, b); }
+  protected running(job: Job): Promise<void> | undefined { return job.run; }
+
+  protected begin(config: CronConfig, index: number): Job {
+    const job: Job = { config, index, runs: 0, skipped: 0 };
+    this.arm(job);
+    return job;
   }
 
-  /** Entries that stayed keep their history and a run under way; the rest start again. */
-  async reload(ctx: RuntimeContext): Promise<void> {
-    this.ctx = ctx;
-    const old = [...this.jobs];
-    this.jobs = ctx.config().crons.map((config, index) => {
-      const at = old.findIndex((j) => sameEntry(j.config, config));
-      if (at < 0) return { config, index, runs: 0, skipped: 0 };
-      // The same object: a run under way settles on it.
-      const kept = old.splice(at, 1)[0];
-      this.disarm(kept);
-      Object.assign(kept, { config, index, time: undefined, nextAt: undefined });
-      return kept;
-    });
-    for (const gone of old) { this.disarm(gone); gone.abort?.abort(); }
-    for (const job of this.jobs) this.arm(job);
-    ctx.log.info({ crons: this.jobs.length }, 'crons follow the new configuration');
+  protected keep(job: Job, config: CronConfig, index: number): void {
+    this.disarm(job);
+    Object.assign(job, { config, index, time: undefined, nextAt: undefined });
+    this.arm(job);
   }
 
-  async stop(): Promise<void> {
-    const running = this.jobs.map((j) => j.run).filter((r) => r !== undefined);
-    for (const job of this.jobs) { this.disarm(job); job.abort?.abort(); }
-    this.ctx = undefined;
-    await Promise.allSettled(running);
+  protected end(job: Job): void {
+    this.disarm(job);
+    job.abort?.abort();
   }
 
   status(): { crons: CronJobStatus[] } {
     return {
-      crons: this.jobs.map((j) => ({
+      crons: this.entries.map((j) => ({
         cron: j.config.cron,
         type: j.config.type,
         target: cronTarget(j.config),
@@ -139,7 +128,7 @@ export class Crons implements Component {
 
   private wake(job: Job): void {
     job.timer = undefined;
-    if (!this.ctx || !this.jobs.includes(job)) return;
+    if (!this.ctx || !this.entries.includes(job)) return;
     if (job.nextAt !== undefined && this.ctx.clock.now() >= job.nextAt) {
       job.nextAt = undefined;
       this.fire(job);

@@ -1,9 +1,10 @@
 // The configuration's pollers: each fetches its URL every `interval` seconds and applies what
 // the body says through the control path, as /mlds would. Waits are on the runtime's clock; the fetch itself is real.
-import type { PollerConfig } from '../config/types.js';
+import type { PollerConfig, ServiceConfig } from '../config/types.js';
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
+import { ConfigEntries } from './config-entries.js';
 import { PollerBodyError, pollerQuery } from './poller-body.js';
 import { isoTime } from '../util/clock.js';
 
@@ -52,44 +53,23 @@ export function backoffMs(interval: number, failures: number): number {
   return interval * 1000 * Math.min(2 ** failures, BACKOFF_LIMIT);
 }
 
-export class Pollers implements Component {
+/** A poller whose url, interval, mapper and level stay across a reload keeps its rhythm; the rest stop or start. */
+export class Pollers extends ConfigEntries<PollerConfig, Poll> {
   readonly name = 'pollers';
-  private ctx: RuntimeContext | undefined;
-  private polls: Poll[] = [];
 
-  async start(ctx: RuntimeContext): Promise<void> {
-    this.ctx = ctx;
-    this.polls = ctx.config().pollers.map((config, index) => this.begin(config, index));
-    ctx.log.info({ pollers: this.polls.length }, 'pollers started');
-  }
+  protected listOf(config: ServiceConfig): PollerConfig[] { return config.pollers; }
+  protected same(a: PollerConfig, b: PollerConfig): boolean { return keyOf(a) === keyOf(b); }
+  protected running(p: Poll): Promise<void> | undefined { return p.fetching; }
 
-  /** A poller whose url, interval and mapper stayed keeps its rhythm; the rest stop or start. */
-  async reload(ctx: RuntimeContext): Promise<void> {
-    this.ctx = ctx;
-    const old = [...this.polls];
-    this.polls = ctx.config().pollers.map((config, index) => {
-      const at = old.findIndex((p) => keyOf(p.config) === keyOf(config));
-      if (at < 0) return this.begin(config, index);
-      const kept = old.splice(at, 1)[0];
-      kept.index = index;
-      // The changed displays may now accept a body they refused.
-      if (kept.lastResult === 'fault') kept.lastQuery = undefined;
-      return kept;
-    });
-    for (const gone of old) this.end(gone);
-    ctx.log.info({ pollers: this.polls.length }, 'pollers follow the new configuration');
-  }
-
-  async stop(): Promise<void> {
-    const fetching = this.polls.map((p) => p.fetching).filter((f) => f !== undefined);
-    for (const p of this.polls) this.end(p);
-    this.ctx = undefined;
-    await Promise.allSettled(fetching);
+  protected keep(p: Poll, _config: PollerConfig, index: number): void {
+    p.index = index;
+    // The changed displays may now accept a body they refused.
+    if (p.lastResult === 'fault') p.lastQuery = undefined;
   }
 
   status(): { pollers: PollerStatus[] } {
     return {
-      pollers: this.polls.map((p) => ({
+      pollers: this.entries.map((p) => ({
         url: describeUrl(p.config.url),
         interval: p.config.interval,
         ...(p.config.mapper ? { mapper: `JSON to ${p.config.mapper.id}, layout ${p.config.mapper.layout}` } : {}),
@@ -104,13 +84,13 @@ export class Pollers implements Component {
   }
 
   /** The first fetch happens at once: a display should not wait an interval for its content. */
-  private begin(config: PollerConfig, index: number): Poll {
+  protected begin(config: PollerConfig, index: number): Poll {
     const p: Poll = { config, index, failures: 0, stopped: false };
     this.fetchNow(p);
     return p;
   }
 
-  private end(p: Poll): void {
+  protected end(p: Poll): void {
     p.stopped = true;
     if (p.timer !== undefined) this.ctx?.clock.clearTimeout(p.timer);
     p.timer = undefined;

@@ -22,7 +22,8 @@ export class SpeakAreas {
     const now = new Map<string, { text: string; multi: boolean }>();
     if (state?.layout && config.displayById.has(displayId)) {
       for (const a of state.areas.values()) {
-        if (a.area.speak && a.source !== 'none' && a.text) now.set(`${displayId}\n${a.area.id}`, { text: a.text, multi: a.area.markup === 'multi' });
+        if (!('speak' in a.area) || !a.area.speak || a.source === 'none' || !a.text) continue;
+        now.set(`${displayId}\n${a.area.id}`, { text: a.text, multi: a.area.markup === 'multi' });
       }
     }
     // A value a restart replays or a reload re-applies is not new: it was said when it came.

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
-import { SPEECH_COMPONENT, type Announcement, type NotQueued, type Speaker } from '../capability/speaker.js';
+import { SPEECH, type Announcement, type NotQueued, type Speaker } from '../capability/speaker.js';
 import { latestStates, onStateChange } from '../control/changes.js';
 import type { ServiceProblem } from '../problem.js';
 import { isoTime } from '../util/clock.js';
@@ -23,7 +23,7 @@ const shown = (t: string) => (t.length > SHOWN ? `${t.slice(0, SHOWN - 1)}…` :
 interface Counts { spoken: number; dropped: number; refusedQuiet: number; refusedFull: number; failed: number }
 
 export class SpeechComponent implements Component, Speaker {
-  readonly name = SPEECH_COMPONENT;
+  readonly name = SPEECH.name;
   private ctx: RuntimeContext | undefined;
   private readonly queue = new SpeechQueue();
   private voice: Voice | undefined;
@@ -193,6 +193,6 @@ function settle(w: Waiting, said: boolean): void {
   try { w.settled?.(said); } catch { /* the source's own fault */ }
 }
 
-export function speechComponent(): Component {
+export function speechComponent(): SpeechComponent {
   return new SpeechComponent();
 }

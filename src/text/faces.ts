@@ -33,11 +33,30 @@ const measureCtx = createCanvas(1, 1).getContext('2d');
 /** A face that cannot be used at the size asked for (a bitmap font at a size that is not a multiple). */
 export class FaceError extends Error {}
 
+/**
+ * Faces made so far, by CSS font and crispness. A face's line box is a pango call (about 45 us
+ * here), and every line of every layout asks for its faces, a bitmap span for its TrueType
+ * fallback too: a command's text, laid out to check that it fits and again to draw it, spent
+ * about half of its 350 us on them. A CSS font names the registered family of its file, and
+ * registration is once per file and process, so a face never goes stale. The sizes and files a
+ * configuration and its commands name are few; the bound is for the rest.
+ */
+const faces = new Map<string, VectorFace>();
+const MAX_FACES = 256;
+
 export function vectorFace(file: string | undefined, size: number, crisp: boolean): VectorFace {
   const css = cssFont(size, file);
+  const key = crisp ? `c${css}` : css;
+  const made = faces.get(key);
+  if (made && made.file === file) return made;
   measureCtx.font = css;
   const m = measureCtx.measureText('Hg');
-  return { kind: 'vector', file, size, crisp, css, ascent: Math.ceil(m.emHeightAscent), descent: Math.ceil(m.emHeightDescent) };
+  const face: VectorFace = {
+    kind: 'vector', file, size, crisp, css, ascent: Math.ceil(m.emHeightAscent), descent: Math.ceil(m.emHeightDescent),
+  };
+  if (faces.size >= MAX_FACES) faces.clear();
+  faces.set(key, face);
+  return face;
 }
 
 export function bitmapFace(font: BitmapFont, size: number, maxSize = 4000): BitmapFace {

@@ -1,9 +1,8 @@
 import { registerFont } from 'canvas';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeCopy } from './font-copies.js';
-import { renameFontFamily } from './font-rename.js';
+import { renamedCopy } from './font-copies.js';
 
 // node-canvas (pango) only sees a font file once it is registered with fontconfig, and pango
 // then picks a face by the family and style names inside the file, whatever name registerFont
@@ -38,8 +37,7 @@ function register(file: string): string | undefined {
   if (!family && !refused.has(file)) {
     family = `mlds${families.size}${path.basename(file, path.extname(file)).replace(/[^A-Za-z0-9]/g, '')}`;
     try {
-      const renamed = renameFontFamily(readFileSync(file), family);
-      registerFont((renamed && writeCopy(family, renamed)) ?? file, { family });
+      registerFont(renamedCopy(file, family) ?? file, { family });
       families.set(file, family);
     } catch (err) {
       refused.set(file, err instanceof Error ? err.message : String(err));

@@ -7,7 +7,7 @@ import { mkdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import type { ServiceProblem } from '../capability/status-types.js';
-import { UPDATE_COMPONENT, type LastUpdate, type SlotStatus, type UpdateState, type UpdateStatus, type UpdateStep, type Updater } from '../capability/update-status.js';
+import { UPDATE, type LastUpdate, type SlotStatus, type UpdateState, type UpdateStatus, type UpdateStep, type Updater } from '../capability/update-status.js';
 import { MldsError } from '../errors.js';
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
@@ -26,7 +26,7 @@ const BUSY: ReadonlySet<UpdateState> = new Set(['downloading', 'installing', 're
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class UpdateComponent implements Component, Updater {
-  readonly name = UPDATE_COMPONENT;
+  readonly name = UPDATE.name;
   private ctx?: RuntimeContext;
   private step: UpdateStep = { state: 'idle', percent: null, message: 'no update running' };
   private booted: string | null = null;

@@ -18,6 +18,13 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 const stateProblems = async (svc: { url: string }): Promise<string[]> =>
   ((await status(svc)).problems as Obj[]).filter((p) => p.source === 'state').map((p) => p.message as string);
+/** Once the alert is on the panel: the state file's one problem on /status, matching `message`. */
+async function oneStateProblem(svc: { url: string }, message: RegExp): Promise<void> {
+  await until(() => isRed(svc), 30_000, 'the alert on the panel');
+  const problems = await stateProblems(svc);
+  assert.equal(problems.length, 1, problems.join('\n'));
+  assert.match(problems[0], message);
+}
 const aside = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('alerts.json.bad-'));
 
 const AREA = { polygon: square(LAT, LON) };
@@ -34,10 +41,7 @@ test('alerts.json with a null feed record: the record is dropped and reported, t
   writeFileSync(path.join(sd.stateDir, 'alerts.json'), JSON.stringify(corrupt));
   let svc = await startCli(sd);
   try {
-    await until(() => isRed(svc), 30_000, 'the alert on the panel');
-    const problems = await stateProblems(svc);
-    assert.equal(problems.length, 1, problems.join('\n'));
-    assert.match(problems[0], new RegExp('alerts\\.json has 1 entry of the wrong form '
+    await oneStateProblem(svc, new RegExp('alerts\\.json has 1 entry of the wrong form '
       + '\\(/feeds/0 http:~1~1127\\.0\\.0\\.1:\\d+~1cap\\.xml\\), '
       + 'dropped; it was kept as alerts\\.json\\.bad-\\S+; the rest was loaded$'));
     assert.equal(aside(sd.stateDir).length, 1);
@@ -66,10 +70,7 @@ test('mkfifo alerts.json: the service starts and answers, the FIFO is moved asid
   try {
     await until(async () => (await get(svc, '/status')).status === 200, 30_000, 'the service to be ready');
     assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Hi')).status, 200);
-    await until(() => isRed(svc), 30_000, 'the alert on the panel');
-    const problems = await stateProblems(svc);
-    assert.equal(problems.length, 1, problems.join('\n'));
-    assert.match(problems[0], new RegExp('alerts\\.json cannot be read '
+    await oneStateProblem(svc, new RegExp('alerts\\.json cannot be read '
       + '\\(ENOTREG: not a regular file but a named pipe \\(FIFO\\)\\); '
       + 'it was kept as alerts\\.json\\.bad-\\S+; the alerts started without it$'));
     const moved = aside(sd.stateDir);

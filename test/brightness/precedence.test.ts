@@ -10,7 +10,7 @@ import { SerialPortMock } from 'serialport';
 import { STALE_AFTER_MS } from '../../src/brightness/sensors/sensor.js';
 import { FakeClock } from '../helpers/clock.js';
 import { baseConfig, serviceDir, until } from '../helpers/service.js';
-import { fakeRuntime } from './fake-runtime.js';
+import { fakeRuntime } from '../helpers/fake-runtime.js';
 
 // @serialport/binding-mock, reached through serialport (its own package has no types under NodeNext).
 const MockBinding = SerialPortMock.binding;

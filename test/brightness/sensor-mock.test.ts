@@ -12,7 +12,7 @@ import { Sensor, STALE_AFTER_MS } from '../../src/brightness/sensors/sensor.js';
 import type { SensorConfig } from '../../src/config/types.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/service.js';
-import { silentLog } from './fake-runtime.js';
+import { silentLog } from '../helpers/fake-runtime.js';
 
 // @serialport/binding-mock, reached through serialport (its own package has no types under NodeNext).
 const MockBinding = SerialPortMock.binding;

@@ -111,3 +111,17 @@ test('sun times: polar day and polar night are whole days of one level', () => {
   assert.equal(dec.phase, 'night');
   assert.equal(dec.percent, 50);
 });
+
+test('the daylight schedule computes the sun of the half month in force, once, not the whole year', () => {
+  const asked: string[] = [];
+  const counted: typeof sunTimes = (zone, lat, lng, y, m, d) => { asked.push(`${y}-${m}-${d}`); return sunTimes(zone, lat, lng, y, m, d); };
+  const schedule = daylightSchedule('Europe/Warsaw', 52.23, 21.01, counted);
+  const plain = daylightSchedule('Europe/Warsaw', 52.23, 21.01);
+  const t = Date.UTC(2026, 11, 7, 9, 0);
+  assert.deepEqual(evaluate(schedule, 'Europe/Warsaw', t), evaluate(plain, 'Europe/Warsaw', t));
+  assert.deepEqual(asked, ['2026-12-8'], 'one date stands for December 1-15');
+  evaluate(schedule, 'Europe/Warsaw', t + 3 * 3_600_000);
+  assert.deepEqual(asked, ['2026-12-8'], 'kept for the rest of the half month');
+  evaluate(schedule, 'Europe/Warsaw', Date.UTC(2026, 11, 20, 9, 0));
+  assert.deepEqual(asked, ['2026-12-8', '2026-12-23']);
+});

@@ -18,7 +18,7 @@ import { startCard, type Card } from '../output/colorlight-card.js';
 import { ddpReceiver } from '../output/ddp-receiver.js';
 import { rgbOf, waitFor } from '../output/frames.js';
 import { createVethNs, netnsUnavailable, type VethNs } from '../output/netns.js';
-import { fakeRuntime } from './fake-runtime.js';
+import { fakeRuntime } from '../helpers/fake-runtime.js';
 import { skipReason } from '../helpers/skip.js';
 import { redrawn } from '../helpers/wait.js';
 

@@ -13,6 +13,7 @@ import { discardStaging, stageFromUrl } from '../../src/config/archive/stage.js'
 import { swapConfiguration } from '../../src/config/archive/swap.js';
 import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
+import type { AreaOf } from '../../src/config/types.js';
 import { MldsError } from '../../src/errors.js';
 import { entriesOf, makeZip, snapshot, type ZipSpec } from '../helpers/zips.js';
 
@@ -156,7 +157,9 @@ test('a good archive is staged as an exact copy of its source, validates, and sw
   assert.deepEqual(snapshot(staged.dir), snapshot(good));
   assert.equal(progress.at(-1), staged.download.bytes);
   assert.deepEqual(readdirSync(downloads), []);
-  assert.equal(loadConfig(path.join(staged.dir, 'config.json')).displays[0].layouts.get('l1')?.areas[0].defaultValue, 'New');
+  const loaded = loadConfig(path.join(staged.dir, 'config.json'));
+  const first = loaded.displays[0].layouts.get('l1')?.areas[0] as AreaOf<'text'>;
+  assert.equal(first.defaultValue, 'New');
   const oldTree = snapshot(dir, true);
   const r = await swapConfiguration(dir, staged.dir, { keep: [path.join(dir, 'state')] });
   const now = snapshot(dir, true);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
+import type { AreaOf } from '../../src/config/types.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
 import { configFaults, type Cfg } from '../helpers/config-faults.js';
 
@@ -122,7 +123,7 @@ test('numbers and booleans written as strings are converted', () => {
   const sd = serviceDir(baseConfig());
   try {
     const cfg = loadConfig(sd.configFile);
-    const a = cfg.displays[0].layouts.get('l1')!.areas[0];
+    const a = cfg.displays[0].layouts.get('l1')!.areas[0] as AreaOf<'text'>;
     assert.equal(cfg.port, 9199);
     assert.deepEqual([a.x, a.y, a.width, a.height, a.fontSize], [0, 0, 200, 50, 30]);
     assert.deepEqual(a.backgroundColor, { r: 0, g: 0, b: 255, a: 1 });

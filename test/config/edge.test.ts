@@ -6,24 +6,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError } from '../../src/config/faults.js';
-import { loadConfig } from '../../src/config/load.js';
 import { MAX_DEPTH } from '../../src/config/depth.js';
 import { REPO, baseConfig, get, serviceDir, start } from '../helpers/service.js';
+import { fileFaults, type Fault } from '../helpers/config-faults.js';
 import { skipReason } from '../helpers/skip.js';
 import { emulated } from '../helpers/emulation.js';
-
-type Fault = { path: string; message: string };
-
-function faults(file: string): Fault[] {
-  try {
-    loadConfig(file);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.faults;
-    throw err;
-  }
-}
 
 /** `{"a":{"a":...1}}` with `levels` objects, as text: JSON.stringify itself overflows on 100,000. */
 const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
@@ -43,19 +30,19 @@ test('a JSON syntax error names the file, line and column; a cut-off file "ends 
   try {
     const bad = path.join(sd.dir, 'config.bad.json');
     writeFileSync(bad, '{\n  "displays": {\n    "main": { "displayWidth": 10,, }\n  }\n}\n');
-    const [typo, ...rest] = faults(bad);
+    const [typo, ...rest] = fileFaults(bad);
     assert.equal(rest.length, 0);
     assert.match(typo.message, /^config\.bad\.json is not valid JSON at line 3, column 34: expected a property name/);
     assert.doesNotMatch(typo.message, /config\.json|position/);
 
     const text = JSON.stringify(baseConfig(), null, 2);
     writeFileSync(bad, text.slice(0, text.indexOf('"layout"') + 5));
-    const [cut] = faults(bad);
+    const [cut] = fileFaults(bad);
     assert.match(cut.message, /^config\.bad\.json: the file ends early \(line \d+, column \d+\): a string is not closed/);
     writeFileSync(bad, text.slice(0, text.lastIndexOf('}')));
-    assert.match(faults(bad)[0].message, /^config\.bad\.json: the file ends early \(line \d+, column \d+\): 1 object or array is not closed/);
+    assert.match(fileFaults(bad)[0].message, /^config\.bad\.json: the file ends early \(line \d+, column \d+\): 1 object or array is not closed/);
     writeFileSync(bad, '');
-    assert.match(faults(bad)[0].message, /the file ends early .*no JSON value/);
+    assert.match(fileFaults(bad)[0].message, /the file ends early .*no JSON value/);
   } finally { sd.cleanup(); }
 });
 
@@ -67,11 +54,11 @@ test('a syntax error in an $include names the included file, line and column, at
     mkdirSync(path.join(sd.dir, 'layouts'));
     writeFileSync(path.join(sd.dir, 'layouts/main.json'), '{\n  "l1": {\n    "title": { "type": \'text\' }\n  }\n}');
     // The layout left empty is a fault of its own; the include's is the first.
-    const f = faults(sd.configFile);
+    const f = fileFaults(sd.configFile);
     assert.equal(f[0].path, '/displays/main/layout');
     assert.match(f[0].message, /^\$include "layouts\/main\.json" is not valid JSON at line 3, column 24: .*double quotes/);
     writeFileSync(path.join(sd.dir, 'layouts/main.json'), '{\n  "l1": {\n    "title": { "ty');
-    assert.match(faults(sd.configFile)[0].message, /^\$include "layouts\/main\.json": the file ends early \(line 3, column 19\): a string is not closed/);
+    assert.match(fileFaults(sd.configFile)[0].message, /^\$include "layouts\/main\.json": the file ends early \(line 3, column 19\): a string is not closed/);
   } finally { sd.cleanup(); }
 });
 
@@ -81,18 +68,18 @@ test(`nesting deeper than ${MAX_DEPTH} levels is one fault at the place it got t
     for (const levels of [2_000, 100_000]) {
       const text = JSON.stringify(baseConfig()).replace(/}$/, `,"extra":${nested(levels)}}`);
       writeFileSync(sd.configFile, text);
-      const f = faults(sd.configFile);
+      const f = fileFaults(sd.configFile);
       assert.equal(f.length, 1, JSON.stringify(f).slice(0, 300));
       // The root is level 1, "extra" level 2: the object at level MAX_DEPTH + 1 is the one too deep.
       assert.equal(f[0].path, '/extra' + '/a'.repeat(MAX_DEPTH - 1));
       assert.match(f[0].message, new RegExp(`more than ${MAX_DEPTH} levels deep`));
       const arrays = JSON.stringify(baseConfig()).replace(/}$/, `,"extra":${'['.repeat(levels)}${']'.repeat(levels)}}`);
       writeFileSync(sd.configFile, arrays);
-      assert.equal(faults(sd.configFile)[0].path, '/extra' + '/0'.repeat(MAX_DEPTH - 1));
+      assert.equal(fileFaults(sd.configFile)[0].path, '/extra' + '/0'.repeat(MAX_DEPTH - 1));
     }
     // At the limit it is an ordinary configuration (with an unknown field).
     writeFileSync(sd.configFile, JSON.stringify(baseConfig()).replace(/}$/, `,"extra":${nested(MAX_DEPTH - 2)}}`));
-    assert.deepEqual(faults(sd.configFile), [{ path: '/extra', message: 'is not a known field' }]);
+    assert.deepEqual(fileFaults(sd.configFile), [{ path: '/extra', message: 'is not a known field' }]);
   } finally { sd.cleanup(); }
 });
 
@@ -103,7 +90,7 @@ test('an $include counts from where it is included: a deep file at a deep place 
   try {
     // params sits at level 7; the included object replaces it, so its own nesting adds from there.
     writeFileSync(path.join(sd.dir, 'params.json'), nested(MAX_DEPTH - 5));
-    const f = faults(sd.configFile).filter((x) => /levels deep/.test(x.message));
+    const f = fileFaults(sd.configFile).filter((x) => /levels deep/.test(x.message));
     assert.equal(f.length, 1, JSON.stringify(f));
     assert.equal(f[0].path, '/displays/main/layout/l1/sign/params' + '/a'.repeat(MAX_DEPTH - 6));
     assert.match(f[0].message, /levels deep \(in \$include "params\.json"\)/);

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
-import { freePort, makeCertificates } from '../helpers/broker.js';
+import { makeCertificates } from '../helpers/broker.js';
+import { freePort } from '../helpers/ports.js';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
 import { until } from '../helpers/wait.js';
 

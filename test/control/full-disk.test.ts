@@ -60,14 +60,14 @@ test('a command that cannot be stored: 503 MLDS_STATE_UNWRITABLE on every path t
     assertUnwritable(refused, 'the first command the journal could not take');
     const refusedInumber = `s${accepted.length}`;
 
-    // The fast path (/mlds), koa's router (/mlds/, an Accept header) and HEAD answer alike.
-    const fast = await get(svc, '/mlds?id=main&layout=l2&other=Lost&inumber=l1');
+    // /mlds ahead of the router, koa's router (/mlds/, an Accept header) and HEAD answer alike.
+    const early = await get(svc, '/mlds?id=main&layout=l2&other=Lost&inumber=l1');
     const koa = await get(svc, '/mlds/?id=main&layout=l2&other=Lost&inumber=l2', { headers: { accept: 'text/html, application/json' } });
-    for (const [what, r] of [['fast path', fast], ['koa', koa]] as const) assertUnwritable(r, what);
-    assert.equal(fast.text, koa.text, 'the same body on both paths');
+    for (const [what, r] of [['ahead of the router', early], ['koa', koa]] as const) assertUnwritable(r, what);
+    assert.equal(early.text, koa.text, 'the same body on both paths');
     const head = await fetch(`${svc.url}/mlds?id=main&layout=l2&other=Lost`, { method: 'HEAD' });
     assert.equal(head.status, 503, 'HEAD answers what GET would');
-    assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(fast.text)), 'HEAD: the length GET answers');
+    assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(early.text)), 'HEAD: the length GET answers');
     assertUnwritable(await get(svc, '/mlds?id=main&layout=l2&other=Lost&priority=5&expires=60'), 'a priority level');
     assertUnwritable(await get(svc, '/mlds?id=main&priority=5&layout='), 'a clear');
     // A faulty command is still a 400: the fault is told first.

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { REPO, baseConfig, decode, get, near, nextFrame, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
-import { underEmulation, LISTEN_MS } from '../helpers/emulation.js';
+import { baseConfig, decode, get, near, nextFrame, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
+import { startCli } from '../helpers/cli-child.js';
+import { underEmulation } from '../helpers/emulation.js';
 import { mountTmpfs, sub, tmpfsUnavailable } from '../helpers/tmpfs.js';
 
 test('the last request per display survives a restart and is replayed at boot', async () => {
@@ -111,18 +111,6 @@ test('a read-only state folder is shown on /status; commands are refused with 50
 });
 
 /** The real CLI in a child process; resolves with its port once it listens (after the boot replay). */
-async function startCli(sd: ServiceDir): Promise<{ child: ChildProcess; port: number; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  await until(() => /listening on port \d+/.test(err) || child.exitCode !== null, LISTEN_MS, 'the service to listen');
-  const m = /listening on port (\d+)/.exec(err);
-  if (!m) throw new Error(`the service did not start: ${err}`);
-  return { child, port: Number(m[1]), exited };
-}
-
 /**
  * Runs of: start, check the replay of the previous run's last acknowledged command, send
  * three commands, kill -9 `run % 10` ms after the last 200 (before the fix the reply came up

@@ -198,7 +198,7 @@ test('every file the install copies from the checkout is there (build products a
   for (const p of paths) if (!built.test(p)) assert.ok(existsSync(join(REPO, p)), `${p} is copied but missing`);
   assert.ok(paths.has('systemd/mlds.service') && paths.has('docs/device.md') && paths.has('examples/config.json'));
   const unit = readFileSync(join(REPO, 'systemd/mlds.service'), 'utf8');
-  assert.match(unit, /^ExecStart=\/usr\/bin\/node \/opt\/mlds\/dist\/launch\.js /m);
+  assert.match(unit, /^ExecStart=\/usr\/bin\/node \/opt\/mlds\/dist\/launch\.cjs /m);
   assert.match(text, /cp -a .*\$\(@D\)\/dist .*\$\(TARGET_DIR\)\/opt\/mlds\//);
   assert.match(text, /\$\(TARGET_DIR\)\/usr\/lib\/systemd\/system\/mlds\.service/);
   // The loader's default path (src/native/helper.ts) below /opt/mlds.

@@ -90,16 +90,16 @@ test('the unit is the repository\'s with the package\'s own Node.js in ExecStart
   const repo = readFileSync(join(REPO, 'systemd/mlds.service'), 'utf8').split('\n');
   const differ = repo.map((l, i) => [l, shipped[i]]).filter(([a, b]) => a !== b);
   assert.equal(differ.length, 1, JSON.stringify(differ));
-  assert.match(differ[0][1], /^ExecStart=\/opt\/mlds\/node\/bin\/node \/opt\/mlds\/dist\/launch\.js start --config \/etc\/mlds\/config\.json /);
+  assert.match(differ[0][1], /^ExecStart=\/opt\/mlds\/node\/bin\/node \/opt\/mlds\/dist\/launch\.cjs start --config \/etc\/mlds\/config\.json /);
   assert.match(readFileSync(join(root, 'usr/lib/sysusers.d/mlds.conf'), 'utf8'), /^u mlds - .* \/var\/lib\/mlds \/usr\/sbin\/nologin$/m);
 });
 
 test('the packaged Node.js runs the packaged CLI on the packaged example configuration', { skip, timeout: 120_000 }, () => {
   const node = join(root, 'opt/mlds/node/bin/node');
   assert.match(run(node, ['--version']), /^v(2\d|[3-9]\d)\./);
-  assert.equal(run(node, [join(root, 'opt/mlds/dist/launch.js'), '--version']).trim(), VERSION);
+  assert.equal(run(node, [join(root, 'opt/mlds/dist/launch.cjs'), '--version']).trim(), VERSION);
   const out = join(work, 'previews');
-  const r = spawnSync(node, [join(root, 'opt/mlds/dist/launch.js'), 'test', '--config', join(root, 'etc/mlds/config.json'), '--out', out], { encoding: 'utf8' });
+  const r = spawnSync(node, [join(root, 'opt/mlds/dist/launch.cjs'), 'test', '--config', join(root, 'etc/mlds/config.json'), '--out', out], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stdout + r.stderr);
   const pngs = readdirSync(out).filter((f) => f.endsWith('.png'));
   assert.ok(pngs.length >= 2, `a preview per layout: ${pngs.join(' ')}`);

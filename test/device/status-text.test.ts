@@ -9,7 +9,7 @@ const ok = (displays: Displays = [display('a', 'u1')]): StatusFacts['status'] =>
 
 test('starting, boot screens, ready, stopping', () => {
   assert.equal(statusText({ phase: 'starting', port: 9199, units: 2 }), 'starting: 2 unit(s) blanked, waiting for HTTP on port 9199');
-  const boot = { units: [{ unit: 'fbdev:/dev/fb0', showing: 'info', until: '2026-11-21T07:00:12.345Z' }, { unit: 'ddp:1', showing: 'logo' }, { unit: 'v', showing: 'content' }] };
+  const boot: StatusFacts['boot'] = { units: [{ unit: 'fbdev:/dev/fb0', showing: 'info', until: '2026-11-21T07:00:12.345Z' }, { unit: 'ddp:1', showing: 'logo' }, { unit: 'v', showing: 'content' }] };
   assert.equal(statusText({ phase: 'running', port: 9199, units: 3, status: ok(), boot }),
     'boot screens: info screen on unit fbdev:/dev/fb0 until 07:00:12Z, start logo on unit ddp:1; HTTP on port 9199');
   assert.equal(statusText({ phase: 'running', port: 80, units: 1, status: ok([display('a', 'u1'), display('b', 'u1')]), boot: { units: [{ unit: 'u1', showing: 'content' }] } }),

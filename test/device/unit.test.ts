@@ -58,9 +58,9 @@ test('the settings the device depends on', () => {
   assert.deepEqual(one('AmbientCapabilities')!.split(' ').sort(), ['CAP_NET_ADMIN', 'CAP_NET_RAW']);
   assert.equal(one('ProtectSystem'), 'strict');
   assert.equal(one('NoNewPrivileges'), 'yes');
-  // dist/launch.js keeps V8's code cache in $CACHE_DIRECTORY.
+  // dist/launch.cjs keeps V8's code cache in $CACHE_DIRECTORY.
   assert.equal(one('CacheDirectory'), 'mlds');
   for (const p of ['/etc/mlds', '-/etc/systemd/network']) assert.ok(one('ReadWritePaths')!.split(' ').includes(p), p);
   for (const f of ['AF_PACKET', 'AF_NETLINK', 'AF_UNIX', 'AF_INET', 'AF_INET6']) assert.ok(one('RestrictAddressFamilies')!.split(' ').includes(f), f);
-  assert.match(one('ExecStart')!, /^\/usr\/bin\/node \/opt\/mlds\/dist\/launch\.js start --config \/etc\/mlds\/config\.json --state-dir \/var\/lib\/mlds --log-dir \/var\/log\/mlds$/);
+  assert.match(one('ExecStart')!, /^\/usr\/bin\/node \/opt\/mlds\/dist\/launch\.cjs start --config \/etc\/mlds\/config\.json --state-dir \/var\/lib\/mlds --log-dir \/var\/log\/mlds$/);
 });

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BoardQuery } from '../../src/render/content/board-source.js';
+import type { BoardQuery } from '../../src/config/board-source.js';
 import type { FeedsComponent } from '../../src/feeds/feeds-component.js';
-import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
-import { boardConfig, feedServer, feedsRig, gtfsZip } from './fixtures.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { boardConfig, feedsRig } from './fixtures.js';
 
-import { at, schedule, T0, tripUpdates } from './gtfs-sample.js';
+import { at, sampleFeed, scheduleZip, T0 } from './gtfs-sample.js';
 
 const query = (now: number, extra: Partial<BoardQuery> = {}): BoardQuery => ({ feed: 'vbb', stops: ['S1'], staleAfter: 180, now, limit: 9, ...extra });
 const rows = (feeds: FeedsComponent, q: BoardQuery) => {
@@ -18,11 +14,8 @@ const rows = (feeds: FeedsComponent, q: BoardQuery) => {
 };
 
 test('GTFS-realtime on the schedule: delays, absolute times, propagation, CANCELED, SKIPPED, NO_DATA, a service not running today', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
-  const srv = await feedServer();
-  const clock = new FakeClock(T0);
-  srv.bodies.set('/tu', tripUpdates(T0));
-  const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
+  const { srv, clock } = await sampleFeed();
+  const zip = await scheduleZip();
   const rig = await feedsRig(boardConfig({ vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: 'gtfs.zip', interval: '30' } }, ['S1']), clock, { 'gtfs.zip': zip });
   try {
     let changes = 0;
@@ -59,7 +52,6 @@ test('GTFS-realtime on the schedule: delays, absolute times, propagation, CANCEL
   } finally {
     await rig.stop();
     srv.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import type { BoardQuery } from '../../src/render/content/board-source.js';
+import type { BoardQuery } from '../../src/config/board-source.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
-import { boardConfig, feedServer, feedsRig, gtfsZip } from './fixtures.js';
-import { schedule, tripUpdates } from './gtfs-sample.js';
+import { boardConfig, feedServer, feedsRig } from './fixtures.js';
+import { sampleFeed, scheduleZip, tripUpdates } from './gtfs-sample.js';
 
 const T0 = Date.UTC(2026, 10, 28, 10, 0, 0);
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const q = (now: number): BoardQuery => ({ feed: 'vbb', stops: ['S1'], staleAfter: 180, now, limit: 3 });
 
 test('a feed that stops answering, sends garbage or too much keeps its last good data until it is stale; a 304 keeps it fresh', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
-  const srv = await feedServer();
-  const clock = new FakeClock(T0);
-  srv.bodies.set('/tu', tripUpdates(T0));
-  const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
+  const { srv, clock } = await sampleFeed();
+  const zip = await scheduleZip();
   const rig = await feedsRig(boardConfig({ vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: 'gtfs.zip', interval: '30' } }, ['S1'], { feedMaxMB: '1' }), clock, { 'gtfs.zip': zip });
   const status = () => (rig.feeds.status().feeds as Obj).vbb;
   const polls = () => srv.got.filter((g) => g.path === '/tu').length;
@@ -80,7 +74,6 @@ test('a feed that stops answering, sends garbage or too much keeps its last good
   } finally {
     await rig.stop();
     srv.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 

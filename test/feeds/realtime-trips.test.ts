@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { BoardQuery } from '../../src/render/content/board-source.js';
+import type { BoardQuery } from '../../src/config/board-source.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
 import { boardConfig, feedServer, feedsRig, gtfsZip, rt, type FeedServer, type FeedsRig } from './fixtures.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BoardQuery } from '../../src/render/content/board-source.js';
+import type { BoardQuery } from '../../src/config/board-source.js';
 import type { FeedsComponent } from '../../src/feeds/feeds-component.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
-import { boardConfig, feedServer, feedsRig, gtfsZip } from './fixtures.js';
-import { schedule, T0, tripUpdates } from './gtfs-sample.js';
+import { boardConfig, feedsRig } from './fixtures.js';
+import { sampleFeed, scheduleZip, T0 } from './gtfs-sample.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 test('a schedule at a URL is fetched at start, tried again within the hour after a failure, and daily after that', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
-  const srv = await feedServer();
-  const clock = new FakeClock(T0);
-  srv.bodies.set('/tu', tripUpdates(T0));
-  const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
+  const { srv, clock } = await sampleFeed();
+  const zip = await scheduleZip();
   srv.bodies.set('/gtfs.zip', (_req, res) => { res.statusCode = 503; res.end(); });
   const rig = await feedsRig(boardConfig({ vbb: { type: 'gtfs-rt', url: srv.url('/tu'), static: srv.url('/gtfs.zip'), interval: '30' } }, ['S1']), clock);
   const sched = () => (rig.feeds.status().feeds as Obj).vbb.schedule;
@@ -44,15 +37,11 @@ test('a schedule at a URL is fetched at start, tried again within the hour after
   } finally {
     await rig.stop();
     srv.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('a schedule at a URL that keeps failing is fetched again less and less often: after 1, 2, 4 hours, then daily once read', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
-  const srv = await feedServer();
-  const clock = new FakeClock(T0);
-  srv.bodies.set('/tu', tripUpdates(T0));
+  const { srv, clock } = await sampleFeed();
   srv.bodies.set('/gtfs.zip', 'PK but not a zip');
   const feed = { type: 'gtfs-rt', url: srv.url('/tu'), static: srv.url('/gtfs.zip'), interval: '30' };
   const rig = await feedsRig(boardConfig({ vbb: feed }, ['S1']), clock);
@@ -68,7 +57,7 @@ test('a schedule at a URL that keeps failing is fetched again less and less ofte
       assert.match(sched().lastFault, /not a zip file/);
       clock.advance(hours * 3600_000 - 1000);
       assert.equal(fetches(), tries, `not again within ${hours} h`);
-      if (tries === 3) srv.bodies.set('/gtfs.zip', readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule())));
+      if (tries === 3) srv.bodies.set('/gtfs.zip', await scheduleZip());
       clock.advance(1000);
       at += hours * 3600_000;
     }
@@ -77,6 +66,5 @@ test('a schedule at a URL that keeps failing is fetched again less and less ofte
   } finally {
     await rig.stop();
     srv.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -22,6 +22,7 @@ import { VERSION } from '../../src/version.js';
 import { REPO } from '../helpers/service.js';
 import type { Outcome } from './fetch-child.js';
 import { finished } from './public-ns.js';
+import { mldsErrorOf } from '../helpers/mlds-error.js';
 
 /** A server counting what reaches it; `own` listens through the HTTP layer's listen(), as the unit's API does. */
 interface Counted { server: http.Server; port: number; hits: string[]; agents: string[] }
@@ -71,15 +72,7 @@ after(async () => {
 /** The LAN server's redirect to `url`. */
 const to = (url: string) => `${lanBase}/to?url=${encodeURIComponent(url)}`;
 
-async function refusal(p: Promise<unknown>): Promise<MldsError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof MldsError, `expected an MldsError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the fetch to be refused');
-}
+const refusal = (p: Promise<unknown>) => mldsErrorOf(p, 'the fetch to be refused');
 
 test('addresses are classed as the rules need: loopback, private, link-local, unique-local, the rest public', () => {
   const cases: Array<[string, string]> = [

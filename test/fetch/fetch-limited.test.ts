@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { MldsError } from '../../src/errors.js';
 import { fetchLimited, type FetchProgress } from '../../src/fetch/fetch-limited.js';
 import { checkUrl, describeUrl } from '../../src/fetch/url-rules.js';
 import { until } from '../helpers/wait.js';
+import { mldsErrorOf } from '../helpers/mlds-error.js';
 
 const payload = Buffer.alloc(300_000, 7);
 let base = '';
@@ -57,15 +57,7 @@ before(async () => {
 });
 after(() => { server.closeAllConnections(); server.close(); });
 
-async function failure(p: Promise<unknown>): Promise<MldsError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof MldsError, `expected an MldsError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the fetch to fail');
-}
+const failure = (p: Promise<unknown>) => mldsErrorOf(p, 'the fetch to fail');
 
 test('a body arrives whole in memory or in a new file, with progress up to the total', async () => {
   const seen: FetchProgress[] = [];

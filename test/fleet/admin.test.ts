@@ -13,6 +13,7 @@ import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { baseConfig, decode, get, near, REPO, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import { archiveServer, entriesOf, makeZip } from '../helpers/zips.js';
 import type { RunningService } from '../../src/main.js';
+import type { AreaOf } from '../../src/config/types.js';
 
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -101,7 +102,9 @@ test('load_config applies an archive whose digest matches and refuses one whose 
   assert.equal(wrong.code, 'MLDS_DIGEST_MISMATCH');
   assert.equal(wrong.field, 'sha256');
   assert.equal(svc.api.status().config.generation, generation, 'nothing changed');
-  const titleColor = () => JSON.stringify(svc.api.config().displays[0].layouts.get('l1')!.areas.find((a) => a.id === 'title')!.fontColor);
+  const areas = () => svc.api.config().displays[0].layouts.get('l1')!.areas;
+  const title = () => areas().find((a) => a.id === 'title') as AreaOf<'text'>;
+  const titleColor = () => JSON.stringify(title().fontColor);
   const white = titleColor();
 
   const ok = await admin({ cmd: 'load_config', url: next.url, sha256: next.sha256.toUpperCase() });

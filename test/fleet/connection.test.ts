@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
-import { Broker, freePort, hasMosquitto, Watcher } from '../helpers/broker.js';
+import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
+import { freePort } from '../helpers/ports.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
 

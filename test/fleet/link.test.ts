@@ -6,7 +6,8 @@ import { BrokerLink } from '../../src/fleet/broker-link.js';
 import { QUEUE_LIMIT } from '../../src/fleet/outbox.js';
 import { topicsOf } from '../../src/fleet/topics.js';
 import type { Logger } from '../../src/log/logger.js';
-import { Broker, freePort, hasMosquitto, openGate, Watcher } from '../helpers/broker.js';
+import { Broker, hasMosquitto, openGate, Watcher } from '../helpers/broker.js';
+import { freePort } from '../helpers/ports.js';
 import { until } from '../helpers/service.js';
 
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;

@@ -11,7 +11,8 @@ import { after, before, test } from 'node:test';
 import { BrokerLink } from '../../src/fleet/broker-link.js';
 import { topicsOf } from '../../src/fleet/topics.js';
 import type { Logger } from '../../src/log/logger.js';
-import { Broker, freePort, hasMosquitto, makeCertificates } from '../helpers/broker.js';
+import { Broker, hasMosquitto, makeCertificates } from '../helpers/broker.js';
+import { freePort } from '../helpers/ports.js';
 import { REPO, baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;

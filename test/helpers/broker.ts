@@ -8,6 +8,7 @@ import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
+import { freePort } from './ports.js';
 import { until } from './wait.js';
 
 /** Debian installs the broker in /usr/sbin, which an ordinary user's PATH (and a chroot's) may lack. */
@@ -15,14 +16,6 @@ const MOSQUITTO = existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'm
 
 export function hasMosquitto(): boolean {
   try { execFileSync(MOSQUITTO, ['-h'], { stdio: 'ignore' }); return true; } catch (err) { return (err as { status?: number }).status !== undefined; }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
-  });
 }
 
 export interface BrokerOptions {

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
+import { sink } from '../helpers/sink.js';
 
 interface RawReply { status: number; headers: Map<string, string>; body: string; closed: boolean }
 
@@ -104,13 +104,11 @@ test('1,000 requests over the rate limit are logged as a few counted lines, not 
 });
 
 test('an inumber over the 255 limit is confirmed with its first 255 characters, never whole', async () => {
-  const got: string[] = [];
-  const fb = createServer((req, res) => { got.push(req.url!); res.end('ok'); });
-  fb.listen(0, '127.0.0.1');
-  await once(fb, 'listening');
+  const fb = await sink();
+  const got = () => fb.got.map((r) => r.url);
   const c = baseConfig();
   c.displays.main.confirmIp = '127.0.0.1';
-  c.displays.main.confirmPort = String((fb.address() as AddressInfo).port);
+  c.displays.main.confirmPort = String(fb.port);
   const sd = serviceDir(c);
   const svc = await start(sd, { feedback: { firstDelayMs: 10 } });
   const inumberOf = (url: string) => new URLSearchParams(url.slice(url.indexOf('?') + 1)).get('inumber')!;
@@ -118,19 +116,18 @@ test('an inumber over the 255 limit is confirmed with its first 255 characters, 
     const long = `${'7'.repeat(250)}${'x'.repeat(10_000)}`;
     const r = await get(svc, `/mlds?id=main&layout=l1&title=A&inumber=${long}`);
     assert.equal(r.json.code, 'MLDS_BAD_PARAMETER');
-    await until(() => got.length === 1, 3000, 'confirm=2');
-    assert.match(got[0], /^\/mlds\?confirm=2&inumber=/);
-    const echoed = inumberOf(got[0]);
+    await until(() => got().length === 1, 3000, 'confirm=2');
+    assert.match(got()[0], /^\/mlds\?confirm=2&inumber=/);
+    const echoed = inumberOf(got()[0]);
     assert.ok(echoed === long.slice(0, 255), `${echoed.length} characters echoed`);
     // A pair of UTF-16 halves is not split at the cut (encoding half of one would throw).
     const emoji = '\u{1F68C}'.repeat(200);
     await get(svc, `/mlds?id=main&layout=nope&inumber=${encodeURIComponent(emoji)}`);
-    await until(() => got.length === 2, 3000, 'the second confirm=2');
-    assert.equal(inumberOf(got[1]), '\u{1F68C}'.repeat(127));
+    await until(() => got().length === 2, 3000, 'the second confirm=2');
+    assert.equal(inumberOf(got()[1]), '\u{1F68C}'.repeat(127));
     assert.ok(svc.feedback.sent.every((s) => s.inumber.length <= 255));
   } finally {
     await svc.close();
-    fb.closeAllConnections();
     fb.close();
     sd.cleanup();
   }

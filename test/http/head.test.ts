@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import { writeFileSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import type { BootScreens } from '../../src/boot/boot-screens.js';
-import type { BrightnessComponent } from '../../src/brightness/brightness-component.js';
+import { BOOT } from '../../src/capability/boot.js';
+import { BRIGHTNESS } from '../../src/capability/brightness.js';
 import { baseConfig, get, nextFrame, serviceDir, start } from '../helpers/service.js';
 
 async function head(svc: { url: string }, p: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
@@ -70,7 +70,7 @@ test('HEAD on /identify, /reload_config, /load_config?url=, /brightness and /set
   const svc = await start(sd);
   const admin = { 'X-API-Key': 'admin-key-456' };
   try {
-    const boot = svc.api.component<BootScreens>('boot')!;
+    const boot = svc.api.component(BOOT)!;
     const showing = () => JSON.stringify(boot.status());
     const shownBefore = showing();
     assert.equal((await head(svc, '/identify?seconds=30', admin)).status, 200);
@@ -87,7 +87,7 @@ test('HEAD on /identify, /reload_config, /load_config?url=, /brightness and /set
     assert.equal((await head(svc, `/load_config?url=${encodeURIComponent('http://127.0.0.1:80/c.zip')}`, admin)).status, 400);
     assert.equal(hits, 0, 'nothing fetched');
 
-    const brightness = svc.api.component<BrightnessComponent>('brightness')!;
+    const brightness = svc.api.component(BRIGHTNESS)!;
     const level = JSON.stringify(brightness.status().units);
     assert.equal((await head(svc, '/brightness/7?id=main')).status, 200);
     assert.equal((await head(svc, '/brightness/700?id=main')).status, 400);

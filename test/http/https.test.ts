@@ -7,11 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { once } from 'node:events';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/config/faults.js';
+import { freePort } from '../helpers/ports.js';
 import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 
 /** A self-signed certificate for 127.0.0.1 and its key, as PEM files in `dir`. */
@@ -21,14 +22,6 @@ function makeCert(dir: string, name: string, cn: string): { cert: string; key: s
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert,
     '-days', '2', '-subj', `/CN=${cn}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
   return { cert, key };
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 /** One request on a fresh TLS connection that trusts only `ca`; what came back and which certificate served it. */

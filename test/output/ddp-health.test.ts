@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSocket } from 'node:dgram';
+import { closedUdpPort } from '../helpers/ports.js';
 import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
 import { ddpReceiver, type Receiver } from './ddp-receiver.js';
@@ -22,21 +22,13 @@ async function feedbackServer() {
   return { got, port: (server.address() as AddressInfo).port, close: () => { server.closeAllConnections(); server.close(); } };
 }
 
-async function closedPort(): Promise<number> {
-  const s = createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
-  const port = s.address().port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 async function outputOf(svc: RunningService): Promise<Obj> {
   return ((await get(svc, '/status')).json as Obj).displays.find((d: Obj) => d.id === 'wled').output;
 }
 
 test('service: a DDP receiver whose port is closed is confirm=0 and a failure on /status until it answers again', async () => {
   const fb = await feedbackServer();
-  const port = await closedPort();
+  const port = await closedUdpPort();
   const c = baseConfig();
   c.displays = {
     wled: {

@@ -2,7 +2,6 @@
 // compares them with a frame rendered by node-canvas; a receiver that goes away shows on health().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSocket } from 'node:dgram';
 import { createCanvas } from 'canvas';
 import { DdpOutput, REFUSED_HOLD_MS } from '../../src/output/ddp.js';
 import { BACKOFF_MAX_MS, OutputRunner, REOPEN_AFTER_FAILURES } from '../../src/output/runner.js';
@@ -10,6 +9,7 @@ import type { DdpDetails, Frame } from '../../src/output/types.js';
 import { nativeHelperProblem } from '../../src/native/helper.js';
 import { ddpReceiver as receiver } from './ddp-receiver.js';
 import { rgbOf, waitFor } from './frames.js';
+import { closedUdpPort } from '../helpers/ports.js';
 import { skipReason } from '../helpers/skip.js';
 
 const quiet = { warn: () => undefined, info: () => undefined };
@@ -79,21 +79,12 @@ test('ddp: brightness scales the pixels on the wire', async () => {
   }
 });
 
-/** A loopback UDP port nobody listens on (bound once to find it, then released). */
-async function closedPort(): Promise<number> {
-  const s = createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
-  const port = s.address().port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 for (const native of [true, false]) {
   const via = native ? 'sendmmsg' : 'dgram';
   test(`ddp via ${via}: a closed port fails every picture and the count reopens; a receiver that appears is ok once the hold passed`, {
     skip: native ? skipReason(nativeHelperProblem()) : undefined,
   }, async () => {
-    const port = await closedPort();
+    const port = await closedUdpPort();
     let t = 0;
     const out = new DdpOutput('127.0.0.1', port, { native, now: () => t });
     const runner = new OutputRunner(out, quiet, () => t);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
@@ -90,4 +90,40 @@ test('a layout switch replaces the picture at once; no layout is black', () => {
   s.state.layoutSetAt = T0 + 10;
   assert.deepEqual(px(c.render(T0 + 10), 5, 5), [0, 0, 0, 255]);
   assert.equal(c.nextChange(T0 + 10), Infinity);
+});
+
+/** This process's anonymous memory (heaps, buffers: what the kernel cannot reclaim), MB. */
+function anonymousMB(): number {
+  return Number(/^Anonymous:\s+(\d+) kB/m.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'))![1]) / 1024;
+}
+
+test('a unit with nothing to show paints nothing: its picture takes no memory until something is drawn', () => {
+  // 4K: a 33 MB picture, far more than a collection or malloc moves meanwhile.
+  const W = 3840, H = 2160;
+  const areas = [area({ id: 'a', x: 0, y: 0, width: W, height: H, fontSize: 200, backgroundColor: { r: 0, g: 0, b: 90, a: 1 } })];
+  const display: DisplayConfig = {
+    id: 'd1', width: W, height: H, infoScreenTtl: 0, sensorBrightness: false, startScreen: { loadLastRequest: false },
+    layouts: new Map([['main', { name: 'main', areas }]]), output: { driver: 'virtual' }, unit: 'u',
+  };
+  const unit: UnitConfig = { key: 'u', output: { driver: 'virtual' }, width: W, height: H, displayIds: ['d1'] };
+  // As after a start without a saved state: no layout until the first command.
+  const state: DisplayState = { id: 'd1', layout: undefined, layoutSetAt: T0, areas: new Map(), version: 1 };
+  const before = anonymousMB();
+  const c = new Compositor(unit, [display], () => state, { fontDirs: [FONT_DIR] });
+  const blank = c.render(T0);
+  const idle = anonymousMB() - before;
+  assert.ok(idle < 8, `nothing shown: ${idle.toFixed(1)} MB more anonymous memory (the picture is ${(W * H * 4 / 2 ** 20).toFixed(0)} MB)`);
+  assert.equal(blank.seq, 0, 'no frame beyond the blank one');
+  for (const [x, y] of [[0, 0], [W / 2, H / 2], [W - 1, H - 1]]) assert.deepEqual(px(blank, x, y), [0, 0, 0, 0], `(${x}, ${y}) is the blank picture's black`);
+  state.layout = 'main';
+  state.layoutSetAt = T0 + 10;
+  state.areas.set('a', { area: areas[0], source: 'request', text: 'Shown', setAt: T0 + 10 });
+  const shown = c.render(T0 + 10);
+  assert.deepEqual(px(shown, 5, 5), [0, 0, 90, 255]);
+  const drawn = anonymousMB() - before;
+  assert.ok(drawn > idle + 25, `drawn: ${drawn.toFixed(1)} MB more, against ${idle.toFixed(1)} MB with nothing shown`);
+  // And back to no layout: the picture was drawn on, so it is painted black again.
+  state.layout = undefined;
+  state.layoutSetAt = T0 + 20;
+  assert.deepEqual(px(c.render(T0 + 20), 5, 5), [0, 0, 0, 255]);
 });

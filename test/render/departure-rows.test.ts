@@ -2,13 +2,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DeparturesConfig } from '../../src/config/types.js';
-import type { Departure } from '../../src/render/content/board-source.js';
+import type { Departure } from '../../src/config/board-source.js';
 import { boardRows } from '../../src/render/content/departure-rows.js';
 
 const T0 = Date.UTC(2026, 10, 21, 23, 58, 0);
 const B: DeparturesConfig = {
   feed: 'f', stops: ['s'], fields: ['route', 'destination', 'time', 'countdown'],
-  nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', noDataText: '-', staleAfter: 180, announceText: '', alertPriority: 5,
+  nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', noDataText: '-', noDeparturesText: '-', staleAfter: 180, announceText: '', alertPriority: 5,
 };
 const dep = (key: string, at: number, p: Partial<Departure> = {}): Departure =>
   ({ key, route: '12', destination: 'Zoo', platform: '', time: T0 + at, live: true, cancelled: false, ...p });

@@ -4,8 +4,9 @@
 // Each board is checked pixel for pixel against a text area given the rows it should show.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BoardData, BoardQuery, BoardSource, Departure } from '../../src/render/content/board-source.js';
+import type { BoardData, BoardQuery, BoardSource, Departure } from '../../src/config/board-source.js';
 import type { RunningService } from '../../src/main.js';
+import { renderLayoutsToPng } from '../../src/preview/render.js';
 import { FakeClock } from '../helpers/clock.js';
 import { decode, get, nextFrame, serviceDir, start, until, type Pixels } from '../helpers/service.js';
 
@@ -130,7 +131,7 @@ test('a countdown changes when its minute does, on the service clock and without
   } finally { await r.close(); }
 });
 
-test('news from the source redraws the board at once; a stale feed shows the marked schedule; no data shows noDataText, and so does a unit without a source; /status says which', async () => {
+test('news from the source redraws the board at once; a stale feed shows the marked schedule; no departures shows noDeparturesText; no data shows noDataText, and so does a unit without a source; /status says which', async () => {
   const r = await rig({ ...BOARD, noDataText: 'No live data' });
   try {
     r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 150_000)];
@@ -146,6 +147,11 @@ test('news from the source redraws the board at once; a stale feed shows the mar
     r.boards.news();
     await until2(async () => (await boardText(r.svc)) === '12\tHauptbahnhof\t13:02~\t2min~', 'scheduled');
     assert.equal((await areas(r.svc)).find((a) => a.id === 'board')?.board, 'scheduled');
+    // The feed answers with nothing to show: the board says so, not the rows of nothing.
+    r.boards.state = 'live';
+    r.boards.departures = [];
+    r.boards.news();
+    await until2(async () => (await boardText(r.svc)) === 'No departures', 'no departures');
     r.boards.state = 'no-data';
     r.boards.news();
     await until2(async () => (await boardText(r.svc)) === 'No live data', 'no data');
@@ -199,5 +205,24 @@ test('a departures area takes no value: 400 MLDS_BAD_VALUE naming it; empty clea
     assert.match(JSON.stringify(bad.json), /\\"board\\" is a departures area/);
     assert.equal((await get(r.svc, '/mlds?id=s&layout=l&board=')).status, 200);
     await until2(async () => (await areas(r.svc)).find((a) => a.id === 'board')?.source === 'none', 'cleared');
+  } finally { await r.close(); }
+});
+
+test('/status gives what the unit\'s own board drew, whatever a preview of its configuration drew', async () => {
+  const r = await rig({ ...BOARD, noDataText: 'No live data' });
+  try {
+    r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 150_000)];
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    await until2(async () => (await boardText(r.svc)) === '12\tHauptbahnhof\t13:02\t2min', 'the unit\'s board');
+    // `mlds test`'s pictures of the running configuration, its boards from a source with nothing.
+    const empty = new TestBoards();
+    empty.state = 'no-data';
+    const previews = await renderLayoutsToPng(r.svc.runtime.config, empty);
+    assert.equal(previews.length, 1);
+    // The unit drew nothing since (the fake clock stands still, no news): /status is still its board.
+    const board = (await areas(r.svc)).find((a) => a.id === 'board');
+    const rows = '12\tHauptbahnhof\t13:02\t2min';
+    assert.deepEqual({ text: board?.text, board: board?.board }, { text: rows, board: 'live' });
   } finally { await r.close(); }
 });

@@ -37,6 +37,19 @@ test('PNG of the top-left of a frame decodes to its exact pixels; JPEG has the s
   }
 });
 
+test('what was never drawn (all zero) is opaque black in a PNG, as a panel shows it, not transparent', async () => {
+  const enc = new ScreenshotEncoder();
+  try {
+    const f = { width: 64, height: 16, data: new Uint8Array(64 * 16 * 4), seq: 0 };
+    f.data.set([255, 128, 0, 255], (5 * 64 + 7) * 4);
+    const px = await pixels(await enc.encode(f, 64, 16, 'png'));
+    assert.deepEqual([...px.data.subarray(0, 4)], [0, 0, 0, 255], 'a pixel never drawn');
+    assert.deepEqual([...px.data.subarray((5 * 64 + 7) * 4, (5 * 64 + 8) * 4)], [255, 128, 0, 255], 'a drawn pixel');
+  } finally {
+    await enc.close();
+  }
+});
+
 test('the worker exits when idle and a later encode starts a new one', async () => {
   const enc = new ScreenshotEncoder(50);
   await enc.encode(frame(1), 64, 16, 'png');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AreaConfig, DisplayConfig, UnitConfig } from '../../src/config/types.js';
+import type { AreaConfig, AreaOf, AreaType, DisplayConfig, UnitConfig } from '../../src/config/types.js';
 import type { AreaState, DisplayState } from '../../src/control/state.js';
 import { Compositor, type CompositorOptions } from '../../src/render/compositor.js';
 import type { Frame } from '../../src/output/types.js';
@@ -9,12 +9,13 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const FONT_DIR = path.join(ROOT, 'fonts');
 export const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
-export function area(p: Partial<AreaConfig> & Pick<AreaConfig, 'id'>): AreaConfig {
+/** A test's area: of type `text` unless `p` names another, with these values for what `p` leaves out. */
+export function area<T extends AreaType = 'text'>(p: Partial<AreaOf<T>> & { id: string; type?: T }): AreaOf<T> {
   return {
     type: 'text', x: 0, y: 0, width: 640, height: 160, params: {}, align: 'left',
     fontSize: 64, fontColor: { r: 255, g: 255, b: 255 }, textFromStart: true, textLiveUpdate: false,
     headToTail: 0, scrollSpeed: 4, dispEffect: 1, clearEffect: 1, ...p,
-  };
+  } as unknown as AreaOf<T>;
 }
 
 /** One display on its own unit, one layout "main" holding the given areas, and a mutable state. */

@@ -9,36 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { after, test } from 'node:test';
-import { crc32, deflateSync } from 'node:zlib';
-import { ConfigError } from '../../src/config/faults.js';
-import { loadConfig } from '../../src/config/load.js';
 import { holdPicture, letGoOfPicture, pictureMemory, preloadImage, setPictureLimit } from '../../src/render/images.js';
 import { defaultPictureMegapixels } from '../../src/media/picture-limits.js';
 import { LISTEN_MS, underEmulation } from '../helpers/emulation.js';
 import { REPO, baseConfig, decode, near, serviceDir, until } from '../helpers/service.js';
+import { fileFaults } from '../helpers/config-faults.js';
+import { flatPng } from '../helpers/png.js';
 import { skipReason } from '../helpers/skip.js';
 
 const MB = 1024 * 1024;
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/** A w x h PNG of one colour (1 bit a pixel, a palette of that colour): a few kilobytes on disk, w*h*4 bytes decoded. */
-function flatPng(w: number, h: number, rgb: [number, number, number]): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 1; // bit depth
-  ihdr[9] = 3; // palette
-  const rows = Buffer.alloc(h * (1 + Math.ceil(w / 8)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('PLTE', Buffer.from(rgb)), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** A GIF's header and logical screen, which is all a configuration check reads. */
 function gifHeader(w: number, h: number): Buffer {
@@ -46,16 +25,6 @@ function gifHeader(w: number, h: number): Buffer {
 }
 
 const COLOURS: Record<string, [number, number, number]> = { red: [255, 0, 0], green: [0, 255, 0], blue: [0, 0, 255], yellow: [255, 255, 0] };
-
-function faultsOf(configFile: string): Array<{ path: string; message: string }> {
-  try {
-    loadConfig(configFile);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.faults;
-    throw err;
-  }
-}
 
 test('the default limit follows the unit\'s memory: 16 megapixels from 384 MB up, fewer below', () => {
   assert.equal(defaultPictureMegapixels(400 * MB), 16, 'MemoryMax=400M');
@@ -80,7 +49,7 @@ test('a picture over the limit is a fault at load with its JSON path; at the lim
     // A GIF plays from three pictures of its size: two thirds of the limit, 10.7 megapixels.
     writeFileSync(path.join(sd.dir, 'images/anim.gif'), gifHeader(4096, 3000));
     writeFileSync(path.join(sd.dir, 'images/small.gif'), gifHeader(3000, 3000));
-    const faults = faultsOf(sd.configFile);
+    const faults = fileFaults(sd.configFile);
     assert.deepEqual(faults.map((f) => f.path).sort(), [
       '/displays/main/layout/l1/pic/defaultValue', '/displays/main/layout/l1/pic/params/over',
       '/displays/main/layout/l2/logo/params/anim', '/displays/main/startScreen/image',
@@ -91,10 +60,10 @@ test('a picture over the limit is a fault at load with its JSON path; at the lim
 
     c.limits = { maxPictureMegapixels: 32 };
     writeFileSync(sd.configFile, JSON.stringify(c));
-    assert.deepEqual(faultsOf(sd.configFile), []);
+    assert.deepEqual(fileFaults(sd.configFile), []);
     c.limits = { maxPictureMegapixels: 65 };
     writeFileSync(sd.configFile, JSON.stringify(c));
-    assert.deepEqual(faultsOf(sd.configFile).map((f) => f.path), ['/limits/maxPictureMegapixels']);
+    assert.deepEqual(fileFaults(sd.configFile).map((f) => f.path), ['/limits/maxPictureMegapixels']);
   } finally { sd.cleanup(); }
 });
 
@@ -129,7 +98,7 @@ test('a decode waits while another is under way and the budget is full: two deco
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-const LAUNCH = path.join(REPO, 'dist/launch.js');
+const LAUNCH = path.join(REPO, 'dist/launch.cjs');
 const noBuild = skipReason(existsSync(LAUNCH) ? undefined : `${LAUNCH} is missing: run make build`) ?? underEmulation('qemu-user\'s own memory counts in the process\'s RSS');
 const services: ChildProcess[] = [];
 after(() => { for (const c of services) c.kill(); });

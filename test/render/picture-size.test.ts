@@ -6,33 +6,13 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { crc32, deflateSync } from 'node:zlib';
 import { ConfigError } from '../../src/config/faults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { bufferReader, pictureHeader } from '../../src/media/picture-header.js';
 import { graphicImage } from '../../src/render/content/line-raster.js';
 import { preloadImage } from '../../src/render/images.js';
+import { flatPng } from '../helpers/png.js';
 import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/** A valid black-and-white PNG of w x h, all zero: a few kilobytes on disk, w*h*4 bytes decoded. */
-function hugePng(w: number, h: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 1; // 1 bit a pixel
-  ihdr[9] = 0; // greyscale
-  const rows = Buffer.alloc(h * (1 + Math.ceil(w / 8))); // filter byte 0 and zero bits on every row
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
-}
 
 const rss = () => process.memoryUsage.rss();
 
@@ -58,7 +38,7 @@ test('an image area whose defaultValue is a 12000x12000 PNG is a fault at load, 
   c.displays.main.layout.l1.pic.defaultValue = 'huge.png';
   const sd = serviceDir(c);
   try {
-    const png = hugePng(12000, 12000);
+    const png = flatPng(12000, 12000);
     assert.ok(png.length < 100_000, `${png.length} bytes on disk`);
     writeFileSync(path.join(sd.dir, 'images/huge.png'), png);
     const before = rss();
@@ -79,7 +59,7 @@ test('a /mlds selecting a picture replaced by a 12000x12000 PNG shows a fault wi
   copyFileSync(path.join(sd.dir, 'images/logo.png'), file);
   const svc = await start(sd);
   try {
-    writeFileSync(file, hugePng(12000, 12000));
+    writeFileSync(file, flatPng(12000, 12000));
     const before = rss();
     for (let i = 0; i < 3; i++) {
       const r = await get(svc, `/mlds?id=main&layout=l1&title=T${i}&pic=huge`);
@@ -114,12 +94,12 @@ test('an inline graphic ([g<n>]) whose header says 8000x8000 is refused without 
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-graphic-'));
   try {
     const file = path.join(dir, 'big.png');
-    writeFileSync(file, hugePng(8000, 8000));
+    writeFileSync(file, flatPng(8000, 8000));
     const before = rss();
     assert.equal(graphicImage(file), undefined);
     const grown = rss() - before;
     assert.ok(grown < 20 * 1024 * 1024, `RSS grew ${(grown / 1048576).toFixed(1)} MB`);
-    writeFileSync(path.join(dir, 'ok.png'), hugePng(64, 32));
+    writeFileSync(path.join(dir, 'ok.png'), flatPng(64, 32));
     assert.equal(graphicImage(path.join(dir, 'ok.png'))?.width, 64);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

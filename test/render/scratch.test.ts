@@ -27,9 +27,10 @@ before(async () => {
 
 test('a wide rectangle takes the strip canvas, a narrow one a canvas of its width, kept and capped', () => {
   const s = new ScratchCanvases(1920, 1080);
+  assert.equal(s.bytes, 0, 'no canvas before anything is drawn');
+  const ticker = s.for({ x: 0, y: 880, w: 1920, h: 120 });
   const stripBytes = s.bytes;
   assert.equal(stripBytes, 1920 * STRIP_ROWS * 4);
-  const ticker = s.for({ x: 0, y: 880, w: 1920, h: 120 });
   assert.equal(ticker.canvas.width, 1920);
   assert.equal(ticker.x, 0);
   // Half the strip's width and all its rows is still the strip: the copy would waste no more than half.

@@ -1,6 +1,6 @@
 // A unit's package files replaced under the running service the way cp, scp and rsync --inplace
 // replace them: the same inode, cut short while the copy runs, then filled with another build's
-// text. dist/launch.js reads the bundle once; nothing of dist/ is read again after the start, so
+// text. dist/launch.cjs reads the bundle once; nothing of dist/ is read again after the start, so
 // the service keeps answering through every part it compiles or loads only when first used:
 // /metrics, /info, the screenshot encoder's thread, video and web areas, a departures board and
 // its feed's decoding thread, MQTT, crons, a reload,
@@ -89,7 +89,7 @@ function rewriteAll(dist: string): void {
 interface Running { child: ChildProcess; url: string; output(): string }
 
 async function launch(root: string, sd: ServiceDir, cacheDir: string): Promise<Running> {
-  const child = spawn(process.execPath, [path.join(root, 'dist/launch.js'), 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir], {
+  const child = spawn(process.execPath, [path.join(root, 'dist/launch.cjs'), 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
     // The code cache is written while the test runs, after the files have changed.
     env: { ...process.env, MLDS_CODE_CACHE_DIR: cacheDir, MLDS_CODE_CACHE_AFTER_MS: '3000' },

@@ -35,8 +35,9 @@ test('a poller applies its body, skips an unchanged one, applies a changed one',
     assert.deepEqual([p.lastFetchAt, p.nextFetchAt, p.backoffSeconds], [new Date(T0).toISOString(), new Date(T0 + 5000).toISOString(), 0]);
 
     clock.advance(4999);
-    // the passing of time is what is tested: no fetch within 100 ms before the interval is over.
-    await new Promise((r) => setTimeout(r, 100));
+    // A timer due by now has fired inside advance(), and a fetch starting takes its time and wait at once.
+    p = await poller(svc);
+    assert.deepEqual([p.lastFetchAt, p.nextFetchAt], [new Date(T0).toISOString(), new Date(T0 + 5000).toISOString()], 'no fetch started before its interval');
     assert.equal(far.got.length, 1, 'not before its interval');
     clock.advance(1);
     await until(() => far.got.length === 2, 5000, 'the second fetch');
@@ -122,8 +123,9 @@ test('a poller backs off on a 500: the waits double up to 10 intervals, and it r
       const wait = Date.parse(p.nextFetchAt!) - clock.now();
       assert.equal(wait, p.backoffSeconds * 1000);
       clock.advance(wait - 1);
-      // the passing of time is what is tested: no fetch within 30 ms before the backoff is over.
-      await new Promise((r) => setTimeout(r, 30));
+      // A timer due by now has fired inside advance(), and a fetch starting takes its time and wait at once.
+      const waiting = await poller(svc);
+      assert.deepEqual([waiting.lastFetchAt, waiting.nextFetchAt, waiting.failures], [p.lastFetchAt, p.nextFetchAt, n], `no fetch started before the backoff of failure ${n} is over`);
       assert.equal(arrivals.length, n, `no fetch before the backoff of failure ${n} is over`);
       if (n === 6) failing = false;
       clock.advance(1);

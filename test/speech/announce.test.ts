@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
-import type { Component } from '../../src/capability/component-contract.js';
-import { SPEECH_COMPONENT, type Speaker } from '../../src/capability/speaker.js';
+import { SPEECH } from '../../src/capability/speaker.js';
 import { fitted } from '../../src/speech/words.js';
 import { espeakAlone, readWav, rms, speechConfig } from './audio.js';
 
@@ -88,7 +87,7 @@ test('HEAD /announce checks and says nothing', async () => {
 test('an alert\'s instruction longer than one announcement is read as far as it fits; /announce is told it is too long', async () => {
   const long = 'Move to higher ground now and stay away from the river banks. '.repeat(12).trim();
   assert.equal((await get(svc, `/announce?id=hall&text=${encodeURIComponent(long)}`)).status, 400);
-  const speaker = svc.runtime.component<Component & Speaker>(SPEECH_COMPONENT)!;
+  const speaker = svc.runtime.component(SPEECH)!;
   const r = speaker.announce({ displayId: 'hall', text: long, priority: true, source: 'cap' });
   assert.equal(r.queued, true);
   const st = ((await get(svc, '/status')).json.components as Record<string, any>).speech; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { configFaults } from '../helpers/config-faults.js';
 import { loadServiceConfig } from '../../src/runtime/load-config.js';
+import type { AreaOf } from '../../src/config/types.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
 
 test('speech defaults: voice en, rate 160, volume 80, no chime, no quiet hours; speak is read on sign-text areas', () => {
@@ -15,7 +16,7 @@ test('speech defaults: voice en, rate 160, volume 80, no chime, no quiet hours; 
   try {
     const cfg = loadServiceConfig(sd.configFile);
     assert.deepEqual(cfg.speech, { voice: 'en', rate: 160, volume: 80, chime: undefined, quietHours: undefined });
-    const title = cfg.displayById.get('main')!.layouts.get('l1')!.areas.find((a) => a.id === 'title')!;
+    const title = cfg.displayById.get('main')!.layouts.get('l1')!.areas.find((a) => a.id === 'title') as AreaOf<'text'>;
     assert.equal(title.speak, true);
   } finally {
     sd.cleanup();

@@ -4,7 +4,10 @@ import { test } from 'node:test';
 import type { AreaConfig } from '../../src/config/types.js';
 import { createCanvas } from 'canvas';
 import { signTextContent } from '../../src/render/content/sign-text.js';
-import { layoutRuns } from '../../src/text/layout.js';
+import { layoutBlock, layoutRuns } from '../../src/text/layout.js';
+import { vectorFace } from '../../src/text/faces.js';
+import { parseMulti } from '../../src/text/multi.js';
+import { areaBlock } from '../../src/config/area-types/area-block.js';
 import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
 import { emulated } from '../helpers/emulation.js';
 
@@ -73,4 +76,22 @@ test('a scrolling pixel-font line damages only its own rows, worked out once for
     if (rects.length === 1 && rects[0].h < 48) { partial++; assert.equal(rects[0].w, 192); assert.ok(rects[0].h <= 26, `damage ${rects[0].y}+${rects[0].h}`); }
   }
   assert.ok(partial > 50, `${partial} frames damaged the line's rows only`);
+});
+
+test('a face\'s line box is asked of pango once: a value checked, then laid out to draw, reuses its faces', () => {
+  const font = path.join(FONT_DIR, 'DejaVuSans-Bold.ttf');
+  const a = vectorFace(font, 39, false);
+  assert.equal(vectorFace(font, 39, false), a, 'the same font, size and crispness is the same face');
+  assert.notEqual(vectorFace(font, 39, true), a);
+  assert.equal(vectorFace(font, 39, true).crisp, true);
+  assert.notEqual(vectorFace(undefined, 39, false), a);
+  assert.equal(vectorFace(undefined, 39, false).file, undefined);
+  assert.notEqual(vectorFace(font, 40, false), a);
+  const d = area({ id: 'd', width: 432, height: 100, font, wrap: true });
+  const o = { ...areaBlock(d, 'x', 39), overflow: 'pages' as const, pageMs: 3000, color: { r: 255, g: 170, b: 0 }, graphicSize: () => undefined };
+  const faces = (text: string) => layoutBlock(parseMulti(text, { fonts: 0, graphics: 0 }), o).pages
+    .flatMap((p) => p.lines.flatMap((l) => l.pieces.map((x) => ('face' in x ? x.face : undefined))));
+  const first = faces('Destination number 0[np]via Centrum'), again = faces('Destination number 1[np]via Centrum');
+  assert.ok(first.length >= 2 && first.every((f) => f === first[0]), 'one face for the whole value');
+  assert.equal(again[0], first[0], 'and the same one for the next value');
 });

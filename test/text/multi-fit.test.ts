@@ -4,7 +4,7 @@ import { get, type Pixels } from '../helpers/service.js';
 import { sign, type Sign } from './sign-service.js';
 import path from 'node:path';
 import { multiFitFault } from '../../src/config/area-types/multi-fit.js';
-import type { AreaConfig } from '../../src/config/types.js';
+import type { TextArea } from '../../src/config/types.js';
 import { area, FONT_DIR } from '../render/helpers.js';
 
 const AREA = { coordinates: '0 0 191 31', type: 'text', font: '7x13.bdf', fontSize: '13', markup: 'multi' };
@@ -70,6 +70,6 @@ test('multiFitFault: a table (an area with columns) keeps its own rule, cells sh
   const a = area({ id: 't', width: 192, height: 32, font: path.join(FONT_DIR, '7x13.bdf'), fontSize: 13, markup: 'multi' });
   const wide = '12 Hauptbahnhof Nordseite via Zentrum';
   assert.match(multiFitFault(a, wide, 13) ?? '', /^page 1 of the MULTI text does not fit/);
-  const table = { ...a, columns: [{ width: 150, align: 'left' }, { width: 42, align: 'right' }] } as AreaConfig;
+  const table = { ...a, columns: [{ width: 150, align: 'left' }, { width: 42, align: 'right' }] } as TextArea;
   assert.equal(multiFitFault(table, wide, 13), undefined);
 });

@@ -1,7 +1,8 @@
 // What each area type accepts, written once: the type names, and per type the fields it takes
-// with their schemas. The schema's area (its `type` enum and properties), the AreaType union and
-// each type's list of fields (APPLIES_TO, unknown-field faults) all come from this table; the
-// type modules beside it hold only behaviour.
+// with their schemas. The schema's area (its `type` enum and properties), the AreaType union,
+// each type's list of fields (APPLIES_TO, unknown-field faults) and the fields of each type's
+// normalized area (normalized-area.ts) all come from this table; the type modules beside it
+// hold only behaviour.
 import { bool, int, names, num, rgb, rgba, str255 } from '../schema-parts.js';
 
 /** Fields every area takes. */
@@ -17,7 +18,7 @@ const defaultValue = { defaultValue: str255 } as const;
 const params = { params: names({ additionalProperties: { type: 'string', maxLength: 2048 } }) } as const;
 
 /** How a text looks; date areas share these. */
-const TEXT_LOOK = {
+export const TEXT_LOOK = {
   align: { enum: ['center', 'right', 'left'] },
   font: str255,
   fontSize: int(1, 4000),
@@ -25,10 +26,10 @@ const TEXT_LOOK = {
 } as const;
 
 /** How glyphs are drawn; date areas take it too. */
-const GLYPH_LOOK = { antialias: { enum: ['default', 'none'] } } as const;
+export const GLYPH_LOOK = { antialias: { enum: ['default', 'none'] } } as const;
 
 /** A line that scrolls when it does not fit. */
-const SCROLLING = {
+export const SCROLLING = {
   textFromStart: bool,
   textLiveUpdate: bool,
   headToTail: int(0, 1000),
@@ -46,7 +47,7 @@ const COLUMNS = {
 } as const;
 
 /** The sign-text layout: pixel fonts, lines, pages, fit, MULTI (docs/rendering.md). */
-const SIGN_TEXT = {
+export const SIGN_TEXT = {
   ...GLYPH_LOOK,
   wrap: bool,
   lineSpacing: int(0, 1000),
@@ -66,11 +67,11 @@ const SIGN_TEXT = {
 const freeText = { ...defaultValue, ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT } as const;
 
 const boardText = { type: 'string', maxLength: 64 } as const;
-/** A departure board: rows from a feed (docs/configuration.md, "Departure boards"). */
-const DEPARTURES = {
-  ...TEXT_LOOK, ...GLYPH_LOOK,
-  fonts: SIGN_TEXT.fonts, overflow: SIGN_TEXT.overflow, pageSeconds: SIGN_TEXT.pageSeconds, fit: SIGN_TEXT.fit,
-  minFontSize: SIGN_TEXT.minFontSize, lineSpacing: SIGN_TEXT.lineSpacing, valign: SIGN_TEXT.valign, columns: COLUMNS,
+/**
+ * A departure board's own fields: which departures it shows and how its rows read. The
+ * normalized area holds them together as its `departures` (normalized-area.ts).
+ */
+export const BOARD_FIELDS = {
   feed: { type: 'string', minLength: 1, maxLength: 255 },
   stops: { type: 'array', minItems: 1, maxItems: 64, items: { type: 'string', minLength: 1, maxLength: 255 } },
   rows: int(1, 64),
@@ -80,11 +81,20 @@ const DEPARTURES = {
   scheduledMark: boardText,
   cancelledText: boardText,
   noDataText: { type: 'string', maxLength: 255 },
+  noDeparturesText: { type: 'string', maxLength: 255 },
+  timezone: { type: 'string', minLength: 1, maxLength: 64 },
   staleAfter: int(1, 86400),
   announceAt: int(0, 120),
   announceText: { type: 'string', minLength: 1, maxLength: 255 },
   alertArea: { type: 'string', minLength: 1, maxLength: 255 },
   alertPriority: int(1, 9),
+} as const;
+/** A departure board: rows from a feed (docs/configuration.md, "Departure boards"). */
+const DEPARTURES = {
+  ...TEXT_LOOK, ...GLYPH_LOOK,
+  fonts: SIGN_TEXT.fonts, overflow: SIGN_TEXT.overflow, pageSeconds: SIGN_TEXT.pageSeconds, fit: SIGN_TEXT.fit,
+  minFontSize: SIGN_TEXT.minFontSize, lineSpacing: SIGN_TEXT.lineSpacing, valign: SIGN_TEXT.valign, columns: COLUMNS,
+  ...BOARD_FIELDS,
 } as const;
 const media = { ...defaultValue, ...params } as const;
 

@@ -1,9 +1,11 @@
 // date areas: a live clock from the system time; they take no request value.
 import { DEFAULTS } from '../defaults.js';
+import { parseNumLike } from '../scalars.js';
 import { MldsError } from '../../errors.js';
 import { formatEnglish, zonedAt } from '../../time/date-format.js';
 import type { AreaKind } from './area-type.js';
-import { glyphLook } from './text-look.js';
+import type { AreaOf } from './normalized-area.js';
+import { textLook } from './text-look.js';
 
 /** A pattern java.time would reject fails here, at load, rather than on screen. */
 function dateFormatError(pattern: string): string | undefined {
@@ -15,7 +17,7 @@ function dateFormatError(pattern: string): string | undefined {
   }
 }
 
-export const date: AreaKind = {
+export const date: AreaKind<AreaOf<'date'>> = {
   type: 'date',
   keyed: false,
   configure(r) {
@@ -23,7 +25,11 @@ export const date: AreaKind = {
       const err = dateFormatError(r.raw.dateFormat);
       if (err) r.fault('/dateFormat', err);
     }
-    return { ...glyphLook(r), dateFormat: typeof r.raw.dateFormat === 'string' ? r.raw.dateFormat : DEFAULTS.dateFormat };
+    return {
+      ...r.base, ...textLook(r),
+      dateOffset: parseNumLike(r.raw.dateOffset),
+      dateFormat: typeof r.raw.dateFormat === 'string' ? r.raw.dateFormat : DEFAULTS.dateFormat,
+    };
   },
   resolve(area) {
     throw new MldsError('MLDS_BAD_VALUE', `"${area.id}" is a date area: it shows the clock and takes no value (send "${area.id}=" to clear it)`, area.id);

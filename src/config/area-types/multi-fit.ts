@@ -3,7 +3,7 @@
 // text only through [mv], which mlds refuses), so a value with a page that fits neither at the
 // area's size nor, when `fit` is "shrink", at any size down to minFontSize (nor wrapped, when
 // `wrap` is on) is refused rather than clipped, paged or scrolled.
-import type { AreaConfig } from '../types.js';
+import type { TextArea } from './normalized-area.js';
 import { MldsError } from '../../errors.js';
 import type { Doc } from '../../text/doc.js';
 import { layoutBlock, type BlockOptions, type Layout } from '../../text/layout.js';
@@ -15,13 +15,10 @@ import { docOf } from './markup.js';
 const MAX_GRAPHIC_SIDE = 2048;
 const FITTING: ReadonlySet<Layout['fit']> = new Set(['as-is', 'shrunk', 'wrapped']);
 
-const isTable = (a: AreaConfig): boolean => {
-  const columns = (a as { columns?: unknown }).columns;
-  return Array.isArray(columns) && columns.length > 0;
-};
+const isTable = (a: TextArea): boolean => Array.isArray(a.columns) && a.columns.length > 0;
 
 /** The layout the renderer makes of the value (render/content/sign-text.ts), as far as fitting goes. */
-function options(a: AreaConfig, text: string, size: number): BlockOptions {
+function options(a: TextArea, text: string, size: number): BlockOptions {
   return {
     ...areaBlock(a, text, size), overflow: 'pages', pageMs: 3000, color: a.fontColor,
     graphicSize: (n) => {
@@ -33,7 +30,7 @@ function options(a: AreaConfig, text: string, size: number): BlockOptions {
 }
 
 /** Why a page laid out alone at the configured size does not fit: its widest line, or the height of its lines. */
-function why(layout: Layout, a: AreaConfig): string {
+function why(layout: Layout, a: TextArea): string {
   const lines = layout.pages.flatMap((p) => p.lines);
   const widest = Math.ceil(Math.max(0, ...lines.map((l) => l.width)));
   if (widest > a.width) return `a line is ${widest} px wide`;
@@ -47,7 +44,7 @@ function tryLayout(doc: Doc, o: BlockOptions): Layout | undefined {
 }
 
 /** Why a MULTI value does not fit (its first page that does not), drawn at font size `size`; undefined when it fits. */
-export function multiFitFault(a: AreaConfig, text: string, size: number): string | undefined {
+export function multiFitFault(a: TextArea, text: string, size: number): string | undefined {
   // A table (an area with `columns`) has rules of its own: a cell too wide is shortened and reported.
   if (a.markup !== 'multi' || isTable(a)) return undefined;
   let doc: Doc;
@@ -69,7 +66,7 @@ export function multiFitFault(a: AreaConfig, text: string, size: number): string
  * Throws 400 MLDS_BAD_VALUE naming the area and the first page that cannot fit. `size`: the
  * font size the value is drawn at (the area's, or the command's fontSize[area]).
  */
-export function checkMultiFit(a: AreaConfig, text: string, size: number): void {
+export function checkMultiFit(a: TextArea, text: string, size: number): void {
   const fault = multiFitFault(a, text, size);
   if (fault) throw new MldsError('MLDS_BAD_VALUE', `"${a.id}": ${fault}`, a.id);
 }

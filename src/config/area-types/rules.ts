@@ -3,15 +3,15 @@ import path from 'node:path';
 import { DEFAULTS } from '../defaults.js';
 import { pointer } from '../faults.js';
 import { resolveAsset, unsafeReference } from '../files.js';
-import type { AreaConfig } from '../types.js';
 import { MldsError } from '../../errors.js';
 import { probeSync, type MediaInfo } from '../../media/probe.js';
 import type { AreaRules } from './area-type.js';
+import type { AreaTaking, NormalizedFields } from './normalized-area.js';
 
 export const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /** The params entry a request value names; MLDS_UNKNOWN_PARAM_KEY when it names none. */
-export function paramFor(area: AreaConfig, value: string): string {
+export function paramFor(area: AreaTaking<'params'>, value: string): string {
   if (!hasOwn(area.params, value)) {
     const keys = Object.keys(area.params);
     throw new MldsError('MLDS_UNKNOWN_PARAM_KEY', `"${area.id}": "${value}" is not one of its params keys (${keys.slice(0, 20).join(', ')}${keys.length > 20 ? ', ...' : ''})`, area.id);
@@ -49,14 +49,20 @@ function fileCheck(dir: string, name: string, exts: readonly string[], media?: M
   return why ? { error: `"${name}" ${why}` } : found;
 }
 
+/** The defaultValue as the file writes it. */
+export const rawDefault = (r: AreaRules): string | undefined =>
+  (typeof r.raw.defaultValue === 'string' ? r.raw.defaultValue : undefined);
+
 /** params values and defaultValue naming files in images/: each resolved to its absolute path. */
-export function fileFields(r: AreaRules, exts: readonly string[], media?: MediaCheck): Pick<AreaConfig, 'params' | 'defaultValue'> {
+export function fileFields(
+  r: AreaRules, exts: readonly string[], media?: MediaCheck,
+): Pick<NormalizedFields, 'params' | 'defaultValue'> {
   const params = { ...r.params };
   for (const [k, v] of Object.entries(params)) {
     const f = fileCheck(r.dir, v, exts, media);
     if ('error' in f) r.fault(pointer('params', k), f.error); else params[k] = f.file;
   }
-  let defaultValue = typeof r.raw.defaultValue === 'string' ? r.raw.defaultValue : undefined;
+  let defaultValue = rawDefault(r);
   if (defaultValue !== undefined && defaultValue !== '') {
     const f = fileCheck(r.dir, defaultValue, exts, media);
     if ('error' in f) r.fault('/defaultValue', f.error); else defaultValue = f.file;
@@ -65,7 +71,8 @@ export function fileFields(r: AreaRules, exts: readonly string[], media?: MediaC
 }
 
 /** A request value of a file type: the file its key names. */
-export const resolveFile = (area: AreaConfig, value: string) => ({ file: paramFor(area, value) });
+export const resolveFile = (area: AreaTaking<'params'>, value: string) => ({ file: paramFor(area, value) });
 
 /** A file type without a value: its defaultValue file. */
-export const fallbackFile = (area: AreaConfig) => (area.defaultValue ? { file: area.defaultValue } : undefined);
+export const fallbackFile = (area: AreaTaking<'params'>) =>
+  (area.defaultValue ? { file: area.defaultValue } : undefined);

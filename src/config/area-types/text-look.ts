@@ -1,14 +1,23 @@
 // Sign-text fields (docs/configuration.md, "Sign text"): checked at load, and turned into a
 // laid-out block when a value is drawn.
+import { DEFAULTS, defaultFontSize } from '../defaults.js';
 import { pointer } from '../faults.js';
-import { parseBoolLike, parseIntLike, parseNumLike } from '../scalars.js';
+import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from '../scalars.js';
 import { resolveAsset } from '../files.js';
-import type { Align, AreaConfig } from '../types.js';
+import type { Rgb } from '../../frame.js';
 import { BdfError, bitmapScale, bitmapSizes, isBitmapFontFile, loadBdf } from '../../text/bdf.js';
+import type { Align } from '../../text/doc.js';
+import type { GLYPH_LOOK, SCROLLING, SIGN_TEXT, TEXT_LOOK } from './area-fields.js';
 import type { AreaRules } from './area-type.js';
+import type { NormalizedFields, TextArea } from './normalized-area.js';
 import { fontOf } from './rules.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The fields of the groups of area-fields.ts, as normalized. */
+type TextLook = Pick<NormalizedFields, keyof typeof TEXT_LOOK | keyof typeof GLYPH_LOOK>;
+type SignTextLook = TextLook & Pick<NormalizedFields, keyof typeof SIGN_TEXT>;
+export type Scrolling = Pick<NormalizedFields, keyof typeof SCROLLING>;
 
 function files(r: AreaRules, key: 'fonts' | 'graphics', folder: 'fonts' | 'images', ok: RegExp, kinds: string): string[] | undefined {
   const list = r.raw[key];
@@ -33,7 +42,7 @@ function bdfFault(r: AreaRules, at: string, file: string): boolean {
 }
 
 /** The area's font (TrueType or BDF) and, for a BDF font, the size it draws at. */
-function fontLook(r: AreaRules): Partial<AreaConfig> {
+function fontLook(r: AreaRules): { font?: string; fontSize?: number } {
   const font = fontOf(r);
   if (!font || !isBitmapFontFile(font)) return { font };
   if (bdfFault(r, '/font', font)) return {};
@@ -45,21 +54,54 @@ function fontLook(r: AreaRules): Partial<AreaConfig> {
   return { font };
 }
 
-/** Date areas: a BDF font, antialias. */
-export function glyphLook(r: AreaRules): Partial<AreaConfig> {
-  return { ...fontLook(r), antialias: str(r.raw.antialias) as AreaConfig['antialias'] };
+function rgb(v: unknown): Rgb | undefined {
+  const p = parseColorParts(v);
+  return p && p.length === 3 ? { r: p[0], g: p[1], b: p[2] } : undefined;
 }
 
-/** A table's columns: together at most as wide as the area; a table's rows are never wrapped. */
-export function columnsOf(r: AreaRules): AreaConfig['columns'] {
+/** How a text looks (date areas: a BDF font, antialias): the font resolved, and the size a BDF font draws at. */
+export function textLook(r: AreaRules): TextLook {
+  const { font, fontSize } = fontLook(r);
+  return {
+    align: (r.raw.align as Align | undefined) ?? DEFAULTS.align,
+    font,
+    fontSize: fontSize ?? parseIntLike(r.raw.fontSize) ?? defaultFontSize(r.height),
+    fontColor: rgb(r.raw.fontColor) ?? DEFAULTS.fontColor,
+    antialias: str(r.raw.antialias) as TextLook['antialias'],
+  };
+}
+
+/** How a line that does not fit scrolls (text and dynamic areas). */
+export function scrolling(r: AreaRules): Scrolling {
+  return {
+    textFromStart: parseBoolLike(r.raw.textFromStart) ?? DEFAULTS.textFromStart,
+    textLiveUpdate: parseBoolLike(r.raw.textLiveUpdate) ?? DEFAULTS.textLiveUpdate,
+    headToTail: parseIntLike(r.raw.headToTail) ?? DEFAULTS.headToTail,
+    scrollSpeed: parseIntLike(r.raw.scrollSpeed) ?? DEFAULTS.scrollSpeed,
+  };
+}
+
+/** How an area's text scrolls: its own settings, or the defaults in a type that takes none (static). */
+export function scrollingOf(a: TextArea): Scrolling {
+  return {
+    textFromStart: a.textFromStart ?? DEFAULTS.textFromStart,
+    textLiveUpdate: a.textLiveUpdate ?? DEFAULTS.textLiveUpdate,
+    headToTail: a.headToTail ?? DEFAULTS.headToTail,
+    scrollSpeed: a.scrollSpeed ?? DEFAULTS.scrollSpeed,
+  };
+}
+
+/**
+ * A table's columns: together at most as wide as the area; a table's rows are never wrapped.
+ * A board's columns (`board`: a departures area) say what each shows; a text area's cells are its value's.
+ */
+export function columnsOf(r: AreaRules, board: boolean): NormalizedFields['columns'] {
   const list = r.raw.columns;
   if (!Array.isArray(list)) return undefined;
   const columns = list.map((c: Record<string, unknown>) => ({ width: parseIntLike(c.width) ?? 1, align: (str(c.align) ?? 'left') as Align }));
   const total = columns.reduce((w, c) => w + c.width, 0);
   if (total > r.width) r.fault('/columns', `are ${total} px wide together, the area ${r.width} px`);
   if (parseBoolLike(r.raw.wrap)) r.fault('/wrap', 'does not apply with columns (a cell too wide is cut at its column)');
-  // A departures area says what each column shows; a text area's cells are its value's.
-  const board = r.raw.type === 'departures';
   list.forEach((c: Record<string, unknown>, i) => {
     if (board && c.field === undefined) r.fault(pointer('columns', String(i)), 'needs a field (route, destination, platform, countdown or time)');
     if (!board && c.field !== undefined) r.fault(pointer('columns', String(i), 'field'), 'applies only to departures areas');
@@ -67,24 +109,25 @@ export function columnsOf(r: AreaRules): AreaConfig['columns'] {
   return columns;
 }
 
-export function signTextLook(r: AreaRules): Partial<AreaConfig> {
+/** The sign-text fields and the text's look, checked; `board`: the columns are a departure board's (columnsOf). */
+export function signTextLook(r: AreaRules, board = false): SignTextLook {
   const minFontSize = parseIntLike(r.raw.minFontSize);
-  const fit = str(r.raw.fit) as AreaConfig['fit'];
+  const fit = str(r.raw.fit) as SignTextLook['fit'];
   if (minFontSize !== undefined && fit !== 'shrink') r.fault('/minFontSize', 'applies only with fit "shrink"');
   return {
-    ...glyphLook(r),
+    ...textLook(r),
     wrap: parseBoolLike(r.raw.wrap),
     lineSpacing: parseIntLike(r.raw.lineSpacing),
-    valign: str(r.raw.valign) as AreaConfig['valign'],
-    overflow: str(r.raw.overflow) as AreaConfig['overflow'],
+    valign: str(r.raw.valign) as SignTextLook['valign'],
+    overflow: str(r.raw.overflow) as SignTextLook['overflow'],
     pageSeconds: parseNumLike(r.raw.pageSeconds),
     fit,
     minFontSize,
     fonts: files(r, 'fonts', 'fonts', /\.(ttf|otf|bdf)$/i, '.ttf, .otf or .bdf'),
     graphics: files(r, 'graphics', 'images', /\.(png|jpe?g|gif)$/i, '.png, .jpg or .gif'),
-    markup: str(r.raw.markup) as AreaConfig['markup'],
-    scrollDirection: str(r.raw.scrollDirection) as AreaConfig['scrollDirection'],
-    columns: columnsOf(r),
+    markup: str(r.raw.markup) as SignTextLook['markup'],
+    scrollDirection: str(r.raw.scrollDirection) as SignTextLook['scrollDirection'],
+    columns: columnsOf(r, board),
     speak: parseBoolLike(r.raw.speak),
   };
 }

@@ -1,12 +1,11 @@
 // GET /announce?id=<display>&text=<words>[&priority=1]: an announcement read aloud on the
 // display's audio device (docs/speech.md). API key level, like /mlds. HEAD checks and says nothing.
-import type { Context } from 'koa';
 import type { Routes } from '../access.js';
-import type { Component } from '../../capability/component-contract.js';
-import { SPEECH_COMPONENT, type NotQueued, type Speaker } from '../../capability/speaker.js';
+import { SPEECH, type NotQueued } from '../../capability/speaker.js';
 import { MldsError, type ErrorCode } from '../../errors.js';
 import type { ServiceApi } from '../api.js';
 import { json, sendJson } from '../middleware.js';
+import { displayIdOf, once } from '../query-params.js';
 
 /** Characters an announcement's text may have (docs/speech.md). */
 export const ANNOUNCE_MAX = 500;
@@ -19,18 +18,10 @@ const REFUSED: Record<NotQueued, [ErrorCode, string, string]> = {
   'full': ['MLDS_SPEECH_FULL', 'the announcement queue is full of priority announcements', 'text'],
 };
 
-function once(ctx: Context, name: string): string | undefined {
-  const v = ctx.query[name];
-  if (Array.isArray(v)) throw new MldsError('MLDS_BAD_PARAMETER', `"${name}" must be given once`, name);
-  return v;
-}
-
 export function announceRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/announce', 'api', json(), async (ctx) => {
-    const id = once(ctx, 'id');
-    if (id === undefined || id === '') throw new MldsError('MLDS_MISSING_ID', '"id" is required', 'id');
-    if (!api.config().displayById.has(id)) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
-    const speaker = api.component<Component & Speaker>(SPEECH_COMPONENT);
+    const id = displayIdOf(ctx, api.config());
+    const speaker = api.component(SPEECH);
     if (!speaker) throw new MldsError('MLDS_SPEECH_OFF', 'speech is not configured on this unit (no "speech" section in config.json)', 'speech');
     const text = once(ctx, 'text') ?? '';
     if (text.trim() === '') throw new MldsError('MLDS_BAD_ANNOUNCEMENT', '"text" is required and must not be empty', 'text');

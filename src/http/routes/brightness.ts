@@ -1,7 +1,7 @@
 // GET /brightness/<value>[?id=<MAIN id>]: a manual brightness for one physical unit (through its
 // MAIN display) or for every unit whose MAIN display has sensorBrightness true. It holds until
 // the next restart or until a reload turns sensorBrightness off (docs/decisions.md).
-import type { BrightnessComponent } from '../../brightness/brightness-component.js';
+import { BRIGHTNESS } from '../../capability/brightness.js';
 import { MldsError } from '../../errors.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
@@ -43,7 +43,7 @@ export function brightnessRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/brightness/:value', 'api', json(), async (ctx) => {
     const value = manualValue(ctx.params.value);
     const ids = targets(api, ctx.query.id);
-    const brightness = api.component<BrightnessComponent>('brightness');
+    const brightness = api.component(BRIGHTNESS);
     if (!brightness) throw new MldsError('MLDS_UNAVAILABLE', 'brightness control is not running (see the service log)');
     // HEAD checks the value and the display, and sets nothing.
     if (ctx.method !== 'HEAD') await brightness.setManual(ids, value);
@@ -72,7 +72,7 @@ export function blankRoutes(routes: Routes, api: ServiceApi): void {
   for (const blank of [true, false]) {
     routes.get(blank ? '/blank' : '/unblank', 'api', json(), async (ctx) => {
       const ids = unitsOf(api, ctx.query.id);
-      const brightness = api.component<BrightnessComponent>('brightness');
+      const brightness = api.component(BRIGHTNESS);
       if (!brightness) throw new MldsError('MLDS_UNAVAILABLE', 'brightness control is not running (see the service log)');
       // HEAD checks the display and changes nothing.
       if (ctx.method !== 'HEAD') await brightness.setBlank(ids, blank);

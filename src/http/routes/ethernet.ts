@@ -1,12 +1,12 @@
 import { MldsError } from '../../errors.js';
 import { parseNetworkRequest } from '../../net/ethernet-request.js';
-import type { NetworkComponent } from '../../net/network.js';
+import { NETWORK, type NetworkControl } from '../../capability/network.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
 import { json, sendJson } from '../middleware.js';
 
-function network(api: ServiceApi): NetworkComponent {
-  const n = api.component<NetworkComponent>('network');
+function network(api: ServiceApi): NetworkControl {
+  const n = api.component(NETWORK);
   if (!n) throw new MldsError('MLDS_NETWORK_UNAVAILABLE', 'this unit cannot read or change its network configuration (the network capability needs Linux)');
   return n;
 }

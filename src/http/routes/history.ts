@@ -1,25 +1,17 @@
 // GET /history?id=<display>[&since=<ISO time>][&limit=N]: what the display's areas showed,
 // newest first, from shown.log. Read-only, API key level.
-import type { Context } from 'koa';
 import type { Routes } from '../access.js';
 import { MldsError } from '../../errors.js';
 import type { ServiceApi } from '../api.js';
 import { json, sendJson } from '../middleware.js';
+import { displayIdOf, once } from '../query-params.js';
 
 export const HISTORY_DEFAULT_LIMIT = 100;
 export const HISTORY_MAX_LIMIT = 1000;
 
-function once(ctx: Context, name: string): string | undefined {
-  const v = ctx.query[name];
-  if (Array.isArray(v)) throw new MldsError('MLDS_BAD_PARAMETER', `"${name}" must be given once`, name);
-  return v;
-}
-
 export function historyRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/history', 'api', json(), async (ctx) => {
-    const id = once(ctx, 'id');
-    if (id === undefined || id === '') throw new MldsError('MLDS_MISSING_ID', '"id" is required', 'id');
-    if (!api.config().displayById.has(id)) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
+    const id = displayIdOf(ctx, api.config());
     const rawSince = once(ctx, 'since');
     // ISO 8601 with a date and a time; Date.parse alone would take "1" or "May 5".
     const since = rawSince === undefined ? undefined : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(rawSince) ? Date.parse(rawSince) : NaN;

@@ -1,5 +1,4 @@
-import type { BootScreens } from '../../boot/boot-screens.js';
-import { BOOT_COMPONENT, MAX_IDENTIFY_S } from '../../boot/boot-screens.js';
+import { BOOT, MAX_IDENTIFY_S } from '../../capability/boot.js';
 import { MldsError } from '../../errors.js';
 import type { Routes } from '../access.js';
 import type { ServiceApi } from '../api.js';
@@ -21,7 +20,7 @@ export function identifyRoutes(routes: Routes, api: ServiceApi): void {
     const id = ctx.query.id;
     if (Array.isArray(id)) throw new MldsError('MLDS_BAD_PARAMETER', '"id" must be given once', 'id');
     if (id !== undefined && !api.config().displayById.has(id)) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
-    const boot = api.component<BootScreens>(BOOT_COMPONENT);
+    const boot = api.component(BOOT);
     if (!boot) throw new MldsError('MLDS_UNAVAILABLE', 'the info screen is not running yet');
     // HEAD checks the keys and the parameters, and shows nothing.
     if (ctx.method === 'HEAD') return void sendJson(ctx, { seconds });

@@ -2,7 +2,7 @@
 // through RAUC (docs/fleet.md). Answers once the bundle is installed into the other slot, then
 // the unit reboots into it; meanwhile /status `components.update` shows the progress. HEAD
 // checks the keys, the parameters and the URL, and does nothing.
-import { updaterOf } from '../../capability/update-status.js';
+import { UPDATE, updaterOf } from '../../capability/update-status.js';
 import { MldsError } from '../../errors.js';
 import { checkUrl } from '../../fetch/url-rules.js';
 import { SHA256_HEX } from '../../util/sha256.js';
@@ -16,7 +16,7 @@ export function updateRoutes(routes: Routes, api: ServiceApi): void {
     if (typeof url !== 'string' || url === '') throw new MldsError('MLDS_BAD_PARAMETER', '"url" must be given once: the URL of a RAUC bundle', 'url');
     if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) throw new MldsError('MLDS_BAD_PARAMETER', '"sha256" must be given once, as 64 hexadecimal digits: the SHA-256 of the bundle', 'sha256');
     checkUrl(url, api.config().urlPortRange);
-    const updater = updaterOf((name) => api.component(name));
+    const updater = updaterOf(api.component(UPDATE));
     ctx.set('Cache-Control', 'no-store');
     if (ctx.method === 'HEAD') return void sendJson(ctx, { result: 'not updated (HEAD)' });
     // A bundle of a few hundred MB takes minutes: the answer is silent until then, which the idle timeout must not end.

@@ -1,4 +1,5 @@
 import type { CanvasRenderingContext2D } from 'canvas';
+import type { BoardState } from '../../config/board-source.js';
 
 /**
  * What an area shows, as a function of time. The compositor redraws an area only when
@@ -29,6 +30,8 @@ export interface Content {
   readonly textFit?: TextFit;
   /** Why it cannot show what it should (a file that does not decode, a page that fails); shown on /status. */
   readonly fault?: string;
+  /** What /status says of its area beyond fit and fault (a board: the rows it last showed, its feed's state). */
+  report?(): ContentReport | undefined;
   /**
    * Lets go of what it holds outside this process's memory (a decoder, a browser page)
    * while nothing draws it; the next key() or draw() takes it up again.
@@ -37,6 +40,9 @@ export interface Content {
   /** Ends all of that for good: the content is not drawn again. */
   dispose?(): void;
 }
+
+/** What a content reports of its area on /status: the text it shows, as rows; a departure board's state. */
+export interface ContentReport { text?: string; board?: BoardState }
 
 /** /status `fit` of a text area: as-is, shrunk, wrapped, paged, scrolled or clipped (by `clippedPx`), at `size` px. */
 export interface TextFit { fit: string; size: number; missing?: string[]; clippedPx?: number }

@@ -1,5 +1,5 @@
 import type { CanvasRenderingContext2D } from 'canvas';
-import type { AreaConfig } from '../../config/types.js';
+import type { AreaOf } from '../../config/types.js';
 import { formatEnglish, zonedAt } from '../../time/date-format.js';
 import { systemZone } from '../../time/system-zone.js';
 import { clockHeld } from '../../time/clock-guard.js';
@@ -9,18 +9,16 @@ import { layLine } from '../../text/lines.js';
 import { LineRaster } from './line-raster.js';
 import { TextStrip, type TextStyle } from './strip.js';
 
-const DEFAULT_PATTERN = 'HH:mm:ss';
-
 /**
  * The text a date area shows at `now` (ms epoch): its java.time pattern in English.
  * dateOffset (hours, fractional allowed) wins; else the configured IANA zone; else the system's.
  */
-export function dateText(area: AreaConfig, now: number, zone?: string): string {
-  return formatEnglish(zonedAt(now, area.dateOffset, zone ?? systemZone()), area.dateFormat ?? DEFAULT_PATTERN);
+export function dateText(area: AreaOf<'date'>, now: number, zone?: string): string {
+  return formatEnglish(zonedAt(now, area.dateOffset, zone ?? systemZone()), area.dateFormat);
 }
 
 /** What a date area shows: nothing while the clock is not set (1970 after a boot without a battery), never a wrong date. */
-export function shownDate(area: AreaConfig, now: number, zone?: string): string {
+export function shownDate(area: AreaOf<'date'>, now: number, zone?: string): string {
   return clockHeld(now) ? '' : dateText(area, now, zone);
 }
 
@@ -38,7 +36,7 @@ export class DateContent implements Content {
   private keyText = '';
 
   constructor(
-    private readonly area: AreaConfig,
+    private readonly area: AreaOf<'date'>,
     private readonly style: TextStyle,
     private readonly zone: string | undefined,
   ) {

@@ -3,7 +3,7 @@
 // leaving), so the board is asked again exactly then.
 import type { DeparturesConfig } from '../../config/types.js';
 import { formatEnglish, zonedAt } from '../../time/date-format.js';
-import type { BoardData, Departure } from './board-source.js';
+import type { BoardData, Departure } from '../../config/board-source.js';
 
 const MINUTE = 60_000;
 /** A feed's text in a cell: one line, no tab, at most this long (memory stays bounded whatever it sends). */
@@ -30,7 +30,7 @@ function cell(b: DeparturesConfig, d: Departure, field: DeparturesConfig['fields
     }
     case 'time':
       if (d.cancelled) return b.cancelledText;
-      return formatEnglish(zonedAt(d.time, undefined, zone), 'HH:mm') + (d.live ? '' : b.scheduledMark);
+      return formatEnglish(zonedAt(d.time, undefined, b.timezone ?? d.zone ?? zone), 'HH:mm') + (d.live ? '' : b.scheduledMark);
   }
 }
 

@@ -4,15 +4,16 @@
 // feed brought news or went stale; only cells whose text changed are laid out again (the cell
 // cache), and the picture changes only when some text did.
 import type { CanvasRenderingContext2D } from 'canvas';
-import type { AreaConfig, DeparturesConfig } from '../../config/types.js';
+import type { AreaOf, DeparturesConfig } from '../../config/types.js';
+import { DEFAULTS } from '../../config/defaults.js';
 import type { LaidCell } from '../../text/columns.js';
 import type { Doc } from '../../text/doc.js';
 import { faceFor } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
 import { systemZone } from '../../time/system-zone.js';
 import { BlockContent } from './block.js';
-import type { BoardData, BoardSource, BoardState } from './board-source.js';
-import { nextContentId, type Content, type TextFit } from './content.js';
+import type { BoardData, BoardSource } from '../../config/board-source.js';
+import { nextContentId, type Content, type ContentReport, type TextFit } from './content.js';
 import { boardRows } from './departure-rows.js';
 import { scrollPxPerSecond } from './scroll.js';
 
@@ -23,10 +24,6 @@ const MINUTE = 60_000;
 /** Pages a board with overflow "pages" shows at most. */
 export const MAX_PAGES = 4;
 const NO_DATA: BoardData = { state: 'no-data', departures: [] };
-
-/** What each board last showed, for /status (drawers.ts): rows a line, cells tab-separated, and the feed's state. */
-const shown = new WeakMap<AreaConfig, { text: string; state: BoardState }>();
-export const shownBoard = (area: AreaConfig): { text: string; state: BoardState } | undefined => shown.get(area);
 
 export interface DeparturesEnv { boards?: () => Boards; timezone?: string; start: number }
 
@@ -49,9 +46,11 @@ export class DeparturesContent implements Content {
   private keyBlock = '';
   private readonly cellCache = new Map<string, LaidCell>();
   private boardFault: string | undefined;
+  /** What the board last showed, for /status: rows a line, cells tab-separated, and the feed's state. */
+  private shown: ContentReport | undefined;
 
-  constructor(private readonly area: AreaConfig, private readonly env: DeparturesEnv) {
-    this.board = area.departures!;
+  constructor(private readonly area: AreaOf<'departures'>, private readonly env: DeparturesEnv) {
+    this.board = area.departures;
     this.zone = env.timezone ?? systemZone();
     const line = faceFor(area.font, area.fontSize, area.antialias === 'none');
     const gap = area.lineSpacing ?? 0;
@@ -74,14 +73,16 @@ export class DeparturesContent implements Content {
     const { rows, until } = data.state === 'no-data' ? { rows: [], until: Infinity } : boardRows(this.board, data, now, this.zone, this.limit);
     this.from = now;
     this.until = Math.min(until, (Math.floor(now / MINUTE) + 1) * MINUTE);
-    const lines = data.state === 'no-data' ? [this.board.noDataText] : rows.map((r) => r.join('\t'));
-    const text = `${data.state === 'no-data' ? 'n' : 't'}${lines.join('\n')}`;
+    // A board with nothing to show says why: no data from the feed, or no departure in it.
+    const empty = data.state === 'no-data' ? this.board.noDataText : rows.length ? undefined : this.board.noDeparturesText;
+    const lines = empty !== undefined ? [empty] : rows.map((r) => r.join('\t'));
+    const text = `${empty !== undefined ? 'n' : 't'}${lines.join('\n')}`;
     if (text !== this.text || !this.block) {
       this.text = text;
-      this.block = this.layout(lines, data.state !== 'no-data');
+      this.block = this.layout(lines, empty === undefined);
       this.serial++;
     }
-    shown.set(this.area, { text: lines.join('\n'), state: data.state });
+    this.shown = { text: lines.join('\n'), board: data.state };
     return this.block;
   }
 
@@ -102,7 +103,7 @@ export class DeparturesContent implements Content {
       columns: table ? a.columns : undefined, cellCache: table ? this.cellCache : undefined,
     });
     return new BlockContent({
-      layout, width: a.width, height: a.height, align: a.align, pxPerSecond: scrollPxPerSecond(a.scrollSpeed),
+      layout, width: a.width, height: a.height, align: a.align, pxPerSecond: scrollPxPerSecond(DEFAULTS.scrollSpeed),
       gapPx: 0, origin: this.env.start, step: 1, direction: 'left', graphicFile: () => undefined,
     });
   }
@@ -132,5 +133,9 @@ export class DeparturesContent implements Content {
 
   get fault(): string | undefined {
     return this.boardFault;
+  }
+
+  report(): ContentReport | undefined {
+    return this.shown;
   }
 }

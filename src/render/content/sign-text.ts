@@ -1,22 +1,23 @@
-import type { AreaConfig, Rgb } from '../../config/types.js';
+import type { Rgb, TextArea } from '../../config/types.js';
 import { isBitmapFontFile } from '../../text/bdf.js';
 import { faceFor, measure } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
 import { hasMissing, startsRtl } from '../../text/lines.js';
 import { areaBlock } from '../../config/area-types/area-block.js';
 import { docOf } from '../../config/area-types/markup.js';
+import { scrollingOf } from '../../config/area-types/text-look.js';
 import { BlockContent, type ScrollDirection } from './block.js';
 import { graphicImage } from './line-raster.js';
 
 /** Whether the area needs the sign-text layout, or is drawn as one line of TrueType as before. */
-export function needsLayout(a: AreaConfig, text: string): boolean {
+export function needsLayout(a: TextArea, text: string): boolean {
   return (!!a.font && isBitmapFontFile(a.font)) || a.antialias === 'none' || !!a.wrap || a.lineSpacing !== undefined
     || a.valign !== undefined || (a.overflow ?? 'scroll') !== 'scroll' || a.fit === 'shrink' || a.markup === 'multi'
     || a.scrollDirection !== undefined || !!a.columns || /[\n\r]/.test(text) || startsRtl(text) || hasMissing(text, a.font);
 }
 
 export interface SignTextInput {
-  area: AreaConfig;
+  area: TextArea;
   text: string;
   size: number;
   color: Rgb;
@@ -42,9 +43,10 @@ export function signTextContent(i: SignTextInput): BlockContent {
   const direction: ScrollDirection = a.scrollDirection ?? (layout.mode === 'scroll-up' ? 'up' : rtl ? 'right' : 'left');
   // Right-to-left text reads from the right: it aligns there unless the area says otherwise.
   const align = rtl && a.align === 'left' ? 'right' : a.align;
+  const { headToTail } = scrollingOf(a);
   return new BlockContent({
     layout, width: a.width, height: a.height, align, pxPerSecond: i.pxPerSecond,
-    gapPx: a.headToTail > 0 ? measure(base, ' '.repeat(a.headToTail)) : 0,
+    gapPx: headToTail > 0 ? measure(base, ' '.repeat(headToTail)) : 0,
     origin: i.origin, step: i.step ?? 1, direction, graphicFile,
   });
 }

@@ -5,7 +5,8 @@
 // its own QEMU command line (`qemu`) for an aarch64 guest and keeps the shell and the monitor.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { freePort } from '../../helpers/ports.js';
 import { createInterface } from 'node:readline';
 
 export interface Machine {
@@ -34,14 +35,6 @@ export interface MachineOptions {
   onLine?: (line: string) => void;
   /** Another guest: its QEMU binary and arguments, given the sockets to serve and the forwarded port. */
   qemu?: (s: { agentSock: string; monSock: string; port: number }) => { bin: string; args: string[] };
-}
-
-export async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => srv.once('listening', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 async function connectWhenThere(path: string, ms: number): Promise<Socket> {

@@ -13,7 +13,7 @@ import { VirtualOutput } from '../../src/output/virtual.js';
 import type { RuntimeContext } from '../../src/capability/component-contract.js';
 import type { Unit } from '../../src/render/unit.js';
 import type { Clock } from '../../src/util/clock.js';
-import type { ServiceDir } from '../helpers/service.js';
+import type { ServiceDir } from './service.js';
 
 export interface FakeUnit { config: UnitConfig; runner: OutputRunner; output: Output; compositor: { nextChange(now: number): number }; latest(): Frame }
 

@@ -7,7 +7,7 @@ import Koa from 'koa';
 import { liveSource, LiveViews, type LiveSource } from '../../src/http/stream.js';
 import type { Frame } from '../../src/output/types.js';
 import { FrameLoop } from '../../src/render/loop.js';
-import { area, rig } from './helpers.js';
+import { area, rig } from '../render/helpers.js';
 import { until } from '../helpers/wait.js';
 
 /** A unit whose frames the test pushes by hand; the display is its top-left W x H. */

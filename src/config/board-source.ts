@@ -1,5 +1,8 @@
-// What a departures area draws from. The feeds capability (above render) fills a unit's
-// `boards` with its source; the area's drawer reads it each time the board is drawn.
+// What a departures area draws from: the contract between the feeds capability, which makes a
+// BoardSource and fills a unit's `boards` with it, and the departures area's drawer
+// (render/content/departures.ts), which asks it each time the board is drawn. It stands in
+// config/, below both: a query is made of the area's board settings (DeparturesConfig), and
+// a board's state is what /status says of the area.
 
 /** One departure as a board shows it. Times are ms since the epoch (UTC). */
 export interface Departure {
@@ -14,6 +17,8 @@ export interface Departure {
   /** false: no live prediction (the board marks it with `scheduledMark`). */
   live: boolean;
   cancelled: boolean;
+  /** The zone its time is told in (the stop's or the agency's); undefined: the unit's. */
+  zone?: string;
 }
 
 /** live: the realtime feed is fresh; scheduled: it is stale or absent and the schedule is shown; no-data: nothing to show. */
