@@ -49,17 +49,19 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
   if (live) {
     // Trips the schedule does not know (added trips, or a feed without a schedule): only an absolute time at the stop can place them.
     const stops = new Set(q.stops);
+    const atBoard = (id: string) => stops.has(id) || (f.schedule?.countsFor(id).some((b) => stops.has(b)) ?? false);
     for (const runs of f.rt!.trips.values()) {
       for (const t of runs) {
         // A trip the schedule knows is placed by its scheduled calls (a call it cannot be boarded at is none).
         if (t.deleted || seen.has(t.tripId) || f.schedule?.trips.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
-        for (const s of t.stops) {
-          if (s.stopId === undefined || !stops.has(s.stopId) || s.time === undefined || s.time < q.now) continue;
+        t.stops.forEach((s, i) => {
+          if (s.stopId === undefined || s.time === undefined || s.time < q.now || !addedDepartsAt(t, i) || !atBoard(s.stopId)) return;
           out.push({
             key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: destinationOf(t, f.schedule),
-            platform: '', time: s.time, live: true, cancelled: t.cancelled || s.skipped, zone: f.zone,
+            platform: f.schedule?.platformOf(s.stopId) ?? '', time: s.time, live: true, cancelled: t.cancelled || s.skipped,
+            zone: f.schedule?.zoneOf(s.stopId) ?? f.zone,
           });
-        }
+        });
       }
     }
   }
@@ -74,6 +76,14 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
  */
 function staleOf(call: ScheduledCall, run: TripRt | undefined): Prediction {
   return { time: call.time, live: false, cancelled: run !== undefined && predict(call, run).cancelled };
+}
+
+/**
+ * departsAt for a trip the schedule lacks, by what the feed gives: not at the last stop it names
+ * (where it ends), nor where it only sets down (stop_time_properties.pickup_type NONE).
+ */
+function addedDepartsAt(t: TripRt, i: number): boolean {
+  return !t.stops[i].noPickup && i !== t.stops.length - 1;
 }
 
 /** A trip the schedule lacks goes where the feed says (its headsign), else to the last stop it names. */

@@ -62,7 +62,7 @@ export class Feed {
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
       parse: (body, type) => (config.type === 'siri' ? decoder.siri(body)
-        : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.stops))),
+        : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.rtStops()))),
       onData: (data) => {
         this.stamped(data.timestamp);
         this.watchStale();
@@ -107,6 +107,11 @@ export class Feed {
     if (this.staleTimer !== undefined) this.ctx.clock.clearTimeout(this.staleTimer);
     await Promise.all([this.rt.stop(), this.alerts?.stop()]);
     if (clearAlerts) await this.shows?.clearAll(this.ctx);
+  }
+
+  /** Where a trip the schedule lacks must call to be kept: the boards' stops and their stations' platforms. */
+  private rtStops(): Iterable<string> {
+    return this.schedule ? new Set([...this.stops, ...this.schedule.counted()]) : this.stops;
   }
 
   zone(): string {

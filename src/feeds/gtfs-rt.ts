@@ -28,6 +28,8 @@ export const MAX_TRIP_UPDATES = 5000;
 /** Updates of one trip_id for different service days (start_date) kept at most. */
 const RUNS_PER_TRIP = 4;
 
+const NO_PICKUP = rt.TripUpdate.StopTimeUpdate.StopTimeProperties.DropOffPickupType.NONE;
+
 /** Unreadable entities named on /status at most (all are counted). */
 const SKIPPED_NAMED = 10;
 
@@ -98,6 +100,7 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
       delay: (given(dep, 'delay') ?? given(arr, 'delay')) ?? undefined,
       skipped: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.SKIPPED,
       noData: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.NO_DATA,
+      ...(given(s.stopTimeProperties, 'pickupType') === NO_PICKUP ? { noPickup: true as const } : {}),
     };
   });
   // A trip-level delay with no stop updates applies from the first stop (reference, TripUpdate.delay).

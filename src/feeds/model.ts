@@ -11,6 +11,8 @@ export interface StopRt {
   delay?: number;
   skipped: boolean;
   noData: boolean;
+  /** stop_time_properties.pickup_type NONE: passengers only get off here. */
+  noPickup?: true;
 }
 
 export interface TripRt {

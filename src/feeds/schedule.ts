@@ -95,6 +95,7 @@ export class Schedule {
   private readonly names: Map<string, string>;
   private readonly zones: Map<string, string>;
   private readonly known: ReadonlySet<string>;
+  private readonly boardsOf: Map<string, string[]>;
   /** Configured stop -> the departures of kept trips there (at it or at one of its platforms). */
   private readonly calls = new Map<string, Array<{ trip: TripInfo; stop: StopTime }>>();
 
@@ -106,6 +107,7 @@ export class Schedule {
     this.names = p.names;
     this.zones = p.zones;
     this.known = new Set([...p.boardsOf.values()].flat());
+    this.boardsOf = p.boardsOf;
     for (const trip of p.trips.values()) {
       for (const stop of trip.stops) {
         const boards = p.boardsOf.get(stop.stopId);
@@ -128,6 +130,12 @@ export class Schedule {
 
   /** Whether a configured stop has departures. */
   hasStop(stop: string): boolean { return this.calls.has(stop); }
+
+  /** The configured stops a stop_id counts for (itself, its station); none for a stop no board names. */
+  countsFor(stopId: string): readonly string[] { return this.boardsOf.get(stopId) ?? []; }
+
+  /** Every stop_id that counts for a configured stop: the boards' stops and their stations' platforms. */
+  counted(): Iterable<string> { return this.boardsOf.keys(); }
 
   /** Whether a configured stop is in the schedule's stops.txt. */
   knows(stop: string): boolean { return this.known.has(stop); }

@@ -28,7 +28,11 @@ function nyctHeader(now: number, routes: string[]): Buffer {
   return ld(1001, Buffer.concat([ld(1, '1.0'), ...periods]));
 }
 
-export interface NyctStop { stop: string; arrival?: number; departure?: number; track?: string; skipped?: boolean }
+export interface NyctStop {
+  stop: string; arrival?: number; departure?: number; track?: string; skipped?: boolean;
+  /** stop_time_properties.pickup_type NONE: passengers only get off. */
+  noPickup?: boolean;
+}
 export interface NyctTrip {
   /** The entity id (NYCT numbers them "000001", ...). */
   id: string;
@@ -51,6 +55,7 @@ function tripUpdate(t: NyctTrip): Buffer {
       ...(s.arrival !== undefined ? { arrival: { time: sec(s.arrival) } } : {}),
       ...(s.departure !== undefined ? { departure: { time: sec(s.departure) } } : {}),
       ...(s.skipped ? { scheduleRelationship: rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.SKIPPED } : {}),
+      ...(s.noPickup ? { stopTimeProperties: { pickupType: rt.TripUpdate.StopTimeUpdate.StopTimeProperties.DropOffPickupType.NONE } } : {}),
     }).finish());
     return ld(2, Buffer.concat([stu, s.track ? ld(1001, Buffer.concat([ld(1, s.track), ld(2, s.track)])) : Buffer.alloc(0)]));
   });

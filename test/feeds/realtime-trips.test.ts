@@ -16,15 +16,15 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 const TR = rt.TripDescriptor.ScheduleRelationship;
 
 /** The NYC schedule, a board on Times Sq-42 St's southbound platform, the feed at /nyct. */
-async function nycRig(clock: FakeClock, board: Record<string, unknown> = {}): Promise<{ srv: FeedServer; r: FeedsRig; done(): Promise<void> }> {
+async function nycRig(clock: FakeClock, board: Record<string, unknown> = {}, stops = ['127S']): Promise<{ srv: FeedServer; r: FeedsRig; done(): Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-'));
   const srv = await feedServer();
   const zip = readFileSync(await gtfsZip(path.join(dir, 'nyc.zip'), nycSchedule()));
-  const r = await feedsRig(boardConfig({ nyct: { type: 'gtfs-rt', url: srv.url('/nyct'), static: 'gtfs.zip', interval: '30' } }, ['127S'], {}, board), clock, { 'gtfs.zip': zip });
+  const r = await feedsRig(boardConfig({ nyct: { type: 'gtfs-rt', url: srv.url('/nyct'), static: 'gtfs.zip', interval: '30' } }, stops, {}, board), clock, { 'gtfs.zip': zip });
   return { srv, r, done: async () => { await r.stop(); srv.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
-const q = (now: number, staleAfter = 90): BoardQuery => ({ feed: 'nyct', stops: ['127S'], staleAfter, now, limit: 9 });
+const q = (now: number, staleAfter = 90, stops = ['127S']): BoardQuery => ({ feed: 'nyct', stops, staleAfter, now, limit: 9 });
 const local = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit' });
 const rows = (r: FeedsRig, query: BoardQuery) => {
   const b = r.feeds.board(query);
@@ -50,6 +50,28 @@ test('a DELETED trip is not shown; an ADDED one goes to the name of its last sto
     assert.deepEqual(rows(r, q(NY0)), {
       state: 'live',
       rows: ['1|South Ferry|12:05|live', '1|South Ferry|12:10|sched', '1|South Ferry|01:19|live'],
+    });
+  } finally {
+    await done();
+  }
+});
+
+test('a trip the schedule lacks: at a platform it shows on the station\'s board; where it ends or only sets down it is no departure', async () => {
+  const clock = new FakeClock(NY0);
+  // One board, on station 127 (location_type 1): the feed names only its platforms.
+  const { srv, r, done } = await nycRig(clock, {}, ['127']);
+  srv.bodies.set('/nyct', nyctFeed(NY0, [
+    // Added through Times Sq's southbound platform to South Ferry.
+    trip('071000', [{ stop: '127S', departure: nyAt('12:15') }, { stop: '137S', arrival: nyAt('12:21') }, { stop: '142S', arrival: nyAt('12:30') }], TR.ADDED),
+    // An added short turn that ends at Times Sq.
+    trip('071500', [{ stop: '101S', departure: nyAt('11:50') }, { stop: '127S', arrival: nyAt('12:18') }], TR.ADDED),
+    // An added train that only sets down at Times Sq (pickup_type NONE) on its way on.
+    trip('071800', [{ stop: '127S', arrival: nyAt('12:20'), noPickup: true }, { stop: '142S', arrival: nyAt('12:35') }], TR.ADDED),
+  ]));
+  try {
+    await loaded(r);
+    assert.deepEqual(rows(r, q(NY0, 90, ['127'])), {
+      state: 'live', rows: ['1|South Ferry|11:55|sched', '1|South Ferry|12:10|sched', '1|South Ferry|12:15|live', '1|South Ferry|01:17|sched'],
     });
   } finally {
     await done();
