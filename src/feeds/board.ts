@@ -79,11 +79,13 @@ function staleOf(call: ScheduledCall, run: TripRt | undefined): Prediction {
 }
 
 /**
- * departsAt for a trip the schedule lacks, by what the feed gives: not at the last stop it names
- * (where it ends), nor where it only sets down (stop_time_properties.pickup_type NONE).
+ * departsAt for a trip the schedule lacks, by what the feed gives: not at the last of the stops
+ * it names (where it ends: an added trip's update gives all its stops ahead), nor where it only
+ * sets down (stop_time_properties.pickup_type NONE). A single stop's update says nothing of
+ * where the trip ends.
  */
 function addedDepartsAt(t: TripRt, i: number): boolean {
-  return !t.stops[i].noPickup && i !== t.stops.length - 1;
+  return !t.stops[i].noPickup && (i !== t.stops.length - 1 || t.stops.length === 1);
 }
 
 /** A trip the schedule lacks goes where the feed says (its headsign), else to the last stop it names. */
