@@ -14,7 +14,8 @@ import type { BoardData, BoardQuery } from '../config/board-source.js';
 import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
 import { boardFaults, type BoardFault } from './board-check.js';
 import type { FeedDecoder } from './decoder.js';
-import type { FeedAlert, RtData, SiriData } from './model.js';
+import { emptyScope, type AlertScope } from './alert-scope.js';
+import type { AlertData, RtData, SiriData } from './model.js';
 import { FeedPoll } from './poll.js';
 import { headOf, notAFeed } from './received.js';
 import type { Schedule } from './schedule.js';
@@ -37,7 +38,7 @@ export class Feed {
   private scheduleFaults = 0;
   private nextLoadAt: number | undefined;
   readonly rt: FeedPoll<RtData | SiriData>;
-  readonly alerts: FeedPoll<FeedAlert[]> | undefined;
+  readonly alerts: FeedPoll<AlertData> | undefined;
   private readonly shows: AlertShows | undefined;
   private timers: unknown[] = [];
   private alertTimer: unknown;
@@ -74,10 +75,13 @@ export class Feed {
     });
     if (config.alertsUrl) {
       this.shows = new AlertShows(config, Math.min(3 * config.interval, 86_400));
-      this.alerts = new FeedPoll<FeedAlert[]>({
+      this.alerts = new FeedPoll<AlertData>({
         url: config.alertsUrl, field: `feeds/${config.id}/alertsUrl`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
         parse: (body, type) => (config.type === 'siri' ? decoder.siriSx(body) : this.protobuf(body, type, (b) => decoder.gtfsAlerts(b))),
-        onData: () => void this.showAlerts(true),
+        onData: (data) => {
+          if (data.skipped) ctx.log.warn({ feed: config.id, skipped: data.skipped, first: data.skippedEntities[0] }, 'feed alerts cannot be read; the rest are shown');
+          void this.showAlerts(true);
+        },
         onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed alerts poll failed; the last good alerts stay'),
       });
     }
@@ -196,7 +200,8 @@ export class Feed {
           lastFault: this.scheduleFault, lastFaultAt: isoTime(this.scheduleFaultAt),
         },
       } : {}),
-      ...(this.alerts ? { alerts: { ...this.alerts.status(now), active: this.alerts.data?.length ?? 0, shownOn: this.shows?.count() ?? 0 } } : {}),
+      ...(this.alerts ? { alerts: { ...this.alerts.status(now), active: this.alerts.data?.alerts.length ?? 0, shownOn: this.shows?.count() ?? 0,
+        ...skippedOf(this.alerts.data) } } : {}),
     };
   }
 
@@ -280,26 +285,35 @@ export class Feed {
   private alertTick(): void {
     if (this.stopped) return;
     const now = this.ctx.clock.now();
-    const next = nextChange(this.alerts?.data ?? [], now);
+    const next = nextChange(this.alerts?.data?.alerts ?? [], now);
     const wait = Math.min(this.config.interval * 1000, next === undefined ? Infinity : next - now + 1);
     this.alertTimer = this.ctx.clock.setTimeout(() => { void this.showAlerts(true).finally(() => this.alertTick()); }, wait);
   }
 
   private running: Promise<void> = Promise.resolve();
 
+  /** What a board answers to: the schedule's view of it; for SIRI, its stops and the lines seen there. */
+  private alertScope(stops: readonly string[], routes: readonly string[] | undefined): AlertScope {
+    if (this.config.type === 'gtfs-rt' && this.schedule) return this.schedule.scopeOf(stops, routes);
+    const scope = emptyScope();
+    for (const s of stops) scope.stops.add(s);
+    const seen = this.config.type === 'siri'
+      ? ((this.rt.data as SiriData | undefined)?.visits ?? []).filter((v) => stops.includes(v.stop)).map((v) => v.route)
+      : [];
+    for (const r of routes?.length ? routes : seen) scope.routes.add(r);
+    return scope;
+  }
+
   private showAlerts(renew: boolean): Promise<void> {
     this.running = this.running.then(async () => {
       if (this.stopped || !this.shows) return;
-      const routesAt = (stops: readonly string[]) => (this.config.type === 'siri'
-        ? [...new Set(((this.rt.data as SiriData | undefined)?.visits ?? []).filter((v) => stops.includes(v.stop)).map((v) => v.route))]
-        : this.schedule?.routesAt(stops) ?? []);
-      await this.shows.update(this.ctx, alertTargets(this.config, routesAt), this.alerts?.data ?? [], this.ctx.clock.now(), renew);
+      await this.shows.update(this.ctx, alertTargets(this.config, (stops, routes) => this.alertScope(stops, routes)), this.alerts?.data?.alerts ?? [], this.ctx.clock.now(), renew);
     });
     return this.running;
   }
 }
 
 /** The entities of the last data that could not be read (left out), for /status. */
-function skippedOf(data: RtData | undefined): { skippedEntities?: { count: number; named: RtData['skippedEntities'] } } {
+function skippedOf(data: Pick<RtData, 'skipped' | 'skippedEntities'> | undefined): { skippedEntities?: { count: number; named: RtData['skippedEntities'] } } {
   return data?.skipped ? { skippedEntities: { count: data.skipped, named: data.skippedEntities } } : {};
 }

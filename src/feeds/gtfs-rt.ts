@@ -3,7 +3,7 @@
 // feed are POSIX seconds (uint64); a value that can only be milliseconds is refused rather
 // than shown thirty thousand years late.
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
-import type { FeedAlert, RtData, StopRt, TripRt } from './model.js';
+import type { AlertData, AlertSelector, FeedAlert, RtData, StopRt, TripRt } from './model.js';
 import { FeedFormatError, textField, walkFields } from './proto-walk.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
@@ -111,21 +111,32 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
   };
 }
 
-export async function decodeAlerts(buf: Uint8Array, sliceMs = 4): Promise<FeedAlert[]> {
-  const alerts: FeedAlert[] = [];
+/** Alerts kept from one feed, and informed_entity selectors of one alert. */
+const MAX_ALERTS = 1000;
+const MAX_SELECTORS = 256;
+
+export async function decodeAlerts(buf: Uint8Array, sliceMs = 4): Promise<AlertData> {
+  const data: AlertData = { alerts: [], skipped: 0, skippedEntities: [] };
   let header = false;
   await walkFields(buf, (num, bytes) => {
     if (num === 1) { rt.FeedHeader.decode(bytes); header = true; return; }
-    if (num !== 2 || alerts.length >= 1000) return;
+    if (num !== 2 || data.alerts.length >= MAX_ALERTS) return;
+    // An alert that cannot be read is left out and counted; the others are shown.
+    let e: GtfsRealtimeBindings.transit_realtime.FeedEntity | undefined;
     try {
-      const alert = alertOf(rt.FeedEntity.decode(bytes));
-      if (alert) alerts.push(alert);
-    } catch {
-      // An alert that cannot be read is left out; the others are shown.
+      e = rt.FeedEntity.decode(bytes);
+      const alert = alertOf(e);
+      if (alert) data.alerts.push(alert);
+    } catch (err) {
+      if (data.skippedEntities.length < SKIPPED_NAMED) {
+        const id = e?.id ?? textField(bytes, 1) ?? '';
+        data.skippedEntities.push({ id: id.slice(0, 100), reason: (err as Error).message.slice(0, 200) });
+      }
+      data.skipped++;
     }
   }, sliceMs);
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
-  return alerts;
+  return data;
 }
 
 function alertOf(e: GtfsRealtimeBindings.transit_realtime.FeedEntity): FeedAlert | undefined {
@@ -137,9 +148,22 @@ function alertOf(e: GtfsRealtimeBindings.transit_realtime.FeedEntity): FeedAlert
     id: e.id,
     text,
     periods: (a.activePeriod ?? []).map((p) => ({ start: ms(seconds(given(p, 'start') as Num, 'an active period start')), end: ms(seconds(given(p, 'end') as Num, 'an active period end')) })),
-    stops: (a.informedEntity ?? []).map((i) => given(i, 'stopId')).filter((s): s is string => !!s),
-    routes: (a.informedEntity ?? []).map((i) => given(i, 'routeId') || given(i.trip, 'routeId')).filter((s): s is string => !!s),
+    selectors: (a.informedEntity ?? []).slice(0, MAX_SELECTORS).map(selectorOf),
   };
+}
+
+/** An informed_entity; a trip descriptor without trip_id names its route (and direction). */
+function selectorOf(i: GtfsRealtimeBindings.transit_realtime.IEntitySelector): AlertSelector {
+  const s: AlertSelector = {};
+  const text = (v: string | null | undefined) => v || undefined;
+  s.agencyId = text(given(i, 'agencyId'));
+  s.routeId = text(given(i, 'routeId')) ?? text(given(i.trip, 'routeId'));
+  s.routeType = given(i, 'routeType') ?? undefined;
+  s.directionId = given(i, 'directionId') ?? given(i.trip, 'directionId') ?? undefined;
+  s.tripId = text(given(i.trip, 'tripId'));
+  s.stopId = text(given(i, 'stopId'));
+  for (const k of Object.keys(s) as Array<keyof AlertSelector>) if (s[k] === undefined) delete s[k];
+  return s;
 }
 
 const ms = (s: number | undefined) => (s ? s * 1000 : undefined);

@@ -70,6 +70,14 @@ export interface FeedAlert {
   text: string;
   /** Active periods, ms; empty = always while in the feed. `end` undefined = open. */
   periods: Array<{ start?: number; end?: number }>;
-  stops: string[];
-  routes: string[];
+  /** informed_entity (SIRI-SX: each affected stop point and line): where it is for. */
+  selectors: AlertSelector[];
 }
+
+/** A GTFS-realtime EntitySelector; `tripId` from its trip descriptor. */
+export interface AlertSelector {
+  agencyId?: string; routeId?: string; routeType?: number; directionId?: number; tripId?: string; stopId?: string;
+}
+
+/** A feed's alerts, and the entities that could not be read (left out). */
+export interface AlertData { alerts: FeedAlert[]; skipped: number; skippedEntities: SkippedEntity[] }
