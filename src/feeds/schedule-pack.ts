@@ -6,17 +6,19 @@
 // which keeps what is unpacked, may hold it longer, as it did while the schedule was read here).
 //
 // Layout (indexes into `strings`; -1 = none):
-//   trips:      per trip, TRIP_FIELDS Int32: id, routeId, route, serviceId, headsign, first stop
+//   trips:      per trip, TRIP_FIELDS Int32: id, routeId, route, serviceId, headsign, first stop, direction_id
+//               (-1 none)
 //   stops:      per stop time, STOP_FIELDS Int32: stopId, headsign; `seq` and `sec` as Float64
 //               (either may be NaN); `flags` a Uint8 (bit 0: pickup_type 1); a trip's stop times run
 //               from its first to the next one's
 //   boardsOf:   pairs stop, board (a stop once per board)   platforms: pairs stop, platform code
-//   zones:      pairs stop, stop_timezone
+//   zones:      pairs stop, stop_timezone    names: pairs stop, stop_name    stations: pairs stop, parent
+//   routes:     per route, 3 Int32: routeId, agency_id, route_type
 //   frequencies: per period, 5 Int32: trip index, start, end, headway (seconds), exact_times
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
 import type { Transferable } from 'node:worker_threads';
-import type { ScheduleParts, ServiceDays, StopTime, TripInfo } from './schedule.js';
+import type { RouteInfo, ScheduleParts, ServiceDays, StopTime, TripInfo } from './schedule.js';
 
 export interface PackedSchedule {
   strings: string[];
@@ -29,12 +31,15 @@ export interface PackedSchedule {
   frequencies: Int32Array;
   zones: Int32Array;
   platforms: Int32Array;
+  names: Int32Array;
+  stations: Int32Array;
+  routes: Int32Array;
   weekly: Int32Array;
   exceptions: Int32Array;
   agencyZone?: string;
 }
 
-const TRIP_FIELDS = 6;
+const TRIP_FIELDS = 7;
 const STOP_FIELDS = 2;
 /** The longest the event loop is held by one slice of unpacking. */
 const SLICE_MS = 4;
@@ -63,7 +68,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   const frequencies: number[] = [];
   for (const t of p.trips.values()) {
     for (const f of t.frequencies ?? []) frequencies.push(ti, f.start, f.end, f.headway, f.exact ? 1 : 0);
-    trips.set([ref(t.id), ref(t.routeId), ref(t.route), ref(t.serviceId), ref(t.headsign), si], ti * TRIP_FIELDS);
+    trips.set([ref(t.id), ref(t.routeId), ref(t.route), ref(t.serviceId), ref(t.headsign), si, t.directionId ?? -1], ti * TRIP_FIELDS);
     ti++;
     for (const s of t.stops) {
       stops[si * STOP_FIELDS] = ref(s.stopId);
@@ -86,7 +91,8 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   }
   return {
     strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
-    zones: pairs(p.zones), platforms: pairs(p.platforms),
+    zones: pairs(p.zones), platforms: pairs(p.platforms), names: pairs(p.names), stations: pairs(p.stations),
+    routes: Int32Array.from([...p.routes].flatMap(([id, r]) => [ref(id), ref(r.agencyId), r.type])),
     weekly, exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
   };
@@ -94,7 +100,10 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
-  const arrays = [p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.frequencies, p.zones, p.platforms, p.weekly, p.exceptions];
+  const arrays = [
+    p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.frequencies, p.zones, p.platforms, p.names, p.stations, p.routes,
+    p.weekly, p.exceptions,
+  ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -124,6 +133,7 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
       id, routeId: str(p.trips[o + 1]), route: str(p.trips[o + 2]), serviceId: str(p.trips[o + 3]),
       headsign: str(p.trips[o + 4]), stops,
     };
+    if (p.trips[o + 6] >= 0) trip.directionId = p.trips[o + 6];
     trips.set(id, trip);
     byIndex.push(trip);
     if ((ti & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {
@@ -162,5 +172,10 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     if (!dates) { dates = new Map(); days.exceptions.set(id, dates); }
     dates.set(str(p.exceptions[i + 1]), p.exceptions[i + 2] === 1);
   }
-  return { trips, boardsOf, days, agencyZone: p.agencyZone, platforms: pairs(p.platforms), zones: pairs(p.zones) };
+  const routes = new Map<string, RouteInfo>();
+  for (let i = 0; i < p.routes.length; i += 3) routes.set(str(p.routes[i]), { agencyId: str(p.routes[i + 1]), type: p.routes[i + 2] });
+  return {
+    trips, boardsOf, days, agencyZone: p.agencyZone, platforms: pairs(p.platforms), zones: pairs(p.zones), names: pairs(p.names),
+    routes, stations: pairs(p.stations),
+  };
 }

@@ -2,12 +2,12 @@
 // SituationNumber, ValidityPeriod (StartTime, EndTime), Summary (else Description), Progress
 // (closed ones are left out), Affects: StopPoints/AffectedStopPoint/StopPointRef and
 // Networks/AffectedNetwork/AffectedLine/LineRef, read at any depth under Affects.
-import type { FeedAlert } from './model.js';
+import type { AlertData, FeedAlert } from './model.js';
 import { all, dateTime, parseXml, text } from './siri.js';
 
 const MAX_ALERTS = 1000;
 
-export function parseSiriSx(body: Buffer): FeedAlert[] {
+export function parseSiriSx(body: Buffer): AlertData {
   const siri = parseXml(body);
   const alerts: FeedAlert[] = [];
   for (const s of all(siri, 'PtSituationElement')) {
@@ -19,9 +19,11 @@ export function parseSiriSx(body: Buffer): FeedAlert[] {
       id: text(s.SituationNumber) || t,
       text: t.replace(/\s+/g, ' '),
       periods: all(s, 'ValidityPeriod').map((p) => ({ start: dateTime(p.StartTime), end: dateTime(p.EndTime) })),
-      stops: all(s.Affects, 'AffectedStopPoint').map((p) => text(p.StopPointRef)).filter(Boolean),
-      routes: all(s.Affects, 'AffectedLine').map((l) => text(l.LineRef)).filter(Boolean),
+      selectors: [
+        ...all(s.Affects, 'AffectedStopPoint').map((p) => text(p.StopPointRef)).filter(Boolean).map((stopId) => ({ stopId })),
+        ...all(s.Affects, 'AffectedLine').map((l) => text(l.LineRef)).filter(Boolean).map((routeId) => ({ routeId })),
+      ],
     });
   }
-  return alerts;
+  return { alerts, skipped: 0, skippedEntities: [] };
 }

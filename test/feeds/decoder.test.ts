@@ -54,7 +54,7 @@ test('the decoding thread gives what the event loop gives, fails with the decode
     assert.equal(s.visits[0].expected, Date.parse('2026-11-28T10:07:30Z'));
     const a = await decoder.siriSx(Buffer.from(sx));
     assert.deepEqual(a, parseSiriSx(sx));
-    assert.equal(a[0].text, 'Platform 2 closed');
+    assert.equal(a.alerts[0].text, 'Platform 2 closed');
 
     await assert.rejects(decoder.tripUpdates(Buffer.from('<html>not a feed</html>'), [], []), /wire type|field|header|varint/);
     await assert.rejects(decoder.siri(Buffer.from('{"json": true}')), (err: Error) => err.message.length > 0);

@@ -1,8 +1,8 @@
 // A departures area's picture: the next departures at its stops, from the unit's BoardSource,
 // laid out as a table in the area's columns (src/text/columns.ts). The board is asked again when
-// a row would read differently (departure-rows.ts), at each minute (a feed going stale tells
-// no one), and when the source says a feed brought news; only cells whose text changed are laid
-// out again (the cell cache), and the picture changes only when some text did.
+// a row would read differently (departure-rows.ts), at each minute, and when the source says a
+// feed brought news or went stale; only cells whose text changed are laid out again (the cell
+// cache), and the picture changes only when some text did.
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { AreaOf, DeparturesConfig } from '../../config/types.js';
 import { DEFAULTS } from '../../config/defaults.js';
