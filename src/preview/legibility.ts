@@ -74,7 +74,8 @@ function areaWarnings(d: DisplayConfig, layout: string, a: AreaConfig): string[]
     const col = (x: Rgb) => `${Math.round(x.r)} ${Math.round(x.g)} ${Math.round(x.b)}`;
     out.push(`${at}: contrast of text ${col(a.fontColor)} on background ${col(bg)} is ${fmt(c * 100)} %, under 70 %`);
   }
-  if (a.type === 'departures' && (a.overflow ?? 'pages') !== 'pages') {
+  // A board (an area holding `departures`) pages unless told to scroll.
+  if ('departures' in a && (a.overflow ?? 'pages') !== 'pages') {
     out.push(`${at}: departures scroll continuously (overflow "${a.overflow}"): a row that moves is hard to read; use overflow "pages"`);
   }
   return out;
