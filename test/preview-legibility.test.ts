@@ -11,8 +11,8 @@ import { REPO, baseConfig, serviceDir } from './helpers/service.js';
 function mldsTest(config: unknown): { status: number | null; stderr: string } {
   const sd = serviceDir(config);
   try {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'test', '--config', sd.configFile, '--out', path.join(sd.dir, 'out')],
-      { encoding: 'utf8', timeout: 120_000, cwd: REPO });
+    const args = ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'test', '--config', sd.configFile, '--out', path.join(sd.dir, 'out')];
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000, cwd: REPO });
     return { status: r.status, stderr: r.stderr };
   } finally { sd.cleanup(); }
 }
@@ -24,9 +24,13 @@ function legible(): Record<string, any> { // eslint-disable-line @typescript-esl
   const c = baseConfig();
   Object.assign(c.displays.main, { pitchMm: '4', viewingDistanceM: '5', displayHeight: '200' });
   c.displays.main.layout.l1 = {
-    title: { coordinates: '0 0 199 99', type: 'text', fontSize: '40', fontColor: '255 255 255', backgroundColor: '0 0 0' },
+    title: {
+      coordinates: '0 0 199 99', type: 'text', fontSize: '40', fontColor: '255 255 255', backgroundColor: '0 0 0',
+    },
   };
-  c.displays.main.layout.l2 = { other: { coordinates: '0 0 199 199', type: 'text', fontSize: '80', fontColor: '255 200 0' } };
+  c.displays.main.layout.l2 = {
+    other: { coordinates: '0 0 199 199', type: 'text', fontSize: '80', fontColor: '255 200 0' },
+  };
   return c;
 }
 
@@ -54,8 +58,8 @@ test('mlds test: capital height under what the viewing distance needs is named w
   // DejaVu Sans at 40 px: capital height 30 px, x 4 mm = 120 mm; 12 m needs 101.6 + 5.08 x (12000 - 6096) / 304.8 mm.
   // The other layout's 80 px (58 px, 232 mm) is enough.
   assert.deepEqual(warnings(r.stderr), [
-    'mlds: warning: /displays/main/layout/l1/title: capital height 30 px x 4 mm = 120.0 mm at fontSize 40 is under the 200 mm ' +
-      'a viewing distance of 12 m needs (changeable message sign; ADA 703.5.5 asks 135 mm of a static sign)',
+    'mlds: warning: /displays/main/layout/l1/title: capital height 30 px x 4 mm = 120.0 mm at fontSize 40 ' +
+      'is under the 200 mm a viewing distance of 12 m needs (changeable message sign; ADA 703.5.5 asks 135 mm of a static sign)',
   ]);
 });
 
@@ -66,7 +70,8 @@ test('mlds test: text and background under 70 % contrast are named with their co
   const r = mldsTest(c);
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(warnings(r.stderr), [
-    'mlds: warning: /displays/main/layout/l1/title: contrast of text 255 255 0 on background 255 255 255 is 7 %, under 70 %',
+    'mlds: warning: /displays/main/layout/l1/title: ' +
+      'contrast of text 255 255 0 on background 255 255 255 is 7 %, under 70 %',
   ]);
 });
 
@@ -80,6 +85,7 @@ test('mlds test: departures that scroll continuously are named', () => {
   const r = mldsTest(c);
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(warnings(r.stderr), [
-    'mlds: warning: /displays/main/layout/l2/other: departures scroll continuously (overflow "scroll-up"): a row that moves is hard to read; use overflow "pages"',
+    'mlds: warning: /displays/main/layout/l2/other: departures scroll continuously (overflow "scroll-up"): ' +
+      'a row that moves is hard to read; use overflow "pages"',
   ]);
 });

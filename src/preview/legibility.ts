@@ -62,9 +62,11 @@ function areaWarnings(d: DisplayConfig, layout: string, a: AreaConfig): string[]
       const capMm = capPx * d.pitchMm;
       const need = minCapHeightMm(d.viewingDistanceM);
       if (capMm < need.vms) {
-        out.push(`${at}: capital height ${capPx} px x ${d.pitchMm} mm = ${fmt(capMm, 1)} mm at fontSize ${size} is under the ` +
-          `${fmt(need.vms)} mm a viewing distance of ${d.viewingDistanceM} m needs (changeable message sign; ADA 703.5.5 ` +
-          `asks ${fmt(need.ada)} mm of a static sign)`);
+        out.push(
+          `${at}: capital height ${capPx} px x ${d.pitchMm} mm = ${fmt(capMm, 1)} mm at fontSize ${size} ` +
+            `is under the ${fmt(need.vms)} mm a viewing distance of ${d.viewingDistanceM} m needs ` +
+            `(changeable message sign; ADA 703.5.5 asks ${fmt(need.ada)} mm of a static sign)`,
+        );
       }
     }
   }
@@ -76,7 +78,8 @@ function areaWarnings(d: DisplayConfig, layout: string, a: AreaConfig): string[]
   }
   // A board (an area holding `departures`) pages unless told to scroll.
   if ('departures' in a && (a.overflow ?? 'pages') !== 'pages') {
-    out.push(`${at}: departures scroll continuously (overflow "${a.overflow}"): a row that moves is hard to read; use overflow "pages"`);
+    const how = `overflow "${a.overflow}"`;
+    out.push(`${at}: departures scroll continuously (${how}): a row that moves is hard to read; use overflow "pages"`);
   }
   return out;
 }

@@ -36,7 +36,7 @@ test('cycleOrigin: pages default to the clock, scrolls to the command; "free" an
   assert.equal(cycleOrigin('clock', 'scroll-up', start), CLOCK_EPOCH);
 });
 
-test('two contents made at different instants (a fake clock) show the same MULTI page at every instant, and "free" does not', () => {
+test('two contents made at different instants (a fake clock) show the same MULTI page at every instant', () => {
   useFontDirs();
   const clock = new FakeClock(Date.UTC(2026, 11, 7, 9, 0, 0, 250));
   const text = '[pt4o1]A[np]BB[np][pt7]CCC';
@@ -44,7 +44,10 @@ test('two contents made at different instants (a fake clock) show the same MULTI
   const first = signTextContent({ area: a, text, size: 13, color: a.fontColor, pxPerSecond: 60, origin: clock.now() });
   clock.advance(1730);
   const second = signTextContent({ area: a, text, size: 13, color: a.fontColor, pxPerSecond: 60, origin: clock.now() });
-  const free = signTextContent({ area: { ...a, sync: 'free' }, text, size: 13, color: a.fontColor, pxPerSecond: 60, origin: clock.now() });
+  // "free" does not.
+  const free = signTextContent({
+    area: { ...a, sync: 'free' }, text, size: 13, color: a.fontColor, pxPerSecond: 60, origin: clock.now(),
+  });
   let differs = 0;
   const turns = new Set<number>();
   for (let i = 0; i < 200; i++) {
@@ -65,11 +68,13 @@ test('a scroll loop with sync "clock" is at the same pixel on two contents made 
   const clock = new FakeClock(Date.UTC(2026, 11, 7, 9, 0, 0, 0));
   const a = area({ overflow: 'scroll', sync: 'clock', headToTail: 3 });
   const text = 'Lotnisko Chopina Terminal A';
-  const first = signTextContent({ area: a, text, size: 13, color: a.fontColor, pxPerSecond: 60, origin: clock.now(), step: 2 });
+  const make = (on: TextArea) =>
+    signTextContent({ area: on, text, size: 13, color: a.fontColor, pxPerSecond: 60, origin: clock.now(), step: 2 });
+  const first = make(a);
   assert.ok(first.scrolls);
   clock.advance(4321);
-  const second = signTextContent({ area: a, text, size: 13, color: a.fontColor, pxPerSecond: 60, origin: clock.now(), step: 2 });
-  const unset = signTextContent({ area: { ...a, sync: undefined }, text, size: 13, color: a.fontColor, pxPerSecond: 60, origin: clock.now(), step: 2 });
+  const second = make(a);
+  const unset = make({ ...a, sync: undefined });
   for (let i = 0; i < 100; i++) {
     clock.advance(53);
     const now = clock.now();
@@ -77,4 +82,58 @@ test('a scroll loop with sync "clock" is at the same pixel on two contents made 
   }
   // Unset, a scroll starts with its head at the right edge when it comes.
   assert.ok(Number(unset.key(clock.now()).split(':')[1]) < 400);
+});
+
+test('a departure board\'s pages: two boards made at different instants show the same rows', async () => {
+  const { createCanvas } = await import('canvas');
+  const { loadConfig } = await import('../../src/config/load.js');
+  const { drawerOf } = await import('../../src/render/content/drawers.js');
+  const { serviceDir } = await import('../helpers/service.js');
+  const T0 = Date.UTC(2026, 10, 21, 12, 0, 0, 170);
+  const board = {
+    coordinates: '0 0 191 25', type: 'departures', feed: 'city', stops: ['S1'], rows: '2',
+    font: '7x13.bdf', fontSize: '13', overflow: 'pages', pageSeconds: '2',
+    columns: [{ width: '42', field: 'route' }, { width: '150', field: 'destination' }],
+  };
+  const sd = serviceDir({
+    feeds: { city: { type: 'siri', url: 'http://127.0.0.1:8080/sm' } },
+    displays: {
+      s: {
+        displayWidth: '192', displayHeight: '26', output: { driver: 'virtual' },
+        layout: { l: { board, free: { ...board, sync: 'free' } } },
+      },
+    },
+  });
+  try {
+    const [onClock, onCommand] = loadConfig(sd.configFile).displayById.get('s')!.layouts.get('l')!.areas;
+    // Six departures an hour away: three pages of two rows, a 6 s cycle.
+    const departures = [1, 2, 3, 4, 5, 6].map((n) => ({
+      key: `t${n}`, route: `${n}`, destination: `Stop ${n}`, platform: '', time: T0 + 3_600_000 + n, live: true, cancelled: false,
+    }));
+    const source = { board: () => ({ state: 'live' as const, departures }), onChange: () => () => {} };
+    const boards = () => ({ source, version: 0 });
+    const clock = new FakeClock(T0);
+    const make = (a: typeof onClock) =>
+      drawerOf('departures').draw!(a, undefined, { start: clock.now(), live: false, boards })!;
+    const first = make(onClock);
+    clock.advance(2900);
+    const second = make(onClock), free = make(onCommand);
+    const pixels = (c: ReturnType<typeof make>, now: number) => {
+      const canvas = createCanvas(192, 26);
+      c.draw(canvas.getContext('2d'), 0, 0, now);
+      return canvas.toBuffer('raw');
+    };
+    let differs = 0;
+    const seen = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      clock.advance(450);
+      const now = clock.now();
+      const p = pixels(first, now);
+      seen.add(p.toString('base64'));
+      assert.ok(p.equals(pixels(second, now)), `the boards differ at ${new Date(now).toISOString()}`);
+      if (!p.equals(pixels(free, now))) differs++;
+    }
+    assert.equal(seen.size, 3, 'three pages shown in turn');
+    assert.ok(differs > 5, `"free" counts from its start: ${differs} instants differ`);
+  } finally { sd.cleanup(); }
 });

@@ -19,7 +19,9 @@ function config(): unknown {
     displays: {
       s: {
         displayWidth: '96', displayHeight: '16', output: { driver: 'virtual' },
-        layout: { l: { m: { coordinates: '0 0 95 15', type: 'text', font: '7x13.bdf', fontSize: '13', markup: 'multi', fontColor: '255 255 255' } } },
+        layout: {
+          l: { m: { coordinates: '0 0 95 15', type: 'text', font: '7x13.bdf', fontSize: '13', markup: 'multi', fontColor: '255 255 255' } },
+        },
       },
     },
   };
@@ -55,7 +57,7 @@ async function show(svc: RunningService, text: string): Promise<void> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test('two units turn MULTI pages within one frame of each other across ten turns, and a new command keeps the grid', { timeout: 60_000 }, async () => {
+test('two units turn MULTI pages within a frame of each other over ten turns; a command keeps the grid', { timeout: 60_000 }, async () => {
   const a = await unit();
   // Started at a different instant, and given the same text 0.73 s later than the first.
   await sleep(410); // the passing of time is what is tested: the units must not start together
@@ -90,7 +92,7 @@ test('two units turn MULTI pages within one frame of each other across ten turns
     await until(() => a.turns.filter((t) => t.at > since).length >= 5, 10_000, 'five turns of the new text');
     for (const t of a.turns.filter((x) => x.at > since).slice(0, 5)) {
       const off = t.at % CYCLE;
-      assert.ok(TURN_OFFSETS.some((o) => off - o >= 0 && off - o <= frame), `new text's turn at ${off} ms into the cycle`);
+      assert.ok(TURN_OFFSETS.some((o) => off - o >= 0 && off - o <= frame), `new text: a turn ${off} ms into the cycle`);
     }
   } finally {
     a.stop(); b.stop();
