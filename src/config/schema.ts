@@ -49,6 +49,8 @@ const display = {
     displayHeight: int(1, 16384),
     displayWidth: int(1, 16384),
     infoScreenTtl: int(0, 86400),
+    pitchMm: num(0.1, 100),
+    viewingDistanceM: num(0.1, 1000),
     sensorBrightness: bool,
     brightnessUrl: url,
     startScreen: {

@@ -54,6 +54,8 @@ export const SIGN_TEXT = {
   valign: { enum: ['top', 'middle', 'bottom'] },
   overflow: { enum: ['scroll', 'pages', 'scroll-up'] },
   pageSeconds: num(0.1, 86400),
+  /** Pages and scroll loops counted from the Unix epoch ("clock") or from the command ("free"). */
+  sync: { enum: ['clock', 'free'] },
   fit: { enum: ['none', 'shrink'] },
   minFontSize: int(1, 4000),
   fonts: { type: 'array', maxItems: 16, items: str255 },
@@ -92,7 +94,8 @@ export const BOARD_FIELDS = {
 /** A departure board: rows from a feed (docs/configuration.md, "Departure boards"). */
 const DEPARTURES = {
   ...TEXT_LOOK, ...GLYPH_LOOK,
-  fonts: SIGN_TEXT.fonts, overflow: SIGN_TEXT.overflow, pageSeconds: SIGN_TEXT.pageSeconds, fit: SIGN_TEXT.fit,
+  fonts: SIGN_TEXT.fonts, overflow: SIGN_TEXT.overflow, pageSeconds: SIGN_TEXT.pageSeconds, sync: SIGN_TEXT.sync,
+  fit: SIGN_TEXT.fit,
   minFontSize: SIGN_TEXT.minFontSize, lineSpacing: SIGN_TEXT.lineSpacing, valign: SIGN_TEXT.valign, columns: COLUMNS,
   ...BOARD_FIELDS,
 } as const;

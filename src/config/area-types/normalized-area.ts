@@ -48,6 +48,8 @@ export interface NormalizedFields {
   valign?: OneOf<'valign'>;
   overflow?: OneOf<'overflow'>;
   pageSeconds?: number;
+  /** undefined: "clock" for pages, "free" for scrolls (docs/rendering.md, "Pages in step"). */
+  sync?: OneOf<'sync'>;
   fit?: OneOf<'fit'>;
   minFontSize?: number;
   /** Absolute paths of the resolved `fonts` and `graphics` lists. */

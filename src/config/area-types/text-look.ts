@@ -121,6 +121,7 @@ export function signTextLook(r: AreaRules, board = false): SignTextLook {
     valign: str(r.raw.valign) as SignTextLook['valign'],
     overflow: str(r.raw.overflow) as SignTextLook['overflow'],
     pageSeconds: parseNumLike(r.raw.pageSeconds),
+    sync: str(r.raw.sync) as SignTextLook['sync'],
     fit,
     minFontSize,
     fonts: files(r, 'fonts', 'fonts', /\.(ttf|otf|bdf)$/i, '.ttf, .otf or .bdf'),
