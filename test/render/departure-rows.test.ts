@@ -31,10 +31,21 @@ test('the board changes 1 ms after the first countdown would read differently, a
   assert.equal(rows([dep('c', 300_000, { cancelled: true })]).until, T0 + 300_001);
 });
 
-test('times are HH:mm in the zone across midnight, marked when not live; cancelled fills both time cells', () => {
+test('times are HH:mm in the zone across midnight, marked when not live; a cancelled row keeps its time, the countdown says cancelled', () => {
   const r = rows([dep('a', 150_000, { live: false }), dep('b', 200_000, { cancelled: true })], T0, 'Europe/Warsaw');
   // 23:58 UTC + 2.5 min is 00:00:30 UTC, 01:00 in Warsaw.
-  assert.deepEqual(r.rows, [['12', 'Zoo', '01:00~', '2 min~'], ['12', 'Zoo', 'cancelled', 'cancelled']]);
+  assert.deepEqual(r.rows, [['12', 'Zoo', '01:00~', '2 min~'], ['12', 'Zoo', '01:01', 'cancelled']]);
+});
+
+test('a cancelled row on a board with one time column reads its time or countdown beside cancelledText, and its countdown ticks', () => {
+  const only = (fields: DeparturesConfig['fields'], now = T0) =>
+    boardRows({ ...B, fields }, { state: 'live', departures: [dep('c', 390_000, { cancelled: true, live: false })] }, now, 'UTC', 10);
+  assert.deepEqual(only(['route', 'time']).rows, [['12', '00:04 cancelled']]);
+  assert.deepEqual(only(['route', 'countdown']).rows, [['12', '6 min cancelled']]);
+  assert.deepEqual(only(['route', 'destination']).rows, [['12', 'Zoo cancelled']]);
+  // "6 min cancelled" becomes "5 min cancelled" 1 ms after 330 s before the departure.
+  assert.equal(only(['route', 'countdown']).until, T0 + 30_001);
+  assert.equal(only(['route', 'time']).until, T0 + 390_001);
 });
 
 test('a feed\'s tabs and line feeds cannot break the table, and its text is cut to 255 characters', () => {

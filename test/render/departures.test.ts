@@ -46,12 +46,12 @@ const REF = { coordinates: '0 40 191 78', type: 'dynamic', ...LOOK, columns: COL
 
 interface Rig { svc: RunningService; clock: FakeClock; boards: TestBoards; close(): Promise<void> }
 
-async function rig(board: Record<string, unknown> = BOARD, withSource = true): Promise<Rig> {
+async function rig(board: Record<string, unknown> = BOARD, withSource = true, ref: Record<string, unknown> = REF): Promise<Rig> {
   const sd = serviceDir({
     effectDurationMs: '0', rateLimit: '100000', timezone: 'Europe/Berlin',
     // The board's feed must exist; nothing answers it, and the test's own source replaces it on the unit.
     feeds: { city: { type: 'siri', url: 'http://127.0.0.1:8080/sm' } },
-    displays: { s: { displayWidth: '192', displayHeight: '80', output: { driver: 'virtual' }, layout: { l: { board, ref: REF } } } },
+    displays: { s: { displayWidth: '192', displayHeight: '80', output: { driver: 'virtual' }, layout: { l: { board, ref } } } },
   });
   const clock = new FakeClock(T0);
   const svc = await start(sd, { clock });
@@ -89,7 +89,7 @@ async function until2(fn: () => Promise<boolean>, what: string): Promise<void> {
   await until(fn, 15_000, what).catch((e: Error) => { throw new Error(`${e.message}: /status has ${JSON.stringify(lastStatus)}`); });
 }
 
-test('rows are drawn in their columns: live countdowns, the scheduled mark, cancelled text, times in the configured zone; /status gives the rows with tabs', async () => {
+test('rows are drawn in their columns: live countdowns, the scheduled mark, a cancelled row with its time, times in the configured zone; /status gives the rows with tabs', async () => {
   const r = await rig();
   try {
     r.boards.departures = [
@@ -101,12 +101,28 @@ test('rows are drawn in their columns: live countdowns, the scheduled mark, canc
     r.boards.news();
     assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
     // 12:00 UTC is 13:00 in Berlin; 90 s is 1 minute, 330 s 5 minutes.
-    const rows = '12\tHauptbahnhof\t13:01\t1min\n5\tZoo\t13:05~\t5min~\n7\tMesse\tcanc\tcanc';
+    // The cancelled row keeps its time (13:10): passengers can tell which train it was.
+    const rows = '12\tHauptbahnhof\t13:01\t1min\n5\tZoo\t13:05~\t5min~\n7\tMesse\t13:10\tcanc';
     await until2(async () => (await boardText(r.svc)) === `${rows}\n9\tNot shown\t13:15\t15min`, 'the board on /status');
     await showRef(r.svc, rows);
     sameAsRef(await shot(r.svc));
     assert.equal((await areas(r.svc)).find((a) => a.id === 'board')?.board, 'live');
     assert.deepEqual(r.boards.queries.at(-1) && { ...r.boards.queries.at(-1), now: 0 }, { feed: 'city', stops: ['S1'], routes: undefined, staleAfter: 180, now: 0, limit: 12 });
+  } finally { await r.close(); }
+});
+
+test('a board without a time column shows a cancelled row\'s countdown beside cancelledText, in pixels', async () => {
+  const cols = [{ width: '21' }, { width: '84' }, { width: '87', align: 'right' }];
+  const board = { ...BOARD, columns: cols.map((c, i) => ({ ...c, field: ['route', 'destination', 'countdown'][i] })) };
+  const r = await rig(board, true, { ...REF, columns: cols });
+  try {
+    r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 90_000), dep('c', '7', 'Messe', 630_000, { cancelled: true })];
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    const rows = '12\tHauptbahnhof\t1min\n7\tMesse\t10min canc';
+    await until2(async () => (await boardText(r.svc)) === rows, 'the board on /status');
+    await showRef(r.svc, rows);
+    sameAsRef(await shot(r.svc));
   } finally { await r.close(); }
 });
 
