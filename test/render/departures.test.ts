@@ -41,8 +41,16 @@ const BOARD = {
   columns: COLUMNS.map((c, i) => ({ ...c, field: ['route', 'destination', 'time', 'countdown'][i] })),
   minutesText: '{m}min', cancelledText: 'canc', scheduledMark: '~', overflow: 'pages', pageSeconds: '5',
 };
+/**
+ * Reference columns for board columns: a right-aligned time column keeps 7 px at its right for
+ * the scheduled mark (one 7x13 character), so the reference gives the mark a column of its own.
+ */
+const refColumns = (cols: Array<{ width: string; align?: string }>) =>
+  cols.flatMap((c) => (c.align === 'right' ? [{ ...c, width: String(Number(c.width) - 7) }, { width: '7' }] : [c]));
+/** A row as the reference shows it: the last cell's mark in the mark's column. */
+const refRows = (rows: string) => rows.split('\n').map((r) => (r.endsWith('~') ? `${r.slice(0, -1)}\t~` : r)).join('\n');
 // The same look as a text area below the board: what the board should show, given as a value.
-const REF = { coordinates: '0 40 191 78', type: 'dynamic', ...LOOK, columns: COLUMNS, overflow: 'pages', pageSeconds: '5' };
+const REF = { coordinates: '0 40 191 78', type: 'dynamic', ...LOOK, columns: refColumns(COLUMNS), overflow: 'pages', pageSeconds: '5' };
 
 interface Rig { svc: RunningService; clock: FakeClock; boards: TestBoards; close(): Promise<void> }
 
@@ -69,7 +77,7 @@ const shot = async (svc: RunningService) => decode((await get(svc, '/screenshot?
 /** Shows `ref` in the reference area and waits until /status has it. */
 async function showRef(svc: RunningService, ref: string): Promise<void> {
   const seq = svc.api.frame('s')?.seq ?? -1;
-  assert.equal((await get(svc, `/mlds?id=s&layout=l&ref=${encodeURIComponent(ref)}`)).status, 200);
+  assert.equal((await get(svc, `/mlds?id=s&layout=l&ref=${encodeURIComponent(refRows(ref))}`)).status, 200);
   await nextFrame(svc, 's', seq);
 }
 
@@ -114,7 +122,7 @@ test('rows are drawn in their columns: live countdowns, the scheduled mark, a ca
 test('a board without a time column shows a cancelled row\'s countdown beside cancelledText, in pixels', async () => {
   const cols = [{ width: '21' }, { width: '84' }, { width: '87', align: 'right' }];
   const board = { ...BOARD, columns: cols.map((c, i) => ({ ...c, field: ['route', 'destination', 'countdown'][i] })) };
-  const r = await rig(board, true, { ...REF, columns: cols });
+  const r = await rig(board, true, { ...REF, columns: refColumns(cols) });
   try {
     r.boards.departures = [dep('a', '12', 'Hauptbahnhof', 90_000), dep('c', '7', 'Messe', 630_000, { cancelled: true })];
     r.boards.news();
@@ -123,6 +131,36 @@ test('a board without a time column shows a cancelled row\'s countdown beside ca
     await until2(async () => (await boardText(r.svc)) === rows, 'the board on /status');
     await showRef(r.svc, rows);
     sameAsRef(await shot(r.svc));
+  } finally { await r.close(); }
+});
+
+test('a right-aligned time column hangs the scheduled mark outside its digits; a column gap and a spacer column leave their pixels empty', async () => {
+  // 7x13.bdf, 7 px a character: route 0..20 and a 7 px gap, a 7 px spacer, destination from 35, time from 105,
+  // countdown 147..188 right-aligned, its last 7 px kept for the mark.
+  const cols = [{ width: '21', gap: '7' }, { width: '7' }, { width: '70' }, { width: '42' }, { width: '42', align: 'right' }];
+  const fields = ['route', 'spacer', 'destination', 'time', 'countdown'];
+  const r = await rig({ ...BOARD, columns: cols.map((c, i) => ({ ...c, field: fields[i] })) });
+  try {
+    r.boards.departures = [dep('a', '12', 'Hbf', 810_000), dep('b', '5', 'Zoo', 330_000, { live: false })];
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    await until2(async () => (await boardText(r.svc)) === '5\t\tZoo\t13:05~\t5min~\n12\t\tHbf\t13:13\t13min', 'the board on /status');
+    const p = await shot(r.svc);
+    const lit = (x: number, y: number) => p.at(x, y)[0] > 128;
+    const xs = (row: number, x0: number, x1: number) => {
+      const out: number[] = [];
+      for (let x = x0; x < x1; x++) for (let y = row * 13; y < row * 13 + 13; y++) if (lit(x, y)) { out.push(x); break; }
+      return out;
+    };
+    // "5min" and "13min" end on the same pixel column; only the scheduled row has ink in the mark's 7 px.
+    const digitsEnd = [0, 1].map((row) => Math.max(...xs(row, 147, 182)));
+    assert.equal(digitsEnd[0], digitsEnd[1], `the countdowns end at ${digitsEnd}`);
+    assert.ok(xs(0, 182, 189).length > 0, 'the mark is drawn after the scheduled countdown');
+    assert.deepEqual(xs(1, 182, 192), [], 'the live countdown leaves the mark\'s room empty');
+    for (const row of [0, 1]) {
+      assert.deepEqual(xs(row, 21, 35), [], `row ${row + 1}: the gap and the spacer are empty`);
+      assert.ok(Math.min(...xs(row, 35, 105)) < 40, `row ${row + 1}: the destination starts at 35`);
+    }
   } finally { await r.close(); }
 });
 
@@ -201,7 +239,7 @@ test('more departures than rows page every pageSeconds under overflow "pages"', 
     const change = unit.compositor.nextChange(at);
     assert.ok(change > at && change <= at + 5_000, `the next page is due within pageSeconds (in ${change - at} ms)`);
     const seq = unit.latest().seq;
-    await get(r.svc, `/mlds?id=s&layout=l&ref=${encodeURIComponent(`${all[2]}\n${all[3]}`)}`);
+    await get(r.svc, `/mlds?id=s&layout=l&ref=${encodeURIComponent(refRows(`${all[2]}\n${all[3]}`))}`);
     await until2(async () => unit.latest().seq > seq, 'reference redrawn');
     r.clock.advance(5_000);
     await until2(async () => {

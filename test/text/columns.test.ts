@@ -109,11 +109,14 @@ test('a tab in a defaultValue or static params of an area without columns, and c
     areas.tabbed = { coordinates: '0 0 63 15', type: 'text', defaultValue: 'a\tb' };
     areas.keyed = { coordinates: '0 0 63 15', type: 'static', params: { x: 'a\tb' } };
     areas.wide = { coordinates: '0 0 63 15', type: 'text', columns: [{ width: '40' }, { width: '30' }] };
+    // 30 + 20 px of columns fit 64 px; their 20 px gap does not.
+    areas.gapped = { coordinates: '0 0 63 15', type: 'text', columns: [{ width: '30', gap: '20' }, { width: '20' }] };
   });
   const at = (end: string) => faults.find((f) => f.path.endsWith(end))?.message;
   assert.match(at('/tabbed/defaultValue') ?? '', /has a tab/);
   assert.match(at('/keyed/params/x') ?? '', /has a tab/);
   assert.match(at('/wide/columns') ?? '', /70 px wide together, the area 64 px/);
+  assert.match(at('/gapped/columns') ?? '', /70 px wide together, the area 64 px/);
 });
 
 test('with a cell cache, laying a table out again measures only the cells whose text changed', async () => {

@@ -42,7 +42,10 @@ const COLUMNS = {
   items: {
     type: 'object', additionalProperties: false, required: ['width'],
     // `field`: what a departures area's column shows (text areas take none).
-    properties: { width: int(1, 4000), align: { enum: ['left', 'center', 'right'] }, field: { enum: ['route', 'destination', 'platform', 'countdown', 'time'] } },
+    properties: {
+      width: int(1, 4000), align: { enum: ['left', 'center', 'right'] }, gap: int(0, 4000),
+      field: { enum: ['route', 'destination', 'platform', 'countdown', 'time', 'spacer'] },
+    },
   },
 } as const;
 

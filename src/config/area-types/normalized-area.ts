@@ -65,7 +65,7 @@ export interface NormalizedFields {
   xy?: { x: number; y: number };
 }
 
-export type DepartureField = 'route' | 'destination' | 'platform' | 'countdown' | 'time';
+export type DepartureField = 'route' | 'destination' | 'platform' | 'countdown' | 'time' | 'spacer';
 
 /** A departures area's board: its feed, stops and texts (BOARD_FIELDS), and what each column shows. */
 export interface DeparturesConfig {

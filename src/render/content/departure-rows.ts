@@ -43,6 +43,7 @@ function plain(b: DeparturesConfig, d: Departure, field: Field, now: number, zon
     case 'platform': return clean(d.platform);
     case 'countdown': return countdown(b, d, now);
     case 'time': return formatEnglish(zonedAt(d.time, undefined, b.timezone ?? d.zone ?? zone), 'HH:mm');
+    case 'spacer': return '';
   }
 }
 
