@@ -6,6 +6,7 @@ import type { BoardData, BoardQuery, Departure } from '../config/board-source.js
 import type { RtData, SiriData } from './model.js';
 import { predict, runOf } from './gtfs-rt-apply.js';
 import type { Schedule, ScheduledCall } from './schedule.js';
+import { wantedBy } from './board-filter.js';
 
 /** How far back scheduled calls are looked at: a late train scheduled two hours ago may still come. */
 const LOOKBACK_MS = 3 * 3600_000;
@@ -38,8 +39,10 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
       if (p.time < q.now) continue;
       out.push({
         key: `${call.trip.id}/${call.stop.seq}/${call.date}${call.start === undefined ? '' : `/${call.start}`}`, route: call.trip.route, destination: call.stop.headsign ?? call.trip.headsign,
-        platform: sched.platformOf(call.stop.stopId), time: p.time, live: p.live, cancelled: p.cancelled,
+        platform: sched.platformOf(p.stopId ?? call.stop.stopId), time: p.time, live: p.live, cancelled: p.cancelled,
         zone: sched.zoneOf(call.stop.stopId) ?? f.zone,
+        ...(p.stopId !== undefined && p.stopId !== call.stop.stopId ? { platformChanged: true } : {}),
+        ...(call.trip.direction !== undefined ? { direction: call.trip.direction } : {}),
       });
     }
   }
@@ -58,7 +61,7 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     }
   }
   if (!live && !sched) return NO_DATA;
-  return { state: live ? 'live' : 'scheduled', departures: firstOf(out, q.limit) };
+  return { state: live ? 'live' : 'scheduled', departures: firstOf(out.filter(wantedBy(q)), q.limit) };
 }
 
 /** SIRI: expected times while fresh; once stale, the aimed (timetabled) times of the last data, not live. */
@@ -74,7 +77,7 @@ export function siriBoard(q: BoardQuery, data: SiriData | undefined, fresh: bool
     out.push({ key: v.key, route: v.route, destination: v.destination, platform: v.platform, time, live: fresh && v.expected !== undefined, cancelled: v.cancelled });
   }
   if (!fresh && !out.length) return NO_DATA;
-  return { state: fresh ? 'live' : 'scheduled', departures: firstOf(out, q.limit) };
+  return { state: fresh ? 'live' : 'scheduled', departures: firstOf(out.filter(wantedBy(q)), q.limit) };
 }
 
 function routeFilter(routes: readonly string[] | undefined): (name: string, id: string) => boolean {

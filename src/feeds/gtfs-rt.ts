@@ -80,6 +80,7 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
       delay: (given(dep, 'delay') ?? given(arr, 'delay')) ?? undefined,
       skipped: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.SKIPPED,
       noData: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.NO_DATA,
+      assignedStopId: given(given(s, 'stopTimeProperties'), 'assignedStopId') || undefined,
     };
   });
   // A trip-level delay with no stop updates applies from the first stop (reference, TripUpdate.delay).

@@ -15,6 +15,7 @@ import {
 } from './gtfs-limits.js';
 import { fillBlankTimes } from './blank-times.js';
 import { gtfsSeconds, Schedule, type ScheduleParts, type ServiceDays, type StopTime, type TripInfo } from './schedule.js';
+import { readTraits } from './trip-traits.js';
 
 export { GtfsError, gtfsSeconds };
 
@@ -127,6 +128,7 @@ async function read(
     t.routeId = keptId('trips.txt', 'route_id', get('route_id'));
     t.serviceId = keptId('trips.txt', 'service_id', get('service_id'));
     t.headsign = keptText(get('trip_headsign'));
+    readTraits(t, get);
     services.add(t.serviceId);
     routeIds.add(t.routeId);
   });

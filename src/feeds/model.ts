@@ -11,6 +11,8 @@ export interface StopRt {
   delay?: number;
   skipped: boolean;
   noData: boolean;
+  /** stop_time_properties.assigned_stop_id: the stop (platform) the trip now serves instead. */
+  assignedStopId?: string;
 }
 
 export interface TripRt {

@@ -15,8 +15,10 @@
 //   frequencies: per period, 5 Int32: trip index, start, end, headway (seconds), exact_times
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
+//   traits:     per trip, a Uint8 (trip-traits.ts)
 import type { Transferable } from 'node:worker_threads';
 import type { ScheduleParts, ServiceDays, StopTime, TripInfo } from './schedule.js';
+import { packTraits, unpackTraits } from './trip-traits.js';
 
 export interface PackedSchedule {
   strings: string[];
@@ -25,6 +27,7 @@ export interface PackedSchedule {
   seq: Float64Array;
   sec: Float64Array;
   flags: Uint8Array;
+  traits: Uint8Array;
   boardsOf: Int32Array;
   frequencies: Int32Array;
   zones: Int32Array;
@@ -84,8 +87,9 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   for (const [id, dates] of p.days.exceptions) {
     for (const [date, added] of dates) exceptions.push(ref(id), ref(date), added ? 1 : 0);
   }
+  const traits = Uint8Array.from([...p.trips.values()].map(packTraits));
   return {
-    strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
+    strings, trips, stops, seq, sec, flags, traits, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
     zones: pairs(p.zones), platforms: pairs(p.platforms),
     weekly, exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
@@ -94,7 +98,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
-  const arrays = [p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.frequencies, p.zones, p.platforms, p.weekly, p.exceptions];
+  const arrays = [p.trips, p.stops, p.seq, p.sec, p.flags, p.traits, p.boardsOf, p.frequencies, p.zones, p.platforms, p.weekly, p.exceptions];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -124,6 +128,7 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
       id, routeId: str(p.trips[o + 1]), route: str(p.trips[o + 2]), serviceId: str(p.trips[o + 3]),
       headsign: str(p.trips[o + 4]), stops,
     };
+    unpackTraits(p.traits[ti], trip);
     trips.set(id, trip);
     byIndex.push(trip);
     if ((ti & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {

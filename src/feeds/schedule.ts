@@ -30,6 +30,10 @@ export interface TripInfo {
   stops: StopTime[];
   /** frequencies.txt's periods when it runs by headway; its stop times then give only the pattern. */
   frequencies?: Frequency[];
+  /** trips.txt direction_id, when given (trip-traits.ts). */
+  direction?: number;
+  /** trips.txt wheelchair_accessible 1 (accessible) or 2 (not), when given. */
+  wheelchair?: 1 | 2;
 }
 
 export interface ServiceDays {

@@ -8,7 +8,7 @@ import { boardRows } from '../../src/render/content/departure-rows.js';
 const T0 = Date.UTC(2026, 10, 21, 23, 58, 0);
 const B: DeparturesConfig = {
   feed: 'f', stops: ['s'], fields: ['route', 'destination', 'time', 'countdown'],
-  nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', noDataText: '-', noDeparturesText: '-', staleAfter: 180, announceText: '', alertPriority: 5,
+  nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', platformChangedMark: '!', noDataText: '-', noDeparturesText: '-', staleAfter: 180, announceText: '', alertPriority: 5,
 };
 const dep = (key: string, at: number, p: Partial<Departure> = {}): Departure =>
   ({ key, route: '12', destination: 'Zoo', platform: '', time: T0 + at, live: true, cancelled: false, ...p });
@@ -52,4 +52,10 @@ test('a feed\'s tabs and line feeds cannot break the table, and its text is cut 
   const r = rows([dep('a', 600_000, { destination: `Hbf\tGleis 1\n${'x'.repeat(400)}`, route: 'S\r1' })]);
   assert.equal(r.rows[0][0], 'S 1');
   assert.ok(!/[\t\n\r]/.test(r.rows[0][1]) && r.rows[0][1].length === 255 && r.rows[0][1].startsWith('Hbf Gleis 1 x'));
+});
+
+test('grouped by platform, rows go in the platforms\' natural order (a departure without one last), then by time; a changed platform carries platformChangedMark', () => {
+  const deps = [dep('a', 60_000, { platform: '10' }), dep('b', 120_000, { platform: '2', platformChanged: true }), dep('c', 180_000), dep('d', 240_000, { platform: '2' })];
+  const r = boardRows({ ...B, fields: ['platform', 'countdown'], groupBy: 'platform' }, { state: 'live', departures: deps }, T0, 'UTC', 10);
+  assert.deepEqual(r.rows, [['2!', '2 min'], ['2', '4 min'], ['10', '1 min'], ['', '3 min']]);
 });

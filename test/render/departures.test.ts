@@ -164,6 +164,30 @@ test('a right-aligned time column hangs the scheduled mark outside its digits; a
   } finally { await r.close(); }
 });
 
+test('grouped by platform the rows go in order of platform, a changed platform carries its mark; the filters and the walk reach the source', async () => {
+  const cols = [{ width: '21' }, { width: '21' }, { width: '84' }, { width: '66', align: 'right' }];
+  const fields = ['platform', 'route', 'destination', 'countdown'];
+  const board = {
+    ...BOARD, columns: cols.map((c, i) => ({ ...c, field: fields[i] })), groupBy: 'platform', platformChangedMark: '*',
+    filters: { directions: ['0'], headsigns: ['Zoo', 'Messe'] }, walkMinutes: '3',
+  };
+  const r = await rig(board, true, { ...REF, columns: refColumns(cols) });
+  try {
+    r.boards.departures = [
+      dep('a', '12', 'Zoo', 90_000, { platform: '2' }), dep('b', '5', 'Zoo', 330_000, { platform: '1' }),
+      dep('c', '7', 'Messe', 630_000, { platform: '10', platformChanged: true }), dep('d', '9', 'Zoo', 150_000),
+    ];
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    const rows = '1\t5\tZoo\t5min\n2\t12\tZoo\t1min\n10*\t7\tMesse\t10min';
+    await until2(async () => (await boardText(r.svc)) === `${rows}\n\t9\tZoo\t2min`, 'the board on /status');
+    await showRef(r.svc, rows);
+    sameAsRef(await shot(r.svc));
+    const q = r.boards.queries.at(-1)!;
+    assert.deepEqual({ directions: q.directions, headsigns: q.headsigns, walk: q.notBefore! - q.now }, { directions: [0], headsigns: ['Zoo', 'Messe'], walk: 180_000 });
+  } finally { await r.close(); }
+});
+
 test('a countdown changes when its minute does, on the service clock and without news; a departure whose time has passed leaves', async () => {
   const r = await rig();
   try {

@@ -70,6 +70,16 @@ export const SIGN_TEXT = {
 const freeText = { ...defaultValue, ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT } as const;
 
 const boardText = { type: 'string', maxLength: 64 } as const;
+const routeList = { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 255 } } as const;
+/** Which departures a board shows: all of the lists given must hold (an empty or absent list: all). */
+const BOARD_FILTERS = {
+  type: 'object', additionalProperties: false,
+  properties: {
+    routes: routeList,
+    directions: { type: 'array', maxItems: 2, items: int(0, 1) },
+    headsigns: { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 255 } },
+  },
+} as const;
 /**
  * A departure board's own fields: which departures it shows and how its rows read. The
  * normalized area holds them together as its `departures` (normalized-area.ts).
@@ -78,7 +88,11 @@ export const BOARD_FIELDS = {
   feed: { type: 'string', minLength: 1, maxLength: 255 },
   stops: { type: 'array', minItems: 1, maxItems: 64, items: { type: 'string', minLength: 1, maxLength: 255 } },
   rows: int(1, 64),
-  routes: { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 255 } },
+  routes: routeList,
+  filters: BOARD_FILTERS,
+  walkMinutes: int(0, 120),
+  groupBy: { enum: ['platform'] },
+  platformChangedMark: boardText,
   nowText: boardText,
   minutesText: boardText,
   scheduledMark: boardText,

@@ -25,13 +25,21 @@ function board(r: AreaRules): DeparturesConfig {
   if (!Array.isArray(r.raw.columns)) r.fault('', 'a departures area needs "columns", each with a field and a width');
   const zone = r.raw.timezone;
   if (typeof zone === 'string' && !isZoneName(zone)) r.fault('/timezone', `"${zone}" is not an IANA time zone name such as America/New_York`);
-  for (const k of ['nowText', 'minutesText', 'scheduledMark', 'cancelledText', 'noDataText', 'noDeparturesText']) oneCell(r, k);
+  for (const k of ['nowText', 'minutesText', 'scheduledMark', 'cancelledText', 'noDataText', 'noDeparturesText', 'platformChangedMark']) oneCell(r, k);
   const columns = Array.isArray(r.raw.columns) ? (r.raw.columns as Array<Record<string, unknown>>) : [];
+  const f = r.raw.filters !== null && typeof r.raw.filters === 'object' ? (r.raw.filters as Record<string, unknown>) : {};
+  if (r.raw.routes !== undefined && f.routes !== undefined) r.fault('/routes', 'is the same as filters.routes: give one of them');
+  const directions = Array.isArray(f.directions) ? f.directions.map(parseIntLike).filter((x): x is number => x === 0 || x === 1) : undefined;
+  const headsigns = strings(f.headsigns);
   return {
     feed: text(r.raw.feed, ''),
     stops: strings(r.raw.stops) ?? [],
     rows: parseIntLike(r.raw.rows),
-    routes: strings(r.raw.routes),
+    routes: strings(f.routes) ?? strings(r.raw.routes),
+    filters: directions?.length || headsigns?.length ? { directions, headsigns } : undefined,
+    walkMinutes: parseIntLike(r.raw.walkMinutes),
+    groupBy: r.raw.groupBy === 'platform' ? 'platform' : undefined,
+    platformChangedMark: text(r.raw.platformChangedMark, d.platformChangedMark),
     fields: columns.map((c) => (c.field ?? 'destination') as DepartureField),
     nowText: text(r.raw.nowText, d.nowText),
     minutesText: text(r.raw.minutesText, d.minutesText),
@@ -75,7 +83,8 @@ export function rawBoard(a: Record<string, unknown>): RawBoard | undefined {
   if (a.type !== 'departures' || typeof a.feed !== 'string') return undefined;
   const d = DEFAULTS.departures;
   return {
-    feed: a.feed, stops: strings(a.stops) ?? [], routes: strings(a.routes),
+    feed: a.feed, stops: strings(a.stops) ?? [],
+    routes: strings((a.filters as Record<string, unknown> | undefined)?.routes) ?? strings(a.routes),
     alertArea: typeof a.alertArea === 'string' ? a.alertArea : undefined,
     alertPriority: parseIntLike(a.alertPriority) ?? d.alertPriority,
     announceAt: parseIntLike(a.announceAt),

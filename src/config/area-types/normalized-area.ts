@@ -73,8 +73,16 @@ export interface DeparturesConfig {
   stops: string[];
   /** Rows a page shows; undefined: as many as fit the area's height. */
   rows?: number;
-  /** Only these routes; undefined: all. */
+  /** Only these routes (`routes`, or `filters.routes`: the same); undefined: all. */
   routes?: string[];
+  /** Only departures of these GTFS direction_ids and these headsigns (destinations); undefined: all. */
+  filters?: { directions?: number[]; headsigns?: string[] };
+  /** Departures sooner than this many minutes are left out (a passenger could not reach them). */
+  walkMinutes?: number;
+  /** `platform`: rows in order of platform, then of time. */
+  groupBy?: 'platform';
+  /** Follows the platform of a departure whose platform changed. */
+  platformChangedMark: string;
   /** What each column (the area's `columns`, same order) shows. */
   fields: DepartureField[];
   nowText: string;

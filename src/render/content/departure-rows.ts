@@ -40,7 +40,7 @@ function plain(b: DeparturesConfig, d: Departure, field: Field, now: number, zon
   switch (field) {
     case 'route': return clean(d.route);
     case 'destination': return clean(d.destination);
-    case 'platform': return clean(d.platform);
+    case 'platform': return clean(d.platform) + (d.platformChanged ? b.platformChangedMark : '');
     case 'countdown': return countdown(b, d, now);
     case 'time': return formatEnglish(zonedAt(d.time, undefined, b.timezone ?? d.zone ?? zone), 'HH:mm');
     case 'spacer': return '';
@@ -55,13 +55,20 @@ function cell(b: DeparturesConfig, d: Departure, field: Field, now: number, zone
   return `${plain(b, d, field, now, zone)} ${b.cancelledText}`;
 }
 
+const platforms = new Intl.Collator('en', { numeric: true });
+/** Platforms in their natural order ("2" before "10"), a departure without one last; then by time. */
+const byPlatform = (a: Departure, b: Departure): number =>
+  (a.platform === '') !== (b.platform === '') ? (a.platform === '' ? 1 : -1) : platforms.compare(a.platform, b.platform) || a.time - b.time;
+
 /**
  * The rows of `data` at `now` (at most `limit`, departures before `now` left out). A countdown
  * reads floor((time - now) / 1 min) minutes: it changes 1 ms after time - m minutes, and the
- * departure leaves 1 ms after its time.
+ * departure leaves 1 ms after its time. Grouped by platform, the next departures are shown in
+ * order of platform, then of time.
  */
 export function boardRows(b: DeparturesConfig, data: BoardData, now: number, zone: string, limit: number): BoardRows {
   const shown = data.departures.filter((d) => d.time >= now).slice(0, limit);
+  if (b.groupBy === 'platform') shown.sort(byPlatform);
   // A cancelled row's countdown is shown only where no time column takes its place.
   const cancelledCounts = b.fields.includes('countdown') && !b.fields.includes('time');
   let until = Infinity;

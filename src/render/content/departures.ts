@@ -12,7 +12,7 @@ import { faceFor } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
 import { systemZone } from '../../time/system-zone.js';
 import { BlockContent } from './block.js';
-import type { BoardData, BoardSource } from '../../config/board-source.js';
+import type { BoardData, BoardQuery, BoardSource } from '../../config/board-source.js';
 import { nextContentId, type Content, type ContentReport, type TextFit } from './content.js';
 import { boardRows } from './departure-rows.js';
 import { scrollPxPerSecond } from './scroll.js';
@@ -78,7 +78,7 @@ export class DeparturesContent implements Content {
     let data = NO_DATA;
     this.boardFault = undefined;
     try {
-      if (b?.source) data = b.source.board({ feed: this.board.feed, stops: this.board.stops, routes: this.board.routes, staleAfter: this.board.staleAfter, now, limit: this.limit });
+      if (b?.source) data = b.source.board(this.query(now));
     } catch (err) {
       this.boardFault = `board: ${err instanceof Error ? err.message : String(err)}`;
     }
@@ -96,6 +96,16 @@ export class DeparturesContent implements Content {
     }
     this.shown = { text: lines.join('\n'), board: data.state };
     return this.block;
+  }
+
+  private query(now: number): BoardQuery {
+    const { feed, stops, routes, staleAfter, filters, walkMinutes } = this.board;
+    return {
+      feed, stops, routes, staleAfter, now, limit: this.limit,
+      ...(filters?.directions?.length ? { directions: filters.directions } : {}),
+      ...(filters?.headsigns?.length ? { headsigns: filters.headsigns } : {}),
+      ...(walkMinutes ? { notBefore: now + walkMinutes * MINUTE } : {}),
+    };
   }
 
   private layout(lines: string[], table: boolean): BlockContent {
