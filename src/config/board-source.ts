@@ -21,6 +21,10 @@ export interface Departure {
   platformChanged?: boolean;
   /** GTFS direction_id of its trip, when the schedule gives one. */
   direction?: number;
+  /** Its vehicle takes a wheelchair (true) or not (false); undefined: not known. */
+  accessible?: boolean;
+  /** How full it is: a GTFS-realtime OccupancyStatus name ("FEW_SEATS_AVAILABLE"); undefined: not known. */
+  occupancy?: string;
   /** The zone its time is told in (the stop's or the agency's); undefined: the unit's. */
   zone?: string;
 }

@@ -7,6 +7,7 @@ import type { RtData, SiriData } from './model.js';
 import { predict, runOf } from './gtfs-rt-apply.js';
 import type { Schedule, ScheduledCall } from './schedule.js';
 import { wantedBy } from './board-filter.js';
+import { riderInfo } from './rider-info.js';
 
 /** How far back scheduled calls are looked at: a late train scheduled two hours ago may still come. */
 const LOOKBACK_MS = 3 * 3600_000;
@@ -43,6 +44,7 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
         zone: sched.zoneOf(call.stop.stopId) ?? f.zone,
         ...(p.stopId !== undefined && p.stopId !== call.stop.stopId ? { platformChanged: true } : {}),
         ...(call.trip.direction !== undefined ? { direction: call.trip.direction } : {}),
+        ...riderInfo(call, live ? f.rt : undefined, p.own),
       });
     }
   }

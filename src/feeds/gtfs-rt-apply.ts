@@ -11,6 +11,8 @@ export interface Prediction {
   time: number; live: boolean; cancelled: boolean;
   /** The stop the call now departs from when its own update assigns one (assigned_stop_id). */
   stopId?: string;
+  /** The call's own update, when the trip's update has one for its stop. */
+  own?: StopRt;
 }
 
 /**
@@ -40,8 +42,8 @@ export function predict(call: ScheduledCall, trip: TripRt | undefined): Predicti
   }
   if (!best) return scheduled;
   const own = bestSeq === call.stop.seq;
-  if (own && best.assignedStopId !== undefined) return { ...predictTime(call, best, bestSeq, own), stopId: best.assignedStopId };
-  return predictTime(call, best, bestSeq, own);
+  if (!own) return predictTime(call, best, bestSeq, own);
+  return { ...predictTime(call, best, bestSeq, own), own: best, ...(best.assignedStopId !== undefined ? { stopId: best.assignedStopId } : {}) };
 }
 
 function predictTime(call: ScheduledCall, best: StopRt, bestSeq: number, own: boolean): Prediction {

@@ -5,6 +5,7 @@
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import type { FeedAlert, RtData, StopRt, TripRt } from './model.js';
 import { FeedFormatError, walkFields } from './proto-walk.js';
+import { keepVehicle } from './rider-info.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
 type Long = { toNumber(): number };
@@ -42,6 +43,7 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
       header = true;
     } else if (num === 2) {
       const e = rt.FeedEntity.decode(bytes);
+      if (e.vehicle && !e.isDeleted) keepVehicle(data, e.vehicle, (id) => filter.trips.has(id), MAX_TRIP_UPDATES);
       if (e.isDeleted || !e.tripUpdate) return;
       const trip = tripOf(e.tripUpdate);
       if (!trip || !(filter.trips.has(trip.tripId) || trip.stops.some((s) => s.stopId !== undefined && filter.stops.has(s.stopId)))) return;
@@ -81,6 +83,7 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
       skipped: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.SKIPPED,
       noData: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.NO_DATA,
       assignedStopId: given(given(s, 'stopTimeProperties'), 'assignedStopId') || undefined,
+      occupancy: given(s, 'departureOccupancyStatus') ?? undefined,
     };
   });
   // A trip-level delay with no stop updates applies from the first stop (reference, TripUpdate.delay).

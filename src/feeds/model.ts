@@ -13,6 +13,8 @@ export interface StopRt {
   noData: boolean;
   /** stop_time_properties.assigned_stop_id: the stop (platform) the trip now serves instead. */
   assignedStopId?: string;
+  /** departure_occupancy_status (an OccupancyStatus number). */
+  occupancy?: number;
 }
 
 export interface TripRt {
@@ -32,6 +34,8 @@ export interface RtData {
   timestamp: number;
   /** Trip updates by trip_id; more than one when several service days' runs are updated. */
   trips: Map<string, TripRt[]>;
+  /** occupancy_status of the VehiclePositions in the same feed, by trip_id. */
+  occupancy?: Map<string, number>;
 }
 
 /** A departure as SIRI gives it (SIRI-SM MonitoredStopVisit or SIRI-ET EstimatedCall). */

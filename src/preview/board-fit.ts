@@ -68,7 +68,8 @@ export function boardFitWarnings(config: ServiceConfig): string[] {
   for (const d of config.displays) {
     for (const [name, layout] of d.layouts) {
       for (const a of layout.areas) {
-        if (a.type === 'departures') out.push(...boardWarnings(pointer('displays', d.id, 'layout', name, a.id), a));
+        // An area holding a board (only departures areas do).
+        if ('departures' in a) out.push(...boardWarnings(pointer('displays', d.id, 'layout', name, a.id), a));
       }
     }
   }

@@ -8,7 +8,7 @@ import { boardRows } from '../../src/render/content/departure-rows.js';
 const T0 = Date.UTC(2026, 10, 21, 23, 58, 0);
 const B: DeparturesConfig = {
   feed: 'f', stops: ['s'], fields: ['route', 'destination', 'time', 'countdown'],
-  nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', platformChangedMark: '!', noDataText: '-', noDeparturesText: '-', staleAfter: 180, announceText: '', alertPriority: 5,
+  nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', platformChangedMark: '!', accessibleText: 'A', occupancyTexts: { FULL: 'full' }, noDataText: '-', noDeparturesText: '-', staleAfter: 180, announceText: '', alertPriority: 5,
 };
 const dep = (key: string, at: number, p: Partial<Departure> = {}): Departure =>
   ({ key, route: '12', destination: 'Zoo', platform: '', time: T0 + at, live: true, cancelled: false, ...p });
@@ -58,4 +58,10 @@ test('grouped by platform, rows go in the platforms\' natural order (a departure
   const deps = [dep('a', 60_000, { platform: '10' }), dep('b', 120_000, { platform: '2', platformChanged: true }), dep('c', 180_000), dep('d', 240_000, { platform: '2' })];
   const r = boardRows({ ...B, fields: ['platform', 'countdown'], groupBy: 'platform' }, { state: 'live', departures: deps }, T0, 'UTC', 10);
   assert.deepEqual(r.rows, [['2!', '2 min'], ['2', '4 min'], ['10', '1 min'], ['', '3 min']]);
+});
+
+test('accessible and occupancy cells: accessibleText for a vehicle that takes a wheelchair, occupancyTexts by status, nothing when not known', () => {
+  const deps = [dep('a', 60_000, { accessible: true, occupancy: 'FULL' }), dep('b', 120_000, { accessible: false, occupancy: 'EMPTY' }), dep('c', 180_000)];
+  const r = boardRows({ ...B, fields: ['route', 'accessible', 'occupancy'] }, { state: 'live', departures: deps }, T0, 'UTC', 10);
+  assert.deepEqual(r.rows, [['12', 'A', 'full'], ['12', '', ''], ['12', '', '']]);
 });

@@ -188,6 +188,26 @@ test('grouped by platform the rows go in order of platform, a changed platform c
   } finally { await r.close(); }
 });
 
+test('accessible and occupancy columns show the configured symbols, in pixels', async () => {
+  const cols = [{ width: '21' }, { width: '84' }, { width: '14' }, { width: '28' }, { width: '45', align: 'right' }];
+  const fields = ['route', 'destination', 'accessible', 'occupancy', 'countdown'];
+  const board = { ...BOARD, columns: cols.map((c, i) => ({ ...c, field: fields[i] })), accessibleText: 'W', occupancyTexts: { FULL: 'XXX', FEW_SEATS_AVAILABLE: 'XX' } };
+  const r = await rig(board, true, { ...REF, columns: refColumns(cols) });
+  try {
+    r.boards.departures = [
+      dep('a', '12', 'Zoo', 90_000, { accessible: true, occupancy: 'FULL' }), dep('b', '5', 'Messe', 330_000, { accessible: false, occupancy: 'FEW_SEATS_AVAILABLE' }),
+      dep('c', '7', 'Hbf', 630_000, { occupancy: 'EMPTY' }),
+    ];
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    // EMPTY keeps its default text, "low".
+    const rows = '12\tZoo\tW\tXXX\t1min\n5\tMesse\t\tXX\t5min\n7\tHbf\t\tlow\t10min';
+    await until2(async () => (await boardText(r.svc)) === rows, 'the board on /status');
+    await showRef(r.svc, rows);
+    sameAsRef(await shot(r.svc));
+  } finally { await r.close(); }
+});
+
 test('a countdown changes when its minute does, on the service clock and without news; a departure whose time has passed leaves', async () => {
   const r = await rig();
   try {

@@ -65,7 +65,7 @@ export interface NormalizedFields {
   xy?: { x: number; y: number };
 }
 
-export type DepartureField = 'route' | 'destination' | 'platform' | 'countdown' | 'time' | 'spacer';
+export type DepartureField = 'route' | 'destination' | 'platform' | 'countdown' | 'time' | 'spacer' | 'accessible' | 'occupancy';
 
 /** A departures area's board: its feed, stops and texts (BOARD_FIELDS), and what each column shows. */
 export interface DeparturesConfig {
@@ -83,6 +83,10 @@ export interface DeparturesConfig {
   groupBy?: 'platform';
   /** Follows the platform of a departure whose platform changed. */
   platformChangedMark: string;
+  /** An `accessible` cell of a departure whose vehicle takes a wheelchair. */
+  accessibleText: string;
+  /** An `occupancy` cell per GTFS-realtime OccupancyStatus name; a status without one shows nothing. */
+  occupancyTexts: Record<string, string>;
   /** What each column (the area's `columns`, same order) shows. */
   fields: DepartureField[];
   nowText: string;

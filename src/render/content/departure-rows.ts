@@ -44,6 +44,8 @@ function plain(b: DeparturesConfig, d: Departure, field: Field, now: number, zon
     case 'countdown': return countdown(b, d, now);
     case 'time': return formatEnglish(zonedAt(d.time, undefined, b.timezone ?? d.zone ?? zone), 'HH:mm');
     case 'spacer': return '';
+    case 'accessible': return d.accessible ? b.accessibleText : '';
+    case 'occupancy': return d.occupancy === undefined ? '' : b.occupancyTexts[d.occupancy] ?? '';
   }
 }
 
