@@ -3,6 +3,7 @@
 import type { Align, DocLine, Span } from './doc.js';
 import { isGraphic } from './doc.js';
 import { layLine, type LaidLine, type Piece, type StyleEnv } from './lines.js';
+import { measure } from './faces.js';
 
 export interface Column {
   width: number;
@@ -15,6 +16,8 @@ export interface Column {
    * cells' last digits stay in line whether a cell is marked or not.
    */
   mark?: string;
+  /** Digits set on one advance, the widest digit's (a board's times): their places line up in any font. */
+  tabular?: boolean;
 }
 
 /** A row laid out, and by how many pixels its widest cell was wider than its column (0: none). */
@@ -64,17 +67,39 @@ function cut(cell: DocLine, env: StyleEnv, width: number): LaidLine {
 
 const moved = (p: Piece, dx: number): Piece => ({ ...p, x: p.x + dx });
 
-function layCell(cell: DocLine, env: StyleEnv, width: number): LaidCell {
-  const whole = layLine(cell, env)[0];
+const DIGITS = [...'0123456789'];
+
+/** The line with each digit centred in the widest digit's advance (a font's proportional digits made tabular). */
+function tabular(line: LaidLine): LaidLine {
+  const pieces: Piece[] = [];
+  let shift = 0;
+  for (const p of line.pieces) {
+    if (!('text' in p) || p.rtl || p.gap !== undefined || !/\d/.test(p.text)) { pieces.push(moved(p, shift)); continue; }
+    const digit = Math.max(...DIGITS.map((d) => measure(p.face, d)));
+    let x = p.x + shift;
+    for (const run of p.text.match(/\d|\D+/g) ?? []) {
+      const w = measure(p.face, run);
+      const advance = /\d/.test(run) ? digit : w;
+      pieces.push({ ...p, x: x + Math.floor((advance - w) / 2), width: w, text: run });
+      x += advance;
+    }
+    shift = x - p.x - p.width;
+  }
+  return { ...line, pieces, width: line.width + shift };
+}
+
+function layCell(cell: DocLine, env: StyleEnv, width: number, digits = false): LaidCell {
+  const laid = layLine(cell, env)[0];
+  const whole = digits ? tabular(laid) : laid;
   if (whole.width <= width) return { line: whole, overPx: 0 };
-  const line = cut(cell, env, width);
+  const line = digits ? tabular(cut(cell, env, width)) : cut(cell, env, width);
   if (whole.missing) line.missing = whole.missing;
   return { line, overPx: Math.ceil(whole.width - width) };
 }
 
 /** The key of a cell laid out with this env in this width. */
-const cellKey = (cell: DocLine, env: StyleEnv, width: number): string =>
-  `${env.font ?? ''}|${env.size}|${env.crisp ? 1 : 0}|${env.color.r},${env.color.g},${env.color.b}|${width}|${JSON.stringify(cell.spans)}`;
+const cellKey = (cell: DocLine, env: StyleEnv, width: number, digits: boolean): string =>
+  `${env.font ?? ''}|${env.size}|${env.crisp ? 1 : 0}|${env.color.r},${env.color.g},${env.color.b}|${width}|${digits ? 't' : ''}|${JSON.stringify(cell.spans)}`;
 
 /** The cell without its trailing `mark`, and the mark alone in the cell's style (undefined: not marked). */
 function splitMark(cell: DocLine, mark: string): { body: DocLine; mark?: DocLine } {
@@ -86,10 +111,10 @@ function splitMark(cell: DocLine, mark: string): { body: DocLine; mark?: DocLine
 }
 
 /** A cell laid out in `width`, from the cache when it holds it. */
-function cached(cell: DocLine, env: StyleEnv, width: number, cache?: Map<string, LaidCell>): LaidCell {
-  const key = cache && cellKey(cell, env, width);
+function cached(cell: DocLine, env: StyleEnv, width: number, cache?: Map<string, LaidCell>, digits = false): LaidCell {
+  const key = cache && cellKey(cell, env, width, digits);
   const hit = key ? cache!.get(key) : undefined;
-  const laid = hit ?? layCell(cell, env, width);
+  const laid = hit ?? layCell(cell, env, width, digits);
   if (key && !hit) cache!.set(key, laid);
   return laid;
 }
@@ -113,7 +138,7 @@ export function layRow(line: DocLine, env: StyleEnv, columns: readonly Column[],
       const markOf = hang.mark ?? (col.mark && col.align !== 'left' ? { spans: [{ ...cell.spans[0], text: col.mark }] } : undefined);
       const markPx = markOf && !isGraphic(cell.spans[0]) ? Math.ceil(cached(markOf, env, col.width, cache).line.width) : 0;
       const inner = Math.max(0, col.width - markPx);
-      const laidCell = cached(hang.body, env, inner, cache);
+      const laidCell = cached(hang.body, env, inner, cache, col.tabular);
       const laid = laidCell.line;
       for (const m of laid.missing ?? []) missing.add(m);
       overPx = Math.max(overPx, laidCell.overPx);

@@ -7,8 +7,10 @@ import { test } from 'node:test';
 import type { BoardData, BoardQuery, BoardSource, Departure } from '../../src/config/board-source.js';
 import type { RunningService } from '../../src/main.js';
 import { renderLayoutsToPng } from '../../src/preview/render.js';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { FakeClock } from '../helpers/clock.js';
-import { decode, get, nextFrame, serviceDir, start, until, type Pixels } from '../helpers/service.js';
+import { REPO, decode, get, nextFrame, serviceDir, start, until, type Pixels } from '../helpers/service.js';
 
 /** A feed as the board sees it: departures the test sets, news announced as the feeds capability does. */
 class TestBoards implements BoardSource {
@@ -54,13 +56,14 @@ const REF = { coordinates: '0 40 191 78', type: 'dynamic', ...LOOK, columns: ref
 
 interface Rig { svc: RunningService; clock: FakeClock; boards: TestBoards; close(): Promise<void> }
 
-async function rig(board: Record<string, unknown> = BOARD, withSource = true, ref: Record<string, unknown> = REF): Promise<Rig> {
+async function rig(board: Record<string, unknown> = BOARD, withSource = true, ref: Record<string, unknown> = REF, prepare?: (dir: string) => void): Promise<Rig> {
   const sd = serviceDir({
     effectDurationMs: '0', rateLimit: '100000', timezone: 'Europe/Berlin',
     // The board's feed must exist; nothing answers it, and the test's own source replaces it on the unit.
     feeds: { city: { type: 'siri', url: 'http://127.0.0.1:8080/sm' } },
     displays: { s: { displayWidth: '192', displayHeight: '80', output: { driver: 'virtual' }, layout: { l: { board, ref } } } },
   });
+  prepare?.(sd.dir);
   const clock = new FakeClock(T0);
   const svc = await start(sd, { clock });
   const boards = new TestBoards();
@@ -205,6 +208,30 @@ test('accessible and occupancy columns show the configured symbols, in pixels', 
     await until2(async () => (await boardText(r.svc)) === rows, 'the board on /status');
     await showRef(r.svc, rows);
     sameAsRef(await shot(r.svc));
+  } finally { await r.close(); }
+});
+
+test('time cells set digits on one advance: in a font whose "1" is narrower, "11" and "88" take the same places', async () => {
+  // 5x7.bdf with a "1" 3 px wide instead of 5: proportional digits.
+  const bdf = readFileSync(path.join(REPO, 'fonts/5x7.bdf'), 'utf8').replace(/(STARTCHAR one\nENCODING 49\nSWIDTH \d+ 0\n)DWIDTH 5 0/, '$1DWIDTH 3 0');
+  assert.match(bdf, /ENCODING 49\nSWIDTH \d+ 0\nDWIDTH 3 0/);
+  const cols = [{ width: '20' }, { width: '60' }, { width: '50', align: 'right' }];
+  const board = { ...BOARD, font: 'narrow1.bdf', columns: cols.map((c, i) => ({ ...c, field: ['route', 'destination', 'countdown'][i] })) };
+  const r = await rig(board, true, REF, (dir) => { mkdirSync(path.join(dir, 'fonts'), { recursive: true }); writeFileSync(path.join(dir, 'fonts/narrow1.bdf'), bdf); });
+  try {
+    r.boards.departures = [dep('a', '5', 'Zoo', 11 * 60_000 + 30_000), dep('b', '7', 'Hbf', 88 * 60_000 + 30_000)];
+    r.boards.news();
+    assert.equal((await get(r.svc, '/mlds?id=s&layout=l')).status, 200);
+    await until2(async () => (await boardText(r.svc)) === '5\tZoo\t11min\n7\tHbf\t88min', 'the board on /status');
+    const p = await shot(r.svc);
+    // The first lit pixel column of each countdown (x 80..129), row by row of 7 px.
+    const left = (row: number) => {
+      for (let x = 80; x < 130; x++) for (let y = row * 7; y < row * 7 + 7; y++) if (p.at(x, y)[0] > 128) return x;
+      return -1;
+    };
+    // "1" is drawn centred in a 5 px advance: its ink starts 1 px right of where "8"'s does.
+    assert.ok(left(0) > 0 && left(1) > 0, 'both countdowns drawn');
+    assert.ok(Math.abs(left(0) - left(1)) <= 2, `the countdowns start at ${left(0)} and ${left(1)}: their digits share places`);
   } finally { await r.close(); }
 });
 

@@ -64,9 +64,9 @@ export class DeparturesContent implements Content {
     this.board = area.departures;
     this.zone = env.timezone ?? systemZone();
     this.perPage = this.board.rows ?? rowsThatFit(area).fit;
-    // Time cells hang the scheduled mark outside their digits (columns.ts), so marked and live rows line up.
+    // Time cells set their digits tabular and hang the scheduled mark outside them (columns.ts), so rows line up.
     const mark = this.board.scheduledMark;
-    this.columns = area.columns?.map((c, i) => (mark && timed(this.board.fields[i]) ? { ...c, mark } : c));
+    this.columns = area.columns?.map((c, i) => (timed(this.board.fields[i]) ? { ...c, tabular: true, ...(mark ? { mark } : {}) } : c));
     this.limit = this.perPage * (area.overflow === 'pages' ? MAX_PAGES : 1);
   }
 
