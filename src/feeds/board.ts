@@ -7,6 +7,8 @@ import type { BoardData, BoardQuery, Departure } from '../config/board-source.js
 import type { RtData, SiriData, TripRt } from './model.js';
 import { predict, runOf, type Prediction } from './gtfs-rt-apply.js';
 import type { Schedule, ScheduledCall } from './schedule.js';
+import { wantedBy } from './board-filter.js';
+import { riderInfo } from './rider-info.js';
 
 /** How far back scheduled calls are looked at: a late train scheduled two hours ago may still come. */
 const LOOKBACK_MS = 3 * 3600_000;
@@ -41,8 +43,11 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
       if (p.time < q.now) continue;
       out.push({
         key: `${call.trip.id}/${call.stop.seq}/${call.date}${call.start === undefined ? '' : `/${call.start}`}`, route: call.trip.route, destination: call.stop.headsign ?? call.trip.headsign,
-        platform: sched.platformOf(call.stop.stopId), time: p.time, live: p.live, cancelled: p.cancelled,
+        platform: sched.platformOf(p.stopId ?? call.stop.stopId), time: p.time, live: p.live, cancelled: p.cancelled,
         zone: sched.zoneOf(call.stop.stopId) ?? f.zone,
+        ...(p.stopId !== undefined && p.stopId !== call.stop.stopId ? { platformChanged: true } : {}),
+        ...(call.trip.direction !== undefined ? { direction: call.trip.direction } : {}),
+        ...riderInfo(call, live ? f.rt : undefined, p.own),
       });
     }
   }
@@ -66,7 +71,7 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     }
   }
   if (!live && !sched) return NO_DATA;
-  return { state: live ? 'live' : 'scheduled', departures: firstOf(out, q.limit) };
+  return { state: live ? 'live' : 'scheduled', departures: firstOf(out.filter(wantedBy(q)), q.limit) };
 }
 
 /**
@@ -111,7 +116,7 @@ export function siriBoard(q: BoardQuery, data: SiriData | undefined, fresh: bool
     out.push({ key: v.key, route: v.route, destination: v.destination, platform: v.platform, time, live: fresh && v.expected !== undefined, cancelled: v.cancelled });
   }
   if (!fresh && !out.length) return NO_DATA;
-  return { state: fresh ? 'live' : 'scheduled', departures: firstOf(out, q.limit) };
+  return { state: fresh ? 'live' : 'scheduled', departures: firstOf(out.filter(wantedBy(q)), q.limit) };
 }
 
 function routeFilter(routes: readonly string[] | undefined): (name: string, id: string) => boolean {

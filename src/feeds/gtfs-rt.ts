@@ -5,6 +5,7 @@
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import type { AlertData, AlertSelector, FeedAlert, RtData, StopRt, TripRt } from './model.js';
 import { FeedFormatError, textField, walkFields } from './proto-walk.js';
+import { keepVehicle } from './rider-info.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
 type Long = { toNumber(): number };
@@ -40,6 +41,7 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
   const data: RtData = { timestamp: 0, trips: new Map(), skipped: 0, skippedEntities: [] };
   let header = false;
   const keep = (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => {
+    if (e.vehicle && !e.isDeleted) keepVehicle(data, e.vehicle, (id) => filter.trips.has(id), MAX_TRIP_UPDATES);
     if (e.isDeleted || !e.tripUpdate) return;
     const trip = tripOf(e.tripUpdate);
     if (!trip || !(filter.trips.has(trip.tripId) || trip.stops.some((s) => s.stopId !== undefined && filter.stops.has(s.stopId)))) return;
@@ -101,6 +103,8 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
       skipped: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.SKIPPED,
       noData: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.NO_DATA,
       ...(given(s.stopTimeProperties, 'pickupType') === NO_PICKUP ? { noPickup: true as const } : {}),
+      assignedStopId: given(given(s, 'stopTimeProperties'), 'assignedStopId') || undefined,
+      occupancy: given(s, 'departureOccupancyStatus') ?? undefined,
     };
   });
   // A trip-level delay with no stop updates applies from the first stop (reference, TripUpdate.delay).

@@ -17,6 +17,7 @@ import { fillBlankTimes } from './blank-times.js';
 import {
   gtfsSeconds, Schedule, type RouteInfo, type ScheduleParts, type ServiceDays, type StopTime, type TripInfo,
 } from './schedule.js';
+import { readTraits } from './trip-traits.js';
 
 export { GtfsError, gtfsSeconds };
 
@@ -129,8 +130,7 @@ async function read(
     t.routeId = keptId('trips.txt', 'route_id', get('route_id'));
     t.serviceId = keptId('trips.txt', 'service_id', get('service_id'));
     t.headsign = keptText(get('trip_headsign'));
-    const direction = get('direction_id');
-    if (direction === '0' || direction === '1') t.directionId = Number(direction);
+    readTraits(t, get);
     services.add(t.serviceId);
     routeIds.add(t.routeId);
   });

@@ -13,6 +13,10 @@ export interface StopRt {
   noData: boolean;
   /** stop_time_properties.pickup_type NONE: passengers only get off here. */
   noPickup?: true;
+  /** stop_time_properties.assigned_stop_id: the stop (platform) the trip now serves instead. */
+  assignedStopId?: string;
+  /** departure_occupancy_status (an OccupancyStatus number). */
+  occupancy?: number;
 }
 
 export interface TripRt {
@@ -43,6 +47,8 @@ export interface RtData {
   skippedEntities: SkippedEntity[];
   /** Trip updates by trip_id; more than one when several service days' runs are updated. */
   trips: Map<string, TripRt[]>;
+  /** occupancy_status of the VehiclePositions in the same feed, by trip_id. */
+  occupancy?: Map<string, number>;
 }
 
 /** A departure as SIRI gives it (SIRI-SM MonitoredStopVisit or SIRI-ET EstimatedCall). */

@@ -6,7 +6,7 @@
 // which keeps what is unpacked, may hold it longer, as it did while the schedule was read here).
 //
 // Layout (indexes into `strings`; -1 = none):
-//   trips:      per trip, TRIP_FIELDS Int32: id, routeId, route, serviceId, headsign, first stop, direction_id
+//   trips:      per trip, TRIP_FIELDS Int32: id, routeId, route, serviceId, headsign, first stop
 //               (-1 none)
 //   stops:      per stop time, STOP_FIELDS Int32: stopId, headsign; `seq` and `sec` as Float64
 //               (either may be NaN); `flags` a Uint8 (bit 0: pickup_type 1); a trip's stop times run
@@ -17,8 +17,10 @@
 //   frequencies: per period, 5 Int32: trip index, start, end, headway (seconds), exact_times
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
+//   traits:     per trip, a Uint8 (trip-traits.ts)
 import type { Transferable } from 'node:worker_threads';
 import type { RouteInfo, ScheduleParts, ServiceDays, StopTime, TripInfo } from './schedule.js';
+import { packTraits, unpackTraits } from './trip-traits.js';
 
 export interface PackedSchedule {
   strings: string[];
@@ -27,6 +29,7 @@ export interface PackedSchedule {
   seq: Float64Array;
   sec: Float64Array;
   flags: Uint8Array;
+  traits: Uint8Array;
   boardsOf: Int32Array;
   frequencies: Int32Array;
   zones: Int32Array;
@@ -39,7 +42,7 @@ export interface PackedSchedule {
   agencyZone?: string;
 }
 
-const TRIP_FIELDS = 7;
+const TRIP_FIELDS = 6;
 const STOP_FIELDS = 2;
 /** The longest the event loop is held by one slice of unpacking. */
 const SLICE_MS = 4;
@@ -68,7 +71,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   const frequencies: number[] = [];
   for (const t of p.trips.values()) {
     for (const f of t.frequencies ?? []) frequencies.push(ti, f.start, f.end, f.headway, f.exact ? 1 : 0);
-    trips.set([ref(t.id), ref(t.routeId), ref(t.route), ref(t.serviceId), ref(t.headsign), si, t.directionId ?? -1], ti * TRIP_FIELDS);
+    trips.set([ref(t.id), ref(t.routeId), ref(t.route), ref(t.serviceId), ref(t.headsign), si], ti * TRIP_FIELDS);
     ti++;
     for (const s of t.stops) {
       stops[si * STOP_FIELDS] = ref(s.stopId);
@@ -89,8 +92,9 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   for (const [id, dates] of p.days.exceptions) {
     for (const [date, added] of dates) exceptions.push(ref(id), ref(date), added ? 1 : 0);
   }
+  const traits = Uint8Array.from([...p.trips.values()].map(packTraits));
   return {
-    strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
+    strings, trips, stops, seq, sec, flags, traits, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
     zones: pairs(p.zones), platforms: pairs(p.platforms), names: pairs(p.names), stations: pairs(p.stations),
     routes: Int32Array.from([...p.routes].flatMap(([id, r]) => [ref(id), ref(r.agencyId), r.type])),
     weekly, exceptions: Int32Array.from(exceptions),
@@ -101,7 +105,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
   const arrays = [
-    p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.frequencies, p.zones, p.platforms, p.names, p.stations, p.routes,
+    p.trips, p.stops, p.seq, p.sec, p.flags, p.traits, p.boardsOf, p.frequencies, p.zones, p.platforms, p.names, p.stations, p.routes,
     p.weekly, p.exceptions,
   ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
@@ -133,7 +137,7 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
       id, routeId: str(p.trips[o + 1]), route: str(p.trips[o + 2]), serviceId: str(p.trips[o + 3]),
       headsign: str(p.trips[o + 4]), stops,
     };
-    if (p.trips[o + 6] >= 0) trip.directionId = p.trips[o + 6];
+    unpackTraits(p.traits[ti], trip);
     trips.set(id, trip);
     byIndex.push(trip);
     if ((ti & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {

@@ -31,8 +31,10 @@ export interface TripInfo {
   stops: StopTime[];
   /** frequencies.txt's periods when it runs by headway; its stop times then give only the pattern. */
   frequencies?: Frequency[];
-  /** trips.txt direction_id (0 or 1) when given. */
-  directionId?: number;
+  /** trips.txt direction_id, when given (trip-traits.ts). */
+  direction?: number;
+  /** trips.txt wheelchair_accessible 1 (accessible) or 2 (not), when given. */
+  wheelchair?: 1 | 2;
 }
 
 /** What an alert may name a route by besides its id (routes.txt). */
@@ -172,7 +174,7 @@ export class Schedule {
         scope.trips.add(trip.id);
         const info = this.routes.get(trip.routeId);
         if (info) { scope.agencies.add(info.agencyId); scope.routeTypes.add(info.type); }
-        if (trip.directionId !== undefined) scope.directions.add(directionKey(trip.routeId, trip.directionId)).add(directionKey(undefined, trip.directionId));
+        if (trip.direction !== undefined) scope.directions.add(directionKey(trip.routeId, trip.direction)).add(directionKey(undefined, trip.direction));
       }
     }
     return scope;

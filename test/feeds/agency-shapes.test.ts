@@ -110,7 +110,7 @@ test('a TripUpdate for a frequency-based trip with start_time applies to that ru
 test('time cells are told in the agency\'s zone, a stop\'s stop_timezone where it has one, unless the area\'s timezone says otherwise', async () => {
   const s = await read(['127', 'CHI']);
   const area = (timezone?: string): DeparturesConfig => ({
-    feed: 'mta', stops: [], fields: ['route', 'time'], nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled',
+    feed: 'mta', stops: [], fields: ['route', 'time'], nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', platformChangedMark: '!', accessibleText: 'A', occupancyTexts: {},
     noDataText: '-', noDeparturesText: '-', staleAfter: 180, announceText: '', alertPriority: 5, ...(timezone ? { timezone } : {}),
   });
   // The unit runs in UTC; the 21:20 at Times Sq is 02:20 UTC.
