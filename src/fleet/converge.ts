@@ -37,6 +37,13 @@ export interface ConvergeIo {
   changed(): void;
 }
 
+/** An error as an operator reads it: a refused archive names its first fault. */
+function failure(err: unknown): string {
+  const e = err as Error & { details?: { faults?: Array<{ path?: string; message?: string }> } };
+  const first = e.details?.faults?.[0];
+  return first ? `${e.message}: ${first.path ?? ''} ${first.message ?? ''}`.trim() : e.message;
+}
+
 export class Converger {
   private order: string[] = [];
   private readonly docs = new Map<string, { doc?: Desired; fault?: string }>();
@@ -139,7 +146,7 @@ export class Converger {
       const message = await act();
       if (message !== undefined) this.parts[part] = { state: 'ok', message };
     } catch (err) {
-      this.parts[part] = { state: 'failed', message: (err as Error).message };
+      this.parts[part] = { state: 'failed', message: failure(err) };
       this.io.ctx()?.log.warn({ part, err: (err as Error).message }, 'mqtt: desired state: a part failed');
     }
   }
@@ -215,7 +222,12 @@ export class Converger {
     if (!ctx) return;
     let digest: string | null = null;
     try { digest = configDigest(ctx.status().config.file); } catch { /* unreadable: told as null */ }
-    this.report = reportOf(rev, this.parts, digest, new Date(ctx.clock.now()));
+    const revs: Reported['revs'] = {};
+    for (const t of this.order) {
+      const d = this.docs.get(t);
+      if (d?.doc) revs[t] = d.doc.rev ?? null;
+    }
+    this.report = reportOf(rev, revs, this.parts, digest, new Date(ctx.clock.now()));
     this.io.publish(JSON.stringify(this.report));
     this.io.changed();
   }
