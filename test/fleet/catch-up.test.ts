@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { baseConfig, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
