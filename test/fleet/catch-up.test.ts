@@ -73,11 +73,14 @@ const confirms = (w: Watcher, unit: string) => w.on(`mlds/${unit}/confirm`).map(
 const title = (svc: RunningService) => svc.controller().state('main').areas.get('title')?.text;
 
 /** Five QoS 1 commands to a stopped unit; then the unit returns and a sixth marks the end of what was queued. */
-async function awayAndBack(sent: Watcher, sd: ServiceDir, unit: string, between?: () => Promise<Watcher>): Promise<{ svc: RunningService; w: Watcher }> {
+async function awayAndBack(
+  sent: Watcher, sd: ServiceDir, unit: string, between?: () => Promise<Watcher>, caughtUp?: (svc: RunningService) => void,
+): Promise<{ svc: RunningService; w: Watcher }> {
   for (let i = 1; i <= 5; i++) await sent.publish(`mlds/${unit}/cmd`, `id=main&layout=l1&title=T${i}&inumber=${unit}-${i}`, { qos: 1 });
   const w = await between?.() ?? sent;
   const svc = await run(sd, w, unit);
   await until(() => confirms(w, unit).filter((c) => /-[1-5]$/.test(String(c.inumber))).length >= 5, 10_000, 'five confirmations');
+  caughtUp?.(svc);
   await w.publish(`mlds/${unit}/cmd`, `id=main&layout=l1&title=Last&inumber=${unit}-6`, { qos: 1 });
   await until(() => confirms(w, unit).some((c) => c.inumber === `${unit}-6`), 10_000, 'the sixth');
   return { svc, w };
@@ -85,6 +88,7 @@ async function awayAndBack(sent: Watcher, sd: ServiceDir, unit: string, between?
 
 function checkCaughtUp(w: Watcher, svc: RunningService, unit: string): void {
   const got = confirms(w, unit).filter((c) => String(c.inumber).startsWith(`${unit}-`));
+  // (`before` went to the first run; the unit's name prefixes only what was sent while it was away.)
   assert.deepEqual(got.map((c) => c.inumber), [1, 2, 3, 4, 5, 6].map((i) => `${unit}-${i}`), 'each once, in order');
   assert.ok(got.every((c) => c.confirm === 1 || (c.confirm === 0 && /not written/.test(String(c.message)))), JSON.stringify(got));
   assert.equal((svc.api.status().components.fleet as Obj).commands.applied, 6);
@@ -94,8 +98,12 @@ function checkCaughtUp(w: Watcher, svc: RunningService, unit: string): void {
 test('QoS 1 commands sent while a unit is stopped arrive when it returns, in order, each once', { skip }, async () => {
   const { broker, w } = await setup();
   const sd = unitDir(broker.url, 'k1');
-  await stop(await run(sd, w, 'k1'));
-  const { svc } = await awayAndBack(w, sd, 'k1');
+  const first = await run(sd, w, 'k1');
+  // A request saved before the stop: the boot replay restores it, and must not replace what the broker queued.
+  await w.publish('mlds/k1/cmd', 'id=main&layout=l1&title=Before&inumber=before', { qos: 1 });
+  await until(() => confirms(w, 'k1').some((c) => c.inumber === 'before'), 10_000, 'before');
+  await stop(first);
+  const { svc } = await awayAndBack(w, sd, 'k1', undefined, (s) => assert.equal(title(s), 'T5', 'the last queued command shows, not the replayed one'));
   checkCaughtUp(w, svc, 'k1');
   assert.equal((svc.api.status().components.fleet as Obj).sessionExpiry, 86400);
   await stop(svc);
