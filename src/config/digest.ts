@@ -25,13 +25,17 @@ function assetFiles(serviceDir: string): string[] {
   const files: string[] = [];
   for (const folder of FOLDERS) {
     let names: string[];
-    try { names = readdirSync(path.join(serviceDir, folder), { recursive: true, encoding: 'utf8' }); } catch { continue; }
+    try {
+      names = readdirSync(path.join(serviceDir, folder), { recursive: true, encoding: 'utf8' });
+    } catch {
+      continue;
+    }
     for (const n of names) files.push(path.join(folder, n));
   }
   return files.sort();
 }
 
-/** The digest of the configuration in `configFile` and its folder's asset files; throws when the file cannot be read. */
+/** The digest of the configuration in `configFile` and its folder's asset files; throws when it cannot be read. */
 export function configDigest(configFile: string): string {
   const text = readFileSync(configFile, 'utf8');
   const hash = createHash('sha256').update('config\0').update(canonicalJson(JSON.parse(text)));

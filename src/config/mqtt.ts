@@ -14,7 +14,9 @@ type Fault = (path: string, message: string) => void;
 /** A topic level: no MQTT wildcard, no separator, no NUL (MQTT 3.1.1 §4.7). */
 const LEVEL = '^[^/+#\\u0000]{1,64}$';
 const level = { type: 'string', pattern: LEVEL } as const;
-export const MQTT_DEFAULTS = { prefix: 'mlds', keepalive: 30, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, sessionExpiry: 86400 } as const;
+export const MQTT_DEFAULTS = {
+  prefix: 'mlds', keepalive: 30, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, sessionExpiry: 86400,
+} as const;
 
 export const mqttSchema = {
   mqtt: {

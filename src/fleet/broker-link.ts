@@ -86,7 +86,10 @@ export class BrokerLink {
 
   /** `stateDir`: where the name of the last session is kept (session.ts); without it every start is clean. */
   constructor(
-    private readonly settings: MqttSettings, private readonly topics: Topics, private readonly log: Logger, private readonly on: LinkEvents,
+    private readonly settings: MqttSettings,
+    private readonly topics: Topics,
+    private readonly log: Logger,
+    private readonly on: LinkEvents,
     private readonly stateDir?: string,
   ) {
     this.clientId = `${settings.prefix}-${settings.unit}`;
@@ -259,7 +262,9 @@ export class BrokerLink {
     if (this.client && this.settings.sessionExpiry > 0) {
       // Cleaned once (a new name), resumed from now on: a reconnect must not drop what the broker queued.
       this.client.options.clean = false;
-      keepSession(this.stateDir, this.clientId).catch((err: Error) => this.log.warn({ err: err.message }, 'mqtt: the session name cannot be kept'));
+      keepSession(this.stateDir, this.clientId).catch((err: Error) => {
+        this.log.warn({ err: err.message }, 'mqtt: the session name cannot be kept');
+      });
     }
     this.client?.publish(this.topics.availability, 'online', { qos: 1, retain: true });
     this.outbox.sent++;

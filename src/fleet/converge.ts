@@ -11,16 +11,16 @@ import { UPDATE } from '../capability/update-status.js';
 import { configDigest } from '../config/digest.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { VERSION } from '../version.js';
-import { mergeDesired, parseDesired, type Desired, type Merged } from './desired.js';
+import { mergeDesired, parseDesired, type Desired, type DesiredSoftware, type Merged } from './desired.js';
 import { reportOf, type Part, type Reported } from './reported.js';
 
 /** The first retry of a failed part, doubled at each failure up to RETRY_MAX_MS. */
 export const RETRY_MIN_MS = 60_000;
 const RETRY_MAX_MS = 15 * 60_000;
-/** What was applied, kept in the state folder: an archive is not fetched again, content not shown again, after a restart. */
+/** What was applied, kept in the state folder: after a restart no archive is fetched again, no content shown again. */
 const RECORD_FILE = 'desired-applied.json';
 
-interface Record {
+interface Applied {
   /** The archive last taken in, and the configuration digest it gave. */
   config?: { sha256: string; digest: string };
   /** The bundle last installed. */
@@ -53,8 +53,9 @@ export class Converger {
   private again = false;
   private retryTimer: unknown;
   private retries = 0;
-  private record: Record | undefined;
-  private applied: { brightness?: number | 'auto'; blank?: boolean; config?: object } = {};
+  private record: Applied | undefined;
+  /** What brightness and blank were set to here, and for which configuration (in memory: a start sets them again). */
+  private applied: { brightness?: number | 'auto'; blank?: boolean; brightnessFor?: object; blankFor?: object } = {};
   private stopped = false;
 
   constructor(private readonly io: ConvergeIo, private readonly stateDir: string | undefined) {}
@@ -89,7 +90,9 @@ export class Converger {
     this.running = (async () => {
       do {
         this.again = false;
-        await this.runOnce().catch((err: Error) => this.io.ctx()?.log.warn({ err: err.message }, 'mqtt: desired state: convergence failed'));
+        await this.runOnce().catch((err: Error) => {
+          this.io.ctx()?.log.warn({ err: err.message }, 'mqtt: desired state: convergence failed');
+        });
       } while (this.again && !this.stopped);
     })().finally(() => { this.running = undefined; });
   }
@@ -101,7 +104,9 @@ export class Converger {
 
   status(): object {
     const r = this.report;
-    return r ? { rev: r.rev, converged: r.converged, parts: r.parts, at: r.at, ...(this.retryTimer !== undefined ? { retries: this.retries } : {}) } : { converged: null };
+    if (!r) return { converged: null };
+    const retrying = this.retryTimer !== undefined ? { retries: this.retries } : {};
+    return { rev: r.rev, converged: r.converged, parts: r.parts, at: r.at, ...retrying };
   }
 
   private merged(): Merged {
@@ -129,10 +134,12 @@ export class Converger {
     for (const [id, c] of Object.entries(want.content)) {
       if (!now.config().displayById.has(id)) {
         // A group's document speaks to units of many shapes: a display this unit lacks is not its part.
-        if (c.topic === own) this.parts[`content/${id}`] = { state: 'failed', message: `"content.${id}": this unit has no display "${id}"` };
+        const message = `"content.${id}": this unit has no display "${id}"`;
+        if (c.topic === own) this.parts[`content/${id}`] = { state: 'failed', message };
         continue;
       }
-      await this.step(`content/${id}`, () => this.content(now, id, c.query, `${c.topic}\0${c.rev}\0${c.query}`, record));
+      const key = `${c.topic}\0${c.rev}\0${c.query}`;
+      await this.step(`content/${id}`, () => this.content(now, id, c.query, key, record));
     }
     this.publish(want.rev);
     const failed = Object.values(this.parts).some((p) => p.state === 'failed');
@@ -156,9 +163,10 @@ export class Converger {
     this.publish(rev);
   }
 
-  private async config(ctx: RuntimeContext, want: { url: string; sha256: string }, record: Record): Promise<string> {
+  private async config(ctx: RuntimeContext, want: { url: string; sha256: string }, record: Applied): Promise<string> {
     const file = ctx.status().config.file;
-    if (record.config?.sha256 === want.sha256 && record.config.digest === configDigest(file)) return `archive ${want.sha256.slice(0, 12)} in use`;
+    const taken = record.config?.sha256 === want.sha256 && record.config.digest === configDigest(file);
+    if (taken) return `archive ${want.sha256.slice(0, 12)} in use`;
     this.pending('config', 'loading the archive', this.merged().rev);
     await ctx.loadConfig(want.url, want.sha256);
     record.config = { sha256: want.sha256, digest: configDigest(file) };
@@ -166,11 +174,18 @@ export class Converger {
     return `archive ${want.sha256.slice(0, 12)} loaded`;
   }
 
-  private async software(ctx: RuntimeContext, want: { version: string; url: string; sha256: string }, record: Record): Promise<string | undefined> {
+  private async software(ctx: RuntimeContext, want: DesiredSoftware, record: Applied): Promise<string | undefined> {
     if (want.version === VERSION) return `version ${VERSION} running`;
     const updater = ctx.component(UPDATE);
-    if (!updater) throw new Error(`"software": version ${want.version} wanted, ${VERSION} running, and this unit cannot update itself: RAUC is not present (no /etc/rauc/system.conf)`);
-    if (record.software?.sha256 === want.sha256) throw new Error(`"software": the bundle was installed, but the unit runs version ${VERSION}, not ${want.version} (it fell back, or the bundle carries another version)`);
+    if (!updater) {
+      throw new Error(`"software": version ${want.version} wanted, ${VERSION} running, and this unit cannot update `
+        + 'itself: RAUC is not present (no /etc/rauc/system.conf)');
+    }
+    if (record.software?.sha256 === want.sha256) {
+      // Installed once already: installing it again would loop through reboots.
+      throw new Error(`"software": the bundle was installed, but the unit runs version ${VERSION}, not ${want.version} `
+        + '(it fell back, or the bundle carries another version)');
+    }
     this.pending('software', `installing version ${want.version}`, this.merged().rev);
     await updater.update(want.url, want.sha256);
     record.software = { sha256: want.sha256, version: want.version };
@@ -190,9 +205,12 @@ export class Converger {
     if (want === undefined && was === undefined) return undefined;
     const b = ctx.component(BRIGHTNESS);
     if (!b) throw new Error('"brightness": brightness control is not running (see the service log)');
-    if (want !== was || this.applied.config !== ctx.config()) await b.setFleetLevel(this.mains(ctx), want === 'auto' ? undefined : want);
+    // Again after a reload: its units may be new.
+    if (want !== was || this.applied.brightnessFor !== ctx.config()) {
+      await b.setFleetLevel(this.mains(ctx), want === 'auto' ? undefined : want);
+    }
     this.applied.brightness = want;
-    this.applied.config = ctx.config();
+    this.applied.brightnessFor = ctx.config();
     return want === undefined ? undefined : want === 'auto' ? 'following the brightness sources' : `${want} %`;
   }
 
@@ -201,16 +219,19 @@ export class Converger {
     if (want === undefined && was === undefined) return undefined;
     const b = ctx.component(BRIGHTNESS);
     if (!b) throw new Error('"blank": brightness control is not running (see the service log)');
-    if (want !== was || this.applied.config !== ctx.config()) await b.setBlank(this.mains(ctx), want === true);
+    if (want !== was || this.applied.blankFor !== ctx.config()) await b.setBlank(this.mains(ctx), want === true);
     this.applied.blank = want;
+    this.applied.blankFor = ctx.config();
     return want === undefined ? undefined : want ? 'blanked' : 'lit';
   }
 
-  private async content(ctx: RuntimeContext, id: string, query: string, key: string, record: Record): Promise<string> {
+  private async content(ctx: RuntimeContext, id: string, query: string, key: string, record: Applied): Promise<string> {
     if (record.content[id] === key) return 'applied for this rev';
     const q = new URLSearchParams(query);
     const named = q.get('id');
-    if (named !== null && named !== id) throw new Error(`"content.${id}": the query names another display ("${named.slice(0, 64)}")`);
+    if (named !== null && named !== id) {
+      throw new Error(`"content.${id}": the query names another display ("${named.slice(0, 64)}")`);
+    }
     await ctx.apply(named === null ? `id=${encodeURIComponent(id)}&${query}` : query, 'mqtt');
     record.content[id] = key;
     await this.saveRecord(record);
@@ -245,18 +266,20 @@ export class Converger {
     this.retryTimer = undefined;
   }
 
-  private loadRecord(): Record {
+  private loadRecord(): Applied {
     if (this.record) return this.record;
-    let r: Partial<Record> = {};
+    let r: Partial<Applied> = {};
     if (this.stateDir) {
-      try { r = JSON.parse(readFileSync(path.join(this.stateDir, RECORD_FILE), 'utf8')) as Partial<Record>; } catch { /* none yet, or damaged: applied afresh */ }
+      try {
+        r = JSON.parse(readFileSync(path.join(this.stateDir, RECORD_FILE), 'utf8')) as Partial<Applied>;
+      } catch { /* none yet, or damaged: applied afresh */ }
     }
     const content = typeof r.content === 'object' && r.content !== null ? r.content : {};
     this.record = { config: r.config, software: r.software, content };
     return this.record;
   }
 
-  private async saveRecord(r: Record): Promise<void> {
+  private async saveRecord(r: Applied): Promise<void> {
     if (!this.stateDir) return;
     await writeFileAtomic(path.join(this.stateDir, RECORD_FILE), JSON.stringify(r));
   }

@@ -73,7 +73,9 @@ function objectField(o: Record<string, unknown>, name: string, keys: readonly st
 
 function check(o: Record<string, unknown>): Desired {
   const unknown = Object.keys(o).find((k) => !KNOWN.has(k));
-  if (unknown !== undefined) fault(unknown.slice(0, 64), `is not a field of a desired document (${[...KNOWN].join(', ')})`);
+  if (unknown !== undefined) {
+    fault(unknown.slice(0, 64), `is not a field of a desired document (${[...KNOWN].join(', ')})`);
+  }
   const d: Desired = {};
   if (o.rev !== undefined) {
     const r = o.rev;
@@ -87,11 +89,16 @@ function check(o: Record<string, unknown>): Desired {
   }
   if (o.software !== undefined) {
     const s = objectField(o, 'software', ['version', 'url', 'sha256']);
-    d.software = { version: text(s, 'software.version', 'version', MAX_VERSION_CHARS), url: urlOf(s, 'software.url'), sha256: digest(s, 'software.sha256') };
+    d.software = {
+      version: text(s, 'software.version', 'version', MAX_VERSION_CHARS),
+      url: urlOf(s, 'software.url'),
+      sha256: digest(s, 'software.sha256'),
+    };
   }
   if (o.brightness !== undefined) {
     const b = o.brightness;
-    if (b !== 'auto' && !(typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 100)) fault('brightness', 'must be a whole number from 0 to 100, or "auto"');
+    const level = typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 100;
+    if (b !== 'auto' && !level) fault('brightness', 'must be a whole number from 0 to 100, or "auto"');
     d.brightness = b as number | 'auto';
   }
   if (o.blank !== undefined) {
@@ -102,13 +109,17 @@ function check(o: Record<string, unknown>): Desired {
     const c = o.content;
     if (!isObj(c)) return fault('content', 'must be an object of display ids and control queries');
     const ids = Object.keys(c);
-    if (ids.length > MAX_CONTENT_DISPLAYS) fault('content', `names ${ids.length} displays; at most ${MAX_CONTENT_DISPLAYS} are taken`);
+    if (ids.length > MAX_CONTENT_DISPLAYS) {
+      fault('content', `names ${ids.length} displays; at most ${MAX_CONTENT_DISPLAYS} are taken`);
+    }
     d.content = {};
     for (const id of ids) {
       const q = c[id];
       const field = `content.${id.slice(0, 64)}`;
       if (id === '' || id.length > 64) fault(field, 'must name a display id of 1 to 64 characters');
-      if (typeof q !== 'string' || q === '' || q.length > MAX_QUERY_CHARS) fault(field, `must be a control query of 1 to ${MAX_QUERY_CHARS} characters`);
+      if (typeof q !== 'string' || q === '' || q.length > MAX_QUERY_CHARS) {
+        fault(field, `must be a control query of 1 to ${MAX_QUERY_CHARS} characters`);
+      }
       d.content[id] = q as string;
     }
   }
@@ -118,7 +129,9 @@ function check(o: Record<string, unknown>): Desired {
 /** A retained document as the broker gave it: undefined when cleared (empty), or why it is refused. */
 export function parseDesired(payload: Buffer): ParsedDesired {
   if (payload.length === 0) return { ok: true, doc: undefined };
-  if (payload.length > MAX_DESIRED_BYTES) return { ok: false, message: `the document is ${payload.length} bytes; at most ${MAX_DESIRED_BYTES} are taken` };
+  if (payload.length > MAX_DESIRED_BYTES) {
+    return { ok: false, message: `the document is ${payload.length} bytes; at most ${MAX_DESIRED_BYTES} are taken` };
+  }
   const s = payload.toString('utf8');
   let o: unknown;
   try { o = JSON.parse(s); } catch { return { ok: false, message: notJson(s) }; }

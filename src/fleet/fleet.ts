@@ -65,13 +65,15 @@ export class Fleet implements Component {
   private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, reconnectAttempts: 0, dropped: 0 };
   /** The desired state: documents kept across reloads, its report published on the link of the moment. */
   private readonly desired: Converger;
-  /** Connected only once the saved requests are replayed: a command queued by the broker must not be replaced by the replay. */
+  /** Connected only once the saved requests are replayed: the replay must not replace a command the broker queued. */
   private ready = false;
 
   constructor(private readonly stateDir?: string) {
     this.desired = new Converger({
       ctx: () => this.ctx,
-      publish: (doc) => { if (this.link && this.topics) this.link.publish(this.topics.reported, doc, { retain: true }); },
+      publish: (doc) => {
+        if (this.link && this.topics) this.link.publish(this.topics.reported, doc, { retain: true });
+      },
       changed: () => this.statusSoon(),
     }, stateDir);
   }
@@ -99,7 +101,7 @@ export class Fleet implements Component {
     if (this.ready) await this.connect(this.settings);
   }
 
-  /** The service started (the saved requests replayed): the broker's queued commands and the desired content come after them. */
+  /** The service started (the saved requests replayed): the broker's queued commands and desired content come after. */
   async started(): Promise<void> {
     if (this.ready) return;
     this.ready = true;

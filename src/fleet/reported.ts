@@ -19,8 +19,13 @@ export interface Reported {
 /** A message as long as an operator reads: a fetch's or RAUC's text can run long. */
 const MAX_MESSAGE = 500;
 
-export function reportOf(rev: string | undefined, revs: Reported['revs'], parts: { [part: string]: Part }, digest: string | null, at: Date): Reported {
+export function reportOf(
+  rev: string | undefined, revs: Reported['revs'], parts: { [part: string]: Part }, digest: string | null, at: Date,
+): Reported {
   const kept: { [part: string]: Part } = {};
-  for (const [name, p] of Object.entries(parts)) kept[name] = { state: p.state, message: p.message.slice(0, MAX_MESSAGE) };
-  return { rev: rev ?? null, revs, converged: Object.values(parts).every((p) => p.state === 'ok'), parts: kept, digest, at: at.toISOString() };
+  for (const [name, p] of Object.entries(parts)) {
+    kept[name] = { state: p.state, message: p.message.slice(0, MAX_MESSAGE) };
+  }
+  const converged = Object.values(parts).every((p) => p.state === 'ok');
+  return { rev: rev ?? null, revs, converged, parts: kept, digest, at: at.toISOString() };
 }

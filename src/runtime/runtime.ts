@@ -137,7 +137,11 @@ export class Runtime {
   }
 
   private async startedHook(c: Component): Promise<void> {
-    try { await c.started?.(); } catch (err) { this.deps.log.warn({ component: c.name, err: (err as Error).message }, 'component failed once started'); }
+    try {
+      await c.started?.();
+    } catch (err) {
+      this.deps.log.warn({ component: c.name, err: (err as Error).message }, 'component failed once started');
+    }
   }
 
   /** Loads config.json again. Serialized: a reload asked for during a reload shares it. */
