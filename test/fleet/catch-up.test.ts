@@ -60,7 +60,8 @@ async function run(sd: ServiceDir, w: Watcher, unit: string): Promise<RunningSer
   const seen = w.on(`mlds/${unit}/availability`).length;
   const svc = await start(sd);
   running.add(svc);
-  await until(() => w.on(`mlds/${unit}/availability`).slice(seen).some((s) => s.payload === 'online'), 10_000, `${unit} online`);
+  const online = () => w.on(`mlds/${unit}/availability`).slice(seen).some((s) => s.payload === 'online');
+  await until(online, 10_000, `${unit} online`);
   return svc;
 }
 
@@ -74,12 +75,16 @@ const title = (svc: RunningService) => svc.controller().state('main').areas.get(
 
 /** Five QoS 1 commands to a stopped unit; then the unit returns and a sixth marks the end of what was queued. */
 async function awayAndBack(
-  sent: Watcher, sd: ServiceDir, unit: string, between?: () => Promise<Watcher>, caughtUp?: (svc: RunningService) => void,
+  sent: Watcher, sd: ServiceDir, unit: string,
+  between?: () => Promise<Watcher>, caughtUp?: (svc: RunningService) => void,
 ): Promise<{ svc: RunningService; w: Watcher }> {
-  for (let i = 1; i <= 5; i++) await sent.publish(`mlds/${unit}/cmd`, `id=main&layout=l1&title=T${i}&inumber=${unit}-${i}`, { qos: 1 });
+  for (let i = 1; i <= 5; i++) {
+    await sent.publish(`mlds/${unit}/cmd`, `id=main&layout=l1&title=T${i}&inumber=${unit}-${i}`, { qos: 1 });
+  }
   const w = await between?.() ?? sent;
   const svc = await run(sd, w, unit);
-  await until(() => confirms(w, unit).filter((c) => /-[1-5]$/.test(String(c.inumber))).length >= 5, 10_000, 'five confirmations');
+  const five = () => confirms(w, unit).filter((c) => /-[1-5]$/.test(String(c.inumber))).length >= 5;
+  await until(five, 10_000, 'five confirmations');
   caughtUp?.(svc);
   await w.publish(`mlds/${unit}/cmd`, `id=main&layout=l1&title=Last&inumber=${unit}-6`, { qos: 1 });
   await until(() => confirms(w, unit).some((c) => c.inumber === `${unit}-6`), 10_000, 'the sixth');
@@ -90,7 +95,8 @@ function checkCaughtUp(w: Watcher, svc: RunningService, unit: string): void {
   const got = confirms(w, unit).filter((c) => String(c.inumber).startsWith(`${unit}-`));
   // (`before` went to the first run; the unit's name prefixes only what was sent while it was away.)
   assert.deepEqual(got.map((c) => c.inumber), [1, 2, 3, 4, 5, 6].map((i) => `${unit}-${i}`), 'each once, in order');
-  assert.ok(got.every((c) => c.confirm === 1 || (c.confirm === 0 && /not written/.test(String(c.message)))), JSON.stringify(got));
+  const carriedOut = (c: Obj) => c.confirm === 1 || (c.confirm === 0 && /not written/.test(String(c.message)));
+  assert.ok(got.every(carriedOut), JSON.stringify(got));
   assert.equal((svc.api.status().components.fleet as Obj).commands.applied, 6);
   assert.equal(title(svc), 'Last');
 }
@@ -103,7 +109,9 @@ test('QoS 1 commands sent while a unit is stopped arrive when it returns, in ord
   await w.publish('mlds/k1/cmd', 'id=main&layout=l1&title=Before&inumber=before', { qos: 1 });
   await until(() => confirms(w, 'k1').some((c) => c.inumber === 'before'), 10_000, 'before');
   await stop(first);
-  const { svc } = await awayAndBack(w, sd, 'k1', undefined, (s) => assert.equal(title(s), 'T5', 'the last queued command shows, not the replayed one'));
+  const { svc } = await awayAndBack(w, sd, 'k1', undefined, (s) => {
+    assert.equal(title(s), 'T5', 'the last queued command shows, not the replayed one');
+  });
   checkCaughtUp(w, svc, 'k1');
   assert.equal((svc.api.status().components.fleet as Obj).sessionExpiry, 86400);
   await stop(svc);
@@ -152,7 +160,8 @@ test('a unit renamed since its last session starts clean: what was queued for an
   await w.publish('mlds/n2/cmd', 'id=main&layout=l1&title=New&inumber=n2-new', { qos: 1 });
   await until(() => confirms(w, 'n2').some((c) => c.inumber === 'n2-new'), 10_000, 'n2-new');
   assert.deepEqual(confirms(w, 'n2').map((c) => c.inumber), ['n2-new']);
-  await until(() => readFileSync(path.join(sd.stateDir, 'mqtt-session.json'), 'utf8').includes('"mlds-n2"'), 5000, 'the new name kept');
+  const kept = () => readFileSync(path.join(sd.stateDir, 'mqtt-session.json'), 'utf8').includes('"mlds-n2"');
+  await until(kept, 5000, 'the new name kept');
   await stop(svc);
 });
 
@@ -165,7 +174,7 @@ test('brightness and blank set through desired state are there again after a res
   await until(() => unit().brightness === 30 && unit().blanked === true, 10_000, 'brightness 30, blanked');
   await stop(svc);
   svc = await run(sd, w, 'k4');
-  await until(() => unit().brightness === 30 && unit().blanked === true, 10_000, 'brightness 30, blanked after the restart');
+  await until(() => unit().brightness === 30 && unit().blanked === true, 10_000, 'as set after the restart');
   assert.match(String(unit().source), /^manual: 30 % set by .*fleet/);
   await stop(svc);
 });

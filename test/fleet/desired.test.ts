@@ -68,12 +68,24 @@ const reported = (unit: string): Obj | undefined => {
   const last = w.on(`mlds/${unit}/reported`).at(-1);
   return last ? JSON.parse(last.payload) as Obj : undefined;
 };
-const retain = (topic: string, doc: unknown) => w.publish(topic, typeof doc === 'string' ? doc : JSON.stringify(doc), { retain: true });
+const retain = (topic: string, doc: unknown) => {
+  return w.publish(topic, typeof doc === 'string' ? doc : JSON.stringify(doc), { retain: true });
+};
 const brightness = (svc: RunningService): Obj => (svc.api.status().components.brightness as Obj).units[0] as Obj;
 const title = (svc: RunningService) => svc.controller().state('main').areas.get('title')?.text;
 
+/** A report converged among those published after the first `seen`. */
+async function convergedSince(unit: string, seen: number): Promise<void> {
+  const converged = () => w.on(`mlds/${unit}/reported`).slice(seen)
+    .some((s) => (JSON.parse(s.payload) as Obj).converged === true);
+  await until(converged, 10_000, `${unit} converged after the restart`);
+}
+
 async function convergedAt(unit: string, rev: string | null, more: (r: Obj) => boolean = () => true): Promise<Obj> {
-  await until(() => { const r = reported(unit); return !!r && r.converged === true && r.rev === rev && more(r); }, 15_000, `${unit} converged at rev ${rev}`);
+  await until(() => {
+    const r = reported(unit);
+    return !!r && r.converged === true && r.rev === rev && more(r);
+  }, 15_000, `${unit} converged at rev ${rev}`);
   return reported(unit)!;
 }
 
@@ -94,7 +106,8 @@ test('group and unit documents merge (the unit\'s own wins) and every unit conve
   assert.equal(title(a2), 'Group');
 
   await stop(a2);
-  await retain('mlds/group/g1/desired', { rev: 2, brightness: 40, blank: true, content: { main: 'layout=l1&title=Second' } });
+  const second = { rev: 2, brightness: 40, blank: true, content: { main: 'layout=l1&title=Second' } };
+  await retain('mlds/group/g1/desired', second);
   await convergedAt('a1', '2');
   assert.equal(brightness(a1).blanked, true);
   assert.equal(title(a1), 'Second');
@@ -131,7 +144,7 @@ test('content is applied once per rev: a command replaces it until the next rev'
   await stop(b1);
   const seen = w.on('mlds/b1/reported').length;
   const again = await run(sd, 'b1');
-  await until(() => w.on('mlds/b1/reported').slice(seen).some((s) => (JSON.parse(s.payload) as Obj).converged === true), 10_000, 'converged after the restart');
+  await convergedSince('b1', seen);
   assert.equal(title(again), 'Command', 'not shown again after a restart either');
   await retain('mlds/b1/desired', { rev: 2, content: { main: 'layout=l1&title=Next' } });
   await convergedAt('b1', '2');
@@ -146,7 +159,8 @@ test('a configuration archive whose SHA-256 is wrong fails the config part with 
     const wanted = unitConfig('c1', []);
     wanted.displays.main.layout.l1.title.fontColor = '255 0 0';
     const good = makeZip(path.join(zips, 'good.zip'), [{ name: 'config.json', text: JSON.stringify(wanted) }]);
-    const other = makeZip(path.join(zips, 'other.zip'), [{ name: 'config.json', text: JSON.stringify(unitConfig('c1', ['x'])) }]);
+    const otherConfig = JSON.stringify(unitConfig('c1', ['x']));
+    const other = makeZip(path.join(zips, 'other.zip'), [{ name: 'config.json', text: otherConfig }]);
     const { readFileSync } = await import('node:fs');
     const served = new Map([['cfg.zip', readFileSync(other)]]);
     let fetched = 0;
@@ -166,7 +180,8 @@ test('a configuration archive whose SHA-256 is wrong fails the config part with 
       // The right archive is served now: the unit tries again once the minute is over, not before.
       served.set('cfg.zip', readFileSync(good));
       clock.advance(RETRY_MIN_MS - 1000);
-      await new Promise((r) => setTimeout(r, 200)); // the passing of time is what is tested: no retry within the minute.
+      // the passing of time is what is tested: no retry within the minute.
+      await new Promise((r) => setTimeout(r, 200));
       assert.equal(fetched, 1);
       clock.advance(1000);
       const ok = await convergedAt('c1', 'cfg-1');
@@ -178,7 +193,7 @@ test('a configuration archive whose SHA-256 is wrong fails the config part with 
       await stop(c1);
       const seen = w.on('mlds/c1/reported').length;
       const again = await run(sd, 'c1');
-      await until(() => w.on('mlds/c1/reported').slice(seen).some((s) => (JSON.parse(s.payload) as Obj).converged === true), 10_000, 'converged after the restart');
+      await convergedSince('c1', seen);
       assert.equal(fetched, 2);
       await stop(again);
     } finally {
@@ -195,23 +210,27 @@ test('documents from the broker are bounded and checked: the faulty one is repor
   const d1 = await run(sd, 'd1');
   await retain('mlds/group/g2/desired', { rev: 5, brightness: 20 });
   await retain('mlds/d1/desired', { rev: 6, brightness: 101 });
-  await until(() => reported('d1')?.parts?.['document mlds/d1/desired'] !== undefined, 10_000, 'the faulty document reported');
+  const doc = () => reported('d1')?.parts?.['document mlds/d1/desired'] as Obj | undefined;
+  await until(() => doc() !== undefined, 10_000, 'the faulty document reported');
   let r = reported('d1')!;
   assert.equal(r.converged, false);
-  assert.deepEqual(r.parts['document mlds/d1/desired'], { state: 'failed', message: 'mlds/d1/desired: "brightness" must be a whole number from 0 to 100, or "auto"' });
+  const message = 'mlds/d1/desired: "brightness" must be a whole number from 0 to 100, or "auto"';
+  assert.deepEqual(r.parts['document mlds/d1/desired'], { state: 'failed', message });
   assert.deepEqual(r.parts.brightness, { state: 'ok', message: '20 %' });
   assert.equal(brightness(d1).brightness, 20);
 
   const many = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`d${i}`, 'layout=l1']));
   await retain('mlds/d1/desired', { content: many });
-  await until(() => /65 displays/.test(reported('d1')?.parts?.['document mlds/d1/desired']?.message ?? ''), 10_000, 'too many displays');
+  await until(() => /65 displays/.test(doc()?.message ?? ''), 10_000, 'too many displays');
   await retain('mlds/d1/desired', Buffer.alloc(70 * 1024, 0x20).toString());
-  await until(() => /at most 65536/.test(reported('d1')?.parts?.['document mlds/d1/desired']?.message ?? ''), 10_000, 'too large');
-  await retain('mlds/d1/desired', { content: { nope: 'layout=l1' }, software: { version: '0.0.1', url: 'http://127.0.0.1:1/b.raucb', sha256: 'a'.repeat(64) } });
+  await until(() => /at most 65536/.test(doc()?.message ?? ''), 10_000, 'too large');
+  const software = { version: '0.0.1', url: 'http://127.0.0.1:1/b.raucb', sha256: 'a'.repeat(64) };
+  await retain('mlds/d1/desired', { content: { nope: 'layout=l1' }, software });
   await until(() => reported('d1')?.parts?.software?.state === 'failed', 10_000, 'software failed');
   r = reported('d1')!;
   assert.match(r.parts.software.message, /RAUC is not present/);
-  assert.deepEqual(r.parts['content/nope'], { state: 'failed', message: '"content.nope": this unit has no display "nope"' });
+  const nope = '"content.nope": this unit has no display "nope"';
+  assert.deepEqual(r.parts['content/nope'], { state: 'failed', message: nope });
   assert.equal(r.parts['document mlds/d1/desired'], undefined);
   await retain('mlds/d1/desired', '');
   await retain('mlds/group/g2/desired', '');
