@@ -158,6 +158,11 @@ export interface MqttSettings {
   groupAdmin: boolean;
   /** The retained status is published at least this often (and on changes, at most every 5 s). */
   statusIntervalSeconds: number;
+  /**
+   * Seconds the broker keeps the unit's session (subscriptions, queued QoS 1 commands) while it
+   * is away; 0: a clean session at every connection.
+   */
+  sessionExpiry: number;
   /** Changes with the bytes of the PEM files. */
   fingerprint: string;
 }

@@ -24,6 +24,7 @@ import { commandTopics, topicsOf, type Topics } from './topics.js';
 import { linkProblems } from './link-problems.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
 import { announcementConfirmation } from './announce.js';
+import { Converger } from './converge.js';
 
 interface Counters {
   retained: number; stale: number; duplicates: number; notMine: number;
@@ -62,6 +63,20 @@ export class Fleet implements Component {
   private readonly statusOut = new StatusPublisher(() => this.statusTarget());
   /** Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect again. */
   private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, reconnectAttempts: 0, dropped: 0 };
+  /** The desired state: documents kept across reloads, its report published on the link of the moment. */
+  private readonly desired: Converger;
+  /** Connected only once the saved requests are replayed: the replay must not replace a command the broker queued. */
+  private ready = false;
+
+  constructor(private readonly stateDir?: string) {
+    this.desired = new Converger({
+      ctx: () => this.ctx,
+      publish: (doc) => {
+        if (this.link && this.topics) this.link.publish(this.topics.reported, doc, { retain: true });
+      },
+      changed: () => this.statusSoon(),
+    }, stateDir);
+  }
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
@@ -82,7 +97,15 @@ export class Fleet implements Component {
       if (last.source !== 'mqtt') this.recent.applied(c.displayId);
       else if (this.applying?.id === c.displayId) this.took(this.applying, true);
     });
-    await this.connect(ctx.config().mqtt!);
+    this.settings = ctx.config().mqtt!;
+    if (this.ready) await this.connect(this.settings);
+  }
+
+  /** The service started (the saved requests replayed): the broker's queued commands and desired content come after. */
+  async started(): Promise<void> {
+    if (this.ready) return;
+    this.ready = true;
+    if (this.ctx && !this.link) await this.connect(this.settings ?? this.ctx.config().mqtt!);
   }
 
   async reload(ctx: RuntimeContext, _report: ReloadReport): Promise<void> {
@@ -92,11 +115,15 @@ export class Fleet implements Component {
       // The physical units may have changed: Home Assistant hears of the MAIN displays now configured.
       if (this.ha && this.link?.connectedNow()) { this.link.subscribe(this.ha.subscriptions()); this.ha.announce(this.link); }
       this.statusSoon();
+      // Displays may have come or gone: their desired content is a part now, or no longer.
+      this.desired.converge();
       return;
     }
     this.carry();
     await this.link?.stop();
-    await this.connect(next);
+    this.link = undefined;
+    if (this.ready) await this.connect(next);
+    else this.settings = next;
   }
 
   private carry(): void {
@@ -114,6 +141,7 @@ export class Fleet implements Component {
 
   async stop(): Promise<void> {
     this.unsubscribe?.();
+    this.desired.stop();
     this.statusOut.stop();
     await this.link?.stop();
     this.link = undefined;
@@ -140,6 +168,8 @@ export class Fleet implements Component {
       ignored: { retained: this.counters.retained, stale: this.counters.stale, duplicates: this.counters.duplicates, notThisUnit: this.counters.notMine },
       commands: { applied: this.counters.applied, faulty: this.counters.faulty, shed: this.counters.shed, waiting: this.intake.length },
       admin: { run: this.adminIn.run, shed: this.adminIn.shed, waiting: this.adminIn.waiting, refused: this.counters.adminRefused },
+      sessionExpiry: s?.sessionExpiry,
+      desired: this.desired.status(),
     };
   }
 
@@ -152,19 +182,21 @@ export class Fleet implements Component {
     const ctx = this.ctx!;
     this.settings = settings;
     const topics = this.topics = topicsOf(settings);
+    this.desired.topics(topics.desired);
     this.statusOut.every(settings.statusIntervalSeconds * 1000);
     const ha = this.ha = settings.homeAssistant ? new HomeAssistant(ctx, settings, topics) : undefined;
     const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
       connected: () => {
-        link.subscribe([...commandTopics(topics), ...(ha?.subscriptions() ?? [])]);
+        link.subscribe([...commandTopics(topics), ...topics.desired, ...(ha?.subscriptions() ?? [])]);
         // Fresh after every reconnect: the broker may have lost the retained copy. Discovery first:
         // it publishes the light's state afresh, which the status then finds unchanged.
         ha?.announce(link);
         this.publishStatus(true);
+        this.desired.connected();
       },
       message: (topic, payload, packet) => void this.message(topic, payload, packet),
       stateChanged: () => this.statusSoon(),
-    });
+    }, this.stateDir);
     this.link = link;
     await link.start();
   }
@@ -172,6 +204,8 @@ export class Fleet implements Component {
   private async message(topic: string, payload: Buffer, packet: IPublishPacket): Promise<void> {
     const t = this.topics;
     if (!t || !this.ctx) return;
+    // Desired state is retained by design: each document is the whole wish of its topic.
+    if (this.desired.handles(topic)) { this.desired.document(topic, payload); return; }
     // Home Assistant's birth message may be retained; answering it again only re-sends discovery.
     if (packet.retain && topic !== HA_STATUS) {
       // A retained command would act again at every reconnect (ghost switching).
@@ -350,8 +384,8 @@ export class Fleet implements Component {
   }
 }
 
-export function fleetComponent(): Component {
-  return new Fleet();
+export function fleetComponent(stateDir?: string): Component {
+  return new Fleet(stateDir);
 }
 
 // Words for a confirmation about texts cut at their area's edge (fit "clipped": a line wider

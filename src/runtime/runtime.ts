@@ -133,6 +133,15 @@ export class Runtime {
     await this.syncComponents(undefined);
     await this.replaySaved(this.config.displays.map((d) => d.id));
     this.started = true;
+    for (const c of this.running.values()) await this.startedHook(c);
+  }
+
+  private async startedHook(c: Component): Promise<void> {
+    try {
+      await c.started?.();
+    } catch (err) {
+      this.deps.log.warn({ component: c.name, err: (err as Error).message }, 'component failed once started');
+    }
   }
 
   /** Loads config.json again. Serialized: a reload asked for during a reload shares it. */
@@ -286,6 +295,7 @@ export class Runtime {
           const c = await entry.load();
           await c.start(this.context);
           this.running.set(entry.name, c);
+          if (this.started) await this.startedHook(c);
         } catch (err) {
           this.deps.log.warn({ component: entry.name, err: (err as Error).message }, 'component failed to start; the service runs without it');
         }
