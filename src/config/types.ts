@@ -75,7 +75,7 @@ export interface DisplayConfig {
   readout?: ReadoutConfig;
   /** The text area that shows what this display speaks while it is spoken. */
   showSpoken?: ShowSpokenConfig;
-  /** 0..100: this display's announcements' volume, in place of `speech.volume` and its schedule. */
+  /** 0..100: this display's share (percent) of the volume in force (`speech.volume` or its schedule). */
   volume?: number;
   /** Key of the physical unit this display draws on (see units). */
   unit: string;

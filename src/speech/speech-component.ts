@@ -12,6 +12,7 @@ import { latestStates, onStateChange } from '../control/changes.js';
 import type { ServiceProblem } from '../problem.js';
 import { isoTime } from '../util/clock.js';
 import { isQuiet } from './quiet.js';
+import { displayVolume, volumeInForce } from './volume.js';
 import { SpeechQueue, type Waiting } from './queue.js';
 import { announceSink } from './sink.js';
 import { SpeakAreas } from './speak-areas.js';
@@ -157,12 +158,19 @@ export class SpeechComponent implements Component, Speaker {
   }
 
   status(): unknown {
-    const s = this.ctx?.config().speech;
+    const config = this.ctx?.config();
+    const s = config?.speech;
+    const now = this.ctx?.clock.now() ?? Date.now();
+    const own = config?.displays.filter((d) => d.volume !== undefined) ?? [];
     const item = (w: Waiting) => ({ source: w.source, display: w.displayId, priority: w.priority, text: shown(w.text) });
     return {
       voice: s?.voice, rate: s?.rate, volume: s?.volume,
       chime: s?.chime ? path.basename(s.chime) : 'none',
       quietHours: s?.quietHours?.text ?? null,
+      volumeSchedule: s?.volumeSchedule?.map((e) => ({ at: e.text, volume: e.volume })) ?? null,
+      // The volume heard now: the unit's, and each display's that has its own share of it.
+      volumeInForce: s ? volumeInForce(s, now, config?.timezone) : null,
+      displayVolumes: s ? Object.fromEntries(own.map((d) => [d.id, displayVolume(s, d.volume, now, config?.timezone)])) : {},
       speaking: this.speaking ? { ...item(this.speaking.w), since: isoTime(this.speaking.since) } : null,
       queue: this.queue.list().map(item),
       last: this.last ? { ...item(this.last.w), at: isoTime(this.last.at), seconds: Math.round(this.last.seconds * 100) / 100, latencyMs: Math.round(this.last.latencyMs), sink: this.last.sink } : null,
@@ -206,7 +214,8 @@ export class SpeechComponent implements Component, Speaker {
     this.speaking = { w, since: Date.now() };
     const begun = performance.now();
     try {
-      const r = await this.voice.speak(w.text, settings, sink);
+      const volume = displayVolume(settings, config.displayById.get(w.displayId)?.volume, ctx.clock.now(), config.timezone);
+      const r = await this.voice.speak(w.text, { ...settings, volume }, sink);
       this.written.set(w.displayId, n);
       this.counts.spoken++;
       // From the announcement's arrival to its first sound: its wait in the queue, then espeak-ng and ffmpeg.
