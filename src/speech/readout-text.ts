@@ -75,10 +75,12 @@ export function readoutText(
   display: DisplayConfig, state: DisplayState | undefined, boards: BoardSource | undefined, now: number, zone: string | undefined,
 ): string {
   if (!state?.layout && !state?.layers?.length) return '';
-  const layers: readonly Layer[] = state.layers ?? [];
+  // The text of an announcement shown while it is spoken (showSpoken) is not the sign's.
+  const layers: readonly Layer[] = (state.layers ?? []).filter((l) => l.source !== 'speech');
   const alerts = layers.filter((l) => l.priority > 0 && ALERT_SOURCES.has(l.source));
   const parts = alerts.flatMap((l) => layerWords(l.areas, display, l.layout, boards, now, zone));
   const onShow = layers[0];
-  if (!onShow || !alerts.includes(onShow)) parts.push(...layerWords(state.areas, display, state.layout, boards, now, zone));
+  if (!state.layers?.length) parts.push(...layerWords(state.areas, display, state.layout, boards, now, zone));
+  else if (onShow && !alerts.includes(onShow)) parts.push(...layerWords(onShow.areas, display, onShow.layout, boards, now, zone));
   return sentences(parts);
 }

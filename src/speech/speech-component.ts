@@ -12,6 +12,7 @@ import { latestStates, onStateChange } from '../control/changes.js';
 import type { ServiceProblem } from '../problem.js';
 import { isoTime } from '../util/clock.js';
 import { isQuiet } from './quiet.js';
+import { showSpoken } from './show-spoken.js';
 import { displayVolume, volumeInForce } from './volume.js';
 import { SpeechQueue, type Waiting } from './queue.js';
 import { announceSink } from './sink.js';
@@ -213,6 +214,7 @@ export class SpeechComponent implements Component, Speaker {
     const sink = announceSink(config.audioDevice, w.displayId, n);
     this.speaking = { w, since: Date.now() };
     const begun = performance.now();
+    const unshow = showSpoken(ctx, w.displayId, w.source, w.text);
     try {
       const volume = displayVolume(settings, config.displayById.get(w.displayId)?.volume, ctx.clock.now(), config.timezone);
       const r = await this.voice.speak(w.text, { ...settings, volume }, sink);
@@ -235,6 +237,7 @@ export class SpeechComponent implements Component, Speaker {
       return false;
     } finally {
       this.speaking = undefined;
+      await unshow?.();
     }
   }
 

@@ -43,6 +43,8 @@ test('alerts are read first, even below the level on show; a level that is not a
   const b = boards([dep('7', 'Airport', '2', 5)]);
   assert.equal(readoutText(display, stateOf([poller, alert, base]), b, NOW, 'UTC'), 'Flood warning: leave the underpass. Service change tonight.');
   assert.equal(readoutText(display, stateOf([alert, base]), b, NOW, 'UTC'), 'Flood warning: leave the underpass.');
+  const spoken = layer(9, 'speech', 'alert', [st(text('msg'), 'Mind the gap')]);
+  assert.equal(readoutText(display, stateOf([spoken, base]), b, NOW, 'UTC'), 'Line 7 to Airport, platform 2, in 5 minutes. Welcome.', 'the spoken text shown is not the sign\'s');
   const feedAlert = layer(3, 'feed', 'board', [st(deps), st(text('note', true), 'Line 9 diverted')]);
   assert.equal(readoutText(display, stateOf([feedAlert, base]), b, NOW, 'UTC'), 'Line 7 to Airport, platform 2, in 5 minutes. Line 9 diverted.');
 });
