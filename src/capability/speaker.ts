@@ -3,7 +3,7 @@
 import { capabilityKey } from './capability-key.js';
 
 /** Where an announcement comes from (/status lists it with each announcement). */
-export type AnnouncementSource = 'http' | 'mqtt' | 'area' | 'cap' | 'departures' | 'readout';
+export type AnnouncementSource = 'http' | 'mqtt' | 'area' | 'cap' | 'feed' | 'departures' | 'readout';
 
 export interface Announcement {
   /** The display whose audio device speaks it. */

@@ -99,9 +99,11 @@ export async function decodeAlerts(buf: Uint8Array, sliceMs = 4): Promise<FeedAl
     if (e.isDeleted || !a) return;
     const text = textOf(a.headerText) || textOf(a.descriptionText);
     if (!text) return;
+    const spoken = textOf(a.ttsHeaderText) || textOf(a.ttsDescriptionText);
     alerts.push({
       id: e.id,
       text,
+      ...(spoken ? { spoken } : {}),
       periods: (a.activePeriod ?? []).map((p) => ({ start: ms(seconds(given(p, 'start') as Num, 'an active period start')), end: ms(seconds(given(p, 'end') as Num, 'an active period end')) })),
       stops: (a.informedEntity ?? []).map((i) => given(i, 'stopId')).filter((s): s is string => !!s),
       routes: (a.informedEntity ?? []).map((i) => given(i, 'routeId') || given(i.trip, 'routeId')).filter((s): s is string => !!s),
