@@ -9,7 +9,9 @@ type Raw = Record<string, unknown>;
 type Fault = (path: string, message: string) => void;
 
 /** A GPIO line (libgpiod's gpiomon) whose edge asks for a readout. */
-export interface GpioReadoutInput { type: 'gpio'; chip: string; line: number; edge: 'rising' | 'falling'; debounceMs: number }
+export interface GpioReadoutInput {
+  type: 'gpio'; chip: string; line: number; edge: 'rising' | 'falling'; debounceMs: number;
+}
 /** A serial port on which `pattern` (bytes) asks for a readout: a transmitter receiver's message. */
 export interface SerialReadoutInput { type: 'serial'; port: string; baudRate: number; pattern: Buffer }
 export type ReadoutInput = GpioReadoutInput | SerialReadoutInput;
@@ -58,7 +60,10 @@ export const passengerSchema = {
   },
   showSpoken: {
     type: 'object', additionalProperties: false, required: ['layout', 'area'],
-    properties: { layout: { type: 'string', minLength: 1, maxLength: 255 }, area: { type: 'string', minLength: 1, maxLength: 255 } },
+    properties: {
+      layout: { type: 'string', minLength: 1, maxLength: 255 },
+      area: { type: 'string', minLength: 1, maxLength: 255 },
+    },
   },
   volume: int(0, 100),
 };
@@ -91,13 +96,17 @@ export function readoutOf(raw: unknown): ReadoutConfig | undefined {
 
 /** `showSpoken` checked against the display's layouts: an area that cannot show text is refused. */
 export function showSpokenOf(
-  raw: unknown, layouts: ReadonlyMap<string, { areas: ReadonlyArray<{ id: string; type: string }> }>, at: string, fault: Fault,
+  raw: unknown, layouts: ReadonlyMap<string, { areas: ReadonlyArray<{ id: string; type: string }> }>,
+  at: string, fault: Fault,
 ): ShowSpokenConfig | undefined {
   if (!isObj(raw) || typeof raw.layout !== 'string' || typeof raw.area !== 'string') return undefined;
   const layout = layouts.get(raw.layout);
   if (!layout) { fault(`${at}/layout`, `no layout "${raw.layout}" in this display's "layout"`); return undefined; }
   const area = layout.areas.find((a) => a.id === raw.area);
   if (!area) { fault(`${at}/area`, `no area "${raw.area}" in layout "${raw.layout}"`); return undefined; }
-  if (area.type !== 'text') { fault(`${at}/area`, `"${raw.area}" is a ${area.type} area: what is spoken is shown on a text area`); return undefined; }
+  if (area.type !== 'text') {
+    fault(`${at}/area`, `"${raw.area}" is a ${area.type} area: what is spoken is shown on a text area`);
+    return undefined;
+  }
   return { layout: raw.layout, area: raw.area };
 }

@@ -22,19 +22,23 @@ export interface GpioLines {
    * the kernel's timestamp; `onEnd` once if the watch ends by itself (the chip is gone, the line
    * is busy, gpiomon is missing), with the reason; never after close().
    */
-  watch(chip: string, line: number, edge: 'rising' | 'falling', onEdge: (e: GpioEdge) => void, onEnd: (why: string) => void): GpioWatch;
+  watch(
+    chip: string, line: number, edge: 'rising' | 'falling', onEdge: (e: GpioEdge) => void, onEnd: (why: string) => void,
+  ): GpioWatch;
 }
 
 /** gpiomon's arguments for a watch (libgpiod 1.6). */
 export function gpiomonArgs(chip: string, line: number, edge: 'rising' | 'falling'): string[] {
-  return [edge === 'rising' ? '--rising-edge' : '--falling-edge', '--line-buffered', '--format=%e %o %s %n', chip, String(line)];
+  const which = edge === 'rising' ? '--rising-edge' : '--falling-edge';
+  return [which, '--line-buffered', '--format=%e %o %s %n', chip, String(line)];
 }
 
 /** One line of gpiomon's output in the format gpiomonArgs asks for; undefined for anything else. */
 export function parseGpiomonLine(text: string): GpioEdge | undefined {
   const m = /^([01]) (\d{1,4}) (\d{1,12}) (\d{1,9})$/.exec(text.trim());
   if (!m) return undefined;
-  return { rising: m[1] === '1', offset: Number(m[2]), ns: BigInt(m[3]) * 1_000_000_000n + BigInt(m[4].padStart(9, '0')) };
+  const ns = BigInt(m[3]) * 1_000_000_000n + BigInt(m[4]);
+  return { rising: m[1] === '1', offset: Number(m[2]), ns };
 }
 
 /** Passes an edge on when it comes at least `debounceMs` after the last one passed. */

@@ -17,7 +17,8 @@ export interface Waiting extends Announcement {
 export type Offered = { queued: true; position: number; dropped?: Waiting } | { queued: false; reason: 'full' };
 
 /** 3: an alert's warning, 2: a readout, 1: a priority announcement, 0: an ordinary one. */
-export const rankOf = (a: Announcement): number => (a.source === 'cap' ? 3 : a.source === 'readout' ? 2 : a.priority ? 1 : 0);
+export const rankOf = (a: Announcement): number =>
+  (a.source === 'cap' ? 3 : a.source === 'readout' ? 2 : a.priority ? 1 : 0);
 
 export class SpeechQueue {
   private readonly items: Waiting[] = [];

@@ -6,14 +6,17 @@ import type { ReadoutInput } from '../config/readout.js';
 import type { ServiceConfig } from '../config/types.js';
 import type { ServiceProblem } from '../problem.js';
 import { isoTime } from '../util/clock.js';
-import type { GpioLines } from './gpio-lines.js';
+import type { GpioEdge, GpioLines } from './gpio-lines.js';
 
 /** Seconds before a failed input is opened again. */
 export const REOPEN_MS = 5000;
 
-interface Running { key: string; close(): Promise<void>; fault?: ServiceProblem; timer?: NodeJS.Timeout; ended: boolean }
+interface Running {
+  key: string; close(): Promise<void>; fault?: ServiceProblem; timer?: NodeJS.Timeout; ended: boolean;
+}
 
-const keyOf = (display: string, i: ReadoutInput) => `${display}\n${JSON.stringify({ ...i, pattern: i.type === 'serial' ? i.pattern.toString('hex') : undefined })}`;
+const keyOf = (display: string, i: ReadoutInput) =>
+  `${display}\n${JSON.stringify({ ...i, pattern: i.type === 'serial' ? i.pattern.toString('hex') : undefined })}`;
 
 export class ReadoutInputs {
   private readonly running = new Map<string, Running>();
@@ -52,18 +55,24 @@ export class ReadoutInputs {
   private async open(key: string, display: string, input: ReadoutInput): Promise<void> {
     const r: Running = { key, close: async () => {}, ended: false };
     this.running.set(key, r);
-    const what = input.type === 'gpio' ? `readout input ${input.chip} line ${input.line}` : `readout input ${input.port}`;
+    const what = `readout input ${input.type === 'gpio' ? `${input.chip} line ${input.line}` : input.port}`;
     const failed = (why: string) => {
       if (r.ended) return;
-      if (r.fault?.message !== `${what}: ${why}`) r.fault = { source: 'speech', message: `${what}: ${why}`, since: isoTime(Date.now()) };
-      r.timer = setTimeout(() => { if (!r.ended && this.running.get(key) === r) { this.running.delete(key); void this.open(key, display, input); } }, REOPEN_MS);
+      const message = `${what}: ${why}`;
+      if (r.fault?.message !== message) r.fault = { source: 'speech', message, since: isoTime(Date.now()) };
+      r.timer = setTimeout(() => {
+        if (r.ended || this.running.get(key) !== r) return;
+        this.running.delete(key);
+        void this.open(key, display, input);
+      }, REOPEN_MS);
       r.timer.unref();
     };
     try {
       if (input.type === 'gpio') {
         const { debouncer, gpiomonLines } = await import('./gpio-lines.js');
         const pass = debouncer(input.debounceMs);
-        const w = (this.gpio ?? gpiomonLines).watch(input.chip, input.line, input.edge, (e) => { if (pass(e)) this.press(display); }, failed);
+        const onEdge = (e: GpioEdge) => { if (pass(e)) this.press(display); };
+        const w = (this.gpio ?? gpiomonLines).watch(input.chip, input.line, input.edge, onEdge, failed);
         r.close = () => w.close();
       } else {
         const { watchSerial } = await import('./serial-trigger.js');

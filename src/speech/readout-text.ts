@@ -40,13 +40,15 @@ function boardWords(area: AreaConfig, boards: BoardSource | undefined, now: numb
   const b = area.departures;
   let data;
   try {
-    data = boards?.board({ feed: b.feed, stops: b.stops, routes: b.routes, staleAfter: b.staleAfter, now, limit: b.rows ?? READOUT_ROWS });
+    const limit = b.rows ?? READOUT_ROWS;
+    data = boards?.board({ feed: b.feed, stops: b.stops, routes: b.routes, staleAfter: b.staleAfter, now, limit });
   } catch {
     data = undefined;
   }
   if (!data || data.state === 'no-data') return spokenText(b.noDataText);
   if (!data.departures.length) return spokenText(b.noDeparturesText);
-  return data.departures.slice(0, b.rows ?? READOUT_ROWS).map((d) => departurePhrase(d, now, b.timezone ?? zone)).join('; ');
+  const rows = data.departures.slice(0, b.rows ?? READOUT_ROWS);
+  return rows.map((d) => departurePhrase(d, now, b.timezone ?? zone)).join('; ');
 }
 
 function areaWords(a: AreaState, boards: BoardSource | undefined, now: number, zone: string | undefined): string {
@@ -55,7 +57,10 @@ function areaWords(a: AreaState, boards: BoardSource | undefined, now: number, z
   return spokenText(a.text, 'markup' in a.area && a.area.markup === 'multi');
 }
 
-function layerWords(areas: ReadonlyMap<string, AreaState>, display: DisplayConfig, layout: string | undefined, boards: BoardSource | undefined, now: number, zone: string | undefined): string[] {
+function layerWords(
+  areas: ReadonlyMap<string, AreaState>, display: DisplayConfig, layout: string | undefined,
+  boards: BoardSource | undefined, now: number, zone: string | undefined,
+): string[] {
   // In the order the layout lists its areas, as a passenger reads the sign.
   const order = display.layouts.get(layout ?? '')?.areas.map((a) => a.id) ?? [...areas.keys()];
   const out: string[] = [];
@@ -72,15 +77,18 @@ const sentences = (parts: string[]): string => parts.map((p) => (/[.!?]$/.test(p
 
 /** What the readout of `state` says now; '' when the display shows nothing with words. */
 export function readoutText(
-  display: DisplayConfig, state: DisplayState | undefined, boards: BoardSource | undefined, now: number, zone: string | undefined,
+  display: DisplayConfig, state: DisplayState | undefined, boards: BoardSource | undefined,
+  now: number, zone: string | undefined,
 ): string {
   if (!state?.layout && !state?.layers?.length) return '';
   // The text of an announcement shown while it is spoken (showSpoken) is not the sign's.
   const layers: readonly Layer[] = (state.layers ?? []).filter((l) => l.source !== 'speech');
   const alerts = layers.filter((l) => l.priority > 0 && ALERT_SOURCES.has(l.source));
-  const parts = alerts.flatMap((l) => layerWords(l.areas, display, l.layout, boards, now, zone));
+  const words = (areas: ReadonlyMap<string, AreaState>, layout: string | undefined) =>
+    layerWords(areas, display, layout, boards, now, zone);
+  const parts = alerts.flatMap((l) => words(l.areas, l.layout));
   const onShow = layers[0];
-  if (!state.layers?.length) parts.push(...layerWords(state.areas, display, state.layout, boards, now, zone));
-  else if (onShow && !alerts.includes(onShow)) parts.push(...layerWords(onShow.areas, display, onShow.layout, boards, now, zone));
+  if (!state.layers?.length) parts.push(...words(state.areas, state.layout));
+  else if (onShow && !alerts.includes(onShow)) parts.push(...words(onShow.areas, onShow.layout));
   return sentences(parts);
 }

@@ -19,7 +19,9 @@ const multiSafe = (t: string) => t.replace(/\[/g, '[[').replace(/\]/g, ']]');
  * Shows `text` on the display's showSpoken area; resolves to what clears it (undefined when the
  * display has none, or for an area's own value, which the sign shows already).
  */
-export function showSpoken(ctx: RuntimeContext, displayId: string, source: AnnouncementSource, text: string): (() => Promise<void>) | undefined {
+export function showSpoken(
+  ctx: RuntimeContext, displayId: string, source: AnnouncementSource, text: string,
+): (() => Promise<void>) | undefined {
   const display = ctx.config().displayById.get(displayId);
   const at = display?.showSpoken;
   if (!display || !at || source === 'area') return undefined;
@@ -34,8 +36,10 @@ export function showSpoken(ctx: RuntimeContext, displayId: string, source: Annou
   });
   return async () => {
     if (!(await shown)) return;
-    await ctx.apply(`id=${encodeURIComponent(displayId)}&priority=${SHOW_PRIORITY}&layout=`, 'speech').catch((err: Error) => {
-      ctx.log.warn({ display: displayId, err: err.message }, 'speech: the spoken text cannot be cleared (it ends with its level)');
+    const clear = `id=${encodeURIComponent(displayId)}&priority=${SHOW_PRIORITY}&layout=`;
+    await ctx.apply(clear, 'speech').catch((err: Error) => {
+      const why = 'speech: the spoken text cannot be cleared (its level ends by itself)';
+      ctx.log.warn({ display: displayId, err: err.message }, why);
     });
   };
 }

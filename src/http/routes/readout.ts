@@ -18,8 +18,13 @@ export function readoutRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/readout', 'api', json(), async (ctx) => {
     const id = displayIdOf(ctx, api.config());
     const speaker = api.component(SPEECH);
-    if (!speaker) throw new MldsError('MLDS_SPEECH_OFF', 'speech is not configured on this unit (no "speech" section in config.json)', 'speech');
-    if (!api.config().displayById.get(id)?.readout) throw new MldsError('MLDS_NO_READOUT', REFUSED['no-readout'][1], 'id');
+    if (!speaker) {
+      const why = 'speech is not configured on this unit (no "speech" section in config.json)';
+      throw new MldsError('MLDS_SPEECH_OFF', why, 'speech');
+    }
+    if (!api.config().displayById.get(id)?.readout) {
+      throw new MldsError('MLDS_NO_READOUT', REFUSED['no-readout'][1], 'id');
+    }
     ctx.set('Cache-Control', 'no-store');
     if (ctx.method === 'HEAD') return void sendJson(ctx, { result: 'not read (HEAD)', id });
     const r = speaker.readout(id);
