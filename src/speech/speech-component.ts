@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
-import { SPEECH, type Announcement, type NotQueued, type ReadoutRefused, type Speaker } from '../capability/speaker.js';
+import { SPEECH, type Announcement, type NotQueued, type Speaker } from '../capability/speaker.js';
 import { FEEDS } from '../capability/feeds.js';
 import { latestStates, onStateChange } from '../control/changes.js';
 import type { ServiceProblem } from '../problem.js';
@@ -26,7 +26,10 @@ import { fitted, MAX_SPOKEN, spokenText } from './words.js';
 const SHOWN = 80;
 const shown = (t: string) => (t.length > SHOWN ? `${t.slice(0, SHOWN - 1)}…` : t);
 
-interface Counts { spoken: number; dropped: number; refusedQuiet: number; refusedFull: number; failed: number; readouts: number; repeated: number }
+interface Counts {
+  spoken: number; dropped: number; refusedQuiet: number; refusedFull: number; failed: number;
+  readouts: number; repeated: number;
+}
 
 export class SpeechComponent implements Component, Speaker {
   readonly name = SPEECH.name;
@@ -43,7 +46,9 @@ export class SpeechComponent implements Component, Speaker {
   private fault: ServiceProblem | undefined;
   /** Announcements written per display since the start (a file sink's <n>). */
   private readonly written = new Map<string, number>();
-  private readonly counts: Counts = { spoken: 0, dropped: 0, refusedQuiet: 0, refusedFull: 0, failed: 0, readouts: 0, repeated: 0 };
+  private readonly counts: Counts = {
+    spoken: 0, dropped: 0, refusedQuiet: 0, refusedFull: 0, failed: 0, readouts: 0, repeated: 0,
+  };
   private inputs: ReadoutInputs | undefined;
 
   async start(ctx: RuntimeContext): Promise<void> {
@@ -123,7 +128,7 @@ export class SpeechComponent implements Component, Speaker {
     return { queued: true, position: r.position };
   }
 
-  readout(displayId: string): { queued: true; position: number; restarted: boolean } | { queued: false; reason: ReadoutRefused } {
+  readout(displayId: string): ReturnType<Speaker['readout']> {
     const at = performance.now();
     const ctx = this.ctx;
     if (!ctx || this.stopped) return { queued: false, reason: 'full' };
@@ -163,6 +168,7 @@ export class SpeechComponent implements Component, Speaker {
     const s = config?.speech;
     const now = this.ctx?.clock.now() ?? Date.now();
     const own = config?.displays.filter((d) => d.volume !== undefined) ?? [];
+    const zone = config?.timezone;
     const item = (w: Waiting) => ({ source: w.source, display: w.displayId, priority: w.priority, text: shown(w.text) });
     return {
       voice: s?.voice, rate: s?.rate, volume: s?.volume,
@@ -171,7 +177,7 @@ export class SpeechComponent implements Component, Speaker {
       volumeSchedule: s?.volumeSchedule?.map((e) => ({ at: e.text, volume: e.volume })) ?? null,
       // The volume heard now: the unit's, and each display's that has its own share of it.
       volumeInForce: s ? volumeInForce(s, now, config?.timezone) : null,
-      displayVolumes: s ? Object.fromEntries(own.map((d) => [d.id, displayVolume(s, d.volume, now, config?.timezone)])) : {},
+      displayVolumes: s ? Object.fromEntries(own.map((d) => [d.id, displayVolume(s, d.volume, now, zone)])) : {},
       speaking: this.speaking ? { ...item(this.speaking.w), since: isoTime(this.speaking.since) } : null,
       queue: this.queue.list().map(item),
       last: this.last ? { ...item(this.last.w), at: isoTime(this.last.at), seconds: Math.round(this.last.seconds * 100) / 100, latencyMs: Math.round(this.last.latencyMs), sink: this.last.sink } : null,
@@ -216,7 +222,8 @@ export class SpeechComponent implements Component, Speaker {
     const begun = performance.now();
     const unshow = showSpoken(ctx, w.displayId, w.source, w.text);
     try {
-      const volume = displayVolume(settings, config.displayById.get(w.displayId)?.volume, ctx.clock.now(), config.timezone);
+      const own = config.displayById.get(w.displayId)?.volume;
+      const volume = displayVolume(settings, own, ctx.clock.now(), config.timezone);
       const r = await this.voice.speak(w.text, { ...settings, volume }, sink);
       this.written.set(w.displayId, n);
       this.counts.spoken++;
