@@ -4,7 +4,8 @@
 // press while it speaks starts it again; one readout per display waits at a time.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
@@ -14,6 +15,14 @@ import type { RunningService } from '../../src/main.js';
 import { espeakAlone, readWav, rms, speechConfig } from './audio.js';
 
 const skip = ptyUnavailable() ?? (!hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false);
+const MODEL = '/usr/share/pocketsphinx/model/en-us';
+/** What a station's recogniser would listen for (as in recognise.test.ts): eight places by ten numbers. */
+const GRAMMAR = `#JSGF V1.0;
+grammar station;
+public <announcement> = <place> <number>;
+<place> = platform | track | gate | stop | bay | line | exit | door;
+<number> = one | two | three | four | five | six | seven | eight | nine | ten;
+`;
 type Item = { text: string; source: string; display: string; priority: boolean };
 type Speech = { counts: Record<string, number>; last: (Item & { latencyMs: number; seconds: number }) | null; speaking: Item | null; queue: Item[] };
 
@@ -156,4 +165,30 @@ test('the MQTT payload {"id","readout":true} reads the sign and is confirmed 1; 
   await until(() => ['r2', 'r3', 'r4'].every((i) => confirmsOf(i).length === 1), 10_000, 'confirm r2..r4');
   assert.deepEqual(['r2', 'r3', 'r4'].map((i) => [confirmsOf(i)[0].confirm, confirmsOf(i)[0].code]), [[2, 'MLDS_MQTT_PAYLOAD'], [2, 'MLDS_NO_READOUT'], [2, 'MLDS_MQTT_PAYLOAD']]);
   assert.equal(files(), n + 1);
+});
+
+const noAsr = !existsSync(`${MODEL}/en-us`) && 'pocketsphinx-en-us is not installed (make test-deps)';
+
+test('pocketsphinx hears the words the sign shows in its readout', { skip: skip || noAsr }, async () => {
+  // The voice recognise.test.ts found pocketsphinx follows: en-us+f2, slower and softer.
+  const cfg = speechConfig({ voice: 'en-us+f2', rate: '150', volume: '50' });
+  cfg.displays = { asr: { ...cfg.displays.hall, readout: { inputs: [] } } };
+  cfg.displays.asr.layout.board.line.speak = false;
+  const sd2 = serviceDir(cfg);
+  const svc2 = await start(sd2);
+  try {
+    assert.equal((await get(svc2, '/mlds?id=asr&layout=board&line=Platform%20two&quiet=')).status, 200);
+    assert.equal((await get(svc2, '/readout?id=asr')).status, 200);
+    const wav = path.join(out, 'asr.announce.1.wav');
+    await until(() => existsSync(wav), 30_000, wav);
+    const grammar = path.join(out, 'station.gram');
+    writeFileSync(grammar, GRAMMAR);
+    const heard = execFileSync('pocketsphinx_continuous', ['-infile', wav, '-hmm', `${MODEL}/en-us`, '-jsgf', grammar,
+      '-dict', `${MODEL}/cmudict-en-us.dict`, '-logfn', '/dev/null'], { encoding: 'utf8', timeout: 120_000 }).trim();
+    console.log(`readout: pocketsphinx heard "${heard}"`);
+    assert.equal(heard, 'platform two');
+  } finally {
+    await svc2.close();
+    sd2.cleanup();
+  }
 });
