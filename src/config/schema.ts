@@ -3,6 +3,7 @@ import { fieldSchema } from './field-settings.js';
 import { mqttSchema } from './mqtt.js';
 import { alertsSchema } from './alerts.js';
 import { speechSchema } from './speech.js';
+import { passengerSchema } from './readout.js';
 import { fetchSchema } from './fetch-settings.js';
 import { areaSchema } from './area-types/area-fields.js';
 import { bool, int, ipv4, names, num, str255, url } from './schema-parts.js';
@@ -61,6 +62,7 @@ const display = {
     layout: names({ minProperties: 1, additionalProperties: names({ additionalProperties: area }) }),
     output,
     sensor: { type: 'object', additionalProperties: false, required: ['protocol'], properties: sensorProps },
+    ...passengerSchema,
   },
 };
 

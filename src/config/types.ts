@@ -8,6 +8,7 @@ import type { Rgb, Rgba } from '../frame.js';
 import type { Align } from '../text/doc.js';
 
 import type { FeedConfig } from './feed-types.js';
+import type { ReadoutConfig, ShowSpokenConfig } from './readout.js';
 import type { AlertFeedConfig, GeocodeConfig, SpeechSettings } from './alert-speech-types.js';
 import type { FetchSettings } from './fetch-settings.js';
 export type { Align, Rgb, Rgba };
@@ -73,6 +74,12 @@ export interface DisplayConfig {
   layouts: Map<string, LayoutConfig>;
   output: OutputConfig;
   sensor?: SensorConfig;
+  /** What the display shows, read aloud on demand (docs/speech.md, Readout); undefined: no inputs, no readout. */
+  readout?: ReadoutConfig;
+  /** The text area that shows what this display speaks while it is spoken. */
+  showSpoken?: ShowSpokenConfig;
+  /** 0..100: this display's share (percent) of the volume in force (`speech.volume` or its schedule). */
+  volume?: number;
   /** Key of the physical unit this display draws on (see units). */
   unit: string;
 }

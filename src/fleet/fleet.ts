@@ -23,7 +23,7 @@ import { digestOf, RecentCommands, type Confirmation } from './recent.js';
 import { commandTopics, topicsOf, type Topics } from './topics.js';
 import { linkProblems } from './link-problems.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
-import { announcementConfirmation } from './announce.js';
+import { announcementConfirmation, readoutConfirmation } from './announce.js';
 import { Converger } from './converge.js';
 
 interface Counters {
@@ -288,9 +288,9 @@ export class Fleet implements Component {
       void earlier.then((c) => this.reply(c));
       return;
     }
-    if (p.announce) {
+    if (p.announce || p.readout) {
       // Words for the speech component: queued or refused at once, confirmed as a command is.
-      const c = announcementConfirmation(ctx, p.id!, p.inumber, p.announce);
+      const c = p.announce ? announcementConfirmation(ctx, p.id!, p.inumber, p.announce) : readoutConfirmation(ctx, p.id!, p.inumber);
       if (c.confirm === 2) this.counters.faulty++;
       if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, Promise.resolve(c), true);
       const display = ctx.config().displayById.get(p.id!);
