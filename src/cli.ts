@@ -13,7 +13,7 @@ const USAGE = `mlds ${VERSION}: display control service
 
 Usage:
   mlds start [--config FILE] [--port N] [--state-dir DIR] [--log-dir DIR]
-  mlds test  [--config FILE] [--out DIR]
+  mlds test  [--config FILE] [--unit FILE] [--out DIR]
   mlds mark-good [--config FILE] [--port N] [--state-dir DIR] [--quiet-seconds N] [--deadline N]
   mlds -h | --help
   mlds -V | --version
@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
         'state-dir': { type: 'string' },
         'log-dir': { type: 'string' },
         out: { type: 'string' },
+        unit: { type: 'string' },
         'quiet-seconds': { type: 'string' },
         deadline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -76,7 +77,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'test') {
     let config;
     try {
-      config = loadServiceConfig(configFile);
+      if (values.unit !== undefined && !existsSync(values.unit)) { console.error(`mlds: --unit ${values.unit} was not found`); return 64; }
+      config = loadServiceConfig(configFile, values.unit);
     } catch (err) {
       if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
       throw err;
@@ -109,7 +111,9 @@ async function main(argv: string[]): Promise<number> {
       for (const n of f.scrolls) console.log(`  ${describeScroll(n)}`);
       for (const n of f.fits) console.log(`  ${describeFit(n)}`);
     }
-    console.log(`configuration ${path.resolve(configFile)} is valid: ${config.displays.length} display(s), ${files.length} layout(s) rendered`);
+    const unit = values.unit === undefined ? '' : ` with ${path.resolve(values.unit)}`;
+    console.log(`configuration ${path.resolve(configFile)}${unit} is valid: ${config.displays.length} display(s), ${files.length} layout(s) rendered`);
+    if (config.digests) console.log(`digest ${config.digests.digest}`);
     return 0;
   }
 
