@@ -24,6 +24,7 @@ import { commandTopics, topicsOf, type Topics } from './topics.js';
 import { linkProblems } from './link-problems.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
 import { announcementConfirmation } from './announce.js';
+import { RetainedLedger, retainedTopics } from './retained-topics.js';
 
 interface Counters {
   retained: number; stale: number; duplicates: number; notMine: number;
@@ -62,9 +63,13 @@ export class Fleet implements Component {
   private readonly statusOut = new StatusPublisher(() => this.statusTarget());
   /** Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect again. */
   private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, reconnectAttempts: 0, dropped: 0 };
+  private ledger: RetainedLedger | undefined;
+
+  constructor(private readonly stateDir?: string) {}
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
+    this.ledger = new RetainedLedger(this.stateDir, ctx.log);
     // One warning per topic per second at most, with the count: a flood must not fill the log.
     this.shedLog = refusalLog(ctx.log, (topic, n, { kinds }) => [{ topic, shed: n, reasons: kinds }, `mqtt: ${n} commands shed on ${topic} (MLDS_BUSY)`]);
     // Wrong keys too: 60,000 of them, a line each, pushed shown.log's history out of logMaxMB.
@@ -91,6 +96,7 @@ export class Fleet implements Component {
     if (JSON.stringify(next) === JSON.stringify(this.settings)) {
       // The physical units may have changed: Home Assistant hears of the MAIN displays now configured.
       if (this.ha && this.link?.connectedNow()) { this.link.subscribe(this.ha.subscriptions()); this.ha.announce(this.link); }
+      if (this.link?.connectedNow()) this.sweep(this.link);
       this.statusSoon();
       return;
     }
@@ -157,6 +163,7 @@ export class Fleet implements Component {
     const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
       connected: () => {
         link.subscribe([...commandTopics(topics), ...(ha?.subscriptions() ?? [])]);
+        this.sweep(link);
         // Fresh after every reconnect: the broker may have lost the retained copy. Discovery first:
         // it publishes the light's state afresh, which the status then finds unchanged.
         ha?.announce(link);
@@ -333,6 +340,11 @@ export class Fleet implements Component {
     if (this.link && this.topics) this.link.publish(this.topics.confirm, JSON.stringify(c), { retain: false, queued: true, qos });
   }
 
+  /** Clears what was retained under names the unit no longer has (a rename, a display removed). */
+  private sweep(link: BrokerLink): void {
+    if (this.settings && this.ctx) this.ledger?.sweep(link, retainedTopics(this.settings, this.ctx.config().units.map((u) => u.displayIds[0]!)));
+  }
+
   private statusSoon(): void {
     if (this.link?.connectedNow()) this.statusOut.soon();
   }
@@ -350,8 +362,8 @@ export class Fleet implements Component {
   }
 }
 
-export function fleetComponent(): Component {
-  return new Fleet();
+export function fleetComponent(stateDir?: string): Component {
+  return new Fleet(stateDir);
 }
 
 // Words for a confirmation about texts cut at their area's edge (fit "clipped": a line wider
