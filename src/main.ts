@@ -57,7 +57,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     shown: shown && ((line) => shown.write(line)),
   });
   const archives = new ConfigArchives({ runtime, configFile, unitFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
-  const health = new HealthMonitor({ state: opts.stateDir, log: opts.logDir });
+  const health = new HealthMonitor({ state: opts.stateDir, log: opts.logDir }, undefined, opts.clockSync, () => runtime.config.maxClockSkew);
   const api = serviceApi({
     runtime, live, archives, startedAt,
     problems: () => [...logger.problems(), ...(shown?.problems() ?? []), ...store.problems(), ...feedback.problems(), ...health.problems(clock.now()), ...runtime.componentProblems()],

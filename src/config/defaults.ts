@@ -21,6 +21,8 @@ export const DEFAULTS = {
   defaultFont: 'DejaVuSans.ttf',
   audioDevice: 'default',
   webRefreshSeconds: 60,
+  /** Seconds the clock may be off its time source before /status says so. */
+  maxClockSkew: 5,
   /** departures areas' texts and the age at which realtime data is stale. */
   departures: { nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', noDataText: 'No live data', noDeparturesText: 'No departures', staleAfter: 180, announceText: 'Line {route} to {destination}, platform {platform}, in {m} minutes', alertPriority: 5 },
   alertMaxMB: 4,

@@ -203,6 +203,8 @@ export interface ServiceConfig {
   audioDevice: string;
   /** How often a shown web area's page is rendered again (default 60 s). */
   webRefreshSeconds: number;
+  /** Seconds the clock may be off its time source (chrony, timesyncd) before it is a problem on /status (default 5). */
+  maxClockSkew: number;
   /** HTTP protection limits (docs/security.md), read when a server starts, like `port`; and the largest picture. */
   limits: HttpLimits & PictureLimits;
   /** /getethernetconfig and /setethernetconfig. */

@@ -25,6 +25,7 @@ import { linkProblems } from './link-problems.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
 import { announcementConfirmation } from './announce.js';
 import { RetainedLedger, retainedTopics } from './retained-topics.js';
+import { staleMessage } from './stale.js';
 
 interface Counters {
   retained: number; stale: number; duplicates: number; notMine: number;
@@ -247,7 +248,7 @@ export class Fleet implements Component {
     const now = ctx.clock.now();
     if (p.ts !== undefined && now - p.ts > MAX_AGE_MS) {
       this.counters.stale++;
-      const message = `sent ${Math.round((now - p.ts) / 1000)} s ago; commands older than ${MAX_AGE_MS / 1000} s are not acted on`;
+      const message = staleMessage(now - p.ts);
       ctx.log.warn({ id: p.id, inumber: p.inumber, ageMs: now - p.ts }, 'mqtt: stale command ignored');
       this.feedback(p.id, 0, p.inumber);
       if (p.inumber !== undefined) this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_MQTT_STALE', message });
