@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/faults.js';
 import { loadServiceConfig } from './runtime/load-config.js';
+import { UNIT_FILE } from './config/unit-part.js';
 import { packageRoot } from './util/package-root.js';
 import { LogDirError } from './log/logger.js';
 import { VERSION } from './version.js';
@@ -127,8 +128,10 @@ async function main(argv: string[]): Promise<number> {
     // The port and key the service answers with: --port, else the configuration's (as `start`).
     let port = values.port === undefined ? undefined : Number(values.port);
     let apiKey: string | undefined;
+    const stateDir = values['state-dir'] ?? defaultStateDir();
     try {
-      const config = loadServiceConfig(configFile);
+      // The unit's own part may hold the port and the keys (docs/configuration.md).
+      const config = loadServiceConfig(configFile, path.join(stateDir, UNIT_FILE));
       port ??= config.port;
       apiKey = config.security?.adminKey ?? config.security?.apiKey;
     } catch (err) {
@@ -137,7 +140,7 @@ async function main(argv: string[]): Promise<number> {
     if (!Number.isInteger(port) || port! < 1 || port! > 65535) { console.error(`mlds: --port ${values.port} is not a port number`); return 64; }
     const [{ markGood }, { busctlRauc }] = await Promise.all([import('./update/mark-good.js'), import('./update/rauc-busctl.js')]);
     return markGood({
-      base: `http://127.0.0.1:${port}`, apiKey, quietSeconds, deadlineSeconds, stateDir: values['state-dir'] ?? defaultStateDir(),
+      base: `http://127.0.0.1:${port}`, apiKey, quietSeconds, deadlineSeconds, stateDir,
       rauc: busctlRauc(), say: (line) => console.error(`mlds mark-good: ${line}`),
     });
   }
