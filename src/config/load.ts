@@ -46,7 +46,13 @@ export function parseConfig(text: string, serviceDir: string, name = 'config.jso
   const deep = tooDeep(raw, MAX_DEPTH, 1, '', count);
   if (deep !== undefined) throw new ConfigError([depthFault(deep)]);
   // Bounded before ajv, whose allErrors makes an error object for every offending value.
-  const unknown = unknownFields(unit ? applyMergePatch(raw, unit) : raw, configSchema);
+  // Each part on its own: merged before the expansion, a patch of an `$include`d section would hide the include.
+  const unknown = unknownFields(raw, configSchema);
+  if (unit) {
+    const own = unknownFields(unit, configSchema);
+    unknown.faults.push(...own.faults.slice(0, MAX_FAULTS - unknown.faults.length));
+    unknown.total += own.total;
+  }
   if (unknown.total >= MAX_FAULTS) throw new ConfigError(unknown.faults, unknown.total);
   if (count.values > MAX_VALUES) throw new ConfigError([tooManyValues(count.values)]);
   const faults: ConfigFault[] = [];

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { applyMergePatch } from '../../src/config/merge-patch.js';
 import { canonicalJson } from '../../src/config/digest.js';
+import type { ConfigError } from '../../src/config/faults.js';
+import { loadServiceConfig } from '../../src/runtime/load-config.js';
 import { REPO, baseConfig, serviceDir } from '../helpers/service.js';
 
 const CLI = path.join(REPO, 'dist/cli.js');
@@ -63,5 +65,29 @@ test('mlds test --unit: checks the configuration with the unit\'s part merged ov
     writeFileSync(bad, '[1]');
     assert.match(run('test', '--config', sd.configFile, '--unit', bad).stderr, /unit\.json must hold a JSON object/);
     assert.equal(run('test', '--config', sd.configFile, '--unit', path.join(sd.dir, 'none.json')).status, 64);
+  } finally { sd.cleanup(); }
+});
+
+test('unit.json patches what an $include holds, and a fault of either part is named', () => {
+  const c = baseConfig();
+  c.mqtt = { $include: 'mqtt.json' };
+  const sd = serviceDir(c);
+  try {
+    writeFileSync(path.join(sd.dir, 'mqtt.json'), JSON.stringify({ url: 'mqtt://127.0.0.1:1', unit: 'fleet', groups: ['all'] }));
+    const unit = path.join(sd.dir, 'unit.json');
+    writeFileSync(unit, JSON.stringify({ mqtt: { unit: 'north-1', groups: ['north'] } }));
+    const config = loadServiceConfig(sd.configFile, unit);
+    assert.equal(config.mqtt?.unit, 'north-1');
+    assert.deepEqual(config.mqtt?.groups, ['north']);
+    assert.equal(config.mqtt?.url, 'mqtt://127.0.0.1:1');
+    assert.notEqual(config.digests?.unit, undefined);
+    assert.equal(loadServiceConfig(sd.configFile).digests?.unit, undefined);
+    assert.equal(loadServiceConfig(sd.configFile).digests?.base, config.digests?.base, 'the same fleet part');
+
+    writeFileSync(unit, JSON.stringify({ mqtt: { unit: 'a/b', colour: 1 } }));
+    assert.throws(() => loadServiceConfig(sd.configFile, unit), (err: ConfigError) => {
+      const paths = err.faults.map((f) => f.path);
+      return paths.includes('/mqtt/unit') && paths.includes('/mqtt/colour');
+    });
   } finally { sd.cleanup(); }
 });
