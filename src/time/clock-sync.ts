@@ -50,14 +50,14 @@ export function parseChronyTracking(text: string): ClockSync {
   };
 }
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, min: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, '\u00b5s': 1e-3, ms: 1, s: 1000, min: 60_000, h: 3_600_000 };
 
 /** systemd's time span (`+1.282ms`, `-265us`, `1min 30.5s`) in milliseconds; undefined when not one. */
 export function parseTimespan(text: string): number | undefined {
-  const m = /^([+-]?)\s*((?:\d+(?:\.\d+)?\s*(?:ns|us|µs|ms|s|min|h)\s*)+)$/.exec(text.trim());
+  const m = /^([+-]?)\s*((?:\d+(?:\.\d+)?\s*(?:ns|us|\u00b5s|ms|s|min|h)\s*)+)$/.exec(text.trim());
   if (!m) return undefined;
   let ms = 0;
-  for (const part of m[2]!.matchAll(/(\d+(?:\.\d+)?)\s*(ns|us|µs|ms|s|min|h)/g)) ms += Number(part[1]) * UNITS[part[2]!]!;
+  for (const part of m[2]!.matchAll(/(\d+(?:\.\d+)?)\s*(ns|us|\u00b5s|ms|s|min|h)/g)) ms += Number(part[1]) * UNITS[part[2]!]!;
   return m[1] === '-' ? -ms : ms;
 }
 

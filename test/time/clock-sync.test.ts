@@ -45,6 +45,7 @@ test('timedatectl timesync-status: the offset (NTP\'s sign turned) and NTPSynchr
   assert.equal(parseTimesyncStatus(TIMESYNC.replace('-1.282ms', '+1min 30.5s'), 'no').offsetMs, -90500);
   assert.deepEqual(parseTimesyncStatus('       Server: n/a\n', 'no'), { source: 'timesyncd', synchronized: false, offsetMs: null, server: 'n/a' });
   assert.equal(parseTimespan('-265us'), -0.265);
+  assert.equal(parseTimespan('+12µs'), 0.012);
   assert.equal(parseTimespan('+2s'), 2000);
   assert.equal(parseTimespan('soon'), undefined);
 });
