@@ -78,6 +78,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     urlPortRange,
     audioDevice: str(raw.audioDevice) ?? DEFAULTS.audioDevice,
     webRefreshSeconds: areaSettings.webRefreshSeconds,
+    maxClockSkew: parseIntLike(raw.maxClockSkew) ?? DEFAULTS.maxClockSkew,
     ...fieldSettings(raw, serviceDir, fault),
     warnings: [],
     mqtt: mqttOf(raw.mqtt, serviceDir, fault),

@@ -111,6 +111,7 @@ export const configSchema = {
     urlPortRange: { type: 'array', minItems: 2, maxItems: 2, items: int(1, 65535) },
     audioDevice: { type: 'string', minLength: 1, maxLength: 255 },
     webRefreshSeconds: int(1, 86400),
+    maxClockSkew: int(1, 86400),
     ...fieldSchema,
     ...mqttSchema,
     feeds: names({ additionalProperties: {

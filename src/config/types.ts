@@ -174,9 +174,21 @@ export interface MqttSettings {
   fingerprint: string;
 }
 
+/** What /status says of the configuration's parts (hex SHA-256 digests; config/digest.ts). */
+export interface ConfigDigests {
+  /** The effective configuration and the files it links. */
+  digest: string;
+  /** config.json with its includes expanded, as pushed to the fleet. */
+  base: string;
+  /** unit.json, when the unit has one. */
+  unit?: string;
+}
+
 export interface ServiceConfig {
   /** Folder holding config.json: fonts/ and images/ are looked up here first. */
   dir: string;
+  /** The digests of config.json, unit.json and the effective configuration (config/digest.ts), set once loaded. */
+  digests?: ConfigDigests;
   port: number;
   crons: CronConfig[];
   pollers: PollerConfig[];
@@ -206,6 +218,8 @@ export interface ServiceConfig {
   audioDevice: string;
   /** How often a shown web area's page is rendered again (default 60 s). */
   webRefreshSeconds: number;
+  /** Seconds the clock may be off its time source (chrony, timesyncd) before it is a problem on /status (default 5). */
+  maxClockSkew: number;
   /** HTTP protection limits (docs/security.md), read when a server starts, like `port`; and the largest picture. */
   limits: HttpLimits & PictureLimits;
   /** /getethernetconfig and /setethernetconfig. */

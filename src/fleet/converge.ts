@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import type { RuntimeContext } from '../capability/component-contract.js';
 import { BRIGHTNESS } from '../capability/brightness.js';
 import { UPDATE } from '../capability/update-status.js';
-import { configDigest } from '../config/digest.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { VERSION } from '../version.js';
 import { mergeDesired, parseDesired, type Desired, type DesiredSoftware, type Merged } from './desired.js';
@@ -164,12 +163,12 @@ export class Converger {
   }
 
   private async config(ctx: RuntimeContext, want: { url: string; sha256: string }, record: Applied): Promise<string> {
-    const file = ctx.status().config.file;
-    const taken = record.config?.sha256 === want.sha256 && record.config.digest === configDigest(file);
+    // The archive is in use while the configuration running is the one it gave.
+    const taken = record.config?.sha256 === want.sha256 && record.config.digest === runningDigest(ctx);
     if (taken) return `archive ${want.sha256.slice(0, 12)} in use`;
     this.pending('config', 'loading the archive', this.merged().rev);
     await ctx.loadConfig(want.url, want.sha256);
-    record.config = { sha256: want.sha256, digest: configDigest(file) };
+    record.config = { sha256: want.sha256, digest: runningDigest(ctx) ?? '' };
     await this.saveRecord(record);
     return `archive ${want.sha256.slice(0, 12)} loaded`;
   }
@@ -241,8 +240,7 @@ export class Converger {
   private publish(rev: string | undefined): void {
     const ctx = this.io.ctx();
     if (!ctx) return;
-    let digest: string | null = null;
-    try { digest = configDigest(ctx.status().config.file); } catch { /* unreadable: told as null */ }
+    const digest = runningDigest(ctx) ?? null;
     const revs: Reported['revs'] = {};
     for (const t of this.order) {
       const d = this.docs.get(t);
@@ -283,4 +281,9 @@ export class Converger {
     if (!this.stateDir) return;
     await writeFileAtomic(path.join(this.stateDir, RECORD_FILE), JSON.stringify(r));
   }
+}
+
+/** /status `config.digest`: the effective configuration running and the files it links. */
+function runningDigest(ctx: RuntimeContext): string | undefined {
+  return ctx.status().config.digest;
 }

@@ -25,6 +25,8 @@ import { linkProblems } from './link-problems.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
 import { announcementConfirmation, readoutConfirmation } from './announce.js';
 import { Converger } from './converge.js';
+import { RetainedLedger, retainedTopics } from './retained-topics.js';
+import { staleMessage } from './stale.js';
 
 interface Counters {
   retained: number; stale: number; duplicates: number; notMine: number;
@@ -68,6 +70,8 @@ export class Fleet implements Component {
   /** Connected only once the saved requests are replayed: the replay must not replace a command the broker queued. */
   private ready = false;
 
+  private ledger: RetainedLedger | undefined;
+
   constructor(private readonly stateDir?: string) {
     this.desired = new Converger({
       ctx: () => this.ctx,
@@ -80,6 +84,7 @@ export class Fleet implements Component {
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
+    this.ledger = new RetainedLedger(this.stateDir, ctx.log);
     // One warning per topic per second at most, with the count: a flood must not fill the log.
     this.shedLog = refusalLog(ctx.log, (topic, n, { kinds }) => [{ topic, shed: n, reasons: kinds }, `mqtt: ${n} commands shed on ${topic} (MLDS_BUSY)`]);
     // Wrong keys too: 60,000 of them, a line each, pushed shown.log's history out of logMaxMB.
@@ -114,6 +119,7 @@ export class Fleet implements Component {
     if (JSON.stringify(next) === JSON.stringify(this.settings)) {
       // The physical units may have changed: Home Assistant hears of the MAIN displays now configured.
       if (this.ha && this.link?.connectedNow()) { this.link.subscribe(this.ha.subscriptions()); this.ha.announce(this.link); }
+      if (this.link?.connectedNow()) this.sweep(this.link);
       this.statusSoon();
       // Displays may have come or gone: their desired content is a part now, or no longer.
       this.desired.converge();
@@ -188,6 +194,7 @@ export class Fleet implements Component {
     const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
       connected: () => {
         link.subscribe([...commandTopics(topics), ...topics.desired, ...(ha?.subscriptions() ?? [])]);
+        this.sweep(link);
         // Fresh after every reconnect: the broker may have lost the retained copy. Discovery first:
         // it publishes the light's state afresh, which the status then finds unchanged.
         ha?.announce(link);
@@ -274,7 +281,7 @@ export class Fleet implements Component {
     const now = ctx.clock.now();
     if (p.ts !== undefined && now - p.ts > MAX_AGE_MS) {
       this.counters.stale++;
-      const message = `sent ${Math.round((now - p.ts) / 1000)} s ago; commands older than ${MAX_AGE_MS / 1000} s are not acted on`;
+      const message = staleMessage(now - p.ts);
       ctx.log.warn({ id: p.id, inumber: p.inumber, ageMs: now - p.ts }, 'mqtt: stale command ignored');
       this.feedback(p.id, 0, p.inumber);
       if (p.inumber !== undefined) this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_MQTT_STALE', message });
@@ -365,6 +372,11 @@ export class Fleet implements Component {
 
   private reply(c: Confirmation & { cmd?: string | null }, qos: 0 | 1 = 1): void {
     if (this.link && this.topics) this.link.publish(this.topics.confirm, JSON.stringify(c), { retain: false, queued: true, qos });
+  }
+
+  /** Clears what was retained under names the unit no longer has (a rename, a display removed). */
+  private sweep(link: BrokerLink): void {
+    if (this.settings && this.ctx) this.ledger?.sweep(link, retainedTopics(this.settings, this.ctx.config().units.map((u) => u.displayIds[0]!)));
   }
 
   private statusSoon(): void {
