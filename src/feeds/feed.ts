@@ -270,14 +270,15 @@ export class Feed {
       this.scheduleFaultAt = this.ctx.clock.now();
       this.ctx.log.warn({ feed: this.config.id, err: this.scheduleFault }, 'feed schedule cannot be read; the last good one stays');
     } finally {
-      if (dir) await rm(dir, { recursive: true, force: true });
       // Daily: a schedule changes with the timetable. One at a URL that failed gets another go
       // within the hour, then less often while it keeps failing (an agency fixes its file).
+      // Set before the download is removed: /status never shows a fault without its next try.
       if (!this.stopped) {
         const retry = Math.min(DAY_MS, STATIC_RETRY_MS * 2 ** Math.min(this.scheduleFaults - 1, 5));
         this.nextLoadAt = started + (this.scheduleState === 'fault' && 'url' in src ? retry : DAY_MS);
         this.timers.push(this.ctx.clock.setTimeout(() => void this.loadSchedule(), this.nextLoadAt - this.ctx.clock.now()));
       }
+      if (dir) await rm(dir, { recursive: true, force: true });
     }
   }
 
