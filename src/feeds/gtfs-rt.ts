@@ -3,7 +3,7 @@
 // feed are POSIX seconds (uint64); a value that can only be milliseconds is refused rather
 // than shown thirty thousand years late.
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
-import type { AlertData, AlertSelector, FeedAlert, RtData, StopRt, TripRt } from './model.js';
+import type { AlertData, AlertSelector, FeedAlert, RtData, SkippedEntity, StopRt, TripRt } from './model.js';
 import { FeedFormatError, textField, walkFields } from './proto-walk.js';
 import { keepVehicle } from './rider-info.js';
 
@@ -55,22 +55,33 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
       data.timestamp = (seconds(h.timestamp as Num, 'the header timestamp') ?? 0) * 1000;
       header = true;
     } else if (num === 2) {
-      // One entity the producer got wrong is left out; the rest of the feed stands.
-      let e: GtfsRealtimeBindings.transit_realtime.FeedEntity | undefined;
-      try {
-        e = rt.FeedEntity.decode(bytes);
-        keep(e);
-      } catch (err) {
-        if (data.skippedEntities.length < SKIPPED_NAMED) {
-          const id = e?.id ?? textField(bytes, 1) ?? '';
-          data.skippedEntities.push({ id: id.slice(0, 100), reason: (err as Error).message.slice(0, 200) });
-        }
-        data.skipped++;
-      }
+      eachEntity(bytes, data, keep);
     }
   }, sliceMs);
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
   return data;
+}
+
+/**
+ * One FeedEntity decoded and used; one the producer got wrong is left out and counted (the first
+ * few named with their id), and the rest of the feed stands.
+ */
+function eachEntity(
+  bytes: Uint8Array,
+  skips: { skipped: number; skippedEntities: SkippedEntity[] },
+  use: (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => void,
+): void {
+  let e: GtfsRealtimeBindings.transit_realtime.FeedEntity | undefined;
+  try {
+    e = rt.FeedEntity.decode(bytes);
+    use(e);
+  } catch (err) {
+    if (skips.skippedEntities.length < SKIPPED_NAMED) {
+      const id = e?.id ?? textField(bytes, 1) ?? '';
+      skips.skippedEntities.push({ id: id.slice(0, 100), reason: (err as Error).message.slice(0, 200) });
+    }
+    skips.skipped++;
+  }
 }
 
 /**
@@ -125,19 +136,10 @@ export async function decodeAlerts(buf: Uint8Array, sliceMs = 4): Promise<AlertD
   await walkFields(buf, (num, bytes) => {
     if (num === 1) { rt.FeedHeader.decode(bytes); header = true; return; }
     if (num !== 2 || data.alerts.length >= MAX_ALERTS) return;
-    // An alert that cannot be read is left out and counted; the others are shown.
-    let e: GtfsRealtimeBindings.transit_realtime.FeedEntity | undefined;
-    try {
-      e = rt.FeedEntity.decode(bytes);
+    eachEntity(bytes, data, (e) => {
       const alert = alertOf(e);
       if (alert) data.alerts.push(alert);
-    } catch (err) {
-      if (data.skippedEntities.length < SKIPPED_NAMED) {
-        const id = e?.id ?? textField(bytes, 1) ?? '';
-        data.skippedEntities.push({ id: id.slice(0, 100), reason: (err as Error).message.slice(0, 200) });
-      }
-      data.skipped++;
-    }
+    });
   }, sliceMs);
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
   return data;

@@ -28,37 +28,11 @@ function varint(buf: Uint8Array, pos: number): [number, number] {
 }
 
 /**
- * The first length-delimited field `num` of a message, as text: the id of an entity the bindings
- * could not decode. Undefined when the bytes break before it.
+ * The length-delimited top-level fields of a message, each its number and bytes, in order; other
+ * wire types are skipped. Throws FeedFormatError where the bytes break.
  */
-export function textField(buf: Uint8Array, num: number): string | undefined {
-  try {
-    let pos = 0;
-    while (pos < buf.length) {
-      let key: number;
-      [key, pos] = varint(buf, pos);
-      const wire = key & 7;
-      if (wire === 0) [, pos] = varint(buf, pos);
-      else if (wire === 1) pos += 8;
-      else if (wire === 5) pos += 4;
-      else if (wire === 2) {
-        let len: number;
-        [len, pos] = varint(buf, pos);
-        if (pos + len > buf.length) return undefined;
-        if (Math.floor(key / 8) === num) return Buffer.from(buf.subarray(pos, pos + len)).toString('utf8');
-        pos += len;
-      } else return undefined;
-    }
-  } catch {
-    // The entity breaks before its id: it is counted without one.
-  }
-  return undefined;
-}
-
-/** Calls `field` with each length-delimited top-level field's number and bytes; other wire types are skipped. */
-export async function walkFields(buf: Uint8Array, field: (num: number, bytes: Uint8Array) => void, sliceMs = 4): Promise<void> {
+function* lengthDelimited(buf: Uint8Array): Generator<[number, Uint8Array]> {
   let pos = 0;
-  let sliceStart = performance.now();
   while (pos < buf.length) {
     let key: number;
     [key, pos] = varint(buf, pos);
@@ -72,10 +46,31 @@ export async function walkFields(buf: Uint8Array, field: (num: number, bytes: Ui
       let len: number;
       [len, pos] = varint(buf, pos);
       if (pos + len > buf.length) throw new FeedFormatError('a field runs past the end of the message');
-      field(num, buf.subarray(pos, pos + len));
+      yield [num, buf.subarray(pos, pos + len)];
       pos += len;
     } else throw new FeedFormatError(`wire type ${wire} is not valid here`);
     if (pos > buf.length) throw new FeedFormatError('a field runs past the end of the message');
+  }
+}
+
+/**
+ * The first length-delimited field `num` of a message, as text: the id of an entity the bindings
+ * could not decode. Undefined when the bytes break before it.
+ */
+export function textField(buf: Uint8Array, num: number): string | undefined {
+  try {
+    for (const [n, bytes] of lengthDelimited(buf)) if (n === num) return Buffer.from(bytes).toString('utf8');
+  } catch {
+    // The entity breaks before its id: it is counted without one.
+  }
+  return undefined;
+}
+
+/** Calls `field` with each length-delimited top-level field's number and bytes; other wire types are skipped. */
+export async function walkFields(buf: Uint8Array, field: (num: number, bytes: Uint8Array) => void, sliceMs = 4): Promise<void> {
+  let sliceStart = performance.now();
+  for (const [num, bytes] of lengthDelimited(buf)) {
+    field(num, bytes);
     if (performance.now() - sliceStart > sliceMs) {
       await new Promise((r) => setImmediate(r));
       sliceStart = performance.now();
