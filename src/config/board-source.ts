@@ -17,6 +17,8 @@ export interface Departure {
   /** false: no live prediction (the board marks it with `scheduledMark`). */
   live: boolean;
   cancelled: boolean;
+  /** The departure leaves from another platform than planned (`platform` is the new one). */
+  platformChanged?: boolean;
   /** The zone its time is told in (the stop's or the agency's); undefined: the unit's. */
   zone?: string;
 }

@@ -54,7 +54,7 @@ export class Feed {
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-      parse: (body) => (config.type === 'siri' ? decoder.siri(body) : decoder.tripUpdates(body, this.schedule?.trips.keys() ?? [], this.stops)),
+      parse: (body) => (config.type === 'siri' ? decoder.siri(body, this.zone()) : decoder.tripUpdates(body, this.schedule?.trips.keys() ?? [], this.stops)),
       onData: () => this.changed(),
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
@@ -100,7 +100,7 @@ export class Feed {
 
   board(q: BoardQuery): BoardData {
     const fresh = this.dataAge(q.now) <= q.staleAfter * 1000;
-    if (this.config.type === 'siri') return siriBoard(q, this.rt.data as SiriData | undefined, fresh);
+    if (this.config.type === 'siri') return siriBoard(q, this.rt.data as SiriData | undefined, fresh, this.config.timezone);
     if (!this.schedule && !this.rt.data) return NO_DATA;
     return gtfsBoard(q, { schedule: this.schedule, zone: this.zone(), rt: this.rt.data as RtData | undefined, fresh });
   }
@@ -124,7 +124,8 @@ export class Feed {
       ageSeconds: rt.ageSeconds,
       ...(stamp ? { feedTimestamp: isoTime(stamp), dataAgeSeconds: Math.round(this.dataAge(now) / 1000) } : {}),
       lastFault: rt.lastFault,
-      ...(this.config.type === 'gtfs-rt' ? { zone: this.zone() } : {}),
+      zone: this.zone(),
+      ...(this.config.type === 'siri' && (this.rt.data as SiriData | undefined)?.unreadTimes ? { unreadTimes: (this.rt.data as SiriData).unreadTimes } : {}),
       realtime: rt,
       ...(this.config.static ? {
         schedule: {
@@ -143,6 +144,11 @@ export class Feed {
     if (rt.state === 'fault') {
       const age = rt.ageSeconds === undefined ? 'no good data yet' : `the last good data is ${rt.ageSeconds} s old`;
       out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.failingSince ?? isoTime(now) });
+    }
+    const unread = this.config.type === 'siri' ? (this.rt.data as SiriData | undefined)?.unreadTimes : undefined;
+    if (unread) {
+      const why = `${unread.count} SIRI time(s) cannot be read, so their calls are not shown (the first: ${unread.example}); a time without a UTC offset is read in the feed's timezone`;
+      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${why}`, since: isoTime(this.rt.lastGoodAt ?? now) });
     }
     // Boards the schedule leaves blank for ever (an unknown stop, a route that does not call there).
     if (this.schedule) {
@@ -218,7 +224,7 @@ export class Feed {
     this.running = this.running.then(async () => {
       if (this.stopped || !this.shows) return;
       const routesAt = (stops: readonly string[]) => (this.config.type === 'siri'
-        ? [...new Set(((this.rt.data as SiriData | undefined)?.visits ?? []).filter((v) => stops.includes(v.stop)).map((v) => v.route))]
+        ? [...new Set(((this.rt.data as SiriData | undefined)?.visits ?? []).filter((v) => stops.includes(v.stop)).flatMap((v) => [v.route, v.line]))]
         : this.schedule?.routesAt(stops) ?? []);
       await this.shows.update(this.ctx, alertTargets(this.config, routesAt), this.alerts?.data ?? [], this.ctx.clock.now(), renew);
     });

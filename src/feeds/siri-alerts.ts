@@ -3,12 +3,13 @@
 // (closed ones are left out), Affects: StopPoints/AffectedStopPoint/StopPointRef and
 // Networks/AffectedNetwork/AffectedLine/LineRef, read at any depth under Affects.
 import type { FeedAlert } from './model.js';
-import { all, dateTime, parseXml, text } from './siri.js';
+import { parseDocument } from './siri.js';
+import { all, dateTime, text } from './siri-values.js';
 
 const MAX_ALERTS = 1000;
 
 export function parseSiriSx(body: Buffer): FeedAlert[] {
-  const siri = parseXml(body);
+  const siri = parseDocument(body);
   const alerts: FeedAlert[] = [];
   for (const s of all(siri, 'PtSituationElement')) {
     if (alerts.length >= MAX_ALERTS) break;

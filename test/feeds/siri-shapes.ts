@@ -1,0 +1,137 @@
+// SIRI documents shaped as real producers serve them, for the feeds tests: Entur's Norwegian
+// profile (the `siri:` prefix, NSR ids, stop assignments), the CEN example's StopMonitoring,
+// the French profile's SOAP answer, and SIRI-Lite JSON as Île-de-France Mobilités' PRIM
+// (values as `{"value": ...}` objects) and 511 (no `Siri` object, a byte order mark) send it.
+// Times are given relative to `now` so a board shows them as upcoming.
+
+const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
+/** `t` as an Oslo wall-clock time with its offset (+01:00 in winter), as Entur writes it. */
+const oslo = (t: number) => iso(t + 3600_000).replace('Z', '+01:00');
+/** `t` as an Oslo wall-clock time with no offset at all. */
+const osloBare = (t: number) => iso(t + 3600_000).replace('Z', '');
+const MIN = 60_000;
+
+/** Entur SIRI-ET: a train calling at Nationaltheatret (Quay 1 -> 2) and ending at Oslo S (arrival only). */
+export function enturEt(now: number): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<siri:Siri xmlns:siri="http://www.siri.org.uk/siri" version="2.0">
+ <siri:ServiceDelivery>
+  <siri:ResponseTimestamp>${oslo(now)}</siri:ResponseTimestamp>
+  <siri:ProducerRef>ENT</siri:ProducerRef>
+  <siri:EstimatedTimetableDelivery version="2.0">
+   <siri:ResponseTimestamp>${oslo(now)}</siri:ResponseTimestamp>
+   <siri:EstimatedJourneyVersionFrame>
+    <siri:RecordedAtTime>${oslo(now)}</siri:RecordedAtTime>
+    <siri:EstimatedVehicleJourney>
+     <siri:RecordedAtTime>${oslo(now)}</siri:RecordedAtTime>
+     <siri:LineRef>VYG:Line:L1</siri:LineRef>
+     <siri:DirectionRef>Outbound</siri:DirectionRef>
+     <siri:FramedVehicleJourneyRef><siri:DataFrameRef>2026-11-28</siri:DataFrameRef><siri:DatedVehicleJourneyRef>VYG:ServiceJourney:2121</siri:DatedVehicleJourneyRef></siri:FramedVehicleJourneyRef>
+     <siri:PublishedLineName>L1</siri:PublishedLineName>
+     <siri:OperatorRef>VYG:Operator:VY</siri:OperatorRef>
+     <siri:DestinationRef>NSR:Quay:OSLOS-9</siri:DestinationRef>
+     <siri:Monitored>true</siri:Monitored>
+     <siri:DataSource>BNR</siri:DataSource>
+     <siri:IsCompleteStopSequence>true</siri:IsCompleteStopSequence>
+     <siri:EstimatedCalls>
+      <siri:EstimatedCall>
+       <siri:StopPointRef>NSR:Quay:NTH-2</siri:StopPointRef>
+       <siri:Order>1</siri:Order>
+       <siri:StopPointName>Nationaltheatret</siri:StopPointName>
+       <siri:DestinationDisplay>Oslo S</siri:DestinationDisplay>
+       <siri:AimedArrivalTime>${oslo(now + 4 * MIN)}</siri:AimedArrivalTime>
+       <siri:ExpectedArrivalTime>${oslo(now + 5 * MIN)}</siri:ExpectedArrivalTime>
+       <siri:ArrivalPlatformName>2</siri:ArrivalPlatformName>
+       <siri:ArrivalStopAssignment><siri:AimedQuayRef>NSR:Quay:NTH-1</siri:AimedQuayRef><siri:ExpectedQuayRef>NSR:Quay:NTH-2</siri:ExpectedQuayRef></siri:ArrivalStopAssignment>
+       <siri:AimedDepartureTime>${oslo(now + 5 * MIN)}</siri:AimedDepartureTime>
+       <siri:ExpectedDepartureTime>${oslo(now + 6 * MIN)}</siri:ExpectedDepartureTime>
+       <siri:DeparturePlatformName>2</siri:DeparturePlatformName>
+       <siri:DepartureStopAssignment><siri:AimedQuayRef>NSR:Quay:NTH-1</siri:AimedQuayRef><siri:ExpectedQuayRef>NSR:Quay:NTH-2</siri:ExpectedQuayRef></siri:DepartureStopAssignment>
+       <siri:DepartureBoardingActivity>boarding</siri:DepartureBoardingActivity>
+      </siri:EstimatedCall>
+      <siri:EstimatedCall>
+       <siri:StopPointRef>NSR:Quay:OSLOS-9</siri:StopPointRef>
+       <siri:Order>2</siri:Order>
+       <siri:StopPointName>Oslo S</siri:StopPointName>
+       <siri:AimedArrivalTime>${oslo(now + 9 * MIN)}</siri:AimedArrivalTime>
+       <siri:ExpectedArrivalTime>${oslo(now + 10 * MIN)}</siri:ExpectedArrivalTime>
+       <siri:ArrivalPlatformName>9</siri:ArrivalPlatformName>
+       <siri:ArrivalBoardingActivity>alighting</siri:ArrivalBoardingActivity>
+      </siri:EstimatedCall>
+     </siri:EstimatedCalls>
+    </siri:EstimatedVehicleJourney>
+    <siri:EstimatedVehicleJourney>
+     <siri:LineRef>VYG:Line:R10</siri:LineRef>
+     <siri:FramedVehicleJourneyRef><siri:DataFrameRef>2026-11-28</siri:DataFrameRef><siri:DatedVehicleJourneyRef>VYG:ServiceJourney:810</siri:DatedVehicleJourneyRef></siri:FramedVehicleJourneyRef>
+     <siri:PublishedLineName>R10</siri:PublishedLineName>
+     <siri:DestinationRef>NSR:Quay:DRM-1</siri:DestinationRef>
+     <siri:EstimatedCalls>
+      <siri:EstimatedCall>
+       <siri:StopPointRef>NSR:Quay:NTH-2</siri:StopPointRef>
+       <siri:DestinationDisplay>Drammen</siri:DestinationDisplay>
+       <siri:AimedDepartureTime>${oslo(now + 7 * MIN)}</siri:AimedDepartureTime>
+       <siri:ExpectedDepartureTime>${oslo(now + 7 * MIN)}</siri:ExpectedDepartureTime>
+       <siri:DeparturePlatformName>2</siri:DeparturePlatformName>
+       <siri:DepartureStopAssignment><siri:AimedQuayRef>NSR:Quay:NTH-2</siri:AimedQuayRef><siri:ExpectedQuayRef>NSR:Quay:NTH-2</siri:ExpectedQuayRef></siri:DepartureStopAssignment>
+      </siri:EstimatedCall>
+      <siri:EstimatedCall>
+       <siri:StopPointRef>NSR:Quay:OSLOS-9</siri:StopPointRef>
+       <siri:DestinationDisplay>Drammen</siri:DestinationDisplay>
+       <siri:AimedDepartureTime>${oslo(now + 3 * MIN)}</siri:AimedDepartureTime>
+       <siri:ExpectedDepartureTime>${oslo(now + 3 * MIN)}</siri:ExpectedDepartureTime>
+       <siri:DeparturePlatformName>9</siri:DeparturePlatformName>
+      </siri:EstimatedCall>
+     </siri:EstimatedCalls>
+    </siri:EstimatedVehicleJourney>
+   </siri:EstimatedJourneyVersionFrame>
+  </siri:EstimatedTimetableDelivery>
+ </siri:ServiceDelivery>
+</siri:Siri>`;
+}
+
+/**
+ * The CEN example's StopMonitoring, in the default namespace, with the stop given once on the
+ * delivery (MonitoringRef) and (unless `stopOnVisit`) not on the visits, and times without an
+ * offset (Oslo wall clock) unless `offsets`.
+ * Visits: a departure, a journey ending here (DestinationRef), one that sets down only
+ * (noBoarding), one marked noService, and a planned/expected quay change by name.
+ */
+export function cenSm(now: number, o: { offsets?: boolean; stopOnVisit?: boolean } = {}): string {
+  const t = o.offsets ? oslo : osloBare;
+  const visit = (id: string, line: string, dest: string, destRef: string, inMin: number, extra = '', platform = '') => `
+    <MonitoredStopVisit>
+      <RecordedAtTime>${t(now)}</RecordedAtTime>
+      <ItemIdentifier>${id}</ItemIdentifier>${o.stopOnVisit ? '\n      <MonitoringRef>HLTST011</MonitoringRef>' : ''}
+      <MonitoredVehicleJourney>
+        <LineRef>${line}</LineRef>
+        <DirectionRef>Out</DirectionRef>
+        <FramedVehicleJourneyRef><DataFrameRef>2026-11-28</DataFrameRef><DatedVehicleJourneyRef>${id}-j</DatedVehicleJourneyRef></FramedVehicleJourneyRef>
+        <PublishedLineName>${line}</PublishedLineName>
+        <DestinationRef>${destRef}</DestinationRef>
+        <DestinationName>${dest}</DestinationName>
+        <MonitoredCall>
+          <AimedArrivalTime>${t(now + (inMin - 1) * MIN)}</AimedArrivalTime>
+          <AimedDepartureTime>${t(now + inMin * MIN)}</AimedDepartureTime>
+          <ExpectedDepartureTime>${t(now + inMin * MIN)}</ExpectedDepartureTime>
+          ${platform}${extra}
+        </MonitoredCall>
+      </MonitoredVehicleJourney>
+    </MonitoredStopVisit>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Siri version="1.3" xmlns="http://www.siri.org.uk/siri">
+  <ServiceDelivery>
+    <ResponseTimestamp>${t(now)}</ResponseTimestamp>
+    <ProducerRef>KUBRICK</ProducerRef>
+    <StopMonitoringDelivery version="1.3">
+      <ResponseTimestamp>${t(now)}</ResponseTimestamp>
+      <RequestMessageRef>12345</RequestMessageRef>
+      <MonitoringRef>HLTST011</MonitoringRef>
+      ${visit('a', '123', 'Paradise Park', 'PLACE45', 4, '', '<DeparturePlatformName>B</DeparturePlatformName><PlannedStopAssignment><QuayName>A</QuayName></PlannedStopAssignment>')}
+      ${visit('b', '124', 'Town Centre', 'HLTST011', 6)}
+      ${visit('c', '125', 'Airport', 'AIR1', 8, '<DepartureBoardingActivity>noBoarding</DepartureBoardingActivity>')}
+      ${visit('d', '126', 'Harbour', 'HBR1', 9, '<DepartureStatus>noService</DepartureStatus>')}
+      ${visit('e', '127', 'Hospital', 'HSP1', 11, '', '<DeparturePlatformName>C</DeparturePlatformName><PlannedStopAssignment><QuayName>C</QuayName></PlannedStopAssignment>')}
+    </StopMonitoringDelivery>
+  </ServiceDelivery>
+</Siri>`;
+}
