@@ -16,6 +16,7 @@ import { boardFaults, type BoardFault } from './board-check.js';
 import type { FeedDecoder } from './decoder.js';
 import type { FeedAlert, RtData, SiriData } from './model.js';
 import { FeedPoll } from './poll.js';
+import { stopMonitoringRequest } from './siri-request.js';
 import type { Schedule } from './schedule.js';
 import type { ScheduleReader } from './schedule-reader.js';
 
@@ -54,6 +55,7 @@ export class Feed {
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
+      ...(config.method === 'post' ? { post: () => ({ body: stopMonitoringRequest(config.requestorRef ?? '', [...this.stops], ctx.clock.now()), contentType: 'application/xml; charset=utf-8' }) } : {}),
       parse: (body) => (config.type === 'siri' ? decoder.siri(body, this.zone()) : decoder.tripUpdates(body, this.schedule?.trips.keys() ?? [], this.stops)),
       onData: () => this.changed(),
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),

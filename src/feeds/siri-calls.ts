@@ -41,7 +41,7 @@ export function estimatedCalls(journey: Node, times: TimeReader): SiriVisit[] {
 function callOf(j: Node, call: Node, stop: string, item: string, times: TimeReader): SiriVisit | undefined {
   const time = (...names: string[]) => {
     for (const n of names) {
-      if (call[n] === undefined) continue;
+      if (!text(call[n])) continue;
       const t = dateTime(call[n], times.zone);
       if (t !== undefined) return t;
       if (!times.unread++) times.example = `${n} "${text(call[n]).slice(0, 40)}"`;
@@ -74,8 +74,8 @@ function callOf(j: Node, call: Node, stop: string, item: string, times: TimeRead
 
 /** Whether a passenger can board here: not an arrival only, a pass through, or the journey's end. */
 function departs(j: Node, call: Node, stops: string[]): boolean {
-  const departure = call.AimedDepartureTime !== undefined || call.ExpectedDepartureTime !== undefined;
-  const arrival = call.AimedArrivalTime !== undefined || call.ExpectedArrivalTime !== undefined;
+  const departure = !!(text(call.AimedDepartureTime) || text(call.ExpectedDepartureTime));
+  const arrival = !!(text(call.AimedArrivalTime) || text(call.ExpectedArrivalTime));
   if (arrival && !departure) return false;
   if (text(call.DepartureStatus).toLowerCase() === 'noservice') return false;
   const boarding = text(call.DepartureBoardingActivity).toLowerCase();

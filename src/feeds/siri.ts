@@ -158,17 +158,31 @@ export async function parseSiri(body: Buffer, sliceMs = 4, zone?: string): Promi
   const journeys = (parent: unknown, name: string): Node[] => (json
     ? all(parent, name)
     : marks(parent).map((i) => pieces[i]?.[name]).filter(isNode));
-  for (const d of all(root, 'StopMonitoringDelivery')) {
+  const sm = all(root, 'StopMonitoringDelivery');
+  const et = all(root, 'EstimatedTimetableDelivery');
+  for (const d of sm) {
     const deliveryStop = text(d.MonitoringRef);
     for (const v of journeys(d, 'MonitoredStopVisit')) take(monitoredVisit(v, deliveryStop, times));
   }
-  for (const d of all(root, 'EstimatedTimetableDelivery')) {
+  for (const d of et) {
     for (const j of journeys(d, 'EstimatedVehicleJourney')) for (const v of estimatedCalls(j, times)) take(v);
   }
   const delivery = isNode(root.ServiceDelivery) ? root.ServiceDelivery : root;
+  if (!visits.length) refused([delivery, ...sm, ...et]);
   const info = all(root, 'ServiceDeliveryInfo')[0] ?? {};
   const ts = dateTime(delivery.ResponseTimestamp, zone) ?? dateTime(info.ResponseTimestamp, zone) ?? 0;
   return { timestamp: ts, visits, ...(times.unread ? { unreadTimes: { count: times.unread, example: times.example ?? '' } } : {}) };
+}
+
+/** A delivery with Status false is the server's refusal (a wrong RequestorRef, a key refused): said as such. */
+function refused(deliveries: Node[]): void {
+  const d = deliveries.find((x) => text(x.Status).toLowerCase() === 'false');
+  if (!d) return;
+  const condition = all(d, 'ErrorCondition')[0] ?? {};
+  const kind = Object.keys(condition).find((k) => k.endsWith('Error'));
+  const error = kind ? list(condition[kind]).find(isNode) : undefined;
+  const why = text(error?.ErrorText) || text(condition.Description) || kind || 'no reason given';
+  throw new FeedFormatError(`the SIRI server answered Status false: ${why.slice(0, 200)}`);
 }
 
 /** The indexes of the journeys cut out under `node` (cutJourneys' marks). */

@@ -135,3 +135,104 @@ export function cenSm(now: number, o: { offsets?: boolean; stopOnVisit?: boolean
   </ServiceDelivery>
 </Siri>`;
 }
+
+/** The French profile's SOAP answer to GetStopMonitoring (SIRI 2.0 FR-IDF), UTC times. */
+export function frenchSoapSm(now: number): string {
+  const visit = (id: string, line: string, dest: string, inMin: number) => `
+     <siri:MonitoredStopVisit>
+      <siri:RecordedAtTime>${iso(now)}</siri:RecordedAtTime>
+      <siri:ItemIdentifier>RATP:Item::${id}:LOC</siri:ItemIdentifier>
+      <siri:MonitoringRef>STIF:StopPoint:Q:22092:</siri:MonitoringRef>
+      <siri:MonitoredVehicleJourney>
+       <siri:LineRef>STIF:Line::${line}:</siri:LineRef>
+       <siri:FramedVehicleJourneyRef><siri:DataFrameRef>any</siri:DataFrameRef><siri:DatedVehicleJourneyRef>RATP:VehicleJourney::${id}:LOC</siri:DatedVehicleJourneyRef></siri:FramedVehicleJourneyRef>
+       <siri:PublishedLineName>${line}</siri:PublishedLineName>
+       <siri:DestinationName>${dest}</siri:DestinationName>
+       <siri:MonitoredCall>
+        <siri:StopPointRef>STIF:StopPoint:Q:22092:</siri:StopPointRef>
+        <siri:VehicleAtStop>false</siri:VehicleAtStop>
+        <siri:ExpectedArrivalTime>${iso(now + (inMin - 1) * MIN)}</siri:ExpectedArrivalTime>
+        <siri:ExpectedDepartureTime>${iso(now + inMin * MIN)}</siri:ExpectedDepartureTime>
+        <siri:DepartureStatus>onTime</siri:DepartureStatus>
+       </siri:MonitoredCall>
+      </siri:MonitoredVehicleJourney>
+     </siri:MonitoredStopVisit>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/">
+ <S:Body>
+  <sw:GetStopMonitoringResponse xmlns:sw="http://wsdl.siri.org.uk" xmlns:siri="http://www.siri.org.uk/siri">
+   <ServiceDeliveryInfo>
+    <siri:ResponseTimestamp>${iso(now)}</siri:ResponseTimestamp>
+    <siri:ProducerRef>RATP</siri:ProducerRef>
+    <siri:ResponseMessageIdentifier>RATP:ResponseMessage::1:LOC</siri:ResponseMessageIdentifier>
+    <siri:RequestMessageRef>mlds-1</siri:RequestMessageRef>
+   </ServiceDeliveryInfo>
+   <Answer>
+    <siri:StopMonitoringDelivery version="2.0:FR-IDF-2.4">
+     <siri:ResponseTimestamp>${iso(now)}</siri:ResponseTimestamp>
+     <siri:RequestMessageRef>mlds-1</siri:RequestMessageRef>
+     <siri:Status>true</siri:Status>${visit('8101', 'C01374', 'Château de Vincennes', 3)}${visit('8102', 'C01374', 'La D&#233;fense', 5)}
+    </siri:StopMonitoringDelivery>
+   </Answer>
+   <AnswerExtension/>
+  </sw:GetStopMonitoringResponse>
+ </S:Body>
+</S:Envelope>`;
+}
+
+/** A SOAP 1.1 Fault, as a French profile server answers a request it refuses. */
+export const SOAP_FAULT = `<?xml version="1.0" encoding="UTF-8"?>
+<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>
+<faultcode>soap:Client</faultcode><faultstring>Unknown RequestorRef</faultstring></soap:Fault></soap:Body></soap:Envelope>`;
+
+/** PRIM's SIRI-Lite stop-monitoring JSON: values as {"value": ...}, names as lists of them. */
+export function primJson(now: number): string {
+  const visit = (id: string, line: string, dest: string, inMin: number, platform: string) => ({
+    RecordedAtTime: iso(now), ItemIdentifier: `SNCF_ACCES_CLOUD:Item::${id}`,
+    MonitoringRef: { value: 'STIF:StopPoint:Q:473921:' },
+    MonitoredVehicleJourney: {
+      LineRef: { value: `STIF:Line::${line}:` }, OperatorRef: { value: 'SNCF_ACCES_CLOUD:Operator::SNCF:' },
+      FramedVehicleJourneyRef: { DataFrameRef: { value: 'any' }, DatedVehicleJourneyRef: `SNCF_ACCES_CLOUD:VehicleJourney::${id}:LOC` },
+      DirectionName: [{ value: dest }], DestinationRef: { value: 'STIF:StopPoint:Q:411352:' }, DestinationName: [{ value: dest }],
+      JourneyNote: [], VehicleJourneyName: [],
+      MonitoredCall: {
+        StopPointName: [{ value: 'Châtelet les Halles' }], VehicleAtStop: false, DestinationDisplay: [{ value: dest }],
+        ExpectedArrivalTime: iso(now + (inMin - 1) * MIN), ExpectedDepartureTime: iso(now + inMin * MIN),
+        AimedDepartureTime: iso(now + inMin * MIN), DepartureStatus: 'onTime', ArrivalPlatformName: { value: platform },
+        DepartureStopAssignment: { ExpectedQuayRef: { value: 'STIF:StopPoint:Q:473921:' } },
+      },
+    },
+  });
+  return JSON.stringify({
+    Siri: { ServiceDelivery: {
+      ResponseTimestamp: iso(now), ProducerRef: 'IVTR_HET', ResponseMessageIdentifier: 'IVTR_HET:ResponseMessage:1:LOC:',
+      StopMonitoringDelivery: [{
+        ResponseTimestamp: iso(now), Version: '2.0', Status: 'true',
+        MonitoredStopVisit: [visit('PAUL', 'C01742', 'Saint-Germain-en-Laye', 2, '1'), visit('QIKI', 'C01742', 'Boissy-Saint-Léger', 4, '2')],
+      }],
+    } },
+  });
+}
+
+/** 511's SIRI-Lite JSON: a byte order mark, no Siri object, a delivery as one object. */
+export function json511(now: number): string {
+  return `\uFEFF${JSON.stringify({
+    ServiceDelivery: {
+      ResponseTimestamp: iso(now), ProducerRef: 'SF', Status: true,
+      StopMonitoringDelivery: {
+        version: '1.4', ResponseTimestamp: iso(now), Status: true,
+        MonitoredStopVisit: [{
+          RecordedAtTime: iso(now), MonitoringRef: '15553',
+          MonitoredVehicleJourney: {
+            LineRef: '14', DirectionRef: 'IB', FramedVehicleJourneyRef: { DataFrameRef: '2026-11-28', DatedVehicleJourneyRef: '11443123' },
+            PublishedLineName: 'MISSION', OperatorRef: 'SF', DestinationRef: '15551', DestinationName: 'Ferry Plaza', Monitored: true,
+            MonitoredCall: {
+              StopPointRef: '15553', StopPointName: 'Mission St & 16th St', AimedArrivalTime: iso(now + 6 * MIN), ExpectedArrivalTime: iso(now + 7 * MIN),
+              AimedDepartureTime: iso(now + 6 * MIN), ExpectedDepartureTime: null,
+            },
+          },
+        }],
+      },
+    },
+  })}`;
+}
