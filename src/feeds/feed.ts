@@ -17,6 +17,7 @@ import type { FeedDecoder } from './decoder.js';
 import type { FeedAlert, RtData, SiriData } from './model.js';
 import { FeedPoll } from './poll.js';
 import { stopMonitoringRequest } from './siri-request.js';
+import { siriAlertsAt } from './siri-alert-stops.js';
 import type { Schedule } from './schedule.js';
 import type { ScheduleReader } from './schedule-reader.js';
 
@@ -57,7 +58,11 @@ export class Feed {
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
       ...(config.method === 'post' ? { post: () => ({ body: stopMonitoringRequest(config.requestorRef ?? '', [...this.stops], ctx.clock.now()), contentType: 'application/xml; charset=utf-8' }) } : {}),
       parse: (body) => (config.type === 'siri' ? decoder.siri(body, this.zone()) : decoder.tripUpdates(body, this.schedule?.trips.keys() ?? [], this.stops)),
-      onData: () => this.changed(),
+      onData: () => {
+        this.changed();
+        // A SIRI situation for a journey is shown where the journey departs: that moves with the data.
+        if (config.type === 'siri' && this.alerts?.data) void this.showAlerts(false);
+      },
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
     if (config.alertsUrl) {
@@ -228,7 +233,10 @@ export class Feed {
       const routesAt = (stops: readonly string[]) => (this.config.type === 'siri'
         ? [...new Set(((this.rt.data as SiriData | undefined)?.visits ?? []).filter((v) => stops.includes(v.stop)).flatMap((v) => [v.route, v.line]))]
         : this.schedule?.routesAt(stops) ?? []);
-      await this.shows.update(this.ctx, alertTargets(this.config, routesAt), this.alerts?.data ?? [], this.ctx.clock.now(), renew);
+      const alerts = this.config.type === 'siri'
+        ? siriAlertsAt(this.alerts?.data ?? [], (this.rt.data as SiriData | undefined)?.visits ?? [], [...this.stops])
+        : this.alerts?.data ?? [];
+      await this.shows.update(this.ctx, alertTargets(this.config, routesAt), alerts, this.ctx.clock.now(), renew);
     });
     return this.running;
   }

@@ -71,4 +71,8 @@ export interface FeedAlert {
   periods: Array<{ start?: number; end?: number }>;
   stops: string[];
   routes: string[];
+  /** SIRI-SX: the journeys it affects (DatedVehicleJourneyRef), shown where they depart. */
+  journeys?: string[];
+  /** SIRI-SX: the whole network (AllLines). */
+  network?: true;
 }

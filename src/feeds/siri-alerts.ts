@@ -1,12 +1,22 @@
 // SIRI-SX situations (SituationExchangeDelivery/Situations/PtSituationElement) as feed alerts:
 // SituationNumber, ValidityPeriod (StartTime, EndTime), Summary (else Description), Progress
-// (closed ones are left out), Affects: StopPoints/AffectedStopPoint/StopPointRef and
-// Networks/AffectedNetwork/AffectedLine/LineRef, read at any depth under Affects.
+// (closed ones are left out), and what they affect (Affects):
+//   StopPoints/AffectedStopPoint/StopPointRef, StopPlaces/AffectedStopPlace/StopPlaceRef: stops;
+//   Networks/AffectedNetwork/AffectedLine/LineRef: lines; an AffectedNetwork with AllLines, or
+//     naming no line: the whole network (every board of the feed);
+//   VehicleJourneys/AffectedVehicleJourney (FramedVehicleJourneyRef/DatedVehicleJourneyRef,
+//     DatedVehicleJourneyRef, VehicleJourneyRef): journeys, shown on the boards they depart from.
+// A stop or line named only inside an affected journey narrows that journey; it is not read as
+// affected on its own.
 import type { FeedAlert } from './model.js';
 import { parseDocument } from './siri.js';
-import { all, dateTime, text } from './siri-values.js';
+import { all, dateTime, isNode, list, text, type Node } from './siri-values.js';
 
 const MAX_ALERTS = 1000;
+const MAX_REFS = 1000;
+
+const first = (v: unknown): Node => list(v).find(isNode) ?? {};
+const refs = (nodes: Node[], read: (n: Node) => string) => [...new Set(nodes.map(read).filter(Boolean))].slice(0, MAX_REFS);
 
 export function parseSiriSx(body: Buffer): FeedAlert[] {
   const siri = parseDocument(body);
@@ -16,12 +26,17 @@ export function parseSiriSx(body: Buffer): FeedAlert[] {
     if (text(s.Progress).toLowerCase() === 'closed') continue;
     const t = text(s.Summary) || text(s.Description);
     if (!t) continue;
+    const affects = first(s.Affects);
+    const networks = all(affects.Networks, 'AffectedNetwork');
+    const journeys = refs(all(affects.VehicleJourneys, 'AffectedVehicleJourney'), (j) => text(first(j.FramedVehicleJourneyRef).DatedVehicleJourneyRef) || text(j.DatedVehicleJourneyRef) || text(j.VehicleJourneyRef));
     alerts.push({
       id: text(s.SituationNumber) || t,
       text: t.replace(/\s+/g, ' '),
       periods: all(s, 'ValidityPeriod').map((p) => ({ start: dateTime(p.StartTime), end: dateTime(p.EndTime) })),
-      stops: all(s.Affects, 'AffectedStopPoint').map((p) => text(p.StopPointRef)).filter(Boolean),
-      routes: all(s.Affects, 'AffectedLine').map((l) => text(l.LineRef)).filter(Boolean),
+      stops: [...refs(all(affects.StopPoints, 'AffectedStopPoint'), (p) => text(p.StopPointRef)), ...refs(all(affects.StopPlaces, 'AffectedStopPlace'), (p) => text(p.StopPlaceRef))],
+      routes: refs(all(networks, 'AffectedLine'), (l) => text(l.LineRef)),
+      ...(journeys.length ? { journeys } : {}),
+      ...(networks.some((n) => n.AllLines !== undefined || !all(n, 'AffectedLine').length) ? { network: true as const } : {}),
     });
   }
   return alerts;

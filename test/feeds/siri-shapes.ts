@@ -236,3 +236,36 @@ export function json511(now: number): string {
     },
   })}`;
 }
+
+/** Entur SIRI-SX: situations for the whole network, one journey, one line, one stop and a journey not running here. */
+export function enturSx(now: number): string {
+  const situation = (id: string, summary: string, affects: string) => `
+    <siri:PtSituationElement>
+     <siri:CreationTime>${oslo(now - 10 * MIN)}</siri:CreationTime>
+     <siri:ParticipantRef>VYG</siri:ParticipantRef>
+     <siri:SituationNumber>VYG:SituationNumber:${id}</siri:SituationNumber>
+     <siri:Source><siri:SourceType>directReport</siri:SourceType></siri:Source>
+     <siri:Progress>open</siri:Progress>
+     <siri:ValidityPeriod><siri:StartTime>${oslo(now - 10 * MIN)}</siri:StartTime><siri:EndTime>${oslo(now + 120 * MIN)}</siri:EndTime></siri:ValidityPeriod>
+     <siri:UndefinedReason/>
+     <siri:ReportType>incident</siri:ReportType>
+     <siri:Summary xml:lang="NO">${summary}</siri:Summary>
+     <siri:Affects>${affects}</siri:Affects>
+    </siri:PtSituationElement>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<siri:Siri xmlns:siri="http://www.siri.org.uk/siri" version="2.0">
+ <siri:ServiceDelivery>
+  <siri:ResponseTimestamp>${oslo(now)}</siri:ResponseTimestamp>
+  <siri:SituationExchangeDelivery version="2.0">
+   <siri:ResponseTimestamp>${oslo(now)}</siri:ResponseTimestamp>
+   <siri:Situations>${situation('1', 'Signal fault: all trains delayed', '<siri:Networks><siri:AffectedNetwork><siri:AllLines/></siri:AffectedNetwork></siri:Networks>')}${situation('2', 'Train 2121 runs with fewer cars', `
+     <siri:VehicleJourneys><siri:AffectedVehicleJourney>
+      <siri:FramedVehicleJourneyRef><siri:DataFrameRef>2026-11-28</siri:DataFrameRef><siri:DatedVehicleJourneyRef>VYG:ServiceJourney:2121</siri:DatedVehicleJourneyRef></siri:FramedVehicleJourneyRef>
+      <siri:Route><siri:StopPoints><siri:AffectedStopPoint><siri:StopPointRef>NSR:Quay:OSLOS-9</siri:StopPointRef></siri:AffectedStopPoint></siri:StopPoints></siri:Route>
+     </siri:AffectedVehicleJourney></siri:VehicleJourneys>`)}${situation('3', 'R10 replaced by bus after Drammen', '<siri:Networks><siri:AffectedNetwork><siri:AffectedLine><siri:LineRef>VYG:Line:R10</siri:LineRef></siri:AffectedLine></siri:AffectedNetwork></siri:Networks>')}${situation('4', 'Lift out of order at Oslo S track 9', '<siri:StopPoints><siri:AffectedStopPoint><siri:StopPointRef>NSR:Quay:OSLOS-9</siri:StopPointRef></siri:AffectedStopPoint></siri:StopPoints>')}${situation('5', 'Train 999 cancelled', `
+     <siri:VehicleJourneys><siri:AffectedVehicleJourney><siri:DatedVehicleJourneyRef>VYG:ServiceJourney:999</siri:DatedVehicleJourneyRef><siri:LineRef>VYG:Line:L1</siri:LineRef></siri:AffectedVehicleJourney></siri:VehicleJourneys>`)}
+   </siri:Situations>
+  </siri:SituationExchangeDelivery>
+ </siri:ServiceDelivery>
+</siri:Siri>`;
+}
