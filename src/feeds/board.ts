@@ -72,7 +72,8 @@ export function siriBoard(q: BoardQuery, data: SiriData | undefined, fresh: bool
     const time = fresh ? v.expected ?? v.aimed : v.aimed;
     if (time === undefined || time < q.now) continue;
     out.push({
-      key: v.key, route: v.route, destination: v.destination, platform: v.platform, time, live: fresh && v.expected !== undefined, cancelled: v.cancelled,
+      key: v.key, route: v.route, destination: v.destination, platform: v.platform, time,
+      live: fresh && v.expected !== undefined, cancelled: v.cancelled,
       ...(v.platformChanged ? { platformChanged: true } : {}), ...(zone ? { zone } : {}),
     });
   }

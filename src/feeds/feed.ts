@@ -56,8 +56,10 @@ export class Feed {
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-      ...(config.method === 'post' ? { post: () => ({ body: stopMonitoringRequest(config.requestorRef ?? '', [...this.stops], ctx.clock.now()), contentType: 'application/xml; charset=utf-8' }) } : {}),
-      parse: (body) => (config.type === 'siri' ? decoder.siri(body, this.zone()) : decoder.tripUpdates(body, this.schedule?.trips.keys() ?? [], this.stops)),
+      ...(config.method === 'post' ? { post: () => this.siriRequest() } : {}),
+      parse: (body) => (config.type === 'siri'
+        ? decoder.siri(body, this.zone())
+        : decoder.tripUpdates(body, this.schedule?.trips.keys() ?? [], this.stops)),
       onData: () => {
         this.changed();
         // A SIRI situation for a journey is shown where the journey departs: that moves with the data.
@@ -101,15 +103,26 @@ export class Feed {
     if (clearAlerts) await this.shows?.clearAll(this.ctx);
   }
 
+  /** What a SIRI feed asked by POST sends: a StopMonitoringRequest for every board stop. */
+  private siriRequest(): { body: string; contentType: string } {
+    const body = stopMonitoringRequest(this.config.requestorRef ?? '', [...this.stops], this.ctx.clock.now());
+    return { body, contentType: 'application/xml; charset=utf-8' };
+  }
+
   zone(): string {
     return this.config.timezone ?? this.schedule?.agencyZone ?? this.ctx.config().timezone ?? systemZone();
   }
 
   board(q: BoardQuery): BoardData {
     const fresh = this.dataAge(q.now) <= q.staleAfter * 1000;
-    if (this.config.type === 'siri') return siriBoard(q, this.rt.data as SiriData | undefined, fresh, this.config.timezone);
+    if (this.config.type === 'siri') return siriBoard(q, this.siri(), fresh, this.config.timezone);
     if (!this.schedule && !this.rt.data) return NO_DATA;
     return gtfsBoard(q, { schedule: this.schedule, zone: this.zone(), rt: this.rt.data as RtData | undefined, fresh });
+  }
+
+  /** A SIRI feed's last good data. */
+  private siri(): SiriData | undefined {
+    return this.config.type === 'siri' ? this.rt.data as SiriData | undefined : undefined;
   }
 
   /**
@@ -132,7 +145,7 @@ export class Feed {
       ...(stamp ? { feedTimestamp: isoTime(stamp), dataAgeSeconds: Math.round(this.dataAge(now) / 1000) } : {}),
       lastFault: rt.lastFault,
       zone: this.zone(),
-      ...(this.config.type === 'siri' && (this.rt.data as SiriData | undefined)?.unreadTimes ? { unreadTimes: (this.rt.data as SiriData).unreadTimes } : {}),
+      ...(this.siri()?.unreadTimes ? { unreadTimes: this.siri()?.unreadTimes } : {}),
       realtime: rt,
       ...(this.config.static ? {
         schedule: {
@@ -152,10 +165,12 @@ export class Feed {
       const age = rt.ageSeconds === undefined ? 'no good data yet' : `the last good data is ${rt.ageSeconds} s old`;
       out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.failingSince ?? isoTime(now) });
     }
-    const unread = this.config.type === 'siri' ? (this.rt.data as SiriData | undefined)?.unreadTimes : undefined;
+    const unread = this.siri()?.unreadTimes;
     if (unread) {
-      const why = `${unread.count} SIRI time(s) cannot be read, so their calls are not shown (the first: ${unread.example}); a time without a UTC offset is read in the feed's timezone`;
-      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${why}`, since: isoTime(this.rt.lastGoodAt ?? now) });
+      const why = `${unread.count} SIRI time(s) cannot be read, so their calls are not shown (the first: `
+        + `${unread.example}); a time without a UTC offset is read in the feed's timezone`;
+      const since = isoTime(this.rt.lastGoodAt ?? now);
+      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${why}`, since });
     }
     // Boards the schedule leaves blank for ever (an unknown stop, a route that does not call there).
     if (this.schedule) {
@@ -231,10 +246,11 @@ export class Feed {
     this.running = this.running.then(async () => {
       if (this.stopped || !this.shows) return;
       const routesAt = (stops: readonly string[]) => (this.config.type === 'siri'
-        ? [...new Set(((this.rt.data as SiriData | undefined)?.visits ?? []).filter((v) => stops.includes(v.stop)).flatMap((v) => [v.route, v.line]))]
+        ? [...new Set((this.siri()?.visits ?? [])
+          .filter((v) => stops.includes(v.stop)).flatMap((v) => [v.route, v.line]))]
         : this.schedule?.routesAt(stops) ?? []);
       const alerts = this.config.type === 'siri'
-        ? siriAlertsAt(this.alerts?.data ?? [], (this.rt.data as SiriData | undefined)?.visits ?? [], [...this.stops])
+        ? siriAlertsAt(this.alerts?.data ?? [], this.siri()?.visits ?? [], [...this.stops])
         : this.alerts?.data ?? [];
       await this.shows.update(this.ctx, alertTargets(this.config, routesAt), alerts, this.ctx.clock.now(), renew);
     });

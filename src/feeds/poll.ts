@@ -126,7 +126,9 @@ export class FeedPoll<T> {
     try {
       let res;
       try {
-        res = await fetchLimited(this.o.url, { maxBytes: this.o.maxBytes, timeoutMs: FEED_TIMEOUT_MS, portRange: this.o.portRange, signal: abort.signal, field: this.o.field, headers,
+        res = await fetchLimited(this.o.url, {
+          maxBytes: this.o.maxBytes, timeoutMs: FEED_TIMEOUT_MS, portRange: this.o.portRange, signal: abort.signal,
+          field: this.o.field, headers,
           ...(post ? { method: 'POST' as const, body: post.body } : {}),
         });
       } catch (err) {

@@ -7,7 +7,9 @@ import type { FeedAlert, SiriVisit } from './model.js';
  * The situations as the boards match them (by stop or line): one for the whole network names
  * every board stop of the feed, one for journeys the stops those journeys depart from now.
  */
-export function siriAlertsAt(alerts: readonly FeedAlert[], visits: readonly SiriVisit[], boardStops: readonly string[]): FeedAlert[] {
+export function siriAlertsAt(
+  alerts: readonly FeedAlert[], visits: readonly SiriVisit[], boardStops: readonly string[],
+): FeedAlert[] {
   return alerts.map((a) => {
     if (!a.network && !a.journeys?.length) return a;
     const stops = new Set(a.stops);

@@ -11,12 +11,14 @@
 import type { FeedAlert } from './model.js';
 import { parseDocument } from './siri.js';
 import { all, dateTime, isNode, list, text, type Node } from './siri-values.js';
+import { journeyRef } from './siri-calls.js';
 
 const MAX_ALERTS = 1000;
 const MAX_REFS = 1000;
 
 const first = (v: unknown): Node => list(v).find(isNode) ?? {};
-const refs = (nodes: Node[], read: (n: Node) => string) => [...new Set(nodes.map(read).filter(Boolean))].slice(0, MAX_REFS);
+const refs = (nodes: Node[], read: (n: Node) => string) => [...new Set(nodes.map(read).filter(Boolean))]
+  .slice(0, MAX_REFS);
 
 export function parseSiriSx(body: Buffer): FeedAlert[] {
   const siri = parseDocument(body);
@@ -28,15 +30,18 @@ export function parseSiriSx(body: Buffer): FeedAlert[] {
     if (!t) continue;
     const affects = first(s.Affects);
     const networks = all(affects.Networks, 'AffectedNetwork');
-    const journeys = refs(all(affects.VehicleJourneys, 'AffectedVehicleJourney'), (j) => text(first(j.FramedVehicleJourneyRef).DatedVehicleJourneyRef) || text(j.DatedVehicleJourneyRef) || text(j.VehicleJourneyRef));
+    const journeys = refs(all(affects.VehicleJourneys, 'AffectedVehicleJourney'), journeyRef);
+    const stopPoints = refs(all(affects.StopPoints, 'AffectedStopPoint'), (p) => text(p.StopPointRef));
+    const stopPlaces = refs(all(affects.StopPlaces, 'AffectedStopPlace'), (p) => text(p.StopPlaceRef));
+    const wholeNetwork = networks.some((n) => n.AllLines !== undefined || !all(n, 'AffectedLine').length);
     alerts.push({
       id: text(s.SituationNumber) || t,
       text: t.replace(/\s+/g, ' '),
       periods: all(s, 'ValidityPeriod').map((p) => ({ start: dateTime(p.StartTime), end: dateTime(p.EndTime) })),
-      stops: [...refs(all(affects.StopPoints, 'AffectedStopPoint'), (p) => text(p.StopPointRef)), ...refs(all(affects.StopPlaces, 'AffectedStopPlace'), (p) => text(p.StopPlaceRef))],
+      stops: [...stopPoints, ...stopPlaces],
       routes: refs(all(networks, 'AffectedLine'), (l) => text(l.LineRef)),
       ...(journeys.length ? { journeys } : {}),
-      ...(networks.some((n) => n.AllLines !== undefined || !all(n, 'AffectedLine').length) ? { network: true as const } : {}),
+      ...(wholeNetwork ? { network: true as const } : {}),
     });
   }
   return alerts;

@@ -52,7 +52,7 @@ function callOf(j: Node, call: Node, stop: string, item: string, times: TimeRead
   const alias = [text(call.StopPointRef), quay.ref].filter((s) => s && s !== stop);
   if (!departs(j, call, [stop, ...alias])) return undefined;
   const framed = first(j.FramedVehicleJourneyRef);
-  const journey = text(framed.DatedVehicleJourneyRef) || text(j.DatedVehicleJourneyRef) || text(j.VehicleJourneyRef) || item;
+  const journey = journeyRef(j) || item;
   const aimed = time('AimedDepartureTime', 'AimedArrivalTime');
   const route = text(j.PublishedLineName) || text(j.LineRef);
   const platform = quay.name || text(call.DeparturePlatformName) || text(call.ArrivalPlatformName);
@@ -70,6 +70,12 @@ function callOf(j: Node, call: Node, stop: string, item: string, times: TimeRead
     expected: time('ExpectedDepartureTime', 'ExpectedArrivalTime'),
     cancelled: isTrue(call.Cancellation) || text(call.DepartureStatus).toLowerCase() === 'cancelled',
   };
+}
+
+/** A journey's id: FramedVehicleJourneyRef's DatedVehicleJourneyRef, else its own, else VehicleJourneyRef. */
+export function journeyRef(j: Node): string {
+  return text(first(j.FramedVehicleJourneyRef).DatedVehicleJourneyRef) || text(j.DatedVehicleJourneyRef)
+    || text(j.VehicleJourneyRef);
 }
 
 /** Whether a passenger can board here: not an arrival only, a pass through, or the journey's end. */
@@ -95,10 +101,13 @@ function stopAssignment(call: Node): { ref: string; name: string; changed(platfo
   const expected = first(call.ExpectedStopAssignment);
   const aimedRef = text(a.AimedQuayRef) || text(planned.AimedQuayRef) || text(planned.QuayRef);
   const aimedName = text(a.AimedQuayName) || text(planned.AimedQuayName) || text(planned.QuayName);
-  const ref = text(a.ActualQuayRef) || text(a.ExpectedQuayRef) || text(expected.ActualQuayRef) || text(expected.ExpectedQuayRef) || text(expected.QuayRef);
-  const name = text(a.ActualQuayName) || text(a.ExpectedQuayName) || text(expected.ExpectedQuayName) || text(expected.QuayName);
+  const ref = text(a.ActualQuayRef) || text(a.ExpectedQuayRef)
+    || text(expected.ActualQuayRef) || text(expected.ExpectedQuayRef) || text(expected.QuayRef);
+  const name = text(a.ActualQuayName) || text(a.ExpectedQuayName)
+    || text(expected.ExpectedQuayName) || text(expected.QuayName);
+  const differ = (x: string, y: string) => !!x && !!y && x !== y;
   return {
     ref, name,
-    changed: (platform) => (!!aimedRef && !!ref && aimedRef !== ref) || (!!aimedName && !!platform && aimedName !== platform),
+    changed: (platform) => differ(aimedRef, ref) || differ(aimedName, platform),
   };
 }

@@ -21,10 +21,10 @@ import { estimatedCalls, monitoredVisit, type TimeReader } from './siri-calls.js
 const VISIT_MARK = 'mlds-cut';
 
 const REPEATED = new Set([
-  'MonitoredStopVisit', 'EstimatedVehicleJourney', 'EstimatedCall', 'EstimatedJourneyVersionFrame', 'StopMonitoringDelivery',
-  'EstimatedTimetableDelivery', 'PtSituationElement', 'ValidityPeriod', 'AffectedStopPoint', 'AffectedLine', 'AffectedNetwork',
-  'DestinationName', 'PublishedLineName', 'Summary', 'Description', 'SituationExchangeDelivery', 'MonitoringRef', VISIT_MARK,
-  'AffectedVehicleJourney', 'AffectedStopPlace',
+  'MonitoredStopVisit', 'EstimatedVehicleJourney', 'EstimatedCall', 'EstimatedJourneyVersionFrame',
+  'StopMonitoringDelivery', 'EstimatedTimetableDelivery', 'PtSituationElement', 'ValidityPeriod', 'AffectedStopPoint',
+  'AffectedLine', 'AffectedNetwork', 'DestinationName', 'PublishedLineName', 'Summary', 'Description',
+  'SituationExchangeDelivery', 'MonitoringRef', VISIT_MARK, 'AffectedVehicleJourney', 'AffectedStopPlace',
 ]);
 const MAX_VISITS = 50_000;
 
@@ -84,13 +84,15 @@ function rootOf(doc: unknown, json: boolean): Node {
   if (body) {
     const fault = all(body, 'Fault')[0];
     if (fault) {
-      const why = text(fault.faultstring) || text(all(fault, 'Text')[0]) || text(all(fault, 'ErrorText')[0]) || 'no reason given';
+      const why = text(fault.faultstring) || text(all(fault, 'Reason')[0]?.Text) || 'no reason given';
       throw new FeedFormatError(`the SIRI server answered a SOAP Fault: ${why.slice(0, 200)}`);
     }
     return body;
   }
   if (json && isNode(doc) && isNode(doc.ServiceDelivery)) return doc;
-  throw new FeedFormatError(json ? 'not a SIRI-Lite document: no Siri or ServiceDelivery object' : 'not a SIRI document: no Siri element (nor a SOAP Envelope holding one)');
+  throw new FeedFormatError(json
+    ? 'not a SIRI-Lite document: no Siri or ServiceDelivery object'
+    : 'not a SIRI document: no Siri element (nor a SOAP Envelope holding one)');
 }
 
 /** A whole document's SIRI root, parsed at once (situations: small documents). */
@@ -171,7 +173,8 @@ export async function parseSiri(body: Buffer, sliceMs = 4, zone?: string): Promi
   if (!visits.length) refused([delivery, ...sm, ...et]);
   const info = all(root, 'ServiceDeliveryInfo')[0] ?? {};
   const ts = dateTime(delivery.ResponseTimestamp, zone) ?? dateTime(info.ResponseTimestamp, zone) ?? 0;
-  return { timestamp: ts, visits, ...(times.unread ? { unreadTimes: { count: times.unread, example: times.example ?? '' } } : {}) };
+  const unreadTimes = times.unread ? { count: times.unread, example: times.example ?? '' } : undefined;
+  return { timestamp: ts, visits, ...(unreadTimes ? { unreadTimes } : {}) };
 }
 
 /** A delivery with Status false is the server's refusal (a wrong RequestorRef, a key refused): said as such. */
