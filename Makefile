@@ -35,7 +35,7 @@ DEB_VERSION = $(shell node -p "require('./package.json').version")
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)
 PORT ?= 9199
 
-.PHONY: deps test-deps build native cross run test test-vm test-arm64 lint typecheck bench clean deb deb-arm64-native lintian image-arm64 test-image bench-image bundle bundle-keys
+.PHONY: deps test-deps build native cross run test test-vm test-arm64 lint format typecheck bench clean deb deb-arm64-native lintian image-arm64 test-image bench-image bundle bundle-keys
 
 # Installs only what is missing; silent when everything is there.
 define apt_ensure
@@ -149,6 +149,10 @@ typecheck: deps
 lint: deps
 	@npx eslint src test bench
 	@npx depcruise src --config .dependency-cruiser.cjs --output-type err
+
+# Prettier's layout of src/, test/ and bench/ (.prettierrc.json; docs/decisions.md, "Formatting").
+format: deps
+	@npx prettier --write --log-level warn src test bench
 
 # A first run replays the example's saved requests after the boot screens. The example's
 # poller reads examples/feed/ from a small static server on port 9198 that lives as long as the service.

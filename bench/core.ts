@@ -41,7 +41,10 @@ function rssMb(pid: number): number {
 
 const BARE = `
 const http = require('node:http');
-const s = http.createServer((req, res) => { res.setHeader('Content-Type', 'application/json'); res.end('{"result":"command received"}'); });
+const s = http.createServer((req, res) => {
+  res.setHeader('Content-Type', 'application/json');
+  res.end('{"result":"command received"}');
+});
 s.listen(0, '127.0.0.1', () => console.log('listening on port ' + s.address().port));`;
 
 /** CPU seconds (user + system) a process has used, from /proc. */
@@ -103,8 +106,8 @@ async function commandFigures(barePort: number, barePid: number, svcPort: number
       ratio(m('early', 'rps'), m('router', 'rps'))].join(' | '));
   }
   return [
-    `${ROUNDS} alternating rounds of ${SECONDS} s per target, medians; load average ${load0.toFixed(2)} at the start, `
-      + `${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`, '',
+    `${ROUNDS} alternating rounds of ${SECONDS} s per target, medians; `
+      + `load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`, '',
     '| connections | bare node:http req/s | /mlds req/s | ratio | bare p50 / p99 ms | /mlds p50 / p99 ms '
       + '| server CPU per request, bare / /mlds | bare / /mlds CPU | errors |',
     '|---|---|---|---|---|---|---|---|---|',

@@ -38,12 +38,17 @@ export function bigFeed(bytes: number): { buf: Buffer; trips: string[] } {
 
 /** A SIRI StopMonitoring delivery of about `bytes`. */
 export function bigSiri(bytes: number): { buf: Buffer; visits: number } {
-  const visit = (i: number) => `<MonitoredStopVisit><MonitoringRef>STOP${i % 500}</MonitoringRef><MonitoredVehicleJourney><LineRef>L${i % 90}</LineRef>`
-    + `<FramedVehicleJourneyRef><DataFrameRef>2026-11-28</DataFrameRef><DatedVehicleJourneyRef>J${i}</DatedVehicleJourneyRef></FramedVehicleJourneyRef>`
-    + `<PublishedLineName>${i % 90}</PublishedLineName><DestinationName>Destination ${i % 77}</DestinationName><MonitoredCall><StopPointRef>STOP${i % 500}</StopPointRef>`
-    + '<AimedDepartureTime>2026-11-28T11:05:00+01:00</AimedDepartureTime><ExpectedDepartureTime>2026-11-28T11:07:30+01:00</ExpectedDepartureTime>'
+  const visit = (i: number) => `<MonitoredStopVisit><MonitoringRef>STOP${i % 500}</MonitoringRef>`
+    + `<MonitoredVehicleJourney><LineRef>L${i % 90}</LineRef>`
+    + '<FramedVehicleJourneyRef><DataFrameRef>2026-11-28</DataFrameRef>'
+    + `<DatedVehicleJourneyRef>J${i}</DatedVehicleJourneyRef></FramedVehicleJourneyRef>`
+    + `<PublishedLineName>${i % 90}</PublishedLineName><DestinationName>Destination ${i % 77}</DestinationName>`
+    + `<MonitoredCall><StopPointRef>STOP${i % 500}</StopPointRef>`
+    + '<AimedDepartureTime>2026-11-28T11:05:00+01:00</AimedDepartureTime>'
+    + '<ExpectedDepartureTime>2026-11-28T11:07:30+01:00</ExpectedDepartureTime>'
     + '<DeparturePlatformName>2</DeparturePlatformName></MonitoredCall></MonitoredVehicleJourney></MonitoredStopVisit>\n';
-  const parts = ['<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery><ResponseTimestamp>2026-11-28T10:00:00Z</ResponseTimestamp><StopMonitoringDelivery>'];
+  const parts = ['<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery>'
+    + '<ResponseTimestamp>2026-11-28T10:00:00Z</ResponseTimestamp><StopMonitoringDelivery>'];
   let size = 0;
   let n = 0;
   while (size < bytes) { const v = visit(n++); parts.push(v); size += v.length; }

@@ -36,7 +36,8 @@ function commandFor(cfg: Record<string, any>): (inumber: string) => string { // 
   const [id, d] = Object.entries(cfg.displays)[0] as [string, { layout: Record<string, Record<string, { type: string }>> }];
   const [layout, areas] = Object.entries(d.layout)[0];
   const text = Object.entries(areas).find(([, a]) => a.type === 'text')?.[0];
-  return (n) => `id=${encodeURIComponent(id)}&layout=${encodeURIComponent(layout)}${text ? `&${encodeURIComponent(text)}=T${n}` : ''}&inumber=${n}`;
+  const head = `id=${encodeURIComponent(id)}&layout=${encodeURIComponent(layout)}`;
+  return (n) => `${head}${text ? `&${encodeURIComponent(text)}=T${n}` : ''}&inumber=${n}`;
 }
 
 async function roundTrips(dir: string, broker: Broker): Promise<{ mqtt: number[]; http: number[]; burstMs: number; lost: number; duplicated: number }> {

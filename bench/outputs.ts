@@ -57,7 +57,8 @@ async function conversion(): Promise<string[]> {
   ];
   for (const [name, lut] of tables) {
     const ms = await timeMs(50, () => n.convert(f.data, w, h, d32, 0, w * 4, FORMATS.XRGB8888, lut));
-    rows.push(`| RGBA to XRGB8888 ${name} | ${ms.toFixed(3)} | ${(bytes / ms / 1e6).toFixed(1)} | ${(memcpy / ms).toFixed(2)} |`);
+    const mbPerMs = (bytes / ms / 1e6).toFixed(1);
+    rows.push(`| RGBA to XRGB8888 ${name} | ${ms.toFixed(3)} | ${mbPerMs} | ${(memcpy / ms).toFixed(2)} |`);
   }
   return rows;
 }

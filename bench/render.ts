@@ -303,7 +303,8 @@ export async function benchRender(seconds = Number(process.env.MLDS_BENCH_SECOND
     'after a sleep (cold caches; wall time, so a render the scheduler interrupts counts long), for what the loop adds beyond the drawing as it runs there. Instructions count every thread (the collector\'s too) but not the kernel (page faults, zeroing of new',
     'pages), and callgrind counts a `rep movsb`/`rep stosb` (large memcpy, memset) a byte at a time: compare them between runs',
     'of the same code paths, with the CPU column beside them. The heap allocated per frame is what the young generation took in',
-    'over the run (from V8\'s heap statistics before and after each collection), divided by the frames drawn: 0 means no',
+    'over the run (from V8\'s heap statistics before and after each collection), '
+      + 'divided by the frames drawn: 0 means no',
     'scavenge however long the scroll runs.',
     '',
     `Load average at the end: ${loadavg()[0].toFixed(2)} (2 cores; other work shares the machine).`,

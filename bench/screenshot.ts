@@ -56,7 +56,8 @@ async function commands(port: number, ms: number): Promise<{ latencies: number[]
     const due = start + (i * 1000) / COMMANDS_PER_SECOND;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const q = `/mlds?id=led1&layout=departure&route=${routes[i % 4]}&destination=Destination%20number%20${i % 4}%20via%20Centrum&inumber=${i}`;
+    const destination = `Destination%20number%20${i % 4}%20via%20Centrum`;
+    const q = `/mlds?id=led1&layout=departure&route=${routes[i % 4]}&destination=${destination}&inumber=${i}`;
     const t = performance.now();
     const r = await request(agent, port, q);
     latencies.push(performance.now() - t);

@@ -19,7 +19,10 @@ const ROUNDS = Number(process.env.MLDS_BENCH_START_ROUNDS ?? 5);
 
 const BARE = `
 const http = require('node:http');
-http.createServer((req, res) => { res.setHeader('Content-Type', 'application/json'); res.end('{}'); }).listen(Number(process.argv.at(-1)), '127.0.0.1');`;
+http.createServer((req, res) => {
+  res.setHeader('Content-Type', 'application/json');
+  res.end('{}');
+}).listen(Number(process.argv.at(-1)), '127.0.0.1');`;
 
 /**
  * The environment the device's unit gives the service: its Environment= lines, and for
@@ -123,10 +126,13 @@ export async function benchStart(): Promise<string> {
     rmSync(dir, { recursive: true, force: true });
   }
   const m = (rs: Round[], k: keyof Round) => median(rs.map((r) => r[k]));
+  const envShown = Object.entries(env).map(([k, v]) => `${k}=${k === 'CACHE_DIRECTORY' ? '<temporary>' : v}`).join(' ') || 'none';
   return [
     `${ROUNDS} alternating rounds; load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`,
-    'Start: spawn to the first 200 answer (the service on /status, the bare node:http process on /), polled every 5 ms.',
-    `The service runs as the device starts it: ${path.relative(REPO, script)}, with the environment of systemd/mlds.service (${Object.entries(env).map(([k, v]) => `${k}=${k === 'CACHE_DIRECTORY' ? '<temporary>' : v}`).join(' ') || 'none'}); the bare process without it.`,
+    'Start: spawn to the first 200 answer (the service on /status, the bare node:http process on /), '
+      + 'polled every 5 ms.',
+    `The service runs as the device starts it: ${path.relative(REPO, script)}, `
+      + `with the environment of systemd/mlds.service (${envShown}); the bare process without it.`,
     `The rounds are the starts after the first, which wrote the code cache; that first start took ${first.ms.toFixed(0)} ms.`,
     'Memory: /proc/<pid>/smaps_rollup 3 s after that answer, medians.', '',
     '| measure | bare node:http | service, example configuration | service / bare | target |',

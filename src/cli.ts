@@ -82,12 +82,17 @@ async function main(argv: string[]): Promise<number> {
       throw err;
     }
     // Each command imports only what it runs: the service's start does not load the preview renderer.
-    const [{ checkFramebuffers }, { fitWarnings }, { describeFit, describeScroll, renderLayoutsToPng }] = await Promise.all([
-      import('./preview/framebuffers.js'), import('./preview/fit.js'), import('./preview/render.js'),
+    const [{ checkFramebuffers }, { fitWarnings }, { boardFitWarnings }, render] = await Promise.all([
+      import('./preview/framebuffers.js'), import('./preview/fit.js'), import('./preview/board-fit.js'), import('./preview/render.js'),
     ]);
+    const { describeFit, describeScroll, renderLayoutsToPng } = render;
+    const { legibilityWarnings } = await import('./preview/legibility.js');
     const hardware = checkFramebuffers(config);
     const layoutWarnings = config.warnings.map((w) => `${w.path || '/'}: ${w.message}`);
-    for (const w of [...hardware.warnings, ...layoutWarnings, ...fitWarnings(config)]) console.error(`mlds: warning: ${w}`);
+    const warnings = [
+      ...hardware.warnings, ...layoutWarnings, ...fitWarnings(config), ...boardFitWarnings(config), ...legibilityWarnings(config),
+    ];
+    for (const w of warnings) console.error(`mlds: warning: ${w}`);
     if (hardware.faults.length) {
       printFaults(new ConfigError(hardware.faults));
       return EX_CONFIG;

@@ -10,6 +10,7 @@ import { useFontDirs } from '../src/text/fonts.js';
 import { parseCommand } from '../src/control/command.js';
 import type { MldsError } from '../src/errors.js';
 import { fitWarnings, fontDirsOf, measureLine } from '../src/preview/fit.js';
+import { boardFitWarnings } from '../src/preview/board-fit.js';
 import { offlineController } from '../src/preview/offline.js';
 import { renderCommand, renderLayoutsToPng, type Preview } from '../src/preview/render.js';
 import { REPO, baseConfig, decode, serviceDir, type Pixels } from './helpers/service.js';
@@ -93,7 +94,7 @@ test('the preview shows a scrolling text from its beginning at the left edge of 
   } finally { sd.cleanup(); }
 });
 
-test('fit warnings: a MULTI page that does not fit is named, and a static key selecting it is refused by a command', () => {
+test('fit warnings: a MULTI page that does not fit is named, ' + 'and a static key selecting it is refused by a command', () => {
   const c = baseConfig();
   Object.assign(c.displays.main.layout.l1.sign, { markup: 'multi', params: { a: 'Alpha', c: 'Gamma[np]Delta Epsilon Zeta' }, defaultValue: 'a' });
   const sd = serviceDir(c);
@@ -107,7 +108,7 @@ test('fit warnings: a MULTI page that does not fit is named, and a static key se
   } finally { sd.cleanup(); }
 });
 
-test('fit warnings: static params texts and text defaultValues wider than their area, measured as the panel draws them', () => {
+test('fit warnings: static params texts and text defaultValues ' + 'wider than their area, measured as the panel draws them', () => {
   const c = baseConfig();
   c.displays.main.layout.l1.title.defaultValue = 'A default far too long for two hundred pixels';
   c.displays.main.layout.l1.sign.params.c = 'Gamma Delta Epsilon Zeta';
@@ -122,6 +123,39 @@ test('fit warnings: static params texts and text defaultValues wider than their 
     assert.deepEqual(fitWarnings(config), [
       `/displays/main/layout/l1/title: defaultValue "A default far too long for two hundred pixels" is ${width('title', 'A default far too long for two hundred pixels')} px wide and will scroll in 200 px`,
       `/displays/main/layout/l1/sign: params "c" text "Gamma Delta Epsilon Zeta" is ${width('sign', 'Gamma Delta Epsilon Zeta')} px wide and will scroll in 100 px`,
+    ]);
+  } finally { sd.cleanup(); }
+});
+
+test('board fit warnings: rows the area cannot hold, and board texts wider than their column, measured as the board draws them', () => {
+  const c = baseConfig();
+  c.feeds = { city: { type: 'siri', url: 'http://127.0.0.1:8080/sm' } };
+  const cols = (w: number[], fields: string[]) => w.map((width, i) => ({ width: String(width), field: fields[i], ...(i === w.length - 1 ? { align: 'right' } : {}) }));
+  c.displays.main.layout.l3 = {
+    // 16 px text (70 % of 24 px) in 24 px holds one row, not three; "5 min~ cancelled" is wider than 48 px.
+    tall: { type: 'departures', coordinates: '0 0 191 23', feed: 'city', stops: ['S1'], rows: '3', columns: cols([24, 120, 48], ['route', 'destination', 'countdown']) },
+    // 5 x 7 px: three rows of 7 px and two gaps of 1 px take 23 px; "cancelled~" is 50 px, the time 25 px and its mark 5.
+    fits: {
+      type: 'departures', coordinates: '0 0 191 23', feed: 'city', stops: ['S1'], rows: '3', font: '5x7.bdf', lineSpacing: '1',
+      columns: cols([20, 90, 30, 50], ['route', 'destination', 'time', 'countdown']),
+    },
+    narrow: {
+      type: 'departures', coordinates: '0 0 191 23', feed: 'city', stops: ['S1'], font: '5x7.bdf', nowText: 'departing',
+      columns: cols([20, 90, 29, 49], ['route', 'destination', 'time', 'countdown']),
+    },
+  };
+  const sd = serviceDir(c);
+  try {
+    const w = boardFitWarnings(loadConfig(sd.configFile));
+    const at = '/displays/main/layout/l3';
+    assert.equal(w.length, 6, w.join('\n'));
+    assert.match(w[0], new RegExp(`^${at}/tall/rows: 3 rows of (1[5-9]) px need \\d+ px; the area is 24 px high, so 1 row\\(s\\) show at a time$`));
+    assert.match(w[1], new RegExp(`^${at}/tall/columns/2: the widest countdown \\(up to 99 minutes\\) "\\d\\d min~" needs \\d+ px, the column is 48 px: it is cut$`));
+    assert.match(w[2], new RegExp(`^${at}/tall/columns/2: a cancelled row "\\d\\d min cancelled" needs \\d+ px, the column is 48 px: it is cut$`));
+    assert.deepEqual(w.slice(3), [
+      `${at}/narrow/columns/2: the widest time "00:00~" needs 30 px, the column is 29 px: it is cut`,
+      `${at}/narrow/columns/3: nowText "departing~" needs 50 px, the column is 49 px: it is cut`,
+      `${at}/narrow/columns/3: cancelledText "cancelled" needs 50 px, the column is 49 px: it is cut`,
     ]);
   } finally { sd.cleanup(); }
 });

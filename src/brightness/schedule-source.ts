@@ -68,6 +68,8 @@ export class ScheduleSource {
 
   report(config: ServiceConfig): ScheduleReport {
     const f = this.fileInfo;
+    const instead = this.file ? 'the schedule loaded before keeps running'
+      : this.daylight ? 'the daylight schedule runs' : 'full brightness';
     return {
       using: this.file ? 'file' : this.daylight ? 'daylight' : 'fixed',
       file: {
@@ -76,7 +78,7 @@ export class ScheduleSource {
         checkedAt: new Date(f.checkedAt).toISOString(),
         ...(f.periods !== undefined ? { periods: f.periods, rampMinutes: this.file?.rampMinutes } : {}),
         ...(f.faults ? {
-          message: `${SCHEDULE_FILE} has ${f.faults.length} fault(s); ${this.file ? 'the schedule loaded before keeps running' : this.daylight ? 'the daylight schedule runs' : 'full brightness'}`,
+          message: `${SCHEDULE_FILE} has ${f.faults.length} fault(s); ${instead}`,
           faults: f.faults,
         } : {}),
       },

@@ -42,7 +42,8 @@ const lx = (v: number | undefined) => (v === undefined ? '?' : `${Math.round(v)}
 /** Why a sensor has no value now: how long it has been silent, and what is wrong. */
 function silence(s: Sensor, now: number): string {
   const st = s.status(now);
-  return `${st.device}: ${st.lastReadingAt ? `no reading since ${st.lastReadingAt}` : 'no reading yet'}${st.warning ? `; ${st.warning}` : ''}`;
+  const last = st.lastReadingAt ? `no reading since ${st.lastReadingAt}` : 'no reading yet';
+  return `${st.device}: ${last}${st.warning ? `; ${st.warning}` : ''}`;
 }
 
 export class Sources {

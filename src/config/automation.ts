@@ -93,7 +93,8 @@ const requireCjs = createRequire(import.meta.url);
 
 export function cronError(expr: string): string | undefined {
   const fields = expr.trim().split(/\s+/);
-  if (fields.length !== 6) return `"${expr}" must have 6 fields (seconds minutes hours day-of-month month day-of-week), it has ${fields.length}`;
+  const wanted = '6 fields (seconds minutes hours day-of-month month day-of-week)';
+  if (fields.length !== 6) return `"${expr}" must have ${wanted}, it has ${fields.length}`;
   try {
     const { CronTime } = requireCjs('cron') as typeof import('cron');
     new CronTime(expr);

@@ -17,8 +17,14 @@ export interface Departure {
   /** false: no live prediction (the board marks it with `scheduledMark`). */
   live: boolean;
   cancelled: boolean;
-  /** The departure leaves from another platform than planned (`platform` is the new one). */
+  /** The platform is not the timetabled one (GTFS-realtime assigned_stop_id, a SIRI quay change). */
   platformChanged?: boolean;
+  /** GTFS direction_id of its trip, when the schedule gives one. */
+  direction?: number;
+  /** Its vehicle takes a wheelchair (true) or not (false); undefined: not known. */
+  accessible?: boolean;
+  /** How full it is: a GTFS-realtime OccupancyStatus name ("FEW_SEATS_AVAILABLE"); undefined: not known. */
+  occupancy?: string;
   /** The zone its time is told in (the stop's or the agency's); undefined: the unit's. */
   zone?: string;
 }
@@ -36,6 +42,11 @@ export interface BoardQuery {
   feed: string;
   stops: readonly string[];
   routes?: readonly string[];
+  /** Only these GTFS direction_ids and these destinations (headsigns); undefined or empty: all. */
+  directions?: readonly number[];
+  headsigns?: readonly string[];
+  /** Departures before this (ms epoch; a passenger's walk from `now`) are left out; undefined: `now`. */
+  notBefore?: number;
   /** Seconds after which realtime data counts as stale. */
   staleAfter: number;
   now: number;

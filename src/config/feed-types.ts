@@ -22,6 +22,8 @@ export interface FeedConfig {
   static?: { file: string } | { url: string };
   /** Seconds between polls. */
   interval: number;
+  /** Seconds the feed's header time may differ from the unit's clock before it is a problem. */
+  maxClockSkew: number;
   /** The schedule's zone; undefined: agency.txt's. */
   timezone?: string;
   alertsUrl?: string;

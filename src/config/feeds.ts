@@ -14,7 +14,7 @@ import { rawBoard } from './area-types/departures.js';
 type Raw = Record<string, unknown>;
 type Fault = (path: string, message: string) => void;
 
-export const FEED_DEFAULTS = { interval: 30, feedMaxMB: 16, staticMaxMB: 4096 } as const;
+export const FEED_DEFAULTS = { interval: 30, maxClockSkew: 120, feedMaxMB: 16, staticMaxMB: 4096 } as const;
 
 export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[] {
   const feeds: FeedConfig[] = [];
@@ -25,6 +25,7 @@ export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[
     const type = f.type === 'siri' ? 'siri' : 'gtfs-rt';
     const feed: FeedConfig = {
       id, type, url: String(f.url ?? ''), interval: parseIntLike(f.interval) ?? FEED_DEFAULTS.interval,
+      maxClockSkew: parseIntLike(f.maxClockSkew) ?? FEED_DEFAULTS.maxClockSkew,
       boards: boardAreas(raw).filter((b) => b.feed === id),
     };
     if (typeof f.timezone === 'string') {

@@ -44,7 +44,8 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
         const top = stack[stack.length - 1], close = top === '{' ? '}' : ']';
         if (c === ',') { i++; expect = top === '{' ? 'key' : 'value'; continue; }
         if (c === close) { i++; stack.pop(); keys.pop(); afterValue(); continue; }
-        return at(i, `expected ',' or '${close}' after ${top === '{' ? 'a property value' : 'an array element'}, found ${shown(c)}`);
+        const after = top === '{' ? 'a property value' : 'an array element';
+        return at(i, `expected ',' or '${close}' after ${after}, found ${shown(c)}`);
       }
       case 'keyOrClose':
       case 'key':

@@ -139,6 +139,8 @@ function normalizeDisplay(id: string, d: Raw, dir: string, settings: AreaSetting
     width,
     height,
     infoScreenTtl: parseIntLike(d.infoScreenTtl) ?? DEFAULTS.infoScreenTtl,
+    pitchMm: parseNumLike(d.pitchMm),
+    viewingDistanceM: parseNumLike(d.viewingDistanceM),
     sensorBrightness: parseBoolLike(d.sensorBrightness) ?? false,
     brightnessUrl: str(d.brightnessUrl),
     startScreen,

@@ -49,6 +49,8 @@ const display = {
     displayHeight: int(1, 16384),
     displayWidth: int(1, 16384),
     infoScreenTtl: int(0, 86400),
+    pitchMm: num(0.1, 100),
+    viewingDistanceM: num(0.1, 1000),
     sensorBrightness: bool,
     brightnessUrl: url,
     startScreen: {
@@ -112,7 +114,7 @@ export const configSchema = {
     feeds: names({ additionalProperties: {
       type: 'object', additionalProperties: false, required: ['type', 'url'],
       properties: {
-        type: { enum: ['gtfs-rt', 'siri'] }, url, static: { type: 'string', minLength: 1, maxLength: 2048 }, interval: int(5, 86400),
+        type: { enum: ['gtfs-rt', 'siri'] }, url, static: { type: 'string', minLength: 1, maxLength: 2048 }, interval: int(5, 86400), maxClockSkew: int(1, 86400),
         timezone: { type: 'string', minLength: 1, maxLength: 64 }, alertsUrl: url,
         method: { enum: ['get', 'post'] }, requestorRef: { type: 'string', minLength: 1, maxLength: 255 },
         headers: { type: 'object', maxProperties: 16, propertyNames: { pattern: '^[A-Za-z0-9!#$%&\'*+.^_`|~-]{1,64}$' }, additionalProperties: { type: 'string', maxLength: 1024, pattern: '^[^\\r\\n]*$' } },

@@ -47,7 +47,8 @@ export function normalizeSensors(raw: unknown, displays: DisplayConfig[], units:
   const claim = (s: SensorConfig, at: string) => {
     if (s.protocol === 'modbus-tcp' || !s.path) return;
     const first = paths.get(s.path);
-    if (first) fault(`${at}/path`, `${s.path} is already read by the sensor at ${first}; list every display it serves in one shared sensor instead`);
+    const instead = 'list every display it serves in one shared sensor instead';
+    if (first) fault(`${at}/path`, `${s.path} is already read by the sensor at ${first}; ${instead}`);
     else paths.set(s.path, at);
   };
   for (const d of displays) {

@@ -64,6 +64,9 @@ export interface DisplayConfig {
   width: number;
   height: number;
   infoScreenTtl: number;
+  /** Millimetres between pixel centres, and metres from which passengers read the sign (`mlds test`'s legibility). */
+  pitchMm?: number;
+  viewingDistanceM?: number;
   sensorBrightness: boolean;
   brightnessUrl?: string;
   startScreen: StartScreenConfig;

@@ -1,5 +1,5 @@
 // A feed's alerts on its boards' displays: the layout of each departures area of the feed that
-// names an `alertArea` gets the alerts active now for that board's stops and routes as a
+// names an `alertArea` gets the alerts active now that select that board (alert-scope.ts) as a
 // priority message (the area's `alertPriority`) through the one control path, source `feed`:
 // `id=<display>&layout=<layout>&<alertArea>=<text>&priority=<p>&expires=<s>`. The message is
 // said again before `expires` runs out while the alert lasts, so a service that stops (or a
@@ -7,21 +7,23 @@
 // alert's period ends or it leaves the feed.
 import type { RuntimeContext } from '../capability/component-contract.js';
 import type { BoardArea, FeedConfig } from '../config/feed-types.js';
+import { emptyScope, selects, type AlertScope } from './alert-scope.js';
 import type { FeedAlert } from './model.js';
 
 /** Longest alert text sent; a sign shows far less. */
 const MAX_TEXT = 1000;
 
-export interface AlertTarget { display: string; layout: string; area: string; priority: number; stops: Set<string>; routes: Set<string> }
+export interface AlertTarget { display: string; layout: string; area: string; priority: number; scope: AlertScope }
 
-export function alertTargets(feed: FeedConfig, routesAt: (stops: readonly string[]) => string[]): AlertTarget[] {
+/** Each alert area, with what the boards showing in its layout answer to (alert-scope.ts). */
+export function alertTargets(feed: FeedConfig, scopeOf: (stops: readonly string[], routes: readonly string[] | undefined) => AlertScope): AlertTarget[] {
   const byLayout = new Map<string, AlertTarget>();
   for (const b of feed.boards.filter((x: BoardArea) => x.alertArea !== undefined && x.areas.includes(x.alertArea))) {
     const k = `${b.display}\u0000${b.layout}\u0000${b.alertArea}`;
     let t = byLayout.get(k);
-    if (!t) { t = { display: b.display, layout: b.layout, area: b.alertArea!, priority: b.alertPriority, stops: new Set(), routes: new Set() }; byLayout.set(k, t); }
-    for (const s of b.stops) t.stops.add(s);
-    for (const r of b.routes?.length ? b.routes : routesAt(b.stops)) t.routes.add(r);
+    if (!t) { t = { display: b.display, layout: b.layout, area: b.alertArea!, priority: b.alertPriority, scope: emptyScope() }; byLayout.set(k, t); }
+    const add = scopeOf(b.stops, b.routes);
+    for (const key of Object.keys(add) as Array<keyof AlertScope>) for (const v of add[key]) (t.scope[key] as Set<unknown>).add(v);
   }
   return [...byLayout.values()];
 }
@@ -47,7 +49,7 @@ export class AlertShows {
   async update(ctx: RuntimeContext, targets: AlertTarget[], alerts: FeedAlert[], now: number, renew: boolean): Promise<void> {
     const wanted = new Map<string, { display: string; layout: string; area: string; priority: number; text: string; until?: number }>();
     for (const t of targets) {
-      const hits = alerts.filter((a) => activeAt(a, now) && (a.stops.some((s) => t.stops.has(s)) || a.routes.some((r) => t.routes.has(r))));
+      const hits = alerts.filter((a) => activeAt(a, now) && a.selectors.some((s) => selects(s, t.scope)));
       if (!hits.length) continue;
       const text = [...new Set(hits.map((a) => a.text))].join(' \u2022 ').slice(0, MAX_TEXT);
       const ends = hits.map((a) => endOf(a, now)).filter((e): e is number => e !== undefined);
@@ -62,7 +64,7 @@ export class AlertShows {
       if (before && before.priority !== w.priority) await this.clear(ctx, display, before.priority);
       const left = w.until === undefined ? this.expires : Math.ceil((w.until - now) / 1000);
       const expires = Math.max(1, Math.min(this.expires, left, 86_400));
-      const q = `id=${enc(display)}&layout=${enc(w.layout)}&${enc(w.area)}=${enc(w.text)}&priority=${w.priority}&expires=${expires}`;
+      const q = `id=${enc(display)}&layout=${enc(w.layout)}&${enc(w.area)}=${enc(w.text)}` + `&priority=${w.priority}&expires=${expires}`;
       try {
         await ctx.apply(q, 'feed');
         this.shown.set(display, { display, text: said, priority: w.priority, at: now });

@@ -2,7 +2,7 @@ import type { Transferable } from 'node:worker_threads';
 import { JobWorker } from '../util/job-worker.js';
 import { startModuleWorker } from '../util/module-worker.js';
 import type { DecodeJob } from './decode-worker.js';
-import type { FeedAlert, RtData, SiriData } from './model.js';
+import type { AlertData, RtData, SiriData } from './model.js';
 
 /**
  * The worker's code, which the bundle's build (scripts/bundle/build.mjs) puts in the bundle;
@@ -40,8 +40,8 @@ export class FeedDecoder {
     return this.jobs.run({ kind: 'trip-updates', body, trips: [...trips], stops: [...stops] }, transfer(body)) as Promise<RtData>;
   }
 
-  gtfsAlerts(body: Uint8Array): Promise<FeedAlert[]> {
-    return this.jobs.run({ kind: 'gtfs-alerts', body }, transfer(body)) as Promise<FeedAlert[]>;
+  gtfsAlerts(body: Uint8Array): Promise<AlertData> {
+    return this.jobs.run({ kind: 'gtfs-alerts', body }, transfer(body)) as Promise<AlertData>;
   }
 
   /** `zone`: the zone of SIRI times given without a UTC offset. */
@@ -49,8 +49,8 @@ export class FeedDecoder {
     return this.jobs.run({ kind: 'siri', body, zone }, transfer(body)) as Promise<SiriData>;
   }
 
-  siriSx(body: Uint8Array): Promise<FeedAlert[]> {
-    return this.jobs.run({ kind: 'siri-sx', body }, transfer(body)) as Promise<FeedAlert[]>;
+  siriSx(body: Uint8Array): Promise<AlertData> {
+    return this.jobs.run({ kind: 'siri-sx', body }, transfer(body)) as Promise<AlertData>;
   }
 
   get running(): boolean {

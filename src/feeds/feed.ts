@@ -14,10 +14,11 @@ import type { BoardData, BoardQuery } from '../config/board-source.js';
 import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
 import { boardFaults, type BoardFault } from './board-check.js';
 import type { FeedDecoder } from './decoder.js';
-import type { FeedAlert, RtData, SiriData } from './model.js';
+import { emptyScope, type AlertScope } from './alert-scope.js';
+import type { AlertData, RtData, SiriData, SiriVisit } from './model.js';
 import { FeedPoll } from './poll.js';
 import { stopMonitoringRequest } from './siri-request.js';
-import { siriAlertsAt } from './siri-alert-stops.js';
+import { headOf, notAFeed } from './received.js';
 import type { Schedule } from './schedule.js';
 import type { ScheduleReader } from './schedule-reader.js';
 
@@ -38,12 +39,18 @@ export class Feed {
   private scheduleFaults = 0;
   private nextLoadAt: number | undefined;
   readonly rt: FeedPoll<RtData | SiriData>;
-  readonly alerts: FeedPoll<FeedAlert[]> | undefined;
+  readonly alerts: FeedPoll<AlertData> | undefined;
   private readonly shows: AlertShows | undefined;
   private timers: unknown[] = [];
   private alertTimer: unknown;
   private stopped = false;
   private readonly stops: Set<string>;
+  /** The feed's own time (header timestamp) of the data held, ms, and on the unit's clock when it last changed. */
+  private stamp: number | undefined;
+  private stampSeenAt = 0;
+  /** The feed's time minus the unit's clock when the feed's time last changed, ms. */
+  private skew: number | undefined;
+  private staleTimer: unknown;
   /** What the schedule last read says of the boards (board-check.ts). */
   private checked: { schedule: Schedule; faults: BoardFault[] } | undefined;
 
@@ -57,10 +64,13 @@ export class Feed {
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
       ...(config.method === 'post' ? { post: () => this.siriRequest() } : {}),
-      parse: (body) => (config.type === 'siri'
-        ? decoder.siri(body, this.zone())
-        : decoder.tripUpdates(body, this.schedule?.trips.keys() ?? [], this.stops)),
-      onData: () => {
+      parse: (body, type) => (config.type === 'siri' ? decoder.siri(body, this.zone())
+        : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.rtStops()))),
+      onData: (data) => {
+        this.stamped(data.timestamp);
+        this.watchStale();
+        const skipped = (data as Partial<RtData>).skipped;
+        if (skipped) ctx.log.warn({ feed: config.id, skipped, first: (data as RtData).skippedEntities[0] }, 'feed entities cannot be read; the rest is used');
         this.changed();
         // A SIRI situation for a journey is shown where the journey departs: that moves with the data.
         if (config.type === 'siri' && this.alerts?.data) void this.showAlerts(false);
@@ -69,10 +79,13 @@ export class Feed {
     });
     if (config.alertsUrl) {
       this.shows = new AlertShows(config, Math.min(3 * config.interval, 86_400));
-      this.alerts = new FeedPoll<FeedAlert[]>({
+      this.alerts = new FeedPoll<AlertData>({
         url: config.alertsUrl, field: `feeds/${config.id}/alertsUrl`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-        parse: (body) => (config.type === 'siri' ? decoder.siriSx(body) : decoder.gtfsAlerts(body)),
-        onData: () => void this.showAlerts(true),
+        parse: (body, type) => (config.type === 'siri' ? decoder.siriSx(body) : this.protobuf(body, type, (b) => decoder.gtfsAlerts(b))),
+        onData: (data) => {
+          if (data.skipped) ctx.log.warn({ feed: config.id, skipped: data.skipped, first: data.skippedEntities[0] }, 'feed alerts cannot be read; the rest are shown');
+          void this.showAlerts(true);
+        },
         onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed alerts poll failed; the last good alerts stay'),
       });
     }
@@ -99,6 +112,7 @@ export class Feed {
     this.stopped = true;
     for (const t of this.timers) this.ctx.clock.clearTimeout(t);
     if (this.alertTimer !== undefined) this.ctx.clock.clearTimeout(this.alertTimer);
+    if (this.staleTimer !== undefined) this.ctx.clock.clearTimeout(this.staleTimer);
     await Promise.all([this.rt.stop(), this.alerts?.stop()]);
     if (clearAlerts) await this.shows?.clearAll(this.ctx);
   }
@@ -107,6 +121,11 @@ export class Feed {
   private siriRequest(): { body: string; contentType: string } {
     const body = stopMonitoringRequest(this.config.requestorRef ?? '', [...this.stops], this.ctx.clock.now());
     return { body, contentType: 'application/xml; charset=utf-8' };
+  }
+
+  /** Where a trip the schedule lacks must call to be kept: the boards' stops and their stations' platforms. */
+  private rtStops(): Iterable<string> {
+    return this.schedule ? new Set([...this.stops, ...this.schedule.counted()]) : this.stops;
   }
 
   zone(): string {
@@ -125,14 +144,57 @@ export class Feed {
     return this.config.type === 'siri' ? this.rt.data as SiriData | undefined : undefined;
   }
 
+  /** A GTFS-realtime body decoded; when it cannot be, the fault says what the server sent instead. */
+  private async protobuf<T>(body: Buffer, type: string | undefined, decode: (b: Buffer) => Promise<T>): Promise<T> {
+    // The body moves to the decoding thread: what it began with is kept here.
+    const head = headOf(body);
+    const total = body.length;
+    try {
+      return await decode(body);
+    } catch (err) {
+      throw notAFeed(err, head, total, type, Object.values(this.config.headers ?? {}));
+    }
+  }
+
   /**
-   * How old the realtime data is: since it was last fetched (or confirmed by a 304), or since
-   * the feed's own timestamp when that is older: a producer that stopped still serves a file.
+   * How old the realtime data is. Without a feed time: since it was last fetched (or confirmed
+   * by a 304). With one: since the feed's time last changed, by the unit's clock (a producer that
+   * stopped may still serve its file, fetched afresh each time), counted from the feed's time
+   * itself when that is earlier and within `maxClockSkew`: a clock off by more must neither keep
+   * boards live (fast) nor stale forever (slow).
    */
   dataAge(now: number): number {
-    const stamp = this.rt.data?.timestamp;
-    const age = this.rt.age(now);
-    return stamp ? Math.max(age, now - stamp) : age;
+    if (this.stamp === undefined) return this.rt.age(now);
+    const trusted = Math.abs(this.skew ?? 0) <= this.config.maxClockSkew * 1000;
+    return Math.max(0, now - (trusted ? Math.min(this.stampSeenAt, this.stamp) : this.stampSeenAt));
+  }
+
+  /**
+   * The boards are told when their data passes a board's `staleAfter`, so they switch to the
+   * timetable then; a board otherwise asks again only when a row or the minute changes.
+   */
+  private watchStale(): void {
+    if (this.staleTimer !== undefined) this.ctx.clock.clearTimeout(this.staleTimer);
+    this.staleTimer = undefined;
+    if (this.stopped || this.rt.data === undefined) return;
+    const age = this.dataAge(this.ctx.clock.now());
+    const left = this.config.boards.map((b) => b.staleAfter * 1000 - age).filter((ms) => ms >= 0);
+    if (!left.length) return;
+    this.staleTimer = this.ctx.clock.setTimeout(() => {
+      this.staleTimer = undefined;
+      this.changed();
+      this.watchStale();
+    }, Math.min(...left) + 1);
+  }
+
+  /** New data's own time: when it moved, the unit's clock notes when, and how far apart the two were. */
+  private stamped(stamp: number): void {
+    if (!stamp) { this.stamp = undefined; this.skew = undefined; return; }
+    if (stamp === this.stamp) return;
+    const now = this.ctx.clock.now();
+    this.stamp = stamp;
+    this.stampSeenAt = now;
+    this.skew = stamp - now;
   }
 
   status(now: number): Record<string, unknown> {
@@ -143,8 +205,10 @@ export class Feed {
       state: rt.state,
       ageSeconds: rt.ageSeconds,
       ...(stamp ? { feedTimestamp: isoTime(stamp), dataAgeSeconds: Math.round(this.dataAge(now) / 1000) } : {}),
+      ...(this.skew !== undefined ? { clockSkewSeconds: Math.round(this.skew / 1000) } : {}),
       lastFault: rt.lastFault,
       zone: this.zone(),
+      ...(this.config.type === 'gtfs-rt' ? skippedOf(this.rt.data as RtData | undefined) : {}),
       ...(this.siri()?.unreadTimes ? { unreadTimes: this.siri()?.unreadTimes } : {}),
       realtime: rt,
       ...(this.config.static ? {
@@ -153,7 +217,8 @@ export class Feed {
           lastFault: this.scheduleFault, lastFaultAt: isoTime(this.scheduleFaultAt),
         },
       } : {}),
-      ...(this.alerts ? { alerts: { ...this.alerts.status(now), active: this.alerts.data?.length ?? 0, shownOn: this.shows?.count() ?? 0 } } : {}),
+      ...(this.alerts ? { alerts: { ...this.alerts.status(now), active: this.alerts.data?.alerts.length ?? 0, shownOn: this.shows?.count() ?? 0,
+        ...skippedOf(this.alerts.data) } } : {}),
     };
   }
 
@@ -171,6 +236,15 @@ export class Feed {
         + `${unread.example}); a time without a UTC offset is read in the feed's timezone`;
       const since = isoTime(this.rt.lastGoodAt ?? now);
       out.push({ source: 'feeds', message: `feed "${this.config.id}": ${why}`, since });
+    }
+    if (this.skew !== undefined && Math.abs(this.skew) > this.config.maxClockSkew * 1000) {
+      const s = Math.round(Math.abs(this.skew) / 1000);
+      out.push({
+        source: 'feeds',
+        message: `feed "${this.config.id}": its time is ${s} s ${this.skew < 0 ? 'behind' : 'ahead of'} the unit's clock (maxClockSkew ${this.config.maxClockSkew} s): `
+          + 'the producer\'s clock is wrong or it stopped updating; the data\'s age counts from when its time last changed here',
+        since: isoTime(this.stampSeenAt)!,
+      });
     }
     // Boards the schedule leaves blank for ever (an unknown stop, a route that does not call there).
     if (this.schedule) {
@@ -235,25 +309,40 @@ export class Feed {
   private alertTick(): void {
     if (this.stopped) return;
     const now = this.ctx.clock.now();
-    const next = nextChange(this.alerts?.data ?? [], now);
+    const next = nextChange(this.alerts?.data?.alerts ?? [], now);
     const wait = Math.min(this.config.interval * 1000, next === undefined ? Infinity : next - now + 1);
     this.alertTimer = this.ctx.clock.setTimeout(() => { void this.showAlerts(true).finally(() => this.alertTick()); }, wait);
   }
 
   private running: Promise<void> = Promise.resolve();
 
+  /** What a board answers to: the schedule's view of it; for SIRI, its stops and the lines seen there. */
+  private alertScope(stops: readonly string[], routes: readonly string[] | undefined): AlertScope {
+    if (this.config.type === 'gtfs-rt' && this.schedule) return this.schedule.scopeOf(stops, routes);
+    const scope = emptyScope();
+    for (const s of stops) scope.stops.add(s);
+    // SIRI: the lines (by LineRef and PublishedLineName) and journeys departing at the board now, so
+    // a situation for a journey follows it as the realtime data changes.
+    const at = (v: SiriVisit) => stops.includes(v.stop) || v.alias?.some((a) => stops.includes(a));
+    const shown = (v: SiriVisit) => !routes?.length || routes.includes(v.route) || routes.includes(v.line);
+    for (const v of (this.siri()?.visits ?? []).filter((x) => at(x) && shown(x))) {
+      if (!routes?.length) for (const r of [v.route, v.line]) if (r) scope.routes.add(r);
+      if (v.journey) scope.trips.add(v.journey);
+    }
+    for (const r of routes ?? []) scope.routes.add(r);
+    return scope;
+  }
+
   private showAlerts(renew: boolean): Promise<void> {
     this.running = this.running.then(async () => {
       if (this.stopped || !this.shows) return;
-      const routesAt = (stops: readonly string[]) => (this.config.type === 'siri'
-        ? [...new Set((this.siri()?.visits ?? [])
-          .filter((v) => stops.includes(v.stop)).flatMap((v) => [v.route, v.line]))]
-        : this.schedule?.routesAt(stops) ?? []);
-      const alerts = this.config.type === 'siri'
-        ? siriAlertsAt(this.alerts?.data ?? [], this.siri()?.visits ?? [], [...this.stops])
-        : this.alerts?.data ?? [];
-      await this.shows.update(this.ctx, alertTargets(this.config, routesAt), alerts, this.ctx.clock.now(), renew);
+      await this.shows.update(this.ctx, alertTargets(this.config, (stops, routes) => this.alertScope(stops, routes)), this.alerts?.data?.alerts ?? [], this.ctx.clock.now(), renew);
     });
     return this.running;
   }
+}
+
+/** The entities of the last data that could not be read (left out), for /status. */
+function skippedOf(data: Pick<RtData, 'skipped' | 'skippedEntities'> | undefined): { skippedEntities?: { count: number; named: RtData['skippedEntities'] } } {
+  return data?.skipped ? { skippedEntities: { count: data.skipped, named: data.skippedEntities } } : {};
 }

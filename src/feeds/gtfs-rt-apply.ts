@@ -7,7 +7,13 @@
 import type { StopRt, TripRt } from './model.js';
 import { gtfsSeconds, scheduledAt, type ScheduledCall } from './schedule.js';
 
-export interface Prediction { time: number; live: boolean; cancelled: boolean }
+export interface Prediction {
+  time: number; live: boolean; cancelled: boolean;
+  /** The stop the call now departs from when its own update assigns one (assigned_stop_id). */
+  stopId?: string;
+  /** The call's own update, when the trip's update has one for its stop. */
+  own?: StopRt;
+}
 
 /**
  * The update of `trips` for this call's run: its start_date, or without one the run of `current`
@@ -36,6 +42,13 @@ export function predict(call: ScheduledCall, trip: TripRt | undefined): Predicti
   }
   if (!best) return scheduled;
   const own = bestSeq === call.stop.seq;
+  if (!own) return predictTime(call, best, bestSeq, own);
+  return { ...predictTime(call, best, bestSeq, own), own: best, ...(best.assignedStopId !== undefined ? { stopId: best.assignedStopId } : {}) };
+}
+
+function predictTime(call: ScheduledCall, best: StopRt, bestSeq: number, own: boolean): Prediction {
+  const scheduled: Prediction = { time: call.time, live: false, cancelled: false };
+  const stops = call.trip.stops;
   if (best.noData) return scheduled;
   if (own && best.skipped) return { time: call.time, live: true, cancelled: true };
   if (own && best.time !== undefined) return { time: best.time, live: true, cancelled: false };

@@ -3,8 +3,9 @@
 // feed are POSIX seconds (uint64); a value that can only be milliseconds is refused rather
 // than shown thirty thousand years late.
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
-import type { FeedAlert, RtData, StopRt, TripRt } from './model.js';
-import { FeedFormatError, walkFields } from './proto-walk.js';
+import type { AlertData, AlertSelector, FeedAlert, RtData, StopRt, TripRt } from './model.js';
+import { FeedFormatError, textField, walkFields } from './proto-walk.js';
+import { keepVehicle } from './rider-info.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
 type Long = { toNumber(): number };
@@ -28,12 +29,25 @@ export const MAX_TRIP_UPDATES = 5000;
 /** Updates of one trip_id for different service days (start_date) kept at most. */
 const RUNS_PER_TRIP = 4;
 
+const NO_PICKUP = rt.TripUpdate.StopTimeUpdate.StopTimeProperties.DropOffPickupType.NONE;
+
+/** Unreadable entities named on /status at most (all are counted). */
+const SKIPPED_NAMED = 10;
+
 /** Which trips to keep: those the schedule kept, and any trip that names one of the boards' stops. */
 export interface RtFilter { trips: ReadonlySet<string>; stops: ReadonlySet<string> }
 
 export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, sliceMs = 4): Promise<RtData> {
-  const data: RtData = { timestamp: 0, trips: new Map() };
+  const data: RtData = { timestamp: 0, trips: new Map(), skipped: 0, skippedEntities: [] };
   let header = false;
+  const keep = (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => {
+    if (e.vehicle && !e.isDeleted) keepVehicle(data, e.vehicle, (id) => filter.trips.has(id), MAX_TRIP_UPDATES);
+    if (e.isDeleted || !e.tripUpdate) return;
+    const trip = tripOf(e.tripUpdate);
+    if (!trip || !(filter.trips.has(trip.tripId) || trip.stops.some((s) => s.stopId !== undefined && filter.stops.has(s.stopId)))) return;
+    const list = data.trips.get(trip.tripId);
+    if (list) { if (list.length < RUNS_PER_TRIP) list.push(trip); } else if (data.trips.size < MAX_TRIP_UPDATES) data.trips.set(trip.tripId, [trip]);
+  };
   await walkFields(buf, (num, bytes) => {
     if (num === 1) {
       const h = rt.FeedHeader.decode(bytes);
@@ -41,12 +55,18 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
       data.timestamp = (seconds(h.timestamp as Num, 'the header timestamp') ?? 0) * 1000;
       header = true;
     } else if (num === 2) {
-      const e = rt.FeedEntity.decode(bytes);
-      if (e.isDeleted || !e.tripUpdate) return;
-      const trip = tripOf(e.tripUpdate);
-      if (!trip || !(filter.trips.has(trip.tripId) || trip.stops.some((s) => s.stopId !== undefined && filter.stops.has(s.stopId)))) return;
-      const list = data.trips.get(trip.tripId);
-      if (list) { if (list.length < RUNS_PER_TRIP) list.push(trip); } else if (data.trips.size < MAX_TRIP_UPDATES) data.trips.set(trip.tripId, [trip]);
+      // One entity the producer got wrong is left out; the rest of the feed stands.
+      let e: GtfsRealtimeBindings.transit_realtime.FeedEntity | undefined;
+      try {
+        e = rt.FeedEntity.decode(bytes);
+        keep(e);
+      } catch (err) {
+        if (data.skippedEntities.length < SKIPPED_NAMED) {
+          const id = e?.id ?? textField(bytes, 1) ?? '';
+          data.skippedEntities.push({ id: id.slice(0, 100), reason: (err as Error).message.slice(0, 200) });
+        }
+        data.skipped++;
+      }
     }
   }, sliceMs);
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
@@ -65,9 +85,11 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
   const t = u.trip;
   if (!t?.tripId) return undefined;
   const SR = rt.TripDescriptor.ScheduleRelationship;
-  const cancelled = t.scheduleRelationship === SR.CANCELED || t.scheduleRelationship === SR.DELETED;
+  const cancelled = t.scheduleRelationship === SR.CANCELED;
+  const deleted = t.scheduleRelationship === SR.DELETED;
   const tripDelay = given(u, 'delay') ?? undefined;
   const stops: StopRt[] = (u.stopTimeUpdate ?? []).map((s) => {
+    if (!given(s, 'stopId') && given(s, 'stopSequence') === undefined) throw new FeedFormatError(`trip ${t.tripId}: a stop_time_update names no stop`);
     // Departure wins over arrival, for the time and the delay alike.
     const dep = given(s, 'departure') ?? undefined;
     const arr = given(s, 'arrival') ?? undefined;
@@ -80,35 +102,72 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
       delay: (given(dep, 'delay') ?? given(arr, 'delay')) ?? undefined,
       skipped: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.SKIPPED,
       noData: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.NO_DATA,
+      ...(given(s.stopTimeProperties, 'pickupType') === NO_PICKUP ? { noPickup: true as const } : {}),
+      assignedStopId: given(given(s, 'stopTimeProperties'), 'assignedStopId') || undefined,
+      occupancy: given(s, 'departureOccupancyStatus') ?? undefined,
     };
   });
   // A trip-level delay with no stop updates applies from the first stop (reference, TripUpdate.delay).
   if (!stops.length && tripDelay !== undefined) stops.push({ stopSequence: 0, delay: tripDelay, skipped: false, noData: false });
-  return { tripId: t.tripId, routeId: given(t, 'routeId') || undefined, startDate: given(t, 'startDate') || undefined,
-    startTime: given(t, 'startTime') || undefined, cancelled, stops };
+  return {
+    tripId: t.tripId, routeId: given(t, 'routeId') || undefined, startDate: given(t, 'startDate') || undefined,
+    startTime: given(t, 'startTime') || undefined, cancelled, deleted, stops, headsign: given(u.tripProperties, 'tripHeadsign') || undefined,
+  };
 }
 
-export async function decodeAlerts(buf: Uint8Array, sliceMs = 4): Promise<FeedAlert[]> {
-  const alerts: FeedAlert[] = [];
+/** Alerts kept from one feed, and informed_entity selectors of one alert. */
+const MAX_ALERTS = 1000;
+const MAX_SELECTORS = 256;
+
+export async function decodeAlerts(buf: Uint8Array, sliceMs = 4): Promise<AlertData> {
+  const data: AlertData = { alerts: [], skipped: 0, skippedEntities: [] };
   let header = false;
   await walkFields(buf, (num, bytes) => {
     if (num === 1) { rt.FeedHeader.decode(bytes); header = true; return; }
-    if (num !== 2 || alerts.length >= 1000) return;
-    const e = rt.FeedEntity.decode(bytes);
-    const a = e.alert;
-    if (e.isDeleted || !a) return;
-    const text = textOf(a.headerText) || textOf(a.descriptionText);
-    if (!text) return;
-    alerts.push({
-      id: e.id,
-      text,
-      periods: (a.activePeriod ?? []).map((p) => ({ start: ms(seconds(given(p, 'start') as Num, 'an active period start')), end: ms(seconds(given(p, 'end') as Num, 'an active period end')) })),
-      stops: (a.informedEntity ?? []).map((i) => given(i, 'stopId')).filter((s): s is string => !!s),
-      routes: (a.informedEntity ?? []).map((i) => given(i, 'routeId') || given(i.trip, 'routeId')).filter((s): s is string => !!s),
-    });
+    if (num !== 2 || data.alerts.length >= MAX_ALERTS) return;
+    // An alert that cannot be read is left out and counted; the others are shown.
+    let e: GtfsRealtimeBindings.transit_realtime.FeedEntity | undefined;
+    try {
+      e = rt.FeedEntity.decode(bytes);
+      const alert = alertOf(e);
+      if (alert) data.alerts.push(alert);
+    } catch (err) {
+      if (data.skippedEntities.length < SKIPPED_NAMED) {
+        const id = e?.id ?? textField(bytes, 1) ?? '';
+        data.skippedEntities.push({ id: id.slice(0, 100), reason: (err as Error).message.slice(0, 200) });
+      }
+      data.skipped++;
+    }
   }, sliceMs);
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
-  return alerts;
+  return data;
+}
+
+function alertOf(e: GtfsRealtimeBindings.transit_realtime.FeedEntity): FeedAlert | undefined {
+  const a = e.alert;
+  if (e.isDeleted || !a) return;
+  const text = textOf(a.headerText) || textOf(a.descriptionText);
+  if (!text) return;
+  return {
+    id: e.id,
+    text,
+    periods: (a.activePeriod ?? []).map((p) => ({ start: ms(seconds(given(p, 'start') as Num, 'an active period start')), end: ms(seconds(given(p, 'end') as Num, 'an active period end')) })),
+    selectors: (a.informedEntity ?? []).slice(0, MAX_SELECTORS).map(selectorOf),
+  };
+}
+
+/** An informed_entity; a trip descriptor without trip_id names its route (and direction). */
+function selectorOf(i: GtfsRealtimeBindings.transit_realtime.IEntitySelector): AlertSelector {
+  const s: AlertSelector = {};
+  const text = (v: string | null | undefined) => v || undefined;
+  s.agencyId = text(given(i, 'agencyId'));
+  s.routeId = text(given(i, 'routeId')) ?? text(given(i.trip, 'routeId'));
+  s.routeType = given(i, 'routeType') ?? undefined;
+  s.directionId = given(i, 'directionId') ?? given(i.trip, 'directionId') ?? undefined;
+  s.tripId = text(given(i.trip, 'tripId'));
+  s.stopId = text(given(i, 'stopId'));
+  for (const k of Object.keys(s) as Array<keyof AlertSelector>) if (s[k] === undefined) delete s[k];
+  return s;
 }
 
 const ms = (s: number | undefined) => (s ? s * 1000 : undefined);

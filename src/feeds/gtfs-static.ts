@@ -14,7 +14,10 @@ import {
   GtfsError, InflateBudget, keptId, keptText, MAX_ENTRIES, MAX_KEPT_STOP_TIMES, MAX_KEPT_STOPS, MAX_KEPT_TRIPS,
 } from './gtfs-limits.js';
 import { fillBlankTimes } from './blank-times.js';
-import { gtfsSeconds, Schedule, type ScheduleParts, type ServiceDays, type StopTime, type TripInfo } from './schedule.js';
+import {
+  gtfsSeconds, Schedule, type RouteInfo, type ScheduleParts, type ServiceDays, type StopTime, type TripInfo,
+} from './schedule.js';
+import { readTraits } from './trip-traits.js';
 
 export { GtfsError, gtfsSeconds };
 
@@ -127,13 +130,17 @@ async function read(
     t.routeId = keptId('trips.txt', 'route_id', get('route_id'));
     t.serviceId = keptId('trips.txt', 'service_id', get('service_id'));
     t.headsign = keptText(get('trip_headsign'));
+    readTraits(t, get);
     services.add(t.serviceId);
     routeIds.add(t.routeId);
   });
   const routes = new Map<string, string>();
+  const routeInfo = new Map<string, RouteInfo>();
   await csv('routes.txt', (get) => {
     const id = get('route_id');
-    if (routeIds.has(id)) routes.set(own(id), keptText(get('route_short_name') || get('route_long_name') || id));
+    if (!routeIds.has(id)) return;
+    routes.set(own(id), keptText(get('route_short_name') || get('route_long_name') || id));
+    routeInfo.set(own(id), { agencyId: keptText(get('agency_id')), type: Number(get('route_type')) });
   });
   for (const t of trips.values()) t.route = routes.get(t.routeId) ?? t.routeId;
   let periods = 0;
@@ -164,11 +171,21 @@ async function read(
     m.set(keptText(get('date')), get('exception_type') === '1');
   });
   let agencyZone: string | undefined;
-  await csv('agency.txt', (get) => { agencyZone ??= keptText(get('agency_timezone')) || undefined; });
+  let agencyId: string | undefined;
+  await csv('agency.txt', (get) => {
+    agencyZone ??= keptText(get('agency_timezone')) || undefined;
+    agencyId ??= keptText(get('agency_id'));
+  });
+  // routes.txt may leave agency_id out when agency.txt has one agency: that one is the route's.
+  for (const r of routeInfo.values()) if (!r.agencyId && agencyId) r.agencyId = agencyId;
+  // The stations of the configured stops (an alert for a station reaches its platforms' boards).
+  const stations = new Map<string, string>();
+  for (const [id, parent] of parents) if (wanted.has(id)) stations.set(id, parent);
 
-  // Names of the stops trips end at (a destination when a trip has no headsign), and platforms.
+  // Names of the stops the trips call at (where a trip without a headsign ends, and where one
+  // the schedule lacks may end: an added train on these lines), and platforms.
   const named = new Set<string>();
-  for (const t of trips.values()) if (t.stops.length) named.add(t.stops[t.stops.length - 1].stopId);
+  for (const t of trips.values()) for (const s of t.stops) named.add(s.stopId);
   const names = new Map<string, string>();
   const platforms = new Map<string, string>();
   const stationIds = new Set(parents.values());
@@ -188,7 +205,7 @@ async function read(
     const zone = ownZones.get(id) ?? (parent === undefined ? undefined : ownZones.get(parent));
     if (zone) zones.set(id, zone);
   }
-  return { trips, boardsOf, days, agencyZone, platforms, zones };
+  return { trips, boardsOf, days, agencyZone, platforms, zones, names, routes: routeInfo, stations };
 }
 
 /**

@@ -11,6 +11,12 @@ export interface StopRt {
   delay?: number;
   skipped: boolean;
   noData: boolean;
+  /** stop_time_properties.pickup_type NONE: passengers only get off here. */
+  noPickup?: true;
+  /** stop_time_properties.assigned_stop_id: the stop (platform) the trip now serves instead. */
+  assignedStopId?: string;
+  /** departure_occupancy_status (an OccupancyStatus number). */
+  occupancy?: number;
 }
 
 export interface TripRt {
@@ -20,16 +26,29 @@ export interface TripRt {
   startDate?: string;
   /** HH:MM:SS when the feed gives it: which run of a frequency-based trip this update is for. */
   startTime?: string;
+  /** CANCELED: shown, marked. */
   cancelled: boolean;
+  /** DELETED: not shown at all (the reference: as if it had never been scheduled). */
+  deleted: boolean;
+  /** TripProperties.trip_headsign, for a trip the schedule lacks. */
+  headsign?: string;
   /** In the feed's order (stop_sequence order, as the reference requires). */
   stops: StopRt[];
 }
 
+/** An entity of a feed that could not be read, and why (it was left out; the rest was used). */
+export interface SkippedEntity { id: string; reason: string }
+
 export interface RtData {
   /** The feed header's timestamp, ms (0 when absent). */
   timestamp: number;
+  /** How many entities could not be read, and the first few of them. */
+  skipped: number;
+  skippedEntities: SkippedEntity[];
   /** Trip updates by trip_id; more than one when several service days' runs are updated. */
   trips: Map<string, TripRt[]>;
+  /** occupancy_status of the VehiclePositions in the same feed, by trip_id. */
+  occupancy?: Map<string, number>;
 }
 
 /** A departure as SIRI gives it (SIRI-SM MonitoredStopVisit or SIRI-ET EstimatedCall). */
@@ -69,10 +88,18 @@ export interface FeedAlert {
   text: string;
   /** Active periods, ms; empty = always while in the feed. `end` undefined = open. */
   periods: Array<{ start?: number; end?: number }>;
-  stops: string[];
-  routes: string[];
-  /** SIRI-SX: the journeys it affects (DatedVehicleJourneyRef), shown where they depart. */
-  journeys?: string[];
-  /** SIRI-SX: the whole network (AllLines). */
+  /** informed_entity (SIRI-SX: what it Affects, as selectors): where it is for. */
+  selectors: AlertSelector[];
+}
+
+/**
+ * A GTFS-realtime EntitySelector; `tripId` from its trip descriptor (SIRI-SX: a journey's
+ * DatedVehicleJourneyRef). `network`: SIRI-SX's whole network (AllLines), every board of the feed.
+ */
+export interface AlertSelector {
+  agencyId?: string; routeId?: string; routeType?: number; directionId?: number; tripId?: string; stopId?: string;
   network?: true;
 }
+
+/** A feed's alerts, and the entities that could not be read (left out). */
+export interface AlertData { alerts: FeedAlert[]; skipped: number; skippedEntities: SkippedEntity[] }

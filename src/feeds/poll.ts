@@ -25,7 +25,7 @@ export interface PollOptions<T> {
   portRange: readonly [number, number];
   clock: Clock;
   /** Turns a body into data; throws on a body it cannot read (a fault: the last good data stays). */
-  parse(body: Buffer): Promise<T>;
+  parse(body: Buffer, contentType: string | undefined): Promise<T>;
   /** New good data arrived (not called for a 304). */
   onData(data: T): void;
   onFault?(message: string): void;
@@ -139,7 +139,7 @@ export class FeedPoll<T> {
         }
         throw err;
       }
-      const data = await this.o.parse(res.body ?? Buffer.alloc(0));
+      const data = await this.o.parse(res.body ?? Buffer.alloc(0), res.contentType);
       if (this.stopped) return;
       this.etag = res.headers.get('etag') ?? undefined;
       this.lastModified = res.headers.get('last-modified') ?? undefined;

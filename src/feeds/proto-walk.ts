@@ -27,6 +27,34 @@ function varint(buf: Uint8Array, pos: number): [number, number] {
   throw new FeedFormatError('a varint is longer than 10 bytes');
 }
 
+/**
+ * The first length-delimited field `num` of a message, as text: the id of an entity the bindings
+ * could not decode. Undefined when the bytes break before it.
+ */
+export function textField(buf: Uint8Array, num: number): string | undefined {
+  try {
+    let pos = 0;
+    while (pos < buf.length) {
+      let key: number;
+      [key, pos] = varint(buf, pos);
+      const wire = key & 7;
+      if (wire === 0) [, pos] = varint(buf, pos);
+      else if (wire === 1) pos += 8;
+      else if (wire === 5) pos += 4;
+      else if (wire === 2) {
+        let len: number;
+        [len, pos] = varint(buf, pos);
+        if (pos + len > buf.length) return undefined;
+        if (Math.floor(key / 8) === num) return Buffer.from(buf.subarray(pos, pos + len)).toString('utf8');
+        pos += len;
+      } else return undefined;
+    }
+  } catch {
+    // The entity breaks before its id: it is counted without one.
+  }
+  return undefined;
+}
+
 /** Calls `field` with each length-delimited top-level field's number and bytes; other wire types are skipped. */
 export async function walkFields(buf: Uint8Array, field: (num: number, bytes: Uint8Array) => void, sliceMs = 4): Promise<void> {
   let pos = 0;

@@ -7,16 +7,20 @@
 //
 // Layout (indexes into `strings`; -1 = none):
 //   trips:      per trip, TRIP_FIELDS Int32: id, routeId, route, serviceId, headsign, first stop
+//               (-1 none)
 //   stops:      per stop time, STOP_FIELDS Int32: stopId, headsign; `seq` and `sec` as Float64
 //               (either may be NaN); `flags` a Uint8 (bit 0: pickup_type 1); a trip's stop times run
 //               from its first to the next one's
 //   boardsOf:   pairs stop, board (a stop once per board)   platforms: pairs stop, platform code
-//   zones:      pairs stop, stop_timezone
+//   zones:      pairs stop, stop_timezone    names: pairs stop, stop_name    stations: pairs stop, parent
+//   routes:     per route, 3 Int32: routeId, agency_id, route_type
 //   frequencies: per period, 5 Int32: trip index, start, end, headway (seconds), exact_times
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
 //   exceptions: per date, 3 Int32: serviceId, date, 1 added / 0 removed
+//   traits:     per trip, a Uint8 (trip-traits.ts)
 import type { Transferable } from 'node:worker_threads';
-import type { ScheduleParts, ServiceDays, StopTime, TripInfo } from './schedule.js';
+import type { RouteInfo, ScheduleParts, ServiceDays, StopTime, TripInfo } from './schedule.js';
+import { packTraits, unpackTraits } from './trip-traits.js';
 
 export interface PackedSchedule {
   strings: string[];
@@ -25,10 +29,14 @@ export interface PackedSchedule {
   seq: Float64Array;
   sec: Float64Array;
   flags: Uint8Array;
+  traits: Uint8Array;
   boardsOf: Int32Array;
   frequencies: Int32Array;
   zones: Int32Array;
   platforms: Int32Array;
+  names: Int32Array;
+  stations: Int32Array;
+  routes: Int32Array;
   weekly: Int32Array;
   exceptions: Int32Array;
   agencyZone?: string;
@@ -84,9 +92,11 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   for (const [id, dates] of p.days.exceptions) {
     for (const [date, added] of dates) exceptions.push(ref(id), ref(date), added ? 1 : 0);
   }
+  const traits = Uint8Array.from([...p.trips.values()].map(packTraits));
   return {
-    strings, trips, stops, seq, sec, flags, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
-    zones: pairs(p.zones), platforms: pairs(p.platforms),
+    strings, trips, stops, seq, sec, flags, traits, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
+    zones: pairs(p.zones), platforms: pairs(p.platforms), names: pairs(p.names), stations: pairs(p.stations),
+    routes: Int32Array.from([...p.routes].flatMap(([id, r]) => [ref(id), ref(r.agencyId), r.type])),
     weekly, exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
   };
@@ -94,7 +104,10 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
-  const arrays = [p.trips, p.stops, p.seq, p.sec, p.flags, p.boardsOf, p.frequencies, p.zones, p.platforms, p.weekly, p.exceptions];
+  const arrays = [
+    p.trips, p.stops, p.seq, p.sec, p.flags, p.traits, p.boardsOf, p.frequencies, p.zones, p.platforms, p.names, p.stations, p.routes,
+    p.weekly, p.exceptions,
+  ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
@@ -124,6 +137,7 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
       id, routeId: str(p.trips[o + 1]), route: str(p.trips[o + 2]), serviceId: str(p.trips[o + 3]),
       headsign: str(p.trips[o + 4]), stops,
     };
+    unpackTraits(p.traits[ti], trip);
     trips.set(id, trip);
     byIndex.push(trip);
     if ((ti & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {
@@ -162,5 +176,10 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     if (!dates) { dates = new Map(); days.exceptions.set(id, dates); }
     dates.set(str(p.exceptions[i + 1]), p.exceptions[i + 2] === 1);
   }
-  return { trips, boardsOf, days, agencyZone: p.agencyZone, platforms: pairs(p.platforms), zones: pairs(p.zones) };
+  const routes = new Map<string, RouteInfo>();
+  for (let i = 0; i < p.routes.length; i += 3) routes.set(str(p.routes[i]), { agencyId: str(p.routes[i + 1]), type: p.routes[i + 2] });
+  return {
+    trips, boardsOf, days, agencyZone: p.agencyZone, platforms: pairs(p.platforms), zones: pairs(p.zones), names: pairs(p.names),
+    routes, stations: pairs(p.stations),
+  };
 }

@@ -4,6 +4,7 @@
 // belongs to the previous service day, so yesterday's services are looked at too. A trip of
 // frequencies.txt runs once per headway from each period's start_time to its end_time, its
 // stop times a pattern counted from its first.
+import { directionKey, emptyScope, type AlertScope } from './alert-scope.js';
 import { serviceDate, serviceDayBase, weekdayOf } from './zone-time.js';
 
 export interface StopTime {
@@ -30,7 +31,14 @@ export interface TripInfo {
   stops: StopTime[];
   /** frequencies.txt's periods when it runs by headway; its stop times then give only the pattern. */
   frequencies?: Frequency[];
+  /** trips.txt direction_id, when given (trip-traits.ts). */
+  direction?: number;
+  /** trips.txt wheelchair_accessible 1 (accessible) or 2 (not), when given. */
+  wheelchair?: 1 | 2;
 }
+
+/** What an alert may name a route by besides its id (routes.txt). */
+export interface RouteInfo { agencyId: string; type: number }
 
 export interface ServiceDays {
   weekly: Map<string, { week: boolean[]; start: string; end: string }>;
@@ -73,8 +81,14 @@ export interface ScheduleParts {
   days: ServiceDays;
   agencyZone?: string;
   platforms: Map<string, string>;
+  /** stop_name of every stop the kept trips call at (a destination for a trip the schedule lacks). */
+  names: Map<string, string>;
   /** stop_id -> its stop_timezone (or its station's), for the kept stops that give one. */
   zones: Map<string, string>;
+  /** The kept trips' routes: agency_id (agency.txt's when routes.txt leaves it out) and route_type. */
+  routes: Map<string, RouteInfo>;
+  /** A configured stop -> its parent_station, for those that have one. */
+  stations: Map<string, string>;
 }
 
 /**
@@ -90,8 +104,12 @@ export class Schedule {
   readonly agencyZone: string | undefined;
   private readonly days: ServiceDays;
   private readonly platforms: Map<string, string>;
+  private readonly names: Map<string, string>;
   private readonly zones: Map<string, string>;
   private readonly known: ReadonlySet<string>;
+  private readonly boardsOf: Map<string, string[]>;
+  private readonly routes: Map<string, RouteInfo>;
+  private readonly stations: Map<string, string>;
   /** Configured stop -> the departures of kept trips there (at it or at one of its platforms). */
   private readonly calls = new Map<string, Array<{ trip: TripInfo; stop: StopTime }>>();
 
@@ -100,8 +118,12 @@ export class Schedule {
     this.agencyZone = p.agencyZone;
     this.days = p.days;
     this.platforms = p.platforms;
+    this.names = p.names;
     this.zones = p.zones;
     this.known = new Set([...p.boardsOf.values()].flat());
+    this.boardsOf = p.boardsOf;
+    this.routes = p.routes;
+    this.stations = p.stations;
     for (const trip of p.trips.values()) {
       for (const stop of trip.stops) {
         const boards = p.boardsOf.get(stop.stopId);
@@ -125,6 +147,39 @@ export class Schedule {
   /** Whether a configured stop has departures. */
   hasStop(stop: string): boolean { return this.calls.has(stop); }
 
+  /** The configured stops a stop_id counts for (itself, its station); none for a stop no board names. */
+  countsFor(stopId: string): readonly string[] { return this.boardsOf.get(stopId) ?? []; }
+
+  /** Every stop_id that counts for a configured stop: the boards' stops and their stations' platforms. */
+  counted(): Iterable<string> { return this.boardsOf.keys(); }
+
+  /**
+   * What an alert can name a board by (alert-scope.ts): the board's stops with their stations'
+   * platforms and their platforms' stations, and the agencies, routes, route types, directions
+   * and trips of the departures there (of `routes` only, when the board has that filter).
+   */
+  scopeOf(stops: readonly string[], routes: readonly string[] | undefined): AlertScope {
+    const scope = emptyScope();
+    const want = routes?.length ? new Set(routes) : undefined;
+    for (const s of stops) {
+      scope.stops.add(s);
+      const station = this.stations.get(s);
+      if (station !== undefined) scope.stops.add(station);
+    }
+    for (const [id, boards] of this.boardsOf) if (boards.some((b) => stops.includes(b))) scope.stops.add(id);
+    for (const s of stops) {
+      for (const { trip } of this.calls.get(s) ?? []) {
+        if (want && !want.has(trip.route) && !want.has(trip.routeId)) continue;
+        scope.routes.add(trip.routeId).add(trip.route);
+        scope.trips.add(trip.id);
+        const info = this.routes.get(trip.routeId);
+        if (info) { scope.agencies.add(info.agencyId); scope.routeTypes.add(info.type); }
+        if (trip.direction !== undefined) scope.directions.add(directionKey(trip.routeId, trip.direction)).add(directionKey(undefined, trip.direction));
+      }
+    }
+    return scope;
+  }
+
   /** Whether a configured stop is in the schedule's stops.txt. */
   knows(stop: string): boolean { return this.known.has(stop); }
 
@@ -136,6 +191,9 @@ export class Schedule {
   }
 
   platformOf(stopId: string): string { return this.platforms.get(stopId) ?? ''; }
+
+  /** stop_name of a stop the kept trips call at; '' for any other. */
+  stopName(stopId: string): string { return this.names.get(stopId) ?? ''; }
 
   /** The stop's own zone (stop_timezone, its station's), else undefined: the agency's. */
   zoneOf(stopId: string): string | undefined { return this.zones.get(stopId); }

@@ -11,7 +11,10 @@ export const CONNACK_REASONS: Record<number, string> = {
  * Errors of the TLS layer: OpenSSL's and Node's TLS codes, and X.509 verification results
  * (CERT_HAS_EXPIRED, SELF_SIGNED_CERT_IN_CHAIN, UNABLE_TO_VERIFY_LEAF_SIGNATURE...).
  */
-const TLS_CODE = /^(ERR_(TLS|SSL|OSSL)_|UNABLE_TO_|CERT_|CRL_|DEPTH_ZERO_|SELF_SIGNED_|INVALID_(CA|PURPOSE)$|PATH_LENGTH_|HOSTNAME_MISMATCH$|ERROR_IN_CE?RL?_)/;
+const TLS_CODE = new RegExp(`^(${[
+  'ERR_(TLS|SSL|OSSL)_', 'UNABLE_TO_', 'CERT_', 'CRL_', 'DEPTH_ZERO_', 'SELF_SIGNED_',
+  'INVALID_(CA|PURPOSE)$', 'PATH_LENGTH_', 'HOSTNAME_MISMATCH$', 'ERROR_IN_CE?RL?_',
+].join('|')})`);
 
 export function isTlsFailure(err: { code?: unknown }): boolean {
   return typeof err.code === 'string' && TLS_CODE.test(err.code);

@@ -38,7 +38,8 @@ export class ViewTokens {
 
   /** The Set-Cookie value carrying a token: HttpOnly, same-site, only sent to /screenshot. */
   cookie(token: string): string {
-    return `${VIEW_COOKIE}=${token}; Path=/screenshot; Max-Age=${Math.floor(this.ttlMs / 1000)}; HttpOnly; SameSite=Strict`;
+    const maxAge = Math.floor(this.ttlMs / 1000);
+    return `${VIEW_COOKIE}=${token}; Path=/screenshot; Max-Age=${maxAge}; HttpOnly; SameSite=Strict`;
   }
 
   private prune(): void {

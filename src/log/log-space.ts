@@ -50,7 +50,8 @@ export class LogSpace {
 
   /** What writing stops for, to show in the log file's problem. */
   get reason(): string {
-    return `under ${this.reserveBytes >= 1 << 20 ? `${this.reserveBytes / (1 << 20)} MB` : `${this.reserveBytes} bytes`} free on the filesystem shared with the state folder; left to the state`;
+    const reserve = this.reserveBytes >= 1 << 20 ? `${this.reserveBytes / (1 << 20)} MB` : `${this.reserveBytes} bytes`;
+    return `under ${reserve} free on the filesystem shared with the state folder; left to the state`;
   }
 
   /**

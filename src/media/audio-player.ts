@@ -66,7 +66,8 @@ export class AudioPlayer {
       clearTimeout(healthy);
       if (this.proc !== proc || this.stopped) return;
       this.proc = undefined;
-      this.fault = `${lastLine(proc.stderr()) || `ffmpeg ended with ${code === null ? 'a signal' : `code ${code}`}`} (trying again in ${Math.round(this.backoff / 1000)} s)`;
+      const why = lastLine(proc.stderr()) || `ffmpeg ended with ${code === null ? 'a signal' : `code ${code}`}`;
+      this.fault = `${why} (trying again in ${Math.round(this.backoff / 1000)} s)`;
       this.onFault(this.fault);
       if (Date.now() - startedAt > HEALTHY_MS) this.backoff = 1000;
       this.retry = setTimeout(() => { this.retry = undefined; if (!this.stopped) this.spawn(); }, this.backoff);

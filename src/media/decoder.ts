@@ -19,7 +19,11 @@ export function liveDecoders(): number {
 }
 
 export function decoderArgs(file: string, width: number, height: number): string[] {
-  const fit = `scale=${width}:${height}:force_original_aspect_ratio=decrease,format=rgba,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black@0`;
+  const fit = [
+    `scale=${width}:${height}:force_original_aspect_ratio=decrease`,
+    'format=rgba',
+    `pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black@0`,
+  ].join(',');
   return [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     // One thread each: a sign's video is small, and the frame loop needs the other core.

@@ -72,9 +72,14 @@ export function pictureFault(h: PictureHeader, maxPixels: number): string | unde
   if ('error' in h) return h.error;
   if (h.width === 0 || h.height === 0) return `is ${h.width}x${h.height}: a picture needs at least one pixel`;
   const pixels = h.width * h.height;
-  if (pixels > maxPixels) return `is ${h.width}x${h.height}, too large to show (at most ${megapixels(maxPixels)} megapixels: limits.maxPictureMegapixels)`;
+  const size = `${h.width}x${h.height}`;
+  if (pixels > maxPixels) {
+    return `is ${size}, too large to show (at most ${megapixels(maxPixels)} megapixels: limits.maxPictureMegapixels)`;
+  }
   if (h.format === 'gif' && 3 * pixels > 2 * maxPixels) {
-    return `is a ${h.width}x${h.height} GIF, too large to play (a GIF keeps three pictures of its size: at most ${megapixels(2 * maxPixels / 3)} megapixels, two thirds of limits.maxPictureMegapixels)`;
+    const most = megapixels(2 * maxPixels / 3);
+    return `is a ${size} GIF, too large to play (a GIF keeps three pictures of its size: `
+      + `at most ${most} megapixels, two thirds of limits.maxPictureMegapixels)`;
   }
   return undefined;
 }

@@ -14,7 +14,11 @@ const FFPROBE = 'ffprobe';
 const TIMEOUT_MS = 15_000;
 const ARGS = [
   '-v', 'error', '-of', 'json',
-  '-show_entries', 'format=format_name,duration:stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,sample_rate,channels:stream_disposition=attached_pic',
+  '-show_entries', [
+    'format=format_name,duration',
+    'stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,sample_rate,channels',
+    'stream_disposition=attached_pic',
+  ].join(':'),
 ];
 
 const cache = new Map<string, { key: string; result: ProbeResult }>();

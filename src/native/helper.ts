@@ -99,8 +99,9 @@ let failure: Error | undefined;
 function load(): NativeHelper {
   if (!existsSync(NATIVE_PATH)) {
     throw Object.assign(new Error(
-      `native helper not built: ${NATIVE_PATH} is missing. Run \`make native\` (needs build-essential and python3); ` +
-      'only the virtual output works without it'), { code: 'ERR_NATIVE_MISSING' });
+      `native helper not built: ${NATIVE_PATH} is missing. `
+      + 'Run `make native` (needs build-essential and python3); only the virtual output works without it'),
+    { code: 'ERR_NATIVE_MISSING' });
   }
   try {
     return createRequire(import.meta.url)(NATIVE_PATH) as NativeHelper;

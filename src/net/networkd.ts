@@ -26,7 +26,8 @@ const markerOf = (file: string) => `${file}.rollback`;
 export function renderNetworkFile(iface: string, req: NetworkRequest, at: string): string {
   const head = `# Written by mlds /setethernetconfig at ${at}.\n# Restored to the previous file when the gateway does not answer in time.\n[Match]\nName=${iface}\n\n[Network]\n`;
   if (req.dhcp) return `${head}DHCP=ipv4\n`;
-  return `${head}DHCP=no\nAddress=${req.ip}/${req.prefix}\nGateway=${req.gateway}\n${req.dns.map((d) => `DNS=${d}\n`).join('')}`;
+  const dns = req.dns.map((d) => `DNS=${d}\n`).join('');
+  return `${head}DHCP=no\nAddress=${req.ip}/${req.prefix}\nGateway=${req.gateway}\n${dns}`;
 }
 
 async function readOrNull(file: string): Promise<string | null> {

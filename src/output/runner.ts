@@ -234,7 +234,8 @@ export class OutputRunner {
     this.lastResult = 'error';
     this.lastSendAt = this.now();
     this.lastErrorAt = this.now();
-    this.lastError = `${phase}: ${e.code && !e.message?.startsWith(e.code) ? e.code + ' ' : ''}${e.message ?? String(err)}`;
+    const code = e.code && !e.message?.startsWith(e.code) ? e.code + ' ' : '';
+    this.lastError = `${phase}: ${code}${e.message ?? String(err)}`;
     if (this.consecutiveFailures === 1 || this.consecutiveFailures % 100 === 0) {
       this.log.warn({ driver: this.output.driver, phase, code: e.code, err: this.lastError, failures: this.consecutiveFailures }, 'output failed');
     }

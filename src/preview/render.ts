@@ -19,7 +19,8 @@ export interface FitNote { display: string; layout: string; area: string; fit: s
 export interface Preview { name: string; png: Buffer; scrolls: ScrollNote[]; fits: FitNote[] }
 
 export function describeFit(n: FitNote): string {
-  return `${n.display}/${n.layout}/${n.area}: fit ${n.fit} at ${n.size} px${n.clippedPx ? ` (${n.clippedPx} px cut)` : ''}`;
+  const cut = n.clippedPx ? ` (${n.clippedPx} px cut)` : '';
+  return `${n.display}/${n.layout}/${n.area}: fit ${n.fit} at ${n.size} px${cut}`;
 }
 
 export function describeScroll(n: ScrollNote): string {

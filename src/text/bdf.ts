@@ -78,7 +78,7 @@ function bounded(what: string, v: number, min: number, text: string, at: number)
 const SEP = '[\\t\\v\\f\\r \\xa0]';
 const REST = `(?:${SEP}[^\\n]*)?\\n`;
 const INT = `${SEP}+([+-]?\\d{1,9})`;
-const GLYPH_HEAD = new RegExp(`STARTCHAR${REST}ENCODING${INT}${REST}(?:SWIDTH${REST})?DWIDTH${INT}${REST}BBX${INT}${INT}${INT}${INT}${REST}BITMAP${REST}`, 'y');
+const GLYPH_HEAD = new RegExp(`STARTCHAR${REST}ENCODING${INT}${REST}(?:SWIDTH${REST})?` + `DWIDTH${INT}${REST}BBX${INT}${INT}${INT}${INT}${REST}BITMAP${REST}`, 'y');
 
 /**
  * Checks the bitmap rows after the BITMAP line at `bitmapAt` row by row, the way that names the

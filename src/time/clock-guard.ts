@@ -28,5 +28,7 @@ export function clockSynchronized(): boolean | undefined {
 export function clockHeld(now: number): string | undefined {
   if (synchronized === true) return undefined;
   if (now >= PLAUSIBLE_FROM) return undefined;
-  return `the clock shows ${new Date(now).toISOString()}, before ${BUILD_YEAR} (this version's year), and is not synchronized: date areas show their defaultValue, time-of-day crons and the daylight schedule hold until it is set`;
+  const held = 'date areas show their defaultValue, time-of-day crons and the daylight schedule hold until it is set';
+  return `the clock shows ${new Date(now).toISOString()}, before ${BUILD_YEAR} (this version's year), `
+    + `and is not synchronized: ${held}`;
 }

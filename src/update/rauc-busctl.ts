@@ -38,10 +38,16 @@ function busctl(args: string[]): Promise<string> {
 /** RAUC answered a call with an error, or could not be reached. */
 class RaucCallError extends Error {}
 
+/** What busctl says when no bus or no RAUC service answers, as opposed to RAUC refusing the call. */
+const NO_SERVICE = new RegExp([
+  'connect to bus', 'not activatable', 'not provided by any', 'ServiceUnknown', 'unit .* not found',
+  'No such file', 'Connection refused', 'Transport endpoint', 'timed out',
+].join('|'), 'i');
+
 /** RAUC cannot be reached (no bus, no service): MLDS_UNAVAILABLE; else RAUC refused the call: MLDS_UPDATE_FAILED. */
 function unreachable(err: unknown): Error {
   if (!(err instanceof RaucCallError)) return err as Error;
-  if (/connect to bus|not activatable|not provided by any|ServiceUnknown|unit .* not found|No such file|Connection refused|Transport endpoint|timed out/i.test(err.message)) {
+  if (NO_SERVICE.test(err.message)) {
     return new MldsError('MLDS_UNAVAILABLE', `RAUC's D-Bus service (de.pengutronix.rauc) does not answer: ${err.message}`);
   }
   return new MldsError('MLDS_UPDATE_FAILED', `RAUC refused: ${err.message}`);

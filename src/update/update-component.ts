@@ -130,7 +130,8 @@ export class UpdateComponent implements Component, Updater {
     try {
       await this.rebootSystem();
     } catch (err) {
-      const message = `installed, but the reboot failed: ${(err as Error).message}; reboot the unit to run the new slot`;
+      const why = (err as Error).message;
+      const message = `installed, but the reboot failed: ${why}; reboot the unit to run the new slot`;
       this.step = { state: 'failed', percent: null, message };
       this.ctx?.log.error({ err: (err as Error).message }, message);
     }

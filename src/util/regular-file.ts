@@ -45,7 +45,8 @@ export function moveAsideUnlessRegular(file: string): string | undefined {
     renameSync(file, aside);
     return `${file} was ${kind}, not a regular file; it was moved to ${aside} and a new file started`;
   } catch (err) {
-    return `${file} is ${kind}, not a regular file, and could not be moved aside (${(err as Error).message.split(', ')[0]})`;
+    const why = (err as Error).message.split(', ')[0];
+    return `${file} is ${kind}, not a regular file, and could not be moved aside (${why})`;
   }
 }
 

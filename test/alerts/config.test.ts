@@ -24,7 +24,7 @@ test('an alerts entry loads with its defaults, and the unit\'s geocodes and aler
   }
 });
 
-test('a display without the show layout or area, an unknown display and a bad URL are faults with their JSON paths', () => {
+test('a display without the show layout or area, an unknown ' + 'display and a bad URL are faults with their JSON paths', () => {
   assert.deepEqual(configFaults((c) => { c.alerts = [{ url: 'https://a.example/x', show: { layout: 'l2', area: 'title' } }]; }),
     [{ path: '/alerts/0/show', message: 'layout "l2" of display "main" has no area "title" to show alerts in' }]);
   assert.deepEqual(configFaults((c) => { c.alerts = [{ url: 'https://a.example/x', displays: ['main', 'nope'], show: { layout: 'gone', area: 'title' } }]; }), [

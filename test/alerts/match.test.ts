@@ -94,7 +94,7 @@ async function bering(lat: string, lon: string): Promise<{ st: Obj; red: boolean
   }
 }
 
-test('a Bering Sea polygon (170 E to 170 W) does not concern a unit in Warsaw: nothing shown, /status says why',
+test('a Bering Sea polygon (170 E to 170 W) does not concern a unit ' + 'in Warsaw: nothing shown, /status says why',
   async () => {
   const { st, red, layers } = await bering(String(LAT), String(LON));
   assert.deepEqual(reasons(st), { 'BERING-1': 'outside the area' });

@@ -41,7 +41,8 @@ test('a level without expires lasts 10 minutes and is renewed while the alert is
     await advance(1000);
     await until(async () => (await alertsStatus(svc)).feeds[0].fault !== undefined, 10_000, 'the failing poll');
     assert.equal((await mainDisplay(svc)).layers.length, 1, 'a failing feed keeps the alert');
-    cap.routes.set('/cap.xml', doc('<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>OTHER</identifier><sender>x</sender><sent>2026-11-28T11:00:00Z</sent><status>Draft</status><msgType>Alert</msgType></alert>'));
+    cap.routes.set('/cap.xml', doc('<alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>OTHER</identifier><sender>x</sender>'
+      + '<sent>2026-11-28T11:00:00Z</sent><status>Draft</status><msgType>Alert</msgType></alert>'));
     await advance(1000);
     await until(async () => (await mainDisplay(svc)).layers.length === 0, 10_000, 'the level cleared once the URL serves another alert');
   } finally {

@@ -44,7 +44,7 @@ test('an RSS feed: one item holds an alert as escaped XML, one links to an alert
   }
 });
 
-test('an RSS <link> is entity-decoded as every text is: "&amp;" between query parameters is fetched as "&"',
+test('an RSS <link> is entity-decoded as every text is: ' + '"&amp;" between query parameters is fetched as "&"',
   async () => {
   const cap = await capServer();
   const asked: string[] = [];

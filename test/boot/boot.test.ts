@@ -84,7 +84,7 @@ async function withService(sd: ServiceDir, clock: FakeClock, fn: (svc: RunningSe
   try { await fn(svc); } finally { await svc.close(); }
 }
 
-test('boot: black, the info screen with the real address, the logo, then the replayed and the newly sent content', async () => {
+test('boot: black, the info screen with the real address, ' + 'the logo, then the replayed and the newly sent content', async () => {
   assert.ok(ipv4().length > 0, 'this machine has a non-loopback IPv4 address to show');
   const sd = serviceDir(config());
   try {

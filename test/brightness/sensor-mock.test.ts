@@ -29,7 +29,7 @@ test('curve: interpolated between its points, held at its ends', () => {
   assert.equal(median([5, 1, 900, 3, 4]), 4);
 });
 
-test('smoothing and hysteresis: a spike is ignored, a level between two steps does not flicker, the ends are reached', () => {
+test('smoothing and hysteresis: a spike is ignored, a level ' + 'between two steps does not flicker, the ends are reached', () => {
   const f = new LuxFilter([[0, 0], [1000, 100]]);
   assert.equal(f.add(500), 50, 'the first reading sets the level');
   for (const lux of [505, 9000, 495, 510]) assert.equal(f.add(lux), 50, `${lux}: a headlight flash or a small change does nothing`);
@@ -169,7 +169,7 @@ test('ascii sensor on the mock binding: readings, unplug with the last value hel
   }
 });
 
-test('Modbus RTU sensor on the mock binding: a request per poll, the register as lux, a silent device reopened', async () => {
+test('Modbus RTU sensor on the mock binding: a request per ' + 'poll, the register as lux, a silent device reopened', async () => {
   MockBinding.reset();
   const clock = new FakeClock();
   let lux = 250;

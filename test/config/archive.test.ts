@@ -150,7 +150,7 @@ async function refused(url: string, code: string, why: RegExp, limits?: ArchiveL
   return err;
 }
 
-test('a good archive is staged as an exact copy of its source, validates, and swaps in with the old one kept', async () => {
+test('a good archive is staged as an exact copy of its ' + 'source, validates, and swaps in with the old one kept', async () => {
   const dir = freshService();
   const progress: number[] = [];
   const staged = await stageFromUrl(dir, `${base}/hop2`, { tmpDir: downloads, fetch: { onProgress: (p) => progress.push(p.received), progressStep: 100_000 } });

@@ -100,7 +100,7 @@ test('displays that would share a unit only because they leave out displayIp/dis
   assert.deepEqual(faultsOf(single), []);
 });
 
-test('overlapping areas of one layout are a warning listing each pair and the shared rectangle; the list is capped', () => {
+test('overlapping areas of one layout are a warning listing ' + 'each pair and the shared rectangle; the list is capped', () => {
   const c = baseConfig();
   c.displays.main.layout.l1.clock = { coordinates: '90 40 120 60', type: 'date' };
   const cfg = parseConfig(JSON.stringify(c), EXAMPLES);
@@ -147,7 +147,7 @@ test('mlds test prints each of these faults with its path and exits 78; overlaps
   } finally { sd2.cleanup(); }
 });
 
-test('a reload refuses a cron naming a missing layout (400, the fault with its path); /status lists overlap warnings', async () => {
+test('a reload refuses a cron naming a missing layout (400, ' + 'the fault with its path); /status lists overlap warnings', async () => {
   const c = baseConfig();
   c.displays.main.layout.l1.clock = { coordinates: '90 40 120 60', type: 'date' };
   const sd = serviceDir(c);

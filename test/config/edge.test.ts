@@ -62,7 +62,7 @@ test('a syntax error in an $include names the included file, line and column, at
   } finally { sd.cleanup(); }
 });
 
-test(`nesting deeper than ${MAX_DEPTH} levels is one fault at the place it got too deep, at 2,000 and 100,000 levels`, () => {
+test(`nesting deeper than ${MAX_DEPTH} levels is one fault at the place it got too deep, ` + 'at 2,000 and 100,000 levels', () => {
   const sd = serviceDir(baseConfig());
   try {
     for (const levels of [2_000, 100_000]) {

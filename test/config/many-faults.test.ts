@@ -107,7 +107,8 @@ test('1,000,000 unknown fields by /load_config: a short answer, RSS back within 
     for (let i = 0; i < 3; i++) await (await fetch(`${svc.url}/status`)).arrayBuffer();
     // The first archive loads the zip and download code: measured from the second on, so the
     // figure is what the input costs, not the modules.
-    const warm = await fetch(`${svc.url}/load_config?url=${encodeURIComponent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/small.zip`)}`);
+    const smallUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/small.zip`;
+    const warm = await fetch(`${svc.url}/load_config?url=${encodeURIComponent(smallUrl)}`);
     assert.equal(warm.status, 400, await warm.text());
     const before = process.memoryUsage.rss();
     let done = false;

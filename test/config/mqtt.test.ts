@@ -56,7 +56,7 @@ test('a faulty mqtt section is refused with faults naming each field', () => {
   assert.deepEqual(at(faultsOf({ url: 'mqtt://b', rejectUnauthorized: false })), ['/mqtt/rejectUnauthorized']);
 });
 
-test('the password and the client key are never on /status, /info or in the log; the /load_config download carries them', async () => {
+test('the password and the client key are never on /status, ' + '/info or in the log; the /load_config download carries them', async () => {
   const password = 'Pa55-never-shown-9f1c';
   const cfg = baseConfig();
   // A port nobody listens on: the unit tries, fails, logs why, and keeps serving HTTP.

@@ -10,7 +10,7 @@ import { schemaValidator } from '../../src/config/schema.js';
 import { compileValidator, validatorModule } from '../../src/config/validator-source.js';
 import { baseConfig, exampleConfig, REPO } from '../helpers/service.js';
 
-test('the committed validator is the one the schema generates (run `npm run validator` after changing the schema)', () => {
+test('the committed validator is the one the schema generates ' + '(run `npm run validator` after changing the schema)', () => {
   const committed = readFileSync(path.join(REPO, 'src/config/validator.generated.ts'), 'utf8');
   assert.ok(committed === validatorModule(), 'src/config/validator.generated.ts is out of date: run `npm run validator`');
 });
@@ -62,7 +62,8 @@ test('checking a configuration loads no part of ajv but its two small runtime he
     const sd = serviceDir(exampleConfig());
     try { loadConfig(sd.configFile); } finally { sd.cleanup(); }
     const { createRequire } = await import('node:module');
-    const loaded = Object.keys(createRequire(import.meta.url)('node:module')._cache).filter((k) => /node_modules\\/ajv/.test(k));
+    const cache = Object.keys(createRequire(import.meta.url)('node:module')._cache);
+    const loaded = cache.filter((k) => /node_modules\\/ajv/.test(k));
     console.log(JSON.stringify(loaded.map((k) => k.slice(k.indexOf('node_modules/') + 13))));`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);

@@ -22,7 +22,7 @@ const whiteIn = (p: Pixels, x0: number, x1: number, y0: number, y1: number): boo
   return false;
 };
 
-test('a poller at priority 0 never overwrites an HTTP notice at 5; its latest content shows when the notice expires', async () => {
+test('a poller at priority 0 never overwrites an HTTP notice ' + 'at 5; its latest content shows when the notice expires', async () => {
   const feed = await sink();
   const fb = await sink();
   let body = 'id=main&layout=l1&title=Poll+one&inumber=p1';
@@ -158,7 +158,7 @@ test('priority=p&layout= clears level p at once; malformed levels are refused', 
   }
 });
 
-test('a restart restores a priority message with its remaining time; one that expired meanwhile is not shown', async () => {
+test('a restart restores a priority message with its ' + 'remaining time; one that expired meanwhile is not shown', async () => {
   const sd = serviceDir(baseConfig());
   const clock = new FakeClock(T0);
   let svc = await start(sd, { clock, recheckSeconds: 0 });
@@ -276,7 +276,7 @@ test("a poller's priority, expires and keep join its commands; the body's own wi
   }
 });
 
-test('an area named priority, keep or expires is a configuration fault naming it; so are poller levels out of range', () => {
+test('an area named priority, keep or expires is a configuration ' + 'fault naming it; so are poller levels out of range', () => {
   for (const name of ['priority', 'keep', 'expires']) {
     const c = baseConfig();
     c.displays.main.layout.l2[name] = { coordinates: '0 0 9 9', type: 'text' };

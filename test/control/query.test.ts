@@ -36,7 +36,7 @@ function reference(raw: string): string | 'refused' {
   try { return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes)); } catch { return 'refused'; }
 }
 
-test('percent-encoded bytes decode exactly as the strict UTF-8 decoder does (byte order mark, overlongs, surrogates)', () => {
+test('percent-encoded bytes decode exactly as the strict UTF-8 ' + 'decoder does (byte order mark, overlongs, surrogates)', () => {
   const escape = (bytes: number[]) => bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
   const decoded = (raw: string): string => { try { return value(raw); } catch { return 'refused'; } };
   for (const raw of ['%EF%BB%BFx', '%EF%BB%BF%EF%BB%BF', 'a%EF%BB%BF', '%ef%bf%bd', '%F4%8F%BF%BF', '%F4%90%80%80', '%E0%80%AF', '+%2B+', '%C3%A9%C3']) {

@@ -62,7 +62,7 @@ test('a saved request that no longer fits the configuration leaves the display b
   }
 });
 
-test('a bad state file never stops the service: it is set aside, the service starts empty, /status says so', async () => {
+test('a bad state file never stops the service: it is set ' + 'aside, the service starts empty, /status says so', async () => {
   for (const [what, content] of [['garbage', '{"lastRequest":{"main":'], ['wrong types', '{"lastRequest":"x","lastFeedback":5}']]) {
     const sd = serviceDir(baseConfig());
     try {

@@ -4,7 +4,7 @@ import { applyJournal, checkSavedState, emptyState, journalLine } from '../../sr
 
 const level = { priority: 5, query: 'id=a&layout=l&t=x&priority=5&expires=60', at: 1000, expiresAt: 61_000, source: 'http' };
 
-test('saved levels: journal lines set and clear a display\'s levels; entries of the wrong form are dropped and named', () => {
+test('saved levels: journal lines set and clear a display\'s ' + 'levels; entries of the wrong form are dropped and named', () => {
   const st = emptyState();
   const text = journalLine('l', 'a', [level]) + journalLine('l', 'b', [{ ...level, inumber: 'n' }]) + journalLine('l', 'b', []) + '["l","c",[{"priority":0,"query":"q","at":1,"expiresAt":2}]]\n';
   assert.equal(applyJournal(st, text), 1, 'a level at priority 0 is not a saved level');

@@ -14,7 +14,7 @@ function tempDir(): { dir: string; cleanup(): void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-test('a change is in the files when its setter returns; a burst shares one sync; flush folds everything into state.json', async () => {
+test('a change is in the files when its setter returns; a burst ' + 'shares one sync; flush folds everything into state.json', async () => {
   const { dir, cleanup } = tempDir();
   try {
     const store = new StateStore(dir);
@@ -44,7 +44,7 @@ test('a snapshot interrupted by a crash: state.json plus every journal from its 
     writeFileSync(path.join(dir, 'state.json'), JSON.stringify({ gen: 3, lastRequest: { a: rec(1), b: rec(1) }, lastFeedback: {} }));
     writeFileSync(path.join(dir, 'state.journal.2'), `${JSON.stringify(['r', 'a', rec(0)])}\n`);
     writeFileSync(path.join(dir, 'state.journal.3'), `${JSON.stringify(['r', 'a', rec(1)])}\n${JSON.stringify(['r', 'a', rec(2)])}\n`);
-    writeFileSync(path.join(dir, 'state.journal.4'), `${JSON.stringify(['r', 'b', rec(5)])}\n${JSON.stringify(['f', 'b', { confirm: 2, inumber: '9' }])}\n["r","a",{"qu`);
+    writeFileSync(path.join(dir, 'state.journal.4'), `${JSON.stringify(['r', 'b', rec(5)])}\n` + `${JSON.stringify(['f', 'b', { confirm: 2, inumber: '9' }])}\n["r","a",{"qu`);
     writeFileSync(path.join(dir, 'state.json.1234.1700000000000.tmp'), '{"half');
     const store = new StateStore(dir);
     const s = await store.load();

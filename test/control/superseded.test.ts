@@ -57,7 +57,7 @@ function rig() {
   return { sd, loop, clock, confirmed, settled, send, flush, done: () => { ctl.dispose(); sd.cleanup(); } };
 }
 
-test('two commands before a frame: the first is superseded, the second shown; both confirmed 1 and the first counted', async () => {
+test('two commands before a frame: the first is superseded, ' + 'the second shown; both confirmed 1 and the first counted', async () => {
   const r = rig();
   try {
     const before = supersededCount();
@@ -112,7 +112,7 @@ test('content still on show goes out with the next command: kept areas (keep=1) 
   } finally { r.done(); }
 });
 
-test('a command that also names an unchanged area is superseded when its other value was replaced before any frame', async () => {
+test('a command that also names an unchanged area is superseded ' + 'when its other value was replaced before any frame', async () => {
   const r = rig();
   try {
     await r.send('layout=l1&sign=a&title=One&inumber=a');
@@ -140,7 +140,7 @@ test('covered by a higher level before any frame: it waits, and is shown once th
   } finally { r.done(); }
 });
 
-test('a failed write: the command it carried is not shown (confirm 0); the one it replaced stays superseded', async () => {
+test('a failed write: the command it carried is not shown ' + '(confirm 0); the one it replaced stays superseded', async () => {
   const r = rig();
   try {
     await r.send('layout=l1&title=First&inumber=a');

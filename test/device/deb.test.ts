@@ -133,7 +133,8 @@ function maint(script: string, args: string[], opts: { systemd: boolean; wasEnab
   mkdirSync(bin);
   const log = join(dir, 'log');
   for (const tool of ['systemd-sysusers', 'systemd-tmpfiles', 'deb-systemd-helper', 'deb-systemd-invoke', 'systemctl']) {
-    writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> ${log}\n${tool === 'deb-systemd-helper' ? `[ "$1 $2" = "--quiet was-enabled" ] && exit ${opts.wasEnabled === false ? 1 : 0}\n` : ''}exit 0\n`);
+    const wasEnabled = `[ "$1 $2" = "--quiet was-enabled" ] && exit ${opts.wasEnabled === false ? 1 : 0}\n`;
+    writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> ${log}\n${tool === 'deb-systemd-helper' ? wasEnabled : ''}exit 0\n`);
     chmodSync(join(bin, tool), 0o755);
   }
   const ctrl = join(dir, 'ctrl');

@@ -204,7 +204,8 @@ test('A/B: slot A, a configuration over MQTT, a higher bundle into B marked good
       await bootedInto('B', starts, 3_600_000);
       step('three boots of A, then B again, to mlds READY');
       const consoleSince = m.lines.slice(from).join('\n');
-      console.log(`# GRUB's choices: ${[...consoleSince.matchAll(/mlds: booting slot ([AB])/g)].map((x) => x[1]).join(' ') || '(not on the serial console)'}`);
+      const choices = [...consoleSince.matchAll(/mlds: booting slot ([AB])/g)].map((x) => x[1]).join(' ');
+      console.log(`# GRUB's choices: ${choices || '(not on the serial console)'}`);
       const after = await grubenv();
       assert.deepEqual([after.ORDER, after.A_OK, after.A_TRY, after.B_OK], ['A B', '1', '3', '1'], 'A used its three tries, B is good');
       // The persistent journal (on the data partition) has the broken slot's boots.

@@ -57,7 +57,7 @@ test('an output holding a frame for longer than the limit is a stall', async () 
   loop.stop();
 });
 
-test('the HTTP probe is answered by the server (417) without a request log line; a closed port is a problem', async () => {
+test('the HTTP probe is answered by the server (417) ' + 'without a request log line; a closed port is a problem', async () => {
   const sd = serviceDir(baseConfig());
   const logDir = join(sd.dir, 'logs');
   const svc = await start(sd, { logDir });

@@ -48,7 +48,9 @@ test('a station board shows every platform whose parent_station it is, though an
 });
 
 /** Realtime data as the decoder keeps it: `trips` updates, fresh at `now`. */
-const rtData = (now: number, trips: TripRt[]): RtData => ({ timestamp: now, trips: new Map(trips.map((t) => [t.tripId, [t]])) });
+const rtData = (now: number, trips: TripRt[]): RtData => ({
+  timestamp: now, trips: new Map(trips.map((t) => [t.tripId, [t]])), skipped: 0, skippedEntities: [],
+});
 const live = (schedule: Schedule, stops: string[], now: number, rt: RtData): BoardData =>
   gtfsBoard({ feed: 'mta', stops, staleAfter: 180, now, limit: 6 }, { schedule, zone: ZONE, rt, fresh: true });
 
@@ -60,8 +62,8 @@ test('a trip ending at the stop, and a call where passengers only get off (picku
   assert.deepEqual(shown(board(s, ['LGA-C'], FRI_2100)), ['M60-SBS 125 St 21:09']);
   // Realtime updates for those calls (a delay, an absolute time) do not bring them back.
   const rt = rtData(FRI_2100, [
-    { tripId: '1-S-2128', cancelled: false, stops: [{ stopId: '127S', time: fri('21:33'), skipped: false, noData: false }] },
-    { tripId: 'M60-LGA', cancelled: false, stops: [{ stopSequence: 10, delay: 120, skipped: false, noData: false }] },
+    { tripId: '1-S-2128', cancelled: false, deleted: false, stops: [{ stopId: '127S', time: fri('21:33'), skipped: false, noData: false }] },
+    { tripId: 'M60-LGA', cancelled: false, deleted: false, stops: [{ stopSequence: 10, delay: 120, skipped: false, noData: false }] },
   ]);
   assert.deepEqual(shown(live(s, ['127'], fri('21:25'), rt)).slice(0, 1), ['1 South Ferry 21:40']);
   assert.deepEqual(shown(live(s, ['127S'], fri('21:25'), rt)).slice(0, 1), ['1 South Ferry 21:40']);
@@ -108,7 +110,7 @@ test('a TripUpdate for a frequency-based trip with start_time applies to that ru
 test('time cells are told in the agency\'s zone, a stop\'s stop_timezone where it has one, unless the area\'s timezone says otherwise', async () => {
   const s = await read(['127', 'CHI']);
   const area = (timezone?: string): DeparturesConfig => ({
-    feed: 'mta', stops: [], fields: ['route', 'time'], nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled',
+    feed: 'mta', stops: [], fields: ['route', 'time'], nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', platformChangedMark: '!', accessibleText: 'A', occupancyTexts: {},
     noDataText: '-', noDeparturesText: '-', staleAfter: 180, announceText: '', alertPriority: 5, ...(timezone ? { timezone } : {}),
   });
   // The unit runs in UTC; the 21:20 at Times Sq is 02:20 UTC.

@@ -108,7 +108,7 @@ test('feed alerts through a running service\'s control path: a level on /status 
   }
 });
 
-test('SIRI-SX situations for the board\'s stop or line are shown for their validity; closed ones and others are not', async () => {
+test('SIRI-SX situations for the board\'s stop or line are ' + 'shown for their validity; closed ones and others are not', async () => {
   const srv = await feedServer();
   const clock = new FakeClock(T0);
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -131,7 +131,7 @@ test('SIRI-SX situations for the board\'s stop or line are shown for their valid
   const rig = await feedsRig(boardConfig({ city: { type: 'siri', url: srv.url('/sm'), interval: '30', alertsUrl: srv.url('/sx') } }, ['HBF'], {}, { alertArea: 'alert' }), clock);
   try {
     await until(() => rig.applied.length >= 1, 10_000, 'the situation shown');
-    assert.equal(rig.applied[0], 'id=stop1&layout=board&alert=Escalator%20%26%20lift%20closed%20%E2%80%A2%20Line%207%20diverted&priority=5&expires=90');
+    assert.equal(rig.applied[0], 'id=stop1&layout=board&alert=Escalator%20%26%20lift%20closed%20%E2%80%A2%20Line%207%20diverted' + '&priority=5&expires=90');
     clock.advance(120_000);
     await until(() => rig.applied[rig.applied.length - 1] === 'id=stop1&priority=5&layout=', 10_000, 'the clear at EndTime');
   } finally {

@@ -18,13 +18,22 @@ const trips = feedMessage([
   { id: 'd', tripUpdate: { trip: { tripId: 'T4' }, stopTimeUpdate: [{ stopId: 'S2', arrival: { time: sec(NOW) + 60 } }] } },
 ], NOW);
 const alerts = feedMessage([{ id: 'x', alert: { headerText: { translation: [{ text: 'Lift out of order' }] }, informedEntity: [{ stopId: 'S1' }], activePeriod: [{ start: sec(NOW), end: sec(NOW) + 3600 }] } }], NOW);
-const siri = Buffer.from('<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery><ResponseTimestamp>2026-11-28T10:00:00Z</ResponseTimestamp><StopMonitoringDelivery>'
-  + '<MonitoredStopVisit><MonitoringRef>S1</MonitoringRef><MonitoredVehicleJourney><LineRef>L7</LineRef><PublishedLineName>7</PublishedLineName><DestinationName>Airport</DestinationName>'
-  + '<MonitoredCall><StopPointRef>S1</StopPointRef><AimedDepartureTime>2026-11-28T11:05:00+01:00</AimedDepartureTime><ExpectedDepartureTime>2026-11-28T11:07:30+01:00</ExpectedDepartureTime>'
-  + '<DeparturePlatformName>2</DeparturePlatformName></MonitoredCall></MonitoredVehicleJourney></MonitoredStopVisit></StopMonitoringDelivery></ServiceDelivery></Siri>');
-const sx = Buffer.from('<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery><SituationExchangeDelivery><Situations><PtSituationElement>'
-  + '<SituationNumber>sx1</SituationNumber><ValidityPeriod><StartTime>2026-11-28T09:00:00Z</StartTime></ValidityPeriod><Summary>Platform 2 closed</Summary>'
-  + '<Affects><StopPoints><AffectedStopPoint><StopPointRef>S1</StopPointRef></AffectedStopPoint></StopPoints></Affects></PtSituationElement></Situations></SituationExchangeDelivery></ServiceDelivery></Siri>');
+const siri = Buffer.from('<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery>'
+  + '<ResponseTimestamp>2026-11-28T10:00:00Z</ResponseTimestamp><StopMonitoringDelivery>'
+  + '<MonitoredStopVisit><MonitoringRef>S1</MonitoringRef><MonitoredVehicleJourney><LineRef>L7</LineRef>'
+  + '<PublishedLineName>7</PublishedLineName><DestinationName>Airport</DestinationName>'
+  + '<MonitoredCall><StopPointRef>S1</StopPointRef><AimedDepartureTime>2026-11-28T11:05:00+01:00</AimedDepartureTime>'
+  + '<ExpectedDepartureTime>2026-11-28T11:07:30+01:00</ExpectedDepartureTime>'
+  + '<DeparturePlatformName>2</DeparturePlatformName></MonitoredCall></MonitoredVehicleJourney></MonitoredStopVisit>'
+  + '</StopMonitoringDelivery></ServiceDelivery></Siri>');
+const sx = Buffer.from('<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery>'
+  + '<SituationExchangeDelivery><Situations><PtSituationElement>'
+  + '<SituationNumber>sx1</SituationNumber>'
+  + '<ValidityPeriod><StartTime>2026-11-28T09:00:00Z</StartTime></ValidityPeriod>'
+  + '<Summary>Platform 2 closed</Summary>'
+  + '<Affects><StopPoints><AffectedStopPoint><StopPointRef>S1</StopPointRef></AffectedStopPoint></StopPoints>'
+  + '</Affects>'
+  + '</PtSituationElement></Situations></SituationExchangeDelivery></ServiceDelivery></Siri>');
 
 test('the decoding thread gives what the event loop gives, fails with the decoder\'s message, and exits when idle', { timeout: 60_000 }, async () => {
   const decoder = new FeedDecoder(300);
@@ -45,7 +54,7 @@ test('the decoding thread gives what the event loop gives, fails with the decode
     assert.equal(s.visits[0].expected, Date.parse('2026-11-28T10:07:30Z'));
     const a = await decoder.siriSx(Buffer.from(sx));
     assert.deepEqual(a, parseSiriSx(sx));
-    assert.equal(a[0].text, 'Platform 2 closed');
+    assert.equal(a.alerts[0].text, 'Platform 2 closed');
 
     await assert.rejects(decoder.tripUpdates(Buffer.from('<html>not a feed</html>'), [], []), /wire type|field|header|varint/);
     await assert.rejects(decoder.siri(Buffer.from('{"json": true}'), 'UTC'), (err: Error) => err.message.length > 0);

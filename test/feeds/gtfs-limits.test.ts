@@ -133,7 +133,7 @@ test('a zip that declares less than its file inflates to is refused as the bytes
   assert.throws(() => budget.arrived('stop_times.txt', 61), over);
 });
 
-test('staticMaxMB on a running feed: a schedule over it is a fault on /status naming the feed and the limit', async () => {
+test('staticMaxMB on a running feed: a schedule over it ' + 'is a fault on /status naming the feed and the limit', async () => {
   const clock = new FakeClock(T0);
   const rig = await feedsRig(
     boardConfig({ vbb: { type: 'gtfs-rt', url: 'http://127.0.0.1:1025/tu', static: 'gtfs.zip' } }, ['S1'], {

@@ -26,7 +26,7 @@ function stopTimes(bytes: number, keptEvery = 0): Readable {
       if (n === 0) lines.push('trip_id,arrival_time,departure_time,stop_id,stop_sequence');
       for (let i = 0; i < 2000; i++, n++) {
         const h = String(5 + (n % 19)).padStart(2, '0');
-        lines.push(`noise${Math.floor(n / 30)},${h}:${String(n % 60).padStart(2, '0')}:00,${h}:${String(n % 60).padStart(2, '0')}:00,X${n % 90_001},${n % 30}`);
+        lines.push(`noise${Math.floor(n / 30)},${h}:${String(n % 60).padStart(2, '0')}:00,` + `${h}:${String(n % 60).padStart(2, '0')}:00,X${n % 90_001},${n % 30}`);
         const kept = `kept-${String(n).padStart(9, '0')}-abcdefghijklm`;
         if (keptEvery && n % keptEvery === 0) lines.push(`${kept},08:00:00,08:00:00,S1,1`);
       }

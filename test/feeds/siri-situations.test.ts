@@ -3,6 +3,8 @@
 // its PublishedLineName), a stop. Entur-shaped documents served on loopback (siri-shapes.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { emptyScope, selects } from '../../src/feeds/alert-scope.js';
+import { parseSiriSx } from '../../src/feeds/siri-alerts.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
 import { feedServer, feedsRig } from './fixtures.js';
@@ -52,4 +54,19 @@ test('SIRI-SX: situations for the network, a journey, a line and a stop reach th
     await rig.stop();
     srv.close();
   }
+});
+
+test('SIRI-SX: what a situation affects is read as the selectors GTFS-realtime alerts have', () => {
+  const { alerts, skipped } = parseSiriSx(Buffer.from(enturSx(T0)));
+  assert.equal(skipped, 0);
+  assert.deepEqual(Object.fromEntries(alerts.map((a) => [a.id.split(':').pop(), a.selectors])), {
+    1: [{ network: true }],
+    // The quay named inside journey 2121 narrows it: it is no selector of its own.
+    2: [{ tripId: 'VYG:ServiceJourney:2121' }],
+    3: [{ routeId: 'VYG:Line:R10' }],
+    4: [{ stopId: 'NSR:Quay:OSLOS-9' }],
+    5: [{ tripId: 'VYG:ServiceJourney:999' }],
+  });
+  const board = { ...emptyScope(), stops: new Set(['NSR:Quay:ELSEWHERE']) };
+  assert.deepEqual(alerts.filter((a) => a.selectors.some((s) => selects(s, board))).map((a) => a.id.split(':').pop()), ['1']);
 });

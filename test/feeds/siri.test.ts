@@ -123,7 +123,7 @@ const ET = `<?xml version="1.0" encoding="UTF-8"?>
 const q = (feed: string, stop: string, now: number): BoardQuery => ({ feed, stops: [stop], staleAfter: 120, now, limit: 10 });
 const rows = (feeds: FeedsComponent, query: BoardQuery) => {
   const b = feeds.board(query);
-  return [b.state, ...b.departures.map((d) => `${d.route}|${d.destination}|${d.platform}|${new Date(d.time).toISOString().slice(11, 19)}|${d.live ? 'live' : 'sched'}${d.cancelled ? '|cancelled' : ''}`)];
+  return [b.state, ...b.departures.map((d) => `${d.route}|${d.destination}|${d.platform}|` + `${new Date(d.time).toISOString().slice(11, 19)}|` + `${d.live ? 'live' : 'sched'}${d.cancelled ? '|cancelled' : ''}`)];
 };
 
 test('SIRI StopMonitoring and Estimated Timetable: expected times live, aimed ones marked, cancellations; stale -> aimed times; a DOCTYPE is refused', async () => {

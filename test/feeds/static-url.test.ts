@@ -6,7 +6,7 @@ import { sampleFeed, scheduleZip, T0 } from './gtfs-sample.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-test('a schedule at a URL is fetched at start, tried again within the hour after a failure, and daily after that', async () => {
+test('a schedule at a URL is fetched at start, tried again ' + 'within the hour after a failure, and daily after that', async () => {
   const { srv, clock } = await sampleFeed();
   const zip = await scheduleZip();
   srv.bodies.set('/gtfs.zip', (_req, res) => { res.statusCode = 503; res.end(); });

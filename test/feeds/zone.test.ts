@@ -42,7 +42,8 @@ test('a schedule in New York on a machine in Auckland: a trip at 25:10 belongs t
     assert.deepEqual(b.departures.map((d) => `${d.key.split('/')[0]} ${new Date(d.time).toISOString()} ${d.destination}`), [
       'night 2026-03-08T06:10:00.000Z Coney Island', // Saturday's 25:10 = Sunday 01:10 EST
       'morning 2026-03-08T12:00:00.000Z Coney Island', // 08:00 EDT: counted from noon minus 12 h, not from midnight EST
-      'added 2026-03-08T14:00:00.000Z Coney Island', // added for the day by calendar_dates.txt; "removed" is removed
+      // added for the day by calendar_dates.txt; "removed" is removed
+      'added 2026-03-08T14:00:00.000Z Coney Island',
       'removed 2026-03-09T14:30:00.000Z Coney Island', // removed on Sunday only: Monday's runs
     ]);
     assert.equal((rig.feeds.status().feeds as Record<string, { zone: string }>).mta.zone, 'America/New_York', 'the configured zone before agency.txt\'s');

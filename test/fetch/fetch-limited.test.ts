@@ -151,7 +151,7 @@ test('up to 3 redirects are followed; a 4th fails; every hop is checked against 
   assert.deepEqual(hits, ['/to-port', '/data', '/to-port'], 'the refused hop was never requested');
 });
 
-test('a body over the limit fails as MLDS_FETCH_TOO_LARGE as soon as the limit is passed, whatever Content-Length says', async () => {
+test('a body over the limit fails as MLDS_FETCH_TOO_LARGE as ' + 'soon as the limit is passed, whatever Content-Length says', async () => {
   const declared = await failure(fetchLimited(`${base}/big-declared`));
   assert.equal(declared.code, 'MLDS_FETCH_TOO_LARGE');
   assert.equal(declared.status, 502);
@@ -170,7 +170,7 @@ test('a body over the limit fails as MLDS_FETCH_TOO_LARGE as soon as the limit i
   }
 });
 
-test('a fetch that does not finish within its time limit fails as MLDS_FETCH_TIMEOUT (504) and leaves no file', async () => {
+test('a fetch that does not finish within its time limit ' + 'fails as MLDS_FETCH_TIMEOUT (504) and leaves no file', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-fetch-'));
   try {
     const file = path.join(dir, 'slow.zip');

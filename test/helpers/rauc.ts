@@ -145,7 +145,7 @@ bootname=B
     const d = mkdtempSync(path.join(this.dir, 'bundle-'));
     const image = randomBytes(bytes);
     writeFileSync(path.join(d, 'rootfs.img'), image);
-    writeFileSync(path.join(d, 'manifest.raucm'), `[update]\ncompatible=mlds-test\nversion=${version}\n[bundle]\nformat=plain\n[image.rootfs]\nfilename=rootfs.img\n`);
+    writeFileSync(path.join(d, 'manifest.raucm'), `[update]\ncompatible=mlds-test\nversion=${version}\n` + '[bundle]\nformat=plain\n[image.rootfs]\nfilename=rootfs.img\n');
     let cert = path.join(this.dir, 'cert.pem'), key = path.join(this.dir, 'key.pem');
     if (opts.untrusted) {
       cert = path.join(this.dir, 'other-cert.pem'); key = path.join(this.dir, 'other-key.pem');

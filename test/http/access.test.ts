@@ -84,7 +84,7 @@ async function checkEverySpelling(security: Record<string, string>, keys: (strin
   return canonical;
 }
 
-test('every endpoint in every spelling gets the access its canonical path gets, or 404 (API and admin keys)', async () => {
+test('every endpoint in every spelling gets the access ' + 'its canonical path gets, or 404 (API and admin keys)', async () => {
   const got = await checkEverySpelling({ apiKey: API_KEY, adminKey: ADMIN_KEY }, [undefined, 'wrong-key-000', API_KEY, ADMIN_KEY]);
   for (const p of ['/setethernetconfig', '/reload_config', '/load_config', '/identify']) {
     assert.equal(got.get(`${p} ${API_KEY}`), 403, `${p} with the API key alone`);

@@ -143,7 +143,7 @@ describe('/mlds answers alike ahead of koa and through its router', () => {
 describe('/mlds ahead of koa and through its router, with keys and a rate limit', () => {
   const ctx = setup({ ...baseConfig(), rateLimit: '6', security: { apiKey: 'api-key-0123456789abcdef', adminKey: 'admin-key-0123456789abcdef' } });
 
-  test('the API key or the admin key, in the query or the header, opens it; no key or a wrong one is refused as before', async () => {
+  test('the API key or the admin key, in the query or the header, ' + 'opens it; no key or a wrong one is refused as before', async () => {
     // A fresh one-second window for each step of four requests: six a second are allowed.
     // the passing of time is what is tested: the rate limit's one-second window.
     const pause = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));

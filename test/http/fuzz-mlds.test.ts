@@ -97,7 +97,7 @@ async function topRowShare(svc: RunningService, rgb: [number, number, number]): 
   return n / px.width;
 }
 
-test('/mlds properties over commands generated from the layouts: valid ones are shown, faulty ones change nothing', async () => {
+test('/mlds properties over commands generated from the ' + 'layouts: valid ones are shown, faulty ones change nothing', async () => {
   const config = baseConfig();
   const sd = serviceDir(config);
   const svc = await start(sd);

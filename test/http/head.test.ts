@@ -16,7 +16,7 @@ async function head(svc: { url: string }, p: string, headers: Record<string, str
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-test('HEAD /mlds validates without applying: same status and headers as GET, nothing shown, recorded or confirmed', async () => {
+test('HEAD /mlds validates without applying: same status and ' + 'headers as GET, nothing shown, recorded or confirmed', async () => {
   const c = baseConfig();
   c.unknownAreaKeys = 'ignore';
   const sd = serviceDir(c);
@@ -57,7 +57,7 @@ test('HEAD /mlds validates without applying: same status and headers as GET, not
   }
 });
 
-test('HEAD on /identify, /reload_config, /load_config?url=, /brightness and /setethernetconfig acts on nothing', async () => {
+test('HEAD on /identify, /reload_config, /load_config?url=, ' + '/brightness and /setethernetconfig acts on nothing', async () => {
   const c = baseConfig();
   c.displays.main.sensorBrightness = 'true';
   c.security = { adminKey: 'admin-key-456' };

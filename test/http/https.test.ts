@@ -96,7 +96,7 @@ test('HTTPS serves the same endpoints, takes a renewed certificate on reload, an
   sd.cleanup();
 });
 
-test('a missing, non-PEM or encrypted certificate or key, or the HTTP port, is a configuration fault naming the field', async () => {
+test('a missing, non-PEM or encrypted certificate or key, or ' + 'the HTTP port, is a configuration fault naming the field', async () => {
   const sd = serviceDir(baseConfig());
   const tls = path.join(sd.dir, 'tls');
   mkdirSync(tls);

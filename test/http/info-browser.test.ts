@@ -56,7 +56,8 @@ before(async () => {
   sd = serviceDir(config());
   svc = await start(sd);
   await send('id=main&layout=l1&title=Running+late&sign=a&pic=logo&inumber=12');
-  await send(`id=board&layout=board&header=Departures+to+Dworzec+Gda%C5%84ski&ticker=${encodeURIComponent(`Timetable at ${LONG_TOKEN}`)}&colour=amber`);
+  const ticker = encodeURIComponent(`Timetable at ${LONG_TOKEN}`);
+  await send(`id=board&layout=board&header=Departures+to+Dworzec+Gda%C5%84ski&ticker=${ticker}&colour=amber`);
   // A fault on a display (its code is long), and one for a display that does not exist.
   await send('id=main&layout=l1&sign=no-such-sign', 400);
   await send('id=platform9&layout=departure&destination=Dworzec+Gda%C5%84ski&route=N22', 400);
@@ -121,7 +122,7 @@ test('/info in a browser: no key in the page, its live pictures load by cookie',
   }
 });
 
-test('/info in a browser: after several refreshes every card still holds its own display and its clock runs', async () => {
+test('/info in a browser: after several refreshes every ' + 'card still holds its own display and its clock runs', async () => {
   const { page } = await openInfo(1280);
   try {
     const cards = () => page.$$eval('#displays > section.display', (list) => list.map((card) => ({

@@ -57,7 +57,7 @@ test('/status and /info name the unit: hostname, IPv4 addresses with interface a
   }
 });
 
-test('/info with keys configured: no key in the page; its pictures get a cookie that opens /screenshot only', async () => {
+test('/info with keys configured: no key in the page; its ' + 'pictures get a cookie that opens /screenshot only', async () => {
   const apiKey = 'api-key-info-1234';
   const adminKey = 'admin-key-info-5678';
   const c = baseConfig();
@@ -101,7 +101,7 @@ test('/info?refresh= sets how often the page updates; a bad value is a 400 namin
   }
 });
 
-test('the /info page: local times with seconds and zone, uptime in days, problems in red, faults with their query', () => {
+test('the /info page: local times with seconds and zone, ' + 'uptime in days, problems in red, faults with their query', () => {
   const html = renderInfoPage({
     version: '9.9.9',
     identity: { hostname: 'ctrl-7', addresses: [{ interface: 'eth0', address: '10.1.2.3', mac: 'aa:bb:cc:dd:ee:ff' }] },

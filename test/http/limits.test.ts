@@ -182,7 +182,8 @@ test('with every connection busy with an answer, a new connection is closed unan
       busy.push(view);
     }
     const load = await open(svc.port);
-    load.socket.write(`GET /load_config?url=${encodeURIComponent(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/c.zip`)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/c.zip`;
+    load.socket.write(`GET /load_config?url=${encodeURIComponent(url)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     busy.push(load);
     await archiveAsked;
     const fourth = await open0(svc.port, '127.0.0.3');
@@ -207,7 +208,8 @@ test('a connection with no traffic either way for idleTimeoutMs is closed, even 
   const svc = await start(sd, { archiveFetch: { timeoutMs: 5000 } });
   try {
     const r = await open(svc.port);
-    r.socket.write(`GET /load_config?url=${encodeURIComponent(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/c.zip`)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/c.zip`;
+    r.socket.write(`GET /load_config?url=${encodeURIComponent(url)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     assert.ok(await closedWithin(r, 4500), 'closed by the server before the fetch limit');
     assert.equal(r.text(), '', 'nothing was answered');
   } finally {

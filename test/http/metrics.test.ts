@@ -58,7 +58,7 @@ function promtool(text: string): { status: number | null; out: string } {
   return { status: r.status, out: (r.stdout + r.stderr).trim() };
 }
 
-test('/metrics parses as Prometheus text and carries the /status keys; prom-client loads on the first scrape only', async () => {
+test('/metrics parses as Prometheus text and carries the ' + '/status keys; prom-client loads on the first scrape only', async () => {
   const cfg = baseConfig();
   cfg.displays.main.confirmIp = '127.0.0.1';
   cfg.displays.main.confirmPort = '9999';

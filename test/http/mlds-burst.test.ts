@@ -17,7 +17,7 @@ function getOn(agent: http.Agent, url: string, sockets: Set<unknown>): Promise<n
   });
 }
 
-test('200 commands one after another on one connection: at most one frame per period, the last command drawn', async (t) => {
+test('200 commands one after another on one connection: at ' + 'most one frame per period, the last command drawn', async (t) => {
   const sd = serviceDir(baseConfig());
   const svc = await start(sd);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

@@ -144,7 +144,7 @@ describe('GET /mlds (unknownAreaKeys = reject)', () => {
     assert.equal(head.status, 200);
   });
 
-  test('/mlds answers through its shortcut as the router answers /MLDS and /mlds/: status, type, body, Accept', async () => {
+  test('/mlds answers through its shortcut as the router ' + 'answers /MLDS and /mlds/: status, type, body, Accept', async () => {
     const q = '?id=main&layout=l1&title=Same';
     let plainType: string | null = null;
     for (const accept of [undefined, '*/*', 'application/json', 'application/*', 'text/html', 'text/html, */*;q=0.1', 'text/html;q=0.9, application/json;q=0']) {

@@ -54,7 +54,7 @@ test('near-miss key names are masked on /status, /info and in the log, rejected 
   }
 });
 
-test('a key written without quotes in config.json is not quoted on /status or /info; nothing inside "security" is', async () => {
+test('a key written without quotes in config.json is not ' + 'quoted on /status or /info; nothing inside "security" is', async () => {
   const sd = serviceDir(baseConfig());
   const svc = await start(sd);
   try {

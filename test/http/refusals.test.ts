@@ -46,7 +46,7 @@ function bounded(logged: object[], requests: number, since: number): void {
   assert.ok(logged.length <= 2 * seconds && logged.length <= requests / 20, `${logged.length} log lines for ${requests} refused requests in ${seconds} s`);
 }
 
-test('refused requests count against the rate and are logged as counts: 405, parser errors, 414, malformed', async () => {
+test('refused requests count against the rate and are ' + 'logged as counts: 405, parser errors, 414, malformed', async () => {
   const sd = serviceDir({ ...baseConfig(), rateLimit: String(RATE) });
   const logDir = path.join(sd.dir, 'logs');
   const svc = await start(sd, { logDir });

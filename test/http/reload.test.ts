@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
 
-test('/reload_config: a faulty file keeps the running configuration and shows its faults; a good one swaps in', async () => {
+test('/reload_config: a faulty file keeps the running ' + 'configuration and shows its faults; a good one swaps in', async () => {
   const c = baseConfig();
   const sd = serviceDir(c);
   const svc = await start(sd);

@@ -250,7 +250,7 @@ describe('a 1080p screenshot poller and the frame loop', {
 
   const drawn = () => ((svc.api.status().displays as Array<{ id: string; frames: { rendered: number } }>).find((d) => d.id === 'led1')!.frames.rendered);
 
-  test('the LED display draws at least half as many frames while a client polls the LCD\'s PNG on two connections', async (t) => {
+  test('the LED display draws at least half as many frames ' + 'while a client polls the LCD\'s PNG on two connections', async (t) => {
     const PERIOD = 3000;
     // the passing of time is what is tested: frames drawn in two windows of PERIOD ms.
     const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));

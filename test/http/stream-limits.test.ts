@@ -83,7 +83,7 @@ test('a live view whose client does not read is closed after idleTimeoutMs; one 
   }
 });
 
-test('limits.maxStreams must leave room for control messages; unset, it is at most half of maxConnections', async () => {
+test('limits.maxStreams must leave room for control ' + 'messages; unset, it is at most half of maxConnections', async () => {
   const bad = serviceDir({ ...baseConfig(), limits: { maxConnections: '10', maxStreams: '10' } });
   try {
     await assert.rejects(start(bad), /\/limits\/maxStreams.*smaller than maxConnections \(10\)/s);

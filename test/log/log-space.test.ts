@@ -20,7 +20,7 @@ function lineNumbers(dir: string, name: string): number[] {
     .map((l) => (JSON.parse(l) as { n?: number }).n).filter((n) => n !== undefined);
 }
 
-test('mlds.log and shown.log keep within logMaxMB together: rotated by size, the oldest rotated files dropped first', async () => {
+test('mlds.log and shown.log keep within logMaxMB together: ' + 'rotated by size, the oldest rotated files dropped first', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-logs-'));
   try {
     // Earlier days' files, inside the retention: the cap drops them before any of today's.

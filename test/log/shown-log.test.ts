@@ -9,7 +9,7 @@ import { until } from '../helpers/wait.js';
 
 const at = (y: number, m: number, d: number, h = 12) => new Date(y, m - 1, d, h).getTime();
 
-test('a named daily file rotates and prunes its own files only, and batchMs holds lines until then or flush()', async () => {
+test('a named daily file rotates and prunes its own files ' + 'only, and batchMs holds lines until then or flush()', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-shown-'));
   try {
     for (const f of ['shown-2026-03-01.log', 'shown-2026-03-09.log', 'mlds-2026-03-01.log']) writeFileSync(path.join(dir, f), 'old\n');
@@ -33,9 +33,9 @@ test('a named daily file rotates and prunes its own files only, and batchMs hold
   }
 });
 
-test('history reads shown.log and the rotated files newest first, keeps to one display, and fills in each end', async () => {
+test('history reads shown.log and the rotated files newest ' + 'first, keeps to one display, and fills in each end', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-shown-'));
-  const e = (id: string, area: string, layout: string, start: string) => `${JSON.stringify({ id, layout, area, value: area, content: 'request', source: 'http', inumber: null, priority: 0, start, end: null })}\n`;
+  const e = (id: string, area: string, layout: string, start: string) => JSON.stringify({ id, layout, area, value: area, content: 'request', source: 'http', inumber: null, priority: 0, start, end: null }) + '\n';
   try {
     writeFileSync(path.join(dir, 'shown-2026-03-08.log'), e('a', 'x', 'L', '2026-03-08T10:00:00.000Z') + e('b', 'x', 'L', '2026-03-08T10:30:00.000Z'));
     writeFileSync(path.join(dir, 'shown-2026-03-09.log'), e('a', 'y', 'L', '2026-03-09T10:00:00.000Z'));

@@ -29,7 +29,7 @@ function configWithFeedback(port: number) {
   return c;
 }
 
-test('confirm=1 after the frame is written, confirm=2 for a faulty command; equal ones are not sent again', async () => {
+test('confirm=1 after the frame is written, confirm=2 ' + 'for a faulty command; equal ones are not sent again', async () => {
   const fb = await feedbackServer();
   const sd = serviceDir(configWithFeedback(fb.port));
   const svc = await start(sd, { feedback: { firstDelayMs: 10 } });

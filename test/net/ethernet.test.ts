@@ -71,14 +71,16 @@ test('getethernetconfig reads the namespace; setethernetconfig applies, confirms
     assert.ok(firstAnnounced);
 
     // A good change: answered first, applied after, confirmed by the gateway's ARP answer.
-    const good = `dhcp=false&ip=${lan.net}.20&netmask=255.255.255.0&gateway=${lan.net}.1&dns=${lan.net}.53,${lan.net}.54`;
+    const good = `dhcp=false&ip=${lan.net}.20&netmask=255.255.255.0&gateway=${lan.net}.1`
+      + `&dns=${lan.net}.53,${lan.net}.54`;
     const set = await svc.get(`/setethernetconfig?${good}`);
     assert.equal(set.status, 200, set.text);
     assert.equal(set.json.result, 'network change accepted');
     assert.equal(set.json.interface, lan.unitIf);
     assert.equal(set.json.rollbackSeconds, ROLLBACK_S);
     assert.equal(readFileSync(ours, 'utf8').replace(/^#.*\n/gm, ''),
-      `[Match]\nName=${lan.unitIf}\n\n[Network]\nDHCP=no\nAddress=${lan.net}.20/24\nGateway=${lan.net}.1\nDNS=${lan.net}.53\nDNS=${lan.net}.54\n`);
+      `[Match]\nName=${lan.unitIf}\n\n[Network]\nDHCP=no\nAddress=${lan.net}.20/24\nGateway=${lan.net}.1\n`
+        + `DNS=${lan.net}.53\nDNS=${lan.net}.54\n`);
     const ok = await settled(svc, 'dhcp=false ip=' + `${lan.net}.20`);
     assert.equal(ok.state, 'confirmed', ok.message);
     assert.ok(!existsSync(`${ours}.rollback`), 'nothing left to roll back');

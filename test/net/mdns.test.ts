@@ -88,7 +88,7 @@ test('mDNS is on by default; `false`, "false" and `{ "enabled": false }` turn it
   }
 });
 
-test('a service started by a test announces nothing without an mdns section, and nothing with `"mdns": false`', async () => {
+test('a service started by a test announces nothing without ' + 'an mdns section, and nothing with `"mdns": false`', async () => {
   assert.equal(process.env.MLDS_MDNS, 'off', 'test/helpers/service.ts keeps this machine quiet');
   for (const extra of [{}, { mdns: false }]) {
     const sd = serviceDir({ ...baseConfig(), ...extra });

@@ -26,7 +26,7 @@ async function outputOf(svc: RunningService): Promise<Obj> {
   return ((await get(svc, '/status')).json as Obj).displays.find((d: Obj) => d.id === 'wled').output;
 }
 
-test('service: a DDP receiver whose port is closed is confirm=0 and a failure on /status until it answers again', async () => {
+test('service: a DDP receiver whose port is closed is ' + 'confirm=0 and a failure on /status until it answers again', async () => {
   const fb = await feedbackServer();
   const port = await closedUdpPort();
   const c = baseConfig();

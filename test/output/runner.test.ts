@@ -153,7 +153,7 @@ test('an error reported between sends is a failure at once: health says error, a
   assert.equal(h.lastErrorAt, new Date(100).toISOString(), 'the last error stays as history, dated');
 });
 
-test('frames submitted back to back reach the driver one at a time and in order, whether it was idle or busy', async () => {
+test('frames submitted back to back reach the driver one ' + 'at a time and in order, whether it was idle or busy', async () => {
   const out = new FlakyOutput();
   let inSend = 0, most = 0;
   const send = out.send.bind(out);
@@ -194,7 +194,7 @@ class SyncOutput implements Output {
   describe(): VirtualDetails { return { brightness: 100, frames: this.frames.length }; }
 }
 
-test('a driver done inside send() is answered at once, with no promise; its throws count as failures and reopen it', async () => {
+test('a driver done inside send() is answered at once, with ' + 'no promise; its throws count as failures and reopen it', async () => {
   const out = new SyncOutput();
   const r = new OutputRunner(out, quiet);
   await r.start(2, 1);

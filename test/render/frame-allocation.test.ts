@@ -39,7 +39,7 @@ const CHILD = `
   process.stdout.write(JSON.stringify({ perFrame: bytes / 300, changed, gcs }));
 `;
 
-test('a steady scroll allocates little per frame: under 2.2 KB of heap a frame rendered a turn apart (1.75 KB measured)', () => {
+test('a steady scroll allocates little per frame: under 2.2 KB ' + 'of heap a frame rendered a turn apart (1.75 KB measured)', () => {
   const out = execFileSync(process.execPath, ['--min-semi-space-size=64', '--max-semi-space-size=64', '--import', 'tsx', '--input-type=module', '-e', CHILD], { cwd: ROOT, encoding: 'utf8' });
   const { perFrame, changed, gcs } = JSON.parse(out) as { perFrame: number; changed: number; gcs: number };
   assert.ok(changed > 200, `the line scrolls (${changed} changed frames of 300)`);

@@ -104,7 +104,7 @@ test('invalidate() resolves with whether the frame holding the change reached th
   loop.stop();
 });
 
-test('redraw() names the frame that carried the change out: a newer one when a slow output never took the first', async () => {
+test('redraw() names the frame that carried the change out: ' + 'a newer one when a slow output never took the first', async () => {
   const a = area({ id: 'a' });
   const r = rig([a]);
   const held: Array<() => void> = [];

@@ -36,7 +36,7 @@ test('the default limit follows the unit\'s memory: 16 megapixels from 384 MB up
   assert.equal(defaultPictureMegapixels(), 16);
 });
 
-test('a picture over the limit is a fault at load with its JSON path; at the limit, or under a raised limit, it loads', () => {
+test('a picture over the limit is a fault at load with its JSON ' + 'path; at the limit, or under a raised limit, it loads', () => {
   const c = baseConfig();
   c.displays.main.layout.l1.pic.params = { at: 'at.png', over: 'over.png' };
   c.displays.main.layout.l1.pic.defaultValue = 'over.png';
@@ -67,7 +67,7 @@ test('a picture over the limit is a fault at load with its JSON path; at the lim
   } finally { sd.cleanup(); }
 });
 
-test('a decode waits while another is under way and the budget is full: two decodes never both overrun it', async () => {
+test('a decode waits while another is under way and the ' + 'budget is full: two decodes never both overrun it', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-pictures-'));
   try {
     setPictureLimit(16);

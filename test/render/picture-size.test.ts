@@ -51,7 +51,7 @@ test('an image area whose defaultValue is a 12000x12000 PNG is a fault at load, 
   } finally { sd.cleanup(); }
 });
 
-test('a /mlds selecting a picture replaced by a 12000x12000 PNG shows a fault without decoding it, every time', async () => {
+test('a /mlds selecting a picture replaced by a 12000x12000 ' + 'PNG shows a fault without decoding it, every time', async () => {
   const c = baseConfig();
   c.displays.main.layout.l1.pic.params.huge = 'huge.png';
   const sd = serviceDir(c);

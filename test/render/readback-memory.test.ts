@@ -56,7 +56,8 @@ const handOver = (free: (b: ArrayBuffer) => void, n: number, size: number) => {
 
 test('buffers handed over before the far end has closed (the first turn of the event loop) stop at HOLD_CAP', () => {
   // A fresh process: in this one the port closed long ago.
-  const code = `import { freeBuffer, HOLD_CAP } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'src/render/free-buffer.ts')).href)};
+  const freeBufferUrl = pathToFileURL(path.join(ROOT, 'src/render/free-buffer.ts')).href;
+  const code = `import { freeBuffer, HOLD_CAP } from ${JSON.stringify(freeBufferUrl)};
     const handOver = ${handOver.toString()};
     process.stdout.write(JSON.stringify({ detached: handOver(freeBuffer, 40, 4 * 1024 * 1024), cap: HOLD_CAP }));`;
   const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' });
@@ -65,7 +66,7 @@ test('buffers handed over before the far end has closed (the first turn of the e
   assert.ok(detached > 0 && detached * 4 * 1024 * 1024 <= HOLD_CAP, `${detached} buffers of 4 MB held`);
 });
 
-test('once the far end has closed, a buffer handed over is freed within the call: 160 MB in one turn hold nothing', async () => {
+test('once the far end has closed, a buffer handed over is ' + 'freed within the call: 160 MB in one turn hold nothing', async () => {
   const size = 4 * 1024 * 1024;
   // Since the read-back reads cairo's pixels in place nothing else here has handed a buffer over:
   // the port may be new, and under emulation its close takes longer than a few milliseconds.

@@ -47,7 +47,7 @@ async function until0(): Promise<void> {
   await until(() => descendants('ffmpeg').length === 0, 3000, 'the decoder to end', 20);
 }
 
-test('the frame loop draws about as often as the video has frames, then sleeps; stopping it ends the decoder', async () => {
+test('the frame loop draws about as often as the video has ' + 'frames, then sleeps; stopping it ends the decoder', async () => {
   const vid = area({ id: 'vid', type: 'video', width: 64, height: 36 });
   const s = rig([vid]);
   const loop = new FrameLoop(s.compositor, async () => true, Date.now, { fps: 50 });

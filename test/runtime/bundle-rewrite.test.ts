@@ -50,9 +50,12 @@ let siriUp = false;
 /** A SIRI StopMonitoring delivery: line 7 leaves stop S1 in ten minutes. */
 function siri(): string {
   const at = new Date(Date.now() + 600_000).toISOString();
-  return `<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery><ResponseTimestamp>${new Date().toISOString()}</ResponseTimestamp><StopMonitoringDelivery>`
-    + '<MonitoredStopVisit><MonitoringRef>S1</MonitoringRef><MonitoredVehicleJourney><LineRef>L7</LineRef><PublishedLineName>7</PublishedLineName><DestinationName>Airport</DestinationName>'
-    + `<MonitoredCall><StopPointRef>S1</StopPointRef><AimedDepartureTime>${at}</AimedDepartureTime><ExpectedDepartureTime>${at}</ExpectedDepartureTime></MonitoredCall>`
+  return '<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery>'
+    + `<ResponseTimestamp>${new Date().toISOString()}</ResponseTimestamp><StopMonitoringDelivery>`
+    + '<MonitoredStopVisit><MonitoringRef>S1</MonitoringRef><MonitoredVehicleJourney><LineRef>L7</LineRef>'
+    + '<PublishedLineName>7</PublishedLineName><DestinationName>Airport</DestinationName>'
+    + `<MonitoredCall><StopPointRef>S1</StopPointRef><AimedDepartureTime>${at}</AimedDepartureTime>`
+    + `<ExpectedDepartureTime>${at}</ExpectedDepartureTime></MonitoredCall>`
     + '</MonitoredVehicleJourney></MonitoredStopVisit></StopMonitoringDelivery></ServiceDelivery></Siri>';
 }
 

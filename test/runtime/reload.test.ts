@@ -21,7 +21,7 @@ function threeDisplays() {
 const LONG = 'A text far too long for two hundred pixels, so it scrolls all the time';
 const isBlack = (f: Frame) => f.data.every((v, i) => i % 4 === 3 || v === 0);
 
-test('reload of one display of three: the other two keep their unit and output and send frames throughout', async () => {
+test('reload of one display of three: the other two keep ' + 'their unit and output and send frames throughout', async () => {
   const c = threeDisplays();
   const sd = serviceDir(c);
   const svc = await start(sd);
@@ -68,7 +68,7 @@ test('reload of one display of three: the other two keep their unit and output a
   }
 });
 
-test('reload: a removed display is blanked and closed; an added one is blanked, then replayed from the saved state', async () => {
+test('reload: a removed display is blanked and closed; an ' + 'added one is blanked, then replayed from the saved state', async () => {
   const c = threeDisplays();
   const sd = serviceDir(c);
   const svc = await start(sd);

@@ -144,7 +144,7 @@ test('a poller backs off on a 500: the waits double up to 10 intervals, and it r
   }
 });
 
-test('pollers follow a reload: a removed one is aborted mid-fetch and its timer cleared, a new one fetches at once', async () => {
+test('pollers follow a reload: a removed one is aborted ' + 'mid-fetch and its timer cleared, a new one fetches at once', async () => {
   const slow = await sink();
   let aborted = false;
   slow.answer = (_r, res) => { res.on('close', () => { aborted = !res.writableEnded; }); };

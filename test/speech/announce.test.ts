@@ -30,7 +30,7 @@ after(async () => {
   delete process.env.MLDS_AUDIO_SINK;
 });
 
-test('an announcement is written as a 16 kHz mono WAV as long as espeak-ng makes the sentence alone, with speech in it', async () => {
+test('an announcement is written as a 16 kHz mono WAV as long ' + 'as espeak-ng makes the sentence alone, with speech in it', async () => {
   const sent = performance.now();
   const r = await get(svc, `/announce?id=hall&text=${encodeURIComponent(SENTENCE)}`);
   assert.equal(r.status, 200, r.text);
@@ -55,7 +55,7 @@ test('an announcement is written as a 16 kHz mono WAV as long as espeak-ng makes
   console.log(`speech: ${SENTENCE.length} characters, ${info.seconds.toFixed(2)} s of sound (espeak-ng alone ${alone.toFixed(2)} s), RMS ${loud.toFixed(3)}; /announce to the complete file ${latency.toFixed(0)} ms, to the first sound (status) ${speech.last.latencyMs} ms`);
 });
 
-test('/announce refuses an empty, over-long or badly prioritised text and an unknown display, naming the field', async () => {
+test('/announce refuses an empty, over-long or badly ' + 'prioritised text and an unknown display, naming the field', async () => {
   const cases: Array<[string, number, string, string]> = [
     ['/announce?id=hall&text=', 400, 'MLDS_BAD_ANNOUNCEMENT', 'text'],
     ['/announce?id=hall', 400, 'MLDS_BAD_ANNOUNCEMENT', 'text'],
@@ -84,7 +84,7 @@ test('HEAD /announce checks and says nothing', async () => {
   assert.equal(now.queue.length + (now.speaking ? 1 : 0) + now.counts.spoken, before.queue.length + (before.speaking ? 1 : 0) + before.counts.spoken);
 });
 
-test('an alert\'s instruction longer than one announcement is read as far as it fits; /announce is told it is too long', async () => {
+test('an alert\'s instruction longer than one announcement is ' + 'read as far as it fits; /announce is told it is too long', async () => {
   const long = 'Move to higher ground now and stay away from the river banks. '.repeat(12).trim();
   assert.equal((await get(svc, `/announce?id=hall&text=${encodeURIComponent(long)}`)).status, 400);
   const speaker = svc.runtime.component(SPEECH)!;

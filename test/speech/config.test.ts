@@ -8,7 +8,7 @@ import { loadServiceConfig } from '../../src/runtime/load-config.js';
 import type { AreaOf } from '../../src/config/types.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
 
-test('speech defaults: voice en, rate 160, volume 80, no chime, no quiet hours; speak is read on sign-text areas', () => {
+test('speech defaults: voice en, rate 160, volume 80, no ' + 'chime, no quiet hours; speak is read on sign-text areas', () => {
   const c = baseConfig();
   c.speech = {};
   c.displays.main.layout.l1.title.speak = 'true';

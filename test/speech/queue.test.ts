@@ -85,7 +85,7 @@ test('quiet hours over midnight in the configured zone, start inclusive, end exc
   assert.equal(isQuiet(at('2026-11-28T12:00:00Z'), undefined, 'UTC'), false);
 });
 
-test('a value is read as shown: MULTI tags are not read out, lines and tabs are short pauses, pages longer ones', () => {
+test('a value is read as shown: MULTI tags are not read out, ' + 'lines and tabs are short pauses, pages longer ones', () => {
   assert.equal(spokenText('[cf255,0,0]Line 5[cf] to Airport[nl]platform 2[np]in 2 minutes', true), 'Line 5 to Airport, platform 2. in 2 minutes');
   assert.equal(spokenText('5\tAirport\t2 min'), '5, Airport, 2 min');
   assert.equal(spokenText('Delayed.\nSorry'), 'Delayed. Sorry');
@@ -94,7 +94,7 @@ test('a value is read as shown: MULTI tags are not read out, lines and tabs are 
   assert.equal(spokenText('a [[b]] c', true), 'a [b] c');
 });
 
-test('a machine source\'s long text is cut at its last whole sentence within 500 characters, else its last whole word', () => {
+test('a machine source\'s long text is cut at its last whole ' + 'sentence within 500 characters, else its last whole word', () => {
   const sentence = 'Move to higher ground now and stay away from the river banks. ';
   const long = sentence.repeat(12).trim();
   const cut = fitted(long);

@@ -60,7 +60,7 @@ test('pages without wrap: a line wider than the area says clipped and by how man
   assert.match((await get(svc, '/info')).text, /a line 53 px wider than the area is cut/);
 });
 
-test('mlds test warns of a configured text whose line pages would cut, naming the display, layout, area and pixels', () => {
+test('mlds test warns of a configured text whose line pages ' + 'would cut, naming the display, layout, area and pixels', () => {
   const cfg = serviceDir({ displays: { s: display(WIDE) } });
   try {
     const r = spawnSync(process.execPath, [path.join(REPO, 'dist/cli.js'), 'test', '--config', cfg.configFile, '--out', path.join(cfg.dir, 'out')], { encoding: 'utf8', timeout: 60_000 });

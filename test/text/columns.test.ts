@@ -91,7 +91,7 @@ test('fit "shrink" draws a table at the largest size whose cells all fit their c
   } finally { await t.close(); }
 });
 
-test('without columns a tab is refused: 400 MLDS_BAD_VALUE naming the area, and the sign keeps what it showed', async () => {
+test('without columns a tab is refused: 400 MLDS_BAD_VALUE ' + 'naming the area, and the sign keeps what it showed', async () => {
   assert.equal((await s.show('plain=before')).status, 200);
   const shown = await s.shot();
   const r = await s.show(`plain=${encodeURIComponent('7\tZoo')}`);
@@ -109,11 +109,14 @@ test('a tab in a defaultValue or static params of an area without columns, and c
     areas.tabbed = { coordinates: '0 0 63 15', type: 'text', defaultValue: 'a\tb' };
     areas.keyed = { coordinates: '0 0 63 15', type: 'static', params: { x: 'a\tb' } };
     areas.wide = { coordinates: '0 0 63 15', type: 'text', columns: [{ width: '40' }, { width: '30' }] };
+    // 30 + 20 px of columns fit 64 px; their 20 px gap does not.
+    areas.gapped = { coordinates: '0 0 63 15', type: 'text', columns: [{ width: '30', gap: '20' }, { width: '20' }] };
   });
   const at = (end: string) => faults.find((f) => f.path.endsWith(end))?.message;
   assert.match(at('/tabbed/defaultValue') ?? '', /has a tab/);
   assert.match(at('/keyed/params/x') ?? '', /has a tab/);
   assert.match(at('/wide/columns') ?? '', /70 px wide together, the area 64 px/);
+  assert.match(at('/gapped/columns') ?? '', /70 px wide together, the area 64 px/);
 });
 
 test('with a cell cache, laying a table out again measures only the cells whose text changed', async () => {
@@ -148,9 +151,16 @@ test('departures columns need a field, a text area\'s columns take none', () => 
     areas.board = { coordinates: '0 0 63 15', type: 'departures', feed: 'f', stops: ['1'], columns: [{ width: '30', field: 'route' }, { width: '30' }] };
     areas.plain = { coordinates: '0 0 63 15', type: 'text', columns: [{ width: '30', field: 'route' }] };
     areas.nofeed = { coordinates: '0 0 63 15', type: 'departures', stops: ['1'], columns: [{ width: '30', field: 'route' }] };
+    areas.twice = { coordinates: '0 0 63 15', type: 'departures', feed: 'f', stops: ['1'], routes: ['1'], filters: { routes: ['2'] }, columns: [{ width: '30', field: 'route' }] };
+    areas.badfilter = {
+      coordinates: '0 0 63 15', type: 'departures', feed: 'f', stops: ['1'], filters: { directions: ['2'], lines: ['x'] }, walkMinutes: '500', groupBy: 'route',
+      columns: [{ width: '30', field: 'route' }],
+    };
   });
   const at = (end: string) => faults.filter((f) => f.path.endsWith(end)).map((f) => f.message).join(' | ');
   assert.match(at('/board/columns/1'), /needs a field/);
   assert.match(at('/plain/columns/0/field'), /applies only to departures areas/);
   assert.match(at('/nofeed'), /needs "feed"/);
+  assert.match(at('/twice/routes'), /is the same as filters.routes: give one of them/);
+  for (const f of ['/badfilter/filters/directions/0', '/badfilter/filters/lines', '/badfilter/walkMinutes', '/badfilter/groupBy']) assert.notEqual(at(f), '', `a fault at ${f}`);
 });

@@ -22,7 +22,7 @@ async function areas(): Promise<AreaReport[]> {
   return (st.json.displays as Array<{ areas: AreaReport[] }>)[0].areas;
 }
 
-test('"17" at fontSize 30 in a 40x40 box with fit shrink shows both digits, still; /status says how it fitted', async () => {
+test('"17" at fontSize 30 in a 40x40 box with fit shrink ' + 'shows both digits, still; /status says how it fitted', async () => {
   assert.equal((await s.show('route=17&dest=Dworzec%0AG%C5%82%C3%B3wny')).status, 200);
   const a = await s.shot();
   // the passing of time is what is tested: the picture is the same 300 ms later.

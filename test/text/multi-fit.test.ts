@@ -32,7 +32,7 @@ const refused = (r: { status: number; json: Record<string, unknown> }, start: Re
   assert.match(String(r.json.message), start);
 };
 
-test('a page too wide for the area is refused with 400 naming the area and the page, and the sign keeps its text', async () => {
+test('a page too wide for the area is refused with 400 naming ' + 'the area and the page, and the sign keeps its text', async () => {
   assert.equal((await show('d', '[jl2]12 Hauptbahnhof[jl4]7 min')).status, 200);
   const shown = await s.shot();
   // Parts that would overlap: 25 characters of 7 px (175) and 6 more (42) need 217 px.

@@ -4,9 +4,10 @@ import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/service.js';
 import { sign } from './sign-service.js';
 
+// sync "free": the pages count from the command, so the fake clock's steps land on them.
 test('[pt] holds for its page and the pages after it until the next [pt] (fake clock)', async () => {
   const clock = new FakeClock(Date.now());
-  const s = await sign({ m: { coordinates: '0 0 191 47', type: 'text', font: '7x13.bdf', fontSize: '13', markup: 'multi', fontColor: '255 170 0', pageSeconds: '30' } }, 192, 48, {}, { clock });
+  const s = await sign({ m: { coordinates: '0 0 191 47', type: 'text', font: '7x13.bdf', fontSize: '13', markup: 'multi', fontColor: '255 170 0', pageSeconds: '30', sync: 'free' } }, 192, 48, {}, { clock });
   try {
     const litCount = async () => { const p = await s.shot(); let n = 0; for (let y = 0; y < 48; y++) for (let x = 0; x < 192; x++) if (p.at(x, y)[0] > 0) n++; return n; };
     const frame = () => s.svc.api.frame('s')?.seq ?? -1;

@@ -23,7 +23,7 @@ const region = (p: Pixels, x0: number, x1: number, y0 = 0, y1 = p.height) => {
   return out.join(' ');
 };
 
-test('[jl2]12 Hauptbahnhof[jl4]7 min: the destination at the left edge, the minutes at the right edge of the same line', async () => {
+test('[jl2]12 Hauptbahnhof[jl4]7 min: the destination at the ' + 'left edge, the minutes at the right edge of the same line', async () => {
   assert.equal((await show('[jl2]12 Hauptbahnhof[jl4]7 min')).status, 200);
   const both = await s.shot();
   const cols = litCols(both, 0, 32);
@@ -38,7 +38,7 @@ test('[jl2]12 Hauptbahnhof[jl4]7 min: the destination at the left edge, the minu
   assert.equal(region(both, 157, 192), region(await s.shot(), 157, 192), 'right part');
 });
 
-test('left, centre and right parts on one line, and a second line right-justified as the [jl4] before it holds', async () => {
+test('left, centre and right parts on one line, and a second ' + 'line right-justified as the [jl4] before it holds', async () => {
   assert.equal((await show('[jl2]S1[jl3]Gleis 2[jl4]5[nl]Flughafen')).status, 200);
   const p = await s.shot();
   const top = litCols(p, 0, 16), bottom = litCols(p, 16, 32);

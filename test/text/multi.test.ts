@@ -84,9 +84,10 @@ test('[g1] draws graphic 1 inline, standing on the baseline between its neighbou
   rmSync(dir, { recursive: true, force: true });
 });
 
+// sync "free": the pages count from the command, so the fake clock's steps land on them.
 test('pages alternate at their [pt] page times on a fake clock, with their off time blank', async () => {
   const clock = new FakeClock(Date.now());
-  const s = await sign({ m: { coordinates: '0 0 191 47', type: 'text', font: '7x13.bdf', fontSize: '13', markup: 'multi', fontColor: '255 170 0' } }, 192, 48, {}, { clock });
+  const s = await sign({ m: { coordinates: '0 0 191 47', type: 'text', font: '7x13.bdf', fontSize: '13', markup: 'multi', fontColor: '255 170 0', sync: 'free' } }, 192, 48, {}, { clock });
   try {
     const litCount = async () => { const p = await s.shot(); let n = 0; for (let y = 0; y < 48; y++) for (let x = 0; x < 192; x++) if (p.at(x, y)[0] > 0) n++; return n; };
     const frame = () => s.svc.api.frame('s')?.seq ?? -1;

@@ -93,7 +93,7 @@ test('at the start RAUC tells the booted slot and both slots: /status shows them
   assert.equal(u.last, undefined);
 });
 
-test('a bundle whose SHA-256 differs is refused before RAUC sees it: slot B, the bootloader and the state folder unchanged', { skip }, async () => {
+test('a bundle whose SHA-256 differs is refused before RAUC sees it: ' + 'slot B, the bootloader and the state folder unchanged', { skip }, async () => {
   const b = rig.bundle('1.9.0', 300_000);
   const url = serve('wrong.raucb', b.bytes);
   const r = await admin({ cmd: 'update', url, sha256: 'ab'.repeat(32) });

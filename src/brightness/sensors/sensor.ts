@@ -77,9 +77,9 @@ export class Sensor {
   get lux(): number | undefined { return this.filter.lux; }
 
   status(now: number): SensorStatus {
-    const warning = this.problem
-      ? `${this.problem.message} (since ${isoTime(this.problem.since)})${this.lastReadingAt !== undefined && this.fresh(now) ? `; the last value holds until ${isoTime(this.freshUntil())}` : ''}`
-      : undefined;
+    const holds = this.lastReadingAt !== undefined && this.fresh(now)
+      ? `; the last value holds until ${isoTime(this.freshUntil())}` : '';
+    const warning = this.problem ? `${this.problem.message} (since ${isoTime(this.problem.since)})${holds}` : undefined;
     return {
       name: this.name,
       protocol: this.cfg.protocol,

@@ -92,7 +92,9 @@ function noConfigAtRoot(files: Set<string>): string {
     if (f.endsWith('/config.json') && (found === undefined || f.split('/').length < found.split('/').length)) found = f;
   }
   if (found === undefined) return 'has no config.json at its root';
-  return `has no config.json at its root, but one at "${printable(found)}": zip the contents of "${printable(found.slice(0, -'/config.json'.length))}/", not the folder itself`;
+  const folder = printable(found.slice(0, -'/config.json'.length));
+  return `has no config.json at its root, but one at "${printable(found)}": `
+    + `zip the contents of "${folder}/", not the folder itself`;
 }
 
 /** The entries of an open zip; yauzl's own errors (a malformed directory) become MLDS_BAD_ARCHIVE. */

@@ -42,7 +42,10 @@ const COLUMNS = {
   items: {
     type: 'object', additionalProperties: false, required: ['width'],
     // `field`: what a departures area's column shows (text areas take none).
-    properties: { width: int(1, 4000), align: { enum: ['left', 'center', 'right'] }, field: { enum: ['route', 'destination', 'platform', 'countdown', 'time'] } },
+    properties: {
+      width: int(1, 4000), align: { enum: ['left', 'center', 'right'] }, gap: int(0, 4000),
+      field: { enum: ['route', 'destination', 'platform', 'countdown', 'time', 'spacer', 'accessible', 'occupancy'] },
+    },
   },
 } as const;
 
@@ -54,6 +57,8 @@ export const SIGN_TEXT = {
   valign: { enum: ['top', 'middle', 'bottom'] },
   overflow: { enum: ['scroll', 'pages', 'scroll-up'] },
   pageSeconds: num(0.1, 86400),
+  /** Pages and scroll loops counted from the Unix epoch ("clock") or from the command ("free"). */
+  sync: { enum: ['clock', 'free'] },
   fit: { enum: ['none', 'shrink'] },
   minFontSize: int(1, 4000),
   fonts: { type: 'array', maxItems: 16, items: str255 },
@@ -67,6 +72,21 @@ export const SIGN_TEXT = {
 const freeText = { ...defaultValue, ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT } as const;
 
 const boardText = { type: 'string', maxLength: 64 } as const;
+/** GTFS-realtime OccupancyStatus names, the keys of `occupancyTexts`. */
+export const OCCUPANCY = [
+  'EMPTY', 'MANY_SEATS_AVAILABLE', 'FEW_SEATS_AVAILABLE', 'STANDING_ROOM_ONLY', 'CRUSHED_STANDING_ROOM_ONLY', 'FULL',
+  'NOT_ACCEPTING_PASSENGERS', 'NO_DATA_AVAILABLE', 'NOT_BOARDABLE',
+] as const;
+const routeList = { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 255 } } as const;
+/** Which departures a board shows: all of the lists given must hold (an empty or absent list: all). */
+const BOARD_FILTERS = {
+  type: 'object', additionalProperties: false,
+  properties: {
+    routes: routeList,
+    directions: { type: 'array', maxItems: 2, items: int(0, 1) },
+    headsigns: { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 255 } },
+  },
+} as const;
 /**
  * A departure board's own fields: which departures it shows and how its rows read. The
  * normalized area holds them together as its `departures` (normalized-area.ts).
@@ -75,7 +95,16 @@ export const BOARD_FIELDS = {
   feed: { type: 'string', minLength: 1, maxLength: 255 },
   stops: { type: 'array', minItems: 1, maxItems: 64, items: { type: 'string', minLength: 1, maxLength: 255 } },
   rows: int(1, 64),
-  routes: { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 255 } },
+  routes: routeList,
+  filters: BOARD_FILTERS,
+  walkMinutes: int(0, 120),
+  groupBy: { enum: ['platform'] },
+  platformChangedMark: boardText,
+  accessibleText: boardText,
+  occupancyTexts: {
+    type: 'object', additionalProperties: false,
+    properties: Object.fromEntries(OCCUPANCY.map((k) => [k, boardText])) as Record<(typeof OCCUPANCY)[number], typeof boardText>,
+  },
   nowText: boardText,
   minutesText: boardText,
   scheduledMark: boardText,
@@ -92,7 +121,8 @@ export const BOARD_FIELDS = {
 /** A departure board: rows from a feed (docs/configuration.md, "Departure boards"). */
 const DEPARTURES = {
   ...TEXT_LOOK, ...GLYPH_LOOK,
-  fonts: SIGN_TEXT.fonts, overflow: SIGN_TEXT.overflow, pageSeconds: SIGN_TEXT.pageSeconds, fit: SIGN_TEXT.fit,
+  fonts: SIGN_TEXT.fonts, overflow: SIGN_TEXT.overflow, pageSeconds: SIGN_TEXT.pageSeconds, sync: SIGN_TEXT.sync,
+  fit: SIGN_TEXT.fit,
   minFontSize: SIGN_TEXT.minFontSize, lineSpacing: SIGN_TEXT.lineSpacing, valign: SIGN_TEXT.valign, columns: COLUMNS,
   ...BOARD_FIELDS,
 } as const;

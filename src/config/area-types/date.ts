@@ -13,7 +13,7 @@ function dateFormatError(pattern: string): string | undefined {
     formatEnglish(zonedAt(0, 0, 'UTC'), pattern);
     return undefined;
   } catch (err) {
-    return `is not a valid DateTimeFormatter pattern: ${(err as Error).message.split('\n')[0]} (quote literal text: 'at')`;
+    return `is not a valid DateTimeFormatter pattern: ${(err as Error).message.split('\n')[0]}` + " (quote literal text: 'at')";
   }
 }
 

@@ -18,6 +18,19 @@ function oneCell(r: AreaRules, key: string): void {
   if (typeof v === 'string' && /[\t\n\r]/.test(v)) r.fault(`/${key}`, 'must be one line without tabs (it fills one cell)');
 }
 
+/** The area's own occupancy texts, each one cell. */
+function occupancyTexts(r: AreaRules): Record<string, string> {
+  const o = r.raw.occupancyTexts;
+  if (o === null || typeof o !== 'object') return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o as Record<string, unknown>)) {
+    if (typeof v !== 'string') continue;
+    if (/[\t\n\r]/.test(v)) r.fault(`/occupancyTexts/${k}`, 'must be one line without tabs (it fills one cell)');
+    out[k] = v;
+  }
+  return out;
+}
+
 function board(r: AreaRules): DeparturesConfig {
   const d = DEFAULTS.departures;
   if (typeof r.raw.feed !== 'string') r.fault('', 'a departures area needs "feed", the id of a feed in "feeds"');
@@ -25,13 +38,23 @@ function board(r: AreaRules): DeparturesConfig {
   if (!Array.isArray(r.raw.columns)) r.fault('', 'a departures area needs "columns", each with a field and a width');
   const zone = r.raw.timezone;
   if (typeof zone === 'string' && !isZoneName(zone)) r.fault('/timezone', `"${zone}" is not an IANA time zone name such as America/New_York`);
-  for (const k of ['nowText', 'minutesText', 'scheduledMark', 'cancelledText', 'noDataText', 'noDeparturesText']) oneCell(r, k);
+  for (const k of ['nowText', 'minutesText', 'scheduledMark', 'cancelledText', 'noDataText', 'noDeparturesText', 'platformChangedMark', 'accessibleText']) oneCell(r, k);
   const columns = Array.isArray(r.raw.columns) ? (r.raw.columns as Array<Record<string, unknown>>) : [];
+  const f = r.raw.filters !== null && typeof r.raw.filters === 'object' ? (r.raw.filters as Record<string, unknown>) : {};
+  if (r.raw.routes !== undefined && f.routes !== undefined) r.fault('/routes', 'is the same as filters.routes: give one of them');
+  const directions = Array.isArray(f.directions) ? f.directions.map(parseIntLike).filter((x): x is number => x === 0 || x === 1) : undefined;
+  const headsigns = strings(f.headsigns);
   return {
     feed: text(r.raw.feed, ''),
     stops: strings(r.raw.stops) ?? [],
     rows: parseIntLike(r.raw.rows),
-    routes: strings(r.raw.routes),
+    routes: strings(f.routes) ?? strings(r.raw.routes),
+    filters: directions?.length || headsigns?.length ? { directions, headsigns } : undefined,
+    walkMinutes: parseIntLike(r.raw.walkMinutes),
+    groupBy: r.raw.groupBy === 'platform' ? 'platform' : undefined,
+    platformChangedMark: text(r.raw.platformChangedMark, d.platformChangedMark),
+    accessibleText: text(r.raw.accessibleText, d.accessibleText),
+    occupancyTexts: { ...d.occupancyTexts, ...occupancyTexts(r) },
     fields: columns.map((c) => (c.field ?? 'destination') as DepartureField),
     nowText: text(r.raw.nowText, d.nowText),
     minutesText: text(r.raw.minutesText, d.minutesText),
@@ -75,7 +98,8 @@ export function rawBoard(a: Record<string, unknown>): RawBoard | undefined {
   if (a.type !== 'departures' || typeof a.feed !== 'string') return undefined;
   const d = DEFAULTS.departures;
   return {
-    feed: a.feed, stops: strings(a.stops) ?? [], routes: strings(a.routes),
+    feed: a.feed, stops: strings(a.stops) ?? [],
+    routes: strings((a.filters as Record<string, unknown> | undefined)?.routes) ?? strings(a.routes),
     alertArea: typeof a.alertArea === 'string' ? a.alertArea : undefined,
     alertPriority: parseIntLike(a.alertPriority) ?? d.alertPriority,
     announceAt: parseIntLike(a.announceAt),

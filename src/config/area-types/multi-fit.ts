@@ -59,7 +59,7 @@ export function multiFitFault(a: TextArea, text: string, size: number): string |
   const alone = tryLayout(pages[index], { ...o, minFontSize: undefined });
   const shrink = o.minFontSize !== undefined ? ` nor shrunk down to fontSize ${o.minFontSize}` : '';
   const detail = alone ? `: ${why(alone, a)}` : '';
-  return `page ${index + 1} of the MULTI text does not fit the area (${a.width}x${a.height} px) at fontSize ${size}${shrink}${o.wrap ? ' (wrapped)' : ''}${detail}`;
+  return `page ${index + 1} of the MULTI text does not fit the area (${a.width}x${a.height} px) ` + `at fontSize ${size}${shrink}${o.wrap ? ' (wrapped)' : ''}${detail}`;
 }
 
 /**

@@ -48,6 +48,8 @@ export interface NormalizedFields {
   valign?: OneOf<'valign'>;
   overflow?: OneOf<'overflow'>;
   pageSeconds?: number;
+  /** undefined: "clock" for pages, "free" for scrolls (docs/rendering.md, "Pages in step"). */
+  sync?: OneOf<'sync'>;
   fit?: OneOf<'fit'>;
   minFontSize?: number;
   /** Absolute paths of the resolved `fonts` and `graphics` lists. */
@@ -65,7 +67,7 @@ export interface NormalizedFields {
   xy?: { x: number; y: number };
 }
 
-export type DepartureField = 'route' | 'destination' | 'platform' | 'countdown' | 'time';
+export type DepartureField = 'route' | 'destination' | 'platform' | 'countdown' | 'time' | 'spacer' | 'accessible' | 'occupancy';
 
 /** A departures area's board: its feed, stops and texts (BOARD_FIELDS), and what each column shows. */
 export interface DeparturesConfig {
@@ -73,8 +75,20 @@ export interface DeparturesConfig {
   stops: string[];
   /** Rows a page shows; undefined: as many as fit the area's height. */
   rows?: number;
-  /** Only these routes; undefined: all. */
+  /** Only these routes (`routes`, or `filters.routes`: the same); undefined: all. */
   routes?: string[];
+  /** Only departures of these GTFS direction_ids and these headsigns (destinations); undefined: all. */
+  filters?: { directions?: number[]; headsigns?: string[] };
+  /** Departures sooner than this many minutes are left out (a passenger could not reach them). */
+  walkMinutes?: number;
+  /** `platform`: rows in order of platform, then of time. */
+  groupBy?: 'platform';
+  /** Follows the platform of a departure whose platform changed. */
+  platformChangedMark: string;
+  /** An `accessible` cell of a departure whose vehicle takes a wheelchair. */
+  accessibleText: string;
+  /** An `occupancy` cell per GTFS-realtime OccupancyStatus name; a status without one shows nothing. */
+  occupancyTexts: Record<string, string>;
   /** What each column (the area's `columns`, same order) shows. */
   fields: DepartureField[];
   nowText: string;

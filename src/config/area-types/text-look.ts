@@ -98,12 +98,15 @@ export function scrollingOf(a: TextArea): Scrolling {
 export function columnsOf(r: AreaRules, board: boolean): NormalizedFields['columns'] {
   const list = r.raw.columns;
   if (!Array.isArray(list)) return undefined;
-  const columns = list.map((c: Record<string, unknown>) => ({ width: parseIntLike(c.width) ?? 1, align: (str(c.align) ?? 'left') as Align }));
-  const total = columns.reduce((w, c) => w + c.width, 0);
+  const columns = list.map((c: Record<string, unknown>) => {
+    const gap = parseIntLike(c.gap);
+    return { width: parseIntLike(c.width) ?? 1, align: (str(c.align) ?? 'left') as Align, ...(gap ? { gap } : {}) };
+  });
+  const total = columns.reduce((w, c) => w + c.width + (c.gap ?? 0), 0);
   if (total > r.width) r.fault('/columns', `are ${total} px wide together, the area ${r.width} px`);
   if (parseBoolLike(r.raw.wrap)) r.fault('/wrap', 'does not apply with columns (a cell too wide is cut at its column)');
   list.forEach((c: Record<string, unknown>, i) => {
-    if (board && c.field === undefined) r.fault(pointer('columns', String(i)), 'needs a field (route, destination, platform, countdown or time)');
+    if (board && c.field === undefined) r.fault(pointer('columns', String(i)), 'needs a field (route, destination, platform, countdown, time or spacer)');
     if (!board && c.field !== undefined) r.fault(pointer('columns', String(i), 'field'), 'applies only to departures areas');
   });
   return columns;
@@ -121,6 +124,7 @@ export function signTextLook(r: AreaRules, board = false): SignTextLook {
     valign: str(r.raw.valign) as SignTextLook['valign'],
     overflow: str(r.raw.overflow) as SignTextLook['overflow'],
     pageSeconds: parseNumLike(r.raw.pageSeconds),
+    sync: str(r.raw.sync) as SignTextLook['sync'],
     fit,
     minFontSize,
     fonts: files(r, 'fonts', 'fonts', /\.(ttf|otf|bdf)$/i, '.ttf, .otf or .bdf'),

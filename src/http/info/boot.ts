@@ -1,6 +1,6 @@
 // The boot screens and /identify on /info: which unit shows a screen instead of its content,
 // until when, and whether the backend heard that boot ended (completeUrls).
-import { esc, row, text, when, type Obj } from './format.js';
+import { esc, kvCard, row, text, when, type Obj } from './format.js';
 
 const SHOWING: Record<string, string> = { info: 'info screen (boot)', logo: 'logo (boot)', identify: 'info screen (/identify)' };
 
@@ -13,6 +13,7 @@ export function bootCard(facts: Obj, zone: string): string {
   const visitRows = visits.map((v) => row(`completeUrls ${esc(v.display)}`,
     `${text(v.url)}: ${esc(v.result)}${v.httpStatus ? ` (HTTP ${esc(v.httpStatus)})` : ''}, ${esc(v.attempts)} attempt(s)`
     + `${v.lastError && v.result !== 'ok' ? `<div class="bad">${text(v.lastError)}</div>` : ''}`
-    + `${v.nextAttemptAt ? `<div class="note">next attempt ${when(v.nextAttemptAt, zone)}</div>` : ''}`, v.result === 'failed' ? 'bad' : '')).join('');
-  return `<section class="card component" data-component="boot"><h2>Boot screens</h2><table class="kv"><tbody>${unitRows}${visitRows}</tbody></table></section>`;
+    + `${v.nextAttemptAt ? `<div class="note">next attempt ${when(v.nextAttemptAt, zone)}</div>` : ''}`,
+    v.result === 'failed' ? 'bad' : '')).join('');
+  return kvCard('boot', 'Boot screens', unitRows + visitRows);
 }

@@ -9,7 +9,8 @@ function receivers(out: Obj): string {
 }
 
 function output(out: Obj, zone: string): string {
-  const state = `${esc(out.driver ?? '?')}: ${esc(out.lastResult ?? 'nothing sent yet')}${out.consecutiveFailures ? `, ${esc(out.consecutiveFailures)} failures in a row` : ''}`;
+  const failures = out.consecutiveFailures ? `, ${esc(out.consecutiveFailures)} failures in a row` : '';
+  const state = `${esc(out.driver ?? '?')}: ${esc(out.lastResult ?? 'nothing sent yet')}${failures}`;
   return row('Output', state, out.lastResult === 'error' ? 'bad' : '')
     + (out.lastError ? row('Output error', text(out.lastError), 'bad') : '')
     // "output not open: <error>" repeats the error row above.
@@ -45,10 +46,11 @@ function textFit(a: Obj): string {
 function areas(d: Obj): string {
   const rows = ((d.areas as Obj[] | undefined) ?? []).map((a) => {
     const showing = a.text ?? a.file ?? a.url;
+    const ttl = a.ttlLeftSeconds === null || a.ttlLeftSeconds === undefined ? '' : esc(`${a.ttlLeftSeconds} s`);
     const value = showing === undefined || showing === '' ? `<span class="dim">${a.source === 'none' ? 'blank' : 'nothing'}</span>` : text(showing);
     return `<tr data-area="${esc(a.id)}"><td class="key">${esc(a.id)}<div class="note">${esc(a.type)}</div></td>`
       + `<td>${value}${a.fault ? `<div class="bad">${text(a.fault)}</div>` : ''}${textFit(a)}</td>`
-      + `<td class="num">${a.ttlLeftSeconds === null || a.ttlLeftSeconds === undefined ? '' : esc(`${a.ttlLeftSeconds} s`)}</td></tr>`;
+      + `<td class="num">${ttl}</td></tr>`;
   }).join('');
   return rows ? `<table class="areas"><thead><tr><th>Area</th><th>Showing</th><th class="num">ttl</th></tr></thead><tbody>${rows}</tbody></table>` : '';
 }
@@ -57,7 +59,12 @@ function areas(d: Obj): string {
 function levels(d: Obj, zone: string): string {
   const list = (d.layers as Obj[] | undefined) ?? [];
   if (!list.some((l) => Number(l.priority) > 0)) return '';
-  return row('Priority levels', list.map((l, i) => `<div data-priority="${esc(l.priority)}"><b>${esc(l.priority)}</b> ${esc(l.layout)} <span class="note">from ${esc(l.source)}, since ${when(l.since, zone)}${l.expiresAt ? `, until ${when(l.expiresAt, zone)}` : ''}${i === 0 ? ', on show' : ', underneath'}</span></div>`).join(''));
+  return row('Priority levels', list.map((l, i) => {
+    const until = l.expiresAt ? `, until ${when(l.expiresAt, zone)}` : '';
+    const held = `from ${esc(l.source)}, since ${when(l.since, zone)}${until}${i === 0 ? ', on show' : ', underneath'}`;
+    const level = `<b>${esc(l.priority)}</b> ${esc(l.layout)}`;
+    return `<div data-priority="${esc(l.priority)}">${level} <span class="note">${held}</span></div>`;
+  }).join(''));
 }
 
 export function displayCard(d: Obj, zone: string, sharedWith: string[]): string {
@@ -67,18 +74,22 @@ export function displayCard(d: Obj, zone: string, sharedWith: string[]): string 
   const id = esc(d.id);
   const w = Number(d.width), h = Number(d.height);
   const ignored = (d.ignoredKeys as string[] | undefined) ?? [];
+  const main = d.main ? ' <span class="tag">MAIN</span>' : '';
+  const picture = `/screenshot?stream=1&amp;id=${esc(encodeURIComponent(String(d.id)))}`;
+  const layoutSince = d.layoutSince ? ` <span class="note">since ${when(d.layoutSince, zone)}</span>` : '';
+  const lastFault = fault ? `<div>${when(fault.at, zone)}</div><code>${esc(fault.code)}</code>: ${text(fault.message)}` : undefined;
   return `<section class="card display" data-id="${id}" data-size="${w}x${h}">
-<div class="head"><h2>${id}${d.main ? ' <span class="tag">MAIN</span>' : ''} <small>${esc(d.name ?? '')}</small></h2></div>
-<img class="live" alt="live picture of ${id}" width="${w}" height="${h}" src="/screenshot?stream=1&amp;id=${esc(encodeURIComponent(String(d.id)))}">
+<div class="head"><h2>${id}${main} <small>${esc(d.name ?? '')}</small></h2></div>
+<img class="live" alt="live picture of ${id}" width="${w}" height="${h}" src="${picture}">
 <div class="body">
 <table class="kv"><tbody>
 ${row('Resolution', esc(d.resolution))}
 ${row('Controller', esc(d.controllerType))}
 ${output(out, zone)}
 ${frames(d, out, sharedWith, zone)}
-${row('Layout', d.layout ? `${esc(d.layout)}${d.layoutSince ? ` <span class="note">since ${when(d.layoutSince, zone)}</span>` : ''}` : undefined)}
+${row('Layout', d.layout ? `${esc(d.layout)}${layoutSince}` : undefined)}
 ${row('Last command', cmd ? `<div>${when(cmd.at, zone)}</div>${readableQuery(cmd.query)}` : undefined)}
-${row('Last fault', fault ? `<div>${when(fault.at, zone)}</div><code>${esc(fault.code)}</code>: ${text(fault.message)}` : undefined, fault ? 'bad' : '')}
+${row('Last fault', lastFault, fault ? 'bad' : '')}
 ${ignored.length ? row('Ignored keys', ignored.map((k) => `<code>${esc(k)}</code>`).join(', ')) : ''}
 ${levels(d, zone)}
 </tbody></table>

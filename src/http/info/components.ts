@@ -9,7 +9,7 @@ import { feedbackCard } from './feedback.js';
 import { feedsCard } from './feeds.js';
 import { fleetCard, healthCard } from './fleet.js';
 import { brightnessCard } from './brightness.js';
-import { esc, row, text, type Obj } from './format.js';
+import { esc, kvCard, row, text, type Obj } from './format.js';
 import { mediaCard } from './media.js';
 import { networkCard } from './network.js';
 import { systemdCard } from './systemd.js';
@@ -38,8 +38,8 @@ const CARDS: Record<string, ComponentCard> = {
 const QUIET = new Set(['recheck']);
 
 function plainCard(name: string, facts: Obj): string {
-  const rows = Object.entries(facts).map(([k, v]) => row(esc(k), text(typeof v === 'object' && v !== null ? JSON.stringify(v) : v))).join('');
-  return `<section class="card component" data-component="${esc(name)}"><h2>${esc(name)}</h2><table class="kv"><tbody>${rows}</tbody></table></section>`;
+  const value = (v: unknown) => text(typeof v === 'object' && v !== null ? JSON.stringify(v) : v);
+  return kvCard(name, name, Object.entries(facts).map(([k, v]) => row(esc(k), value(v))).join(''));
 }
 
 export function componentCards(status: Obj, zone: string): string {

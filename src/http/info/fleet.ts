@@ -1,6 +1,6 @@
 // The broker connection (components.fleet) and the unit's health (components.health) on /info:
 // what a technician checks first when a unit does not answer over MQTT or runs hot.
-import { esc, row, text, when, type Obj } from './format.js';
+import { esc, kvCard, row, text, when, type Obj } from './format.js';
 
 const MB = 1024 * 1024;
 
@@ -9,18 +9,25 @@ export function fleetCard(f: Obj, zone: string): string {
   const inUse = f.clientIdInUse as Obj | null | undefined;
   const conf = (f.confirmations ?? {}) as Obj;
   const ign = (f.ignored ?? {}) as Obj;
+  const since = f.since ? ` <span class="note">since ${when(f.since, zone)}</span>` : '';
+  const retry = f.retryInMs !== undefined
+    ? ` <span class="note">next attempt in ${esc(Math.ceil(Number(f.retryInMs) / 1000))} s</span>` : '';
+  const groups = (f.groups as string[] | undefined) ?? [];
   const rows = [
     row('Broker', `${text(f.broker)} <span class="note">as ${esc(f.clientId)}</span>`),
-    row('State', `${esc(f.state)}${f.since ? ` <span class="note">since ${when(f.since, zone)}</span>` : ''}${f.retryInMs !== undefined ? ` <span class="note">next attempt in ${esc(Math.ceil(Number(f.retryInMs) / 1000))} s</span>` : ''}`, ok ? '' : 'bad'),
+    row('State', `${esc(f.state)}${since}${retry}`, ok ? '' : 'bad'),
     f.lastError ? row('Last error', text(f.lastError), ok ? '' : 'bad') : '',
-    inUse ? row('Client id in use', `${esc(inUse.times)} time(s), last ${when(inUse.last, zone)}: another unit has the unit name "${esc(f.unit)}"?`, 'bad') : '',
-    row('Topics', `${esc(f.prefix)}/${esc(f.unit)}/…${(f.groups as string[] | undefined)?.length ? `, groups ${esc((f.groups as string[]).join(', '))}` : ''}`),
+    inUse ? row('Client id in use', `${esc(inUse.times)} time(s), last ${when(inUse.last, zone)}: `
+      + `another unit has the unit name "${esc(f.unit)}"?`, 'bad') : '',
+    row('Topics', `${esc(f.prefix)}/${esc(f.unit)}/…${groups.length ? `, groups ${esc(groups.join(', '))}` : ''}`),
     row('Messages', `${esc(f.messagesIn)} in, ${esc(f.messagesOut)} out, ${esc(f.reconnects)} reconnects`
       + ` <span class="note">(${esc(f.reconnectAttempts)} attempts)</span>`),
-    row('Confirmations waiting', `${esc(conf.queued ?? 0)}${Number(conf.dropped) ? `, ${esc(conf.dropped)} dropped` : ''}`, Number(conf.dropped) ? 'bad' : ''),
-    row('Ignored', `${esc(ign.retained ?? 0)} retained, ${esc(ign.stale ?? 0)} stale, ${esc(ign.duplicates ?? 0)} repeated, ${esc(ign.notThisUnit ?? 0)} for other units`),
+    row('Confirmations waiting', `${esc(conf.queued ?? 0)}${Number(conf.dropped) ? `, ${esc(conf.dropped)} dropped` : ''}`,
+      Number(conf.dropped) ? 'bad' : ''),
+    row('Ignored', `${esc(ign.retained ?? 0)} retained, ${esc(ign.stale ?? 0)} stale, `
+      + `${esc(ign.duplicates ?? 0)} repeated, ${esc(ign.notThisUnit ?? 0)} for other units`),
   ].join('');
-  return `<section class="card component" data-component="fleet"><h2>Fleet (MQTT)</h2><table class="kv"><tbody>${rows}</tbody></table></section>`;
+  return kvCard('fleet', 'Fleet (MQTT)', rows);
 }
 
 export function healthCard(h: Obj): string {
@@ -28,13 +35,21 @@ export function healthCard(h: Obj): string {
   const mem = (h.memory ?? {}) as Obj;
   const load = (h.load as number[] | undefined) ?? [];
   const disks = (h.disks as Obj[] | undefined) ?? [];
+  const mb = (bytes: unknown) => esc((Number(bytes) / MB).toFixed(0));
+  const temperature = h.temperatureC === null || h.temperatureC === undefined
+    ? '' : `${esc(h.temperatureC)} °C <span class="note">${esc(h.temperatureZone)}</span>`;
+  const synced = clock.synchronized === true ? 'synchronized'
+    : clock.synchronized === false ? 'not synchronized' : 'unknown';
+  const free = (d: Obj) =>
+    `${mb(d.freeBytes)} MB of ${mb(d.totalBytes)} MB (${esc(d.freePercent)} %) <span class="note">${text(d.path)}</span>`;
   const rows = [
-    row('Temperature', h.temperatureC === null || h.temperatureC === undefined ? '' : `${esc(h.temperatureC)} °C <span class="note">${esc(h.temperatureZone)}</span>`),
-    row('Clock', `${clock.synchronized === true ? 'synchronized' : clock.synchronized === false ? 'not synchronized' : 'unknown'} <span class="note">${esc(clock.source)}</span>`, clock.held ? 'bad' : ''),
+    row('Temperature', temperature),
+    row('Clock', `${synced} <span class="note">${esc(clock.source)}</span>`, clock.held ? 'bad' : ''),
     clock.held ? row('Clock guard', text(clock.held), 'bad') : '',
-    ...disks.map((d) => row(`Free in ${String(d.folder)}`, `${esc((Number(d.freeBytes) / MB).toFixed(0))} MB of ${esc((Number(d.totalBytes) / MB).toFixed(0))} MB (${esc(d.freePercent)} %) <span class="note">${text(d.path)}</span>`, Number(d.freePercent) < 5 ? 'bad' : '')),
+    ...disks.map((d) => row(`Free in ${String(d.folder)}`, free(d), Number(d.freePercent) < 5 ? 'bad' : '')),
     row('Load', load.map((l) => esc(l)).join(' / ')),
-    row('Memory', `${esc((Number(mem.availableBytes) / MB).toFixed(0))} MB available of ${esc((Number(mem.totalBytes) / MB).toFixed(0))} MB; the service ${esc((Number(mem.serviceRssBytes) / MB).toFixed(0))} MB`),
+    row('Memory', `${mb(mem.availableBytes)} MB available of ${mb(mem.totalBytes)} MB; `
+      + `the service ${mb(mem.serviceRssBytes)} MB`),
   ].join('');
-  return `<section class="card component" data-component="health"><h2>Health</h2><table class="kv"><tbody>${rows}</tbody></table></section>`;
+  return kvCard('health', 'Health', rows);
 }

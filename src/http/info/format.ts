@@ -25,7 +25,8 @@ export function readableQuery(query: unknown): string {
     .map((p) => {
       const eq = p.indexOf('=');
       const name = decode(eq < 0 ? p : p.slice(0, eq));
-      return `<span class="pair"><span class="name">${esc(name)}</span>${eq < 0 ? '' : `=${text(decode(p.slice(eq + 1)))}`}</span>`;
+      const value = eq < 0 ? '' : `=${text(decode(p.slice(eq + 1)))}`;
+      return `<span class="pair"><span class="name">${esc(name)}</span>${value}</span>`;
     }).join(' ');
 }
 
@@ -84,3 +85,17 @@ export function row(label: string, html: string | undefined, cls = ''): string {
   const value = html === undefined || html === '' ? '<span class="dim">none</span>' : html;
   return `<tr><th>${esc(label)}</th><td${cls ? ` class="${cls}"` : ''}>${value}</td></tr>`;
 }
+
+/** The page's label/value grid; `rows` is HTML. */
+export const kvTable = (rows: string): string => `<table class="kv"><tbody>${rows}</tbody></table>`;
+
+/** The grid of `rows`, or a dim "none" when there are none. */
+export const kvTableOrNone = (rows: string[]): string => (rows.length ? kvTable(rows.join('')) : '<p class="dim">none</p>');
+
+/** A capability's card: `name` marks it (data-component), `title` heads it, `body` is HTML. */
+export function card(name: string, title: string, body: string): string {
+  return `<section class="card component" data-component="${esc(name)}"><h2>${esc(title)}</h2>${body}</section>`;
+}
+
+/** A capability's card holding one label/value grid. */
+export const kvCard = (name: string, title: string, rows: string): string => card(name, title, kvTable(rows));

@@ -1,6 +1,6 @@
 // /setethernetconfig on /info: the last network changes and how each ended, a rollback in red,
 // and a change still being watched with the moment it would be undone.
-import { esc, row, text, when, type Obj } from './format.js';
+import { esc, kvCard, row, text, when, type Obj } from './format.js';
 
 const LABEL: Record<string, string> = {
   written: 'written, not applied yet',
@@ -17,13 +17,15 @@ export function networkCard(facts: Obj, zone: string): string {
   if (!changes.length) return '';
   const rows = changes.map((c) => {
     const bad = c.state === 'rolled back' || c.state === 'failed';
-    const open = c.state === 'watching' && c.rollbackAt ? `<div class="note">rolls back at ${when(c.rollbackAt, zone)} unless the gateway answers</div>` : '';
+    const open = c.state === 'watching' && c.rollbackAt
+      ? `<div class="note">rolls back at ${when(c.rollbackAt, zone)} unless the gateway answers</div>` : '';
+    const done = c.doneAt ? ` ${when(c.doneAt, zone)}` : '';
     return row(`${String(c.interface)} ${localLabel(c)}`,
       `<div>${when(c.at, zone)}: <code>${esc(c.request)}</code></div>`
-      + `<div${bad ? ' class="bad"' : ''}>${esc(LABEL[String(c.state)] ?? c.state)}${c.doneAt ? ` ${when(c.doneAt, zone)}` : ''}</div>`
+      + `<div${bad ? ' class="bad"' : ''}>${esc(LABEL[String(c.state)] ?? c.state)}${done}</div>`
       + (c.message ? `<div${bad ? ' class="bad"' : ' class="note"'}>${text(c.message)}</div>` : '') + open, bad ? 'bad' : '');
   }).join('');
-  return `<section class="card component" data-component="network"><h2>Network changes</h2><table class="kv"><tbody>${rows}</tbody></table></section>`;
+  return kvCard('network', 'Network changes', rows);
 }
 
 function localLabel(c: Obj): string {

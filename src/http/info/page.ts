@@ -14,6 +14,20 @@ export interface InfoPageOptions {
 
 interface Address { interface: string; address: string; mac?: string }
 
+/** One address at the top of the page, with its interface and MAC. */
+function address(a: Address): string {
+  const mac = a.mac ? ` <span class="note">MAC ${esc(a.mac)}</span>` : '';
+  return `<span><b>${esc(a.address)}</b> ${esc(a.interface)}${mac}</span>`;
+}
+
+/** Faults in the configuration file, each with its JSON path. */
+function configFaults(faults: Array<{ path: string; message: string }>): string {
+  if (!faults.length) return '';
+  const item = (f: { path: string; message: string }) =>
+    `<li><code class="path">${text(f.path || '/')}</code>: ${text(f.message)}</li>`;
+  return `<ul class="faults bad">${faults.map(item).join('')}</ul>`;
+}
+
 /** Hostname and addresses: two controllers' pages side by side must be told apart at a glance. */
 function identity(status: Obj): { host: string; addresses: Address[] } {
   const id = (status.identity ?? {}) as Obj;
@@ -23,7 +37,9 @@ function identity(status: Obj): { host: string; addresses: Address[] } {
 function problems(status: Obj, zone: string): string {
   const list = (status.problems as Obj[] | undefined) ?? [];
   if (!list.length) return '';
-  return `<ul class="problems bad">${list.map((p) => `<li><b>${esc(p.source)}</b>: ${text(p.message)}${p.since ? `<div class="note">since ${when(p.since, zone)}</div>` : ''}</li>`).join('')}</ul>`;
+  const item = (p: Obj) =>
+    `<li><b>${esc(p.source)}</b>: ${text(p.message)}${p.since ? `<div class="note">since ${when(p.since, zone)}</div>` : ''}</li>`;
+  return `<ul class="problems bad">${list.map(item).join('')}</ul>`;
 }
 
 /** The last /load_config?url=: a technician who sent one sees whether it took. */
@@ -43,9 +59,10 @@ function facts(status: Obj, zone: string): string {
   const configuration = cfg.status === 'ok'
     ? `ok, loaded ${when(cfg.loadedAt, zone)}`
     : `${faults.length} ${faults.length === 1 ? 'fault' : 'faults'} in the file (below)${cfg.lastAttemptAt ? `, found ${when(cfg.lastAttemptAt, zone)}` : ''}; still running the configuration loaded ${when(cfg.loadedAt, zone)}`;
+  const ident = addresses.length ? addresses.map(address).join(' ') : '<span class="dim">no IPv4 address</span>';
   return `<section class="card" id="facts">
 <h1>${esc(host)} <small>mlds ${esc(status.version)}</small></h1>
-<div class="ident">${addresses.length ? addresses.map((a) => `<span><b>${esc(a.address)}</b> ${esc(a.interface)}${a.mac ? ` <span class="note">MAC ${esc(a.mac)}</span>` : ''}</span>`).join(' ') : '<span class="dim">no IPv4 address</span>'}</div>
+<div class="ident">${ident}</div>
 ${problems(status, zone)}
 <table class="kv"><tbody>
 ${row('System time', when(status.time, zone))}
@@ -55,7 +72,7 @@ ${row('Configuration', configuration, cfg.status === 'ok' ? 'ok' : 'bad')}
 ${row('Config file', cfg.file ? `${text(cfg.file)}` : undefined)}
 ${archive(cfg.lastArchive as Obj | undefined, zone)}
 </tbody></table>
-${faults.length ? `<ul class="faults bad">${faults.map((f) => `<li><code class="path">${text(f.path || '/')}</code>: ${text(f.message)}</li>`).join('')}</ul>` : ''}
+${configFaults(faults)}
 ${recent ? `<h2>Faulty commands for unknown displays</h2><ul class="faults bad">${recent}</ul>` : ''}
 </section>`;
 }

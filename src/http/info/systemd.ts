@@ -1,11 +1,12 @@
 // What the service told systemd, on /info: the STATUS= line `systemctl status` shows, since
 // when it is ready, and whether the watchdog is fed. Only present when run by systemd.
-import { esc, row, text, when, type Obj } from './format.js';
+import { esc, kvCard, row, text, when, type Obj } from './format.js';
 
 export function systemdCard(facts: Obj, zone: string): string {
   const withheld = (facts.watchdogWithheldFor as string[] | undefined) ?? [];
   const watchdog = facts.watchdogSeconds
-    ? `every ${esc(Number(facts.watchdogSeconds) / 2)} s: ${esc(facts.watchdogSent ?? 0)} sent, ${esc(facts.watchdogWithheld ?? 0)} withheld`
+    ? `every ${esc(Number(facts.watchdogSeconds) / 2)} s: `
+      + `${esc(facts.watchdogSent ?? 0)} sent, ${esc(facts.watchdogWithheld ?? 0)} withheld`
     : 'off';
   const rows = [
     facts.problem ? row('Problem', text(facts.problem), 'bad') : '',
@@ -15,5 +16,5 @@ export function systemdCard(facts: Obj, zone: string): string {
     withheld.length ? row('Watchdog withheld', withheld.map((w) => `<div>${text(w)}</div>`).join(''), 'bad') : '',
     facts.lastSendError ? row('Last send error', text(facts.lastSendError), 'bad') : '',
   ].join('');
-  return `<section class="card component" data-component="systemd"><h2>systemd</h2><table class="kv"><tbody>${rows}</tbody></table></section>`;
+  return kvCard('systemd', 'systemd', rows);
 }

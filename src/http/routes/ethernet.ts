@@ -20,7 +20,10 @@ export function ethernetRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/setethernetconfig', 'admin', json(), async (ctx) => {
     const n = network(api);
     const ids = api.config().displays.length;
-    if (ids !== 1) throw new MldsError('MLDS_NOT_SINGLE_DISPLAY', `the network can be changed over HTTP only when exactly one display id is defined; the configuration has ${ids}`);
+    if (ids !== 1) {
+      const why = 'the network can be changed over HTTP only when exactly one display id is defined';
+      throw new MldsError('MLDS_NOT_SINGLE_DISPLAY', `${why}; the configuration has ${ids}`);
+    }
     const req = parseNetworkRequest(ctx.querystring);
     // HEAD checks the keys and the request, and changes nothing.
     if (ctx.method === 'HEAD') return void sendJson(ctx, { result: 'network change not made (HEAD)', ...req });

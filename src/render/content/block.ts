@@ -3,6 +3,7 @@ import type { Align } from '../../config/types.js';
 import type { Layout, LaidPage } from '../../text/layout.js';
 import { nextContentId, type Content, type TextFit } from './content.js';
 import { LineRaster } from './line-raster.js';
+import { pageAt } from './page-clock.js';
 import { fillCopyPositions, maxCopies, scrollDistance, timeOfDistance } from './scroll.js';
 
 export type ScrollDirection = 'left' | 'right' | 'up';
@@ -115,18 +116,8 @@ export class BlockContent implements Content {
 
   /** Which page shows at `now` (-1: the blank off time after page i is shown as -(i + 2)). */
   private pageAt(now: number): { index: number; until: number } {
-    const pages = this.opts.layout.pages;
     if (this.opts.layout.mode !== 'pages' || this.cycle <= 0) return { index: 0, until: Infinity };
-    const since = Math.max(0, now - this.opts.origin);
-    const start = now - (since % this.cycle);
-    let t = start;
-    for (const [i, p] of pages.entries()) {
-      if (now < t + p.onMs) return { index: i, until: t + p.onMs };
-      t += p.onMs;
-      if (now < t + p.offMs) return { index: -(i + 2), until: t + p.offMs };
-      t += p.offMs;
-    }
-    return { index: 0, until: start + this.cycle + pages[0].onMs };
+    return pageAt(now, this.opts.origin, this.opts.layout.pages);
   }
 
   key(now: number): string {

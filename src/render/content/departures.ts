@@ -1,18 +1,18 @@
 // A departures area's picture: the next departures at its stops, from the unit's BoardSource,
 // laid out as a table in the area's columns (src/text/columns.ts). The board is asked again when
-// a row would read differently (departure-rows.ts), at each minute (a feed going stale tells
-// no one), and when the source says a feed brought news; only cells whose text changed are laid
-// out again (the cell cache), and the picture changes only when some text did.
+// a row would read differently (departure-rows.ts), at each minute, and when the source says a
+// feed brought news or went stale; only cells whose text changed are laid out again (the cell
+// cache), and the picture changes only when some text did.
 import type { CanvasRenderingContext2D } from 'canvas';
 import type { AreaOf, DeparturesConfig } from '../../config/types.js';
 import { DEFAULTS } from '../../config/defaults.js';
-import type { LaidCell } from '../../text/columns.js';
+import type { Column, LaidCell } from '../../text/columns.js';
 import type { Doc } from '../../text/doc.js';
 import { faceFor } from '../../text/faces.js';
 import { layoutBlock } from '../../text/layout.js';
 import { systemZone } from '../../time/system-zone.js';
 import { BlockContent } from './block.js';
-import type { BoardData, BoardSource } from '../../config/board-source.js';
+import type { BoardData, BoardQuery, BoardSource } from '../../config/board-source.js';
 import { nextContentId, type Content, type ContentReport, type TextFit } from './content.js';
 import { boardRows } from './departure-rows.js';
 import { scrollPxPerSecond } from './scroll.js';
@@ -25,6 +25,16 @@ const MINUTE = 60_000;
 export const MAX_PAGES = 4;
 const NO_DATA: BoardData = { state: 'no-data', departures: [] };
 
+/** Rows of the area's font that its height holds, and a row's height in px. */
+export function rowsThatFit(area: AreaOf<'departures'>): { fit: number; rowPx: number } {
+  const line = faceFor(area.font, area.fontSize, area.antialias === 'none');
+  const gap = area.lineSpacing ?? 0;
+  const rowPx = line.ascent + line.descent;
+  return { fit: Math.max(1, Math.floor((area.height + gap) / (rowPx + gap))), rowPx };
+}
+
+const timed = (f: string | undefined) => f === 'time' || f === 'countdown';
+
 export interface DeparturesEnv { boards?: () => Boards; timezone?: string; start: number }
 
 export class DeparturesContent implements Content {
@@ -33,6 +43,7 @@ export class DeparturesContent implements Content {
   private readonly zone: string;
   private readonly perPage: number;
   private readonly limit: number;
+  private readonly columns: Column[] | undefined;
   /** The board asked at `from` reads the same until `until`, unless the source's version changes. */
   private from = Infinity;
   private until = -Infinity;
@@ -52,9 +63,10 @@ export class DeparturesContent implements Content {
   constructor(private readonly area: AreaOf<'departures'>, private readonly env: DeparturesEnv) {
     this.board = area.departures;
     this.zone = env.timezone ?? systemZone();
-    const line = faceFor(area.font, area.fontSize, area.antialias === 'none');
-    const gap = area.lineSpacing ?? 0;
-    this.perPage = this.board.rows ?? Math.max(1, Math.floor((area.height + gap) / (line.ascent + line.descent + gap)));
+    this.perPage = this.board.rows ?? rowsThatFit(area).fit;
+    // Time cells set their digits tabular and hang the scheduled mark outside them (columns.ts), so rows line up.
+    const mark = this.board.scheduledMark;
+    this.columns = area.columns?.map((c, i) => (timed(this.board.fields[i]) ? { ...c, tabular: true, ...(mark ? { mark } : {}) } : c));
     this.limit = this.perPage * (area.overflow === 'pages' ? MAX_PAGES : 1);
   }
 
@@ -66,7 +78,7 @@ export class DeparturesContent implements Content {
     let data = NO_DATA;
     this.boardFault = undefined;
     try {
-      if (b?.source) data = b.source.board({ feed: this.board.feed, stops: this.board.stops, routes: this.board.routes, staleAfter: this.board.staleAfter, now, limit: this.limit });
+      if (b?.source) data = b.source.board(this.query(now));
     } catch (err) {
       this.boardFault = `board: ${err instanceof Error ? err.message : String(err)}`;
     }
@@ -86,6 +98,16 @@ export class DeparturesContent implements Content {
     return this.block;
   }
 
+  private query(now: number): BoardQuery {
+    const { feed, stops, routes, staleAfter, filters, walkMinutes } = this.board;
+    return {
+      feed, stops, routes, staleAfter, now, limit: this.limit,
+      ...(filters?.directions?.length ? { directions: filters.directions } : {}),
+      ...(filters?.headsigns?.length ? { headsigns: filters.headsigns } : {}),
+      ...(walkMinutes ? { notBefore: now + walkMinutes * MINUTE } : {}),
+    };
+  }
+
   private layout(lines: string[], table: boolean): BlockContent {
     const a = this.area;
     const pages: Doc['pages'] = [];
@@ -100,7 +122,7 @@ export class DeparturesContent implements Content {
       wrap: false, lineSpacing: a.lineSpacing, valign: a.valign ?? 'top', align: a.align,
       overflow: a.overflow ?? 'pages', pageMs: (a.pageSeconds ?? 3) * 1000, crisp: a.antialias === 'none',
       color: a.fontColor, rtl: false, graphicSize: () => undefined,
-      columns: table ? a.columns : undefined, cellCache: table ? this.cellCache : undefined,
+      columns: table ? this.columns : undefined, cellCache: table ? this.cellCache : undefined,
     });
     return new BlockContent({
       layout, width: a.width, height: a.height, align: a.align, pxPerSecond: scrollPxPerSecond(DEFAULTS.scrollSpeed),

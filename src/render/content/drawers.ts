@@ -11,6 +11,7 @@ import type { Content } from './content.js';
 import { DateContent, shownDate } from './date.js';
 import { DeparturesContent, type Boards } from './departures.js';
 import { ImageContent } from './image.js';
+import { cycleOrigin } from './page-clock.js';
 import { scrollPxPerSecond, scrollStep } from './scroll.js';
 import { needsLayout, signTextContent } from './sign-text.js';
 import { TextContent } from './text.js';
@@ -62,7 +63,7 @@ function drawText(a: SignText, st: AreaState | undefined, env: DrawEnv): Content
     text: st.text,
     style: { font: a.font, size, color },
     width: a.width, height: a.height, align: a.align,
-    pxPerSecond, headToTail: scroll.headToTail, origin, step,
+    pxPerSecond, headToTail: scroll.headToTail, origin: cycleOrigin(a.sync, 'scroll', origin), step,
   });
 }
 
@@ -110,7 +111,9 @@ const DRAWERS: { readonly [T in AreaType]: AreaDrawer<AreaOf<T>> } = {
   },
   departures: {
     // The board shows whenever the area has not been cleared.
-    draw: (a, st, env) => (st?.source === 'none' ? undefined : new DeparturesContent(a, env)),
+    // Its pages (or its scroll, with sync "clock") count from the epoch: the start it is given.
+    draw: (a, st, env) => (st?.source === 'none' ? undefined
+      : new DeparturesContent(a, { ...env, start: cycleOrigin(a.sync, a.overflow ?? 'pages', env.start) })),
     // Its text and state on /status are what the board last showed (DeparturesContent.report).
     signature: (_a, st) => (st?.source === 'none' ? '' : 'board'),
   },

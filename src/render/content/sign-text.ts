@@ -7,6 +7,7 @@ import { areaBlock } from '../../config/area-types/area-block.js';
 import { docOf } from '../../config/area-types/markup.js';
 import { scrollingOf } from '../../config/area-types/text-look.js';
 import { BlockContent, type ScrollDirection } from './block.js';
+import { cycleOrigin } from './page-clock.js';
 import { graphicImage } from './line-raster.js';
 
 /** Whether the area needs the sign-text layout, or is drawn as one line of TrueType as before. */
@@ -22,6 +23,7 @@ export interface SignTextInput {
   size: number;
   color: Rgb;
   pxPerSecond: number;
+  /** When the content enters; its cycle counts from here or from the epoch (cycleOrigin). */
   origin: number;
   /** Pixels per move (scrollStep); 1 when omitted. */
   step?: number;
@@ -47,6 +49,6 @@ export function signTextContent(i: SignTextInput): BlockContent {
   return new BlockContent({
     layout, width: a.width, height: a.height, align, pxPerSecond: i.pxPerSecond,
     gapPx: headToTail > 0 ? measure(base, ' '.repeat(headToTail)) : 0,
-    origin: i.origin, step: i.step ?? 1, direction, graphicFile,
+    origin: cycleOrigin(a.sync, layout.mode, i.origin), step: i.step ?? 1, direction, graphicFile,
   });
 }
