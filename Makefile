@@ -30,6 +30,8 @@ TEST_IMAGE_APT_PKGS += qemu-efi-aarch64 rauc squashfs-tools mtools grub-common m
 APT_TEST_PKGS += file binutils
 # test/update: a real RAUC service (and rauc bundle) on a private D-Bus (dbus-daemon); busctl comes with systemd.
 APT_TEST_PKGS += rauc dbus squashfs-tools
+# test/speech/gpio-lines.test.ts: libgpiod's gpiomon, which a display's readout input of type gpio runs.
+APT_TEST_PKGS += gpiod
 ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_VERSION = $(shell node -p "require('./package.json').version")
 TESTS := $(shell find test -name '*.test.ts' 2>/dev/null | sort)

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/faults.js';
 import { loadServiceConfig } from './runtime/load-config.js';
+import { UNIT_FILE } from './config/unit-part.js';
 import { packageRoot } from './util/package-root.js';
 import { LogDirError } from './log/logger.js';
 import { VERSION } from './version.js';
@@ -13,7 +14,7 @@ const USAGE = `mlds ${VERSION}: display control service
 
 Usage:
   mlds start [--config FILE] [--port N] [--state-dir DIR] [--log-dir DIR]
-  mlds test  [--config FILE] [--out DIR]
+  mlds test  [--config FILE] [--unit FILE] [--out DIR]
   mlds mark-good [--config FILE] [--port N] [--state-dir DIR] [--quiet-seconds N] [--deadline N]
   mlds -h | --help
   mlds -V | --version
@@ -57,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
         'state-dir': { type: 'string' },
         'log-dir': { type: 'string' },
         out: { type: 'string' },
+        unit: { type: 'string' },
         'quiet-seconds': { type: 'string' },
         deadline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -76,7 +78,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'test') {
     let config;
     try {
-      config = loadServiceConfig(configFile);
+      if (values.unit !== undefined && !existsSync(values.unit)) { console.error(`mlds: --unit ${values.unit} was not found`); return 64; }
+      config = loadServiceConfig(configFile, values.unit);
     } catch (err) {
       if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
       throw err;
@@ -114,7 +117,9 @@ async function main(argv: string[]): Promise<number> {
       for (const n of f.scrolls) console.log(`  ${describeScroll(n)}`);
       for (const n of f.fits) console.log(`  ${describeFit(n)}`);
     }
-    console.log(`configuration ${path.resolve(configFile)} is valid: ${config.displays.length} display(s), ${files.length} layout(s) rendered`);
+    const unit = values.unit === undefined ? '' : ` with ${path.resolve(values.unit)}`;
+    console.log(`configuration ${path.resolve(configFile)}${unit} is valid: ${config.displays.length} display(s), ${files.length} layout(s) rendered`);
+    if (config.digests) console.log(`digest ${config.digests.digest}`);
     return 0;
   }
 
@@ -128,8 +133,10 @@ async function main(argv: string[]): Promise<number> {
     // The port and key the service answers with: --port, else the configuration's (as `start`).
     let port = values.port === undefined ? undefined : Number(values.port);
     let apiKey: string | undefined;
+    const stateDir = values['state-dir'] ?? defaultStateDir();
     try {
-      const config = loadServiceConfig(configFile);
+      // The unit's own part may hold the port and the keys (docs/configuration.md).
+      const config = loadServiceConfig(configFile, path.join(stateDir, UNIT_FILE));
       port ??= config.port;
       apiKey = config.security?.adminKey ?? config.security?.apiKey;
     } catch (err) {
@@ -138,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
     if (!Number.isInteger(port) || port! < 1 || port! > 65535) { console.error(`mlds: --port ${values.port} is not a port number`); return 64; }
     const [{ markGood }, { busctlRauc }] = await Promise.all([import('./update/mark-good.js'), import('./update/rauc-busctl.js')]);
     return markGood({
-      base: `http://127.0.0.1:${port}`, apiKey, quietSeconds, deadlineSeconds, stateDir: values['state-dir'] ?? defaultStateDir(),
+      base: `http://127.0.0.1:${port}`, apiKey, quietSeconds, deadlineSeconds, stateDir,
       rauc: busctlRauc(), say: (line) => console.error(`mlds mark-good: ${line}`),
     });
   }

@@ -56,6 +56,8 @@ export const ERRORS = {
   MLDS_SPEECH_OFF: { status: 409, doc: '`/announce` or an MQTT `announce` on a unit whose configuration has no `speech` section: nothing is spoken.' },
   MLDS_SPEECH_QUIET: { status: 409, doc: 'An ordinary (not priority) announcement during `speech.quietHours`: not spoken, counted in `components.speech.counts.refusedQuiet`.' },
   MLDS_SPEECH_FULL: { status: 503, doc: 'The announcement queue holds 10 priority announcements, so a new one is refused (while it holds an ordinary one, that one is dropped to make room instead); retry after `Retry-After` seconds.' },
+  MLDS_NO_READOUT: { status: 409, doc: '`/readout` or an MQTT `readout` for a display without `readout` in its configuration: nothing is read.' },
+  MLDS_NOTHING_TO_READ: { status: 409, doc: '`/readout` or an MQTT `readout` while the display shows nothing with words (no layout yet, or only pictures, video or clocks).' },
   // Software updates through RAUC (src/update, docs/fleet.md).
   MLDS_UPDATE_BUSY: { status: 409, doc: '`/update` or the MQTT `update` command while another update is downloading, installing or rebooting (or RAUC is busy with another operation): nothing was started.' },
   MLDS_UPDATE_FAILED: { status: 502, doc: 'RAUC refused the update bundle or failed installing it (the message is RAUC\'s LastError: signature, compatible, a write error), or refused to mark a slot; the booted slot is unchanged and still boots.' },

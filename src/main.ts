@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { recoverInterruptedSwap } from './config/archive/swap.js';
 import { loadServiceConfig } from './runtime/load-config.js';
+import { UNIT_FILE } from './config/unit-part.js';
 import { StateStore } from './control/store.js';
 import { createApp } from './http/app.js';
 import { closeServer, listen } from './http/listen.js';
@@ -30,7 +31,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const configFile = path.resolve(opts.configFile);
   // A configuration swap cut short by a crash or power cut is finished (or undone) before anything reads the folder.
   const recovered = await recoverInterruptedSwap(path.dirname(configFile));
-  const first = loadServiceConfig(configFile);
+  const unitFile = path.join(path.resolve(opts.stateDir), UNIT_FILE);
+  const first = loadServiceConfig(configFile, unitFile);
   // mlds.log and shown.log share the size cap, and leave a filesystem they share with the state its reserve.
   const space = opts.logDir ? new LogSpace({ dir: opts.logDir, maxBytes: first.logMaxMB * 2 ** 20, names: ['mlds', 'shown'], stateDir: opts.stateDir }) : undefined;
   const logger = createLogger({ dir: opts.logDir, retentionDays: first.logRetentionDays, stdout: opts.logToStdout ?? true, level: opts.logLevel, space });
@@ -47,15 +49,15 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const live = new LiveViews({ idleTimeoutMs: first.limits.idleTimeoutMs, maxStreams: first.limits.maxStreams });
   const host = opts.host ?? '0.0.0.0';
   const runtime = new Runtime(first, {
-    configFile, clock, log, store,
+    configFile, unitFile, clock, log, store,
     confirm: (d, c, n) => feedback.confirm(d, c, n),
     // HTTPS serves the same app beside HTTP (a component: loaded only when configured, follows reloads; it starts after `app` exists).
     components: components({ recheckSeconds: opts.recheckSeconds, https: { app: () => app, host }, stateDir: opts.stateDir }),
     onDisplaysGone: (ids) => live.close(ids),
     shown: shown && ((line) => shown.write(line)),
   });
-  const archives = new ConfigArchives({ runtime, configFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
-  const health = new HealthMonitor({ state: opts.stateDir, log: opts.logDir });
+  const archives = new ConfigArchives({ runtime, configFile, unitFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
+  const health = new HealthMonitor({ state: opts.stateDir, log: opts.logDir }, undefined, opts.clockSync, () => runtime.config.maxClockSkew);
   const api = serviceApi({
     runtime, live, archives, startedAt,
     problems: () => [...logger.problems(), ...(shown?.problems() ?? []), ...store.problems(), ...feedback.problems(), ...health.problems(clock.now()), ...runtime.componentProblems()],

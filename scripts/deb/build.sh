@@ -125,7 +125,8 @@ chmod 0755 "$P"/DEBIAN/post* "$P"/DEBIAN/prerm "$P/usr/bin/mlds"
   echo "Depends: $(grep -v '^#' "$REPO/packaging/depends" | paste -sd, | sed 's/,/, /g')"
   # Video and audio areas (ffmpeg); announcements read aloud (espeak-ng, played by sox).
   echo "Recommends: ffmpeg, espeak-ng, sox, libsox-fmt-alsa"
-  echo "Suggests: chromium"
+  # Web areas (chromium); readout buttons on GPIO lines (gpiod's gpiomon).
+  echo "Suggests: chromium, gpiod"
   echo "Section: misc"
   echo "Priority: optional"
   cat "$REPO/packaging/description"

@@ -49,6 +49,12 @@ export interface Component {
    */
   start(ctx: RuntimeContext): Promise<void>;
   /**
+   * Called once the service has started: the saved requests are replayed (at the start), or at
+   * once after `start` (a component a reload started). What it applies from now on is not
+   * replaced by the boot replay; optional.
+   */
+  started?(): Promise<void>;
+  /**
    * Called after a configuration swap (ctx.config() already returns the new one) with what
    * changed. Must leave the component as if it had been started on the new configuration.
    * Not called for a re-check that found nothing changed.

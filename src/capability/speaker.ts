@@ -3,7 +3,7 @@
 import { capabilityKey } from './capability-key.js';
 
 /** Where an announcement comes from (/status lists it with each announcement). */
-export type AnnouncementSource = 'http' | 'mqtt' | 'area' | 'cap' | 'departures';
+export type AnnouncementSource = 'http' | 'mqtt' | 'area' | 'cap' | 'feed' | 'departures' | 'readout';
 
 export interface Announcement {
   /** The display whose audio device speaks it. */
@@ -27,10 +27,20 @@ export interface Announcement {
 /** Why an announcement was not queued. */
 export type NotQueued = 'empty' | 'too-long' | 'full' | 'quiet' | 'unknown-display';
 
+/** Why a readout was not queued: `no-readout`, the display configures none. */
+export type ReadoutRefused = 'unknown-display' | 'no-readout' | 'empty' | 'full';
+
 /** What the speech component does for others. */
 export interface Speaker {
   /** Queues an announcement; never throws, never waits for the speech. */
   announce(a: Announcement): { queued: true; position: number } | { queued: false; reason: NotQueued };
+  /**
+   * Queues the readout of what `displayId` shows, behind alerts only; one per display: asked
+   * again while it is spoken, it starts again from the start (`restarted`), while it waits it
+   * stays where it is. Never throws, never waits for the speech.
+   */
+  readout(displayId: string):
+    { queued: true; position: number; restarted: boolean } | { queued: false; reason: ReadoutRefused };
 }
 
 /** Running when `speech` is configured. */

@@ -19,6 +19,13 @@ export interface ArchiveResult { url: string; at: string; result: 'ok' | 'error'
 export interface ConfigReport {
   status: 'ok' | 'faulty';
   file: string;
+  /** SHA-256 (hex) of the effective configuration and the files it links: equal on units configured alike. */
+  digest?: string;
+  /** The fleet's base (config.json, includes expanded) and the unit's own part (unit.json), each with its digest. */
+  parts?: {
+    base: { file: string; digest: string };
+    unit: { file: string | null; digest: string | null };
+  };
   loadedAt?: string;
   /** Configurations taken into use since the start: 1 for the first, one more for each reload that changed something. */
   generation?: number;

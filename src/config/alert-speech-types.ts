@@ -12,6 +12,11 @@ export interface SpeechSettings {
   chime?: string;
   /** Minutes after local midnight; `from` > `to` spans midnight. Only priority announcements are spoken inside. */
   quietHours?: { from: number; to: number; text: string };
+  /**
+   * The volume from each time of day (minutes after local midnight, ascending) until the next;
+   * before the first, the last of the day before. Undefined: `volume` all day.
+   */
+  volumeSchedule?: Array<{ at: number; volume: number; text: string }>;
 }
 
 /** docs/alerts.md: one CAP feed or alert URL and where its alerts show. */

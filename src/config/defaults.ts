@@ -21,6 +21,8 @@ export const DEFAULTS = {
   defaultFont: 'DejaVuSans.ttf',
   audioDevice: 'default',
   webRefreshSeconds: 60,
+  /** Seconds the clock may be off its time source before /status says so. */
+  maxClockSkew: 5,
   /** departures areas' texts and the age at which realtime data is stale. */
   departures: { nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', platformChangedMark: '!', accessibleText: '\u267F',
     occupancyTexts: { EMPTY: 'low', MANY_SEATS_AVAILABLE: 'low', FEW_SEATS_AVAILABLE: 'mid', STANDING_ROOM_ONLY: 'high', CRUSHED_STANDING_ROOM_ONLY: 'high', FULL: 'full', NOT_ACCEPTING_PASSENGERS: 'full' },

@@ -82,7 +82,8 @@ export function displayFingerprints(config: ServiceConfig): Map<string, string> 
 
 /** Everything but the displays: a change here (crons, security...) swaps the configuration without touching a panel. */
 export function serviceFingerprint(config: ServiceConfig): string {
-  const { displays: _d, displayById: _m, units: _u, ...rest } = config;
+  // The digests change with any file: the displays' fingerprints say which of those matter.
+  const { displays: _d, displayById: _m, units: _u, digests: _g, ...rest } = config;
   return json(rest);
 }
 

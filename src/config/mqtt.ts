@@ -14,7 +14,9 @@ type Fault = (path: string, message: string) => void;
 /** A topic level: no MQTT wildcard, no separator, no NUL (MQTT 3.1.1 §4.7). */
 const LEVEL = '^[^/+#\\u0000]{1,64}$';
 const level = { type: 'string', pattern: LEVEL } as const;
-export const MQTT_DEFAULTS = { prefix: 'mlds', keepalive: 30, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300 } as const;
+export const MQTT_DEFAULTS = {
+  prefix: 'mlds', keepalive: 30, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, sessionExpiry: 86400,
+} as const;
 
 export const mqttSchema = {
   mqtt: {
@@ -33,6 +35,8 @@ export const mqttSchema = {
       homeAssistant: { xBool: true },
       groupAdmin: { xBool: true },
       statusIntervalSeconds: { xInt: [10, 86400] },
+      // MQTT 5's Session Expiry Interval is four bytes: 4294967295 is a session that never expires.
+      sessionExpiry: { xInt: [0, 4294967295] },
     },
   },
 };
@@ -84,6 +88,7 @@ export function mqttOf(raw: unknown, serviceDir: string, fault: Fault): MqttSett
     homeAssistant: parseBoolLike(raw.homeAssistant) ?? MQTT_DEFAULTS.homeAssistant,
     groupAdmin: parseBoolLike(raw.groupAdmin) ?? MQTT_DEFAULTS.groupAdmin,
     statusIntervalSeconds: parseIntLike(raw.statusIntervalSeconds) ?? MQTT_DEFAULTS.statusIntervalSeconds,
+    sessionExpiry: parseIntLike(raw.sessionExpiry) ?? MQTT_DEFAULTS.sessionExpiry,
     // A renewed certificate is a change a reload applies (the connection is made again).
     fingerprint: hash.digest('base64'),
   };

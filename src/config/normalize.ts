@@ -11,6 +11,7 @@ import { mqttOf } from './mqtt.js';
 import { checkBoards, checkFeedUrls, FEED_DEFAULTS, normalizeFeeds } from './feeds.js';
 import { alertsOf } from './alerts.js';
 import { speechOf } from './speech.js';
+import { readoutOf, showSpokenOf } from './readout.js';
 import { fetchSettingsOf } from './fetch-settings.js';
 import { resolveAsset } from './files.js';
 import { pictureFileFault } from '../media/picture-header.js';
@@ -77,6 +78,7 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     urlPortRange,
     audioDevice: str(raw.audioDevice) ?? DEFAULTS.audioDevice,
     webRefreshSeconds: areaSettings.webRefreshSeconds,
+    maxClockSkew: parseIntLike(raw.maxClockSkew) ?? DEFAULTS.maxClockSkew,
     ...fieldSettings(raw, serviceDir, fault),
     warnings: [],
     mqtt: mqttOf(raw.mqtt, serviceDir, fault),
@@ -88,6 +90,12 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     updateMaxMB: parseIntLike(raw.updateMaxMB) ?? DEFAULTS.updateMaxMB,
     fetch: fetchSettingsOf(raw.fetch, fault),
   };
+  if (!config.speech) {
+    for (const d of displays) {
+      const what = (['readout', 'showSpoken', 'volume'] as const).find((k) => d[k] !== undefined);
+      if (what) fault(pointer('displays', d.id, what), `"${what}" needs the "speech" section: nothing is spoken without it`);
+    }
+  }
   config.warnings = crossCheck(config, raw, fault);
   return config;
 }
@@ -147,6 +155,9 @@ function normalizeDisplay(id: string, d: Raw, dir: string, settings: AreaSetting
     layouts,
     output,
     sensor: isObj(d.sensor) ? sensorFrom(d.sensor) : undefined,
+    readout: readoutOf(d.readout),
+    showSpoken: showSpokenOf(d.showSpoken, layouts, at('showSpoken'), fault),
+    volume: parseIntLike(d.volume),
     unit: unitKey(output, displayIp, displayPort),
   };
 }

@@ -3,6 +3,7 @@ import { fieldSchema } from './field-settings.js';
 import { mqttSchema } from './mqtt.js';
 import { alertsSchema } from './alerts.js';
 import { speechSchema } from './speech.js';
+import { passengerSchema } from './readout.js';
 import { fetchSchema } from './fetch-settings.js';
 import { areaSchema } from './area-types/area-fields.js';
 import { bool, int, ipv4, names, num, str255, url } from './schema-parts.js';
@@ -61,6 +62,7 @@ const display = {
     layout: names({ minProperties: 1, additionalProperties: names({ additionalProperties: area }) }),
     output,
     sensor: { type: 'object', additionalProperties: false, required: ['protocol'], properties: sensorProps },
+    ...passengerSchema,
   },
 };
 
@@ -109,6 +111,7 @@ export const configSchema = {
     urlPortRange: { type: 'array', minItems: 2, maxItems: 2, items: int(1, 65535) },
     audioDevice: { type: 'string', minLength: 1, maxLength: 255 },
     webRefreshSeconds: int(1, 86400),
+    maxClockSkew: int(1, 86400),
     ...fieldSchema,
     ...mqttSchema,
     feeds: names({ additionalProperties: {

@@ -21,6 +21,13 @@ export const speechSchema = {
       volume: { xInt: [0, 100] },
       chime: { type: 'string', minLength: 1, maxLength: 255 },
       quietHours: { type: 'string', pattern: `^${HHMM}-${HHMM}$` },
+      volumeSchedule: {
+        type: 'array', maxItems: 48,
+        items: {
+          type: 'object', additionalProperties: false, required: ['at', 'volume'],
+          properties: { at: { type: 'string', pattern: `^${HHMM}$` }, volume: { xInt: [0, 100] } },
+        },
+      },
     },
   },
 };
@@ -42,11 +49,23 @@ export function speechOf(raw: unknown, serviceDir: string, fault: Fault): Speech
     if (from === to) fault('/speech/quietHours', 'the start and the end must differ (a whole day of quiet is no speech at all)');
     else quietHours = { from: minutes(from), to: minutes(to), text: raw.quietHours };
   }
+  const volumeSchedule: NonNullable<SpeechSettings['volumeSchedule']> = [];
+  if (Array.isArray(raw.volumeSchedule)) {
+    raw.volumeSchedule.forEach((e: unknown, i) => {
+      if (!isObj(e) || typeof e.at !== 'string' || !new RegExp(`^${HHMM}$`).test(e.at)) return;
+      const volume = parseIntLike(e.volume);
+      if (volume === undefined) return;
+      if (volumeSchedule.some((x) => x.text === e.at)) fault(`/speech/volumeSchedule/${i}/at`, `"${e.at}" is given twice`);
+      else volumeSchedule.push({ at: minutes(e.at), volume, text: e.at });
+    });
+    volumeSchedule.sort((a, b) => a.at - b.at);
+  }
   return {
     voice: typeof raw.voice === 'string' ? raw.voice : SPEECH_DEFAULTS.voice,
     rate: parseIntLike(raw.rate) ?? SPEECH_DEFAULTS.rate,
     volume: parseIntLike(raw.volume) ?? SPEECH_DEFAULTS.volume,
     chime,
     quietHours,
+    ...(volumeSchedule.length ? { volumeSchedule } : {}),
   };
 }

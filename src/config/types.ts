@@ -8,6 +8,7 @@ import type { Rgb, Rgba } from '../frame.js';
 import type { Align } from '../text/doc.js';
 
 import type { FeedConfig } from './feed-types.js';
+import type { ReadoutConfig, ShowSpokenConfig } from './readout.js';
 import type { AlertFeedConfig, GeocodeConfig, SpeechSettings } from './alert-speech-types.js';
 import type { FetchSettings } from './fetch-settings.js';
 export type { Align, Rgb, Rgba };
@@ -73,6 +74,12 @@ export interface DisplayConfig {
   layouts: Map<string, LayoutConfig>;
   output: OutputConfig;
   sensor?: SensorConfig;
+  /** What the display shows, read aloud on demand (docs/speech.md, Readout); undefined: no inputs, no readout. */
+  readout?: ReadoutConfig;
+  /** The text area that shows what this display speaks while it is spoken. */
+  showSpoken?: ShowSpokenConfig;
+  /** 0..100: this display's share (percent) of the volume in force (`speech.volume` or its schedule). */
+  volume?: number;
   /** Key of the physical unit this display draws on (see units). */
   unit: string;
 }
@@ -158,13 +165,30 @@ export interface MqttSettings {
   groupAdmin: boolean;
   /** The retained status is published at least this often (and on changes, at most every 5 s). */
   statusIntervalSeconds: number;
+  /**
+   * Seconds the broker keeps the unit's session (subscriptions, queued QoS 1 commands) while it
+   * is away; 0: a clean session at every connection.
+   */
+  sessionExpiry: number;
   /** Changes with the bytes of the PEM files. */
   fingerprint: string;
+}
+
+/** What /status says of the configuration's parts (hex SHA-256 digests; config/digest.ts). */
+export interface ConfigDigests {
+  /** The effective configuration and the files it links. */
+  digest: string;
+  /** config.json with its includes expanded, as pushed to the fleet. */
+  base: string;
+  /** unit.json, when the unit has one. */
+  unit?: string;
 }
 
 export interface ServiceConfig {
   /** Folder holding config.json: fonts/ and images/ are looked up here first. */
   dir: string;
+  /** The digests of config.json, unit.json and the effective configuration (config/digest.ts), set once loaded. */
+  digests?: ConfigDigests;
   port: number;
   crons: CronConfig[];
   pollers: PollerConfig[];
@@ -194,6 +218,8 @@ export interface ServiceConfig {
   audioDevice: string;
   /** How often a shown web area's page is rendered again (default 60 s). */
   webRefreshSeconds: number;
+  /** Seconds the clock may be off its time source (chrony, timesyncd) before it is a problem on /status (default 5). */
+  maxClockSkew: number;
   /** HTTP protection limits (docs/security.md), read when a server starts, like `port`; and the largest picture. */
   limits: HttpLimits & PictureLimits;
   /** /getethernetconfig and /setethernetconfig. */

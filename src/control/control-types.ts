@@ -7,7 +7,7 @@ import type { Outcome } from './state.js';
 import type { StateStore } from './store.js';
 
 /** Who sent a command: /history and the logs name it. cap: an emergency alert; feed: a departures feed's own alerts. */
-export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload' | 'mqtt' | 'cap' | 'feed';
+export type CommandSource = 'http' | 'cron' | 'poller' | 'replay' | 'reload' | 'mqtt' | 'cap' | 'feed' | 'speech';
 
 export interface ControlLog {
   info(obj: object, msg: string): void;

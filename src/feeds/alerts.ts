@@ -4,8 +4,11 @@
 // `id=<display>&layout=<layout>&<alertArea>=<text>&priority=<p>&expires=<s>`. The message is
 // said again before `expires` runs out while the alert lasts, so a service that stops (or a
 // feed that dies) lets it end on its own; it is cleared (`priority=<p>&layout=`) when the
-// alert's period ends or it leaves the feed.
+// alert's period ends or it leaves the feed. Where the alert area has `"speak": true`, a new
+// alert text is said by the feed itself, in the words the feed gives for speech when it has
+// them (GTFS-realtime's tts_header_text, tts_description_text), else as shown.
 import type { RuntimeContext } from '../capability/component-contract.js';
+import { SPEECH } from '../capability/speaker.js';
 import type { BoardArea, FeedConfig } from '../config/feed-types.js';
 import { emptyScope, selects, type AlertScope } from './alert-scope.js';
 import type { FeedAlert } from './model.js';
@@ -47,14 +50,15 @@ export class AlertShows {
 
   /** Brings every target in line with `alerts` at `now`; `renew` says the same text again to push its end back. */
   async update(ctx: RuntimeContext, targets: AlertTarget[], alerts: FeedAlert[], now: number, renew: boolean): Promise<void> {
-    const wanted = new Map<string, { display: string; layout: string; area: string; priority: number; text: string; until?: number }>();
+    const wanted = new Map<string, { display: string; layout: string; area: string; priority: number; text: string; words: string; until?: number }>();
     for (const t of targets) {
       const hits = alerts.filter((a) => activeAt(a, now) && a.selectors.some((s) => selects(s, t.scope)));
       if (!hits.length) continue;
       const text = [...new Set(hits.map((a) => a.text))].join(' \u2022 ').slice(0, MAX_TEXT);
+      const words = [...new Set(hits.map((a) => a.spoken ?? a.text))].join('. ').slice(0, MAX_TEXT);
       const ends = hits.map((a) => endOf(a, now)).filter((e): e is number => e !== undefined);
       // One level per display: a display with two alert layouts shows the first one's.
-      if (![...wanted.values()].some((w) => w.display === t.display)) wanted.set(t.display, { display: t.display, layout: t.layout, area: t.area, priority: t.priority, text, until: ends.length === hits.length ? Math.max(...ends) : undefined });
+      if (![...wanted.values()].some((w) => w.display === t.display)) wanted.set(t.display, { display: t.display, layout: t.layout, area: t.area, priority: t.priority, text, words, until: ends.length === hits.length ? Math.max(...ends) : undefined });
     }
     for (const [display, w] of wanted) {
       const before = this.shown.get(display);
@@ -67,6 +71,9 @@ export class AlertShows {
       const q = `id=${enc(display)}&layout=${enc(w.layout)}&${enc(w.area)}=${enc(w.text)}` + `&priority=${w.priority}&expires=${expires}`;
       try {
         await ctx.apply(q, 'feed');
+        const area = ctx.config().displayById.get(display)?.layouts.get(w.layout)?.areas.find((x) => x.id === w.area);
+        const isNew = before?.text !== said;
+        if (isNew && area && 'speak' in area && area.speak) ctx.component(SPEECH)?.announce({ displayId: display, text: w.words, priority: true, source: 'feed' });
         this.shown.set(display, { display, text: said, priority: w.priority, at: now });
       } catch (err) {
         ctx.log.warn({ feed: this.feed.id, display, err: (err as Error).message }, 'feed alert cannot be shown');

@@ -148,9 +148,11 @@ function alertOf(e: GtfsRealtimeBindings.transit_realtime.FeedEntity): FeedAlert
   if (e.isDeleted || !a) return;
   const text = textOf(a.headerText) || textOf(a.descriptionText);
   if (!text) return;
+  const spoken = textOf(a.ttsHeaderText) || textOf(a.ttsDescriptionText);
   return {
     id: e.id,
     text,
+    ...(spoken ? { spoken } : {}),
     periods: (a.activePeriod ?? []).map((p) => ({ start: ms(seconds(given(p, 'start') as Num, 'an active period start')), end: ms(seconds(given(p, 'end') as Num, 'an active period end')) })),
     selectors: (a.informedEntity ?? []).slice(0, MAX_SELECTORS).map(selectorOf),
   };

@@ -86,6 +86,8 @@ export interface SiriData {
 export interface FeedAlert {
   id: string;
   text: string;
+  /** What is said for it (GTFS-realtime's tts_header_text, else tts_description_text); undefined: `text`. */
+  spoken?: string;
   /** Active periods, ms; empty = always while in the feed. `end` undefined = open. */
   periods: Array<{ start?: number; end?: number }>;
   /** informed_entity (SIRI-SX: what it Affects, as selectors): where it is for. */

@@ -11,6 +11,7 @@ import { backoffMs, STABLE_MS } from './backoff.js';
 import type { Topics } from './topics.js';
 import { Outbox } from './outbox.js';
 import { CONNACK_REASONS, isTlsFailure, TAKEN_OVER } from './link-errors.js';
+import { keepSession, mayResume } from './session.js';
 
 export type LinkState = 'connecting' | 'connected' | 'disconnected' | 'refused' | 'stopped';
 
@@ -83,7 +84,14 @@ export class BrokerLink {
   private readonly endSlice = (): void => { this.sliceStart = 0; };
   readonly clientId: string;
 
-  constructor(private readonly settings: MqttSettings, private readonly topics: Topics, private readonly log: Logger, private readonly on: LinkEvents) {
+  /** `stateDir`: where the name of the last session is kept (session.ts); without it every start is clean. */
+  constructor(
+    private readonly settings: MqttSettings,
+    private readonly topics: Topics,
+    private readonly log: Logger,
+    private readonly on: LinkEvents,
+    private readonly stateDir?: string,
+  ) {
     this.clientId = `${settings.prefix}-${settings.unit}`;
     this.outbox = new Outbox(log, () => (this.state === 'connected' ? this.client : undefined), (m) => { this.lastError = m; });
   }
@@ -109,7 +117,9 @@ export class BrokerLink {
     const opts: IClientOptions = {
       clientId: this.clientId,
       protocolVersion: 5,
-      clean: true,
+      // A session kept by the broker is resumed only by the unit whose name it was made under.
+      clean: s.sessionExpiry === 0 || !mayResume(this.stateDir, this.clientId),
+      properties: { sessionExpiryInterval: s.sessionExpiry },
       keepalive: s.keepalive,
       reconnectPeriod: 0,
       connectTimeout: Math.min(30, Math.max(2, s.keepalive)) * 1000,
@@ -249,6 +259,13 @@ export class BrokerLink {
     this.log.info({ broker: this.settings.url, reconnects: this.reconnects }, 'mqtt: connected');
     // Reset only once the connection holds: a unit kicked off at once keeps backing off.
     this.stableTimer = setTimeout(() => { this.attempt = 0; this.closedByBroker = 0; }, STABLE_MS);
+    if (this.client && this.settings.sessionExpiry > 0) {
+      // Cleaned once (a new name), resumed from now on: a reconnect must not drop what the broker queued.
+      this.client.options.clean = false;
+      keepSession(this.stateDir, this.clientId).catch((err: Error) => {
+        this.log.warn({ err: err.message }, 'mqtt: the session name cannot be kept');
+      });
+    }
     this.client?.publish(this.topics.availability, 'online', { qos: 1, retain: true });
     this.outbox.sent++;
     this.on.connected();

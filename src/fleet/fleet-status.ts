@@ -4,10 +4,13 @@
 //
 //   {"v":1,"version","generation","state":"ok"|"problems","startedAt","at","uptimeSeconds",
 //    "displays":[{"id","layout","text","blanked"?}],"brightness":[{"id","percent","mode"}],
-//    "problems":[{"source","message"}],"problemCount", "update"?}
+//    "problems":[{"source","message"}],"problemCount", "update"?,
+//    "host":{"hostname","addresses":[{"interface","address","mac"}]},"groups":[...],"digest"?,
+//    "clock":{"synchronized","offsetMs","source"}}
 //   "update" (with RAUC): {"state","percent"?,"slot": the booted slot,"outcome"?,"version"?: the last update's}
 import type { Status } from '../capability/status-types.js';
 import { UPDATE, type UpdateStatus } from '../capability/update-status.js';
+import { inventory } from './inventory.js';
 
 export const STATUS_MAX_BYTES = 2048;
 const TEXT_CHARS = 40;
@@ -33,6 +36,7 @@ export function compactStatus(s: Status, extra: Record<string, unknown> = {}): s
     at: s.time,
     uptimeSeconds: s.uptimeSeconds,
     ...updateSummary(s.components[UPDATE.name] as UpdateStatus | undefined),
+    ...inventory(s),
     ...extra,
     displays: s.displays.map((d) => ({
       id: d.id,

@@ -23,7 +23,10 @@ import { digestOf, RecentCommands, type Confirmation } from './recent.js';
 import { commandTopics, topicsOf, type Topics } from './topics.js';
 import { linkProblems } from './link-problems.js';
 import { StatusPublisher, type StatusTarget } from './fleet-status.js';
-import { announcementConfirmation } from './announce.js';
+import { announcementConfirmation, readoutConfirmation } from './announce.js';
+import { Converger } from './converge.js';
+import { RetainedLedger, retainedTopics } from './retained-topics.js';
+import { staleMessage } from './stale.js';
 
 interface Counters {
   retained: number; stale: number; duplicates: number; notMine: number;
@@ -62,9 +65,26 @@ export class Fleet implements Component {
   private readonly statusOut = new StatusPublisher(() => this.statusTarget());
   /** Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect again. */
   private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, reconnectAttempts: 0, dropped: 0 };
+  /** The desired state: documents kept across reloads, its report published on the link of the moment. */
+  private readonly desired: Converger;
+  /** Connected only once the saved requests are replayed: the replay must not replace a command the broker queued. */
+  private ready = false;
+
+  private ledger: RetainedLedger | undefined;
+
+  constructor(private readonly stateDir?: string) {
+    this.desired = new Converger({
+      ctx: () => this.ctx,
+      publish: (doc) => {
+        if (this.link && this.topics) this.link.publish(this.topics.reported, doc, { retain: true });
+      },
+      changed: () => this.statusSoon(),
+    }, stateDir);
+  }
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
+    this.ledger = new RetainedLedger(this.stateDir, ctx.log);
     // One warning per topic per second at most, with the count: a flood must not fill the log.
     this.shedLog = refusalLog(ctx.log, (topic, n, { kinds }) => [{ topic, shed: n, reasons: kinds }, `mqtt: ${n} commands shed on ${topic} (MLDS_BUSY)`]);
     // Wrong keys too: 60,000 of them, a line each, pushed shown.log's history out of logMaxMB.
@@ -82,7 +102,15 @@ export class Fleet implements Component {
       if (last.source !== 'mqtt') this.recent.applied(c.displayId);
       else if (this.applying?.id === c.displayId) this.took(this.applying, true);
     });
-    await this.connect(ctx.config().mqtt!);
+    this.settings = ctx.config().mqtt!;
+    if (this.ready) await this.connect(this.settings);
+  }
+
+  /** The service started (the saved requests replayed): the broker's queued commands and desired content come after. */
+  async started(): Promise<void> {
+    if (this.ready) return;
+    this.ready = true;
+    if (this.ctx && !this.link) await this.connect(this.settings ?? this.ctx.config().mqtt!);
   }
 
   async reload(ctx: RuntimeContext, _report: ReloadReport): Promise<void> {
@@ -91,12 +119,17 @@ export class Fleet implements Component {
     if (JSON.stringify(next) === JSON.stringify(this.settings)) {
       // The physical units may have changed: Home Assistant hears of the MAIN displays now configured.
       if (this.ha && this.link?.connectedNow()) { this.link.subscribe(this.ha.subscriptions()); this.ha.announce(this.link); }
+      if (this.link?.connectedNow()) this.sweep(this.link);
       this.statusSoon();
+      // Displays may have come or gone: their desired content is a part now, or no longer.
+      this.desired.converge();
       return;
     }
     this.carry();
     await this.link?.stop();
-    await this.connect(next);
+    this.link = undefined;
+    if (this.ready) await this.connect(next);
+    else this.settings = next;
   }
 
   private carry(): void {
@@ -114,6 +147,7 @@ export class Fleet implements Component {
 
   async stop(): Promise<void> {
     this.unsubscribe?.();
+    this.desired.stop();
     this.statusOut.stop();
     await this.link?.stop();
     this.link = undefined;
@@ -140,6 +174,8 @@ export class Fleet implements Component {
       ignored: { retained: this.counters.retained, stale: this.counters.stale, duplicates: this.counters.duplicates, notThisUnit: this.counters.notMine },
       commands: { applied: this.counters.applied, faulty: this.counters.faulty, shed: this.counters.shed, waiting: this.intake.length },
       admin: { run: this.adminIn.run, shed: this.adminIn.shed, waiting: this.adminIn.waiting, refused: this.counters.adminRefused },
+      sessionExpiry: s?.sessionExpiry,
+      desired: this.desired.status(),
     };
   }
 
@@ -152,19 +188,22 @@ export class Fleet implements Component {
     const ctx = this.ctx!;
     this.settings = settings;
     const topics = this.topics = topicsOf(settings);
+    this.desired.topics(topics.desired);
     this.statusOut.every(settings.statusIntervalSeconds * 1000);
     const ha = this.ha = settings.homeAssistant ? new HomeAssistant(ctx, settings, topics) : undefined;
     const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
       connected: () => {
-        link.subscribe([...commandTopics(topics), ...(ha?.subscriptions() ?? [])]);
+        link.subscribe([...commandTopics(topics), ...topics.desired, ...(ha?.subscriptions() ?? [])]);
+        this.sweep(link);
         // Fresh after every reconnect: the broker may have lost the retained copy. Discovery first:
         // it publishes the light's state afresh, which the status then finds unchanged.
         ha?.announce(link);
         this.publishStatus(true);
+        this.desired.connected();
       },
       message: (topic, payload, packet) => void this.message(topic, payload, packet),
       stateChanged: () => this.statusSoon(),
-    });
+    }, this.stateDir);
     this.link = link;
     await link.start();
   }
@@ -172,6 +211,8 @@ export class Fleet implements Component {
   private async message(topic: string, payload: Buffer, packet: IPublishPacket): Promise<void> {
     const t = this.topics;
     if (!t || !this.ctx) return;
+    // Desired state is retained by design: each document is the whole wish of its topic.
+    if (this.desired.handles(topic)) { this.desired.document(topic, payload); return; }
     // Home Assistant's birth message may be retained; answering it again only re-sends discovery.
     if (packet.retain && topic !== HA_STATUS) {
       // A retained command would act again at every reconnect (ghost switching).
@@ -240,7 +281,7 @@ export class Fleet implements Component {
     const now = ctx.clock.now();
     if (p.ts !== undefined && now - p.ts > MAX_AGE_MS) {
       this.counters.stale++;
-      const message = `sent ${Math.round((now - p.ts) / 1000)} s ago; commands older than ${MAX_AGE_MS / 1000} s are not acted on`;
+      const message = staleMessage(now - p.ts);
       ctx.log.warn({ id: p.id, inumber: p.inumber, ageMs: now - p.ts }, 'mqtt: stale command ignored');
       this.feedback(p.id, 0, p.inumber);
       if (p.inumber !== undefined) this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_MQTT_STALE', message });
@@ -254,9 +295,9 @@ export class Fleet implements Component {
       void earlier.then((c) => this.reply(c));
       return;
     }
-    if (p.announce) {
+    if (p.announce || p.readout) {
       // Words for the speech component: queued or refused at once, confirmed as a command is.
-      const c = announcementConfirmation(ctx, p.id!, p.inumber, p.announce);
+      const c = p.announce ? announcementConfirmation(ctx, p.id!, p.inumber, p.announce) : readoutConfirmation(ctx, p.id!, p.inumber);
       if (c.confirm === 2) this.counters.faulty++;
       if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, Promise.resolve(c), true);
       const display = ctx.config().displayById.get(p.id!);
@@ -333,6 +374,11 @@ export class Fleet implements Component {
     if (this.link && this.topics) this.link.publish(this.topics.confirm, JSON.stringify(c), { retain: false, queued: true, qos });
   }
 
+  /** Clears what was retained under names the unit no longer has (a rename, a display removed). */
+  private sweep(link: BrokerLink): void {
+    if (this.settings && this.ctx) this.ledger?.sweep(link, retainedTopics(this.settings, this.ctx.config().units.map((u) => u.displayIds[0]!)));
+  }
+
   private statusSoon(): void {
     if (this.link?.connectedNow()) this.statusOut.soon();
   }
@@ -350,8 +396,8 @@ export class Fleet implements Component {
   }
 }
 
-export function fleetComponent(): Component {
-  return new Fleet();
+export function fleetComponent(stateDir?: string): Component {
+  return new Fleet(stateDir);
 }
 
 // Words for a confirmation about texts cut at their area's edge (fit "clipped": a line wider

@@ -4,6 +4,7 @@
 //   JSON          {"id","layout","areas":{"<area>":"<value>"},"inumber","keep","priority","expires","ts"}
 //   announcement  {"id","announce":"<words>","priority":0|1,"inumber","ts"}: read aloud by the
 //                 speech component (src/speech) instead of going to the control path
+//   readout       {"id","readout":true,"inumber","ts"}: what the display shows, read aloud
 // `ts` is the sender's clock (ms since the epoch); it never reaches the controller. Nothing
 // here throws: every fault is a value with its code, so a hostile payload gets confirm=2.
 import { findJsonSyntaxError } from '../config/json-syntax.js';
@@ -15,7 +16,7 @@ export const MAX_PAYLOAD = 64 * 1024;
 export const MAX_AGE_MS = 60_000;
 
 export type Parsed =
-  | { ok: true; query: string; id?: string; inumber?: string; ts?: number; announce?: { text: string; priority: boolean } }
+  | { ok: true; query: string; id?: string; inumber?: string; ts?: number; announce?: { text: string; priority: boolean }; readout?: true }
   | { ok: false; code: 'MLDS_MQTT_PAYLOAD' | 'MLDS_MQTT_TOO_LARGE'; message: string; id?: string; inumber?: string };
 
 /** JSON fields passed on as query values of the same name. */
@@ -59,6 +60,7 @@ function fromJson(text: string): Parsed {
   const inumber = scalar(o.inumber);
   if ('cmd' in o) return bad('admin commands are taken only from the unit\'s own admin topic', id, inumber);
   if ('announce' in o) return announcement(o, id, inumber);
+  if ('readout' in o) return readout(o, id, inumber);
   const params = new URLSearchParams();
   for (const name of PLAIN) {
     if (o[name] === undefined) continue;
@@ -99,6 +101,20 @@ function announcement(o: Record<string, unknown>, id: string | undefined, inumbe
     if (ts === undefined) return bad('"ts" must be milliseconds since 1970 (a whole number)', id, inumber);
   }
   return { ok: true, query: '', id, inumber, ts, announce: { text: o.announce, priority: p === '1' || p === 'true' } };
+}
+
+/** `{"id","readout":true,"inumber","ts"}`: a readout for the speech component, not a control message. */
+function readout(o: Record<string, unknown>, id: string | undefined, inumber: string | undefined): Parsed {
+  if (o.readout !== true) return bad('"readout" must be true', id, inumber);
+  if (id === undefined || id === '') return bad('"readout" needs the "id" of the display that is read', id, inumber);
+  const other = Object.keys(o).find((k) => !['id', 'readout', 'inumber', 'ts'].includes(k));
+  if (other) return bad(`"${other}" does not go with "readout"`, id, inumber);
+  let ts: number | undefined;
+  if (o.ts !== undefined) {
+    ts = timestamp(scalar(o.ts) ?? '');
+    if (ts === undefined) return bad('"ts" must be milliseconds since 1970 (a whole number)', id, inumber);
+  }
+  return { ok: true, query: '', id, inumber, ts, readout: true };
 }
 
 /**

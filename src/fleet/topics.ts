@@ -12,6 +12,10 @@ export interface Topics {
   /** The groups' admin topics: subscribed only with `groupAdmin`. */
   groupAdmins: string[];
   adminResult: string;
+  /** Desired state documents in merge order: the groups' in the order of `groups`, then the unit's own. */
+  desired: string[];
+  /** The unit's retained report of what it converged to. */
+  reported: string;
   /** Where a screenshot of a display is published (once, not retained). */
   screenshot(displayId: string): string;
 }
@@ -28,6 +32,8 @@ export function topicsOf(s: Pick<MqttSettings, 'prefix' | 'unit' | 'groups' | 'g
     admin: `${unit}/admin`,
     groupAdmins: s.groupAdmin ? s.groups.map((g) => `${s.prefix}/group/${g}/admin`) : [],
     adminResult: `${unit}/admin/result`,
+    desired: [...s.groups.map((g) => `${s.prefix}/group/${g}/desired`), `${unit}/desired`],
+    reported: `${unit}/reported`,
     screenshot: (displayId) => `${unit}/screenshot/${displayId}`,
   };
 }

@@ -17,6 +17,7 @@ import { blankRoutes, brightnessRoutes } from './routes/brightness.js';
 import { historyRoutes } from './routes/history.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { announceRoutes } from './routes/announce.js';
+import { readoutRoutes } from './routes/readout.js';
 import { updateRoutes } from './routes/update.js';
 import { LiveViews } from './stream.js';
 import { ViewTokens } from './view-tokens.js';
@@ -60,6 +61,7 @@ export function createApp(
   historyRoutes(routes, api);
   metricsRoutes(routes, api);
   announceRoutes(routes, api);
+  readoutRoutes(routes, api);
   updateRoutes(routes, api);
   const limiter = new RateLimiter(() => api.config().rateLimit);
   const refusals = new Refusals((ip) => limiter.take(ip), log);

@@ -7,13 +7,15 @@ import { childEnv } from '../util/child-env.js';
 import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { freemem, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
-import { clockHeld, clockSynchronized, setClockSynchronized } from '../time/clock-guard.js';
+import { clockHeld, clockOffsetMs, clockSynchronized, setClockOffset, setClockSynchronized } from '../time/clock-guard.js';
+import { systemClockSync, type ClockSyncReader } from '../time/clock-sync.js';
 
 export interface HealthReport {
   /** °C of the SoC (the first thermal zone of a CPU/SoC type, else the first zone); null without one. */
   temperatureC: number | null;
   temperatureZone?: string;
-  clock: { synchronized: boolean | null; source: string; held: string | null };
+  /** `offsetMs`: how far the clock is ahead of its time source (chrony's or timesyncd's report); `maxSkewMs` from maxClockSkew. */
+  clock: { synchronized: boolean | null; source: string; held: string | null; offsetMs: number | null; maxSkewMs: number; server?: string };
   disks: Array<{ folder: string; path: string; freeBytes: number; totalBytes: number; freePercent: number }>;
   load: [number, number, number];
   memory: {
@@ -48,8 +50,15 @@ export class HealthMonitor {
   private cachedAt = 0;
   private clockAskedAt = -Infinity;
   private clockSource = 'not asked yet';
+  private clockServer: string | undefined;
 
-  constructor(private readonly folders: Record<string, string | undefined>, private readonly thermalDir = THERMAL) {}
+  constructor(
+    private readonly folders: Record<string, string | undefined>,
+    private readonly thermalDir = THERMAL,
+    private readonly clockSync: ClockSyncReader = systemClockSync(),
+    /** The configuration's maxClockSkew, in seconds. */
+    private readonly maxSkewSeconds: () => number = () => 5,
+  ) {}
 
   report(now = Date.now()): HealthReport {
     if (this.cached && now - this.cachedAt < HEALTH_CACHE_MS) return this.cached;
@@ -64,7 +73,10 @@ export class HealthMonitor {
     this.cached = {
       temperatureC: t?.c ?? null,
       ...(t ? { temperatureZone: t.zone } : {}),
-      clock: { synchronized: clockSynchronized() ?? null, source: this.clockSource, held: clockHeld(now) ?? null },
+      clock: {
+        synchronized: clockSynchronized() ?? null, source: this.clockSource, held: clockHeld(now) ?? null,
+        offsetMs: clockOffsetMs() ?? null, maxSkewMs: this.maxSkewSeconds() * 1000, ...(this.clockServer ? { server: this.clockServer } : {}),
+      },
       disks: Object.entries(this.folders).filter((e): e is [string, string] => e[1] !== undefined).flatMap(([folder, p]) => this.disk(folder, p)),
       load: loadavg().map((l) => Math.round(l * 100) / 100) as [number, number, number],
       memory: { ...mem, serviceRssBytes: process.memoryUsage.rss(), serviceAnonymousBytes: anonymousBytes() },
@@ -73,10 +85,18 @@ export class HealthMonitor {
     return this.cached;
   }
 
-  /** The held clock, for /status and /info's problem list while it lasts. */
+  /** The held clock, and a clock further from its source than maxClockSkew, for /status and /info's problem list while it lasts. */
   problems(now = Date.now()): Array<{ source: string; message: string; since: string }> {
-    const held = this.report(now).clock.held;
-    return held ? [{ source: 'clock', message: held, since: new Date(this.cachedAt).toISOString() }] : [];
+    const { held, offsetMs, maxSkewMs } = this.report(now).clock;
+    const since = new Date(this.cachedAt).toISOString();
+    const out = held ? [{ source: 'clock', message: held, since }] : [];
+    if (offsetMs !== null && Math.abs(offsetMs) > maxSkewMs) {
+      const s = (ms: number) => `${Math.round(Math.abs(ms) / 100) / 10} s`;
+      const where = `${s(offsetMs)} ${offsetMs > 0 ? 'ahead of' : 'behind'} its time source (${this.clockSource})`;
+      const message = `the clock is ${where}, more than maxClockSkew (${s(maxSkewMs)}): commands with \`ts\` may be refused as stale`;
+      out.push({ source: 'clock', message, since });
+    }
+    return out;
   }
 
   private temperature(): { c: number; zone: string } | undefined {
@@ -110,8 +130,20 @@ export class HealthMonitor {
     return { totalBytes: totalmem(), availableBytes: freemem() };
   }
 
-  /** timedatectl first (systemd), else adjtimex; the answer lands in the clock guard. */
+  /** The time daemon first (chrony, timesyncd: with the offset), else timedatectl, else adjtimex; the answer lands in the clock guard. */
   private askClock(): void {
+    void this.clockSync.read().then((r) => {
+      if (r.source === 'none') { this.askKernel(); return; }
+      this.clockSource = r.source;
+      this.clockServer = r.server;
+      setClockSynchronized(r.synchronized ?? undefined);
+      setClockOffset(r.offsetMs ?? undefined);
+    }, () => this.askKernel());
+  }
+
+  private askKernel(): void {
+    setClockOffset(undefined);
+    this.clockServer = undefined;
     execFile('timedatectl', ['show', '-p', 'NTPSynchronized', '--value'], { timeout: 3000, env: childEnv() }, (err, out) => {
       const v = String(out).trim();
       if (!err && (v === 'yes' || v === 'no')) { this.clockSource = 'timedatectl'; setClockSynchronized(v === 'yes'); return; }

@@ -61,6 +61,9 @@ function build() {
       'MQTT admin commands refused for a missing or wrong adminKey (components.fleet.admin.refused)'),
     temperature: family('mlds_temperature_celsius', 'SoC temperature (components.health.temperatureC); no sample without a thermal zone'),
     clockSynchronized: family('mlds_clock_synchronized', '1 when the system clock is synchronized, 0 when not (components.health.clock.synchronized); no sample until known'),
+    clockOffset: family('mlds_clock_offset_seconds',
+      'how far the clock is ahead of its time source, chrony\'s or timesyncd\'s report (components.health.clock.offsetMs); no sample until known'),
+    clockSkew: family('mlds_clock_skew_exceeded', '1 while the clock is further from its time source than maxClockSkew, 0 when not; no sample until the offset is known'),
     diskFree: family('mlds_disk_free_bytes', 'free space of the state and log folders (components.health.disks)'),
     memoryAvailable: family('mlds_memory_available_bytes', 'memory available to new work (components.health.memory.availableBytes)'),
     rss: family('mlds_service_rss_bytes', 'resident memory of the service (components.health.memory.serviceRssBytes)'),
@@ -145,6 +148,9 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
   if (h) {
     m.temperature.add(h.temperatureC);
     m.clockSynchronized.add(h.clock.synchronized === null ? null : h.clock.synchronized ? 1 : 0);
+    const offset = h.clock.offsetMs ?? null;
+    m.clockOffset.add(offset === null ? null : offset / 1000);
+    m.clockSkew.add(offset === null ? null : Math.abs(offset) > h.clock.maxSkewMs ? 1 : 0);
     for (const d of h.disks) m.diskFree.add(d.freeBytes, { folder: d.folder });
     m.memoryAvailable.add(h.memory.availableBytes);
     m.rss.add(h.memory.serviceRssBytes);

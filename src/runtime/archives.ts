@@ -10,6 +10,8 @@ import type { Runtime } from './runtime.js';
 export interface ArchiveDeps {
   runtime: Runtime;
   configFile: string;
+  /** The unit's own part: the archive is checked with it merged over, as it will run. */
+  unitFile?: string;
   /** Folders inside the service directory that are not configuration (state, logs): never swapped out. */
   keep: Array<string | undefined>;
   /** Download limits (tests shorten them). */
@@ -65,7 +67,7 @@ export class ConfigArchives {
       }));
       staged = true;
       log.info({ url, bytes: download.bytes, entries: entries.length }, 'configuration archive: checked and extracted; validating');
-      await invalidAsAnswer(async () => loadServiceConfig(path.join(dir, 'config.json')));
+      await invalidAsAnswer(async () => loadServiceConfig(path.join(dir, 'config.json'), this.deps.unitFile));
       this.swapping = true;
       try {
         const swap = await swapConfiguration(serviceDir, dir, { keep });

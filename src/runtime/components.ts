@@ -51,7 +51,10 @@ export function components(opts: { recheckSeconds?: number; https?: HttpsDeps; s
       },
     ),
     // Fleet control through an MQTT broker (src/fleet): only when `mqtt` is configured.
-    ComponentEntry.named('fleet', (c) => !!c.mqtt, async () => (await import('../fleet/fleet.js')).fleetComponent()),
+    // The state folder keeps the name of its last MQTT session and what desired state applied.
+    ComponentEntry.named('fleet', (c) => !!c.mqtt, async () => {
+      return (await import('../fleet/fleet.js')).fleetComponent(opts.stateDir);
+    }),
     // CAP emergency alerts (src/alerts): only when `alerts` lists a feed; its alerts in force are kept in the state folder.
     ComponentEntry.named('alerts', (c) => c.alerts.length > 0, async () => (await import('../alerts/alerts-component.js')).alertsComponent(opts.stateDir)),
     // Under systemd only (Type=notify, WatchdogSec=): last, so READY=1 follows every other start.

@@ -4,7 +4,7 @@ import { loadConfig } from '../config/load.js';
 import type { ServiceConfig } from '../config/types.js';
 import { checkConfigQueries } from '../control/config-queries.js';
 
-/** Throws ConfigError with every fault found, as loadConfig does. */
-export function loadServiceConfig(file: string): ServiceConfig {
-  return loadConfig(file, [checkConfigQueries]);
+/** Throws ConfigError with every fault found, as loadConfig does; `unitFile` is the unit's own part (unit.json). */
+export function loadServiceConfig(file: string, unitFile?: string): ServiceConfig {
+  return loadConfig(file, [checkConfigQueries], unitFile);
 }

@@ -21,6 +21,8 @@ import { hostname } from 'node:os';
 
 export interface RuntimeDeps {
   configFile: string;
+  /** The unit's own part (unit.json in the state directory), merged over configFile at every load. */
+  unitFile?: string;
   clock: Clock;
   log: Logger;
   store: StateStore;
@@ -68,7 +70,7 @@ export class Runtime {
     this.config = first;
     setPictureLimit(first.limits.maxPictureMegapixels);
     setFetchUnitName(first.mqtt?.unit ?? hostname());
-    this.configStatus = { file: deps.configFile, loadedAt: now, generation: 1, lastAttemptAt: now, faults: [] };
+    this.configStatus = { file: deps.configFile, unitFile: deps.unitFile, digests: first.digests, loadedAt: now, generation: 1, lastAttemptAt: now, faults: [] };
     this.prints = displayFingerprints(first);
     this.servicePrint = serviceFingerprint(first);
     this.controller = new Controller(first, {
@@ -133,6 +135,15 @@ export class Runtime {
     await this.syncComponents(undefined);
     await this.replaySaved(this.config.displays.map((d) => d.id));
     this.started = true;
+    for (const c of this.running.values()) await this.startedHook(c);
+  }
+
+  private async startedHook(c: Component): Promise<void> {
+    try {
+      await c.started?.();
+    } catch (err) {
+      this.deps.log.warn({ component: c.name, err: (err as Error).message }, 'component failed once started');
+    }
   }
 
   /** Loads config.json again. Serialized: a reload asked for during a reload shares it. */
@@ -175,7 +186,7 @@ export class Runtime {
     this.configStatus.lastAttemptAt = clock.now();
     let next: ServiceConfig;
     try {
-      next = loadServiceConfig(this.deps.configFile);
+      next = loadServiceConfig(this.deps.configFile, this.deps.unitFile);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       this.configStatus.faults = err.faults;
@@ -185,6 +196,8 @@ export class Runtime {
     }
     this.configStatus.faults = [];
     this.configStatus.faultTotal = undefined;
+    // Every load that succeeds: a file the displays do not show (the brightness schedule) changes the digest alone.
+    this.configStatus.digests = next.digests;
     const prints = displayFingerprints(next);
     const servicePrint = serviceFingerprint(next);
     const d = diffDisplays(this.prints, prints);
@@ -286,6 +299,7 @@ export class Runtime {
           const c = await entry.load();
           await c.start(this.context);
           this.running.set(entry.name, c);
+          if (this.started) await this.startedHook(c);
         } catch (err) {
           this.deps.log.warn({ component: entry.name, err: (err as Error).message }, 'component failed to start; the service runs without it');
         }

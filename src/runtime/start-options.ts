@@ -1,3 +1,4 @@
+import type { ClockSyncReader } from '../time/clock-sync.js';
 import type { Controller } from '../control/controller.js';
 import type { ServiceApi } from '../http/api.js';
 import type { Logger } from '../log/logger.js';
@@ -20,6 +21,8 @@ export interface StartOptions {
   recheckSeconds?: number;
   /** Limits of /load_config downloads (tests shorten them). */
   archiveFetch?: { maxBytes?: number; timeoutMs?: number };
+  /** Where the clock's synchronization is read (chrony or timesyncd by default; tests give their own). */
+  clockSync?: ClockSyncReader;
 }
 
 export interface RunningService {

@@ -1,5 +1,6 @@
 import type { AreaConfig, ServiceConfig } from '../config/types.js';
 import type { AreaState } from '../control/state.js';
+import type { ConfigDigests } from '../config/types.js';
 import type { ConfigFault } from '../config/faults.js';
 import type { Controller } from '../control/controller.js';
 import type { OutputHealth } from '../output/runner.js';
@@ -18,6 +19,10 @@ export type { Identity, ServiceProblem, Status };
 
 export interface ConfigStatus {
   file: string;
+  /** The unit's own part, merged over `file` when it exists. */
+  unitFile?: string;
+  /** Of the last configuration loaded (the running one, or a newer one that changed no setting). */
+  digests?: ConfigDigests;
   /** When the running configuration was loaded. */
   loadedAt: number;
   /** Configurations taken into use since the start (1 for the first). */
@@ -78,6 +83,7 @@ export function buildStatus(s: StatusInput): Status {
     config: {
       status: cs.faults.length === 0 ? 'ok' as const : 'faulty' as const,
       file: cs.file,
+      ...(cs.digests ? { digest: cs.digests.digest, parts: configParts(cs) } : {}),
       loadedAt: isoTime(cs.loadedAt),
       generation: cs.generation,
       lastAttemptAt: isoTime(cs.lastAttemptAt),
@@ -159,4 +165,13 @@ function shownText(a: AreaState, report: ContentReport | undefined, now: number,
 
 function relative(dir: string, file: string): string {
   return file.startsWith(dir + '/') ? file.slice(dir.length + 1) : file;
+}
+
+/** config.json (the fleet's base) and unit.json (the unit's own part): where each is and its digest. */
+function configParts(cs: ConfigStatus): NonNullable<Status['config']['parts']> {
+  const d = cs.digests!;
+  return {
+    base: { file: cs.file, digest: d.base },
+    unit: { file: cs.unitFile ?? null, digest: d.unit ?? null },
+  };
 }

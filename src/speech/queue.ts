@@ -1,6 +1,7 @@
 // The announcements waiting to be spoken. Bounded, so a flood of requests costs no memory.
-// Three ranks, each in arrival order: an alert's warning (source cap) before every other
-// announcement, a priority announcement before an ordinary one. A full queue makes room for a
+// Four ranks, each in arrival order: an alert's warning (source cap) before every other
+// announcement, then a readout a passenger asked for, a priority announcement before an
+// ordinary one. A full queue makes room for a
 // new announcement by dropping the oldest of its lowest rank, when that is an ordinary one or
 // ranks below the new one; otherwise the new one is refused (10 priority announcements refuse
 // another, never an alert's; 10 alerts' refuse even an alert's).
@@ -15,8 +16,9 @@ export interface Waiting extends Announcement {
 
 export type Offered = { queued: true; position: number; dropped?: Waiting } | { queued: false; reason: 'full' };
 
-/** 2: an alert's warning, 1: a priority announcement, 0: an ordinary one. */
-export const rankOf = (a: Announcement): number => (a.source === 'cap' ? 2 : a.priority ? 1 : 0);
+/** 3: an alert's warning, 2: a readout, 1: a priority announcement, 0: an ordinary one. */
+export const rankOf = (a: Announcement): number =>
+  (a.source === 'cap' ? 3 : a.source === 'readout' ? 2 : a.priority ? 1 : 0);
 
 export class SpeechQueue {
   private readonly items: Waiting[] = [];

@@ -19,6 +19,11 @@ export class SpeakAreas {
   }
 
   update(config: ServiceConfig, displayId: string, state: DisplayState | undefined, speak = true): void {
+    // The spoken text shown over the sign (showSpoken) is no new value: when it ends, what it
+    // covered shows again and was said already.
+    if (state?.layers?.[0]?.source === 'speech') return;
+    // A feed's alert is said by the feed, in the words it gives for speech (src/feeds/alerts.ts).
+    if (state?.layers?.[0]?.source === 'feed') return;
     const now = new Map<string, { text: string; multi: boolean }>();
     if (state?.layout && config.displayById.has(displayId)) {
       for (const a of state.areas.values()) {

@@ -24,6 +24,17 @@ export function clockSynchronized(): boolean | undefined {
   return synchronized;
 }
 
+/** How far the clock is ahead of its time source in ms, as the time daemon last said (clock-sync.ts); undefined = not known. */
+let offset: number | undefined;
+
+export function setClockOffset(ms: number | undefined): void {
+  offset = ms;
+}
+
+export function clockOffsetMs(): number | undefined {
+  return offset;
+}
+
 /** Why time-of-day content holds at `now`, or undefined when the clock can be trusted. */
 export function clockHeld(now: number): string | undefined {
   if (synchronized === true) return undefined;

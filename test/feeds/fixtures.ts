@@ -99,11 +99,12 @@ export interface FeedsRig {
  * The feeds component on the configuration `raw` (departures areas included: the area type is
  * drawn by another module, the feeds read them from the file), with `files` written into the
  * service folder first. `apply` takes the control messages the feeds send (a running service's
- * control path); without it they are only recorded. `log` takes what the feeds log (silent by default).
+ * control path); without it they are only recorded. `components` are the capabilities it finds, by key name;
+ * `log` takes what the feeds log (silent by default).
  */
 export async function feedsRig(
   raw: Record<string, unknown>, clock: Clock, files: Record<string, Buffer> = {}, apply?: (q: string) => Promise<unknown>,
-  log: RuntimeContext['log'] = pino({ level: 'silent' }),
+  components: Record<string, unknown> = {}, log: RuntimeContext['log'] = pino({ level: 'silent' }),
 ): Promise<FeedsRig> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-feeds-'));
   for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(dir, name), bytes);
@@ -117,7 +118,7 @@ export async function feedsRig(
     config: () => config,
     units: () => new Map(),
     unitFor: () => undefined,
-    component: () => undefined,
+    component: (key: { name: string }) => components[key.name],
     apply: async (q: string) => { applied.push(q); return apply ? apply(q) : { displayId: '', layout: '', ignored: [] }; },
   } as unknown as RuntimeContext;
   const feeds = new FeedsComponent();

@@ -45,7 +45,7 @@ test('SIRI served: POSTed ServiceRequest, SOAP-wrapped answers, SIRI-Lite JSON (
   };
   const logged: string[] = [];
   const log = pino({ level: 'debug' }, new Writable({ write(chunk, _e, cb) { logged.push(String(chunk)); cb(); } }));
-  const rig = await feedsRig(boardConfig(feeds, ['HLTST011', 'OTHER&1']), new FakeClock(T0), {}, undefined, log);
+  const rig = await feedsRig(boardConfig(feeds, ['HLTST011', 'OTHER&1']), new FakeClock(T0), {}, undefined, {}, log);
   const status = () => rig.feeds.status().feeds as Obj;
   try {
     await until(() => Object.keys(feeds).every((id) => status()[id].state !== 'waiting'), 10_000, 'every feed\'s first answer');

@@ -160,12 +160,13 @@ test('admin commands act on the unit\'s own topic and are refused on group and f
   await until(() => boot() === 'content', 3000, 'identify ended');
 });
 
-test('every publish carries its flags: availability and status retained QoS 1, confirm and admin results QoS 1 not retained', { skip }, async () => {
+test('every publish carries its flags: availability, status and reported retained QoS 1, confirm and admin results QoS 1 not retained', { skip }, async () => {
   const mine = w.seen.filter((s) => s.topic.startsWith('mlds/u1/') && !s.topic.endsWith('/cmd') && !s.topic.endsWith('/admin'));
+  assert.ok(mine.some((s) => s.topic === 'mlds/u1/reported'), 'a unit with no desired state reports so too');
   assert.ok(mine.length > 5);
   for (const s of mine) {
     assert.equal(s.qos, 1, `${s.topic} QoS`);
-    assert.equal(s.retain, s.topic.endsWith('/status') || s.topic.endsWith('/availability'), `${s.topic} retain`);
+    assert.equal(s.retain, s.topic.endsWith('/status') || s.topic.endsWith('/availability') || s.topic.endsWith('/reported'), `${s.topic} retain`);
   }
   assert.equal(w.on('mlds/u1/availability')[0].payload, 'online');
   const status = JSON.parse(w.on('mlds/u1/status').at(-1)!.payload) as { v: number; version: string; generation: number; state: string; displays: Array<{ id: string; layout: string }> };

@@ -19,7 +19,7 @@ test('confirmations wait in a bounded queue while the broker is away (a full one
   // the link's own retry come first, it would have sent the queue before anyone listened.
   const port = await freePort();
   const gatePort = await freePort();
-  const settings = { url: `mqtt://127.0.0.1:${gatePort}`, unit: 'q1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, fingerprint: '' };
+  const settings = { url: `mqtt://127.0.0.1:${gatePort}`, unit: 'q1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, sessionExpiry: 0, fingerprint: '' };
   const topics = topicsOf(settings);
   const link = new BrokerLink(settings, topics, log, { connected: () => {}, message: () => {}, stateChanged: () => {} });
   await link.start();
@@ -53,7 +53,7 @@ test('confirmations wait in a bounded queue while the broker is away (a full one
 test('what the unit publishes on connect goes out while an admin result from before waits in the queue: nothing published on connect is dropped', { skip }, async () => {
   const port = await freePort();
   const gatePort = await freePort();
-  const settings = { url: `mqtt://127.0.0.1:${gatePort}`, unit: 'c1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: true, groupAdmin: false, statusIntervalSeconds: 300, fingerprint: '' };
+  const settings = { url: `mqtt://127.0.0.1:${gatePort}`, unit: 'c1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: true, groupAdmin: false, statusIntervalSeconds: 300, sessionExpiry: 0, fingerprint: '' };
   const topics = topicsOf(settings);
   const discovery = 'homeassistant/light/c1/config';
   // As the fleet does on every connection: discovery, a light's state and the status, none of them queued.
@@ -89,7 +89,7 @@ test('what the unit publishes on connect goes out while an admin result from bef
 
 test('the state is the connection\'s own: past 1.5 keepalives without a word from the broker it is not "connected", though MQTT.js\'s own check has not run yet; it connects again', { skip }, async () => {
   const broker = await new Broker().start();
-  const settings = { url: broker.url, unit: 'k1', prefix: 'mlds', groups: [], keepalive: 1, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, fingerprint: '' };
+  const settings = { url: broker.url, unit: 'k1', prefix: 'mlds', groups: [], keepalive: 1, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, sessionExpiry: 0, fingerprint: '' };
   const link = new BrokerLink(settings, topicsOf(settings), log, { connected: () => {}, message: () => {}, stateChanged: () => {} });
   try {
     await link.start();

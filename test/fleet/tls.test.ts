@@ -125,7 +125,7 @@ test('a client key that is not the certificate\'s is a fault at /mqtt/key in mld
 
 test('a key OpenSSL refuses at connect leaves the link disconnected with the reason and a TLS failure, not waiting in silence', { skip }, async () => {
   // The configuration check catches this pair; the link must still not hide it (a file swapped after the load).
-  const settings = { url: `mqtts://localhost:${await freePort()}`, unit: 'k1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, fingerprint: '', cert: certs.client, key: other.clientKey };
+  const settings = { url: `mqtts://localhost:${await freePort()}`, unit: 'k1', prefix: 'mlds', groups: [], keepalive: 5, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, sessionExpiry: 0, fingerprint: '', cert: certs.client, key: other.clientKey };
   const log = { info: () => {}, warn: () => {} } as unknown as Logger;
   const link = new BrokerLink(settings, topicsOf(settings), log, { connected: () => {}, message: () => {}, stateChanged: () => {} });
   try {

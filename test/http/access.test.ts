@@ -24,6 +24,7 @@ const ENDPOINTS = [
   ['/history', 'id=main'],
   ['/metrics', ''],
   ['/announce', 'id=main&text=x'],
+  ['/readout', 'id=main'],
 ] as const;
 
 /** Other spellings of a path; each must get the access the path gets, or 404. */

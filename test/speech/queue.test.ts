@@ -105,3 +105,13 @@ test('a machine source\'s long text is cut at its last whole ' + 'sentence withi
   assert.ok(w.length <= MAX_SPOKEN && w.endsWith('word') && !w.endsWith(' '), w.slice(-10));
   assert.equal(fitted('short'), 'short');
 });
+
+test('a readout goes behind alerts\' warnings only, before priority and ordinary announcements', () => {
+  const q = new SpeechQueue();
+  q.offer(w('o1'));
+  q.offer(w('p1', true));
+  q.offer(alert('a1'));
+  assert.deepEqual(q.offer({ displayId: 'hall', text: 'r1', priority: true, source: 'readout', at: 0 }), { queued: true, position: 2 });
+  q.offer(alert('a2'));
+  assert.deepEqual(q.list().map((x) => x.text), ['a1', 'a2', 'r1', 'p1', 'o1']);
+});

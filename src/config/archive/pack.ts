@@ -1,11 +1,10 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import yazl from 'yazl';
-import { APPLIES_TO, DEFAULTS, FILE_TYPES } from '../areas.js';
 import { ConfigError, escape, pointer, type ConfigFault } from '../faults.js';
-import { resolveAsset, resolveInclude, type AssetFolder } from '../files.js';
+import { assetReferences } from '../asset-references.js';
+import { resolveAsset, resolveInclude } from '../files.js';
 import { expandIncludes } from '../include.js';
-import type { AreaType } from '../types.js';
 
 export interface PackedConfiguration {
   zip: Buffer;
@@ -98,39 +97,6 @@ function collectIncludes(value: unknown, dir: string, add: (name: string, from: 
     return;
   }
   for (const [k, v] of Object.entries(value)) collectIncludes(v, dir, add, skipped, `${at}/${escape(k)}`, chain);
-}
-
-interface AssetReference { folder: AssetFolder; name: string; at: string }
-
-/** The fonts and images normalize.ts resolves, found the same way in the expanded configuration. */
-function assetReferences(config: Raw): AssetReference[] {
-  const refs: AssetReference[] = [];
-  for (const [id, d] of Object.entries(isObj(config.displays) ? config.displays : {})) {
-    if (!isObj(d)) continue;
-    if (isObj(d.startScreen) && typeof d.startScreen.image === 'string') {
-      refs.push({ folder: 'images', name: d.startScreen.image, at: pointer('displays', id, 'startScreen', 'image') });
-    }
-    for (const [layout, l] of Object.entries(isObj(d.layout) ? d.layout : {})) {
-      for (const [areaId, a] of Object.entries(isObj(l) ? l : {})) {
-        if (!isObj(a)) continue;
-        const at = (...s: string[]) => pointer('displays', id, 'layout', layout, areaId, ...s);
-        const type = a.type as AreaType;
-        if (FILE_TYPES[type]) {
-          for (const [k, v] of Object.entries(isObj(a.params) ? a.params : {})) {
-            if (typeof v === 'string') refs.push({ folder: 'images', name: v, at: at('params', k) });
-          }
-          if (typeof a.defaultValue === 'string' && a.defaultValue !== '') refs.push({ folder: 'images', name: a.defaultValue, at: at('defaultValue') });
-        }
-        if (APPLIES_TO.font.includes(type)) refs.push({ folder: 'fonts', name: typeof a.font === 'string' ? a.font : DEFAULTS.defaultFont, at: at('font') });
-        // Sign text's lists: MULTI [fo<n>] fonts and [g<n>] graphics.
-        for (const [key, folder] of [['fonts', 'fonts'], ['graphics', 'images']] as const) {
-          const list = Array.isArray(a[key]) ? a[key] as unknown[] : [];
-          list.forEach((v, i) => { if (typeof v === 'string') refs.push({ folder, name: v, at: at(key, String(i)) }); });
-        }
-      }
-    }
-  }
-  return refs;
 }
 
 function isFile(p: string): boolean {

@@ -24,10 +24,20 @@ export function fleetCard(f: Obj, zone: string): string {
       + ` <span class="note">(${esc(f.reconnectAttempts)} attempts)</span>`),
     row('Confirmations waiting', `${esc(conf.queued ?? 0)}${Number(conf.dropped) ? `, ${esc(conf.dropped)} dropped` : ''}`,
       Number(conf.dropped) ? 'bad' : ''),
+    desiredRow(f.desired as Obj | undefined),
     row('Ignored', `${esc(ign.retained ?? 0)} retained, ${esc(ign.stale ?? 0)} stale, `
       + `${esc(ign.duplicates ?? 0)} repeated, ${esc(ign.notThisUnit ?? 0)} for other units`),
   ].join('');
   return kvCard('fleet', 'Fleet (MQTT)', rows);
+}
+
+/** The desired state: converged or not, and each part that is not ok with its message. */
+function desiredRow(d: Obj | undefined): string {
+  if (!d || d.converged === null || d.converged === undefined) return '';
+  const parts = Object.entries((d.parts ?? {}) as Record<string, Obj>).filter(([, p]) => p.state !== 'ok');
+  const rev = d.rev === null || d.rev === undefined ? '' : ` <span class="note">rev ${esc(d.rev)}</span>`;
+  const open = parts.map(([name, p]) => `<br>${esc(name)}: ${esc(p.state)}, ${text(p.message)}`).join('');
+  return row('Desired state', `${d.converged ? 'converged' : 'not converged'}${rev}${open}`, d.converged ? '' : 'bad');
 }
 
 export function healthCard(h: Obj): string {
