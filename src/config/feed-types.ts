@@ -29,6 +29,9 @@ export interface FeedConfig {
   alertsUrl?: string;
   /** Sent with every poll (an API key); never logged or shown. */
   headers?: Record<string, string>;
+  /** siri: `url` is asked by POSTing a SIRI-SM ServiceRequest for the boards' stops, as `requestorRef`. */
+  method?: 'post';
+  requestorRef?: string;
   /** The departures areas that name this feed. */
   boards: BoardArea[];
 }

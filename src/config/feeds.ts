@@ -42,6 +42,14 @@ export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[
       }
     }
     if (typeof f.alertsUrl === 'string') feed.alertsUrl = f.alertsUrl;
+    if (f.method === 'post') {
+      if (type !== 'siri') fault(at('method'), 'only a siri feed is asked by POST (a SIRI-SM ServiceRequest)');
+      else if (typeof f.requestorRef !== 'string') {
+        fault(at('requestorRef'), 'a siri feed asked by POST names itself in its ServiceRequest: '
+          + 'give requestorRef (the id the SIRI server gave this client)');
+      }
+      else { feed.method = 'post'; feed.requestorRef = f.requestorRef; }
+    } else if (f.requestorRef !== undefined) fault(at('requestorRef'), 'applies only with "method": "post"');
     if (isObj(f.headers)) feed.headers = Object.fromEntries(Object.entries(f.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
     if (feed.alertsUrl !== undefined && !feed.boards.some((b) => b.alertArea !== undefined)) fault(at('alertsUrl'), `no departures area of feed "${id}" names an alertArea, the area of its layout that shows an alert`);
     feeds.push(feed);

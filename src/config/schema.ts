@@ -119,6 +119,7 @@ export const configSchema = {
       properties: {
         type: { enum: ['gtfs-rt', 'siri'] }, url, static: { type: 'string', minLength: 1, maxLength: 2048 }, interval: int(5, 86400), maxClockSkew: int(1, 86400),
         timezone: { type: 'string', minLength: 1, maxLength: 64 }, alertsUrl: url,
+        method: { enum: ['get', 'post'] }, requestorRef: { type: 'string', minLength: 1, maxLength: 255 },
         headers: { type: 'object', maxProperties: 16, propertyNames: { pattern: '^[A-Za-z0-9!#$%&\'*+.^_`|~-]{1,64}$' }, additionalProperties: { type: 'string', maxLength: 1024, pattern: '^[^\\r\\n]*$' } },
       },
     } }),

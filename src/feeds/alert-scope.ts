@@ -2,7 +2,8 @@
 // EntitySelector) is a selector whose given fields must all hold: agency_id, route_id,
 // route_type, direction_id (with its route_id), trip and stop_id. A board answers to its stops
 // (with a station's platforms and a platform's station) and to what departs there: the
-// agencies, routes, route types, directions and trips. SIRI-SX names stops and lines alone.
+// agencies, routes, route types, directions and trips. SIRI-SX names stops, lines and journeys
+// (trips), or the whole network: a selector with `network` holds for every board of the feed.
 import type { AlertSelector } from './model.js';
 
 export interface AlertScope {
@@ -24,6 +25,7 @@ export const directionKey = (route: string | undefined, direction: number) => `$
 
 /** Whether every field the selector gives holds for the board; a selector giving none matches nothing. */
 export function selects(s: AlertSelector, scope: AlertScope): boolean {
+  if (s.network) return true;
   const given = [s.agencyId, s.routeId, s.routeType, s.directionId, s.tripId, s.stopId].some((v) => v !== undefined);
   return given
     && (s.agencyId === undefined || scope.agencies.has(s.agencyId))

@@ -104,16 +104,20 @@ function destinationOf(t: TripRt, schedule: Schedule | undefined): string {
 }
 
 /** SIRI: expected times while fresh; once stale, the aimed (timetabled) times of the last data, not live. */
-export function siriBoard(q: BoardQuery, data: SiriData | undefined, fresh: boolean): BoardData {
+export function siriBoard(q: BoardQuery, data: SiriData | undefined, fresh: boolean, zone?: string): BoardData {
   if (!data) return NO_DATA;
   const wantRoute = routeFilter(q.routes);
   const stops = new Set(q.stops);
   const out: Departure[] = [];
   for (const v of data.visits) {
-    if (!stops.has(v.stop) || !wantRoute(v.route, v.route)) continue;
+    if (!(stops.has(v.stop) || v.alias?.some((s) => stops.has(s))) || !wantRoute(v.route, v.line)) continue;
     const time = fresh ? v.expected ?? v.aimed : v.aimed;
     if (time === undefined || time < q.now) continue;
-    out.push({ key: v.key, route: v.route, destination: v.destination, platform: v.platform, time, live: fresh && v.expected !== undefined, cancelled: v.cancelled });
+    out.push({
+      key: v.key, route: v.route, destination: v.destination, platform: v.platform, time,
+      live: fresh && v.expected !== undefined, cancelled: v.cancelled,
+      ...(v.platformChanged ? { platformChanged: true } : {}), ...(zone ? { zone } : {}),
+    });
   }
   if (!fresh && !out.length) return NO_DATA;
   return { state: fresh ? 'live' : 'scheduled', departures: firstOf(out.filter(wantedBy(q)), q.limit) };

@@ -9,7 +9,8 @@ import { parseSiri } from './siri.js';
 
 export type DecodeJob =
   | { kind: 'trip-updates'; body: Uint8Array; trips: string[]; stops: string[] }
-  | { kind: 'gtfs-alerts' | 'siri' | 'siri-sx'; body: Uint8Array };
+  | { kind: 'siri'; body: Uint8Array; zone: string }
+  | { kind: 'gtfs-alerts' | 'siri-sx'; body: Uint8Array };
 
 // A feed decoded a little later is worth less than a frame on time.
 lowerThreadPriority(10);
@@ -20,7 +21,7 @@ serveJobs<DecodeJob, unknown>((job) => {
   switch (job.kind) {
     case 'trip-updates': return decodeTripUpdates(body, { trips: new Set(job.trips), stops: new Set(job.stops) }, Infinity);
     case 'gtfs-alerts': return decodeAlerts(body, Infinity);
-    case 'siri': return parseSiri(body, Infinity);
+    case 'siri': return parseSiri(body, Infinity, job.zone);
     case 'siri-sx': return parseSiriSx(body);
   }
 });

@@ -44,8 +44,9 @@ export class FeedDecoder {
     return this.jobs.run({ kind: 'gtfs-alerts', body }, transfer(body)) as Promise<AlertData>;
   }
 
-  siri(body: Uint8Array): Promise<SiriData> {
-    return this.jobs.run({ kind: 'siri', body }, transfer(body)) as Promise<SiriData>;
+  /** `zone`: the zone of SIRI times given without a UTC offset. */
+  siri(body: Uint8Array, zone: string): Promise<SiriData> {
+    return this.jobs.run({ kind: 'siri', body, zone }, transfer(body)) as Promise<SiriData>;
   }
 
   siriSx(body: Uint8Array): Promise<AlertData> {

@@ -15,8 +15,9 @@ import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
 import { boardFaults, type BoardFault } from './board-check.js';
 import type { FeedDecoder } from './decoder.js';
 import { emptyScope, type AlertScope } from './alert-scope.js';
-import type { AlertData, RtData, SiriData } from './model.js';
+import type { AlertData, RtData, SiriData, SiriVisit } from './model.js';
 import { FeedPoll } from './poll.js';
+import { stopMonitoringRequest } from './siri-request.js';
 import { headOf, notAFeed } from './received.js';
 import type { Schedule } from './schedule.js';
 import type { ScheduleReader } from './schedule-reader.js';
@@ -62,7 +63,8 @@ export class Feed {
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
       url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-      parse: (body, type) => (config.type === 'siri' ? decoder.siri(body)
+      ...(config.method === 'post' ? { post: () => this.siriRequest() } : {}),
+      parse: (body, type) => (config.type === 'siri' ? decoder.siri(body, this.zone())
         : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.rtStops()))),
       onData: (data) => {
         this.stamped(data.timestamp);
@@ -70,6 +72,8 @@ export class Feed {
         const skipped = (data as Partial<RtData>).skipped;
         if (skipped) ctx.log.warn({ feed: config.id, skipped, first: (data as RtData).skippedEntities[0] }, 'feed entities cannot be read; the rest is used');
         this.changed();
+        // A SIRI situation for a journey is shown where the journey departs: that moves with the data.
+        if (config.type === 'siri' && this.alerts?.data) void this.showAlerts(false);
       },
       onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
@@ -113,6 +117,12 @@ export class Feed {
     if (clearAlerts) await this.shows?.clearAll(this.ctx);
   }
 
+  /** What a SIRI feed asked by POST sends: a StopMonitoringRequest for every board stop. */
+  private siriRequest(): { body: string; contentType: string } {
+    const body = stopMonitoringRequest(this.config.requestorRef ?? '', [...this.stops], this.ctx.clock.now());
+    return { body, contentType: 'application/xml; charset=utf-8' };
+  }
+
   /** Where a trip the schedule lacks must call to be kept: the boards' stops and their stations' platforms. */
   private rtStops(): Iterable<string> {
     return this.schedule ? new Set([...this.stops, ...this.schedule.counted()]) : this.stops;
@@ -124,9 +134,14 @@ export class Feed {
 
   board(q: BoardQuery): BoardData {
     const fresh = this.dataAge(q.now) <= q.staleAfter * 1000;
-    if (this.config.type === 'siri') return siriBoard(q, this.rt.data as SiriData | undefined, fresh);
+    if (this.config.type === 'siri') return siriBoard(q, this.siri(), fresh, this.config.timezone);
     if (!this.schedule && !this.rt.data) return NO_DATA;
     return gtfsBoard(q, { schedule: this.schedule, zone: this.zone(), rt: this.rt.data as RtData | undefined, fresh });
+  }
+
+  /** A SIRI feed's last good data. */
+  private siri(): SiriData | undefined {
+    return this.config.type === 'siri' ? this.rt.data as SiriData | undefined : undefined;
   }
 
   /** A GTFS-realtime body decoded; when it cannot be, the fault says what the server sent instead. */
@@ -192,7 +207,9 @@ export class Feed {
       ...(stamp ? { feedTimestamp: isoTime(stamp), dataAgeSeconds: Math.round(this.dataAge(now) / 1000) } : {}),
       ...(this.skew !== undefined ? { clockSkewSeconds: Math.round(this.skew / 1000) } : {}),
       lastFault: rt.lastFault,
-      ...(this.config.type === 'gtfs-rt' ? { zone: this.zone(), ...skippedOf(this.rt.data as RtData | undefined) } : {}),
+      zone: this.zone(),
+      ...(this.config.type === 'gtfs-rt' ? skippedOf(this.rt.data as RtData | undefined) : {}),
+      ...(this.siri()?.unreadTimes ? { unreadTimes: this.siri()?.unreadTimes } : {}),
       realtime: rt,
       ...(this.config.static ? {
         schedule: {
@@ -212,6 +229,13 @@ export class Feed {
     if (rt.state === 'fault') {
       const age = rt.ageSeconds === undefined ? 'no good data yet' : `the last good data is ${rt.ageSeconds} s old`;
       out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.failingSince ?? isoTime(now) });
+    }
+    const unread = this.siri()?.unreadTimes;
+    if (unread) {
+      const why = `${unread.count} SIRI time(s) cannot be read, so their calls are not shown (the first: `
+        + `${unread.example}); a time without a UTC offset is read in the feed's timezone`;
+      const since = isoTime(this.rt.lastGoodAt ?? now);
+      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${why}`, since });
     }
     if (this.skew !== undefined && Math.abs(this.skew) > this.config.maxClockSkew * 1000) {
       const s = Math.round(Math.abs(this.skew) / 1000);
@@ -298,10 +322,15 @@ export class Feed {
     if (this.config.type === 'gtfs-rt' && this.schedule) return this.schedule.scopeOf(stops, routes);
     const scope = emptyScope();
     for (const s of stops) scope.stops.add(s);
-    const seen = this.config.type === 'siri'
-      ? ((this.rt.data as SiriData | undefined)?.visits ?? []).filter((v) => stops.includes(v.stop)).map((v) => v.route)
-      : [];
-    for (const r of routes?.length ? routes : seen) scope.routes.add(r);
+    // SIRI: the lines (by LineRef and PublishedLineName) and journeys departing at the board now, so
+    // a situation for a journey follows it as the realtime data changes.
+    const at = (v: SiriVisit) => stops.includes(v.stop) || v.alias?.some((a) => stops.includes(a));
+    const shown = (v: SiriVisit) => !routes?.length || routes.includes(v.route) || routes.includes(v.line);
+    for (const v of (this.siri()?.visits ?? []).filter((x) => at(x) && shown(x))) {
+      if (!routes?.length) for (const r of [v.route, v.line]) if (r) scope.routes.add(r);
+      if (v.journey) scope.trips.add(v.journey);
+    }
+    for (const r of routes ?? []) scope.routes.add(r);
     return scope;
   }
 

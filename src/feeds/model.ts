@@ -54,10 +54,20 @@ export interface RtData {
 /** A departure as SIRI gives it (SIRI-SM MonitoredStopVisit or SIRI-ET EstimatedCall). */
 export interface SiriVisit {
   key: string;
+  /** The visit's MonitoringRef (else its delivery's), or the call's StopPointRef. */
   stop: string;
+  /** Other ids the call's stop goes by (its StopPointRef, its expected quay): a board naming one shows it. */
+  alias?: string[];
+  /** PublishedLineName, else LineRef. */
   route: string;
+  /** LineRef ('' when absent): what routes filters and situations may name. */
+  line: string;
+  /** The journey's DatedVehicleJourneyRef ('' when absent): what a situation for one journey names. */
+  journey: string;
   destination: string;
   platform: string;
+  /** The call moved to another quay than the planned one. */
+  platformChanged?: true;
   /** Aimed (timetabled) departure, ms. */
   aimed?: number;
   /** Expected departure, ms: a live prediction. */
@@ -68,6 +78,8 @@ export interface SiriVisit {
 export interface SiriData {
   timestamp: number;
   visits: SiriVisit[];
+  /** Times that could not be read (one without an offset and no zone, a malformed one), and the first of them. */
+  unreadTimes?: { count: number; example: string };
 }
 
 /** A feed alert (GTFS-realtime Alert or SIRI-SX PtSituationElement) as the board's display shows it. */
@@ -78,13 +90,17 @@ export interface FeedAlert {
   spoken?: string;
   /** Active periods, ms; empty = always while in the feed. `end` undefined = open. */
   periods: Array<{ start?: number; end?: number }>;
-  /** informed_entity (SIRI-SX: each affected stop point and line): where it is for. */
+  /** informed_entity (SIRI-SX: what it Affects, as selectors): where it is for. */
   selectors: AlertSelector[];
 }
 
-/** A GTFS-realtime EntitySelector; `tripId` from its trip descriptor. */
+/**
+ * A GTFS-realtime EntitySelector; `tripId` from its trip descriptor (SIRI-SX: a journey's
+ * DatedVehicleJourneyRef). `network`: SIRI-SX's whole network (AllLines), every board of the feed.
+ */
 export interface AlertSelector {
   agencyId?: string; routeId?: string; routeType?: number; directionId?: number; tripId?: string; stopId?: string;
+  network?: true;
 }
 
 /** A feed's alerts, and the entities that could not be read (left out). */

@@ -18,6 +18,8 @@ export interface PollOptions<T> {
   field: string;
   /** The feed's own headers (an API key): sent, never logged or shown. */
   headers?: Record<string, string>;
+  /** Each poll POSTs this body (made anew each time) instead of a conditional GET. */
+  post?: () => { body: string; contentType: string };
   interval: number;
   maxBytes: number;
   portRange: readonly [number, number];
@@ -43,6 +45,13 @@ export interface PollStatus {
   failingSince?: string;
   failures: number;
   nextPollAt?: string;
+}
+
+/** A message with the feed's header values (its keys, which a server's error may echo) masked. */
+function masked(message: string, secrets: readonly string[]): string {
+  let out = message;
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('***');
+  return out;
 }
 
 export class FeedPoll<T> {
@@ -107,12 +116,21 @@ export class FeedPoll<T> {
     const abort = new AbortController();
     this.abort = abort;
     const headers: Record<string, string> = { ...this.o.headers };
-    if (this.etag) headers['if-none-match'] = this.etag;
-    if (this.lastModified) headers['if-modified-since'] = this.lastModified;
+    const post = this.o.post?.();
+    // A POST asks anew each time (a server may answer a conditional POST with 412).
+    if (post) headers['content-type'] = post.contentType;
+    else {
+      if (this.etag) headers['if-none-match'] = this.etag;
+      if (this.lastModified) headers['if-modified-since'] = this.lastModified;
+    }
     try {
       let res;
       try {
-        res = await fetchLimited(this.o.url, { maxBytes: this.o.maxBytes, timeoutMs: FEED_TIMEOUT_MS, portRange: this.o.portRange, signal: abort.signal, field: this.o.field, headers });
+        res = await fetchLimited(this.o.url, {
+          maxBytes: this.o.maxBytes, timeoutMs: FEED_TIMEOUT_MS, portRange: this.o.portRange, signal: abort.signal,
+          field: this.o.field, headers,
+          ...(post ? { method: 'POST' as const, body: post.body } : {}),
+        });
       } catch (err) {
         // fetchLimited takes any status but 2xx for a failure; 304 is the server saying "still the same".
         if (err instanceof MldsError && err.details?.httpStatus === 304 && this.data !== undefined) {
@@ -131,7 +149,7 @@ export class FeedPoll<T> {
     } catch (err) {
       if (this.stopped) return;
       if (this.failures++ === 0) this.failingSince = this.o.clock.now();
-      this.lastFault = (err as Error).message;
+      this.lastFault = masked((err as Error).message, Object.values(this.o.headers ?? {}));
       this.lastFaultAt = this.o.clock.now();
       this.o.onFault?.(this.lastFault);
       this.schedule(this.o.interval * 1000 * Math.min(2 ** this.failures, FEED_BACKOFF_LIMIT) / 2);

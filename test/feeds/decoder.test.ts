@@ -49,7 +49,7 @@ test('the decoding thread gives what the event loop gives, fails with the decode
     assert.equal(got.timestamp, NOW);
 
     assert.deepEqual(await decoder.gtfsAlerts(Buffer.from(alerts)), await decodeAlerts(alerts));
-    const s = await decoder.siri(Buffer.from(siri));
+    const s = await decoder.siri(Buffer.from(siri), 'UTC');
     assert.deepEqual(s, await parseSiri(siri));
     assert.equal(s.visits[0].expected, Date.parse('2026-11-28T10:07:30Z'));
     const a = await decoder.siriSx(Buffer.from(sx));
@@ -57,13 +57,13 @@ test('the decoding thread gives what the event loop gives, fails with the decode
     assert.equal(a.alerts[0].text, 'Platform 2 closed');
 
     await assert.rejects(decoder.tripUpdates(Buffer.from('<html>not a feed</html>'), [], []), /wire type|field|header|varint/);
-    await assert.rejects(decoder.siri(Buffer.from('{"json": true}')), (err: Error) => err.message.length > 0);
+    await assert.rejects(decoder.siri(Buffer.from('{"json": true}'), 'UTC'), (err: Error) => err.message.length > 0);
     // The thread took the failures and goes on.
     assert.equal((await decoder.tripUpdates(Buffer.from(trips), ['T1'], [])).trips.size, 1);
 
     await until(() => !decoder.running, 10_000, 'the idle thread to exit');
     // The next body starts a new one.
-    assert.equal((await decoder.siri(Buffer.from(siri))).visits.length, 1);
+    assert.equal((await decoder.siri(Buffer.from(siri), 'UTC')).visits.length, 1);
   } finally {
     await decoder.close();
   }

@@ -99,11 +99,12 @@ export interface FeedsRig {
  * The feeds component on the configuration `raw` (departures areas included: the area type is
  * drawn by another module, the feeds read them from the file), with `files` written into the
  * service folder first. `apply` takes the control messages the feeds send (a running service's
- * control path); without it they are only recorded. `components` are the capabilities it finds, by key name.
+ * control path); without it they are only recorded. `components` are the capabilities it finds, by key name;
+ * `log` takes what the feeds log (silent by default).
  */
 export async function feedsRig(
   raw: Record<string, unknown>, clock: Clock, files: Record<string, Buffer> = {}, apply?: (q: string) => Promise<unknown>,
-  components: Record<string, unknown> = {},
+  components: Record<string, unknown> = {}, log: RuntimeContext['log'] = pino({ level: 'silent' }),
 ): Promise<FeedsRig> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-feeds-'));
   for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(dir, name), bytes);
@@ -112,7 +113,7 @@ export async function feedsRig(
   if (faults.length) throw new Error(`configuration faults: ${JSON.stringify(faults)}`);
   const applied: string[] = [];
   const ctx = {
-    log: pino({ level: 'silent' }),
+    log,
     clock,
     config: () => config,
     units: () => new Map(),
