@@ -2,6 +2,8 @@
 // a button, a transmitter's receiver, HTTP or MQTT), `showSpoken` (the area that shows what is
 // said while it is said) and `volume` (this display's announcements' volume). Their schema
 // fragment and normalization, so schema.ts and normalize.ts each carry one line.
+import type { AreaType } from './area-types/area-fields.js';
+import { kindOf } from './area-types/registry.js';
 import { parseIntLike } from './scalars.js';
 import { int } from './schema-parts.js';
 
@@ -96,7 +98,7 @@ export function readoutOf(raw: unknown): ReadoutConfig | undefined {
 
 /** `showSpoken` checked against the display's layouts: an area that cannot show text is refused. */
 export function showSpokenOf(
-  raw: unknown, layouts: ReadonlyMap<string, { areas: ReadonlyArray<{ id: string; type: string }> }>,
+  raw: unknown, layouts: ReadonlyMap<string, { areas: ReadonlyArray<{ id: string; type: AreaType }> }>,
   at: string, fault: Fault,
 ): ShowSpokenConfig | undefined {
   if (!isObj(raw) || typeof raw.layout !== 'string' || typeof raw.area !== 'string') return undefined;
@@ -104,7 +106,7 @@ export function showSpokenOf(
   if (!layout) { fault(`${at}/layout`, `no layout "${raw.layout}" in this display's "layout"`); return undefined; }
   const area = layout.areas.find((a) => a.id === raw.area);
   if (!area) { fault(`${at}/area`, `no area "${raw.area}" in layout "${raw.layout}"`); return undefined; }
-  if (area.type !== 'text') {
+  if (kindOf(area.type).spoken !== 'text') {
     fault(`${at}/area`, `"${raw.area}" is a ${area.type} area: what is spoken is shown on a text area`);
     return undefined;
   }

@@ -4,6 +4,7 @@
 // area row by row from the same BoardSource its drawer asks ("Line 7 to Airport, platform 2, in
 // 2 minutes; cancelled: line 9 to Park at 14:20"). Pictures, video, clocks and pages on the web
 // have no words and are passed over.
+import { kindOf } from '../config/area-types/registry.js';
 import type { BoardSource, Departure } from '../config/board-source.js';
 import type { AreaConfig, DisplayConfig } from '../config/types.js';
 import type { AreaState, DisplayState, Layer } from '../control/state.js';
@@ -52,8 +53,9 @@ function boardWords(area: AreaConfig, boards: BoardSource | undefined, now: numb
 }
 
 function areaWords(a: AreaState, boards: BoardSource | undefined, now: number, zone: string | undefined): string {
-  if (a.area.type === 'departures') return boardWords(a.area, boards, now, zone);
-  if (a.area.type !== 'text' || a.source === 'none' || !a.text) return '';
+  const spoken = kindOf(a.area.type).spoken;
+  if (spoken === 'board') return boardWords(a.area, boards, now, zone);
+  if (spoken !== 'text' || a.source === 'none' || !a.text) return '';
   return spokenText(a.text, 'markup' in a.area && a.area.markup === 'multi');
 }
 

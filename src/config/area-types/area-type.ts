@@ -55,6 +55,11 @@ export interface AreaKind<A extends AreaConfig = AreaConfig> {
    * into the area by the compositor, or `played` beside the displays (nothing drawn but the background).
    */
   readonly media?: 'drawn' | 'played';
+  /**
+   * What a readout says of it: `text` its text as read (and spoken words may be shown on it,
+   * `showSpoken`), `board` its departures row by row; undefined: nothing.
+   */
+  readonly spoken?: 'text' | 'board';
   /** Checks the type's own properties at load; returns the type's area (rules.base and its own fields). */
   configure(rules: AreaRules<A>): A;
   /** What a non-empty request value shows; throws MldsError (naming the area) when it cannot. */

@@ -74,6 +74,7 @@ function board(r: AreaRules): DeparturesConfig {
 export const departures: AreaKind<AreaOf<'departures'>> = {
   type: 'departures',
   keyed: false,
+  spoken: 'board',
   configure(r) {
     // A board is laid out as sign text is, without what only a free text takes.
     const { wrap: _w, graphics: _g, markup: _m, scrollDirection: _d, speak: _s, ...look } = signTextLook(r, true);

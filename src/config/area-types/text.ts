@@ -62,7 +62,7 @@ const FREE_TEXT: Omit<AreaKind<AreaOf<'text' | 'dynamic'>>, 'type' | 'configure'
 
 /** Request value shown as given; longer than the area, it scrolls. */
 export const text: AreaKind<AreaOf<'text'>> = {
-  type: 'text', ...FREE_TEXT, configure: (r) => ({ ...r.base, ...freeTextFields(r) }),
+  type: 'text', ...FREE_TEXT, spoken: 'text', configure: (r) => ({ ...r.base, ...freeTextFields(r) }),
 };
 /** Like text, updated in place without resetting the scroll. */
 export const dynamic: AreaKind<AreaOf<'dynamic'>> = {
