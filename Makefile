@@ -146,15 +146,17 @@ test-vm: test-deps build
 typecheck: deps
 	@npx tsc -p tsconfig.check.json
 
-# eslint, and the layers of src/ (.dependency-cruiser.cjs, docs/architecture.md): no folder imports
-# one beside or above it.
+# Prettier's layout, lines of at most 120 columns and eslint (docs/decisions.md, "Formatting"),
+# and the layers of src/ (.dependency-cruiser.cjs, docs/architecture.md): no folder imports one
+# beside or above it.
 lint: deps
+	@npx prettier --check --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'bench/**/*.ts'
 	@npx eslint src test bench
 	@npx depcruise src --config .dependency-cruiser.cjs --output-type err
 
 # Prettier's layout of src/, test/ and bench/ (.prettierrc.json; docs/decisions.md, "Formatting").
 format: deps
-	@npx prettier --write --log-level warn src test bench
+	@npx prettier --write --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'bench/**/*.ts'
 
 # A first run replays the example's saved requests after the boot screens. The example's
 # poller reads examples/feed/ from a small static server on port 9198 that lives as long as the service.

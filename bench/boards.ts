@@ -20,28 +20,54 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const ROUNDS = 30;
 const SECONDS = Number(process.env.MLDS_BENCH_BOARD_SECONDS ?? 10);
 
-const doc = (rows: string[]) => ({ pages: [{ lines: rows.map((t) => ({ spans: [{ text: t, font: 0 }] })) }], multi: false });
+const doc = (rows: string[]) => ({
+  pages: [{ lines: rows.map((t) => ({ spans: [{ text: t, font: 0 }] })) }],
+  multi: false,
+});
 const ROWS = ['12\tHauptbahnhof\t7 min', '5\tZoo\t12 min', '101\tFlughafen Terminal 1\t1 min', '7\tMesse Nord\t20 min'];
 const TICKED = ['12\tHauptbahnhof\t6 min', '5\tZoo\t11 min', '101\tFlughafen Terminal 1\tnow', '7\tMesse Nord\t19 min'];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function minuteTick(font: string, fontSize: number): { whole: number; tick: number; wholeUnits: number; tickUnits: number } {
+function minuteTick(
+  font: string,
+  fontSize: number,
+): { whole: number; tick: number; wholeUnits: number; tickUnits: number } {
   const options = (cellCache?: Map<unknown, unknown>) => ({
-    width: 192, height: 4 * (fontSize + 1), font, fonts: [], fontSize, wrap: false, valign: 'top' as const, align: 'left' as const,
-    overflow: 'pages' as const, pageMs: 3000, crisp: true, color: { r: 255, g: 170, b: 0 }, rtl: false, graphicSize: () => undefined,
-    columns: [{ width: 30, align: 'left' as const }, { width: 112, align: 'left' as const }, { width: 50, align: 'right' as const }],
+    width: 192,
+    height: 4 * (fontSize + 1),
+    font,
+    fonts: [],
+    fontSize,
+    wrap: false,
+    valign: 'top' as const,
+    align: 'left' as const,
+    overflow: 'pages' as const,
+    pageMs: 3000,
+    crisp: true,
+    color: { r: 255, g: 170, b: 0 },
+    rtl: false,
+    graphicSize: () => undefined,
+    columns: [
+      { width: 30, align: 'left' as const },
+      { width: 112, align: 'left' as const },
+      { width: 50, align: 'right' as const },
+    ],
     ...(cellCache ? { cellCache } : {}),
   });
-  const whole: number[] = [], tick: number[] = [];
-  let wholeUnits = 0, tickUnits = 0;
+  const whole: number[] = [],
+    tick: number[] = [];
+  let wholeUnits = 0,
+    tickUnits = 0;
   for (let r = 0; r < ROUNDS; r++) {
-    let u = measuredUnits(), t = performance.now();
+    let u = measuredUnits(),
+      t = performance.now();
     layoutBlock(doc(ROWS), options() as Parameters<typeof layoutBlock>[1]);
     whole.push(performance.now() - t);
     wholeUnits = measuredUnits() - u;
     const cache = new Map();
     layoutBlock(doc(ROWS), options(cache) as Parameters<typeof layoutBlock>[1]);
-    u = measuredUnits(); t = performance.now();
+    u = measuredUnits();
+    t = performance.now();
     layoutBlock(doc(TICKED), options(cache) as Parameters<typeof layoutBlock>[1]);
     tick.push(performance.now() - t);
     tickUnits = measuredUnits() - u;
@@ -51,14 +77,21 @@ function minuteTick(font: string, fontSize: number): { whole: number; tick: numb
 
 export async function benchBoards(): Promise<string> {
   const lines = [
-    `A four-row board (route, destination, countdown) laid out whole against its minute tick (every countdown changes) through the board's cell cache, median of ${ROUNDS}:`,
+    `A four-row board (route, destination, countdown) laid out whole against its minute tick (every countdown ` +
+      `changes) through the board's cell cache, median of ${ROUNDS}:`,
     '',
     '| font | whole board | minute tick | tick / whole | measuring units whole / tick |',
     '|---|---|---|---|---|',
   ];
-  for (const [name, file, size] of [['7x13.bdf', '7x13.bdf', 13], ['DejaVuSans 13 px', 'DejaVuSans.ttf', 13]] as const) {
+  for (const [name, file, size] of [
+    ['7x13.bdf', '7x13.bdf', 13],
+    ['DejaVuSans 13 px', 'DejaVuSans.ttf', 13],
+  ] as const) {
     const m = minuteTick(path.join(ROOT, 'fonts', file), size);
-    lines.push(`| ${name} | ${m.whole.toFixed(3)} ms | ${m.tick.toFixed(3)} ms | ${(m.tick / m.whole).toFixed(2)} | ${m.wholeUnits} / ${m.tickUnits} |`);
+    lines.push(
+      `| ${name} | ${m.whole.toFixed(3)} ms | ${m.tick.toFixed(3)} ms | ${(m.tick / m.whole).toFixed(2)} | ` +
+        `${m.wholeUnits} / ${m.tickUnits} |`,
+    );
   }
 
   const gif = makeGif(mkdtempSync(path.join(tmpdir(), 'mlds-bench-')));
@@ -70,7 +103,8 @@ export async function benchBoards(): Promise<string> {
   // Beside the frame loop, a poll every second: decoded in the event loop (in 4 ms slices), and
   // as the service does it, in the feeds' decoding thread (each poll's body is a fresh copy).
   const besides = async (decode: () => Promise<unknown>) => {
-    let polls = 0, polling = true;
+    let polls = 0,
+      polling = true;
     const poller = (async () => {
       while (polling) {
         const t = performance.now();
@@ -97,12 +131,22 @@ export async function benchBoards(): Promise<string> {
   await decoder.close();
   lines.push(
     '',
-    `${hd.name}, ${SECONDS} s of the real frame loop, alone and while a ${(buf.length / 2 ** 20).toFixed(1)} MB TripUpdates feed is decoded every second in the same process:`,
+    `${hd.name}, ${SECONDS} s of the real frame loop, alone and while a ${(buf.length / 2 ** 20).toFixed(1)} MB ` +
+      `TripUpdates feed is decoded every second in the same process:`,
     '',
     '| | decodes | frames sent | frames missed | event-loop delay p99 | CPU % of one core |',
     '|---|---|---|---|---|---|',
-    ...([['the screen alone', alone], ['decoded in the event loop, in 4 ms slices', inLoop], ['decoded in the feeds\' thread (the service)', inThread]] as const).map(([name, r]) =>
-      `| ${name} | ${r === alone ? '' : r.polls} | ${r.sent} | ${r.missed} | ${r.p99Ms.toFixed(1)} ms | ${r.cpu.toFixed(1)} |`),
+    ...(
+      [
+        ['the screen alone', alone],
+        ['decoded in the event loop, in 4 ms slices', inLoop],
+        ["decoded in the feeds' thread (the service)", inThread],
+      ] as const
+    ).map(
+      ([name, r]) =>
+        `| ${name} | ${r === alone ? '' : r.polls} | ${r.sent} | ${r.missed} | ${r.p99Ms.toFixed(1)} ms | ` +
+        `${r.cpu.toFixed(1)} |`,
+    ),
   );
   return lines.join('\n');
 }

@@ -28,30 +28,48 @@ export function bigFeed(bytes: number): { buf: Buffer; trips: string[] } {
   for (let t = 0; size < bytes; t++) {
     const tripId = `trip-${t}-${'x'.repeat(12)}`;
     trips.push(tripId);
-    const stopTimeUpdate = Array.from({ length: 20 }, (_, i) => ({ stopSequence: i + 1, stopId: `stop-${(t * 7 + i) % 5000}`, departure: { delay: (t % 300), time: now + i * 120 } }));
-    entity.push({ id: `e${t}`, tripUpdate: { trip: { tripId, routeId: `r${t % 200}`, startDate: '20261128' }, stopTimeUpdate } });
+    const stopTimeUpdate = Array.from({ length: 20 }, (_, i) => ({
+      stopSequence: i + 1,
+      stopId: `stop-${(t * 7 + i) % 5000}`,
+      departure: { delay: t % 300, time: now + i * 120 },
+    }));
+    entity.push({
+      id: `e${t}`,
+      tripUpdate: { trip: { tripId, routeId: `r${t % 200}`, startDate: '20261128' }, stopTimeUpdate },
+    });
     size += 40 + 20 * 26;
   }
-  const buf = Buffer.from(rt.FeedMessage.encode(rt.FeedMessage.create({ header: { gtfsRealtimeVersion: '2.0', timestamp: now }, entity })).finish());
+  const buf = Buffer.from(
+    rt.FeedMessage.encode(
+      rt.FeedMessage.create({ header: { gtfsRealtimeVersion: '2.0', timestamp: now }, entity }),
+    ).finish(),
+  );
   return { buf, trips };
 }
 
 /** A SIRI StopMonitoring delivery of about `bytes`. */
 export function bigSiri(bytes: number): { buf: Buffer; visits: number } {
-  const visit = (i: number) => `<MonitoredStopVisit><MonitoringRef>STOP${i % 500}</MonitoringRef>`
-    + `<MonitoredVehicleJourney><LineRef>L${i % 90}</LineRef>`
-    + '<FramedVehicleJourneyRef><DataFrameRef>2026-11-28</DataFrameRef>'
-    + `<DatedVehicleJourneyRef>J${i}</DatedVehicleJourneyRef></FramedVehicleJourneyRef>`
-    + `<PublishedLineName>${i % 90}</PublishedLineName><DestinationName>Destination ${i % 77}</DestinationName>`
-    + `<MonitoredCall><StopPointRef>STOP${i % 500}</StopPointRef>`
-    + '<AimedDepartureTime>2026-11-28T11:05:00+01:00</AimedDepartureTime>'
-    + '<ExpectedDepartureTime>2026-11-28T11:07:30+01:00</ExpectedDepartureTime>'
-    + '<DeparturePlatformName>2</DeparturePlatformName></MonitoredCall></MonitoredVehicleJourney></MonitoredStopVisit>\n';
-  const parts = ['<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery>'
-    + '<ResponseTimestamp>2026-11-28T10:00:00Z</ResponseTimestamp><StopMonitoringDelivery>'];
+  const visit = (i: number) =>
+    `<MonitoredStopVisit><MonitoringRef>STOP${i % 500}</MonitoringRef>` +
+    `<MonitoredVehicleJourney><LineRef>L${i % 90}</LineRef>` +
+    '<FramedVehicleJourneyRef><DataFrameRef>2026-11-28</DataFrameRef>' +
+    `<DatedVehicleJourneyRef>J${i}</DatedVehicleJourneyRef></FramedVehicleJourneyRef>` +
+    `<PublishedLineName>${i % 90}</PublishedLineName><DestinationName>Destination ${i % 77}</DestinationName>` +
+    `<MonitoredCall><StopPointRef>STOP${i % 500}</StopPointRef>` +
+    '<AimedDepartureTime>2026-11-28T11:05:00+01:00</AimedDepartureTime>' +
+    '<ExpectedDepartureTime>2026-11-28T11:07:30+01:00</ExpectedDepartureTime>' +
+    '<DeparturePlatformName>2</DeparturePlatformName></MonitoredCall></MonitoredVehicleJourney></MonitoredStopVisit>\n';
+  const parts = [
+    '<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceDelivery>' +
+      '<ResponseTimestamp>2026-11-28T10:00:00Z</ResponseTimestamp><StopMonitoringDelivery>',
+  ];
   let size = 0;
   let n = 0;
-  while (size < bytes) { const v = visit(n++); parts.push(v); size += v.length; }
+  while (size < bytes) {
+    const v = visit(n++);
+    parts.push(v);
+    size += v.length;
+  }
   parts.push('</StopMonitoringDelivery></ServiceDelivery></Siri>');
   return { buf: Buffer.from(parts.join('')), visits: n };
 }
@@ -60,8 +78,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const SCHEDULE_ROUNDS = Number(process.env.MLDS_BENCH_SCHEDULE_ROUNDS ?? 3);
 
 interface Loaded {
-  trips: number; stopTimes: number; seconds: number; cpuSeconds: number;
-  peakMB: number; keptMB: number; blockMs: number;
+  trips: number;
+  stopTimes: number;
+  seconds: number;
+  cpuSeconds: number;
+  peakMB: number;
+  keptMB: number;
+  blockMs: number;
 }
 
 async function loadInChild(mode: 'inflate' | 'read', file: string, stop = ''): Promise<Loaded> {
@@ -87,22 +110,26 @@ export async function benchSchedule(): Promise<string> {
     const base = m('inflate', 'seconds');
     const baseCpu = m('inflate', 'cpuSeconds');
     const cells = (k: string) => [
-      `${m(k, 'trips')} / ${m(k, 'stopTimes')}`, m(k, 'seconds').toFixed(2), (m(k, 'seconds') / base).toFixed(1),
-      (m(k, 'cpuSeconds') / baseCpu).toFixed(1), m(k, 'peakMB').toFixed(0), m(k, 'keptMB').toFixed(0),
+      `${m(k, 'trips')} / ${m(k, 'stopTimes')}`,
+      m(k, 'seconds').toFixed(2),
+      (m(k, 'seconds') / base).toFixed(1),
+      (m(k, 'cpuSeconds') / baseCpu).toFixed(1),
+      m(k, 'peakMB').toFixed(0),
+      m(k, 'keptMB').toFixed(0),
       `${m(k, 'blockMs').toFixed(0)} ms`,
     ];
     const row = (label: string, k: string) => `| ${label} | ${cells(k).join(' | ')} |`;
     const zipMB = (statSync(file).size / 2 ** 20).toFixed(1);
     return [
-      `A subway-sized GTFS schedule (${TRIPS} trips x ${STOPS_PER_TRIP} stops, ${TRIPS * STOPS_PER_TRIP} stop times;`
-        + ` a ${zipMB} MB zip), read as the service reads it (in the schedule's thread),`
-        + ` each read in a process of its own, median of ${SCHEDULE_ROUNDS}:`,
+      `A subway-sized GTFS schedule (${TRIPS} trips x ${STOPS_PER_TRIP} stops, ${TRIPS * STOPS_PER_TRIP} stop times;` +
+        ` a ${zipMB} MB zip), read as the service reads it (in the schedule's thread),` +
+        ` each read in a process of its own, median of ${SCHEDULE_ROUNDS}:`,
       '',
-      '| | trips / stop times kept | s | time x inflating alone | CPU x inflating alone | peak RSS growth MB '
-        + '| RSS kept MB | event loop held at most |',
+      '| | trips / stop times kept | s | time x inflating alone | CPU x inflating alone | peak RSS growth MB ' +
+        '| RSS kept MB | event loop held at most |',
       '|---|---|---|---|---|---|---|---|',
-      `| inflating the zip's files alone (the baseline) | | ${base.toFixed(2)} | 1.0 | 1.0 `
-        + `| ${m('inflate', 'peakMB').toFixed(0)} | | ${m('inflate', 'blockMs').toFixed(0)} ms |`,
+      `| inflating the zip's files alone (the baseline) | | ${base.toFixed(2)} | 1.0 | 1.0 ` +
+        `| ${m('inflate', 'peakMB').toFixed(0)} | | ${m('inflate', 'blockMs').toFixed(0)} ms |`,
       row('a stop one trip in five calls at', 'S1'),
       row('the interchange every trip calls at', 'HUB'),
     ].join('\n');
@@ -155,18 +182,24 @@ export async function benchFeeds(): Promise<string> {
     siriBlock = Math.max(siriBlock, h.max / 1e6);
   }
   return [
-    `A ${(buf.length / 2 ** 20).toFixed(1)} MB TripUpdates feed (${trips.length} trips x 20 stops), median of ${ROUNDS}:`,
+    `A ${(buf.length / 2 ** 20).toFixed(1)} MB TripUpdates feed (${trips.length} trips x 20 stops), median of ` +
+      `${ROUNDS}:`,
     '',
     '| | ms | x bindings alone |',
     '|---|---|---|',
     `| \`FeedMessage.decode\` (the bindings alone, one call) | ${w.toFixed(0)} | 1.00 |`,
-    `| feeds: decoded by entity, the trips of a board kept | ${median(ours).toFixed(0)} | ${(median(ours) / w).toFixed(2)} |`,
-    `| feeds: decoded by entity, every trip kept | ${median(oursAll).toFixed(0)} | ${(median(oursAll) / w).toFixed(2)} |`,
+    `| feeds: decoded by entity, the trips of a board kept | ${median(ours).toFixed(0)} | ` +
+      `${(median(ours) / w).toFixed(2)} |`,
+    `| feeds: decoded by entity, every trip kept | ${median(oursAll).toFixed(0)} | ` +
+      `${(median(oursAll) / w).toFixed(2)} |`,
     '',
-    `The event loop (where frames are drawn) is held at most ${oursBlock.toFixed(1)} ms at a time while the feeds decode, against ${wholeBlock.toFixed(0)} ms for the one call.`,
+    `The event loop (where frames are drawn) is held at most ${oursBlock.toFixed(1)} ms at a time while the ` +
+      `feeds decode, against ${wholeBlock.toFixed(0)} ms for the one call.`,
     '',
-    `A ${(siri.buf.length / 2 ** 20).toFixed(1)} MB SIRI StopMonitoring delivery (${siri.visits} visits): parsed whole in ${median(siriWhole).toFixed(0)} ms (one call),`
-      + ` by journey in ${median(siriOurs).toFixed(0)} ms, holding the event loop at most ${siriBlock.toFixed(1)} ms at a time.`,
+    `A ${(siri.buf.length / 2 ** 20).toFixed(1)} MB SIRI StopMonitoring delivery (${siri.visits} visits): parsed ` +
+      `whole in ${median(siriWhole).toFixed(0)} ms (one call),` +
+      ` by journey in ${median(siriOurs).toFixed(0)} ms, holding the event loop at most ${siriBlock.toFixed(1)} ` +
+      `ms at a time.`,
     '',
     await benchSchedule(),
   ].join('\n');

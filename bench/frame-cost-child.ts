@@ -20,7 +20,10 @@ async function child(screen: string, frames: number): Promise<void> {
   const s = screens(gif)[screen as 'led' | 'hd'];
   let wake: (() => void) | undefined;
   const loop = await benchLoop(compositorFor(s, Date.now() - 2000), 50, () => wake?.());
-  const sent = () => new Promise<void>((r) => { wake = r; });
+  const sent = () =>
+    new Promise<void>((r) => {
+      wake = r;
+    });
   const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   loop.start();
   // Warm-up: the first frames paint everything, decode fonts and compile.

@@ -23,11 +23,15 @@ import type { Compositor } from '../src/render/compositor.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-interface SpaceStats { spaceName: string; spaceUsedSize: number }
+interface SpaceStats {
+  spaceName: string;
+  spaceUsedSize: number;
+}
 const YOUNG = new Set(['new_space', 'new_large_object_space']);
 const youngUsed = (spaces: Array<{ space_name: string; space_used_size: number }>) =>
   spaces.reduce((sum, x) => sum + (YOUNG.has(x.space_name) ? x.space_used_size : 0), 0);
-const youngUsedOf = (spaces: SpaceStats[]) => spaces.reduce((sum, x) => sum + (YOUNG.has(x.spaceName) ? x.spaceUsedSize : 0), 0);
+const youngUsedOf = (spaces: SpaceStats[]) =>
+  spaces.reduce((sum, x) => sum + (YOUNG.has(x.spaceName) ? x.spaceUsedSize : 0), 0);
 
 /**
  * Counts GC events from now on: scavenges and the rest (mark-compact, incremental marking, weak
@@ -36,10 +40,12 @@ const youngUsedOf = (spaces: SpaceStats[]) => spaces.reduce((sum, x) => sum + (Y
  * allocation a scavenge count only samples.
  */
 export function countCollections(): () => { scavenges: number; other: number; youngBytes: number } {
-  let scavenges = 0, other = 0;
+  let scavenges = 0,
+    other = 0;
   const obs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      if ((e as unknown as { detail?: { kind: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
+      if ((e as unknown as { detail?: { kind: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR)
+        scavenges++;
       else other++;
     }
   });
@@ -49,9 +55,17 @@ export function countCollections(): () => { scavenges: number; other: number; yo
   const start = youngUsed(v8.getHeapSpaceStatistics());
   return () => {
     const end = youngUsed(v8.getHeapSpaceStatistics());
-    const stats = (profiler.stop() as unknown as { statistics: Array<{ beforeGC: { heapSpaceStatistics: SpaceStats[] }; afterGC: { heapSpaceStatistics: SpaceStats[] } }> }).statistics;
+    const stats = (
+      profiler.stop() as unknown as {
+        statistics: Array<{
+          beforeGC: { heapSpaceStatistics: SpaceStats[] };
+          afterGC: { heapSpaceStatistics: SpaceStats[] };
+        }>;
+      }
+    ).statistics;
     let collected = 0;
-    for (const g of stats) collected += youngUsedOf(g.beforeGC.heapSpaceStatistics) - youngUsedOf(g.afterGC.heapSpaceStatistics);
+    for (const g of stats)
+      collected += youngUsedOf(g.beforeGC.heapSpaceStatistics) - youngUsedOf(g.afterGC.heapSpaceStatistics);
     obs.disconnect();
     return { scavenges, other, youngBytes: end - start + collected };
   };
@@ -85,7 +99,11 @@ export async function wakeCost(seconds: number, periodMs: number): Promise<numbe
   const c = process.cpuUsage();
   const end = Date.now() + seconds * 1000;
   await new Promise<void>((done) => {
-    const tick = () => { n++; if (Date.now() < end) setTimeout(tick, periodMs); else done(); };
+    const tick = () => {
+      n++;
+      if (Date.now() < end) setTimeout(tick, periodMs);
+      else done();
+    };
     setTimeout(tick, periodMs);
   });
   const d = process.cpuUsage(c);
@@ -100,13 +118,20 @@ const quiet = { warn() {}, info() {} };
  * the native timer (backToBackCost's simulated time).
  */
 export async function benchLoop(
-  c: Compositor, fps: number, onSent?: () => void,
+  c: Compositor,
+  fps: number,
+  onSent?: () => void,
   time: { now?: () => number; clock?: ClockFactory } = {},
 ): Promise<FrameLoop> {
   const runner = new OutputRunner(new VirtualOutput(), quiet);
   await runner.start(c.unit.width, c.unit.height);
   const sink = onSent
-    ? (f: Frame) => { const done = runner.submit(f); if (typeof done === 'boolean') onSent(); else void done.then(onSent); return done; }
+    ? (f: Frame) => {
+        const done = runner.submit(f);
+        if (typeof done === 'boolean') onSent();
+        else void done.then(onSent);
+        return done;
+      }
     : (f: Frame) => runner.submit(f);
   return new FrameLoop(c, sink, time.now ?? Date.now, { fps, clock: time.clock ?? frameClock() });
 }
@@ -118,16 +143,35 @@ export async function benchLoop(
 export async function instructionsPerFrame(screen: string, frames = 100): Promise<number | undefined> {
   if (spawnSync('valgrind', ['--version']).status !== 0) return undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-callgrind-'));
-  const child = spawn('valgrind', [
-    '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${dir}/cg.%p`,
-    process.execPath, '--import', 'tsx', path.join(HERE, 'frame-cost-child.ts'), screen, String(frames),
-  ], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${dir}/cg.%p`,
+      process.execPath,
+      '--import',
+      'tsx',
+      path.join(HERE, 'frame-cost-child.ts'),
+      screen,
+      String(frames),
+    ],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   let json = '';
-  child.stdout.on('data', (d: Buffer) => { json += d; });
+  child.stdout.on('data', (d: Buffer) => {
+    json += d;
+  });
   const toggle = (on: boolean) => spawnSync('callgrind_control', ['-i', on ? 'on' : 'off', String(child.pid)]);
   for await (const line of createInterface({ input: child.stderr })) {
-    if (line === 'READY') { toggle(true); child.stdin.write('go\n'); }
-    if (line === 'COUNTED') { toggle(false); child.stdin.write('go\n'); }
+    if (line === 'READY') {
+      toggle(true);
+      child.stdin.write('go\n');
+    }
+    if (line === 'COUNTED') {
+      toggle(false);
+      child.stdin.write('go\n');
+    }
   }
   await new Promise((r) => child.once('close', r));
   const counted = (JSON.parse(json || '{}') as { rendered?: number }).rendered;
@@ -151,11 +195,21 @@ export async function backToBackCost(c: Compositor, fps: number, seconds: number
   let now = Date.now();
   const clock: ClockFactory = (callback) => {
     let pending: NodeJS.Immediate | undefined;
-    const disarm = () => { if (pending) clearImmediate(pending); pending = undefined; };
+    const disarm = () => {
+      if (pending) clearImmediate(pending);
+      pending = undefined;
+    };
     return {
       // At least a microsecond on: a delay under half a microsecond arms as 0 and would
       // find the frame not yet due, over and over.
-      arm(us) { disarm(); pending = setImmediate(() => { pending = undefined; now += Math.max(1, us) / 1000; callback(); }); },
+      arm(us) {
+        disarm();
+        pending = setImmediate(() => {
+          pending = undefined;
+          now += Math.max(1, us) / 1000;
+          callback();
+        });
+      },
       disarm,
       close: disarm,
     };
@@ -167,7 +221,8 @@ export async function backToBackCost(c: Compositor, fps: number, seconds: number
   };
   loop.start();
   await run(2000); // warm-up: the first frame paints everything, then the code is compiled
-  const t0 = now, cpu0 = process.cpuUsage();
+  const t0 = now,
+    cpu0 = process.cpuUsage();
   await run(seconds * 1000);
   const cpu = process.cpuUsage(cpu0);
   loop.stop();

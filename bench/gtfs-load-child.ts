@@ -9,7 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import yauzl from 'yauzl';
 
 const built = new URL('../dist/feeds/schedule-reader.js', import.meta.url).href;
-const { ScheduleReader } = await import(built) as typeof import('../src/feeds/schedule-reader.js');
+const { ScheduleReader } = (await import(built)) as typeof import('../src/feeds/schedule-reader.js');
 
 async function inflate(file: string): Promise<void> {
   const zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false });
@@ -24,7 +24,9 @@ const [mode, file, stop] = process.argv.slice(2);
 global.gc?.();
 const base = process.memoryUsage().rss;
 let peak = base;
-const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 10);
+const sample = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 10);
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
 const started = performance.now();
@@ -45,8 +47,14 @@ delay.disable();
 clearInterval(sample);
 peak = Math.max(peak, process.memoryUsage().rss);
 global.gc?.();
-process.stdout.write(JSON.stringify({
-  ...kept, seconds, cpuSeconds: (used.user + used.system) / 1e6,
-  peakMB: (peak - base) / 2 ** 20, keptMB: (process.memoryUsage().rss - base) / 2 ** 20, blockMs: delay.max / 1e6,
-  held: schedule !== undefined || mode === 'inflate',
-}));
+process.stdout.write(
+  JSON.stringify({
+    ...kept,
+    seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    peakMB: (peak - base) / 2 ** 20,
+    keptMB: (process.memoryUsage().rss - base) / 2 ** 20,
+    blockMs: delay.max / 1e6,
+    held: schedule !== undefined || mode === 'inflate',
+  }),
+);

@@ -18,7 +18,10 @@ function stopTimes(): Readable {
   let t = 0;
   return new Readable({
     read() {
-      if (t >= TRIPS) { this.push(null); return; }
+      if (t >= TRIPS) {
+        this.push(null);
+        return;
+      }
       const lines = t === 0 ? ['trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign'] : [];
       for (const end = Math.min(TRIPS, t + 200); t < end; t++) {
         const start = 5 * 3600 + (t % 1000) * 60;
@@ -38,7 +41,11 @@ const text = (rows: string[][]) => Buffer.from(rows.map((r) => r.join(',')).join
 /** Writes the schedule's zip (deflated, as agencies publish it) to `file`. */
 export async function writeRealSchedule(file: string): Promise<void> {
   const zip = new yazl.ZipFile();
-  const stops = [['stop_id', 'stop_name'], ['S1', 'Small Street'], ['HUB', 'Times Sq - 42 St']];
+  const stops = [
+    ['stop_id', 'stop_name'],
+    ['S1', 'Small Street'],
+    ['HUB', 'Times Sq - 42 St'],
+  ];
   for (let s = 0; s < 400; s++) stops.push([`${100 + s}N`, `Station ${s} Northbound`]);
   const trips = [['route_id', 'service_id', 'trip_id', 'trip_headsign']];
   const services = ['Weekday', 'Saturday', 'Sunday'];
@@ -46,8 +53,18 @@ export async function writeRealSchedule(file: string): Promise<void> {
   const routes = [['route_id', 'route_short_name', 'route_long_name', 'route_type']];
   for (let r = 0; r < 25; r++) routes.push([`R${r}`, String(r + 1), `Line ${r + 1} Local`, '1']);
   const week = [
-    ['service_id', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'start_date',
-      'end_date'],
+    [
+      'service_id',
+      'monday',
+      'tuesday',
+      'wednesday',
+      'thursday',
+      'friday',
+      'saturday',
+      'sunday',
+      'start_date',
+      'end_date',
+    ],
     ['Weekday', '1', '1', '1', '1', '1', '0', '0', '20260101', '20271231'],
     ['Saturday', '0', '0', '0', '0', '0', '1', '0', '20260101', '20271231'],
     ['Sunday', '0', '0', '0', '0', '0', '0', '1', '20260101', '20271231'],

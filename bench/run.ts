@@ -36,7 +36,8 @@ const sections: Array<[string, () => Promise<string>]> = [
 const out: string[] = [
   '# Performance',
   '',
-  `Latest \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}.`,
+  `Latest \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${cpus().length} ` +
+    `x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}.`,
   'Figures are ratios against a baseline measured in the same run; absolute numbers move with the shared machine.',
 ];
 for (const [title, run] of sections) {

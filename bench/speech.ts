@@ -1,6 +1,7 @@
 // Speech latency: from GET /announce to the announcement's WAV complete in the file sink
 // (MLDS_AUDIO_SINK=file:), one at a time, against what espeak-ng, sox (which the service
-// resamples with) and ffmpeg take alone on the same words. `benchSpeech()` returns markdown lines; run alone with `node --import tsx bench/speech.ts`.
+// resamples with) and ffmpeg take alone on the same words. `benchSpeech()` returns markdown lines; run alone with `node
+// --import tsx bench/speech.ts`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -12,7 +13,10 @@ import { speechConfig } from '../test/speech/audio.js';
 const ROUNDS = Number(process.env.MLDS_BENCH_SPEECH_ROUNDS ?? 20);
 const TEXT = 'The next train to Central Station departs from platform two.';
 
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * p))];
+};
 
 function alone(dir: string): { espeak: number; sox: number; ffmpeg: number } {
   const words = path.join(dir, 'w.wav');
@@ -20,10 +24,44 @@ function alone(dir: string): { espeak: number; sox: number; ffmpeg: number } {
   execFileSync('espeak-ng', ['-v', 'en', '-s', '160', '-a', '160', '-w', words, TEXT]);
   const espeak = performance.now() - t;
   t = performance.now();
-  execFileSync('sox', ['-V1', '-G', words, '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-t', 'wav', path.join(dir, 's.wav')]);
+  execFileSync('sox', [
+    '-V1',
+    '-G',
+    words,
+    '-r',
+    '16000',
+    '-c',
+    '1',
+    '-b',
+    '16',
+    '-e',
+    'signed-integer',
+    '-t',
+    'wav',
+    path.join(dir, 's.wav'),
+  ]);
   const sox = performance.now() - t;
   t = performance.now();
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1', '-i', words, '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', '-y', path.join(dir, 'o.wav')]);
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-threads',
+    '1',
+    '-i',
+    words,
+    '-ac',
+    '1',
+    '-ar',
+    '16000',
+    '-c:a',
+    'pcm_s16le',
+    '-f',
+    'wav',
+    '-y',
+    path.join(dir, 'o.wav'),
+  ]);
   return { espeak, sox, ffmpeg: performance.now() - t };
 }
 
@@ -34,7 +72,11 @@ export async function benchSpeech(): Promise<string> {
   const sd = serviceDir(speechConfig());
   const svc = await start(sd);
   const load0 = loadavg()[0];
-  const toFile: number[] = [], toSound: number[] = [], espeak: number[] = [], sox: number[] = [], ffmpeg: number[] = [];
+  const toFile: number[] = [],
+    toSound: number[] = [],
+    espeak: number[] = [],
+    sox: number[] = [],
+    ffmpeg: number[] = [];
   try {
     for (let n = 1; n <= ROUNDS; n++) {
       const t = performance.now();
@@ -44,8 +86,18 @@ export async function benchSpeech(): Promise<string> {
       await until(() => existsSync(file), 30_000, file, 2);
       toFile.push(performance.now() - t);
       // The next one starts once this one has been heard (the sink holds it for its length).
-      await until(async () => ((await get(svc, '/status')).json.components as Record<string, { speaking: unknown }>).speech.speaking === null, 30_000, 'idle', 20);
-      toSound.push(((await get(svc, '/status')).json.components as Record<string, { last: { latencyMs: number } }>).speech.last.latencyMs);
+      await until(
+        async () =>
+          ((await get(svc, '/status')).json.components as Record<string, { speaking: unknown }>).speech.speaking ===
+          null,
+        30_000,
+        'idle',
+        20,
+      );
+      toSound.push(
+        ((await get(svc, '/status')).json.components as Record<string, { last: { latencyMs: number } }>).speech.last
+          .latencyMs,
+      );
       const a = alone(out);
       espeak.push(a.espeak);
       sox.push(a.sox);
@@ -55,11 +107,15 @@ export async function benchSpeech(): Promise<string> {
     await svc.close();
     sd.cleanup();
     rmSync(out, { recursive: true, force: true });
-    if (before === undefined) delete process.env.MLDS_AUDIO_SINK; else process.env.MLDS_AUDIO_SINK = before;
+    if (before === undefined) delete process.env.MLDS_AUDIO_SINK;
+    else process.env.MLDS_AUDIO_SINK = before;
   }
   const f = (x: number) => x.toFixed(0);
   return [
-    `"${TEXT}" (${TEXT.length} characters), voice en, 160 words a minute, no chime; ${ROUNDS} announcements one at a time; load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`, '',
+    `"${TEXT}" (${TEXT.length} characters), voice en, 160 words a minute, no chime; ${ROUNDS} announcements one ` +
+      `at a time; load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores, ` +
+      `shared).`,
+    '',
     '| measure | p50 | p90 |',
     '|---|---|---|',
     `| /announce to the complete WAV (file sink) | **${f(pct(toFile, 0.5))} ms** | ${f(pct(toFile, 0.9))} ms |`,

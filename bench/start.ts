@@ -28,8 +28,14 @@ http.createServer((req, res) => {
  * The environment the device's unit gives the service: its Environment= lines, and for
  * CacheDirectory= the CACHE_DIRECTORY systemd sets (here below `cacheRoot`).
  */
-export function unitEnvironment(unit = readFileSync(path.join(REPO, 'systemd/mlds.service'), 'utf8'), cacheRoot?: string): Record<string, string> {
-  const pairs = unit.split('\n').filter((l) => l.startsWith('Environment=')).flatMap((l) => l.slice('Environment='.length).trim().split(/\s+/));
+export function unitEnvironment(
+  unit = readFileSync(path.join(REPO, 'systemd/mlds.service'), 'utf8'),
+  cacheRoot?: string,
+): Record<string, string> {
+  const pairs = unit
+    .split('\n')
+    .filter((l) => l.startsWith('Environment='))
+    .flatMap((l) => l.slice('Environment='.length).trim().split(/\s+/));
   const env = Object.fromEntries(pairs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
   const cache = /^CacheDirectory=(\S+)/m.exec(unit)?.[1];
   if (cache && cacheRoot) env.CACHE_DIRECTORY = path.join(cacheRoot, cache);
@@ -43,7 +49,10 @@ function unitScript(unit = readFileSync(path.join(REPO, 'systemd/mlds.service'),
   return path.join(REPO, script);
 }
 
-function median(xs: number[]): number { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -55,9 +64,15 @@ async function freePort(): Promise<number> {
 
 function answers(port: number, urlPath: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = get({ host: '127.0.0.1', port, path: urlPath, timeout: 1000 }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode === 200)); });
+    const req = get({ host: '127.0.0.1', port, path: urlPath, timeout: 1000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+    });
     req.on('error', () => resolve(false));
-    req.on('timeout', () => { req.destroy(); resolve(false); });
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -74,21 +89,38 @@ async function timeToAnswer(child: ChildProcess, t0: number, port: number, urlPa
 export function memory(pid: number): { rss: number; anon: number; file: number } {
   const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
   const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN) / 1024;
-  const rss = kb('Rss'), anon = kb('Anonymous');
+  const rss = kb('Rss'),
+    anon = kb('Anonymous');
   return { rss, anon, file: rss - anon };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
-  await new Promise((r) => { child.once('exit', r); child.kill(); });
+  await new Promise((r) => {
+    child.once('exit', r);
+    child.kill();
+  });
 }
 
-interface Round { ms: number; rss: number; anon: number; file: number }
+interface Round {
+  ms: number;
+  rss: number;
+  anon: number;
+  file: number;
+}
 
-async function once(args: (port: number) => string[], urlPath: string, idleMs: number, env: Record<string, string> = {}): Promise<Round> {
+async function once(
+  args: (port: number) => string[],
+  urlPath: string,
+  idleMs: number,
+  env: Record<string, string> = {},
+): Promise<Round> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, args(port), { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, args(port), {
+    stdio: ['ignore', 'ignore', 'ignore'],
+    env: { ...process.env, ...env },
+  });
   try {
     const ms = await timeToAnswer(child, t0, port, urlPath);
     await new Promise((r) => setTimeout(r, idleMs));
@@ -108,16 +140,34 @@ export async function benchStart(): Promise<string> {
   const env = unitEnvironment(undefined, path.join(dir, 'cache'));
   const script = unitScript();
   const load0 = loadavg()[0];
-  const svc: Round[] = [], bare: Round[] = [];
-  const service = (i: number, idleMs: number) => once((port) => [script, 'start', '--config', path.join(dir, 'config.json'),
-    '--port', String(port), '--state-dir', path.join(dir, `state${i}`)], '/status', idleMs, env);
+  const svc: Round[] = [],
+    bare: Round[] = [];
+  const service = (i: number, idleMs: number) =>
+    once(
+      (port) => [
+        script,
+        'start',
+        '--config',
+        path.join(dir, 'config.json'),
+        '--port',
+        String(port),
+        '--state-dir',
+        path.join(dir, `state${i}`),
+      ],
+      '/status',
+      idleMs,
+      env,
+    );
   let first: Round;
   try {
     // A device's first start of this build: no code cache; it writes one 10 s after the start.
     if (env.CACHE_DIRECTORY) mkdirSync(env.CACHE_DIRECTORY, { recursive: true });
     first = await service(-1, 12_000);
-    const cached = env.CACHE_DIRECTORY ? readdirSync(env.CACHE_DIRECTORY).filter((f) => f.endsWith('.v8cache')).length : 0;
-    if (env.CACHE_DIRECTORY && cached !== 1) throw new Error(`the first start left ${cached} code caches in ${env.CACHE_DIRECTORY}`);
+    const cached = env.CACHE_DIRECTORY
+      ? readdirSync(env.CACHE_DIRECTORY).filter((f) => f.endsWith('.v8cache')).length
+      : 0;
+    if (env.CACHE_DIRECTORY && cached !== 1)
+      throw new Error(`the first start left ${cached} code caches in ${env.CACHE_DIRECTORY}`);
     for (let i = 0; i < ROUNDS; i++) {
       bare.push(await once((port) => ['-e', BARE, String(port)], '/', 3000));
       svc.push(await service(i, 3000));
@@ -126,26 +176,38 @@ export async function benchStart(): Promise<string> {
     rmSync(dir, { recursive: true, force: true });
   }
   const m = (rs: Round[], k: keyof Round) => median(rs.map((r) => r[k]));
-  const envShown = Object.entries(env).map(([k, v]) => `${k}=${k === 'CACHE_DIRECTORY' ? '<temporary>' : v}`).join(' ') || 'none';
+  const envShown =
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${k === 'CACHE_DIRECTORY' ? '<temporary>' : v}`)
+      .join(' ') || 'none';
   return [
-    `${ROUNDS} alternating rounds; load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (2 cores, shared).`,
-    'Start: spawn to the first 200 answer (the service on /status, the bare node:http process on /), '
-      + 'polled every 5 ms.',
-    `The service runs as the device starts it: ${path.relative(REPO, script)}, `
-      + `with the environment of systemd/mlds.service (${envShown}); the bare process without it.`,
-    `The rounds are the starts after the first, which wrote the code cache; that first start took ${first.ms.toFixed(0)} ms.`,
-    'Memory: /proc/<pid>/smaps_rollup 3 s after that answer, medians.', '',
+    `${ROUNDS} alternating rounds; load average ${load0.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at ` +
+      `the end (2 cores, shared).`,
+    'Start: spawn to the first 200 answer (the service on /status, the bare node:http process on /), ' +
+      'polled every 5 ms.',
+    `The service runs as the device starts it: ${path.relative(REPO, script)}, ` +
+      `with the environment of systemd/mlds.service (${envShown}); the bare process without it.`,
+    `The rounds are the starts after the first, which wrote the code cache; that first start took ` +
+      `${first.ms.toFixed(0)} ms.`,
+    'Memory: /proc/<pid>/smaps_rollup 3 s after that answer, medians.',
+    '',
     '| measure | bare node:http | service, example configuration | service / bare | target |',
     '|---|---|---|---|---|',
-    `| start to first answer | ${m(bare, 'ms').toFixed(0)} ms | **${m(svc, 'ms').toFixed(0)} ms** | ${(m(svc, 'ms') / m(bare, 'ms')).toFixed(2)} | under 500 ms |`,
-    `| RSS idle | ${m(bare, 'rss').toFixed(1)} MB | **${m(svc, 'rss').toFixed(1)} MB** | ${(m(svc, 'rss') / m(bare, 'rss')).toFixed(2)} | under 90 MB |`,
-    `| of it anonymous (heaps, canvases, buffers) | ${m(bare, 'anon').toFixed(1)} MB | ${m(svc, 'anon').toFixed(1)} MB | ${(m(svc, 'anon') / m(bare, 'anon')).toFixed(2)} | |`,
-    `| of it file-backed (node, native libraries) | ${m(bare, 'file').toFixed(1)} MB | ${m(svc, 'file').toFixed(1)} MB | ${(m(svc, 'file') / m(bare, 'file')).toFixed(2)} | |`,
+    `| start to first answer | ${m(bare, 'ms').toFixed(0)} ms | **${m(svc, 'ms').toFixed(0)} ms** | ` +
+      `${(m(svc, 'ms') / m(bare, 'ms')).toFixed(2)} | under 500 ms |`,
+    `| RSS idle | ${m(bare, 'rss').toFixed(1)} MB | **${m(svc, 'rss').toFixed(1)} MB** | ` +
+      `${(m(svc, 'rss') / m(bare, 'rss')).toFixed(2)} | under 90 MB |`,
+    `| of it anonymous (heaps, canvases, buffers) | ${m(bare, 'anon').toFixed(1)} MB | ` +
+      `${m(svc, 'anon').toFixed(1)} MB | ${(m(svc, 'anon') / m(bare, 'anon')).toFixed(2)} | |`,
+    `| of it file-backed (node, native libraries) | ${m(bare, 'file').toFixed(1)} MB | ` +
+      `${m(svc, 'file').toFixed(1)} MB | ${(m(svc, 'file') / m(bare, 'file')).toFixed(2)} | |`,
     '',
-    `Targets: start at most 3 times the bare process's: ${verdict(m(svc, 'ms') / m(bare, 'ms') <= 3)}; `
-      + `idle anonymous memory at most 3 times: ${verdict(m(svc, 'anon') / m(bare, 'anon') <= 3)}; `
-      + `idle RSS at most 1.5 times: ${verdict(m(svc, 'rss') / m(bare, 'rss') <= 1.5)}.`,
-    'What the unit pays for is the anonymous memory: the kernel drops clean file-backed pages (code, fonts) under pressure and reads them again, and the service no longer drops them itself after the start (that lowered RSS, not memory in use).',
+    `Targets: start at most 3 times the bare process's: ${verdict(m(svc, 'ms') / m(bare, 'ms') <= 3)}; ` +
+      `idle anonymous memory at most 3 times: ${verdict(m(svc, 'anon') / m(bare, 'anon') <= 3)}; ` +
+      `idle RSS at most 1.5 times: ${verdict(m(svc, 'rss') / m(bare, 'rss') <= 1.5)}.`,
+    'What the unit pays for is the anonymous memory: the kernel drops clean file-backed pages (code, fonts) ' +
+      'under pressure and reads them again, and the service no longer drops them itself after the start (that ' +
+      'lowered RSS, not memory in use).',
   ].join('\n');
 }
 

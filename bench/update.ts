@@ -24,13 +24,26 @@ export async function benchUpdate(): Promise<string> {
   // Only the file stays: the bundle is served by another process, so this one's RSS is the service's.
   const { file, sha256 } = rig.bundle('9.9.9', MB * 1024 * 1024);
   const port = await freePort();
-  const server = spawn('python3', ['-m', 'http.server', '--bind', '127.0.0.1', '--directory', path.dirname(file), String(port)], { stdio: 'ignore' });
+  const server = spawn(
+    'python3',
+    ['-m', 'http.server', '--bind', '127.0.0.1', '--directory', path.dirname(file), String(port)],
+    { stdio: 'ignore' },
+  );
   const url = `http://127.0.0.1:${port}/${path.basename(file)}`;
-  await until(async () => (await fetch(url, { method: 'HEAD' }).catch(() => undefined))?.ok === true, 10_000, 'the bundle server');
+  await until(
+    async () => (await fetch(url, { method: 'HEAD' }).catch(() => undefined))?.ok === true,
+    10_000,
+    'the bundle server',
+  );
   const cfg = baseConfig();
   cfg.updateMaxMB = MB + 16;
   const sd = serviceDir(cfg);
-  Object.assign(process.env, { DBUS_SYSTEM_BUS_ADDRESS: rig.bus, MLDS_RAUC_CONF: rig.conf, MLDS_REBOOT_COMMAND: 'true', MLDS_BOOT_ID_FILE: rig.bootIdFile });
+  Object.assign(process.env, {
+    DBUS_SYSTEM_BUS_ADDRESS: rig.bus,
+    MLDS_RAUC_CONF: rig.conf,
+    MLDS_REBOOT_COMMAND: 'true',
+    MLDS_BOOT_ID_FILE: rig.bootIdFile,
+  });
   const svc = await start(sd);
   const load0 = loadavg()[0];
   const bundleBytes = statSync(file).size;
@@ -41,7 +54,13 @@ export async function benchUpdate(): Promise<string> {
   const t0 = performance.now();
   const sampler = setInterval(() => {
     peak = Math.max(peak, rss());
-    void get(svc, '/status').then((r) => { const s = (r.json as { components: { update: { state: string } } }).components.update.state; if (!steps.has(s)) steps.set(s, performance.now() - t0); }, () => undefined);
+    void get(svc, '/status').then(
+      (r) => {
+        const s = (r.json as { components: { update: { state: string } } }).components.update.state;
+        if (!steps.has(s)) steps.set(s, performance.now() - t0);
+      },
+      () => undefined,
+    );
   }, 100);
   const r = await get(svc, `/update?url=${encodeURIComponent(url)}&sha256=${sha256}`);
   const total = performance.now() - t0;
@@ -53,9 +72,12 @@ export async function benchUpdate(): Promise<string> {
   sd.cleanup();
   const at = (s: string) => (steps.has(s) ? `${(steps.get(s)! / 1000).toFixed(1)} s` : 'not seen');
   return [
-    `update: a ${(bundleBytes / 1048576).toFixed(0)} MB bundle through GET /update (HTTP ${r.status}), load average ${load0.toFixed(2)} at the start`,
-    `  whole update ${(total / 1000).toFixed(1)} s; /status first showed installing at ${at('installing')}, rebooting at ${at('rebooting')}`,
-    `  RSS of the service's process: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at most during, ${after.toFixed(0)} MB after`,
+    `update: a ${(bundleBytes / 1048576).toFixed(0)} MB bundle through GET /update (HTTP ${r.status}), load ` +
+      `average ${load0.toFixed(2)} at the start`,
+    `  whole update ${(total / 1000).toFixed(1)} s; /status first showed installing at ${at('installing')}, ` +
+      `rebooting at ${at('rebooting')}`,
+    `  RSS of the service's process: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at most during, ` +
+      `${after.toFixed(0)} MB after`,
   ].join('\n');
 }
 

@@ -70,30 +70,49 @@ async function main(argv: string[]): Promise<number> {
     return 64;
   }
   const { values, positionals } = args;
-  if (values.help) { console.log(USAGE); return 0; }
-  if (values.version) { console.log(VERSION); return 0; }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.version) {
+    console.log(VERSION);
+    return 0;
+  }
   const command = positionals[0];
   const configFile = values.config ?? defaultConfig();
 
   if (command === 'test') {
     let config;
     try {
-      if (values.unit !== undefined && !existsSync(values.unit)) { console.error(`mlds: --unit ${values.unit} was not found`); return 64; }
+      if (values.unit !== undefined && !existsSync(values.unit)) {
+        console.error(`mlds: --unit ${values.unit} was not found`);
+        return 64;
+      }
       config = loadServiceConfig(configFile, values.unit);
     } catch (err) {
-      if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
+      if (err instanceof ConfigError) {
+        printFaults(err);
+        return EX_CONFIG;
+      }
       throw err;
     }
     // Each command imports only what it runs: the service's start does not load the preview renderer.
     const [{ checkFramebuffers }, { fitWarnings }, { boardFitWarnings }, render] = await Promise.all([
-      import('./preview/framebuffers.js'), import('./preview/fit.js'), import('./preview/board-fit.js'), import('./preview/render.js'),
+      import('./preview/framebuffers.js'),
+      import('./preview/fit.js'),
+      import('./preview/board-fit.js'),
+      import('./preview/render.js'),
     ]);
     const { describeFit, describeScroll, renderLayoutsToPng } = render;
     const { legibilityWarnings } = await import('./preview/legibility.js');
     const hardware = checkFramebuffers(config);
     const layoutWarnings = config.warnings.map((w) => `${w.path || '/'}: ${w.message}`);
     const warnings = [
-      ...hardware.warnings, ...layoutWarnings, ...fitWarnings(config), ...boardFitWarnings(config), ...legibilityWarnings(config),
+      ...hardware.warnings,
+      ...layoutWarnings,
+      ...fitWarnings(config),
+      ...boardFitWarnings(config),
+      ...legibilityWarnings(config),
     ];
     for (const w of warnings) console.error(`mlds: warning: ${w}`);
     if (hardware.faults.length) {
@@ -106,7 +125,10 @@ async function main(argv: string[]): Promise<number> {
       boards = feeds.boards;
       for (const w of feeds.warnings) console.error(`mlds: warning: ${w}`);
       for (const n of feeds.notes) console.log(n);
-      if (feeds.faults.length) { printFaults(new ConfigError(feeds.faults)); return EX_CONFIG; }
+      if (feeds.faults.length) {
+        printFaults(new ConfigError(feeds.faults));
+        return EX_CONFIG;
+      }
     }
     const out = path.resolve(values.out ?? 'mlds-test');
     mkdirSync(out, { recursive: true });
@@ -118,7 +140,10 @@ async function main(argv: string[]): Promise<number> {
       for (const n of f.fits) console.log(`  ${describeFit(n)}`);
     }
     const unit = values.unit === undefined ? '' : ` with ${path.resolve(values.unit)}`;
-    console.log(`configuration ${path.resolve(configFile)}${unit} is valid: ${config.displays.length} display(s), ${files.length} layout(s) rendered`);
+    console.log(
+      `configuration ${path.resolve(configFile)}${unit} is valid: ${config.displays.length} display(s), ` +
+        `${files.length} layout(s) rendered`,
+    );
     if (config.digests) console.log(`digest ${config.digests.digest}`);
     return 0;
   }
@@ -128,8 +153,12 @@ async function main(argv: string[]): Promise<number> {
       const v = values[name] === undefined ? dflt : Number(values[name]);
       return Number.isInteger(v) && v >= 0 && v <= 86400 ? v : undefined;
     };
-    const quietSeconds = seconds('quiet-seconds', 60), deadlineSeconds = seconds('deadline', 600);
-    if (quietSeconds === undefined || deadlineSeconds === undefined) { console.error('mlds: --quiet-seconds and --deadline are whole seconds from 0 to 86400'); return 64; }
+    const quietSeconds = seconds('quiet-seconds', 60),
+      deadlineSeconds = seconds('deadline', 600);
+    if (quietSeconds === undefined || deadlineSeconds === undefined) {
+      console.error('mlds: --quiet-seconds and --deadline are whole seconds from 0 to 86400');
+      return 64;
+    }
     // The port and key the service answers with: --port, else the configuration's (as `start`).
     let port = values.port === undefined ? undefined : Number(values.port);
     let apiKey: string | undefined;
@@ -140,13 +169,27 @@ async function main(argv: string[]): Promise<number> {
       port ??= config.port;
       apiKey = config.security?.adminKey ?? config.security?.apiKey;
     } catch (err) {
-      if (!(err instanceof ConfigError) || port === undefined) { console.error(`mlds: mark-good: the configuration gives no port: ${(err as Error).message}`); return EX_CONFIG; }
+      if (!(err instanceof ConfigError) || port === undefined) {
+        console.error(`mlds: mark-good: the configuration gives no port: ${(err as Error).message}`);
+        return EX_CONFIG;
+      }
     }
-    if (!Number.isInteger(port) || port! < 1 || port! > 65535) { console.error(`mlds: --port ${values.port} is not a port number`); return 64; }
-    const [{ markGood }, { busctlRauc }] = await Promise.all([import('./update/mark-good.js'), import('./update/rauc-busctl.js')]);
+    if (!Number.isInteger(port) || port! < 1 || port! > 65535) {
+      console.error(`mlds: --port ${values.port} is not a port number`);
+      return 64;
+    }
+    const [{ markGood }, { busctlRauc }] = await Promise.all([
+      import('./update/mark-good.js'),
+      import('./update/rauc-busctl.js'),
+    ]);
     return markGood({
-      base: `http://127.0.0.1:${port}`, apiKey, quietSeconds, deadlineSeconds, stateDir,
-      rauc: busctlRauc(), say: (line) => console.error(`mlds mark-good: ${line}`),
+      base: `http://127.0.0.1:${port}`,
+      apiKey,
+      quietSeconds,
+      deadlineSeconds,
+      stateDir,
+      rauc: busctlRauc(),
+      say: (line) => console.error(`mlds mark-good: ${line}`),
     });
   }
 
@@ -154,11 +197,19 @@ async function main(argv: string[]): Promise<number> {
     let port: number | undefined;
     if (values.port !== undefined) {
       port = Number(values.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) { console.error(`mlds: --port ${values.port} is not a port number`); return 64; }
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        console.error(`mlds: --port ${values.port} is not a port number`);
+        return 64;
+      }
     }
     try {
       const { startService } = await import('./main.js');
-      const svc = await startService({ configFile, port, stateDir: values['state-dir'] ?? defaultStateDir(), logDir: values['log-dir'] });
+      const svc = await startService({
+        configFile,
+        port,
+        stateDir: values['state-dir'] ?? defaultStateDir(),
+        logDir: values['log-dir'],
+      });
       const stop = async (signal: string) => {
         svc.log.info({ signal }, 'stopping');
         await svc.close();
@@ -177,10 +228,19 @@ async function main(argv: string[]): Promise<number> {
       console.error(`mlds ${VERSION} listening on port ${svc.port}: status page http://localhost:${svc.port}/info`);
       return -1;
     } catch (err) {
-      if (err instanceof ConfigError) { printFaults(err); return EX_CONFIG; }
-      if (err instanceof LogDirError) { console.error(`mlds: ${err.message}`); return EX_CONFIG; }
+      if (err instanceof ConfigError) {
+        printFaults(err);
+        return EX_CONFIG;
+      }
+      if (err instanceof LogDirError) {
+        console.error(`mlds: ${err.message}`);
+        return EX_CONFIG;
+      }
       const e = err as NodeJS.ErrnoException;
-      if (e.code === 'EADDRINUSE' || e.code === 'EACCES') { console.error(`mlds: cannot listen: ${e.message}`); return EX_CONFIG; }
+      if (e.code === 'EADDRINUSE' || e.code === 'EACCES') {
+        console.error(`mlds: cannot listen: ${e.message}`);
+        return EX_CONFIG;
+      }
       throw err;
     }
   }
@@ -190,6 +250,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { if (code >= 0) process.exit(code); },
-  (err: unknown) => { console.error('mlds: fatal:', err); process.exit(1); },
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    console.error('mlds: fatal:', err);
+    process.exit(1);
+  },
 );

@@ -1,7 +1,13 @@
 /** A colour as areas and outputs use it, each channel 0..255. */
-export interface Rgb { r: number; g: number; b: number }
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
 /** `a` is opacity 0..1 (the file's GD alpha 0 = opaque .. 127 = transparent, converted). */
-export interface Rgba extends Rgb { a: number }
+export interface Rgba extends Rgb {
+  a: number;
+}
 
 /**
  * What became of the frame that carried a change: whether it reached the output, and its
@@ -15,13 +21,21 @@ export interface FrameFate {
 }
 
 /** A rectangle of a frame, in pixels. */
-export interface Rect { x: number; y: number; w: number; h: number }
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 
 /**
  * Where a frame differs from an earlier one: an output that last showed frame `since` needs
  * only these rectangles to show this one; any other output takes the whole frame.
  */
-export interface Damage { since: number; rects: Rect[] }
+export interface Damage {
+  since: number;
+  rects: Rect[];
+}
 
 /**
  * One finished picture: tightly packed RGBA, width*height*4 bytes. Made by render/, taken by
@@ -81,7 +95,10 @@ export function mergeDamage<F extends FrameMark>(older: FrameMark, newer: F): F 
 
 /** Copies the rectangles (or everything, when `rects` is undefined) of `from` into `to`; both width x height RGBA. */
 export function patch(to: Uint8Array, from: Uint8Array, width: number, rects: Rect[] | undefined): void {
-  if (!rects) { to.set(from.subarray(0, to.length)); return; }
+  if (!rects) {
+    to.set(from.subarray(0, to.length));
+    return;
+  }
   for (const r of rects) {
     const row = r.w * 4;
     for (let y = r.y; y < r.y + r.h; y++) {
@@ -96,7 +113,10 @@ export function patch(to: Uint8Array, from: Uint8Array, width: number, rects: Re
  * from the first row to the last (a packet per run is the cost of a gap).
  */
 export function rowRuns(rects: Rect[], max = 8): Array<{ y0: number; y1: number }> {
-  const sorted = rects.filter((r) => r.w > 0 && r.h > 0).map((r) => ({ y0: r.y, y1: r.y + r.h })).sort((a, b) => a.y0 - b.y0);
+  const sorted = rects
+    .filter((r) => r.w > 0 && r.h > 0)
+    .map((r) => ({ y0: r.y, y1: r.y + r.h }))
+    .sort((a, b) => a.y0 - b.y0);
   const runs: Array<{ y0: number; y1: number }> = [];
   for (const r of sorted) {
     const last = runs.at(-1);
@@ -125,7 +145,8 @@ export function visibleOnly(rects: Rect[], full: Rect): Rect[] {
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       if (j !== i && contains(rects[j], rects[i]) && (!contains(rects[i], rects[j]) || j < i)) {
-        if (many) many[i] = true; else bits |= 1 << i;
+        if (many) many[i] = true;
+        else bits |= 1 << i;
         break;
       }
     }

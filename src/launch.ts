@@ -10,7 +10,19 @@
 // Without either nothing is written. The file's name carries the bundle's size and mtime, Node's
 // version and the architecture: V8 checks its own version and flags but only the source's
 // length, so a cache of another build of the same length must never be offered.
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +32,9 @@ import { CODE_CACHE_KEY, type CodeCacheReport } from './util/code-cache.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const BUNDLE = path.join(HERE, 'bundle', 'mlds.cjs');
-/** After the start: the cache then holds what a start and the first frames compiled (MLDS_CODE_CACHE_AFTER_MS: tests). */
+/**
+ * After the start: the cache then holds what a start and the first frames compiled (MLDS_CODE_CACHE_AFTER_MS: tests).
+ */
 const WRITE_AFTER_MS = Number(process.env.MLDS_CODE_CACHE_AFTER_MS) || 10_000;
 
 function cacheDir(): string | undefined {
@@ -50,25 +64,43 @@ function runBundle(): void {
   const name = `mlds-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}.v8cache`;
   const file = dir ? path.join(dir, name) : undefined;
   let cachedData: Buffer | undefined;
-  if (file) { try { cachedData = readFileSync(file); } catch { /* first start of this build */ } }
+  if (file) {
+    try {
+      cachedData = readFileSync(file);
+    } catch {
+      /* first start of this build */
+    }
+  }
   // The file is already the module wrapper's function expression (scripts/bundle/build.mjs).
   const script = new vm.Script(source, {
-    filename: BUNDLE, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    filename: BUNDLE,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const report: CodeCacheReport = {
-    bundle: true, dir, state: !file ? 'off' : !cachedData ? 'absent' : script.cachedDataRejected ? 'rejected' : 'used',
+    bundle: true,
+    dir,
+    state: !file ? 'off' : !cachedData ? 'absent' : script.cachedDataRejected ? 'rejected' : 'used',
   };
   (globalThis as Record<symbol, unknown>)[CODE_CACHE_KEY] = report;
   // The bundle's require() resolves from its own folder, as node's loader would give it.
   const mod = new Module(BUNDLE);
   mod.filename = BUNDLE;
-  (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, createRequire(BUNDLE), mod, BUNDLE, path.dirname(BUNDLE));
+  (script.runInThisContext() as (...args: unknown[]) => void).call(
+    mod.exports,
+    mod.exports,
+    createRequire(BUNDLE),
+    mod,
+    BUNDLE,
+    path.dirname(BUNDLE),
+  );
   if (file && dir && report.state !== 'used') {
     setTimeout(() => {
       try {
         mkdirSync(dir, { recursive: true });
         // Caches of other builds are of no use again.
-        for (const f of readdirSync(dir)) if (f.startsWith('mlds-') && f.endsWith('.v8cache') && f !== name) rmSync(path.join(dir, f), { force: true });
+        for (const f of readdirSync(dir))
+          if (f.startsWith('mlds-') && f.endsWith('.v8cache') && f !== name) rmSync(path.join(dir, f), { force: true });
         const tmp = `${file}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData());
         renameSync(tmp, file);

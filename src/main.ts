@@ -25,7 +25,10 @@ import { VERSION } from './version.js';
 
 export type { RunningService, StartOptions };
 
-/** Composes the service: logs, saved state, the runtime and its components, HTTP. Throws ConfigError when the configuration cannot run. */
+/**
+ * Composes the service: logs, saved state, the runtime and its components, HTTP. Throws ConfigError when the
+ * configuration cannot run.
+ */
 export async function startService(opts: StartOptions): Promise<RunningService> {
   const clock = opts.clock ?? systemClock;
   const configFile = path.resolve(opts.configFile);
@@ -34,14 +37,38 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const unitFile = path.join(path.resolve(opts.stateDir), UNIT_FILE);
   const first = loadServiceConfig(configFile, unitFile);
   // mlds.log and shown.log share the size cap, and leave a filesystem they share with the state its reserve.
-  const space = opts.logDir ? new LogSpace({ dir: opts.logDir, maxBytes: first.logMaxMB * 2 ** 20, names: ['mlds', 'shown'], stateDir: opts.stateDir }) : undefined;
-  const logger = createLogger({ dir: opts.logDir, retentionDays: first.logRetentionDays, stdout: opts.logToStdout ?? true, level: opts.logLevel, space });
+  const space = opts.logDir
+    ? new LogSpace({
+        dir: opts.logDir,
+        maxBytes: first.logMaxMB * 2 ** 20,
+        names: ['mlds', 'shown'],
+        stateDir: opts.stateDir,
+      })
+    : undefined;
+  const logger = createLogger({
+    dir: opts.logDir,
+    retentionDays: first.logRetentionDays,
+    stdout: opts.logToStdout ?? true,
+    level: opts.logLevel,
+    space,
+  });
   const { log } = logger;
   const startedAt = clock.now();
-  log.info({ version: VERSION, config: configFile, displays: first.displays.length, units: first.units.length, ...(recovered !== 'none' ? { swap: recovered } : {}) }, 'configuration loaded');
+  log.info(
+    {
+      version: VERSION,
+      config: configFile,
+      displays: first.displays.length,
+      units: first.units.length,
+      ...(recovered !== 'none' ? { swap: recovered } : {}),
+    },
+    'configuration loaded',
+  );
 
   // What each area showed, beside mlds.log with its retention (none without a log folder).
-  const shown = opts.logDir ? new ShownLog(opts.logDir, first.logRetentionDays, space, (message) => log.warn({}, message)) : undefined;
+  const shown = opts.logDir
+    ? new ShownLog(opts.logDir, first.logRetentionDays, space, (message) => log.warn({}, message))
+    : undefined;
   const store = new StateStore(opts.stateDir, { log });
   await store.load();
   const feedback = new FeedbackSender(store, clock, log, opts.feedback);
@@ -49,18 +76,48 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const live = new LiveViews({ idleTimeoutMs: first.limits.idleTimeoutMs, maxStreams: first.limits.maxStreams });
   const host = opts.host ?? '0.0.0.0';
   const runtime = new Runtime(first, {
-    configFile, unitFile, clock, log, store,
+    configFile,
+    unitFile,
+    clock,
+    log,
+    store,
     confirm: (d, c, n) => feedback.confirm(d, c, n),
-    // HTTPS serves the same app beside HTTP (a component: loaded only when configured, follows reloads; it starts after `app` exists).
-    components: components({ recheckSeconds: opts.recheckSeconds, https: { app: () => app, host }, stateDir: opts.stateDir }),
+    // HTTPS serves the same app beside HTTP (a component: loaded only when configured, follows reloads; it starts after
+    // `app` exists).
+    components: components({
+      recheckSeconds: opts.recheckSeconds,
+      https: { app: () => app, host },
+      stateDir: opts.stateDir,
+    }),
     onDisplaysGone: (ids) => live.close(ids),
     shown: shown && ((line) => shown.write(line)),
   });
-  const archives = new ConfigArchives({ runtime, configFile, unitFile, keep: [opts.stateDir, opts.logDir], fetch: opts.archiveFetch });
-  const health = new HealthMonitor({ state: opts.stateDir, log: opts.logDir }, undefined, opts.clockSync, () => runtime.config.maxClockSkew);
+  const archives = new ConfigArchives({
+    runtime,
+    configFile,
+    unitFile,
+    keep: [opts.stateDir, opts.logDir],
+    fetch: opts.archiveFetch,
+  });
+  const health = new HealthMonitor(
+    { state: opts.stateDir, log: opts.logDir },
+    undefined,
+    opts.clockSync,
+    () => runtime.config.maxClockSkew,
+  );
   const api = serviceApi({
-    runtime, live, archives, startedAt,
-    problems: () => [...logger.problems(), ...(shown?.problems() ?? []), ...store.problems(), ...feedback.problems(), ...health.problems(clock.now()), ...runtime.componentProblems()],
+    runtime,
+    live,
+    archives,
+    startedAt,
+    problems: () => [
+      ...logger.problems(),
+      ...(shown?.problems() ?? []),
+      ...store.problems(),
+      ...feedback.problems(),
+      ...health.problems(clock.now()),
+      ...runtime.componentProblems(),
+    ],
     feedback: () => feedback.status(),
     history: shown && ((id, since, limit) => shown.history(id, since, limit)),
     health: () => health.report(clock.now()),
@@ -71,7 +128,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const app = createApp(api, log, live, undefined, shots);
   const server = createHttpServer(app, log, first.limits);
   const port = await listen(server, opts.port ?? first.port, host);
-  runtime.reportWith({ status: () => api.status(), ports: () => ({ http: port, https: runtime.component(HTTPS)?.port() }), loadConfig: (url, sha256) => archives.load(url, sha256) });
+  runtime.reportWith({
+    status: () => api.status(),
+    ports: () => ({ http: port, https: runtime.component(HTTPS)?.port() }),
+    loadConfig: (url, sha256) => archives.load(url, sha256),
+  });
   await runtime.start();
   log.info({ port }, 'service ready');
   const release = releaseMemoryAfterStart(log);

@@ -40,7 +40,9 @@ test('mlds test: a faulty configuration prints every fault with its path and exi
     assert.equal(r.status, 78);
     assert.match(r.stderr, /\/port: must be between 1025 and 65535/);
     assert.match(r.stderr, /\/displays\/main\/layout\/l1\/title\/scrollSpeed: must be between 0 and 8/);
-  } finally { sd.cleanup(); }
+  } finally {
+    sd.cleanup();
+  }
 });
 
 test('mlds test: a good configuration renders every layout of every display to PNG', async () => {
@@ -52,7 +54,9 @@ test('mlds test: a good configuration renders every layout of every display to P
     assert.deepEqual(readdirSync(out).sort(), ['main--l1.png', 'main--l2.png']);
     const img = await loadImage(path.join(out, 'main--l1.png'));
     assert.deepEqual([img.width, img.height], [200, 100]);
-  } finally { sd.cleanup(); }
+  } finally {
+    sd.cleanup();
+  }
 });
 
 test('mlds test: warns of configured texts that will scroll, lists the areas that scroll, and still exits 0', () => {
@@ -64,14 +68,22 @@ test('mlds test: warns of configured texts that will scroll, lists the areas tha
     const out = path.join(sd.dir, 'out');
     const r = run('test', '--config', sd.configFile, '--out', out);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /^mlds: warning: \/displays\/main\/layout\/l1\/title: defaultValue "Lotnisko Chopina Terminal A" is \d+ px wide and will scroll in 200 px$/m);
-    assert.match(r.stderr, /^mlds: warning: \/displays\/main\/layout\/l1\/sign: params "c" text "Gamma Delta Epsilon Zeta" is \d+ px wide and will scroll in 100 px$/m);
+    assert.match(
+      r.stderr,
+      /^mlds: warning: \/displays\/main\/layout\/l1\/title: defaultValue "Lotnisko Chopina Terminal A" is \d+ px wide and will scroll in 200 px$/m,
+    );
+    assert.match(
+      r.stderr,
+      /^mlds: warning: \/displays\/main\/layout\/l1\/sign: params "c" text "Gamma Delta Epsilon Zeta" is \d+ px wide and will scroll in 100 px$/m,
+    );
     assert.doesNotMatch(r.stderr, /Alpha|Beta/);
     // The default on show scrolls (its preview starts at its beginning: test/preview.test.ts); "Def" fits.
     assert.match(r.stdout, /^ {2}main\/l1\/title: scrolls \(text is \d+ px wide, area 200 px\)$/m);
     assert.doesNotMatch(r.stdout, /sign: scrolls/);
     assert.deepEqual(readdirSync(out).sort(), ['main--l1.png', 'main--l2.png']);
-  } finally { sd.cleanup(); }
+  } finally {
+    sd.cleanup();
+  }
 });
 
 test('mlds test: the example is valid, with no warning and nothing scrolling in its previews', () => {
@@ -82,7 +94,9 @@ test('mlds test: the example is valid, with no warning and nothing scrolling in 
     assert.equal(r.stderr, '');
     assert.doesNotMatch(r.stdout, /scrolls/);
     assert.deepEqual(readdirSync(path.join(sd.dir, 'out')).sort(), ['lcd1--board.png', 'led1--departure.png']);
-  } finally { sd.cleanup(); }
+  } finally {
+    sd.cleanup();
+  }
 });
 
 test('mlds start: exit 78 on a configuration that cannot start; serves and stops on SIGTERM', async () => {
@@ -91,14 +105,22 @@ test('mlds start: exit 78 on a configuration that cannot start; serves and stops
     const r = run('start', '--config', bad.configFile, '--state-dir', bad.stateDir);
     assert.equal(r.status, 78);
     assert.match(r.stderr, /\/displays/);
-  } finally { bad.cleanup(); }
+  } finally {
+    bad.cleanup();
+  }
 
   const sd = serviceDir(baseConfig());
   const logDir = path.join(sd.dir, 'logs');
-  const child = spawn(process.execPath, [CLI, 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir, '--log-dir', logDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir, '--log-dir', logDir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   try {
     let err = '';
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     await until(() => /listening on port \d+/.test(err), LISTEN_MS, 'the service to listen');
     const port = /listening on port (\d+)/.exec(err)![1];
     const res = await fetch(`http://127.0.0.1:${port}/mlds?id=main&layout=l1&title=Logged`);
@@ -107,7 +129,10 @@ test('mlds start: exit 78 on a configuration that cannot start; serves and stops
     const code = await new Promise((resolve) => child.on('exit', resolve));
     assert.equal(code, 0);
     // Every request, its result and the configuration load are in today's log file.
-    const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.ok(log.some((l) => l.msg === 'configuration loaded' && typeof l.time === 'string'));
     assert.ok(log.some((l) => l.msg === 'request' && String(l.url).includes('title=Logged') && l.status === 200));
     // The accepted command's facts are on its request line; the boot replay's on its own.
@@ -121,10 +146,16 @@ test('mlds start: exit 78 on a configuration that cannot start; serves and stops
 test('SIGHUP reloads the configuration like /reload_config', async () => {
   const c = baseConfig();
   const sd = serviceDir(c);
-  const child = spawn(process.execPath, [CLI, 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   try {
     let err = '';
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     await until(() => /listening on port \d+/.test(err), LISTEN_MS, 'the service to listen');
     const url = `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}/mlds?id=main&layout=l9`;
     assert.equal((await fetch(url)).status, 400);

@@ -12,9 +12,11 @@ const OUTSIDE = [/\.\.\//, /\bshared\//, /\bDECISIONS\b/, /\bspec\//, /display-c
 test('docs/ names no file outside the repository', () => {
   const found: string[] = [];
   for (const name of readdirSync(DOCS).filter((n) => n.endsWith('.md'))) {
-    readFileSync(path.join(DOCS, name), 'utf8').split('\n').forEach((line, i) => {
-      if (OUTSIDE.some((re) => re.test(line))) found.push(`docs/${name}:${i + 1}: ${line.trim().slice(0, 100)}`);
-    });
+    readFileSync(path.join(DOCS, name), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (OUTSIDE.some((re) => re.test(line))) found.push(`docs/${name}:${i + 1}: ${line.trim().slice(0, 100)}`);
+      });
   }
   assert.deepEqual(found, []);
 });
@@ -25,7 +27,11 @@ test('every link between docs points at a file that exists', () => {
     for (const m of readFileSync(path.join(DOCS, name), 'utf8').matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
       const target = m[1];
       if (/^[a-z]+:/.test(target)) continue;
-      try { readFileSync(path.resolve(DOCS, target)); } catch { broken.push(`docs/${name}: ${target}`); }
+      try {
+        readFileSync(path.resolve(DOCS, target));
+      } catch {
+        broken.push(`docs/${name}: ${target}`);
+      }
     }
   }
   assert.deepEqual(broken, []);

@@ -18,7 +18,8 @@ test('every error code is documented in docs/http-api.md with its status, and no
 
 test('every code the source raises is in the table', () => {
   const used = execSync(`grep -rhoE "'MLDS_[A-Z_]+'" ${path.join(REPO, 'src')}`, { encoding: 'utf8' })
-    .split('\n').filter(Boolean).map((s: string) => s.slice(1, -1));
+    .split('\n')
+    .filter(Boolean)
+    .map((s: string) => s.slice(1, -1));
   for (const code of new Set(used)) assert.ok(code in ERRORS, `${code} is raised but not in the error table`);
 });
-

@@ -11,21 +11,37 @@ import { REPO, baseConfig, serviceDir } from './helpers/service.js';
 function mldsTest(config: unknown): { status: number | null; stderr: string } {
   const sd = serviceDir(config);
   try {
-    const args = ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'test', '--config', sd.configFile, '--out', path.join(sd.dir, 'out')];
+    const args = [
+      '--import',
+      'tsx',
+      path.join(REPO, 'src/cli.ts'),
+      'test',
+      '--config',
+      sd.configFile,
+      '--out',
+      path.join(sd.dir, 'out'),
+    ];
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000, cwd: REPO });
     return { status: r.status, stderr: r.stderr };
-  } finally { sd.cleanup(); }
+  } finally {
+    sd.cleanup();
+  }
 }
 
 const warnings = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('mlds: warning: '));
 
 /** The base configuration's display, stated as a 4 mm sign read from 5 m, with its texts made legible there. */
-function legible(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function legible(): Record<string, any> {
   const c = baseConfig();
   Object.assign(c.displays.main, { pitchMm: '4', viewingDistanceM: '5', displayHeight: '200' });
   c.displays.main.layout.l1 = {
     title: {
-      coordinates: '0 0 199 99', type: 'text', fontSize: '40', fontColor: '255 255 255', backgroundColor: '0 0 0',
+      coordinates: '0 0 199 99',
+      type: 'text',
+      fontSize: '40',
+      fontColor: '255 255 255',
+      backgroundColor: '0 0 0',
     },
   };
   c.displays.main.layout.l2 = {
@@ -59,7 +75,8 @@ test('mlds test: capital height under what the viewing distance needs is named w
   // The other layout's 80 px (58 px, 232 mm) is enough.
   assert.deepEqual(warnings(r.stderr), [
     'mlds: warning: /displays/main/layout/l1/title: capital height 30 px x 4 mm = 120.0 mm at fontSize 40 ' +
-      'is under the 200 mm a viewing distance of 12 m needs (changeable message sign; ADA 703.5.5 asks 135 mm of a static sign)',
+      'is under the 200 mm a viewing distance of 12 m needs (changeable message sign; ADA 703.5.5 asks 135 mm of ' +
+      'a static sign)',
   ]);
 });
 
@@ -79,7 +96,12 @@ test('mlds test: departures that scroll continuously are named', () => {
   const c = legible();
   c.feeds = { city: { type: 'gtfs-rt', url: 'http://127.0.0.1/rt' } };
   c.displays.main.layout.l2.other = {
-    coordinates: '0 0 199 199', type: 'departures', fontSize: '80', feed: 'city', stops: ['S1'], overflow: 'scroll-up',
+    coordinates: '0 0 199 199',
+    type: 'departures',
+    fontSize: '80',
+    feed: 'city',
+    stops: ['S1'],
+    overflow: 'scroll-up',
     columns: [{ width: 200, field: 'destination' }],
   };
   const r = mldsTest(c);

@@ -15,7 +15,15 @@ import { isoTime } from '../util/clock.js';
 import { CapDecoder } from './cap-decoder.js';
 import { fetchFeed, type Fetched } from './feed-fetch.js';
 import { AlertLevels, levelKey, type Candidate } from './levels.js';
-import { emptySaved, MAX_ENDED, MAX_SPOKEN, readSaved, writeSaved, type SavedAlert, type SavedAlerts } from './saved.js';
+import {
+  emptySaved,
+  MAX_ENDED,
+  MAX_SPOKEN,
+  readSaved,
+  writeSaved,
+  type SavedAlert,
+  type SavedAlerts,
+} from './saved.js';
 import { select, type NotShownReason } from './select.js';
 import { fillTemplate } from './template.js';
 
@@ -106,8 +114,14 @@ export class Alerts implements Component {
           const held = this.saved.held[`${id}|${f.config.priority}`];
           const refused = this.levels.refusal(id, f.config.priority, a.key);
           (displays[id] ??= []).push({
-            identifier: a.identifier, sender: a.sender, event: a.event, expires: isoTime(a.expiresAt) ?? null,
-            priority: f.config.priority, showing: held?.key === a.key, text: a.text, ...(refused ? { refused } : {}),
+            identifier: a.identifier,
+            sender: a.sender,
+            event: a.event,
+            expires: isoTime(a.expiresAt) ?? null,
+            priority: f.config.priority,
+            showing: held?.key === a.key,
+            text: a.text,
+            ...(refused ? { refused } : {}),
           });
         }
       }
@@ -120,7 +134,13 @@ export class Alerts implements Component {
         lastFetchAt: isoTime(f.lastFetchAt),
         lastGoodAt: isoTime(f.lastGoodAt),
         nextFetchAt: isoTime(f.nextFetchAt),
-        fault: f.fault ? { message: f.fault.message, since: isoTime(f.fault.since), ageSeconds: Math.round((now - f.fault.since) / 1000) } : undefined,
+        fault: f.fault
+          ? {
+              message: f.fault.message,
+              since: isoTime(f.fault.since),
+              ageSeconds: Math.round((now - f.fault.since) / 1000),
+            }
+          : undefined,
         inForce: (this.saved.feeds[feedKey(f.config, f.index)]?.inForce ?? []).length,
         refused: f.refused?.reasons.length ?? 0,
         refusedTotal: f.refusedTotal,
@@ -132,19 +152,25 @@ export class Alerts implements Component {
 
   problems(): ServiceProblem[] {
     const now = this.ctx?.clock.now() ?? Date.now();
-    const faults = this.feeds.filter((f) => f.fault).map((f) => ({
-      source: 'alerts',
-      message: `alert feed ${describeUrl(f.config.url)} fails (for ${Math.round((now - f.fault!.since) / 1000)} s): ${f.fault!.message}; the alerts in force stay`,
-      since: isoTime(f.fault!.since),
-    }));
-    const refused = this.feeds.filter((f) => f.refused).map((f) => {
-      const { reasons, since } = f.refused!;
-      const n = reasons.length;
-      const listed = reasons.slice(0, 3).join('; ') + (n > 3 ? `; and ${n - 3} more` : '');
-      const what = n === 1 ? 'entry or alert is' : 'entries or alerts are';
-      const message = `alert feed ${describeUrl(f.config.url)}: ${n} ${what} left out (${listed}); the rest are read`;
-      return { source: 'alerts', message, since: isoTime(since) };
-    });
+    const faults = this.feeds
+      .filter((f) => f.fault)
+      .map((f) => ({
+        source: 'alerts',
+        message:
+          `alert feed ${describeUrl(f.config.url)} fails (for ` +
+          `${Math.round((now - f.fault!.since) / 1000)} s): ${f.fault!.message}; the alerts in force stay`,
+        since: isoTime(f.fault!.since),
+      }));
+    const refused = this.feeds
+      .filter((f) => f.refused)
+      .map((f) => {
+        const { reasons, since } = f.refused!;
+        const n = reasons.length;
+        const listed = reasons.slice(0, 3).join('; ') + (n > 3 ? `; and ${n - 3} more` : '');
+        const what = n === 1 ? 'entry or alert is' : 'entries or alerts are';
+        const message = `alert feed ${describeUrl(f.config.url)}: ${n} ${what} left out (${listed}); the rest are read`;
+        return { source: 'alerts', message, since: isoTime(since) };
+      });
     return [...this.stateProblems, ...faults, ...refused, ...this.levels.problems()];
   }
 
@@ -154,7 +180,13 @@ export class Alerts implements Component {
 
   private begin(config: AlertFeedConfig, index: number): Feed {
     const f: Feed = {
-      config, index, notShown: [], refused: undefined, refusedTotal: 0, cache: new Map(), stopped: false,
+      config,
+      index,
+      notShown: [],
+      refused: undefined,
+      refusedTotal: 0,
+      cache: new Map(),
+      stopped: false,
     };
     this.fetchNow(f);
     return f;
@@ -177,13 +209,19 @@ export class Alerts implements Component {
     const abort = new AbortController();
     f.abort = abort;
     f.fetching = this.poll(ctx, f, abort.signal)
-      .catch((err: unknown) => ctx.log.error({ err: (err as Error).message, feed: describeUrl(f.config.url) }, 'alert feed poll failed'))
+      .catch((err: unknown) =>
+        ctx.log.error({ err: (err as Error).message, feed: describeUrl(f.config.url) }, 'alert feed poll failed'),
+      )
       .finally(() => {
         f.fetching = undefined;
         f.abort = undefined;
         if (f.stopped) return;
         f.nextFetchAt = ctx.clock.now() + f.config.interval * 1000;
-        f.timer = ctx.clock.setTimeout(() => { f.timer = undefined; f.nextFetchAt = undefined; this.fetchNow(f); }, f.config.interval * 1000);
+        f.timer = ctx.clock.setTimeout(() => {
+          f.timer = undefined;
+          f.nextFetchAt = undefined;
+          this.fetchNow(f);
+        }, f.config.interval * 1000);
       });
   }
 
@@ -193,13 +231,22 @@ export class Alerts implements Component {
     let fetched: Fetched | undefined;
     try {
       fetched = await fetchFeed(f.config.url, {
-        maxBytes: cfg.alertMaxMB * 2 ** 20, portRange: cfg.urlPortRange, signal, field: `alerts/${f.index}/url`,
-        cache: f.cache, allowHosts: cfg.fetch.allowHosts, decoder: this.decoder,
+        maxBytes: cfg.alertMaxMB * 2 ** 20,
+        portRange: cfg.urlPortRange,
+        signal,
+        field: `alerts/${f.index}/url`,
+        cache: f.cache,
+        allowHosts: cfg.fetch.allowHosts,
+        decoder: this.decoder,
       });
     } catch (err) {
       if (f.stopped) return;
       const message = (err as Error).message;
-      if (!f.fault || f.fault.message !== message) ctx.log.warn({ feed: describeUrl(f.config.url), err: message }, 'alert feed refused or unreachable; the alerts in force stay');
+      if (!f.fault || f.fault.message !== message)
+        ctx.log.warn(
+          { feed: describeUrl(f.config.url), err: message },
+          'alert feed refused or unreachable; the alerts in force stay',
+        );
       f.fault = { message, since: f.fault?.since ?? ctx.clock.now() };
     }
     if (f.stopped) return;
@@ -210,7 +257,10 @@ export class Alerts implements Component {
       f.lastGoodAt = now;
       if (f.fault) ctx.log.info({ feed: describeUrl(f.config.url) }, 'alert feed fetched again');
       f.fault = undefined;
-      const position = cfg.latitude !== undefined && cfg.longitude !== undefined ? [cfg.latitude, cfg.longitude] as [number, number] : undefined;
+      const position =
+        cfg.latitude !== undefined && cfg.longitude !== undefined
+          ? ([cfg.latitude, cfg.longitude] as [number, number])
+          : undefined;
       const sel = select(fetched.alerts, f.config, { position, geocodes: cfg.geocodes }, new Map(saved.ended), now);
       const ended = new Map(saved.ended);
       for (const [k, why] of sel.ended) ended.set(k, why);
@@ -233,12 +283,25 @@ export class Alerts implements Component {
         }
         const { identifier, sender, sent } = c.alert;
         saved.inForce.push({
-          key: c.key, identifier, sender, sent, event: c.info.event, severity: c.info.severity,
-          from: c.from, expiresAt: c.expiresAt, text, spoken: c.info.instruction || c.info.headline,
+          key: c.key,
+          identifier,
+          sender,
+          sent,
+          event: c.info.event,
+          severity: c.info.severity,
+          from: c.from,
+          expiresAt: c.expiresAt,
+          text,
+          spoken: c.info.instruction || c.info.headline,
         });
       }
       f.notShown = [
-        ...sel.notShown.map((p) => ({ identifier: p.alert.identifier, sender: p.alert.sender, event: p.alert.infos[0]?.event ?? '', reason: p.reason })),
+        ...sel.notShown.map((p) => ({
+          identifier: p.alert.identifier,
+          sender: p.alert.sender,
+          event: p.alert.infos[0]?.event ?? '',
+          reason: p.reason,
+        })),
         ...unfilled,
         ...fetched.refused.map((r) => ({ identifier: '', sender: '', event: '', reason: `refused: ${r}` })),
       ];
@@ -260,7 +323,8 @@ export class Alerts implements Component {
   }
 
   private dropExpired(now: number): void {
-    for (const s of Object.values(this.saved.feeds)) s.inForce = s.inForce.filter((a) => a.expiresAt === undefined || a.expiresAt > now);
+    for (const s of Object.values(this.saved.feeds))
+      s.inForce = s.inForce.filter((a) => a.expiresAt === undefined || a.expiresAt > now);
     for (const [k, h] of Object.entries(this.saved.held)) if (h.levelUntil <= now) delete this.saved.held[k];
   }
 
@@ -306,7 +370,9 @@ export class Alerts implements Component {
   private async persist(snapshot: string): Promise<void> {
     this.lastWritten = snapshot;
     const run = this.writing.then(() => writeSaved(this.stateDir, JSON.parse(snapshot) as SavedAlerts));
-    this.writing = run.catch((err: unknown) => this.ctx?.log.warn({ err: (err as Error).message }, 'alerts in force could not be saved'));
+    this.writing = run.catch((err: unknown) =>
+      this.ctx?.log.warn({ err: (err as Error).message }, 'alerts in force could not be saved'),
+    );
     await this.writing;
   }
 
@@ -323,7 +389,10 @@ export class Alerts implements Component {
     if (!speaker) return;
     this.speaking.add(mark);
     const r = speaker.announce({
-      displayId, text: alert.spoken, priority: true, source: 'cap',
+      displayId,
+      text: alert.spoken,
+      priority: true,
+      source: 'cap',
       settled: (said) => {
         this.speaking.delete(mark);
         if (!said) return;
@@ -331,7 +400,10 @@ export class Alerts implements Component {
         void this.persist(JSON.stringify(this.saved));
       },
     });
-    if (r.queued) { this.notQueued.delete(mark); return; }
+    if (r.queued) {
+      this.notQueued.delete(mark);
+      return;
+    }
     this.speaking.delete(mark);
     if (this.notQueued.get(mark) !== r.reason) {
       const why = 'alert not spoken yet; handed to speech again at the next fetch';
@@ -343,7 +415,10 @@ export class Alerts implements Component {
 
 /** The area an entry's alerts show in on a display (the configuration checks that it exists). */
 function showArea(config: ServiceConfig, display: string, entry: AlertFeedConfig): AreaConfig | undefined {
-  return config.displayById.get(display)?.layouts.get(entry.show.layout)?.areas.find((a) => a.id === entry.show.area);
+  return config.displayById
+    .get(display)
+    ?.layouts.get(entry.show.layout)
+    ?.areas.find((a) => a.id === entry.show.area);
 }
 
 /** Two entries may watch one URL for different displays: each keeps its own alerts. */

@@ -59,11 +59,15 @@ export function readAlert(a: Record<string, unknown>): CapAlert {
   const identifier = field(a, 'identifier');
   const sender = field(a, 'sender');
   const sent = field(a, 'sent');
-  if (!identifier || !sender || !sent) throw new CapLimitError('lacks identifier, sender or sent (all three are required)');
+  if (!identifier || !sender || !sent)
+    throw new CapLimitError('lacks identifier, sender or sent (all three are required)');
   const infos = arr(a.info).filter(isObj);
-  if (infos.length > MAX_INFOS) throw new CapLimitError(`has ${infos.length} <info> blocks; at most ${MAX_INFOS} are read`);
+  if (infos.length > MAX_INFOS)
+    throw new CapLimitError(`has ${infos.length} <info> blocks; at most ${MAX_INFOS} are read`);
   return {
-    identifier, sender, sent,
+    identifier,
+    sender,
+    sent,
     status: field(a, 'status') ?? '',
     msgType: field(a, 'msgType') ?? 'Alert',
     references: (field(a, 'references') ?? '').split(/\s+/).filter(Boolean).slice(0, 100),
@@ -73,7 +77,8 @@ export function readAlert(a: Record<string, unknown>): CapAlert {
 
 function readInfo(i: Record<string, unknown>): CapInfo {
   const areas = arr(i.area).filter(isObj);
-  if (areas.length > MAX_AREAS) throw new CapLimitError(`has an <info> with ${areas.length} areas; at most ${MAX_AREAS} are accepted`);
+  if (areas.length > MAX_AREAS)
+    throw new CapLimitError(`has an <info> with ${areas.length} areas; at most ${MAX_AREAS} are accepted`);
   return {
     language: field(i, 'language') ?? 'en-US',
     event: field(i, 'event') ?? '',
@@ -92,18 +97,26 @@ function readInfo(i: Record<string, unknown>): CapInfo {
 }
 
 function readArea(a: Record<string, unknown>): CapArea {
-  const polygons = arr(a.polygon).slice(0, MAX_AREAS).map((p) => polygonOf(textOf(p) ?? ''));
-  const circles = arr(a.circle).slice(0, MAX_AREAS).map((c) => circleOf(textOf(c) ?? ''));
-  const geocodes = arr(a.geocode).filter(isObj).slice(0, MAX_GEOCODES)
+  const polygons = arr(a.polygon)
+    .slice(0, MAX_AREAS)
+    .map((p) => polygonOf(textOf(p) ?? ''));
+  const circles = arr(a.circle)
+    .slice(0, MAX_AREAS)
+    .map((c) => circleOf(textOf(c) ?? ''));
+  const geocodes = arr(a.geocode)
+    .filter(isObj)
+    .slice(0, MAX_GEOCODES)
     .map((g) => ({ valueName: field(g, 'valueName') ?? '', value: field(g, 'value') ?? '' }));
   return { areaDesc: field(a, 'areaDesc') ?? '', polygons, circles, geocodes };
 }
 
 /** "lat,lon lat,lon ...": the points are counted before any array is built. */
 export function polygonOf(text: string): LatLon[] {
-  if (countPoints(text, 0, text.length) > MAX_POINTS) throw new CapLimitError(`has a polygon of more than ${MAX_POINTS} points`);
+  if (countPoints(text, 0, text.length) > MAX_POINTS)
+    throw new CapLimitError(`has a polygon of more than ${MAX_POINTS} points`);
   const pts = text.trim().split(/\s+/).map(pointOf);
-  if (pts.length < 4 || pts.some((p) => p === undefined)) throw new CapLimitError('has a polygon that is not at least 4 "lat,lon" pairs');
+  if (pts.length < 4 || pts.some((p) => p === undefined))
+    throw new CapLimitError('has a polygon that is not at least 4 "lat,lon" pairs');
   return pts as LatLon[];
 }
 
@@ -125,7 +138,8 @@ export function circleOf(text: string): { centre: LatLon; radiusKm: number } {
   const [c, r] = text.trim().split(/\s+/, 3);
   const centre = pointOf(c ?? '');
   const radiusKm = Number(r);
-  if (!centre || !Number.isFinite(radiusKm) || radiusKm < 0) throw new CapLimitError(`has a circle "${text.slice(0, 60)}" that is not "lat,lon radius"`);
+  if (!centre || !Number.isFinite(radiusKm) || radiusKm < 0)
+    throw new CapLimitError(`has a circle "${text.slice(0, 60)}" that is not "lat,lon radius"`);
   return { centre, radiusKm };
 }
 
@@ -133,6 +147,14 @@ function pointOf(s: string): LatLon | undefined {
   const [a, b, extra] = s.split(',');
   const lat = Number(a);
   const lon = Number(b);
-  if (extra !== undefined || a === '' || b === undefined || b === '' || !(Math.abs(lat) <= 90) || !(Math.abs(lon) <= 180)) return undefined;
+  if (
+    extra !== undefined ||
+    a === '' ||
+    b === undefined ||
+    b === '' ||
+    !(Math.abs(lat) <= 90) ||
+    !(Math.abs(lon) <= 180)
+  )
+    return undefined;
   return [lat, lon];
 }

@@ -24,7 +24,19 @@ export interface CapDocument {
 
 export class CapDocumentError extends Error {}
 
-const ARRAYS = new Set(['info', 'area', 'polygon', 'circle', 'geocode', 'entry', 'item', 'link', 'parameter', 'resource', 'eventCode']);
+const ARRAYS = new Set([
+  'info',
+  'area',
+  'polygon',
+  'circle',
+  'geocode',
+  'entry',
+  'item',
+  'link',
+  'parameter',
+  'resource',
+  'eventCode',
+]);
 
 function parser(): XMLParser {
   return new XMLParser({
@@ -62,16 +74,20 @@ const APOS = 39;
  * of MB on a single 10 MB polygon, and seconds on one tag of 358,000 attributes.
  */
 export function precheck(xml: string): void {
-  if (/<!DOCTYPE/i.test(xml)) throw new CapDocumentError('refused: the document holds a <!DOCTYPE> (CAP needs no DTD, and entities are never expanded)');
-  if (/<!ENTITY/i.test(xml)) throw new CapDocumentError('refused: the document declares an <!ENTITY> (entities are never expanded)');
+  if (/<!DOCTYPE/i.test(xml))
+    throw new CapDocumentError(
+      'refused: the document holds a <!DOCTYPE> (CAP needs no DTD, and entities are never expanded)',
+    );
+  if (/<!ENTITY/i.test(xml))
+    throw new CapDocumentError('refused: the document declares an <!ENTITY> (entities are never expanded)');
   for (const m of xml.matchAll(/<(?:[\w.-]+:)?polygon(?:\s[^>]*)?>/g)) {
     const from = m.index + m[0].length;
     const to = xml.indexOf('<', from);
-    if (countPoints(xml, from, to < 0 ? xml.length : to) > MAX_POINTS) throw new CapDocumentError(`refused: the document has a polygon of more than ${MAX_POINTS} points`);
+    if (countPoints(xml, from, to < 0 ? xml.length : to) > MAX_POINTS)
+      throw new CapDocumentError(`refused: the document has a polygon of more than ${MAX_POINTS} points`);
   }
-  const tooLong = () => new CapDocumentError(
-    `refused: the document has a text of more than ${MAX_TEXT_RUN} characters`,
-  );
+  const tooLong = () =>
+    new CapDocumentError(`refused: the document has a text of more than ${MAX_TEXT_RUN} characters`);
   let tags = 0;
   let textFrom = 0;
   for (let i = xml.indexOf('<'); i >= 0; i = xml.indexOf('<', i)) {
@@ -91,7 +107,10 @@ export function precheck(xml: string): void {
  * element's attributes are counted on the way.
  */
 function tagEnd(xml: string, at: number): number {
-  const closer = (s: string) => { const e = xml.indexOf(s, at + 2); return e < 0 ? -1 : e + s.length - 1; };
+  const closer = (s: string) => {
+    const e = xml.indexOf(s, at + 2);
+    return e < 0 ? -1 : e + s.length - 1;
+  };
   if (xml.startsWith('<!--', at)) return closer('-->');
   if (xml.startsWith('<![CDATA[', at)) return closer(']]>');
   if (xml.startsWith('<?', at)) return closer('?>');
@@ -100,7 +119,10 @@ function tagEnd(xml: string, at: number): number {
   let attributes = 0;
   for (let k = at + 1; k < xml.length; k++) {
     const c = xml.charCodeAt(k);
-    if (quote) { if (c === quote) quote = 0; continue; }
+    if (quote) {
+      if (c === quote) quote = 0;
+      continue;
+    }
     if (c === QUOT || c === APOS) quote = c;
     else if (c === GT) return k;
     else if (c === LT) return k - 1;
@@ -134,19 +156,28 @@ export function parseCapDocument(body: Buffer): CapDocument {
   const out: CapDocument = { kind: 'atom', alerts: [], links: [], refused: [] };
   let entries: unknown[];
   if (isObj(doc.feed)) entries = arr(doc.feed.entry);
-  else if (isObj(doc.rss) && isObj(doc.rss.channel)) { out.kind = 'rss'; entries = arr(doc.rss.channel.item); } else throw new CapDocumentError('the document is neither a CAP <alert> nor an Atom or RSS feed');
-  if (entries.length > MAX_ALERTS) out.refused.push(`the feed lists ${entries.length} entries: only the first ${MAX_ALERTS} are read`);
+  else if (isObj(doc.rss) && isObj(doc.rss.channel)) {
+    out.kind = 'rss';
+    entries = arr(doc.rss.channel.item);
+  } else throw new CapDocumentError('the document is neither a CAP <alert> nor an Atom or RSS feed');
+  if (entries.length > MAX_ALERTS)
+    out.refused.push(`the feed lists ${entries.length} entries: only the first ${MAX_ALERTS} are read`);
   entries.slice(0, MAX_ALERTS).forEach((e, i) => {
     if (!isObj(e)) return;
     try {
       const alert = embedded(e);
-      if (alert) { out.alerts.push(readAlert(alert)); return; }
+      if (alert) {
+        out.alerts.push(readAlert(alert));
+        return;
+      }
       const link = out.kind === 'rss' ? rssLink(arr(e.link)) : atomLink(arr(e.link));
       if (link) out.links.push(link);
       else out.refused.push(`entry ${i + 1} holds no CAP alert and links to none`);
     } catch (err) {
       if (!(err instanceof CapLimitError || err instanceof CapDocumentError)) throw err;
-      out.refused.push(err instanceof CapLimitError ? `entry ${i + 1} ${err.message}` : `entry ${i + 1}: ${err.message}`);
+      out.refused.push(
+        err instanceof CapLimitError ? `entry ${i + 1} ${err.message}` : `entry ${i + 1}: ${err.message}`,
+      );
     }
   });
   return out;

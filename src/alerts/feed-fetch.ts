@@ -33,16 +33,30 @@ export interface Fetched {
 
 /** Throws (a fetch error or a refused document) when the feed itself cannot be read. */
 export async function fetchFeed(url: string, o: FetchFeedOptions): Promise<Fetched> {
-  const opts = { maxBytes: o.maxBytes, timeoutMs: ALERT_TIMEOUT_MS, portRange: o.portRange, signal: o.signal, field: o.field };
+  const opts = {
+    maxBytes: o.maxBytes,
+    timeoutMs: ALERT_TIMEOUT_MS,
+    portRange: o.portRange,
+    signal: o.signal,
+    field: o.field,
+  };
   const res = await fetchLimited(url, opts);
   const doc = await o.decoder.document(res.body ?? Buffer.alloc(0));
   const cache = new Map<string, CapAlert>();
   const alerts = [...doc.alerts];
   const refused = [...doc.refused];
   for (const link of doc.links) {
-    if (alerts.length >= MAX_ALERTS) { refused.push(`more than ${MAX_ALERTS} alerts: ${describeUrl(link)} and later links left out`); break; }
+    if (alerts.length >= MAX_ALERTS) {
+      refused.push(`more than ${MAX_ALERTS} alerts: ${describeUrl(link)} and later links left out`);
+      break;
+    }
     let abs: string;
-    try { abs = new URL(link, res.url).href; } catch { refused.push(`a link that is not a URL: ${link.slice(0, 80)}`); continue; }
+    try {
+      abs = new URL(link, res.url).href;
+    } catch {
+      refused.push(`a link that is not a URL: ${link.slice(0, 80)}`);
+      continue;
+    }
     let alert = o.cache.get(abs);
     if (!alert) {
       try {

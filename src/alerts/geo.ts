@@ -33,7 +33,7 @@ function rayCast(lat: number, lon: number, poly: LatLon[]): boolean {
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
     const [yi, xi] = poly[i];
     const [yj, xj] = poly[j];
-    if ((yi > lat) !== (yj > lat) && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+    if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
 }
@@ -47,8 +47,14 @@ export function distanceKm([lat1, lon1]: LatLon, [lat2, lon2]: LatLon): number {
 }
 
 /** True when the area contains `at` (polygon or circle) or names one of `geocodes`. */
-export function areaHolds(area: CapArea, at: LatLon | undefined, geocodes: ReadonlyArray<{ valueName: string; value: string }>): boolean {
+export function areaHolds(
+  area: CapArea,
+  at: LatLon | undefined,
+  geocodes: ReadonlyArray<{ valueName: string; value: string }>,
+): boolean {
   if (area.geocodes.some((g) => geocodes.some((u) => u.valueName === g.valueName && u.value === g.value))) return true;
   if (!at) return false;
-  return area.polygons.some((p) => inPolygon(at, p)) || area.circles.some((c) => distanceKm(at, c.centre) <= c.radiusKm);
+  return (
+    area.polygons.some((p) => inPolygon(at, p)) || area.circles.some((c) => distanceKm(at, c.centre) <= c.radiusKm)
+  );
 }

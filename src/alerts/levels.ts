@@ -13,7 +13,11 @@ import type { HeldLevel, SavedAlert } from './saved.js';
 import { rank } from './select.js';
 
 /** An alert in force that may show at a level: the value it sends is its text made plain for the area. */
-export interface Candidate { entry: AlertFeedConfig; alert: SavedAlert; value: string }
+export interface Candidate {
+  entry: AlertFeedConfig;
+  alert: SavedAlert;
+  value: string;
+}
 
 interface Refusal {
   display: string;
@@ -24,7 +28,10 @@ interface Refusal {
   message: string;
   since: number;
 }
-interface Fault { message: string; since: number }
+interface Fault {
+  message: string;
+  since: number;
+}
 
 /**
  * A level without an alert `expires` lasts this many intervals (at least LEVEL_MIN_S), renewed
@@ -53,7 +60,10 @@ export class AlertLevels {
    * order); returns whether `held` changed.
    */
   async sync(
-    ctx: RuntimeContext, now: number, wanted: ReadonlyMap<string, Candidate[]>, held: Record<string, HeldLevel>,
+    ctx: RuntimeContext,
+    now: number,
+    wanted: ReadonlyMap<string, Candidate[]>,
+    held: Record<string, HeldLevel>,
   ): Promise<boolean> {
     let changed = false;
     const shown = new Set<string>();
@@ -84,7 +94,11 @@ export class AlertLevels {
 
   /** The first candidate the control path takes: kept as held, or set; 'none' when every one is refused. */
   private async setLevel(
-    ctx: RuntimeContext, now: number, k: string, ranked: Candidate[], held: Record<string, HeldLevel>,
+    ctx: RuntimeContext,
+    now: number,
+    k: string,
+    ranked: Candidate[],
+    held: Record<string, HeldLevel>,
   ): Promise<'kept' | 'set' | 'none'> {
     const h = held[k];
     const [display, priority] = splitLevel(k);
@@ -93,13 +107,17 @@ export class AlertLevels {
       if (this.refused.get(rk)?.value === c.value) continue;
       const window = Math.min(Math.max(LEVEL_INTERVALS * c.entry.interval, LEVEL_MIN_S), DAY_S) * 1000;
       const end = Math.min(c.alert.expiresAt ?? now + window, now + DAY_S * 1000);
-      const renewDue = !!h && h.levelUntil < end
-        && h.levelUntil - now < Math.max(3 * c.entry.interval * 1000, window / 2);
+      const renewDue =
+        !!h && h.levelUntil < end && h.levelUntil - now < Math.max(3 * c.entry.interval * 1000, window / 2);
       const show = `${c.entry.show.layout}/${c.entry.show.area}`;
       if (h && h.key === c.alert.key && h.text === c.value && h.show === show && !renewDue) return 'kept';
       const seconds = Math.max(1, Math.ceil((end - now) / 1000));
       const q = new URLSearchParams({
-        id: display, layout: c.entry.show.layout, [c.entry.show.area]: c.value, priority, expires: String(seconds),
+        id: display,
+        layout: c.entry.show.layout,
+        [c.entry.show.area]: c.value,
+        priority,
+        expires: String(seconds),
         inumber: `cap:${c.alert.identifier}`.slice(0, 255),
       });
       try {
@@ -138,14 +156,14 @@ export class AlertLevels {
   problems(): ServiceProblem[] {
     const refused = [...this.refused.values()].map((r): ServiceProblem => ({
       source: 'alerts',
-      message: `alert ${r.identifier} (${r.event}) is not shown on ${r.display} at priority ${r.priority}: `
-        + r.message,
+      message:
+        `alert ${r.identifier} (${r.event}) is not shown on ${r.display} at priority ${r.priority}: ` + r.message,
       since: isoTime(r.since),
     }));
     const faults = [...this.faults].map(([k, f]): ServiceProblem => {
       const [display, priority] = splitLevel(k);
-      const message = `the alert level ${priority} of ${display} cannot be set: ${f.message}; `
-        + 'tried again at the next fetch';
+      const message =
+        `the alert level ${priority} of ${display} cannot be set: ${f.message}; ` + 'tried again at the next fetch';
       return { source: 'alerts', message, since: isoTime(f.since) };
     });
     return [...refused, ...faults];

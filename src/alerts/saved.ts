@@ -25,10 +25,18 @@ export interface SavedAlert {
 }
 
 export type Ended = [string, 'superseded' | 'cancelled'];
-export interface SavedFeed { inForce: SavedAlert[]; ended: Ended[] }
+export interface SavedFeed {
+  inForce: SavedAlert[];
+  ended: Ended[];
+}
 
 /** A priority level this capability set on a display: which alert, and when the level runs out. */
-export interface HeldLevel { key: string; text: string; levelUntil: number; /** `<layout>/<area>` it shows in. */ show?: string }
+export interface HeldLevel {
+  key: string;
+  text: string;
+  levelUntil: number;
+  /** `<layout>/<area>` it shows in. */ show?: string;
+}
 
 export interface SavedAlerts {
   feeds: Record<string, SavedFeed>;
@@ -45,11 +53,14 @@ export const MAX_SPOKEN = 1000;
 
 export const emptySaved = (): SavedAlerts => ({ feeds: {}, held: {}, spoken: [] });
 
-export interface Warn { warn(obj: object, msg: string): void }
+export interface Warn {
+  warn(obj: object, msg: string): void;
+}
 
 /** What alerts.json holds, and what was wrong with it (the problems /status lists). */
 export async function readSaved(
-  dir: string | undefined, log?: Warn,
+  dir: string | undefined,
+  log?: Warn,
 ): Promise<{ saved: SavedAlerts; problems: ServiceProblem[] }> {
   if (!dir) return { saved: emptySaved(), problems: [] };
   const file = path.join(dir, FILE);
@@ -97,8 +108,12 @@ const seg = (s: string | number): string => `/${String(s).replace(/~/g, '~0').re
 const ALERT_TEXTS = ['key', 'identifier', 'sender', 'sent', 'event', 'severity', 'text', 'spoken'];
 
 function isAlert(v: unknown): v is SavedAlert {
-  return isObj(v) && ALERT_TEXTS.every((k) => isStr(v[k]))
-    && isNum(v.from) && (v.expiresAt === undefined || isNum(v.expiresAt));
+  return (
+    isObj(v) &&
+    ALERT_TEXTS.every((k) => isStr(v[k])) &&
+    isNum(v.from) &&
+    (v.expiresAt === undefined || isNum(v.expiresAt))
+  );
 }
 
 const isEnded = (v: unknown): v is Ended =>
@@ -122,11 +137,20 @@ export function checkSaved(parsed: unknown): { saved: SavedAlerts; dropped: stri
   };
   for (const [k, f] of Object.entries(part('feeds'))) {
     const at = seg('feeds') + seg(k);
-    if (!isObj(f) || !Array.isArray(f.inForce) || !Array.isArray(f.ended)) { dropped.push(at); continue; }
+    if (!isObj(f) || !Array.isArray(f.inForce) || !Array.isArray(f.ended)) {
+      dropped.push(at);
+      continue;
+    }
     const inForce: SavedAlert[] = [];
-    f.inForce.forEach((a, i) => { if (isAlert(a)) inForce.push(a); else dropped.push(`${at}/inForce/${i}`); });
+    f.inForce.forEach((a, i) => {
+      if (isAlert(a)) inForce.push(a);
+      else dropped.push(`${at}/inForce/${i}`);
+    });
     const ended: Ended[] = [];
-    f.ended.forEach((e, i) => { if (isEnded(e)) ended.push(e); else dropped.push(`${at}/ended/${i}`); });
+    f.ended.forEach((e, i) => {
+      if (isEnded(e)) ended.push(e);
+      else dropped.push(`${at}/ended/${i}`);
+    });
     saved.feeds[k] = { inForce, ended: ended.slice(-MAX_ENDED) };
   }
   for (const [k, h] of Object.entries(part('held'))) {
@@ -134,7 +158,10 @@ export function checkSaved(parsed: unknown): { saved: SavedAlerts; dropped: stri
     else dropped.push(seg('held') + seg(k));
   }
   if (Array.isArray(parsed.spoken)) {
-    parsed.spoken.forEach((s, i) => { if (isStr(s)) saved.spoken.push(s); else dropped.push(`/spoken/${i}`); });
+    parsed.spoken.forEach((s, i) => {
+      if (isStr(s)) saved.spoken.push(s);
+      else dropped.push(`/spoken/${i}`);
+    });
     saved.spoken = saved.spoken.slice(-MAX_SPOKEN);
   } else if (parsed.spoken !== undefined) dropped.push('/spoken');
   return { saved, dropped };

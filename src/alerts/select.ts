@@ -5,12 +5,32 @@ import type { CapAlert, CapInfo, LatLon } from './cap-alert.js';
 import { areaHolds } from './geo.js';
 
 /** sender, identifier and sent: what CAP names an alert by (and `references` uses). */
-export const alertKey = (a: { sender: string; identifier: string; sent: string }): string => `${a.sender},${a.identifier},${a.sent}`;
+export const alertKey = (a: { sender: string; identifier: string; sent: string }): string =>
+  `${a.sender},${a.identifier},${a.sent}`;
 
-export type NotShownReason = 'not Actual' | 'outside the area' | 'expired' | 'superseded' | 'cancelled' | 'not yet in effect' | 'no info' | 'a cancellation' | 'duplicate';
+export type NotShownReason =
+  | 'not Actual'
+  | 'outside the area'
+  | 'expired'
+  | 'superseded'
+  | 'cancelled'
+  | 'not yet in effect'
+  | 'no info'
+  | 'a cancellation'
+  | 'duplicate';
 
-export interface Chosen { alert: CapAlert; info: CapInfo; key: string; from: number; expiresAt?: number }
-export interface Passed { alert: CapAlert; key: string; reason: NotShownReason }
+export interface Chosen {
+  alert: CapAlert;
+  info: CapInfo;
+  key: string;
+  from: number;
+  expiresAt?: number;
+}
+export interface Passed {
+  alert: CapAlert;
+  key: string;
+  reason: NotShownReason;
+}
 
 export interface Selection {
   inForce: Chosen[];
@@ -19,13 +39,18 @@ export interface Selection {
   ended: Map<string, 'superseded' | 'cancelled'>;
 }
 
-export interface Unit { position?: LatLon; geocodes: GeocodeConfig[] }
+export interface Unit {
+  position?: LatLon;
+  geocodes: GeocodeConfig[];
+}
 
 /** The info in the first of `languages` the alert has (a prefix like "en" matches "en-US"), else its first. */
 export function infoFor(alert: CapAlert, languages: string[]): CapInfo | undefined {
   for (const want of languages) {
     const w = want.toLowerCase();
-    const hit = alert.infos.find((i) => i.language.toLowerCase() === w) ?? alert.infos.find((i) => i.language.toLowerCase().startsWith(`${w}-`));
+    const hit =
+      alert.infos.find((i) => i.language.toLowerCase() === w) ??
+      alert.infos.find((i) => i.language.toLowerCase().startsWith(`${w}-`));
     if (hit) return hit;
   }
   return alert.infos[0];
@@ -44,7 +69,13 @@ export const capTime = (s: string | undefined): number | undefined => {
   return Number.isFinite(t) ? Math.min(Math.max(t, 0), LATEST_TIME) : undefined;
 };
 
-export function select(alerts: CapAlert[], entry: AlertFeedConfig, unit: Unit, endedBefore: ReadonlyMap<string, 'superseded' | 'cancelled'>, now: number): Selection {
+export function select(
+  alerts: CapAlert[],
+  entry: AlertFeedConfig,
+  unit: Unit,
+  endedBefore: ReadonlyMap<string, 'superseded' | 'cancelled'>,
+  now: number,
+): Selection {
   const ended = new Map<string, 'superseded' | 'cancelled'>();
   for (const a of alerts) {
     if (a.msgType !== 'Update' && a.msgType !== 'Cancel') continue;
@@ -56,19 +87,43 @@ export function select(alerts: CapAlert[], entry: AlertFeedConfig, unit: Unit, e
   for (const alert of alerts) {
     const key = alertKey(alert);
     const pass = (reason: NotShownReason) => notShown.push({ alert, key, reason });
-    if (seen.has(key)) { pass('duplicate'); continue; }
+    if (seen.has(key)) {
+      pass('duplicate');
+      continue;
+    }
     seen.add(key);
     const end = ended.get(key) ?? endedBefore.get(key);
-    if (end) { pass(end); continue; }
-    if (alert.msgType === 'Cancel') { pass('a cancellation'); continue; }
-    if (!(alert.status === 'Actual' || (entry.test && (alert.status === 'Exercise' || alert.status === 'Test')))) { pass('not Actual'); continue; }
+    if (end) {
+      pass(end);
+      continue;
+    }
+    if (alert.msgType === 'Cancel') {
+      pass('a cancellation');
+      continue;
+    }
+    if (!(alert.status === 'Actual' || (entry.test && (alert.status === 'Exercise' || alert.status === 'Test')))) {
+      pass('not Actual');
+      continue;
+    }
     const info = infoFor(alert, entry.languages);
-    if (!info) { pass('no info'); continue; }
-    if (info.areas.length && !info.areas.some((a) => areaHolds(a, unit.position, unit.geocodes))) { pass('outside the area'); continue; }
+    if (!info) {
+      pass('no info');
+      continue;
+    }
+    if (info.areas.length && !info.areas.some((a) => areaHolds(a, unit.position, unit.geocodes))) {
+      pass('outside the area');
+      continue;
+    }
     const expiresAt = capTime(info.expires);
-    if (expiresAt !== undefined && expiresAt <= now) { pass('expired'); continue; }
+    if (expiresAt !== undefined && expiresAt <= now) {
+      pass('expired');
+      continue;
+    }
     const from = capTime(info.effective) ?? capTime(info.onset) ?? capTime(alert.sent) ?? now;
-    if (from > now) { pass('not yet in effect'); continue; }
+    if (from > now) {
+      pass('not yet in effect');
+      continue;
+    }
     inForce.push({ alert, info, key, from, expiresAt });
   }
   return { inForce, notShown, ended };
@@ -78,6 +133,9 @@ const SEVERITY = ['Extreme', 'Severe', 'Moderate', 'Minor'];
 
 /** The alert a display shows when several are in force at one priority: the most severe, then the newest. */
 export function rank(a: { severity: string; sent: string }, b: { severity: string; sent: string }): number {
-  const s = (x: string) => { const i = SEVERITY.indexOf(x); return i < 0 ? SEVERITY.length : i; };
+  const s = (x: string) => {
+    const i = SEVERITY.indexOf(x);
+    return i < 0 ? SEVERITY.length : i;
+  };
   return s(a.severity) - s(b.severity) || (Date.parse(b.sent) || 0) - (Date.parse(a.sent) || 0);
 }

@@ -8,7 +8,13 @@ import { identity } from '../util/identity.js';
 import type { Overlay } from '../render/compositor.js';
 import { preloadImage } from '../render/images.js';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
-import { BOOT, type BootFacts, type BootScreensControl, type IdentifiedUnit, type UnitShowing } from '../capability/boot.js';
+import {
+  BOOT,
+  type BootFacts,
+  type BootScreensControl,
+  type IdentifiedUnit,
+  type UnitShowing,
+} from '../capability/boot.js';
 import type { Unit } from '../render/unit.js';
 import { VERSION } from '../version.js';
 import { CompleteUrls } from './complete-urls.js';
@@ -19,7 +25,11 @@ import { isoTime } from '../util/clock.js';
 /** A logo named without `imageTtl` is shown this long (the specification gives no default). */
 export const DEFAULT_IMAGE_TTL_S = 5;
 
-interface Step { kind: 'info' | 'logo'; until: number; overlay?: Overlay }
+interface Step {
+  kind: 'info' | 'logo';
+  until: number;
+  overlay?: Overlay;
+}
 
 interface UnitScreens {
   unit: Unit;
@@ -55,7 +65,16 @@ export class BootScreens implements Component, BootScreensControl {
       if (logo && logoS > 0) steps.push({ kind: 'logo', until: (at += logoS * 1000), overlay: logo });
       const s: UnitScreens = { unit, steps, identifyUntil: 0, showing: 'content', booting: true };
       this.screens.set(unit.config.key, s);
-      if (steps.length) ctx.log.info({ unit: unit.config.key, displays: unit.config.displayIds, screens: steps.map((x) => x.kind), seconds: (at - t0) / 1000 }, 'boot screens');
+      if (steps.length)
+        ctx.log.info(
+          {
+            unit: unit.config.key,
+            displays: unit.config.displayIds,
+            screens: steps.map((x) => x.kind),
+            seconds: (at - t0) / 1000,
+          },
+          'boot screens',
+        );
       this.refresh(s);
     });
   }
@@ -83,12 +102,23 @@ export class BootScreens implements Component, BootScreensControl {
     for (const unit of this.ctx.units().values()) {
       if (displayId !== undefined && !unit.config.displayIds.includes(displayId)) continue;
       let s = this.screens.get(unit.config.key);
-      if (!s || s.unit !== unit) this.screens.set(unit.config.key, (s = { unit, steps: [], identifyUntil: 0, showing: 'content', booting: false }));
+      if (!s || s.unit !== unit)
+        this.screens.set(
+          unit.config.key,
+          (s = { unit, steps: [], identifyUntil: 0, showing: 'content', booting: false }),
+        );
       s.identifyUntil = seconds > 0 ? now + seconds * 1000 : 0;
       this.refresh(s);
-      out.push({ unit: unit.config.key, displays: unit.config.displayIds, until: seconds > 0 ? new Date(s.identifyUntil).toISOString() : null });
+      out.push({
+        unit: unit.config.key,
+        displays: unit.config.displayIds,
+        until: seconds > 0 ? new Date(s.identifyUntil).toISOString() : null,
+      });
     }
-    this.ctx.log.info({ seconds, units: out.map((u) => u.unit), ...(displayId ? { id: displayId } : {}) }, seconds > 0 ? 'identify: info screen shown' : 'identify: ended');
+    this.ctx.log.info(
+      { seconds, units: out.map((u) => u.unit), ...(displayId ? { id: displayId } : {}) },
+      seconds > 0 ? 'identify: info screen shown' : 'identify: ended',
+    );
     return out;
   }
 
@@ -97,7 +127,12 @@ export class BootScreens implements Component, BootScreensControl {
       units: [...this.screens.values()].map((s) => {
         const step = this.currentStep(s);
         const until = s.showing === 'identify' ? s.identifyUntil : step?.until;
-        return { unit: s.unit.config.key, displays: s.unit.config.displayIds, showing: s.showing, ...(until ? { until: isoTime(until) } : {}) };
+        return {
+          unit: s.unit.config.key,
+          displays: s.unit.config.displayIds,
+          showing: s.showing,
+          ...(until ? { until: isoTime(until) } : {}),
+        };
       }),
       completeUrls: this.completeUrls?.status() ?? [],
     };
@@ -110,11 +145,14 @@ export class BootScreens implements Component, BootScreensControl {
     this.clearTimer(s);
     const step = this.currentStep(s);
     const identifying = s.identifyUntil > now;
-    const showing: UnitShowing = identifying ? 'identify' : step?.kind ?? 'content';
+    const showing: UnitShowing = identifying ? 'identify' : (step?.kind ?? 'content');
     if (showing !== s.showing || showing === 'identify') {
-      const overlay = showing === 'content' ? undefined
-        : showing === 'logo' ? step!.overlay
-          : new InfoScreen(this.facts(s.unit), now, this.ctx.config().fps);
+      const overlay =
+        showing === 'content'
+          ? undefined
+          : showing === 'logo'
+            ? step!.overlay
+            : new InfoScreen(this.facts(s.unit), now, this.ctx.config().fps);
       void s.unit.setOverlay(overlay);
       if (showing !== s.showing) this.ctx.log.info({ unit: s.unit.config.key, showing }, 'unit screen');
       s.showing = showing;
@@ -158,7 +196,10 @@ export class BootScreens implements Component, BootScreensControl {
     try {
       return new LogoScreen(await preloadImage(file));
     } catch (err) {
-      this.ctx.log.warn({ display: d.id, err: (err as Error).message }, 'the startScreen logo cannot be shown; skipped');
+      this.ctx.log.warn(
+        { display: d.id, err: (err as Error).message },
+        'the startScreen logo cannot be shown; skipped',
+      );
       return undefined;
     }
   }

@@ -49,8 +49,14 @@ export class CompleteUrls {
 
   status(): CompleteUrlVisit[] {
     return this.visits.map((v) => ({
-      display: v.display, url: describeUrl(v.url), result: v.result, attempts: v.attempts,
-      at: isoTime(v.at), httpStatus: v.httpStatus, lastError: v.lastError, nextAttemptAt: isoTime(v.nextAttemptAt),
+      display: v.display,
+      url: describeUrl(v.url),
+      result: v.result,
+      attempts: v.attempts,
+      at: isoTime(v.at),
+      httpStatus: v.httpStatus,
+      lastError: v.lastError,
+      nextAttemptAt: isoTime(v.nextAttemptAt),
     }));
   }
 
@@ -61,7 +67,12 @@ export class CompleteUrls {
     v.attempts++;
     const where = { display: v.display, url: describeUrl(v.url), attempt: v.attempts };
     try {
-      const res = await fetchLimited(v.url, { ...COMPLETE_URL_LIMITS, portRange: ctx.config().urlPortRange, signal: this.abort.signal, field: 'completeUrls' });
+      const res = await fetchLimited(v.url, {
+        ...COMPLETE_URL_LIMITS,
+        portRange: ctx.config().urlPortRange,
+        signal: this.abort.signal,
+        field: 'completeUrls',
+      });
       Object.assign(v, { result: 'ok', at: ctx.clock.now(), httpStatus: res.status, lastError: undefined });
       ctx.log.info({ ...where, status: res.status }, 'completeUrls visited');
     } catch (err) {

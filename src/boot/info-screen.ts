@@ -30,7 +30,11 @@ const MIN_PX = 11;
 const SCROLL_HEIGHTS_PER_S = 1.5;
 const SCROLL_GAP = 0.6;
 
-interface Line { text: string; color: string; scale: number }
+interface Line {
+  text: string;
+  color: string;
+  scale: number;
+}
 
 export function layoutFor(width: number, height: number): InfoLayout {
   if (height < 40 || width < 128) return 'tiny';
@@ -46,7 +50,11 @@ export function addressLine(f: InfoFacts): string {
 
 function linesFor(layout: InfoLayout, f: InfoFacts): Line[] {
   const addrs = f.addresses.length
-    ? f.addresses.map((a) => ({ text: `${a.address}:${f.port}${layout === 'large' ? `  ${a.interface}` : ''}`, color: WHITE, scale: 1 }))
+    ? f.addresses.map((a) => ({
+        text: `${a.address}:${f.port}${layout === 'large' ? `  ${a.interface}` : ''}`,
+        color: WHITE,
+        scale: 1,
+      }))
     : [{ text: 'no IPv4 address', color: WHITE, scale: 1 }];
   if (layout === 'small') return [...addrs, { text: f.hostname, color: AMBER, scale: 0.8 }];
   const shown = f.displays.map((d) => `${d.id} ${d.width}x${d.height}`).join(', ');
@@ -79,7 +87,11 @@ export class InfoScreen implements Overlay {
   private readonly started: number;
   private scrolls = false;
 
-  constructor(private readonly facts: InfoFacts, now: number, private readonly fps = 50) {
+  constructor(
+    private readonly facts: InfoFacts,
+    now: number,
+    private readonly fps = 50,
+  ) {
     this.started = now;
   }
 
@@ -105,11 +117,16 @@ export class InfoScreen implements Overlay {
   }
 
   /** The richest layout the unit's size allows at a legible size, down to the addresses alone; undefined: scroll. */
-  private choose(ctx: CanvasRenderingContext2D, width: number, height: number): { lines: Line[]; size: number; left: boolean; margin: number } | undefined {
+  private choose(
+    ctx: CanvasRenderingContext2D,
+    width: number,
+    height: number,
+  ): { lines: Line[]; size: number; left: boolean; margin: number } | undefined {
     const layout = layoutFor(width, height);
     if (layout === 'tiny') return undefined;
     const candidates: Array<{ lines: Line[]; left: boolean; margin: number }> = [];
-    if (layout === 'large') candidates.push({ lines: linesFor('large', this.facts), left: true, margin: Math.round(width * 0.04) });
+    if (layout === 'large')
+      candidates.push({ lines: linesFor('large', this.facts), left: true, margin: Math.round(width * 0.04) });
     const small = linesFor('small', this.facts);
     candidates.push({ lines: small, left: false, margin: 2 }, { lines: small.slice(0, -1), left: false, margin: 2 });
     for (const c of candidates) {

@@ -13,7 +13,12 @@ const DRIVER_DEFAULT = 100;
 export type BrightUnit = Pick<Unit, 'runner' | 'compositor' | 'latest'>;
 
 /** `previous`: what this unit's output was last given (undefined: nothing yet). */
-export async function applyBrightness(unit: BrightUnit, percent: number, now: number, previous?: number): Promise<void> {
+export async function applyBrightness(
+  unit: BrightUnit,
+  percent: number,
+  now: number,
+  previous?: number,
+): Promise<void> {
   await unit.runner.setBrightness(percent);
   if ((previous ?? DRIVER_DEFAULT) === percent) return;
   if (unit.compositor.nextChange(now) - now <= CARRIED_MS) return;

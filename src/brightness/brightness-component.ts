@@ -20,7 +20,6 @@ export interface BrightnessOptions {
   urlPollMs?: number;
 }
 
-
 export class BrightnessComponent implements Component, BrightnessControl {
   readonly name = BRIGHTNESS.name;
   private ctx: RuntimeContext | undefined;
@@ -40,9 +39,17 @@ export class BrightnessComponent implements Component, BrightnessControl {
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
-    const changed = () => { void this.update(); };
+    const changed = () => {
+      void this.update();
+    };
     this.schedule = new ScheduleSource(ctx.log, () => ctx.clock.now(), changed);
-    this.sources = new Sources({ clock: ctx.clock, log: ctx.log, link: this.opts.link ?? { binding: systemBinding }, onChange: changed, urlPollMs: this.opts.urlPollMs });
+    this.sources = new Sources({
+      clock: ctx.clock,
+      log: ctx.log,
+      link: this.opts.link ?? { binding: systemBinding },
+      onChange: changed,
+      urlPollMs: this.opts.urlPollMs,
+    });
     await this.follow(ctx.config());
   }
 
@@ -60,7 +67,14 @@ export class BrightnessComponent implements Component, BrightnessControl {
   }
 
   status(): BrightnessStatus {
-    return brightnessStatus(this.ctx!.config(), this.ctx!.clock.now(), this.units, this.schedule!, this.sources!, this.blanked);
+    return brightnessStatus(
+      this.ctx!.config(),
+      this.ctx!.clock.now(),
+      this.units,
+      this.schedule!,
+      this.sources!,
+      this.blanked,
+    );
   }
 
   /** Blanks (or unblanks) the units whose MAIN ids are given and resolves once their outputs have the level. */
@@ -89,7 +103,10 @@ export class BrightnessComponent implements Component, BrightnessControl {
     await this.update();
   }
 
-  /** A fleet's level on the units whose MAIN ids are given (any unit: no sensorBrightness needed); undefined gives them back to their sources ("auto"). */
+  /**
+   * A fleet's level on the units whose MAIN ids are given (any unit: no sensorBrightness needed); undefined gives them
+   * back to their sources ("auto").
+   */
   async setFleetLevel(mainIds: string[], value: number | undefined): Promise<void> {
     const at = this.ctx!.clock.now();
     for (const id of mainIds) {
@@ -103,27 +120,34 @@ export class BrightnessComponent implements Component, BrightnessControl {
   private async follow(config: ServiceConfig): Promise<void> {
     this.schedule!.configure(config);
     await this.sources!.sync(config);
-    for (const id of [...this.units.keys()]) if (!config.units.some((u) => u.displayIds[0] === id)) this.units.delete(id);
+    for (const id of [...this.units.keys()])
+      if (!config.units.some((u) => u.displayIds[0] === id)) this.units.delete(id);
     for (const id of [...this.blanked]) if (!config.units.some((u) => u.displayIds[0] === id)) this.blanked.delete(id);
     await this.update();
   }
 
   /** Decides every unit now; calls that arrive meanwhile are folded into one more pass. */
   update(): Promise<void> {
-    if (this.pending) { this.again = true; return this.pending; }
+    if (this.pending) {
+      this.again = true;
+      return this.pending;
+    }
     this.pending = (async () => {
       do {
         this.again = false;
         await this.decideAll();
       } while (this.again && this.ctx);
-    })().finally(() => { this.pending = undefined; });
+    })().finally(() => {
+      this.pending = undefined;
+    });
     return this.pending;
   }
 
   private async decideAll(): Promise<void> {
     const ctx = this.ctx;
     if (!ctx) return;
-    const config = ctx.config(), now = ctx.clock.now();
+    const config = ctx.config(),
+      now = ctx.clock.now();
     let next = this.sources!.nextStale(now);
     const runtimeUnits = [...ctx.units().values()];
     for (const u of config.units) {
@@ -133,7 +157,11 @@ export class BrightnessComponent implements Component, BrightnessControl {
       const state: UnitState = {
         decision,
         since: prev && prev.decision.mode === decision.mode ? prev.since : now,
-        handoverSince: decision.handover ? (prev?.decision.handover?.from === decision.handover.from ? prev.handoverSince : now) : undefined,
+        handoverSince: decision.handover
+          ? prev?.decision.handover?.from === decision.handover.from
+            ? prev.handoverSince
+            : now
+          : undefined,
         applied: prev?.applied,
       };
       this.units.set(main.id, state);
@@ -158,7 +186,10 @@ export class BrightnessComponent implements Component, BrightnessControl {
     const log = this.ctx!.log;
     if (before?.mode === now.mode && before.percent === now.percent) return;
     if (before && before.mode !== now.mode && now.handover && before.handover?.from !== now.handover.from) {
-      log.warn({ unit: id, from: now.handover.from, to: now.mode, reason: now.handover.reason, brightness: now.percent }, 'brightness source failed; the next one takes over');
+      log.warn(
+        { unit: id, from: now.handover.from, to: now.mode, reason: now.handover.reason, brightness: now.percent },
+        'brightness source failed; the next one takes over',
+      );
     } else if (before && before.mode !== now.mode) {
       log.info({ unit: id, from: before.mode, to: now.mode, brightness: now.percent }, 'brightness source changed');
     } else if (!before) {
@@ -172,8 +203,17 @@ export class BrightnessComponent implements Component, BrightnessControl {
     this.timer = undefined;
     if (at === undefined) return;
     // Already due (time moved on while the outputs were being set): decide again in this pass.
-    if (at <= ctx.clock.now()) { this.again = true; return; }
-    this.timer = ctx.clock.setTimeout(() => { this.timer = undefined; void this.update(); }, Math.max(0, at - ctx.clock.now()));
+    if (at <= ctx.clock.now()) {
+      this.again = true;
+      return;
+    }
+    this.timer = ctx.clock.setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.update();
+      },
+      Math.max(0, at - ctx.clock.now()),
+    );
   }
 }
 

@@ -19,11 +19,22 @@ export interface BrightnessStatus {
   warnings: string[];
 }
 
-
 /** What the brightness component holds of each unit: the decision applied and since when. */
-export interface UnitState { decision: Decision; since: number; handoverSince?: number; applied?: number }
+export interface UnitState {
+  decision: Decision;
+  since: number;
+  handoverSince?: number;
+  applied?: number;
+}
 
-export function brightnessStatus(config: ServiceConfig, now: number, units: Map<string, UnitState>, schedule: ScheduleSource, sources: Sources, blanked: ReadonlySet<string> = new Set()): BrightnessStatus {
+export function brightnessStatus(
+  config: ServiceConfig,
+  now: number,
+  units: Map<string, UnitState>,
+  schedule: ScheduleSource,
+  sources: Sources,
+  blanked: ReadonlySet<string> = new Set(),
+): BrightnessStatus {
   const reports: UnitBrightness[] = [];
   for (const u of config.units) {
     const main = config.displayById.get(u.displayIds[0])!;
@@ -39,14 +50,25 @@ export function brightnessStatus(config: ServiceConfig, now: number, units: Map<
       source: decision.source,
       since: isoTime(st?.since ?? now),
       sensorBrightness: main.sensorBrightness,
-      ...(decision.handover ? { handover: { from: decision.handover.from, to: decision.mode, reason: decision.handover.reason, since: isoTime(st?.handoverSince ?? now) } } : {}),
-      sources: candidates.filter((c) => c.configured || c.mode === decision.mode).map((c) => ({
-        mode: c.mode,
-        state: c.mode === decision.mode ? 'in use' : c.value === undefined ? 'failed' : 'standing by',
-        ...(c.value !== undefined ? { value: Math.round(c.value) } : {}),
-        source: c.source,
-        ...(c.value === undefined && c.reason ? { reason: c.reason } : {}),
-      })),
+      ...(decision.handover
+        ? {
+            handover: {
+              from: decision.handover.from,
+              to: decision.mode,
+              reason: decision.handover.reason,
+              since: isoTime(st?.handoverSince ?? now),
+            },
+          }
+        : {}),
+      sources: candidates
+        .filter((c) => c.configured || c.mode === decision.mode)
+        .map((c) => ({
+          mode: c.mode,
+          state: c.mode === decision.mode ? 'in use' : c.value === undefined ? 'failed' : 'standing by',
+          ...(c.value !== undefined ? { value: Math.round(c.value) } : {}),
+          source: c.source,
+          ...(c.value === undefined && c.reason ? { reason: c.reason } : {}),
+        })),
     });
   }
   const sched = schedule.report(config);
@@ -56,7 +78,12 @@ export function brightnessStatus(config: ServiceConfig, now: number, units: Map<
     ...(sched.file.message ? [sched.file.message] : []),
     ...sensors.filter((s) => s.warning).map((s) => `sensor ${s.device}: ${s.warning}`),
     ...urls.filter((u) => u.warning).map((u) => `brightnessUrl of ${u.unit}: ${u.warning}`),
-    ...reports.filter((r) => r.handover).map((r) => `${r.id}: ${r.handover!.from} failed (${r.handover!.reason}); ${r.mode} rules since ${r.handover!.since}`),
+    ...reports
+      .filter((r) => r.handover)
+      .map(
+        (r) =>
+          `${r.id}: ${r.handover!.from} failed (${r.handover!.reason}); ${r.mode} rules since ${r.handover!.since}`,
+      ),
   ];
   return { units: reports, schedule: sched, sensors, urls, warnings };
 }

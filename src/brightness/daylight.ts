@@ -16,8 +16,18 @@ export function middleDay(year: number, month: number, day: 1 | 16): number {
   return day === 1 ? 8 : 16 + Math.floor((daysInMonth(year, month) - 16) / 2);
 }
 
-/** Sunrise and sunset of one local date, in minutes after UTC midnight of that date; polar when the sun stays up or down. */
-export function sunTimes(zone: string, latitude: number, longitude: number, year: number, month: number, day: number): Pick<Period, 'sunrise' | 'sunset' | 'polar'> {
+/**
+ * Sunrise and sunset of one local date, in minutes after UTC midnight of that date; polar when the sun stays up or
+ * down.
+ */
+export function sunTimes(
+  zone: string,
+  latitude: number,
+  longitude: number,
+  year: number,
+  month: number,
+  day: number,
+): Pick<Period, 'sunrise' | 'sunset' | 'polar'> {
   const noon = new Date(instantOf(zone, year, month, day, 720));
   const t = getTimes(noon, latitude, longitude);
   const base = Date.UTC(year, month - 1, day);

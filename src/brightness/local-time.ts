@@ -22,7 +22,13 @@ export function localDay(zone: string, t: number): LocalDay {
   const offset = offsetMinutes(zone, t);
   const d = new Date(t + offset * MINUTE);
   const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), minutes: (t + offset * MINUTE - midnight) / MINUTE, offset };
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    minutes: (t + offset * MINUTE - midnight) / MINUTE,
+    offset,
+  };
 }
 
 /**
@@ -37,7 +43,12 @@ export function instantOf(zone: string, year: number, month: number, day: number
 }
 
 /** y-m-d plus `n` days, as a calendar date. */
-export function addDays(year: number, month: number, day: number, n: number): { year: number; month: number; day: number } {
+export function addDays(
+  year: number,
+  month: number,
+  day: number,
+  n: number,
+): { year: number; month: number; day: number } {
   const d = new Date(Date.UTC(year, month - 1, day + n));
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
@@ -51,4 +62,5 @@ export const hhmm = (minutes: number): string => {
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 };
 
-export const mmdd = (month: number, day: number): string => `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+export const mmdd = (month: number, day: number): string =>
+  `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;

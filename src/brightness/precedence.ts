@@ -31,9 +31,19 @@ export interface Decision {
 /** The first configured source with a value wins; `fixed` always has one. */
 export function decide(candidates: Candidate[]): Decision {
   const ranked = [...candidates].sort((a, b) => ORDER.indexOf(a.mode) - ORDER.indexOf(b.mode));
-  const winner = ranked.find((c) => c.configured && c.value !== undefined) ?? { mode: 'fixed' as const, value: 100, source: 'full brightness', configured: true };
+  const winner = ranked.find((c) => c.configured && c.value !== undefined) ?? {
+    mode: 'fixed' as const,
+    value: 100,
+    source: 'full brightness',
+    configured: true,
+  };
   const top = ranked.find((c) => c.configured);
-  const decision: Decision = { percent: Math.max(0, Math.min(100, Math.round(winner.value!))), mode: winner.mode, source: winner.source };
-  if (top && top.mode !== winner.mode) decision.handover = { from: top.mode, reason: top.reason ?? `${top.mode} has no value` };
+  const decision: Decision = {
+    percent: Math.max(0, Math.min(100, Math.round(winner.value!))),
+    mode: winner.mode,
+    source: winner.source,
+  };
+  if (top && top.mode !== winner.mode)
+    decision.handover = { from: top.mode, reason: top.reason ?? `${top.mode} has no value` };
   return decision;
 }

@@ -37,39 +37,65 @@ export function parseSchedule(text: string): ScheduleRead {
   } catch (err) {
     return { state: 'faulty', faults: [{ path: '', message: `is not valid JSON: ${(err as Error).message}` }] };
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { state: 'faulty', faults: [{ path: '', message: 'must be an object with "periods" and "rampMinutes"' }] };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return { state: 'faulty', faults: [{ path: '', message: 'must be an object with "periods" and "rampMinutes"' }] };
   const obj = raw as Record<string, unknown>;
   for (const k of Object.keys(obj)) if (k !== 'periods' && k !== 'rampMinutes') fault(`/${k}`, 'is not a known field');
   let rampMinutes = DEFAULT_RAMP_MINUTES;
   if (obj.rampMinutes !== undefined) {
-    if (Number.isInteger(obj.rampMinutes) && (obj.rampMinutes as number) >= 0 && (obj.rampMinutes as number) <= MAX_RAMP_MINUTES) rampMinutes = obj.rampMinutes as number;
+    if (
+      Number.isInteger(obj.rampMinutes) &&
+      (obj.rampMinutes as number) >= 0 &&
+      (obj.rampMinutes as number) <= MAX_RAMP_MINUTES
+    )
+      rampMinutes = obj.rampMinutes as number;
     else fault('/rampMinutes', `must be an integer number of minutes 0..${MAX_RAMP_MINUTES}`);
   }
   const periods: Period[] = [];
-  if (!Array.isArray(obj.periods) || obj.periods.length === 0) fault('/periods', 'is required: a list of periods, usually 24 (the 1st and 16th of each month)');
+  if (!Array.isArray(obj.periods) || obj.periods.length === 0)
+    fault('/periods', 'is required: a list of periods, usually 24 (the 1st and 16th of each month)');
   const seen = new Map<string, number>();
   (Array.isArray(obj.periods) ? obj.periods : []).forEach((p: unknown, i) => {
     const at = `/periods/${i}`;
-    if (p === null || typeof p !== 'object' || Array.isArray(p)) return fault(at, 'must be an object {from, sunrise, sunset, day, night}');
+    if (p === null || typeof p !== 'object' || Array.isArray(p))
+      return fault(at, 'must be an object {from, sunrise, sunset, day, night}');
     const e = p as Record<string, unknown>;
     for (const k of Object.keys(e)) if (!PERIOD_FIELDS.has(k)) fault(`${at}/${k}`, 'is not a known field');
     const d = typeof e.from === 'string' ? /^(\d\d)-(\d\d)$/.exec(e.from) : null;
-    const month = d ? Number(d[1]) : 0, day = d ? Number(d[2]) : 0;
+    const month = d ? Number(d[1]) : 0,
+      day = d ? Number(d[2]) : 0;
     // 2024 is a leap year: 02-29 is a date a period may start on.
-    if (!d || month < 1 || month > 12 || day < 1 || day > daysInMonth(2024, month)) fault(`${at}/from`, 'must be a date "MM-DD" (the first day of the period)');
-    else if (seen.has(e.from as string)) fault(`${at}/from`, `"${e.from as string}" is also the start of period ${seen.get(e.from as string)}`);
+    if (!d || month < 1 || month > 12 || day < 1 || day > daysInMonth(2024, month))
+      fault(`${at}/from`, 'must be a date "MM-DD" (the first day of the period)');
+    else if (seen.has(e.from as string))
+      fault(`${at}/from`, `"${e.from as string}" is also the start of period ${seen.get(e.from as string)}`);
     else seen.set(e.from as string, i);
-    const sunrise = clock(e.sunrise), sunset = clock(e.sunset);
+    const sunrise = clock(e.sunrise),
+      sunset = clock(e.sunset);
     if (sunrise === undefined) fault(`${at}/sunrise`, 'must be a local time "HH:MM"');
     if (sunset === undefined) fault(`${at}/sunset`, 'must be a local time "HH:MM"');
-    else if (sunrise !== undefined && sunset <= sunrise) fault(`${at}/sunset`, `must be later than sunrise ${e.sunrise as string}`);
+    else if (sunrise !== undefined && sunset <= sunrise)
+      fault(`${at}/sunset`, `must be later than sunrise ${e.sunrise as string}`);
     if (!level(e.day)) fault(`${at}/day`, 'must be an integer percent 0..100');
     if (!level(e.night)) fault(`${at}/night`, 'must be an integer percent 0..100');
-    if (faults.length === 0) periods.push({ month, day, clock: 'local', sunrise: sunrise!, sunset: sunset!, dayLevel: e.day as number, nightLevel: e.night as number });
+    if (faults.length === 0)
+      periods.push({
+        month,
+        day,
+        clock: 'local',
+        sunrise: sunrise!,
+        sunset: sunset!,
+        dayLevel: e.day as number,
+        nightLevel: e.night as number,
+      });
   });
   if (faults.length) return { state: 'faulty', faults };
   periods.sort((a, b) => a.month - b.month || a.day - b.day);
-  return { state: 'ok', periods: periods.length, schedule: { kind: 'file', rampMinutes, periodOn: (_y, month, day) => periodIn(periods, month, day) } };
+  return {
+    state: 'ok',
+    periods: periods.length,
+    schedule: { kind: 'file', rampMinutes, periodOn: (_y, month, day) => periodIn(periods, month, day) },
+  };
 }
 
 /**
@@ -91,7 +117,8 @@ export function readScheduleFile(dir: string): ScheduleRead {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { state: 'faulty', faults: [{ path: '', message: 'is not a regular file' }] };
-    if (st.size > MAX_BYTES) return { state: 'faulty', faults: [{ path: '', message: `is ${st.size} bytes; at most ${MAX_BYTES} are read` }] };
+    if (st.size > MAX_BYTES)
+      return { state: 'faulty', faults: [{ path: '', message: `is ${st.size} bytes; at most ${MAX_BYTES} are read` }] };
     const buf = Buffer.alloc(st.size);
     let n = 0;
     while (n < buf.length) {
@@ -101,7 +128,12 @@ export function readScheduleFile(dir: string): ScheduleRead {
     }
     return parseSchedule(buf.subarray(0, n).toString('utf8'));
   } catch (err) {
-    return { state: 'faulty', faults: [{ path: '', message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }] };
+    return {
+      state: 'faulty',
+      faults: [
+        { path: '', message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` },
+      ],
+    };
   } finally {
     closeSync(fd);
   }

@@ -34,7 +34,12 @@ export interface ScheduleReport {
 
 export class ScheduleSource {
   private file: Schedule | undefined;
-  private fileInfo: { status: 'absent' | 'ok' | 'faulty'; periods?: number; faults?: ConfigFault[]; checkedAt: number } = { status: 'absent', checkedAt: 0 };
+  private fileInfo: {
+    status: 'absent' | 'ok' | 'faulty';
+    periods?: number;
+    faults?: ConfigFault[];
+    checkedAt: number;
+  } = { status: 'absent', checkedAt: 0 };
   private daylight: { schedule: Schedule; key: string } | undefined;
   private watcher: FSWatcher | undefined;
   private watching = '';
@@ -42,7 +47,11 @@ export class ScheduleSource {
   private dir = '';
   zone = systemZone();
 
-  constructor(private readonly log: Logger, private readonly now: () => number, private readonly onChange: () => void) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly now: () => number,
+    private readonly onChange: () => void,
+  ) {}
 
   /** Follows the configuration: zone, location, the service directory; reads the file again. */
   configure(config: ServiceConfig): void {
@@ -68,8 +77,11 @@ export class ScheduleSource {
 
   report(config: ServiceConfig): ScheduleReport {
     const f = this.fileInfo;
-    const instead = this.file ? 'the schedule loaded before keeps running'
-      : this.daylight ? 'the daylight schedule runs' : 'full brightness';
+    const instead = this.file
+      ? 'the schedule loaded before keeps running'
+      : this.daylight
+        ? 'the daylight schedule runs'
+        : 'full brightness';
     return {
       using: this.file ? 'file' : this.daylight ? 'daylight' : 'fixed',
       file: {
@@ -77,12 +89,16 @@ export class ScheduleSource {
         status: f.status,
         checkedAt: new Date(f.checkedAt).toISOString(),
         ...(f.periods !== undefined ? { periods: f.periods, rampMinutes: this.file?.rampMinutes } : {}),
-        ...(f.faults ? {
-          message: `${SCHEDULE_FILE} has ${f.faults.length} fault(s); ${instead}`,
-          faults: f.faults,
-        } : {}),
+        ...(f.faults
+          ? {
+              message: `${SCHEDULE_FILE} has ${f.faults.length} fault(s); ${instead}`,
+              faults: f.faults,
+            }
+          : {}),
       },
-      ...(config.latitude !== undefined && config.longitude !== undefined ? { location: { latitude: config.latitude, longitude: config.longitude } } : {}),
+      ...(config.latitude !== undefined && config.longitude !== undefined
+        ? { location: { latitude: config.latitude, longitude: config.longitude } }
+        : {}),
       timezone: this.zone,
     };
   }
@@ -100,15 +116,24 @@ export class ScheduleSource {
     const before = this.file;
     const now = this.now();
     if (r.state === 'ok') {
-      if (this.fileInfo.status !== 'ok' || this.fileInfo.periods !== r.periods) this.log.info({ file: SCHEDULE_FILE, periods: r.periods, rampMinutes: r.schedule.rampMinutes }, 'brightness schedule loaded');
+      if (this.fileInfo.status !== 'ok' || this.fileInfo.periods !== r.periods)
+        this.log.info(
+          { file: SCHEDULE_FILE, periods: r.periods, rampMinutes: r.schedule.rampMinutes },
+          'brightness schedule loaded',
+        );
       this.file = r.schedule;
       this.fileInfo = { status: 'ok', periods: r.periods, checkedAt: now };
     } else if (r.state === 'absent') {
-      if (this.fileInfo.status !== 'absent') this.log.info({ file: SCHEDULE_FILE }, 'brightness schedule file removed; the daylight schedule runs');
+      if (this.fileInfo.status !== 'absent')
+        this.log.info({ file: SCHEDULE_FILE }, 'brightness schedule file removed; the daylight schedule runs');
       this.file = undefined;
       this.fileInfo = { status: 'absent', checkedAt: now };
     } else {
-      if (JSON.stringify(r.faults) !== JSON.stringify(this.fileInfo.faults)) this.log.warn({ file: SCHEDULE_FILE, faults: r.faults }, 'brightness schedule has faults; the schedule running before stays');
+      if (JSON.stringify(r.faults) !== JSON.stringify(this.fileInfo.faults))
+        this.log.warn(
+          { file: SCHEDULE_FILE, faults: r.faults },
+          'brightness schedule has faults; the schedule running before stays',
+        );
       // The schedule running before stays: `this.file` is left as it is.
       this.fileInfo = { status: 'faulty', faults: r.faults, checkedAt: now, periods: this.fileInfo.periods };
     }
@@ -123,13 +148,24 @@ export class ScheduleSource {
       this.watcher = watch(dir, { persistent: false }, (_event, name) => {
         if (name !== null && name !== SCHEDULE_FILE) return;
         if (this.settle) clearTimeout(this.settle);
-        this.settle = setTimeout(() => { this.settle = undefined; this.read(); }, SETTLE_MS);
+        this.settle = setTimeout(() => {
+          this.settle = undefined;
+          this.read();
+        }, SETTLE_MS);
         this.settle.unref();
       });
-      this.watcher.on('error', (err) => this.log.warn({ dir, err: err.message }, 'watching the service directory for the brightness schedule failed; it is read at reloads'));
+      this.watcher.on('error', (err) =>
+        this.log.warn(
+          { dir, err: err.message },
+          'watching the service directory for the brightness schedule failed; it is read at reloads',
+        ),
+      );
     } catch (err) {
       this.watcher = undefined;
-      this.log.warn({ dir, err: (err as Error).message }, 'cannot watch the service directory for the brightness schedule; it is read at reloads');
+      this.log.warn(
+        { dir, err: (err as Error).message },
+        'cannot watch the service directory for the brightness schedule; it is read at reloads',
+      );
     }
   }
 }

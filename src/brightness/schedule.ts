@@ -55,15 +55,32 @@ export interface ScheduleState {
 const MINUTE = 60_000;
 const MIN_STEP_MS = 1000;
 
-interface DayPlan { rise0: number; rise1: number; set0: number; set1: number; period: Period; sunrise: number; sunset: number }
+interface DayPlan {
+  rise0: number;
+  rise1: number;
+  set0: number;
+  set1: number;
+  period: Period;
+  sunrise: number;
+  sunset: number;
+}
 
 function planOf(s: Schedule, zone: string, year: number, month: number, day: number): DayPlan {
   const period = s.periodOn(year, month, day);
   const shift = period.clock === 'utc' ? offsetMinutes(zone, instantOf(zone, year, month, day, 720)) : 0;
-  const sunrise = period.sunrise + shift, sunset = period.sunset + shift;
+  const sunrise = period.sunrise + shift,
+    sunset = period.sunset + shift;
   // Ramps never overlap: on a very short day they meet in the middle.
   const half = Math.max(0, Math.min(s.rampMinutes / 2, (sunset - sunrise) / 2));
-  return { rise0: sunrise - half, rise1: sunrise + half, set0: sunset - half, set1: sunset + half, period, sunrise, sunset };
+  return {
+    rise0: sunrise - half,
+    rise1: sunrise + half,
+    set0: sunset - half,
+    set1: sunset + half,
+    period,
+    sunrise,
+    sunset,
+  };
 }
 
 function levelAt(plan: DayPlan, m: number): { value: number; phase: Phase; slope: number } {

@@ -32,7 +32,6 @@ export interface UrlStatus {
   warning?: string;
 }
 
-
 export class UrlSource {
   private timer: unknown;
   private abort = new AbortController();
@@ -42,11 +41,21 @@ export class UrlSource {
   private lastFetchAt: number | undefined;
   private problem: string | undefined;
 
-  constructor(readonly unitMain: string, readonly url: string, private readonly deps: {
-    clock: Clock; log: Logger; portRange: readonly [number, number]; onChange(): void; pollMs?: number;
-  }) {}
+  constructor(
+    readonly unitMain: string,
+    readonly url: string,
+    private readonly deps: {
+      clock: Clock;
+      log: Logger;
+      portRange: readonly [number, number];
+      onChange(): void;
+      pollMs?: number;
+    },
+  ) {}
 
-  start(): void { void this.poll(); }
+  start(): void {
+    void this.poll();
+  }
 
   current(now: number): number | undefined {
     return this.lastGoodAt !== undefined && now - this.lastGoodAt <= STALE_AFTER_MS ? this.value : undefined;
@@ -63,7 +72,15 @@ export class UrlSource {
       lastGoodAt: isoTime(this.lastGoodAt),
       lastFetchAt: isoTime(this.lastFetchAt),
       fresh: this.current(now) !== undefined,
-      ...(this.problem ? { warning: this.problem + (this.current(now) !== undefined ? `; the last good value ${this.value} holds until ${isoTime(this.freshUntil())}` : '') } : {}),
+      ...(this.problem
+        ? {
+            warning:
+              this.problem +
+              (this.current(now) !== undefined
+                ? `; the last good value ${this.value} holds until ${isoTime(this.freshUntil())}`
+                : ''),
+          }
+        : {}),
     };
   }
 
@@ -80,8 +97,13 @@ export class UrlSource {
     let problem: string | undefined;
     try {
       const r = await fetchLimited(this.url, {
-        maxBytes: URL_MAX_BYTES, timeoutMs: URL_TIMEOUT_MS, maxRedirects: 3, portRange: this.deps.portRange,
-        signal: this.abort.signal, field: 'brightnessUrl', headers: { accept: 'text/plain' },
+        maxBytes: URL_MAX_BYTES,
+        timeoutMs: URL_TIMEOUT_MS,
+        maxRedirects: 3,
+        portRange: this.deps.portRange,
+        signal: this.abort.signal,
+        field: 'brightnessUrl',
+        headers: { accept: 'text/plain' },
       });
       if (this.stopped) return;
       const text = r.body?.toString('utf8') ?? '';
@@ -100,10 +122,18 @@ export class UrlSource {
     }
     this.lastFetchAt = clock.now();
     if (problem !== this.problem) {
-      if (problem) log.warn({ unit: this.unitMain, url: describeUrl(this.url), problem }, 'brightnessUrl ignored; the last good value stays');
-      else if (this.problem) log.info({ unit: this.unitMain, url: describeUrl(this.url), value: this.value }, 'brightnessUrl answers again');
+      if (problem)
+        log.warn(
+          { unit: this.unitMain, url: describeUrl(this.url), problem },
+          'brightnessUrl ignored; the last good value stays',
+        );
+      else if (this.problem)
+        log.info({ unit: this.unitMain, url: describeUrl(this.url), value: this.value }, 'brightnessUrl answers again');
       this.problem = problem;
     }
-    this.timer = clock.setTimeout(() => { this.timer = undefined; void this.poll(); }, this.deps.pollMs ?? URL_POLL_MS);
+    this.timer = clock.setTimeout(() => {
+      this.timer = undefined;
+      void this.poll();
+    }, this.deps.pollMs ?? URL_POLL_MS);
   }
 }

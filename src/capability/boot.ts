@@ -29,7 +29,11 @@ export interface BootFacts {
 }
 
 /** A unit /identify now shows the info screen on (`until` null: ended). */
-export interface IdentifiedUnit { unit: string; displays: string[]; until: string | null }
+export interface IdentifiedUnit {
+  unit: string;
+  displays: string[];
+  until: string | null;
+}
 
 export interface BootScreensControl {
   /**

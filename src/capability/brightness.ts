@@ -42,7 +42,10 @@ export interface BrightnessControl {
    * `by` is who set it, as /status tells.
    */
   setManual(mainIds: string[], value: number, by?: 'http' | 'home-assistant'): Promise<void>;
-  /** A fleet's level on the units whose MAIN ids are given (any unit: no sensorBrightness needed); undefined gives them back to their sources ("auto"). */
+  /**
+   * A fleet's level on the units whose MAIN ids are given (any unit: no sensorBrightness needed); undefined gives them
+   * back to their sources ("auto").
+   */
   setFleetLevel(mainIds: string[], value: number | undefined): Promise<void>;
 }
 

@@ -17,11 +17,17 @@ export interface RuntimeContext {
   config(): ServiceConfig;
   /** The one control path: a cron's `data`, a poller's body and a replay go through it exactly like /mlds. */
   apply(query: string, source: CommandSource): Promise<ApplyResult>;
-  /** Sends a confirmation to the display's feedback address, for a command that never reached apply (src/monitor/feedback.ts). */
+  /**
+   * Sends a confirmation to the display's feedback address, for a command that never reached apply
+   * (src/monitor/feedback.ts).
+   */
   confirm(display: DisplayConfig, confirm: 0 | 1 | 2, inumber: string): void;
   /** Loads config.json again, as /reload_config does (rejects with MLDS_CONFIG_INVALID on faults). */
   reload(): Promise<ReloadReport>;
-  /** Downloads, checks and swaps in a configuration archive as GET /load_config?url= does (`sha256`: refused before anything changes when the download's digest differs). */
+  /**
+   * Downloads, checks and swaps in a configuration archive as GET /load_config?url= does (`sha256`: refused before
+   * anything changes when the download's digest differs).
+   */
   loadConfig(url: string, sha256?: string): Promise<ArchiveLoadReport>;
   /** The physical units now running, by unit key (each has its output runner, frame loop and overlay). */
   units(): ReadonlyMap<string, Unit>;
@@ -60,7 +66,10 @@ export interface Component {
    * Not called for a re-check that found nothing changed.
    */
   reload(ctx: RuntimeContext, report: ReloadReport): Promise<void>;
-  /** Called once at shutdown, or when the configuration no longer wants the component: end every timer, socket and child process it started. Must not throw. */
+  /**
+   * Called once at shutdown, or when the configuration no longer wants the component: end every timer, socket and child
+   * process it started. Must not throw.
+   */
   stop(): Promise<void>;
   /** Facts for /status (`components.<name>`); optional. */
   status?(): unknown;
@@ -85,12 +94,20 @@ export class ComponentEntry {
     private readonly loader: () => Promise<Component>,
   ) {}
 
-  static of<T>(key: CapabilityKey<T>, wanted: (config: ServiceConfig) => boolean, load: () => Promise<Component & NoInfer<T>>): ComponentEntry {
+  static of<T>(
+    key: CapabilityKey<T>,
+    wanted: (config: ServiceConfig) => boolean,
+    load: () => Promise<Component & NoInfer<T>>,
+  ): ComponentEntry {
     return new ComponentEntry(key, key.name, wanted, load);
   }
 
   /** A component nobody looks up: its key is its entry's alone. */
-  static named(name: string, wanted: (config: ServiceConfig) => boolean, load: () => Promise<Component>): ComponentEntry {
+  static named(
+    name: string,
+    wanted: (config: ServiceConfig) => boolean,
+    load: () => Promise<Component>,
+  ): ComponentEntry {
     return new ComponentEntry({ name }, name, wanted, load);
   }
 

@@ -28,10 +28,13 @@ export interface EthernetConfig {
 
 /** A checked /setethernetconfig request. */
 export type NetworkRequest =
-  | { dhcp: true }
-  | { dhcp: false; ip: string; prefix: number; netmask: string; gateway: string; dns: string[] };
+  { dhcp: true } | { dhcp: false; ip: string; prefix: number; netmask: string; gateway: string; dns: string[] };
 
-export interface ChangeAnswer { interface: string; file: string; rollbackSeconds: number }
+export interface ChangeAnswer {
+  interface: string;
+  file: string;
+  rollbackSeconds: number;
+}
 
 export interface NetworkControl {
   read(): Promise<EthernetConfig>;

@@ -39,8 +39,9 @@ export interface Speaker {
    * again while it is spoken, it starts again from the start (`restarted`), while it waits it
    * stays where it is. Never throws, never waits for the speech.
    */
-  readout(displayId: string):
-    { queued: true; position: number; restarted: boolean } | { queued: false; reason: ReadoutRefused };
+  readout(
+    displayId: string,
+  ): { queued: true; position: number; restarted: boolean } | { queued: false; reason: ReadoutRefused };
 }
 
 /** Running when `speech` is configured. */

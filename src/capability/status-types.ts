@@ -14,7 +14,12 @@ import type { BoardState } from '../config/board-source.js';
 export type { Identity, ServiceProblem };
 
 /** The last /load_config?url= and how it ended. */
-export interface ArchiveResult { url: string; at: string; result: 'ok' | 'error'; message: string }
+export interface ArchiveResult {
+  url: string;
+  at: string;
+  result: 'ok' | 'error';
+  message: string;
+}
 
 export interface ConfigReport {
   status: 'ok' | 'faulty';
@@ -27,7 +32,9 @@ export interface ConfigReport {
     unit: { file: string | null; digest: string | null };
   };
   loadedAt?: string;
-  /** Configurations taken into use since the start: 1 for the first, one more for each reload that changed something. */
+  /**
+   * Configurations taken into use since the start: 1 for the first, one more for each reload that changed something.
+   */
   generation?: number;
   lastAttemptAt?: string;
   lastArchive?: ArchiveResult;
@@ -40,7 +47,10 @@ export interface ConfigReport {
 }
 
 /** What an area shows, as AreaState says it, with times as ISO text and files relative to the service directory. */
-export interface AreaReport extends Pick<AreaState, 'source' | 'value' | 'text' | 'file' | 'url' | 'fontColor' | 'fontSize'> {
+export interface AreaReport extends Pick<
+  AreaState,
+  'source' | 'value' | 'text' | 'file' | 'url' | 'fontColor' | 'fontSize'
+> {
   id: string;
   type: AreaType;
   since?: string;
@@ -101,7 +111,10 @@ export interface Status {
   startedAt: string;
   /** How the start used V8's code cache (dist/launch.cjs); absent when started otherwise. */
   codeCache?: CodeCacheReport;
-  /** How the compositor reads its pixels back: in place (the native helper), a copy, or getImageData, with why not in place. */
+  /**
+   * How the compositor reads its pixels back: in place (the native helper), a copy, or getImageData, with why not in
+   * place.
+   */
   readBack: ReadBackMode;
   time?: string;
   timezone: string;
@@ -116,6 +129,8 @@ export interface Status {
 }
 
 export interface CommandTotals {
-  /** Accepted commands whose content was replaced before any frame carried it to the output (confirmed 1, `superseded`). */
+  /**
+   * Accepted commands whose content was replaced before any frame carried it to the output (confirmed 1, `superseded`).
+   */
   superseded: number;
 }

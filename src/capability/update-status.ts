@@ -75,7 +75,11 @@ export interface Updater {
    * MLDS_UNAVAILABLE when RAUC does not answer, MLDS_DIGEST_MISMATCH, the fetch's codes, or
    * MLDS_UPDATE_FAILED with RAUC's error. Nothing is installed on any rejection.
    */
-  update(url: string, sha256: string, onStep?: (s: UpdateStep) => void): Promise<{ message: string; slot: string; version?: string }>;
+  update(
+    url: string,
+    sha256: string,
+    onStep?: (s: UpdateStep) => void,
+  ): Promise<{ message: string; slot: string; version?: string }>;
   /** Reboots into the installed slot (device/power.ts); a failure shows as state `failed`. */
   reboot(): Promise<void>;
 }
@@ -85,6 +89,11 @@ export const UPDATE = capabilityKey<Updater>('update');
 
 /** The update component where RAUC is, else MLDS_UNAVAILABLE saying why (HTTP's /update and MQTT's `update` alike). */
 export function updaterOf(updater: Updater | undefined): Updater {
-  if (!updater) throw new MldsError('MLDS_UNAVAILABLE', 'software updates need RAUC, which this system does not have (no /etc/rauc/system.conf; the A/B controller image has it)');
+  if (!updater)
+    throw new MldsError(
+      'MLDS_UNAVAILABLE',
+      'software updates need RAUC, which this system does not have (no /etc/rauc/system.conf; the A/B controller ' +
+        'image has it)',
+    );
   return updater;
 }

@@ -32,4 +32,7 @@ export interface AlertFeedConfig {
   test: boolean;
   speak: boolean;
 }
-export interface GeocodeConfig { valueName: string; value: string }
+export interface GeocodeConfig {
+  valueName: string;
+  value: string;
+}

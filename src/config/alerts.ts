@@ -19,15 +19,20 @@ const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max })
 
 export const alertsSchema = {
   alerts: {
-    type: 'array', maxItems: 32,
+    type: 'array',
+    maxItems: 32,
     items: {
-      type: 'object', additionalProperties: false, required: ['url', 'show'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['url', 'show'],
       properties: {
         url,
         interval: int(1, 86400),
         displays: { type: 'array', maxItems: 1000, items: text(255) },
         show: {
-          type: 'object', additionalProperties: false, required: ['layout', 'area'],
+          type: 'object',
+          additionalProperties: false,
+          required: ['layout', 'area'],
           properties: { layout: text(255), area: text(255) },
         },
         priority: int(1, 9),
@@ -39,9 +44,12 @@ export const alertsSchema = {
     },
   },
   geocodes: {
-    type: 'array', maxItems: 256,
+    type: 'array',
+    maxItems: 256,
     items: {
-      type: 'object', additionalProperties: false, required: ['valueName', 'value'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['valueName', 'value'],
       properties: { valueName: text(255), value: text(255) },
     },
   },
@@ -55,7 +63,12 @@ export interface AlertsSettings {
 }
 
 /** Every display an entry names must exist and hold the `show` layout with the `show` area. */
-export function alertsOf(raw: Raw, displays: DisplayConfig[], portRange: [number, number], fault: Fault): AlertsSettings {
+export function alertsOf(
+  raw: Raw,
+  displays: DisplayConfig[],
+  portRange: [number, number],
+  fault: Fault,
+): AlertsSettings {
   const alerts: AlertFeedConfig[] = [];
   (Array.isArray(raw.alerts) ? raw.alerts : []).forEach((a: unknown, i: number) => {
     if (!isObj(a) || typeof a.url !== 'string' || !isObj(a.show)) return;
@@ -74,7 +87,8 @@ export function alertsOf(raw: Raw, displays: DisplayConfig[], portRange: [number
       const at = named ? pointer('alerts', i, 'displays', k) : pointer('alerts', i, 'show');
       if (!d) fault(at, `names display "${id}", which the configuration does not define`);
       else if (!d.layouts.has(layout)) fault(at, `display "${id}" has no layout "${layout}" to show alerts in`);
-      else if (!d.layouts.get(layout)!.areas.some((x) => x.id === area)) fault(at, `layout "${layout}" of display "${id}" has no area "${area}" to show alerts in`);
+      else if (!d.layouts.get(layout)!.areas.some((x) => x.id === area))
+        fault(at, `layout "${layout}" of display "${id}" has no area "${area}" to show alerts in`);
     });
     alerts.push({
       url: a.url,
@@ -89,7 +103,8 @@ export function alertsOf(raw: Raw, displays: DisplayConfig[], portRange: [number
     });
   });
   const geocodes = (Array.isArray(raw.geocodes) ? raw.geocodes : [])
-    .filter(isObj).map((g) => ({ valueName: String(g.valueName ?? ''), value: String(g.value ?? '') }));
+    .filter(isObj)
+    .map((g) => ({ valueName: String(g.valueName ?? ''), value: String(g.value ?? '') }));
   return { alerts, geocodes, alertMaxMB: parseIntLike(raw.alertMaxMB) ?? DEFAULTS.alertMaxMB };
 }
 

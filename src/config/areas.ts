@@ -16,7 +16,9 @@ function appliesTo(): Record<string, AreaType[]> {
   return out;
 }
 
-/** Which area properties each type accepts (the specification's "Applies to" column, widened as docs/decisions.md says). */
+/**
+ * Which area properties each type accepts (the specification's "Applies to" column, widened as docs/decisions.md says).
+ */
 export const APPLIES_TO: Record<string, AreaType[]> = appliesTo();
 
 /** Types whose request value is a key into params. */
@@ -24,5 +26,8 @@ export const KEYED: AreaType[] = AREA_TYPES.filter((t) => kindOf(t).keyed);
 
 /** File extensions each file-backed type accepts. */
 export const FILE_TYPES: Partial<Record<AreaType, string[]>> = Object.fromEntries(
-  AREA_TYPES.flatMap((t) => { const f = kindOf(t).files; return f ? [[t, [...f]]] : []; }),
+  AREA_TYPES.flatMap((t) => {
+    const f = kindOf(t).files;
+    return f ? [[t, [...f]]] : [];
+  }),
 );

@@ -8,7 +8,11 @@ import type { AreaType } from './types.js';
 type Raw = Record<string, unknown>;
 const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export interface AssetReference { folder: AssetFolder; name: string; at: string }
+export interface AssetReference {
+  folder: AssetFolder;
+  name: string;
+  at: string;
+}
 
 /** The fonts and images normalize.ts resolves, found the same way in the expanded configuration. */
 export function assetReferences(config: Raw): AssetReference[] {
@@ -27,13 +31,24 @@ export function assetReferences(config: Raw): AssetReference[] {
           for (const [k, v] of Object.entries(isObj(a.params) ? a.params : {})) {
             if (typeof v === 'string') refs.push({ folder: 'images', name: v, at: at('params', k) });
           }
-          if (typeof a.defaultValue === 'string' && a.defaultValue !== '') refs.push({ folder: 'images', name: a.defaultValue, at: at('defaultValue') });
+          if (typeof a.defaultValue === 'string' && a.defaultValue !== '')
+            refs.push({ folder: 'images', name: a.defaultValue, at: at('defaultValue') });
         }
-        if (APPLIES_TO.font.includes(type)) refs.push({ folder: 'fonts', name: typeof a.font === 'string' ? a.font : DEFAULTS.defaultFont, at: at('font') });
+        if (APPLIES_TO.font.includes(type))
+          refs.push({
+            folder: 'fonts',
+            name: typeof a.font === 'string' ? a.font : DEFAULTS.defaultFont,
+            at: at('font'),
+          });
         // Sign text's lists: MULTI [fo<n>] fonts and [g<n>] graphics.
-        for (const [key, folder] of [['fonts', 'fonts'], ['graphics', 'images']] as const) {
-          const list = Array.isArray(a[key]) ? a[key] as unknown[] : [];
-          list.forEach((v, i) => { if (typeof v === 'string') refs.push({ folder, name: v, at: at(key, String(i)) }); });
+        for (const [key, folder] of [
+          ['fonts', 'fonts'],
+          ['graphics', 'images'],
+        ] as const) {
+          const list = Array.isArray(a[key]) ? (a[key] as unknown[]) : [];
+          list.forEach((v, i) => {
+            if (typeof v === 'string') refs.push({ folder, name: v, at: at(key, String(i)) });
+          });
         }
       }
     }

@@ -1,5 +1,6 @@
 // Crons, pollers and the rules for every URL the service fetches (docs/configuration.md,
-// Crons, Pollers and mappers; docs/security.md, the URLs the service fetches), kept apart from the display and area rules.
+// Crons, Pollers and mappers; docs/security.md, the URLs the service fetches), kept apart from the display and area
+// rules.
 import { createRequire } from 'node:module';
 import { pointer } from './faults.js';
 import { parseBoolLike, parseIntLike } from './scalars.js';
@@ -26,9 +27,12 @@ export function normalizeCrons(raw: unknown, fault: Fault): CronConfig[] {
     if (!isObj(c) || typeof c.cron !== 'string') return;
     const err = cronError(c.cron);
     if (err) fault(pointer('crons', i, 'cron'), err);
-    if ((c.type === 'sendInfo' || c.type === 'url') && !isHttpUrl(c.value)) fault(pointer('crons', i, 'value'), `a ${String(c.type)} cron needs an http:// or https:// URL as value`);
-    if (c.type === 'data' && (typeof c.value !== 'string' || c.value === '')) fault(pointer('crons', i, 'value'), 'a data cron needs a control query string as value');
-    if (c.format !== undefined && c.type !== 'sendInfo') fault(pointer('crons', i, 'format'), 'only a sendInfo cron has a format');
+    if ((c.type === 'sendInfo' || c.type === 'url') && !isHttpUrl(c.value))
+      fault(pointer('crons', i, 'value'), `a ${String(c.type)} cron needs an http:// or https:// URL as value`);
+    if (c.type === 'data' && (typeof c.value !== 'string' || c.value === ''))
+      fault(pointer('crons', i, 'value'), 'a data cron needs a control query string as value');
+    if (c.format !== undefined && c.type !== 'sendInfo')
+      fault(pointer('crons', i, 'format'), 'only a sendInfo cron has a format');
     crons.push({
       type: c.type as CronConfig['type'],
       value: typeof c.value === 'string' ? c.value : undefined,
@@ -50,7 +54,8 @@ export function normalizePollers(raw: unknown, fault: Fault): PollerConfig[] {
       poller.priority = priority;
       // Long enough to outlast a late fetch or two; it ends on its own once the feed stops.
       poller.expires = parseIntLike(p.expires) ?? Math.min(3 * poller.interval, 86_400);
-    } else if (p.expires !== undefined) fault(pointer('pollers', i, 'expires'), 'applies only to a poller with a priority above 0');
+    } else if (p.expires !== undefined)
+      fault(pointer('pollers', i, 'expires'), 'applies only to a poller with a priority above 0');
     if (isObj(p.mapper)) poller.mapper = mapperOf(p.mapper, pointer('pollers', i, 'mapper'), fault);
     out.push(poller);
   });
@@ -61,7 +66,8 @@ function mapperOf(m: Raw, at: string, fault: Fault): PollerMapper {
   const areas: Record<string, string> = {};
   for (const [area, ptr] of Object.entries(isObj(m.areas) ? m.areas : {})) {
     // RFC 6901: empty (the whole document) or "/"-separated tokens with ~0 and ~1 escapes only.
-    if (typeof ptr !== 'string' || !/^(\/([^~]|~[01])*)*$/.test(ptr)) fault(`${at}/areas/${area}`, 'must be a JSON pointer (RFC 6901) such as "/departures/0/time"');
+    if (typeof ptr !== 'string' || !/^(\/([^~]|~[01])*)*$/.test(ptr))
+      fault(`${at}/areas/${area}`, 'must be a JSON pointer (RFC 6901) such as "/departures/0/time"');
     else areas[area] = ptr;
   }
   return { id: String(m.id ?? ''), layout: String(m.layout ?? ''), areas };
@@ -69,7 +75,11 @@ function mapperOf(m: Raw, at: string, fault: Fault): PollerMapper {
 
 /** Every URL the service fetches must follow the URL rules (port range, no credentials). */
 export function checkFetchedUrls(
-  displays: DisplayConfig[], crons: CronConfig[], pollers: PollerConfig[], range: [number, number], fault: Fault,
+  displays: DisplayConfig[],
+  crons: CronConfig[],
+  pollers: PollerConfig[],
+  range: [number, number],
+  fault: Fault,
 ): void {
   const check = (url: string | undefined, at: string) => {
     if (url === undefined || !isHttpUrl(url)) return; // the schema or the type rules already said so
@@ -84,7 +94,9 @@ export function checkFetchedUrls(
     check(d.brightnessUrl, pointer('displays', d.id, 'brightnessUrl'));
     check(d.startScreen.completeUrls, pointer('displays', d.id, 'startScreen', 'completeUrls'));
   }
-  crons.forEach((c, i) => { if (c.type === 'sendInfo' || c.type === 'url') check(c.value, pointer('crons', i, 'value')); });
+  crons.forEach((c, i) => {
+    if (c.type === 'sendInfo' || c.type === 'url') check(c.value, pointer('crons', i, 'value'));
+  });
   pollers.forEach((p, i) => check(p.url, pointer('pollers', i, 'url')));
 }
 
@@ -107,5 +119,10 @@ export function cronError(expr: string): string | undefined {
 const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const isHttpUrl = (v: unknown): boolean => {
   if (typeof v !== 'string') return false;
-  try { const u = new URL(v); return u.protocol === 'http:' || u.protocol === 'https:'; } catch { return false; }
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
 };

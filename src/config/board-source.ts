@@ -29,7 +29,10 @@ export interface Departure {
   zone?: string;
 }
 
-/** live: the realtime feed is fresh; scheduled: it is stale or absent and the schedule is shown; no-data: nothing to show. */
+/**
+ * live: the realtime feed is fresh; scheduled: it is stale or absent and the schedule is shown; no-data: nothing to
+ * show.
+ */
 export type BoardState = 'live' | 'scheduled' | 'no-data';
 
 export interface BoardData {

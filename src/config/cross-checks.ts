@@ -33,13 +33,17 @@ function discoveryWarnings(config: ServiceConfig): ConfigFault[] {
     const id = u.displayIds[0];
     const reduced = discoveryId(id);
     const other = seen.get(reduced);
-    if (other === undefined) { seen.set(reduced, id); continue; }
+    if (other === undefined) {
+      seen.set(reduced, id);
+      continue;
+    }
     const topic = `homeassistant/light/${discoveryId(config.mqtt.unit)}/${reduced}/config`;
     out.push({
       path: pointer('displays', id),
-      message: `Home Assistant would discover this unit's light on ${topic}, as it does the unit of "${other}": `
-        + `only [a-zA-Z0-9_-] may stand in a discovery topic, so both ids reduce to "${reduced}" and one light `
-        + 'would replace the other; give the two displays ids that differ in those characters',
+      message:
+        `Home Assistant would discover this unit's light on ${topic}, as it does the unit of "${other}": ` +
+        `only [a-zA-Z0-9_-] may stand in a discovery topic, so both ids reduce to "${reduced}" and one light ` +
+        'would replace the other; give the two displays ids that differ in those characters',
     });
   }
   return out;
@@ -57,9 +61,16 @@ function checkImplicitUnits(config: ServiceConfig, raw: Raw, fault: Fault): void
     for (const id of u.displayIds) {
       const r = raw[id];
       if (!isObj(r) || !impliedAddress(r)) continue;
-      const others = u.displayIds.filter((o) => o !== id).slice(0, 5).map((o) => `"${o}"`).join(', ');
-      fault(pointer('displays', id, r.displayIp === undefined ? 'displayIp' : 'displayPort'),
-        `is missing, so this display shares the unit "${u.key}" with ${others} by default: give each display its own displayIp and displayPort, or the same ones to composite them on one unit`);
+      const others = u.displayIds
+        .filter((o) => o !== id)
+        .slice(0, 5)
+        .map((o) => `"${o}"`)
+        .join(', ');
+      fault(
+        pointer('displays', id, r.displayIp === undefined ? 'displayIp' : 'displayPort'),
+        `is missing, so this display shares the unit "${u.key}" with ${others} by default: give each display its ` +
+          `own displayIp and displayPort, or the same ones to composite them on one unit`,
+      );
     }
   }
 }
@@ -83,8 +94,14 @@ export function overlapWarnings(displays: DisplayConfig[]): ConfigFault[] {
         for (let j = i + 1; j < areas.length; j++) {
           const both = intersection(areas[i], areas[j]);
           if (!both) continue;
-          if (out.length >= MAX_OVERLAP_WARNINGS) { more++; continue; }
-          out.push({ path: pointer('displays', d.id, 'layout', name), message: `areas "${areas[i].id}" and "${areas[j].id}" overlap at ${both}; "${areas[j].id}" draws on top` });
+          if (out.length >= MAX_OVERLAP_WARNINGS) {
+            more++;
+            continue;
+          }
+          out.push({
+            path: pointer('displays', d.id, 'layout', name),
+            message: `areas "${areas[i].id}" and "${areas[j].id}" overlap at ${both}; "${areas[j].id}" draws on top`,
+          });
         }
       }
     }
@@ -95,8 +112,10 @@ export function overlapWarnings(displays: DisplayConfig[]): ConfigFault[] {
 
 /** The shared rectangle in the file's inclusive `x y X Y` form, or undefined. */
 function intersection(a: AreaConfig, b: AreaConfig): string | undefined {
-  const x = Math.max(a.x, b.x), y = Math.max(a.y, b.y);
-  const X = Math.min(a.x + a.width, b.x + b.width) - 1, Y = Math.min(a.y + a.height, b.y + b.height) - 1;
+  const x = Math.max(a.x, b.x),
+    y = Math.max(a.y, b.y);
+  const X = Math.min(a.x + a.width, b.x + b.width) - 1,
+    Y = Math.min(a.y + a.height, b.y + b.height) - 1;
   return x <= X && y <= Y ? `${x} ${y} ${X} ${Y}` : undefined;
 }
 

@@ -24,9 +24,28 @@ export const DEFAULTS = {
   /** Seconds the clock may be off its time source before /status says so. */
   maxClockSkew: 5,
   /** departures areas' texts and the age at which realtime data is stale. */
-  departures: { nowText: 'now', minutesText: '{m} min', scheduledMark: '~', cancelledText: 'cancelled', platformChangedMark: '!', accessibleText: '\u267F',
-    occupancyTexts: { EMPTY: 'low', MANY_SEATS_AVAILABLE: 'low', FEW_SEATS_AVAILABLE: 'mid', STANDING_ROOM_ONLY: 'high', CRUSHED_STANDING_ROOM_ONLY: 'high', FULL: 'full', NOT_ACCEPTING_PASSENGERS: 'full' },
-    noDataText: 'No live data', noDeparturesText: 'No departures', staleAfter: 180, announceText: 'Line {route} to {destination}, platform {platform}, in {m} minutes', alertPriority: 5 },
+  departures: {
+    nowText: 'now',
+    minutesText: '{m} min',
+    scheduledMark: '~',
+    cancelledText: 'cancelled',
+    platformChangedMark: '!',
+    accessibleText: '\u267F',
+    occupancyTexts: {
+      EMPTY: 'low',
+      MANY_SEATS_AVAILABLE: 'low',
+      FEW_SEATS_AVAILABLE: 'mid',
+      STANDING_ROOM_ONLY: 'high',
+      CRUSHED_STANDING_ROOM_ONLY: 'high',
+      FULL: 'full',
+      NOT_ACCEPTING_PASSENGERS: 'full',
+    },
+    noDataText: 'No live data',
+    noDeparturesText: 'No departures',
+    staleAfter: 180,
+    announceText: 'Line {route} to {destination}, platform {platform}, in {m} minutes',
+    alertPriority: 5,
+  },
   alertMaxMB: 4,
   updateMaxMB: 512,
 } as const;

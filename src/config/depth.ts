@@ -7,14 +7,25 @@ import { escape } from './faults.js';
  */
 export const MAX_DEPTH = 64;
 
-interface Node { value: unknown; depth: number; parent?: Node; key?: string }
+interface Node {
+  value: unknown;
+  depth: number;
+  parent?: Node;
+  key?: string;
+}
 
 /**
  * The JSON pointer (below `base`) of the first object or array nested deeper than `limit`,
  * counting `value` itself as level `depth`; undefined when none is. Walks with an explicit
  * stack: JSON.parse accepts 100,000 levels, and a recursive walk would overflow on them.
  */
-export function tooDeep(value: unknown, limit = MAX_DEPTH, depth = 1, base = '', count?: { values: number }): string | undefined {
+export function tooDeep(
+  value: unknown,
+  limit = MAX_DEPTH,
+  depth = 1,
+  base = '',
+  count?: { values: number },
+): string | undefined {
   const stack: Node[] = [{ value, depth }];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -24,7 +35,8 @@ export function tooDeep(value: unknown, limit = MAX_DEPTH, depth = 1, base = '',
     // Member by member: Object.entries() of a million-field object alone took 100 MB.
     const push = (key: string, child: unknown) => {
       if (count) count.values++;
-      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: node.depth + 1, parent: node, key });
+      if (child !== null && typeof child === 'object')
+        stack.push({ value: child, depth: node.depth + 1, parent: node, key });
     };
     if (Array.isArray(v)) for (let i = 0; i < v.length; i++) push(String(i), v[i]);
     else for (const key in v) push(key, (v as Record<string, unknown>)[key]);
@@ -43,7 +55,10 @@ export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export function tooManyValues(values: number, file?: string): { path: string; message: string } {
   const where = file === undefined ? '' : ` (reached in $include "${file}")`;
-  return { path: '', message: `holds ${values} fields and array items${where}; a configuration may hold at most ${MAX_VALUES}` };
+  return {
+    path: '',
+    message: `holds ${values} fields and array items${where}; a configuration may hold at most ${MAX_VALUES}`,
+  };
 }
 
 function pointerOf(node: Node): string {
@@ -55,5 +70,8 @@ function pointerOf(node: Node): string {
 /** The fault for tooDeep()'s answer; `file` names the $include it was found in. */
 export function depthFault(path: string, file?: string): { path: string; message: string } {
   const where = file === undefined ? '' : ` (in $include "${file}")`;
-  return { path, message: `nests objects and arrays more than ${MAX_DEPTH} levels deep${where}; a configuration needs fewer than 10` };
+  return {
+    path,
+    message: `nests objects and arrays more than ${MAX_DEPTH} levels deep${where}; a configuration needs fewer than 10`,
+  };
 }

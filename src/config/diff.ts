@@ -23,10 +23,16 @@ function fontFolderHash(dirs: string[]): string {
   const hashes = new Set<string>();
   for (const dir of dirs) {
     let names: string[] = [];
-    try { names = readdirSync(dir).filter((n) => /\.(ttf|otf)$/i.test(n)); } catch { /* no folder: no fonts */ }
+    try {
+      names = readdirSync(dir).filter((n) => /\.(ttf|otf)$/i.test(n));
+    } catch {
+      /* no folder: no fonts */
+    }
     for (const n of names) hashes.add(fileHash(path.join(dir, n)));
   }
-  return createHash('sha256').update([...hashes].sort().join('\n')).digest('base64');
+  return createHash('sha256')
+    .update([...hashes].sort().join('\n'))
+    .digest('base64');
 }
 
 /** The files an area's configuration names: fonts, graphics, and a file type's params and defaultValue. */
@@ -59,12 +65,16 @@ const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x instanceof
  * replaced under the same name is a change; a file touched but unchanged is not).
  */
 export function displayFingerprint(d: DisplayConfig, config: ServiceConfig, fonts: string): string {
-  // Files by content, not by where they are: a unit that gets the package's font copied into its own fonts/ is unchanged.
+  // Files by content, not by where they are: a unit that gets the package's font copied into its own fonts/ is
+  // unchanged.
   const files = new Map(filesOf(d).map((f) => [f, `file:${fileHash(f)}`]));
-  const text = JSON.stringify({ d, fps: config.fps, effect: config.effectDurationMs, tz: config.timezone }, (_k, x: unknown) => {
-    if (x instanceof Map) return [...x.entries()];
-    return typeof x === 'string' ? files.get(x) ?? x : x;
-  });
+  const text = JSON.stringify(
+    { d, fps: config.fps, effect: config.effectDurationMs, tz: config.timezone },
+    (_k, x: unknown) => {
+      if (x instanceof Map) return [...x.entries()];
+      return typeof x === 'string' ? (files.get(x) ?? x) : x;
+    },
+  );
   return createHash('sha256').update(text).update(`\nfonts=${fonts}`).digest('base64');
 }
 
@@ -89,7 +99,12 @@ export function serviceFingerprint(config: ServiceConfig): string {
 
 /** Classifies every display id of the old and new configurations. */
 export function diffDisplays(before: Map<string, string>, after: Map<string, string>): Omit<ReloadReport, 'changed'> {
-  const r = { added: [] as string[], changedDisplays: [] as string[], removed: [] as string[], unchanged: [] as string[] };
+  const r = {
+    added: [] as string[],
+    changedDisplays: [] as string[],
+    removed: [] as string[],
+    unchanged: [] as string[],
+  };
   for (const [id, fp] of after) {
     const old = before.get(id);
     if (old === undefined) r.added.push(id);
@@ -101,11 +116,22 @@ export function diffDisplays(before: Map<string, string>, after: Map<string, str
 }
 
 /** What /load_config answers: the reload, and the files the archive did not bring back (moved to the backup). */
-export type ArchiveLoadReport = ReloadReport & { backup: string; removedFiles: string[]; removedFilesNotListed: number };
+export type ArchiveLoadReport = ReloadReport & {
+  backup: string;
+  removedFiles: string[];
+  removedFilesNotListed: number;
+};
 
 /** A reload in one line: the display ids added, changed and removed. */
 export function summary(r: ReloadReport): string {
   if (!r.changed) return 'nothing changed';
   const part = (label: string, ids: string[]) => (ids.length ? `${label} ${ids.join(', ')}` : '');
-  return [part('added', r.added), part('changed', r.changedDisplays), part('removed', r.removed), `${r.unchanged.length} unchanged`].filter(Boolean).join('; ');
+  return [
+    part('added', r.added),
+    part('changed', r.changedDisplays),
+    part('removed', r.removed),
+    `${r.unchanged.length} unchanged`,
+  ]
+    .filter(Boolean)
+    .join('; ');
 }

@@ -13,12 +13,13 @@ import { fileHash } from '../util/file-hash.js';
 type Raw = Record<string, unknown>;
 const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-
 /** JSON with every object's keys in code point order: one text for one value. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObj(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -54,5 +55,9 @@ export function configDigests(base: Raw, effective: Raw, unit: Raw | undefined, 
 }
 
 function isFile(p: string): boolean {
-  try { return lstatSync(p).isFile(); } catch { return false; }
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,13 @@
 
 /** A departures area of the file: where a feed's data is shown (docs/feeds.md). */
 export interface BoardArea {
-  display: string; layout: string; area: string; areas: string[]; feed: string; stops: string[]; routes?: string[];
+  display: string;
+  layout: string;
+  area: string;
+  areas: string[];
+  feed: string;
+  stops: string[];
+  routes?: string[];
   /** The area of the same layout that shows the feed's alerts for this board, at `alertPriority`. */
   alertArea?: string;
   alertPriority: number;
@@ -18,7 +24,10 @@ export interface FeedConfig {
   id: string;
   type: 'gtfs-rt' | 'siri';
   url: string;
-  /** The GTFS schedule (gtfs-rt only): a zip in the service folder (absolute path, checked at load) or a URL fetched at start and daily. */
+  /**
+   * The GTFS schedule (gtfs-rt only): a zip in the service folder (absolute path, checked at load) or a URL fetched at
+   * start and daily.
+   */
   static?: { file: string } | { url: string };
   /** Seconds between polls. */
   interval: number;

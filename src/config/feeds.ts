@@ -24,7 +24,10 @@ export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[
     const at = (field: string) => pointer('feeds', id, field);
     const type = f.type === 'siri' ? 'siri' : 'gtfs-rt';
     const feed: FeedConfig = {
-      id, type, url: String(f.url ?? ''), interval: parseIntLike(f.interval) ?? FEED_DEFAULTS.interval,
+      id,
+      type,
+      url: String(f.url ?? ''),
+      interval: parseIntLike(f.interval) ?? FEED_DEFAULTS.interval,
       maxClockSkew: parseIntLike(f.maxClockSkew) ?? FEED_DEFAULTS.maxClockSkew,
       boards: boardAreas(raw).filter((b) => b.feed === id),
     };
@@ -45,13 +48,25 @@ export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[
     if (f.method === 'post') {
       if (type !== 'siri') fault(at('method'), 'only a siri feed is asked by POST (a SIRI-SM ServiceRequest)');
       else if (typeof f.requestorRef !== 'string') {
-        fault(at('requestorRef'), 'a siri feed asked by POST names itself in its ServiceRequest: '
-          + 'give requestorRef (the id the SIRI server gave this client)');
+        fault(
+          at('requestorRef'),
+          'a siri feed asked by POST names itself in its ServiceRequest: ' +
+            'give requestorRef (the id the SIRI server gave this client)',
+        );
+      } else {
+        feed.method = 'post';
+        feed.requestorRef = f.requestorRef;
       }
-      else { feed.method = 'post'; feed.requestorRef = f.requestorRef; }
     } else if (f.requestorRef !== undefined) fault(at('requestorRef'), 'applies only with "method": "post"');
-    if (isObj(f.headers)) feed.headers = Object.fromEntries(Object.entries(f.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
-    if (feed.alertsUrl !== undefined && !feed.boards.some((b) => b.alertArea !== undefined)) fault(at('alertsUrl'), `no departures area of feed "${id}" names an alertArea, the area of its layout that shows an alert`);
+    if (isObj(f.headers))
+      feed.headers = Object.fromEntries(
+        Object.entries(f.headers).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      );
+    if (feed.alertsUrl !== undefined && !feed.boards.some((b) => b.alertArea !== undefined))
+      fault(
+        at('alertsUrl'),
+        `no departures area of feed "${id}" names an alertArea, the area of its layout that shows an alert`,
+      );
     feeds.push(feed);
   }
   return feeds;
@@ -62,9 +77,13 @@ export function checkBoards(raw: Raw, feeds: FeedConfig[], fault: Fault): void {
   for (const b of boardAreas(raw)) {
     const at = (field: string) => pointer('displays', b.display, 'layout', b.layout, b.area, field);
     const feed = feeds.find((f) => f.id === b.feed);
-    if (!feed) { fault(at('feed'), `"${b.feed}" names no feed in "feeds"`); continue; }
+    if (!feed) {
+      fault(at('feed'), `"${b.feed}" names no feed in "feeds"`);
+      continue;
+    }
     if (b.alertArea === undefined) continue;
-    if (b.alertArea === b.area || !b.areas.includes(b.alertArea)) fault(at('alertArea'), `"${b.alertArea}" is not another area of layout "${b.layout}"`);
+    if (b.alertArea === b.area || !b.areas.includes(b.alertArea))
+      fault(at('alertArea'), `"${b.alertArea}" is not another area of layout "${b.layout}"`);
     else if (feed.alertsUrl === undefined) fault(at('alertArea'), `applies only when feed "${b.feed}" has alertsUrl`);
   }
 }
@@ -86,13 +105,16 @@ export function boardAreas(raw: Raw): BoardArea[] {
   return out;
 }
 
-
 const isObj = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A feed's URLs follow the rules of every URL the service fetches. */
 export function checkFeedUrls(feeds: FeedConfig[], range: [number, number], fault: Fault): void {
   for (const f of feeds) {
-    const urls: Array<[string, string | undefined]> = [['url', f.url], ['alertsUrl', f.alertsUrl], ['static', f.static && 'url' in f.static ? f.static.url : undefined]];
+    const urls: Array<[string, string | undefined]> = [
+      ['url', f.url],
+      ['alertsUrl', f.alertsUrl],
+      ['static', f.static && 'url' in f.static ? f.static.url : undefined],
+    ];
     for (const [field, url] of urls) {
       if (url === undefined || !isHttpUrl(url)) continue;
       try {

@@ -14,11 +14,13 @@ const HOST_TEXT = '^[^\\s/?#@\\\\]+$';
 
 export const fetchSchema = {
   fetch: {
-    type: 'object', additionalProperties: false,
+    type: 'object',
+    additionalProperties: false,
     properties: {
       // A host name or an IP address: no scheme, port, path or user.
       allowHosts: {
-        type: 'array', maxItems: 64,
+        type: 'array',
+        maxItems: 64,
         items: { type: 'string', minLength: 1, maxLength: 253, pattern: HOST_TEXT },
       },
     },
@@ -36,7 +38,11 @@ export function fetchSettingsOf(raw: unknown, fault: Fault): FetchSettings {
     const bare = h.replace(/^\[|\]$/g, '');
     let host: URL | undefined;
     // Spelt as a URL spells it (lower case, punycode, IPv4 in dots), so it compares with a link's host.
-    try { host = new URL(`http://${isIP(bare) === 6 ? `[${bare}]` : h}/`); } catch { /* a fault below */ }
+    try {
+      host = new URL(`http://${isIP(bare) === 6 ? `[${bare}]` : h}/`);
+    } catch {
+      /* a fault below */
+    }
     if (!host || host.port !== '' || host.pathname !== '/' || host.host.endsWith(':')) {
       const why = `"${h.slice(0, 80)}" is not a host name or IP address (write it without a scheme, port or path)`;
       fault(`/fetch/allowHosts/${i}`, why);

@@ -48,14 +48,16 @@ const DEFAULT_HTTPS_PORT = 9443;
 /** Spread into the top-level `properties` of the configuration schema. */
 export const fieldSchema = {
   limits: {
-    type: 'object', additionalProperties: false,
+    type: 'object',
+    additionalProperties: false,
     properties: {
       ...Object.fromEntries(Object.entries(LIMIT_RANGES).map(([k, [min, max]]) => [k, int(min, max)])),
       maxPictureMegapixels: int(1, MAX_PICTURE_MEGAPIXELS),
     },
   },
   network: {
-    type: 'object', additionalProperties: false,
+    type: 'object',
+    additionalProperties: false,
     properties: {
       interface: iface,
       networkdDir: { type: 'string', minLength: 1, maxLength: 255, pattern: '^/' },
@@ -66,7 +68,8 @@ export const fieldSchema = {
   mdns: {
     if: { type: 'object' },
     then: {
-      type: 'object', additionalProperties: false,
+      type: 'object',
+      additionalProperties: false,
       properties: {
         enabled: { xBool: true },
         name: { type: 'string', minLength: 1, maxLength: 63 },
@@ -79,7 +82,11 @@ export const fieldSchema = {
 
 const isObj = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function fieldSettings(raw: Raw, serviceDir: string, fault: Fault): Pick<ServiceConfig, 'https' | 'limits' | 'network' | 'mdns'> {
+export function fieldSettings(
+  raw: Raw,
+  serviceDir: string,
+  fault: Fault,
+): Pick<ServiceConfig, 'https' | 'limits' | 'network' | 'mdns'> {
   samePort(raw, fault);
   return {
     https: httpsOf(raw.https, serviceDir, fault),
@@ -99,12 +106,22 @@ function limitsOf(raw: unknown, fault: Fault): HttpLimits & PictureLimits {
   if (!isObj(raw)) return limits;
   for (const k of Object.keys(DEFAULT_LIMITS) as Array<keyof HttpLimits>) limits[k] = parseIntLike(raw[k]) ?? limits[k];
   // Node refuses a server whose headers may take longer than the whole request.
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) fault('/limits/headersTimeoutMs', `must not be longer than requestTimeoutMs (${limits.requestTimeoutMs})`);
-  if (limits.maxUrlBytes > limits.maxHeaderBytes) fault('/limits/maxUrlBytes', `must not be larger than maxHeaderBytes (${limits.maxHeaderBytes}): the request line counts towards the headers`);
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs)
+    fault('/limits/headersTimeoutMs', `must not be longer than requestTimeoutMs (${limits.requestTimeoutMs})`);
+  if (limits.maxUrlBytes > limits.maxHeaderBytes)
+    fault(
+      '/limits/maxUrlBytes',
+      `must not be larger than maxHeaderBytes (${limits.maxHeaderBytes}): the request line counts towards the headers`,
+    );
   // Live views never take every connection: control messages always find room. Unset, the
   // default shrinks to half of a small maxConnections.
-  if (parseIntLike(raw.maxStreams) === undefined) limits.maxStreams = Math.min(DEFAULT_LIMITS.maxStreams, Math.floor(limits.maxConnections / 2));
-  else if (limits.maxStreams >= limits.maxConnections) fault('/limits/maxStreams', `must be smaller than maxConnections (${limits.maxConnections}): live views must leave room for control messages`);
+  if (parseIntLike(raw.maxStreams) === undefined)
+    limits.maxStreams = Math.min(DEFAULT_LIMITS.maxStreams, Math.floor(limits.maxConnections / 2));
+  else if (limits.maxStreams >= limits.maxConnections)
+    fault(
+      '/limits/maxStreams',
+      `must be smaller than maxConnections (${limits.maxConnections}): live views must leave room for control messages`,
+    );
   return limits;
 }
 
@@ -126,7 +143,10 @@ export function mdnsOf(raw: unknown, env: NodeJS.ProcessEnv): MdnsSettings | und
   if (raw === undefined) return env.MLDS_MDNS === 'off' ? undefined : {};
   if (!isObj(raw)) return parseBoolLike(raw) === false ? undefined : {};
   if (parseBoolLike(raw.enabled) === false) return undefined;
-  return { name: typeof raw.name === 'string' ? raw.name : undefined, interface: typeof raw.interface === 'string' ? raw.interface : undefined };
+  return {
+    name: typeof raw.name === 'string' ? raw.name : undefined,
+    interface: typeof raw.interface === 'string' ? raw.interface : undefined,
+  };
 }
 
 function httpsOf(raw: unknown, serviceDir: string, fault: Fault): ServiceConfig['https'] {
@@ -145,5 +165,6 @@ function httpsOf(raw: unknown, serviceDir: string, fault: Fault): ServiceConfig[
 function samePort(raw: Raw, fault: Fault): void {
   if (!isObj(raw.https)) return;
   const https = parseIntLike(raw.https.port) ?? DEFAULT_HTTPS_PORT;
-  if (https === (parseIntLike(raw.port) ?? DEFAULTS.port)) fault('/https/port', `must differ from port (${https}): HTTP and HTTPS each need a port of their own`);
+  if (https === (parseIntLike(raw.port) ?? DEFAULTS.port))
+    fault('/https/port', `must differ from port (${https}): HTTP and HTTPS each need a port of their own`);
 }

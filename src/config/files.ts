@@ -4,7 +4,6 @@ import { MAX_CONFIG_BYTES } from './depth.js';
 import { fileKind } from '../util/regular-file.js';
 import { packageRoot } from '../util/package-root.js';
 
-
 export type AssetFolder = 'fonts' | 'images' | 'sounds';
 
 /**
@@ -12,7 +11,11 @@ export type AssetFolder = 'fonts' | 'images' | 'sounds';
  * that could leave the folder (absolute, `..`, a link pointing outside) is refused even if
  * the file exists, so a config can never make the service read arbitrary files.
  */
-export function resolveAsset(serviceDir: string, folder: AssetFolder, name: string): { file: string } | { error: string } {
+export function resolveAsset(
+  serviceDir: string,
+  folder: AssetFolder,
+  name: string,
+): { file: string } | { error: string } {
   const unsafe = unsafeReference(name, folder);
   if (unsafe) return { error: unsafe };
   for (const root of [serviceDir, packageRoot]) {
@@ -25,8 +28,13 @@ export function resolveAsset(serviceDir: string, folder: AssetFolder, name: stri
       continue;
     }
     let realBase: string;
-    try { realBase = realpathSync(base); } catch { continue; }
-    if (real !== realBase && !real.startsWith(realBase + path.sep)) return { error: `"${name}" is a link that leads outside ${folder}/` };
+    try {
+      realBase = realpathSync(base);
+    } catch {
+      continue;
+    }
+    if (real !== realBase && !real.startsWith(realBase + path.sep))
+      return { error: `"${name}" is a link that leads outside ${folder}/` };
     if (!statSync(real).isFile()) return { error: `"${name}" in ${folder}/ is not a file` };
     return { file: real };
   }
@@ -36,18 +44,22 @@ export function resolveAsset(serviceDir: string, folder: AssetFolder, name: stri
 /** Why a file name could point outside its folder, or undefined when its form is safe. */
 export function unsafeReference(name: string, folder: AssetFolder): string | undefined {
   if (name === '') return 'is empty';
-  if (path.isAbsolute(name) || name.includes('\\')) return `"${name}" must be a file name inside ${folder}/, not an absolute path`;
-  if (name.split('/').some((s) => s === '..')) return `"${name}" must not contain ".." (files must stay inside ${folder}/)`;
+  if (path.isAbsolute(name) || name.includes('\\'))
+    return `"${name}" must be a file name inside ${folder}/, not an absolute path`;
+  if (name.split('/').some((s) => s === '..'))
+    return `"${name}" must not contain ".." (files must stay inside ${folder}/)`;
   return undefined;
 }
 
 /** Resolves a `$include` path inside the service directory with the same rules. */
 export function resolveInclude(serviceDir: string, name: string): { file: string } | { error: string } {
-  if (path.isAbsolute(name) || name.split(/[\\/]/).some((s) => s === '..')) return { error: `"${name}" must be a relative path inside the service directory` };
+  if (path.isAbsolute(name) || name.split(/[\\/]/).some((s) => s === '..'))
+    return { error: `"${name}" must be a relative path inside the service directory` };
   try {
     const real = realpathSync(path.join(serviceDir, name));
     const base = realpathSync(serviceDir);
-    if (!real.startsWith(base + path.sep)) return { error: `"${name}" is a link that leads outside the service directory` };
+    if (!real.startsWith(base + path.sep))
+      return { error: `"${name}" is a link that leads outside the service directory` };
     return { file: real };
   } catch {
     return { error: `"${name}" was not found in the service directory` };
@@ -59,7 +71,8 @@ const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 /** Why a configuration file of `size` bytes is refused before it is read, when `maxBytes` are left. */
 export function configSizeError(size: number, maxBytes = MAX_CONFIG_BYTES): string | undefined {
   if (size <= maxBytes) return undefined;
-  const left = maxBytes < MAX_CONFIG_BYTES ? ` (${mb(maxBytes)} were left after config.json and the files included before)` : '';
+  const left =
+    maxBytes < MAX_CONFIG_BYTES ? ` (${mb(maxBytes)} were left after config.json and the files included before)` : '';
   return `is ${mb(size)}, more than the ${mb(MAX_CONFIG_BYTES)} a configuration may have in all${left}`;
 }
 

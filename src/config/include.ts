@@ -9,9 +9,17 @@ export const MAX_INCLUDE_NESTING = 16;
 export const MAX_INCLUDES = 1000;
 
 /** What the configuration may still read: bytes of JSON and fields and items, config.json's own taken first. */
-export interface Budget { bytes: number; values: number }
+export interface Budget {
+  bytes: number;
+  values: number;
+}
 
-interface Walk { serviceDir: string; faults: ConfigFault[]; expanded: number; budget: Budget }
+interface Walk {
+  serviceDir: string;
+  faults: ConfigFault[];
+  expanded: number;
+  budget: Budget;
+}
 
 /**
  * Replaces every `{ "$include": "file.json" }` with that file's object, recursively.
@@ -19,7 +27,12 @@ interface Walk { serviceDir: string; faults: ConfigFault[]; expanded: number; bu
  * of the include. The value given must already be checked with tooDeep(): every included
  * document is checked here before it is walked, so the recursion stays within MAX_DEPTH.
  */
-export function expandIncludes(value: unknown, serviceDir: string, faults: ConfigFault[], budget: Budget = { bytes: MAX_CONFIG_BYTES, values: MAX_VALUES }): unknown {
+export function expandIncludes(
+  value: unknown,
+  serviceDir: string,
+  faults: ConfigFault[],
+  budget: Budget = { bytes: MAX_CONFIG_BYTES, values: MAX_VALUES },
+): unknown {
   return expand(value, { serviceDir, faults, expanded: 0, budget }, '', 1, []);
 }
 
@@ -37,13 +50,24 @@ function expand(value: unknown, w: Walk, at: string, depth: number, chain: strin
 }
 
 /** Reads and checks one included file; undefined (with a fault recorded) when it cannot be used. */
-function load(name: string, w: Walk, at: string, depth: number, chain: string[]): { file: string; value: object } | undefined {
-  const fault = (message: string, path = at) => { w.faults.push({ path, message }); return undefined; };
+function load(
+  name: string,
+  w: Walk,
+  at: string,
+  depth: number,
+  chain: string[],
+): { file: string; value: object } | undefined {
+  const fault = (message: string, path = at) => {
+    w.faults.push({ path, message });
+    return undefined;
+  };
   const r = resolveInclude(w.serviceDir, name);
   if ('error' in r) return fault(`$include ${r.error}`);
   if (chain.includes(r.file)) return fault(`$include "${name}" includes itself`);
-  if (chain.length >= MAX_INCLUDE_NESTING) return fault(`$include "${name}" is nested more than ${MAX_INCLUDE_NESTING} files deep`);
-  if (++w.expanded > MAX_INCLUDES) return fault(`$include "${name}" is one more than the ${MAX_INCLUDES} includes a configuration may expand`);
+  if (chain.length >= MAX_INCLUDE_NESTING)
+    return fault(`$include "${name}" is nested more than ${MAX_INCLUDE_NESTING} files deep`);
+  if (++w.expanded > MAX_INCLUDES)
+    return fault(`$include "${name}" is one more than the ${MAX_INCLUDES} includes a configuration may expand`);
   const read = readRegularFile(r.file, w.budget.bytes);
   if ('error' in read) return fault(`$include "${name}" ${read.error}`);
   w.budget.bytes -= read.text.length;
@@ -53,7 +77,8 @@ function load(name: string, w: Walk, at: string, depth: number, chain: string[])
   } catch {
     return fault(`$include ${describeJsonSyntax(`"${name}"`, read.text)}`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return fault(`$include "${name}" must hold a JSON object`);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return fault(`$include "${name}" must hold a JSON object`);
   const count = { values: 0 };
   const deep = tooDeep(parsed, MAX_DEPTH, depth, at, count);
   if (deep !== undefined) return fault(depthFault(deep, name).message, deep);

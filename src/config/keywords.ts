@@ -7,15 +7,22 @@ import { parseBoolLike, parseColorParts, parseIntLike, parseNumLike } from './sc
 
 type Check = (data: unknown, schema: never) => string | undefined;
 
-const range = (parse: (v: unknown) => number | undefined, what: string) =>
+const range =
+  (parse: (v: unknown) => number | undefined, what: string) =>
   (data: unknown, [min, max]: [number, number]): string | undefined => {
     const v = parse(data);
-    return v === undefined ? `must be ${what} (a JSON number or a string such as "${min}")` : v < min || v > max ? `must be between ${min} and ${max}` : undefined;
+    return v === undefined
+      ? `must be ${what} (a JSON number or a string such as "${min}")`
+      : v < min || v > max
+        ? `must be between ${min} and ${max}`
+        : undefined;
   };
 
 function color(data: unknown, withAlpha: boolean): string | undefined {
   const parts = parseColorParts(data);
-  const shape = withAlpha ? 'three values R G B 0..255 and an optional alpha 0..127' : 'three values R G B, each 0..255';
+  const shape = withAlpha
+    ? 'three values R G B 0..255 and an optional alpha 0..127'
+    : 'three values R G B, each 0..255';
   if (!parts || parts.length < 3 || parts.length > (withAlpha ? 4 : 3)) return `must be ${shape}, separated by spaces`;
   if (parts.slice(0, 3).some((p) => p > 255)) return 'colour values must be between 0 and 255';
   if (parts.length === 4 && parts[3] > 127) return 'alpha must be between 0 (opaque) and 127 (transparent)';
@@ -26,7 +33,8 @@ function color(data: unknown, withAlpha: boolean): string | undefined {
 export const keywordChecks = {
   xInt: range(parseIntLike, 'an integer'),
   xNum: range(parseNumLike, 'a number'),
-  xBool: (data: unknown) => (parseBoolLike(data) === undefined ? 'must be true or false (or "true"/"false")' : undefined),
+  xBool: (data: unknown) =>
+    parseBoolLike(data) === undefined ? 'must be true or false (or "true"/"false")' : undefined,
   xColor: color,
 } satisfies Record<string, Check>;
 
@@ -37,7 +45,9 @@ export type KeywordName = keyof typeof keywordChecks;
  * passed in so that this module loads without ajv. The generated code reads
  * `keywordChecks.<name>` (the scope value's `code`), which the generated module imports.
  */
-export function keywordDefinitions(codegen: typeof import('ajv/dist/compile/codegen/index.js')): CodeKeywordDefinition[] {
+export function keywordDefinitions(
+  codegen: typeof import('ajv/dist/compile/codegen/index.js'),
+): CodeKeywordDefinition[] {
   const { _ } = codegen;
   return (Object.keys(keywordChecks) as KeywordName[]).map((keyword) => ({
     keyword,
@@ -45,7 +55,10 @@ export function keywordDefinitions(codegen: typeof import('ajv/dist/compile/code
     error: { message: ({ params }) => params.message as import('ajv').Code, params: () => _`{}` },
     code(cxt: KeywordCxt) {
       const { gen, data, schema } = cxt;
-      const check = gen.scopeValue('func', { ref: keywordChecks[keyword], code: _`keywordChecks${codegen.getProperty(keyword)}` });
+      const check = gen.scopeValue('func', {
+        ref: keywordChecks[keyword],
+        code: _`keywordChecks${codegen.getProperty(keyword)}`,
+      });
       const message = gen.const('message', _`${check}(${data}, ${codegen.stringify(schema)})`);
       cxt.setParams({ message });
       cxt.fail(_`${message} !== undefined`);

@@ -33,14 +33,21 @@ export function loadConfig(file: string, checks: readonly ConfigCheck[] = [], un
  * `name` is how faults call the file (its base name: the full path is on /status and in the log).
  * `unit` is merged over the file once its includes are expanded, so it can patch what they hold.
  */
-export function parseConfig(text: string, serviceDir: string, name = 'config.json', checks: readonly ConfigCheck[] = [], unit?: Record<string, unknown>): ServiceConfig {
+export function parseConfig(
+  text: string,
+  serviceDir: string,
+  name = 'config.json',
+  checks: readonly ConfigCheck[] = [],
+  unit?: Record<string, unknown>,
+): ServiceConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     throw new ConfigError([{ path: '', message: describeJsonSyntax(name, text) }]);
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([{ path: '', message: `${name} must hold a JSON object` }]);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ConfigError([{ path: '', message: `${name} must hold a JSON object` }]);
   // Before any recursive walk: JSON.parse accepts nesting that would overflow the stack below.
   const count = { values: 0 };
   const deep = tooDeep(raw, MAX_DEPTH, 1, '', count);
@@ -57,8 +64,11 @@ export function parseConfig(text: string, serviceDir: string, name = 'config.jso
   if (count.values > MAX_VALUES) throw new ConfigError([tooManyValues(count.values)]);
   const faults: ConfigFault[] = [];
   try {
-    const base = expandIncludes(raw, serviceDir, faults, { bytes: MAX_CONFIG_BYTES - text.length, values: MAX_VALUES - count.values }) as Record<string, unknown>;
-    const expanded = unit ? applyMergePatch(base, unit) as Record<string, unknown> : base;
+    const base = expandIncludes(raw, serviceDir, faults, {
+      bytes: MAX_CONFIG_BYTES - text.length,
+      values: MAX_VALUES - count.values,
+    }) as Record<string, unknown>;
+    const expanded = unit ? (applyMergePatch(base, unit) as Record<string, unknown>) : base;
     const validate = schemaValidator();
     if (!validate(expanded)) {
       const errors = validate.errors ?? [];
@@ -76,6 +86,9 @@ export function parseConfig(text: string, serviceDir: string, name = 'config.jso
     // The last line of defence: whatever a check trips over is a fault of this file, shown on
     // /status and answered with 400 on /reload_config, never a 500 or a crash at start.
     if (err instanceof ConfigError) throw err;
-    throw new ConfigError([...faults, { path: '', message: `${name} could not be checked: ${(err as Error).message ?? String(err)}` }]);
+    throw new ConfigError([
+      ...faults,
+      { path: '', message: `${name} could not be checked: ${(err as Error).message ?? String(err)}` },
+    ]);
   }
 }

@@ -15,12 +15,19 @@ type Fault = (path: string, message: string) => void;
 const LEVEL = '^[^/+#\\u0000]{1,64}$';
 const level = { type: 'string', pattern: LEVEL } as const;
 export const MQTT_DEFAULTS = {
-  prefix: 'mlds', keepalive: 30, homeAssistant: false, groupAdmin: false, statusIntervalSeconds: 300, sessionExpiry: 86400,
+  prefix: 'mlds',
+  keepalive: 30,
+  homeAssistant: false,
+  groupAdmin: false,
+  statusIntervalSeconds: 300,
+  sessionExpiry: 86400,
 } as const;
 
 export const mqttSchema = {
   mqtt: {
-    type: 'object', additionalProperties: false, required: ['url'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['url'],
     properties: {
       url: { type: 'string', maxLength: 2048, pattern: '^mqtts?://[^/?#@]+(:\\d{1,5})?/?$' },
       username: { type: 'string', minLength: 1, maxLength: 255 },
@@ -46,15 +53,21 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 /** The hostname as a topic level: characters MQTT gives meaning to become `_`. */
 export function defaultUnit(): string {
-  // eslint-disable-next-line no-control-regex
-  return hostname().replace(/[/+#\u0000]/g, '_').slice(0, 64) || 'mlds';
+  return (
+    hostname()
+      // eslint-disable-next-line no-control-regex
+      .replace(/[/+#\u0000]/g, '_')
+      .slice(0, 64) || 'mlds'
+  );
 }
 
 export function mqttOf(raw: unknown, serviceDir: string, fault: Fault): MqttSettings | undefined {
   if (!isObj(raw) || typeof raw.url !== 'string') return undefined;
   const files: Record<'cert' | 'key' | 'ca', string | undefined> = { cert: undefined, key: undefined, ca: undefined };
   const hash = createHash('sha256');
-  const cert = str(raw.cert), key = str(raw.key), ca = str(raw.ca);
+  const cert = str(raw.cert),
+    key = str(raw.key),
+    ca = str(raw.ca);
   if (cert !== undefined && key !== undefined) {
     // Checked as HTTPS checks its pair: a key of another certificate would otherwise fail only
     // inside the TLS handshake's setup, where MQTT.js throws it away and the unit waits forever.
@@ -71,11 +84,17 @@ export function mqttOf(raw: unknown, serviceDir: string, fault: Fault): MqttSett
     const pem = readPem(file, 'the CA certificate');
     if (typeof pem === 'string') fault('/mqtt/ca', pem);
     else if (!isCertificate(pem)) fault('/mqtt/ca', `${file} holds no PEM certificate`);
-    else { files.ca = file; hash.update('ca').update(pem); }
+    else {
+      files.ca = file;
+      hash.update('ca').update(pem);
+    }
   }
-  if ((cert === undefined) !== (key === undefined)) fault(cert === undefined ? '/mqtt/cert' : '/mqtt/key', 'a client certificate needs both `cert` and `key`');
-  if ((files.cert || files.key || files.ca) && !raw.url.startsWith('mqtts://')) fault('/mqtt/url', 'certificates need an mqtts:// URL (TLS)');
-  if (raw.password !== undefined && raw.username === undefined) fault('/mqtt/password', 'a password needs a `username`');
+  if ((cert === undefined) !== (key === undefined))
+    fault(cert === undefined ? '/mqtt/cert' : '/mqtt/key', 'a client certificate needs both `cert` and `key`');
+  if ((files.cert || files.key || files.ca) && !raw.url.startsWith('mqtts://'))
+    fault('/mqtt/url', 'certificates need an mqtts:// URL (TLS)');
+  if (raw.password !== undefined && raw.username === undefined)
+    fault('/mqtt/password', 'a password needs a `username`');
   return {
     url: raw.url,
     username: str(raw.username),
@@ -95,6 +114,10 @@ export function mqttOf(raw: unknown, serviceDir: string, fault: Fault): MqttSett
 }
 
 function isCertificate(pem: Buffer): boolean {
-  try { new X509Certificate(pem); return true; } catch { return false; }
+  try {
+    new X509Certificate(pem);
+    return true;
+  } catch {
+    return false;
+  }
 }
-

@@ -19,7 +19,13 @@ import { MEGAPIXEL } from '../media/picture-limits.js';
 import { normalizeSensors, sensorFrom } from './sensors.js';
 import { parseBoolLike, parseIntLike, parseNumLike } from './scalars.js';
 import type {
-  AreaConfig, DisplayConfig, LayoutConfig, OutputConfig, ServiceConfig, StartScreenConfig, UnitConfig,
+  AreaConfig,
+  DisplayConfig,
+  LayoutConfig,
+  OutputConfig,
+  ServiceConfig,
+  StartScreenConfig,
+  UnitConfig,
 } from './types.js';
 import { CONTROL_OPTIONS } from './reserved-names.js';
 
@@ -35,7 +41,9 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   const fault = (p: string, message: string) => faults.push({ path: p, message });
   const urlPortRange = portRangeOf(raw.urlPortRange, fault);
   const areaSettings: AreaSettings = {
-    urlPortRange, webRefreshSeconds: parseIntLike(raw.webRefreshSeconds) ?? DEFAULTS.webRefreshSeconds, maxPicturePixels: pictureMegapixelsOf(raw.limits) * MEGAPIXEL,
+    urlPortRange,
+    webRefreshSeconds: parseIntLike(raw.webRefreshSeconds) ?? DEFAULTS.webRefreshSeconds,
+    maxPicturePixels: pictureMegapixelsOf(raw.limits) * MEGAPIXEL,
   };
   const displays: DisplayConfig[] = [];
   const rawDisplays = isObj(raw.displays) ? raw.displays : {};
@@ -43,7 +51,8 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
     if (isObj(d)) displays.push(normalizeDisplay(id, d, serviceDir, areaSettings, fault));
   }
   const units = groupUnits(displays);
-  if (units.length > MAX_UNITS) fault('/displays', `defines ${units.length} physical display units; at most ${MAX_UNITS} are allowed`);
+  if (units.length > MAX_UNITS)
+    fault('/displays', `defines ${units.length} physical display units; at most ${MAX_UNITS} are allowed`);
 
   const crons = normalizeCrons(raw.crons, fault);
   const pollers = normalizePollers(raw.pollers, fault);
@@ -53,8 +62,11 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   checkBoards(raw, feeds, fault);
   const sensors = normalizeSensors(raw.sensors, displays, units, fault);
 
-  const security = isObj(raw.security) ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) } : undefined;
-  if (typeof raw.timezone === 'string' && !isZoneName(raw.timezone)) fault('/timezone', `"${raw.timezone}" is not an IANA time zone name such as Europe/Warsaw`);
+  const security = isObj(raw.security)
+    ? { apiKey: str(raw.security.apiKey), adminKey: str(raw.security.adminKey) }
+    : undefined;
+  if (typeof raw.timezone === 'string' && !isZoneName(raw.timezone))
+    fault('/timezone', `"${raw.timezone}" is not an IANA time zone name such as Europe/Warsaw`);
 
   const config: ServiceConfig = {
     dir: serviceDir,
@@ -93,7 +105,8 @@ export function normalize(raw: Raw, serviceDir: string, faults: ConfigFault[]): 
   if (!config.speech) {
     for (const d of displays) {
       const what = (['readout', 'showSpoken', 'volume'] as const).find((k) => d[k] !== undefined);
-      if (what) fault(pointer('displays', d.id, what), `"${what}" needs the "speech" section: nothing is spoken without it`);
+      if (what)
+        fault(pointer('displays', d.id, what), `"${what}" needs the "speech" section: nothing is spoken without it`);
     }
   }
   config.warnings = crossCheck(config, raw, fault);
@@ -112,9 +125,15 @@ function normalizeDisplay(id: string, d: Raw, dir: string, settings: AreaSetting
       if (!isObj(l)) continue;
       const areas: AreaConfig[] = [];
       for (const [areaId, a] of Object.entries(l)) {
-        if (CONTROL_OPTIONS.has(areaId)) fault(at('layout', name, areaId), `"${areaId}" is a reserved query name (keep, priority, expires); name the area otherwise`);
+        if (CONTROL_OPTIONS.has(areaId))
+          fault(
+            at('layout', name, areaId),
+            `"${areaId}" is a reserved query name (keep, priority, expires); name the area otherwise`,
+          );
         if (isObj(a)) {
-          const area = normalizeArea(areaId, a, width, height, dir, settings, (p, m) => fault(at('layout', name, areaId) + p, m));
+          const area = normalizeArea(areaId, a, width, height, dir, settings, (p, m) =>
+            fault(at('layout', name, areaId) + p, m),
+          );
           if (area) areas.push(area);
         }
       }
@@ -130,7 +149,8 @@ function normalizeDisplay(id: string, d: Raw, dir: string, settings: AreaSetting
   if (typeof ss.image === 'string') {
     const r = resolveAsset(dir, 'images', ss.image);
     const why = 'error' in r ? r.error : pictureFileFault(r.file, settings.maxPicturePixels);
-    if ('error' in r || why !== undefined) fault(at('startScreen', 'image'), 'error' in r ? r.error : `"${ss.image}" ${why}`);
+    if ('error' in r || why !== undefined)
+      fault(at('startScreen', 'image'), 'error' in r ? r.error : `"${ss.image}" ${why}`);
     else startScreen.image = r.file;
   }
   const displayIp = str(d.displayIp);
@@ -165,22 +185,31 @@ function normalizeDisplay(id: string, d: Raw, dir: string, settings: AreaSetting
 function outputFor(raw: unknown, ip: string | undefined, port: number | undefined): OutputConfig {
   if (isObj(raw)) {
     switch (raw.driver) {
-      case 'fbdev': return { driver: 'fbdev', device: String(raw.device) };
-      case 'colorlight': return { driver: 'colorlight', interface: String(raw.interface) };
-      case 'ddp': return { driver: 'ddp', host: ip ?? '127.0.0.1', port: port ?? DEFAULTS.ddpPort };
-      default: return { driver: 'virtual' };
+      case 'fbdev':
+        return { driver: 'fbdev', device: String(raw.device) };
+      case 'colorlight':
+        return { driver: 'colorlight', interface: String(raw.interface) };
+      case 'ddp':
+        return { driver: 'ddp', host: ip ?? '127.0.0.1', port: port ?? DEFAULTS.ddpPort };
+      default:
+        return { driver: 'virtual' };
     }
   }
-  if (ip === undefined || isLocalAddress(ip)) return existsSync('/dev/fb0') ? { driver: 'fbdev', device: '/dev/fb0' } : { driver: 'virtual' };
+  if (ip === undefined || isLocalAddress(ip))
+    return existsSync('/dev/fb0') ? { driver: 'fbdev', device: '/dev/fb0' } : { driver: 'virtual' };
   return { driver: 'ddp', host: ip, port: port ?? DEFAULTS.ddpPort };
 }
 
 function unitKey(o: OutputConfig, ip: string | undefined, port: number | undefined): string {
   switch (o.driver) {
-    case 'fbdev': return `fbdev:${o.device}`;
-    case 'colorlight': return `colorlight:${o.interface}`;
-    case 'ddp': return `ddp:${o.host}:${o.port}`;
-    case 'virtual': return `virtual:${ip ?? '127.0.0.1'}:${port ?? ''}`;
+    case 'fbdev':
+      return `fbdev:${o.device}`;
+    case 'colorlight':
+      return `colorlight:${o.interface}`;
+    case 'ddp':
+      return `ddp:${o.host}:${o.port}`;
+    case 'virtual':
+      return `virtual:${ip ?? '127.0.0.1'}:${port ?? ''}`;
   }
 }
 
@@ -196,7 +225,6 @@ function groupUnits(displays: DisplayConfig[]): UnitConfig[] {
   }
   return [...units.values()];
 }
-
 
 function isLocalAddress(ip: string): boolean {
   if (ip.startsWith('127.')) return true;

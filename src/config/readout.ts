@@ -12,21 +12,37 @@ type Fault = (path: string, message: string) => void;
 
 /** A GPIO line (libgpiod's gpiomon) whose edge asks for a readout. */
 export interface GpioReadoutInput {
-  type: 'gpio'; chip: string; line: number; edge: 'rising' | 'falling'; debounceMs: number;
+  type: 'gpio';
+  chip: string;
+  line: number;
+  edge: 'rising' | 'falling';
+  debounceMs: number;
 }
 /** A serial port on which `pattern` (bytes) asks for a readout: a transmitter receiver's message. */
-export interface SerialReadoutInput { type: 'serial'; port: string; baudRate: number; pattern: Buffer }
+export interface SerialReadoutInput {
+  type: 'serial';
+  port: string;
+  baudRate: number;
+  pattern: Buffer;
+}
 export type ReadoutInput = GpioReadoutInput | SerialReadoutInput;
-export interface ReadoutConfig { inputs: ReadoutInput[] }
+export interface ReadoutConfig {
+  inputs: ReadoutInput[];
+}
 /** Where what is spoken for a display is shown while it is spoken. */
-export interface ShowSpokenConfig { layout: string; area: string }
+export interface ShowSpokenConfig {
+  layout: string;
+  area: string;
+}
 
 export const READOUT_DEFAULTS = { edge: 'falling', debounceMs: 50, baudRate: 9600 } as const;
 /** Inputs a display may have: each is a process or an open port. */
 const MAX_INPUTS = 8;
 
 const gpio = {
-  type: 'object', additionalProperties: false, required: ['type', 'chip', 'line'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'chip', 'line'],
   properties: {
     type: { const: 'gpio' },
     // A chip's name (gpiochip0), label or path under /dev: never an option.
@@ -37,7 +53,9 @@ const gpio = {
   },
 };
 const serial = {
-  type: 'object', additionalProperties: false, required: ['type', 'port', 'pattern'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'port', 'pattern'],
   properties: {
     type: { const: 'serial' },
     port: { type: 'string', pattern: '^/dev/', maxLength: 255 },
@@ -49,19 +67,27 @@ const serial = {
 
 export const passengerSchema = {
   readout: {
-    type: 'object', additionalProperties: false, required: ['inputs'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['inputs'],
     properties: {
       inputs: {
-        type: 'array', maxItems: MAX_INPUTS,
+        type: 'array',
+        maxItems: MAX_INPUTS,
         items: {
-          type: 'object', required: ['type'], properties: { type: { enum: ['gpio', 'serial'] } },
-          discriminator: { propertyName: 'type' }, oneOf: [gpio, serial],
+          type: 'object',
+          required: ['type'],
+          properties: { type: { enum: ['gpio', 'serial'] } },
+          discriminator: { propertyName: 'type' },
+          oneOf: [gpio, serial],
         },
       },
     },
   },
   showSpoken: {
-    type: 'object', additionalProperties: false, required: ['layout', 'area'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['layout', 'area'],
     properties: {
       layout: { type: 'string', minLength: 1, maxLength: 255 },
       area: { type: 'string', minLength: 1, maxLength: 255 },
@@ -82,13 +108,17 @@ export function readoutOf(raw: unknown): ReadoutConfig | undefined {
     if (!isObj(i)) continue;
     if (i.type === 'gpio') {
       inputs.push({
-        type: 'gpio', chip: String(i.chip), line: parseIntLike(i.line) ?? 0,
+        type: 'gpio',
+        chip: String(i.chip),
+        line: parseIntLike(i.line) ?? 0,
         edge: i.edge === 'rising' ? 'rising' : READOUT_DEFAULTS.edge,
         debounceMs: parseIntLike(i.debounceMs) ?? READOUT_DEFAULTS.debounceMs,
       });
     } else if (i.type === 'serial') {
       inputs.push({
-        type: 'serial', port: String(i.port), baudRate: parseIntLike(i.baudRate) ?? READOUT_DEFAULTS.baudRate,
+        type: 'serial',
+        port: String(i.port),
+        baudRate: parseIntLike(i.baudRate) ?? READOUT_DEFAULTS.baudRate,
         pattern: patternBytes(String(i.pattern)),
       });
     }
@@ -98,14 +128,22 @@ export function readoutOf(raw: unknown): ReadoutConfig | undefined {
 
 /** `showSpoken` checked against the display's layouts: an area that cannot show text is refused. */
 export function showSpokenOf(
-  raw: unknown, layouts: ReadonlyMap<string, { areas: ReadonlyArray<{ id: string; type: AreaType }> }>,
-  at: string, fault: Fault,
+  raw: unknown,
+  layouts: ReadonlyMap<string, { areas: ReadonlyArray<{ id: string; type: AreaType }> }>,
+  at: string,
+  fault: Fault,
 ): ShowSpokenConfig | undefined {
   if (!isObj(raw) || typeof raw.layout !== 'string' || typeof raw.area !== 'string') return undefined;
   const layout = layouts.get(raw.layout);
-  if (!layout) { fault(`${at}/layout`, `no layout "${raw.layout}" in this display's "layout"`); return undefined; }
+  if (!layout) {
+    fault(`${at}/layout`, `no layout "${raw.layout}" in this display's "layout"`);
+    return undefined;
+  }
   const area = layout.areas.find((a) => a.id === raw.area);
-  if (!area) { fault(`${at}/area`, `no area "${raw.area}" in layout "${raw.layout}"`); return undefined; }
+  if (!area) {
+    fault(`${at}/area`, `no area "${raw.area}" in layout "${raw.layout}"`);
+    return undefined;
+  }
   if (kindOf(area.type).spoken !== 'text') {
     fault(`${at}/area`, `"${raw.area}" is a ${area.type} area: what is spoken is shown on a text area`);
     return undefined;

@@ -30,8 +30,19 @@ const output = {
   discriminator: { propertyName: 'driver' },
   oneOf: [
     { properties: { driver: { const: 'virtual' } }, additionalProperties: false },
-    { properties: { driver: { const: 'fbdev' }, device: { type: 'string', pattern: '^/dev/' } }, required: ['device'], additionalProperties: false },
-    { properties: { driver: { const: 'colorlight' }, interface: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,15}$' } }, required: ['interface'], additionalProperties: false },
+    {
+      properties: { driver: { const: 'fbdev' }, device: { type: 'string', pattern: '^/dev/' } },
+      required: ['device'],
+      additionalProperties: false,
+    },
+    {
+      properties: {
+        driver: { const: 'colorlight' },
+        interface: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,15}$' },
+      },
+      required: ['interface'],
+      additionalProperties: false,
+    },
     { properties: { driver: { const: 'ddp' } }, additionalProperties: false },
   ],
 };
@@ -75,9 +86,13 @@ export const configSchema = {
     crons: {
       type: 'array',
       items: {
-        type: 'object', additionalProperties: false, required: ['type', 'cron'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'cron'],
         properties: {
-          type: { enum: ['sendInfo', 'data', 'loadLastRequest', 'url'] }, value: { type: 'string', maxLength: 4096 }, cron: { type: 'string' },
+          type: { enum: ['sendInfo', 'data', 'loadLastRequest', 'url'] },
+          value: { type: 'string', maxLength: 4096 },
+          cron: { type: 'string' },
           format: { enum: ['html', 'json'] },
         },
       },
@@ -85,13 +100,24 @@ export const configSchema = {
     pollers: {
       type: 'array',
       items: {
-        type: 'object', additionalProperties: false, required: ['url', 'interval'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['url', 'interval'],
         properties: {
-          url, interval: int(1, 86400),
-          keep: bool, priority: int(0, 9), expires: int(1, 86400),
+          url,
+          interval: int(1, 86400),
+          keep: bool,
+          priority: int(0, 9),
+          expires: int(1, 86400),
           mapper: {
-            type: 'object', additionalProperties: false, required: ['id', 'layout', 'areas'],
-            properties: { id: { type: 'string', minLength: 1, maxLength: 255 }, layout: { type: 'string', minLength: 1, maxLength: 255 }, areas: names({ additionalProperties: { type: 'string', maxLength: 1024 } }) },
+            type: 'object',
+            additionalProperties: false,
+            required: ['id', 'layout', 'areas'],
+            properties: {
+              id: { type: 'string', minLength: 1, maxLength: 255 },
+              layout: { type: 'string', minLength: 1, maxLength: 255 },
+              areas: names({ additionalProperties: { type: 'string', maxLength: 1024 } }),
+            },
           },
         },
       },
@@ -103,8 +129,17 @@ export const configSchema = {
     logRetentionDays: int(1, 3650),
     logMaxMB: int(1, 1_000_000),
     unknownAreaKeys: { enum: ['reject', 'ignore'] },
-    https: { type: 'object', additionalProperties: false, required: ['cert', 'key'], properties: { cert: str255, key: str255, port: int(1025, 65535) } },
-    security: { type: 'object', additionalProperties: false, properties: { apiKey: { type: 'string', minLength: 8 }, adminKey: { type: 'string', minLength: 8 } } },
+    https: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['cert', 'key'],
+      properties: { cert: str255, key: str255, port: int(1025, 65535) },
+    },
+    security: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { apiKey: { type: 'string', minLength: 8 }, adminKey: { type: 'string', minLength: 8 } },
+    },
     rateLimit: int(1, 100_000),
     effectDurationMs: int(0, 10_000),
     fps: int(1, 100),
@@ -114,15 +149,30 @@ export const configSchema = {
     maxClockSkew: int(1, 86400),
     ...fieldSchema,
     ...mqttSchema,
-    feeds: names({ additionalProperties: {
-      type: 'object', additionalProperties: false, required: ['type', 'url'],
-      properties: {
-        type: { enum: ['gtfs-rt', 'siri'] }, url, static: { type: 'string', minLength: 1, maxLength: 2048 }, interval: int(5, 86400), maxClockSkew: int(1, 86400),
-        timezone: { type: 'string', minLength: 1, maxLength: 64 }, alertsUrl: url,
-        method: { enum: ['get', 'post'] }, requestorRef: { type: 'string', minLength: 1, maxLength: 255 },
-        headers: { type: 'object', maxProperties: 16, propertyNames: { pattern: '^[A-Za-z0-9!#$%&\'*+.^_`|~-]{1,64}$' }, additionalProperties: { type: 'string', maxLength: 1024, pattern: '^[^\\r\\n]*$' } },
+    feeds: names({
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'url'],
+        properties: {
+          type: { enum: ['gtfs-rt', 'siri'] },
+          url,
+          static: { type: 'string', minLength: 1, maxLength: 2048 },
+          interval: int(5, 86400),
+          maxClockSkew: int(1, 86400),
+          timezone: { type: 'string', minLength: 1, maxLength: 64 },
+          alertsUrl: url,
+          method: { enum: ['get', 'post'] },
+          requestorRef: { type: 'string', minLength: 1, maxLength: 255 },
+          headers: {
+            type: 'object',
+            maxProperties: 16,
+            propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$" },
+            additionalProperties: { type: 'string', maxLength: 1024, pattern: '^[^\\r\\n]*$' },
+          },
+        },
       },
-    } }),
+    }),
     feedMaxMB: int(1, 1024),
     staticMaxMB: int(1, 65536),
     ...alertsSchema,
@@ -132,7 +182,9 @@ export const configSchema = {
     sensors: {
       type: 'array',
       items: {
-        type: 'object', additionalProperties: false, required: ['protocol', 'displays'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['protocol', 'displays'],
         properties: { ...sensorProps, displays: { type: 'array', minItems: 1, items: { type: 'string' } } },
       },
     },

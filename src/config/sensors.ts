@@ -21,7 +21,9 @@ export function sensorFrom(s: Raw): SensorConfig {
     pollMs: parseIntLike(s.pollMs) ?? 1000,
     host: str(s.host),
     port: parseIntLike(s.port),
-    curve: Array.isArray(s.curve) ? (s.curve as unknown[][]).map((p) => [parseNumLike(p?.[0]) ?? 0, parseNumLike(p?.[1]) ?? 0] as [number, number]) : undefined,
+    curve: Array.isArray(s.curve)
+      ? (s.curve as unknown[][]).map((p) => [parseNumLike(p?.[0]) ?? 0, parseNumLike(p?.[1]) ?? 0] as [number, number])
+      : undefined,
   };
 }
 
@@ -32,7 +34,11 @@ function checkSensor(s: SensorConfig, at: string, fault: Fault): void {
   } else if (!s.path) fault(`${at}/path`, `is required for protocol ${s.protocol}`);
   s.curve?.forEach(([lux, percent], i) => {
     if (percent > 100) fault(`${at}/curve/${i}/1`, `is a brightness percent: at most 100, not ${percent}`);
-    if (i > 0 && lux <= s.curve![i - 1][0]) fault(`${at}/curve/${i}/0`, `lux values must increase from point to point (${lux} follows ${s.curve![i - 1][0]})`);
+    if (i > 0 && lux <= s.curve![i - 1][0])
+      fault(
+        `${at}/curve/${i}/0`,
+        `lux values must increase from point to point (${lux} follows ${s.curve![i - 1][0]})`,
+      );
   });
 }
 
@@ -41,7 +47,12 @@ function checkSensor(s: SensorConfig, at: string, fault: Fault): void {
  * belongs on the unit's MAIN display; a shared sensor names displays that exist; one serial
  * device is read by one sensor entry only (it can be opened once).
  */
-export function normalizeSensors(raw: unknown, displays: DisplayConfig[], units: UnitConfig[], fault: Fault): SharedSensorConfig[] {
+export function normalizeSensors(
+  raw: unknown,
+  displays: DisplayConfig[],
+  units: UnitConfig[],
+  fault: Fault,
+): SharedSensorConfig[] {
   const ids = new Set(displays.map((d) => d.id));
   const paths = new Map<string, string>();
   const claim = (s: SensorConfig, at: string) => {
@@ -55,7 +66,8 @@ export function normalizeSensors(raw: unknown, displays: DisplayConfig[], units:
     if (!d.sensor) continue;
     const at = pointer('displays', d.id, 'sensor');
     const main = units.find((u) => u.key === d.unit)?.displayIds[0];
-    if (main !== undefined && main !== d.id) fault(at, `a sensor sets the brightness of the whole unit: put it on the unit's MAIN display "${main}"`);
+    if (main !== undefined && main !== d.id)
+      fault(at, `a sensor sets the brightness of the whole unit: put it on the unit's MAIN display "${main}"`);
     checkSensor(d.sensor, at, fault);
     claim(d.sensor, at);
   }
@@ -64,7 +76,9 @@ export function normalizeSensors(raw: unknown, displays: DisplayConfig[], units:
     if (!isObj(s)) return;
     const at = pointer('sensors', i);
     const listed = Array.isArray(s.displays) ? s.displays.filter((x): x is string => typeof x === 'string') : [];
-    listed.forEach((id, j) => { if (!ids.has(id)) fault(`${at}/displays/${j}`, `names no display: "${id}"`); });
+    listed.forEach((id, j) => {
+      if (!ids.has(id)) fault(`${at}/displays/${j}`, `names no display: "${id}"`);
+    });
     const sensor = { ...sensorFrom(s), displays: listed };
     checkSensor(sensor, at, fault);
     claim(sensor, at);

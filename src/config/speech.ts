@@ -13,7 +13,8 @@ const HHMM = '([01]\\d|2[0-3]):[0-5]\\d';
 
 export const speechSchema = {
   speech: {
-    type: 'object', additionalProperties: false,
+    type: 'object',
+    additionalProperties: false,
     properties: {
       // An espeak-ng voice name with its variant (`en`, `en-us`, `de`, `en+f3`): never an option or a path.
       voice: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_+-]{0,39}$' },
@@ -22,9 +23,12 @@ export const speechSchema = {
       chime: { type: 'string', minLength: 1, maxLength: 255 },
       quietHours: { type: 'string', pattern: `^${HHMM}-${HHMM}$` },
       volumeSchedule: {
-        type: 'array', maxItems: 48,
+        type: 'array',
+        maxItems: 48,
         items: {
-          type: 'object', additionalProperties: false, required: ['at', 'volume'],
+          type: 'object',
+          additionalProperties: false,
+          required: ['at', 'volume'],
           properties: { at: { type: 'string', pattern: `^${HHMM}$` }, volume: { xInt: [0, 100] } },
         },
       },
@@ -46,7 +50,8 @@ export function speechOf(raw: unknown, serviceDir: string, fault: Fault): Speech
   let quietHours: SpeechSettings['quietHours'];
   if (typeof raw.quietHours === 'string' && new RegExp(`^${HHMM}-${HHMM}$`).test(raw.quietHours)) {
     const [from, to] = raw.quietHours.split('-');
-    if (from === to) fault('/speech/quietHours', 'the start and the end must differ (a whole day of quiet is no speech at all)');
+    if (from === to)
+      fault('/speech/quietHours', 'the start and the end must differ (a whole day of quiet is no speech at all)');
     else quietHours = { from: minutes(from), to: minutes(to), text: raw.quietHours };
   }
   const volumeSchedule: NonNullable<SpeechSettings['volumeSchedule']> = [];
@@ -55,7 +60,8 @@ export function speechOf(raw: unknown, serviceDir: string, fault: Fault): Speech
       if (!isObj(e) || typeof e.at !== 'string' || !new RegExp(`^${HHMM}$`).test(e.at)) return;
       const volume = parseIntLike(e.volume);
       if (volume === undefined) return;
-      if (volumeSchedule.some((x) => x.text === e.at)) fault(`/speech/volumeSchedule/${i}/at`, `"${e.at}" is given twice`);
+      if (volumeSchedule.some((x) => x.text === e.at))
+        fault(`/speech/volumeSchedule/${i}/at`, `"${e.at}" is given twice`);
       else volumeSchedule.push({ at: minutes(e.at), volume, text: e.at });
     });
     volumeSchedule.sort((a, b) => a.at - b.at);

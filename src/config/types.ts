@@ -15,7 +15,14 @@ export type { Align, Rgb, Rgba };
 
 export type { AreaType } from './area-types/area-fields.js';
 export type {
-  AreaBase, AreaConfig, AreaOf, AreaTaking, DepartureField, DeparturesConfig, NormalizedFields, TextArea,
+  AreaBase,
+  AreaConfig,
+  AreaOf,
+  AreaTaking,
+  DepartureField,
+  DeparturesConfig,
+  NormalizedFields,
+  TextArea,
 } from './area-types/normalized-area.js';
 import type { AreaConfig } from './area-types/normalized-area.js';
 
@@ -52,7 +59,9 @@ export interface SensorConfig {
 }
 
 /** A sensor at top level (`sensors`): it sets the brightness of every unit showing one of `displays`. */
-export interface SharedSensorConfig extends SensorConfig { displays: string[] }
+export interface SharedSensorConfig extends SensorConfig {
+  displays: string[];
+}
 
 export interface DisplayConfig {
   id: string;
@@ -102,7 +111,11 @@ export interface CronConfig {
   format: 'html' | 'json';
 }
 /** Turns a poller's JSON response into a control message: area -> RFC 6901 pointer. */
-export interface PollerMapper { id: string; layout: string; areas: Record<string, string> }
+export interface PollerMapper {
+  id: string;
+  layout: string;
+  areas: Record<string, string>;
+}
 export interface PollerConfig {
   url: string;
   interval: number;
@@ -129,7 +142,9 @@ export interface HttpLimits {
   maxStreams: number;
 }
 export interface PictureLimits {
-  /** Pictures beyond this many megapixels (of 1024 x 1024 pixels) are refused; the default follows the unit's memory. */
+  /**
+   * Pictures beyond this many megapixels (of 1024 x 1024 pixels) are refused; the default follows the unit's memory.
+   */
   maxPictureMegapixels: number;
 }
 export interface NetworkSettings {
@@ -205,7 +220,9 @@ export interface ServiceConfig {
   /** What the log files may take together, in MB (2^20 bytes); read at start. */
   logMaxMB: number;
   unknownAreaKeys: 'reject' | 'ignore';
-  /** Paths resolved; `fingerprint` changes with the files' bytes, so a renewed certificate is a change a reload applies. */
+  /**
+   * Paths resolved; `fingerprint` changes with the files' bytes, so a renewed certificate is a change a reload applies.
+   */
   https?: { cert: string; key: string; port: number; fingerprint: string };
   security?: { apiKey?: string; adminKey?: string };
   rateLimit: number;

@@ -12,7 +12,9 @@ export const UNIT_FILE = 'unit.json';
 /** unit.json's object, undefined when there is no such file; throws ConfigError when it cannot be used. */
 export function readUnitPart(file: string | undefined): Record<string, unknown> | undefined {
   if (file === undefined || !existsSync(file)) return undefined;
-  const fault = (message: string): never => { throw new ConfigError([{ path: '', message: `${UNIT_FILE} ${message}` }]); };
+  const fault = (message: string): never => {
+    throw new ConfigError([{ path: '', message: `${UNIT_FILE} ${message}` }]);
+  };
   const read = readRegularFile(file, MAX_CONFIG_BYTES);
   if ('error' in read) return fault(`(${file}) ${read.error}`);
   let parsed: unknown;
@@ -21,7 +23,8 @@ export function readUnitPart(file: string | undefined): Record<string, unknown> 
   } catch {
     throw new ConfigError([{ path: '', message: describeJsonSyntax(UNIT_FILE, read.text) }]);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return fault('must hold a JSON object (a merge patch over config.json)');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return fault('must hold a JSON object (a merge patch over config.json)');
   const count = { values: 0 };
   const deep = tooDeep(parsed, MAX_DEPTH, 1, '', count);
   if (deep !== undefined) throw new ConfigError([depthFault(deep, UNIT_FILE)]);

@@ -9,7 +9,13 @@ import { requireCjs } from '../util/require-cjs.js';
 import { keywordDefinitions } from './keywords.js';
 import { configSchema } from './schema.js';
 
-const OPTIONS: Options = { allErrors: true, strict: true, discriminator: true, allowUnionTypes: true, validateSchema: false };
+const OPTIONS: Options = {
+  allErrors: true,
+  strict: true,
+  discriminator: true,
+  allowUnionTypes: true,
+  validateSchema: false,
+};
 
 /** An ajv with the schema's formats and keywords; `source` keeps the code for standaloneCode. */
 export function makeAjv(source = false): Ajv {
@@ -34,7 +40,8 @@ import { keywordChecks } from './keywords.js';
 /** The text of validator.generated.ts. */
 export function validatorModule(): string {
   const ajv = makeAjv(true);
-  const standalone = (requireCjs('ajv/dist/standalone') as { default: (a: Ajv, v: ValidateFunction) => string }).default;
+  const standalone = (requireCjs('ajv/dist/standalone') as { default: (a: Ajv, v: ValidateFunction) => string })
+    .default;
   // ajv's runtime helpers through requireCjs, which the bundle (scripts/bundle/build.mjs) takes
   // in: a require of this module's own would leave them to be read and compiled at every start.
   return HEADER + standalone(ajv, ajv.compile(configSchema)).replace(/\brequire\("/g, 'requireCjs("') + '\n';

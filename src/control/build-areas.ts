@@ -11,7 +11,12 @@ export interface BuildDeps {
   log: { warn(obj: object, msg: string): void };
 }
 
-export async function buildAreas(cmd: Command, old: Layer | undefined, now: number, deps: BuildDeps): Promise<Map<string, AreaState>> {
+export async function buildAreas(
+  cmd: Command,
+  old: Layer | undefined,
+  now: number,
+  deps: BuildDeps,
+): Promise<Map<string, AreaState>> {
   const sameLayout = old?.layout === cmd.layout.name;
   const next = new Map<string, AreaState>();
   for (const area of cmd.layout.areas) {
@@ -20,7 +25,12 @@ export async function buildAreas(cmd: Command, old: Layer | undefined, now: numb
     const prev = sameLayout ? old.areas.get(area.id) : undefined;
     if (!given && cmd.keep && prev) {
       // Kept with its content and remaining ttl; a new override restyles it.
-      next.set(area.id, o.fontColor || o.fontSize ? { ...prev, fontColor: o.fontColor ?? prev.fontColor, fontSize: o.fontSize ?? prev.fontSize, setAt: now } : prev);
+      next.set(
+        area.id,
+        o.fontColor || o.fontSize
+          ? { ...prev, fontColor: o.fontColor ?? prev.fontColor, fontSize: o.fontSize ?? prev.fontSize, setAt: now }
+          : prev,
+      );
       continue;
     }
     let content = given ? requestedContent(given, o, now) : defaultContent(area, o, now);
@@ -38,16 +48,29 @@ export async function buildAreas(cmd: Command, old: Layer | undefined, now: numb
   return next;
 }
 /** A picture that cannot be decoded falls back to the defaultValue, then to blank; the fault stays visible. */
-async function loadable(content: AreaState, file: string, o: Overrides, now: number, deps: BuildDeps): Promise<AreaState> {
+async function loadable(
+  content: AreaState,
+  file: string,
+  o: Overrides,
+  now: number,
+  deps: BuildDeps,
+): Promise<AreaState> {
   try {
     await deps.preload(file);
     return content;
   } catch (err) {
     const fault = `${content.file}: ${(err as Error).message}`;
     deps.log.warn({ area: content.area.id, fault }, 'picture cannot be shown');
-    const fallback = content.source === 'request' ? defaultContent(content.area, o, now) : { area: content.area, source: 'none' as const, setAt: now };
+    const fallback =
+      content.source === 'request'
+        ? defaultContent(content.area, o, now)
+        : { area: content.area, source: 'none' as const, setAt: now };
     if (fallback.file && fallback.file !== content.file) {
-      try { await deps.preload(fallback.file); } catch { return { area: content.area, source: 'none', setAt: now, fault }; }
+      try {
+        await deps.preload(fallback.file);
+      } catch {
+        return { area: content.area, source: 'none', setAt: now, fault };
+      }
     }
     return { ...fallback, fault };
   }

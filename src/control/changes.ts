@@ -21,16 +21,26 @@ const latest = new WeakMap<ServiceConfig, Map<string, DisplayState>>();
 
 export function onStateChange(fn: Listener): () => void {
   listeners.add(fn);
-  return () => { listeners.delete(fn); };
+  return () => {
+    listeners.delete(fn);
+  };
 }
 
 export function publishStateChange(change: StateChange): void {
   let m = latest.get(change.config);
-  if (!m) { m = new Map(); latest.set(change.config, m); }
-  if (change.state) m.set(change.displayId, change.state); else m.delete(change.displayId);
+  if (!m) {
+    m = new Map();
+    latest.set(change.config, m);
+  }
+  if (change.state) m.set(change.displayId, change.state);
+  else m.delete(change.displayId);
   for (const fn of listeners) {
     // A listener's failure must not undo or block a committed change.
-    try { fn(change); } catch { /* the listener reports its own faults */ }
+    try {
+      fn(change);
+    } catch {
+      /* the listener reports its own faults */
+    }
   }
 }
 

@@ -20,7 +20,12 @@ export function checkConfigQueries(config: ServiceConfig, fault: Fault): void {
       const cmd = parseCommand(query, config, credentialNames(config));
       // A clear (priority=<p>&layout=) names no areas.
       if ('clear' in cmd) return;
-      for (const name of cmd.ignored) fault(at(name), `layout "${cmd.layout.name}" of display "${cmd.display.id}" has no area "${name}" (it has: ${cmd.layout.areas.map((a) => a.id).join(', ')})`);
+      for (const name of cmd.ignored)
+        fault(
+          at(name),
+          `layout "${cmd.layout.name}" of display "${cmd.display.id}" has no area "${name}" (it has: ` +
+            `${cmd.layout.areas.map((a) => a.id).join(', ')})`,
+        );
     } catch (err) {
       if (!(err instanceof MldsError)) throw err;
       fault(at(err.field ?? ''), err.message);
@@ -33,8 +38,14 @@ export function checkConfigQueries(config: ServiceConfig, fault: Fault): void {
     const m = p.mapper;
     if (!m || !m.id || !m.layout) return; // the schema said so
     // Empty values: the names are checked now, the values only exist once the feed answers.
-    const query = [`id=${encodeURIComponent(m.id)}`, `layout=${encodeURIComponent(m.layout)}`, ...Object.keys(m.areas).map((a) => `${encodeURIComponent(a)}=`)].join('&');
+    const query = [
+      `id=${encodeURIComponent(m.id)}`,
+      `layout=${encodeURIComponent(m.layout)}`,
+      ...Object.keys(m.areas).map((a) => `${encodeURIComponent(a)}=`),
+    ].join('&');
     const base = pointer('pollers', i, 'mapper');
-    check(query, (field) => (field === 'id' || field === 'layout' ? `${base}/${field}` : `${base}/areas${pointer(field)}`));
+    check(query, (field) =>
+      field === 'id' || field === 'layout' ? `${base}/${field}` : `${base}/areas${pointer(field)}`,
+    );
   });
 }

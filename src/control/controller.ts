@@ -11,7 +11,14 @@ import { mergedQuery, placeLayer, savedLayers, shownLine, type SavedLevels } fro
 import { expireLevels, nextExpiry } from './expiry.js';
 import { journal, refuseUnlessStorable, unstorableMessage } from './storable.js';
 import { OnShow } from './on-show.js';
-import { emptyDisplayState, type AreaState, type FaultRecord, type HeldState, type Layer, type Outcome } from './state.js';
+import {
+  emptyDisplayState,
+  type AreaState,
+  type FaultRecord,
+  type HeldState,
+  type Layer,
+  type Outcome,
+} from './state.js';
 import type { ApplyResult, CommandSource, ControlDeps } from './control-types.js';
 
 export type { Outcome };
@@ -43,14 +50,20 @@ export class Controller {
   /** Faults of messages whose display could not be told (unknown or missing id). */
   readonly recentFaults: FaultRecord[] = [];
 
-  constructor(private config: ServiceConfig, private readonly deps: ControlDeps) {
+  constructor(
+    private config: ServiceConfig,
+    private readonly deps: ControlDeps,
+  ) {
     for (const d of config.displays) this.states.set(d.id, emptyDisplayState(d.id));
     this.onShow = new OnShow((id) => deps.rendered(id));
   }
 
   state(id: string): HeldState {
     let s = this.states.get(id);
-    if (!s) { s = emptyDisplayState(id); this.states.set(id, s); }
+    if (!s) {
+      s = emptyDisplayState(id);
+      this.states.set(id, s);
+    }
     return s;
   }
 
@@ -106,48 +119,92 @@ export class Controller {
     // Commit; taken back only when its journal line cannot be written.
     const before: Before = { layers: st.layers, lastCommand: st.lastCommand, lastIgnored: st.lastIgnored };
     const layer: Layer = {
-      priority: cmd.priority, layout: cmd.layout.name, areas, since: now, source, inumber: cmd.inumber,
-      expiresAt: cmd.priority > 0 ? restoredExpiry ?? now + cmd.expires! * 1000 : undefined,
+      priority: cmd.priority,
+      layout: cmd.layout.name,
+      areas,
+      since: now,
+      source,
+      inumber: cmd.inumber,
+      expiresAt: cmd.priority > 0 ? (restoredExpiry ?? now + cmd.expires! * 1000) : undefined,
       query: cmd.keep && old?.layout === cmd.layout.name ? mergedQuery(cmd, areas) : cmd.query,
       named: new Set(cmd.areas.keys()),
     };
-    const written = new Promise<Outcome>((resolve) => { layer.reveal = resolve; });
+    const written = new Promise<Outcome>((resolve) => {
+      layer.reveal = resolve;
+    });
     st.layers = placeLayer(st.layers, layer);
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
     st.lastIgnored = cmd.ignored.length ? cmd.ignored : undefined;
     // In the kernel before the command is answered (`stored`), and before anything is shown when
     // it is the first of its turn: a write that fails then leaves no trace.
-    const stored = !keeps ? undefined : journal(this.deps, cmd, source, (undo) => (layer.priority === 0
-      ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source }, undo)
-      : this.deps.store.noteLayers(id, savedLayers(st.layers), undo)), (drawn) => this.takeBack(id, st, before, layer, now, drawn));
+    const stored = !keeps
+      ? undefined
+      : journal(
+          this.deps,
+          cmd,
+          source,
+          (undo) =>
+            layer.priority === 0
+              ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source }, undo)
+              : this.deps.store.noteLayers(id, savedLayers(st.layers), undo),
+          (drawn) => this.takeBack(id, st, before, layer, now, drawn),
+        );
     // Stored underneath and replaced there before it was ever shown (once it is certain that it was replaced).
     if (old?.reveal) after(stored, () => old.reveal?.('superseded'));
     if (st.layers[0] === layer) void this.show(id, now, false);
     this.scheduleExpiry(id);
     countCommand(source, 'ok');
     // An HTTP command is logged once, on its request line (src/http); other sources here.
-    if (source !== 'http') this.deps.log.info({ id, layout: cmd.layout.name, inumber: cmd.inumber, source, ignored: cmd.ignored, ...(layer.priority ? { priority: layer.priority } : {}) }, 'command applied');
+    if (source !== 'http')
+      this.deps.log.info(
+        {
+          id,
+          layout: cmd.layout.name,
+          inumber: cmd.inumber,
+          source,
+          ignored: cmd.ignored,
+          ...(layer.priority ? { priority: layer.priority } : {}),
+        },
+        'command applied',
+      );
     this.confirmWhen(cmd, source, written, stored);
     return { displayId: id, layout: cmd.layout.name, inumber: cmd.inumber, ignored: cmd.ignored, written, stored };
   }
 
   /** `priority=<p>&layout=`: level p goes at once; what is under it shows when it was on show. */
-  private clearLevel(cmd: ClearCommand, st: HeldState, source: CommandSource, now: number, keeps: boolean): ApplyResult {
+  private clearLevel(
+    cmd: ClearCommand,
+    st: HeldState,
+    source: CommandSource,
+    now: number,
+    keeps: boolean,
+  ): ApplyResult {
     const id = cmd.display.id;
     const before: Before = { layers: st.layers, lastCommand: st.lastCommand, lastIgnored: st.lastIgnored };
     const layer = st.layers.find((l) => l.priority === cmd.priority);
     const onShow = layer !== undefined && st.layers[0] === layer;
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
     if (layer) st.layers = st.layers.filter((l) => l !== layer);
-    const stored = !keeps ? undefined
-      : journal(this.deps, cmd, source, (undo) => this.deps.store.noteLayers(id, savedLayers(st.layers), undo), (drawn) => this.takeBack(id, st, before, undefined, now, drawn));
+    const stored = !keeps
+      ? undefined
+      : journal(
+          this.deps,
+          cmd,
+          source,
+          (undo) => this.deps.store.noteLayers(id, savedLayers(st.layers), undo),
+          (drawn) => this.takeBack(id, st, before, undefined, now, drawn),
+        );
     let written = Promise.resolve<Outcome>('shown');
     if (layer) {
       if (layer.reveal) after(stored, () => layer.reveal?.('not shown'));
-      if (onShow) written = this.show(id, now, true, 'not shown').then((f) => f.ok ? 'shown' : 'not shown');
+      if (onShow) written = this.show(id, now, true, 'not shown').then((f) => (f.ok ? 'shown' : 'not shown'));
       this.scheduleExpiry(id);
     }
-    if (source !== 'http') this.deps.log.info({ id, priority: cmd.priority, inumber: cmd.inumber, source, found: !!layer }, 'priority level cleared');
+    if (source !== 'http')
+      this.deps.log.info(
+        { id, priority: cmd.priority, inumber: cmd.inumber, source, found: !!layer },
+        'priority level cleared',
+      );
     this.confirmWhen(cmd, source, written, stored);
     return { displayId: id, layout: '', inumber: cmd.inumber, ignored: [], written, stored };
   }
@@ -157,10 +214,20 @@ export class Controller {
    * executed; the MQTT confirmation tells it apart); 0 when the write failed or the change could
    * not be stored.
    */
-  private confirmWhen(cmd: Command | ClearCommand, source: CommandSource, written: Promise<Outcome>, stored: Promise<void> | undefined): void {
+  private confirmWhen(
+    cmd: Command | ClearCommand,
+    source: CommandSource,
+    written: Promise<Outcome>,
+    stored: Promise<void> | undefined,
+  ): void {
     if (source === 'replay' || source === 'reload') return;
     const inumber = cmd.inumber;
-    const outcome = stored ? stored.then(() => written, (): Outcome => 'not shown') : written;
+    const outcome = stored
+      ? stored.then(
+          () => written,
+          (): Outcome => 'not shown',
+        )
+      : written;
     void outcome.then((o) => {
       if (o === 'superseded') countSuperseded();
       if (inumber !== undefined) this.deps.confirm(cmd.display, o === 'not shown' ? 0 : 1, inumber);
@@ -172,7 +239,14 @@ export class Controller {
    * command are what they were, and what is on show follows when the change had been drawn.
    * Changes of one turn are taken back newest first (turn-batch.ts), so `before` is current.
    */
-  private takeBack(id: string, st: HeldState, before: Before, layer: Layer | undefined, now: number, drawn: boolean): void {
+  private takeBack(
+    id: string,
+    st: HeldState,
+    before: Before,
+    layer: Layer | undefined,
+    now: number,
+    drawn: boolean,
+  ): void {
     st.layers = before.layers;
     st.lastCommand = before.lastCommand;
     st.lastIgnored = before.lastIgnored;
@@ -200,7 +274,8 @@ export class Controller {
     st.areas = top?.areas ?? new Map<string, AreaState>();
     st.version++;
     if (top && this.deps.shown) {
-      for (const a of st.areas.values()) if (before.get(a.area.id) !== a) this.deps.shown(shownLine(id, top, a, now, false));
+      for (const a of st.areas.values())
+        if (before.get(a.area.id) !== a) this.deps.shown(shownLine(id, top, a, now, false));
     }
     this.announce(id);
     const fate = this.deps.redraw(id);
@@ -215,7 +290,10 @@ export class Controller {
     this.timers.delete(id);
     const next = nextExpiry(this.state(id).layers);
     if (next === Infinity) return;
-    this.timers.set(id, clock.setTimeout(() => this.expire(id), Math.max(0, next - clock.now())));
+    this.timers.set(
+      id,
+      clock.setTimeout(() => this.expire(id), Math.max(0, next - clock.now())),
+    );
   }
 
   /** Time over (expiry.ts): what is on show follows the levels and areas that ran out. */
@@ -238,7 +316,13 @@ export class Controller {
 
   private recordFault(raw: string, err: MldsError, source: CommandSource, now: number): void {
     // Masked before anything keeps it: the record is on /status and /info, the line in the log.
-    const rec: FaultRecord = { code: err.code, message: maskText(err.message), field: err.field, at: now, query: maskQuery(raw).slice(0, 2000) };
+    const rec: FaultRecord = {
+      code: err.code,
+      message: maskText(err.message),
+      field: err.field,
+      at: now,
+      query: maskQuery(raw).slice(0, 2000),
+    };
     const id = lenientField(raw, 'id');
     const display = id === undefined ? undefined : this.config.displayById.get(id);
     if (display) this.state(display.id).lastFault = rec;
@@ -246,11 +330,15 @@ export class Controller {
       this.recentFaults.unshift(rec);
       this.recentFaults.length = Math.min(this.recentFaults.length, RECENT_FAULTS);
     }
-    this.deps.log.warn({ code: err.code, field: err.field, message: rec.message, source, query: rec.query }, 'faulty command');
+    this.deps.log.warn(
+      { code: err.code, field: err.field, message: rec.message, source, query: rec.query },
+      'faulty command',
+    );
     const inumber = lenientField(raw, 'inumber');
     // The feedback address of an unknown display is unknowable; the MAIN display's stands in.
     const target = display ?? this.config.displays[0];
-    if (inumber !== undefined && source !== 'replay' && source !== 'reload' && target) this.deps.confirm(target, 2, inumber);
+    if (inumber !== undefined && source !== 'replay' && source !== 'reload' && target)
+      this.deps.confirm(target, 2, inumber);
   }
 
   /**
@@ -290,17 +378,29 @@ export class Controller {
  * Not stored again, not confirmed. Rejects with the first fault after trying all.
  */
 export async function restoreLevels(
-  ctl: Controller, id: string, levels: SavedLevels, source: 'replay' | 'reload', now: number,
+  ctl: Controller,
+  id: string,
+  levels: SavedLevels,
+  source: 'replay' | 'reload',
+  now: number,
   log: { info(obj: object, msg: string): void },
 ): Promise<void> {
   let fault: unknown;
-  if (levels.base !== undefined) await ctl.apply(levels.base, source).catch((err: unknown) => { fault ??= err; });
+  if (levels.base !== undefined)
+    await ctl.apply(levels.base, source).catch((err: unknown) => {
+      fault ??= err;
+    });
   for (const l of levels.layers) {
     if (l.expiresAt <= now) {
-      log.info({ id, priority: l.priority, expiredAt: new Date(l.expiresAt).toISOString() }, 'priority message ended while the service was down; not shown');
+      log.info(
+        { id, priority: l.priority, expiredAt: new Date(l.expiresAt).toISOString() },
+        'priority message ended while the service was down; not shown',
+      );
       continue;
     }
-    await ctl.apply(l.query, source, l.expiresAt).catch((err: unknown) => { fault ??= err; });
+    await ctl.apply(l.query, source, l.expiresAt).catch((err: unknown) => {
+      fault ??= err;
+    });
   }
   if (fault) throw fault;
 }

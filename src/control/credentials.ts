@@ -14,15 +14,27 @@ const MASK = '***';
  * `key` authenticates.
  */
 const MASKED_NAMES: readonly string[] = [
-  KEY_PARAM, 'xapikey', 'apikey', 'adminkey', 'apitoken', 'token', 'accesstoken', 'authtoken', 'authorization',
-  'password', 'passwd', 'secret',
+  KEY_PARAM,
+  'xapikey',
+  'apikey',
+  'adminkey',
+  'apitoken',
+  'token',
+  'accesstoken',
+  'authtoken',
+  'authorization',
+  'password',
+  'passwd',
+  'secret',
 ];
 const MASKED = new Set(MASKED_NAMES);
 const LONGEST_MASKED = Math.max(...MASKED_NAMES.map((n) => n.length));
 
 // Where a name may start in a recorded request: after `&`, the `;` some clients separate with,
 // the `#` of a fragment sent raw, and a `?` (a second one, or one inside a URL as a value).
-const QUESTION = 0x3f, HASH = 0x23, SEMI = 0x3b;
+const QUESTION = 0x3f,
+  HASH = 0x23,
+  SEMI = 0x3b;
 
 /**
  * The next `=` (when `equals`) or separator at or after a position. Found with indexOf, a

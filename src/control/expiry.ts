@@ -19,7 +19,12 @@ export function nextExpiry(layers: readonly Layer[]): number {
  * confirmed 0); each level whose `expires` passed leaves the display's levels. Returns the levels
  * that ended and whether an area of the level on show changed.
  */
-export function expireLevels(id: string, st: HeldState, now: number, shown?: (line: string) => void): { ended: Layer[]; changed: boolean } {
+export function expireLevels(
+  id: string,
+  st: HeldState,
+  now: number,
+  shown?: (line: string) => void,
+): { ended: Layer[]; changed: boolean } {
   const top = st.layers[0];
   let changed = false;
   for (const l of st.layers) {

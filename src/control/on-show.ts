@@ -38,7 +38,10 @@ export class OnShow {
         if (carried(w.layer, top)) continue;
         w.until = this.rendered(id);
         list.splice(i, 1);
-        if (layers.includes(w.layer)) { w.covered = true; w.layer.reveal = w.settle; } else w.unseen = unseen;
+        if (layers.includes(w.layer)) {
+          w.covered = true;
+          w.layer.reveal = w.settle;
+        } else w.unseen = unseen;
       }
     }
     if (!top?.reveal) return;

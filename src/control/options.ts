@@ -19,20 +19,41 @@ export function controlOption(into: ControlOptions, name: string, value: string,
   if (seen.has(name)) throw new MldsError('MLDS_BAD_CONTROL_OPTION', `"${name}" must appear at most once`, name);
   seen.add(name);
   if (name === 'keep') {
-    if (value !== '0' && value !== '1') throw new MldsError('MLDS_BAD_CONTROL_OPTION', `"keep" must be 1 (areas not named keep their content) or 0, not "${value}"`, name);
+    if (value !== '0' && value !== '1')
+      throw new MldsError(
+        'MLDS_BAD_CONTROL_OPTION',
+        `"keep" must be 1 (areas not named keep their content) or 0, not "${value}"`,
+        name,
+      );
     into.keep = value === '1';
   } else if (name === 'priority') {
-    if (!/^\d$/.test(value)) throw new MldsError('MLDS_BAD_CONTROL_OPTION', `"priority" must be a whole number from 0 to ${MAX_PRIORITY}, not "${value}"`, name);
+    if (!/^\d$/.test(value))
+      throw new MldsError(
+        'MLDS_BAD_CONTROL_OPTION',
+        `"priority" must be a whole number from 0 to ${MAX_PRIORITY}, not "${value}"`,
+        name,
+      );
     into.priority = Number(value);
   } else {
     const s = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-    if (!(s >= 1 && s <= MAX_EXPIRES_S)) throw new MldsError('MLDS_BAD_CONTROL_OPTION', `"expires" must be a whole number of seconds from 1 to ${MAX_EXPIRES_S}, not "${value}"`, name);
+    if (!(s >= 1 && s <= MAX_EXPIRES_S))
+      throw new MldsError(
+        'MLDS_BAD_CONTROL_OPTION',
+        `"expires" must be a whole number of seconds from 1 to ${MAX_EXPIRES_S}, not "${value}"`,
+        name,
+      );
     into.expires = s;
   }
 }
 
 /** A message above priority 0 must end by itself; one at 0 is the content underneath and has no end. */
 export function checkLevel(o: ControlOptions): void {
-  if (o.priority > 0 && o.expires === undefined) throw new MldsError('MLDS_BAD_CONTROL_OPTION', `"expires" is required with priority ${o.priority} (seconds, 1 to ${MAX_EXPIRES_S})`, 'expires');
-  if (o.priority === 0 && o.expires !== undefined) throw new MldsError('MLDS_BAD_CONTROL_OPTION', '"expires" applies only to a priority above 0', 'expires');
+  if (o.priority > 0 && o.expires === undefined)
+    throw new MldsError(
+      'MLDS_BAD_CONTROL_OPTION',
+      `"expires" is required with priority ${o.priority} (seconds, 1 to ${MAX_EXPIRES_S})`,
+      'expires',
+    );
+  if (o.priority === 0 && o.expires !== undefined)
+    throw new MldsError('MLDS_BAD_CONTROL_OPTION', '"expires" applies only to a priority above 0', 'expires');
 }

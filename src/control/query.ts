@@ -1,6 +1,9 @@
 import { MldsError } from '../errors.js';
 
-export interface QueryPair { name: string; value: string }
+export interface QueryPair {
+  name: string;
+  value: string;
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 // eslint-disable-next-line no-control-regex
@@ -33,7 +36,9 @@ function decodeComponent(s: string, field: string): string {
     try {
       const out = decodeURIComponent(s.includes('+') ? s.replaceAll('+', ' ') : s);
       return out.charCodeAt(0) === 0xfeff ? out.slice(1) : out;
-    } catch { /* below */ }
+    } catch {
+      /* below */
+    }
   }
   // Worst case every character is 3 UTF-8 bytes; percent triplets only shrink.
   const bytes = new Uint8Array(s.length * 3);
@@ -43,7 +48,12 @@ function decodeComponent(s: string, field: string): string {
     if (ch === 0x25 /* % */) {
       const hi = hexValue(s.charCodeAt(i + 1));
       const lo = hexValue(s.charCodeAt(i + 2));
-      if (hi < 0 || lo < 0) throw new MldsError('MLDS_BAD_ENCODING', `"${field}": "%${s.slice(i + 1, i + 3)}" is not a valid percent-encoding (write a literal % as %25)`, field);
+      if (hi < 0 || lo < 0)
+        throw new MldsError(
+          'MLDS_BAD_ENCODING',
+          `"${field}": "%${s.slice(i + 1, i + 3)}" is not a valid percent-encoding (write a literal % as %25)`,
+          field,
+        );
       bytes[n++] = hi * 16 + lo;
       i += 2;
     } else if (ch === 0x2b /* + */) {

@@ -2,7 +2,10 @@ import type { SavedLayer } from './layers.js';
 import type { CommandRecord } from './state.js';
 
 /** confirm is 0, 1 or 2 (checked on load). */
-export interface SavedFeedback { confirm: number; inumber: string }
+export interface SavedFeedback {
+  confirm: number;
+  inumber: string;
+}
 
 export interface SavedState {
   /**
@@ -30,10 +33,16 @@ export function emptyState(): SavedState {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function commandRecord(v: unknown): CommandRecord | undefined {
-  if (!isObject(v) || typeof v.query !== 'string' || typeof v.at !== 'number' || !Number.isFinite(v.at)) return undefined;
+  if (!isObject(v) || typeof v.query !== 'string' || typeof v.at !== 'number' || !Number.isFinite(v.at))
+    return undefined;
   if (v.inumber !== undefined && typeof v.inumber !== 'string') return undefined;
   if (v.source !== undefined && typeof v.source !== 'string') return undefined;
-  return { query: v.query, at: v.at, ...(v.inumber !== undefined ? { inumber: v.inumber } : {}), source: v.source ?? 'http' };
+  return {
+    query: v.query,
+    at: v.at,
+    ...(v.inumber !== undefined ? { inumber: v.inumber } : {}),
+    source: v.source ?? 'http',
+  };
 }
 
 const MAX_LAYERS = 9;
@@ -43,15 +52,30 @@ function layerList(v: unknown): SavedLayer[] | undefined {
   const out: SavedLayer[] = [];
   for (const l of v as unknown[]) {
     const rec = commandRecord(l);
-    if (!rec || !isObject(l) || !Number.isInteger(l.priority) || (l.priority as number) < 1 || (l.priority as number) > MAX_LAYERS) return undefined;
+    if (
+      !rec ||
+      !isObject(l) ||
+      !Number.isInteger(l.priority) ||
+      (l.priority as number) < 1 ||
+      (l.priority as number) > MAX_LAYERS
+    )
+      return undefined;
     if (typeof l.expiresAt !== 'number' || !Number.isFinite(l.expiresAt)) return undefined;
-    out.push({ priority: l.priority as number, query: rec.query, at: rec.at, expiresAt: l.expiresAt, source: rec.source, ...(rec.inumber !== undefined ? { inumber: rec.inumber } : {}) });
+    out.push({
+      priority: l.priority as number,
+      query: rec.query,
+      at: rec.at,
+      expiresAt: l.expiresAt,
+      source: rec.source,
+      ...(rec.inumber !== undefined ? { inumber: rec.inumber } : {}),
+    });
   }
   return out;
 }
 
 function feedback(v: unknown): SavedFeedback | undefined {
-  if (!isObject(v) || (v.confirm !== 0 && v.confirm !== 1 && v.confirm !== 2) || typeof v.inumber !== 'string') return undefined;
+  if (!isObject(v) || (v.confirm !== 0 && v.confirm !== 1 && v.confirm !== 2) || typeof v.inumber !== 'string')
+    return undefined;
   return { confirm: v.confirm, inumber: v.inumber };
 }
 
@@ -66,7 +90,10 @@ export function checkSavedState(parsed: unknown): { state: SavedState; dropped: 
   const section = <T>(name: keyof SavedState, check: (v: unknown) => T | undefined, into: Record<string, T>) => {
     const v = parsed[name];
     if (v === undefined) return;
-    if (!isObject(v)) { dropped.push(`/${name}`); return; }
+    if (!isObject(v)) {
+      dropped.push(`/${name}`);
+      return;
+    }
     for (const [id, entry] of Object.entries(v)) {
       const ok = check(entry);
       if (ok) into[id] = ok;
@@ -84,7 +111,11 @@ export function checkSavedState(parsed: unknown): { state: SavedState; dropped: 
 }
 
 /** One journal line: a change since the snapshot, `["r", id, record]`, `["f", id, feedback]` or `["l", id, levels]`. */
-export function journalLine(kind: 'r' | 'f' | 'l', id: string, value: CommandRecord | SavedFeedback | SavedLayer[]): string {
+export function journalLine(
+  kind: 'r' | 'f' | 'l',
+  id: string,
+  value: CommandRecord | SavedFeedback | SavedLayer[],
+): string {
   return `${JSON.stringify([kind, id, value])}\n`;
 }
 
@@ -94,8 +125,16 @@ export function applyJournal(state: SavedState, text: string): number {
   for (const line of text.split('\n')) {
     if (!line) continue;
     let entry: unknown;
-    try { entry = JSON.parse(line); } catch { bad++; continue; }
-    if (!Array.isArray(entry) || entry.length !== 3 || typeof entry[1] !== 'string') { bad++; continue; }
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      bad++;
+      continue;
+    }
+    if (!Array.isArray(entry) || entry.length !== 3 || typeof entry[1] !== 'string') {
+      bad++;
+      continue;
+    }
     const [kind, id, value] = entry as [unknown, string, unknown];
     const rec = kind === 'r' ? commandRecord(value) : undefined;
     const fb = kind === 'f' ? feedback(value) : undefined;

@@ -14,11 +14,19 @@ export interface StoreLog {
 }
 
 /** The state found, the generation past every file read, and what was wrong with them. */
-export async function readStateFolder(dir: string, log: StoreLog | undefined): Promise<{ data: SavedState; gen: number; problems: ServiceProblem[] }> {
+export async function readStateFolder(
+  dir: string,
+  log: StoreLog | undefined,
+): Promise<{ data: SavedState; gen: number; problems: ServiceProblem[] }> {
   const problems: ServiceProblem[] = [];
-  const aside = (file: string, what: string, err: Error | undefined, move: boolean) => problems.push(setAside(file, what, err, move, log));
+  const aside = (file: string, what: string, err: Error | undefined, move: boolean) =>
+    problems.push(setAside(file, what, err, move, log));
   let data = emptyState();
-  try { mkdirSync(dir, { recursive: true }); } catch { /* the first snapshot reports it */ }
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    /* the first snapshot reports it */
+  }
   let gen = 0;
   const file = path.join(dir, 'state.json');
   const text = await read(file, aside);
@@ -37,7 +45,13 @@ export async function readStateFolder(dir: string, log: StoreLog | undefined): P
         gen = checked.state.gen ?? 0;
         delete data.gen;
         const n = checked.dropped.length;
-        if (n) aside(file, `has ${n} entr${n === 1 ? 'y' : 'ies'} of the wrong form (${listed(checked.dropped)}), dropped`, undefined, false);
+        if (n)
+          aside(
+            file,
+            `has ${n} entr${n === 1 ? 'y' : 'ies'} of the wrong form (${listed(checked.dropped)}), dropped`,
+            undefined,
+            false,
+          );
       }
     }
   }
@@ -55,7 +69,10 @@ export async function readStateFolder(dir: string, log: StoreLog | undefined): P
  * The file's text; undefined when there is none, or when it cannot be read (then it is set
  * aside). A FIFO or device is set aside unread: reading it could wait forever.
  */
-async function read(file: string, aside: (file: string, what: string, err: Error, move: boolean) => void): Promise<string | undefined> {
+async function read(
+  file: string,
+  aside: (file: string, what: string, err: Error, move: boolean) => void,
+): Promise<string | undefined> {
   try {
     return await readRegularFileAsync(file);
   } catch (err) {
@@ -65,10 +82,17 @@ async function read(file: string, aside: (file: string, what: string, err: Error
 }
 
 /** Sets the file aside (util/set-aside.ts) and says so, in the log and as a problem. */
-function setAside(file: string, what: string, err: Error | undefined, move: boolean, log: StoreLog | undefined): ServiceProblem {
+function setAside(
+  file: string,
+  what: string,
+  err: Error | undefined,
+  move: boolean,
+  log: StoreLog | undefined,
+): ServiceProblem {
   const { aside, where } = keepAside(file, move);
   const why = err ? ` (${err.message.split('\n')[0]})` : '';
-  const message = `${file} ${what}${why}; it was ${where}; ${move ? 'the service started without it' : 'the rest was loaded'}`;
+  const message =
+    `${file} ${what}${why}; it was ${where}; ` + `${move ? 'the service started without it' : 'the rest was loaded'}`;
   log?.warn({ file, aside }, message);
   return { source: 'state', message, since: new Date().toISOString() };
 }
@@ -85,7 +109,11 @@ export function journalFile(dir: string, gen: number): string {
 /** Generations of the journals in the folder, oldest first. */
 export function journals(dir: string): number[] {
   try {
-    return readdirSync(dir).map((f) => JOURNAL.exec(f)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => a - b);
+    return readdirSync(dir)
+      .map((f) => JOURNAL.exec(f))
+      .filter((m) => m !== null)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
   } catch {
     return [];
   }
@@ -95,5 +123,7 @@ export function journals(dir: string): number[] {
 export function removeStaleTemps(dir: string): void {
   try {
     for (const name of readdirSync(dir)) if (STALE_TEMP.test(name)) unlinkSync(path.join(dir, name));
-  } catch { /* no folder, or read-only: the snapshot reports it */ }
+  } catch {
+    /* no folder, or read-only: the snapshot reports it */
+  }
 }

@@ -13,11 +13,13 @@ export interface StorableDeps {
   confirm(display: DisplayConfig, confirm: 0 | 1 | 2, inumber: string): void;
 }
 
-export const unstorableMessage = (why: string): string => `${why}: the command was not applied (a restart would not show it); retry later`;
+export const unstorableMessage = (why: string): string =>
+  `${why}: the command was not applied (a restart would not show it); retry later`;
 
 function unstorable(deps: StorableDeps, cmd: Command | ClearCommand, source: string, why: string): MldsError {
   // An HTTP command is logged once, on its request line.
-  if (source !== 'http') deps.log.warn({ id: cmd.display.id, inumber: cmd.inumber, source, why }, 'command refused: it cannot be stored');
+  if (source !== 'http')
+    deps.log.warn({ id: cmd.display.id, inumber: cmd.inumber, source, why }, 'command refused: it cannot be stored');
   return new MldsError('MLDS_STATE_UNWRITABLE', unstorableMessage(why));
 }
 
@@ -37,10 +39,19 @@ export function refuseUnlessStorable(deps: StorableDeps, cmd: Command | ClearCom
  * the kernel, or the promise of the turn's write, rejected with MLDS_STATE_UNWRITABLE after
  * `takeBack(true)` when that write fails.
  */
-export function journal(deps: StorableDeps, cmd: Command | ClearCommand, source: string, note: (undo: () => void) => Promise<void> | undefined, takeBack: (drawn: boolean) => void): Promise<void> | undefined {
+export function journal(
+  deps: StorableDeps,
+  cmd: Command | ClearCommand,
+  source: string,
+  note: (undo: () => void) => Promise<void> | undefined,
+  takeBack: (drawn: boolean) => void,
+): Promise<void> | undefined {
   let pending = false;
   let takenBack = false;
-  const line = note(() => { takenBack = true; takeBack(pending); });
+  const line = note(() => {
+    takenBack = true;
+    takeBack(pending);
+  });
   if (takenBack) {
     line?.catch(() => undefined);
     const err = unstorable(deps, cmd, source, deps.store.unwritable() ?? 'the state journal cannot be written');
@@ -49,7 +60,9 @@ export function journal(deps: StorableDeps, cmd: Command | ClearCommand, source:
   }
   if (!line) return undefined;
   pending = true;
-  const stored = line.catch((err: Error) => { throw unstorable(deps, cmd, source, deps.store.unwritable() ?? err.message); });
+  const stored = line.catch((err: Error) => {
+    throw unstorable(deps, cmd, source, deps.store.unwritable() ?? err.message);
+  });
   // Every caller of apply() waits for it; the confirmation and the level's reveal follow it too.
   stored.catch(() => undefined);
   return stored;

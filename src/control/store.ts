@@ -134,7 +134,9 @@ export class StateStore {
     if (this.failure) {
       out.push({
         source: 'state',
-        message: `the state folder ${this.dir} cannot be written (${this.failure.error}); commands are refused (MLDS_STATE_UNWRITABLE) until it can be, tried every ${this.retryMs / 1000} s`,
+        message:
+          `the state folder ${this.dir} cannot be written (${this.failure.error}); commands are refused ` +
+          `(MLDS_STATE_UNWRITABLE) until it can be, tried every ${this.retryMs / 1000} s`,
         since: new Date(this.failure.since).toISOString(),
       });
     }
@@ -173,7 +175,11 @@ export class StateStore {
       if (n !== Buffer.byteLength(text)) {
         // The lines of a write are taken back together: none may stay whole in the journal
         // (loading would apply it) nor cut (loading would report it).
-        try { ftruncateSync(this.fd, this.journalBytes); } catch { /* then loading drops the cut line and reports it */ }
+        try {
+          ftruncateSync(this.fd, this.journalBytes);
+        } catch {
+          /* then loading drops the cut line and reports it */
+        }
         throw Object.assign(new Error('ENOSPC: short write to the state journal'), { code: 'ENOSPC' });
       }
       this.journalBytes += n;
@@ -211,10 +217,12 @@ export class StateStore {
   private async sync(): Promise<void> {
     const fd = this.fd;
     if (fd === undefined) return;
-    await new Promise<void>((resolve) => fdatasync(fd, (err) => {
-      if (err) this.failed(err);
-      resolve();
-    }));
+    await new Promise<void>((resolve) =>
+      fdatasync(fd, (err) => {
+        if (err) this.failed(err);
+        resolve();
+      }),
+    );
   }
 
   /**
@@ -243,7 +251,10 @@ export class StateStore {
       return;
     }
     if (this.failure) {
-      this.log?.warn({ dir: this.dir, since: new Date(this.failure.since).toISOString() }, 'the state folder is written again');
+      this.log?.warn(
+        { dir: this.dir, since: new Date(this.failure.since).toISOString() },
+        'the state folder is written again',
+      );
       this.failure = undefined;
     }
   }
@@ -251,7 +262,10 @@ export class StateStore {
   private failed(err: Error): void {
     if (!this.failure) {
       this.failure = { since: Date.now(), error: err.message.split(', ')[0] };
-      this.log?.error({ dir: this.dir, err: err.message }, 'the state cannot be saved; commands are refused until the folder is writable again');
+      this.log?.error(
+        { dir: this.dir, err: err.message },
+        'the state cannot be saved; commands are refused until the folder is writable again',
+      );
     }
     this.schedule(this.retryMs);
     this.timer?.unref();

@@ -35,7 +35,9 @@ export class TurnBatch {
     this.lines.push(line);
     this.undos.push(undo);
     if (!this.done) {
-      this.done = new Promise<void>((resolve, reject) => { this.settle = (err) => (err ? reject(err) : resolve()); });
+      this.done = new Promise<void>((resolve, reject) => {
+        this.settle = (err) => (err ? reject(err) : resolve());
+      });
       // A caller that does not wait for it still has its change taken back; nothing is unhandled.
       this.done.catch(noop);
     }
@@ -63,4 +65,6 @@ export class TurnBatch {
   };
 }
 
-function noop(): void { /* nothing to take back */ }
+function noop(): void {
+  /* nothing to take back */
+}

@@ -20,11 +20,14 @@ export function probeHttp(port: number, timeoutMs: number, host = '127.0.0.1'): 
     };
     const timer = setTimeout(() => done(`HTTP on port ${port} did not answer within ${timeoutMs} ms`), timeoutMs);
     socket.setEncoding('latin1');
-    socket.on('connect', () => socket.write(`HEAD / HTTP/1.1\r\nHost: ${host}\r\nExpect: mlds-watchdog\r\nConnection: close\r\n\r\n`));
+    socket.on('connect', () =>
+      socket.write(`HEAD / HTTP/1.1\r\nHost: ${host}\r\nExpect: mlds-watchdog\r\nConnection: close\r\n\r\n`),
+    );
     socket.on('data', (d: string) => {
       got += d;
       if (/^HTTP\/1\.[01] \d{3}/.test(got)) done(undefined);
-      else if (got.includes('\r\n')) done(`HTTP on port ${port} answered something else: ${JSON.stringify(got.slice(0, 40))}`);
+      else if (got.includes('\r\n'))
+        done(`HTTP on port ${port} answered something else: ${JSON.stringify(got.slice(0, 40))}`);
     });
     socket.on('error', (err: NodeJS.ErrnoException) => done(`HTTP on port ${port}: ${err.code ?? err.message}`));
     socket.on('end', () => done(`HTTP on port ${port} closed the connection without answering`));
@@ -38,10 +41,21 @@ export function probeHttp(port: number, timeoutMs: number, host = '127.0.0.1'): 
  */
 export function appStatus(port: number, timeoutMs: number, host = '127.0.0.1'): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const req = request({ host, port, method: 'HEAD', path: '/status', agent: false, timeout: timeoutMs, headers: { Connection: 'close' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
+    const req = request(
+      {
+        host,
+        port,
+        method: 'HEAD',
+        path: '/status',
+        agent: false,
+        timeout: timeoutMs,
+        headers: { Connection: 'close' },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      },
+    );
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(undefined));
     req.end();

@@ -11,7 +11,10 @@ export interface LivenessOptions {
 }
 
 /** Why the service is not alive (one line per cause), or an empty list while it is. */
-export async function livenessProblems(ctx: Pick<RuntimeContext, 'units' | 'ports'>, o: LivenessOptions): Promise<string[]> {
+export async function livenessProblems(
+  ctx: Pick<RuntimeContext, 'units' | 'ports'>,
+  o: LivenessOptions,
+): Promise<string[]> {
   const problems: string[] = [];
   for (const [key, unit] of ctx.units()) {
     const why = unit.loop.stalled(o.maxLagMs);

@@ -33,7 +33,9 @@ export function notifyEnv(env: NodeJS.ProcessEnv = process.env, pid = process.pi
 export function nativeSdNotify(): SdNotifyFn | string {
   try {
     const fn = (nativeHelper() as unknown as { sdNotify?: SdNotifyFn }).sdNotify;
-    return typeof fn === 'function' ? fn : 'the native helper was built before it could notify systemd; rebuild it with `make native`';
+    return typeof fn === 'function'
+      ? fn
+      : 'the native helper was built before it could notify systemd; rebuild it with `make native`';
   } catch (err) {
     return (err as Error).message;
   }

@@ -23,7 +23,10 @@ export function statusText(f: StatusFacts): string {
   const cfg = f.status?.config;
   if (cfg?.status === 'faulty' && cfg.faults?.length) {
     const first = cfg.faults[0];
-    parts.push(`configuration faults: ${cfg.faultTotal ?? cfg.faults.length} in the last load of ${cfg.file}, the last good configuration runs (${first.path || '/'}: ${first.message})`);
+    parts.push(
+      `configuration faults: ${cfg.faultTotal ?? cfg.faults.length} in the last load of ${cfg.file}, the last ` +
+        `good configuration runs (${first.path || '/'}: ${first.message})`,
+    );
   }
   const outputs = failingOutputs(f.status?.displays ?? []);
   if (outputs.length) parts.push(`outputs failing: ${outputs.join('; ')}`);
@@ -38,7 +41,8 @@ function failingOutputs(displays: Pick<Status, 'displays'>['displays']): string[
   const out = new Map<string, string>();
   for (const d of displays) {
     const o = d.output;
-    if (o && o.lastResult === 'error' && !out.has(d.unit)) out.set(d.unit, `unit ${d.unit}: ${o.lastError ?? 'failing'}`);
+    if (o && o.lastResult === 'error' && !out.has(d.unit))
+      out.set(d.unit, `unit ${d.unit}: ${o.lastError ?? 'failing'}`);
   }
   return [...out.values()];
 }
@@ -48,7 +52,9 @@ function head(f: StatusFacts): string {
   if (f.phase === 'stopping') return 'stopping';
   const screens = (f.boot?.units ?? []).filter((u) => SCREEN[u.showing]);
   if (screens.length) {
-    const list = screens.map((u) => `${SCREEN[u.showing]} on unit ${u.unit}${u.until ? ` until ${u.until.slice(11, 19)}Z` : ''}`);
+    const list = screens.map(
+      (u) => `${SCREEN[u.showing]} on unit ${u.unit}${u.until ? ` until ${u.until.slice(11, 19)}Z` : ''}`,
+    );
     return `boot screens: ${list.join(', ')}; HTTP on port ${f.port}`;
   }
   const displays = f.status?.displays.length;

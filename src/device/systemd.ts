@@ -93,13 +93,16 @@ export class SystemdNotify implements Component {
     };
   }
 
-  /** Polls HTTP through the application with a doubling wait (at most 1 s) until it answers something other than 503. */
+  /**
+   * Polls HTTP through the application with a doubling wait (at most 1 s) until it answers something other than 503.
+   */
   private waitForHttp(waitMs: number): void {
     const ctx = this.ctx;
     if (!ctx || this.phase !== 'starting') return;
     void appStatus(ctx.ports().http, 5000).then((code) => {
       if (this.phase !== 'starting' || this.ctx !== ctx) return;
-      if (code === undefined || code === 503) return void this.later(waitMs, () => this.waitForHttp(Math.min(waitMs * 2, 1000)));
+      if (code === undefined || code === 503)
+        return void this.later(waitMs, () => this.waitForHttp(Math.min(waitMs * 2, 1000)));
       this.phase = 'running';
       this.readyAt = ctx.clock.now();
       const line = this.statusNow();
@@ -115,21 +118,24 @@ export class SystemdNotify implements Component {
     if (!ctx || !period || this.checking) return;
     this.checking = true;
     // A check that throws is a problem too: the watchdog is withheld, never fed by mistake.
-    void livenessProblems(ctx, { maxLagMs: period / 2, httpTimeoutMs: period / 3 }).catch((err: Error) => [`liveness check failed: ${err.message}`]).then((problems) => {
-      this.checking = false;
-      if (this.ctx !== ctx || this.phase === 'stopping') return;
-      const was = this.withheld.join('; ');
-      this.withheld = problems;
-      if (problems.length === 0) {
-        this.counts.watchdogSent++;
-        this.send('WATCHDOG=1');
-        if (was) ctx.log.info({}, 'watchdog fed again: frame loops and HTTP work');
-      } else {
-        this.counts.watchdogWithheld++;
-        if (problems.join('; ') !== was) ctx.log.error({ problems }, 'watchdog withheld: systemd will restart the service');
-      }
-      if (problems.join('; ') !== was) this.refreshStatus();
-    });
+    void livenessProblems(ctx, { maxLagMs: period / 2, httpTimeoutMs: period / 3 })
+      .catch((err: Error) => [`liveness check failed: ${err.message}`])
+      .then((problems) => {
+        this.checking = false;
+        if (this.ctx !== ctx || this.phase === 'stopping') return;
+        const was = this.withheld.join('; ');
+        this.withheld = problems;
+        if (problems.length === 0) {
+          this.counts.watchdogSent++;
+          this.send('WATCHDOG=1');
+          if (was) ctx.log.info({}, 'watchdog fed again: frame loops and HTTP work');
+        } else {
+          this.counts.watchdogWithheld++;
+          if (problems.join('; ') !== was)
+            ctx.log.error({ problems }, 'watchdog withheld: systemd will restart the service');
+        }
+        if (problems.join('; ') !== was) this.refreshStatus();
+      });
   }
 
   private refreshStatus(): void {
@@ -143,9 +149,20 @@ export class SystemdNotify implements Component {
   private statusNow(): string {
     const ctx = this.ctx!;
     let status;
-    try { status = this.phase === 'running' ? ctx.status() : undefined; } catch { status = undefined; }
+    try {
+      status = this.phase === 'running' ? ctx.status() : undefined;
+    } catch {
+      status = undefined;
+    }
     const boot = ctx.component(BOOT)?.status();
-    return statusText({ phase: this.phase, port: ctx.ports().http, units: ctx.units().size, status, boot, watchdog: this.withheld });
+    return statusText({
+      phase: this.phase,
+      port: ctx.ports().http,
+      units: ctx.units().size,
+      status,
+      boot,
+      watchdog: this.withheld,
+    });
   }
 
   private send(message: string): void {
@@ -165,14 +182,20 @@ export class SystemdNotify implements Component {
   }
 
   private every(ms: number, fn: () => void): void {
-    const tick = () => { fn(); this.later(ms, tick); };
+    const tick = () => {
+      fn();
+      this.later(ms, tick);
+    };
     this.later(ms, tick);
   }
 
   private later(ms: number, fn: () => void): void {
     const ctx = this.ctx;
     if (!ctx) return;
-    const t = ctx.clock.setTimeout(() => { this.timers.delete(t); fn(); }, ms);
+    const t = ctx.clock.setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
     this.timers.add(t);
   }
 }

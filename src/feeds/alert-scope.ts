@@ -18,7 +18,12 @@ export interface AlertScope {
 }
 
 export const emptyScope = (): AlertScope => ({
-  stops: new Set(), routes: new Set(), agencies: new Set(), routeTypes: new Set(), directions: new Set(), trips: new Set(),
+  stops: new Set(),
+  routes: new Set(),
+  agencies: new Set(),
+  routeTypes: new Set(),
+  directions: new Set(),
+  trips: new Set(),
 });
 
 export const directionKey = (route: string | undefined, direction: number) => `${route ?? ''}\u0000${direction}`;
@@ -27,11 +32,13 @@ export const directionKey = (route: string | undefined, direction: number) => `$
 export function selects(s: AlertSelector, scope: AlertScope): boolean {
   if (s.network) return true;
   const given = [s.agencyId, s.routeId, s.routeType, s.directionId, s.tripId, s.stopId].some((v) => v !== undefined);
-  return given
-    && (s.agencyId === undefined || scope.agencies.has(s.agencyId))
-    && (s.routeId === undefined || scope.routes.has(s.routeId))
-    && (s.routeType === undefined || scope.routeTypes.has(s.routeType))
-    && (s.directionId === undefined || scope.directions.has(directionKey(s.routeId, s.directionId)))
-    && (s.tripId === undefined || scope.trips.has(s.tripId))
-    && (s.stopId === undefined || scope.stops.has(s.stopId));
+  return (
+    given &&
+    (s.agencyId === undefined || scope.agencies.has(s.agencyId)) &&
+    (s.routeId === undefined || scope.routes.has(s.routeId)) &&
+    (s.routeType === undefined || scope.routeTypes.has(s.routeType)) &&
+    (s.directionId === undefined || scope.directions.has(directionKey(s.routeId, s.directionId))) &&
+    (s.tripId === undefined || scope.trips.has(s.tripId)) &&
+    (s.stopId === undefined || scope.stops.has(s.stopId))
+  );
 }

@@ -12,10 +12,20 @@ import type { BoardSource } from '../config/board-source.js';
 export const ANNOUNCE_CHECK_MS = 5000;
 const WANTED = 64;
 
-/** The words for one departure: `{route}`, `{destination}`, `{platform}`, `{m}` filled in; no platform, no ", platform". */
-export function announcementText(template: string, d: { route: string; destination: string; platform: string }, minutes: number): string {
+/**
+ * The words for one departure: `{route}`, `{destination}`, `{platform}`, `{m}` filled in; no platform, no ", platform".
+ */
+export function announcementText(
+  template: string,
+  d: { route: string; destination: string; platform: string },
+  minutes: number,
+): string {
   const t = d.platform ? template : template.replace(/,?\s*platform\s*\{platform\}/i, '');
-  return t.replaceAll('{route}', d.route).replaceAll('{destination}', d.destination).replaceAll('{platform}', d.platform).replaceAll('{m}', String(minutes));
+  return t
+    .replaceAll('{route}', d.route)
+    .replaceAll('{destination}', d.destination)
+    .replaceAll('{platform}', d.platform)
+    .replaceAll('{m}', String(minutes));
 }
 
 export class DepartureAnnouncer {
@@ -26,11 +36,18 @@ export class DepartureAnnouncer {
   private timer: unknown;
   private stopped = false;
 
-  constructor(private readonly ctx: RuntimeContext, private readonly source: BoardSource, private boards: BoardArea[]) {}
+  constructor(
+    private readonly ctx: RuntimeContext,
+    private readonly source: BoardSource,
+    private boards: BoardArea[],
+  ) {}
 
   /** Boards with `announceAt` in the configuration now. */
   static boardsOf(ctx: RuntimeContext): BoardArea[] {
-    return ctx.config().feeds.flatMap((f) => f.boards).filter((b) => b.announceAt !== undefined);
+    return ctx
+      .config()
+      .feeds.flatMap((f) => f.boards)
+      .filter((b) => b.announceAt !== undefined);
   }
 
   start(): void {
@@ -53,15 +70,33 @@ export class DepartureAnnouncer {
     const speaker = this.ctx.component(SPEECH);
     for (const b of this.boards) {
       const at = b.announceAt!;
-      const data = this.source.board({ feed: b.feed, stops: b.stops, routes: b.routes, staleAfter: b.staleAfter, now, limit: WANTED });
+      const data = this.source.board({
+        feed: b.feed,
+        stops: b.stops,
+        routes: b.routes,
+        staleAfter: b.staleAfter,
+        now,
+        limit: WANTED,
+      });
       for (const d of data.departures) {
         const key = `${b.display}\u0000${b.layout}\u0000${b.area}\u0000${d.key}`;
         const m = Math.floor((d.time - now) / 60_000);
-        if (m > at) { this.late.delete(key); continue; }
+        if (m > at) {
+          this.late.delete(key);
+          continue;
+        }
         if (this.said.has(key) || this.late.has(key) || d.cancelled || m < 0) continue;
-        if (first || m < at) { this.late.add(key); continue; }
+        if (first || m < at) {
+          this.late.add(key);
+          continue;
+        }
         this.said.set(key, d.time);
-        speaker?.announce({ displayId: b.display, text: announcementText(b.announceText, d, m), priority: false, source: 'departures' });
+        speaker?.announce({
+          displayId: b.display,
+          text: announcementText(b.announceText, d, m),
+          priority: false,
+          source: 'departures',
+        });
       }
     }
     // Departures gone by more than an hour are forgotten: the memory stays the size of the boards.

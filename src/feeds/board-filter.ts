@@ -7,7 +7,8 @@ export function wantedBy(q: BoardQuery): (d: Departure) => boolean {
   const directions = q.directions?.length ? new Set(q.directions) : undefined;
   const headsigns = q.headsigns?.length ? new Set(q.headsigns) : undefined;
   const from = q.notBefore ?? q.now;
-  return (d) => d.time >= from
-    && (!directions || (d.direction !== undefined && directions.has(d.direction)))
-    && (!headsigns || headsigns.has(d.destination));
+  return (d) =>
+    d.time >= from &&
+    (!directions || (d.direction !== undefined && directions.has(d.direction))) &&
+    (!headsigns || headsigns.has(d.destination));
 }

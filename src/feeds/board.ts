@@ -16,7 +16,12 @@ const HORIZON_MS = 36 * 3600_000;
 
 export const NO_DATA: BoardData = { state: 'no-data', departures: [] };
 
-export interface GtfsFeedData { schedule?: Schedule; zone: string; rt?: RtData; fresh: boolean }
+export interface GtfsFeedData {
+  schedule?: Schedule;
+  zone: string;
+  rt?: RtData;
+  fresh: boolean;
+}
 
 export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
   const wantRoute = routeFilter(q.routes);
@@ -42,8 +47,13 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
       const p = live ? predict(call, run) : staleOf(call, run);
       if (p.time < q.now) continue;
       out.push({
-        key: `${call.trip.id}/${call.stop.seq}/${call.date}${call.start === undefined ? '' : `/${call.start}`}`, route: call.trip.route, destination: call.stop.headsign ?? call.trip.headsign,
-        platform: sched.platformOf(p.stopId ?? call.stop.stopId), time: p.time, live: p.live, cancelled: p.cancelled,
+        key: `${call.trip.id}/${call.stop.seq}/${call.date}${call.start === undefined ? '' : `/${call.start}`}`,
+        route: call.trip.route,
+        destination: call.stop.headsign ?? call.trip.headsign,
+        platform: sched.platformOf(p.stopId ?? call.stop.stopId),
+        time: p.time,
+        live: p.live,
+        cancelled: p.cancelled,
         zone: sched.zoneOf(call.stop.stopId) ?? f.zone,
         ...(p.stopId !== undefined && p.stopId !== call.stop.stopId ? { platformChanged: true } : {}),
         ...(call.trip.direction !== undefined ? { direction: call.trip.direction } : {}),
@@ -52,18 +62,37 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     }
   }
   if (live) {
-    // Trips the schedule does not know (added trips, or a feed without a schedule): only an absolute time at the stop can place them.
+    // Trips the schedule does not know (added trips, or a feed without a schedule): only an absolute time at the stop
+    // can place them.
     const stops = new Set(q.stops);
     const atBoard = (id: string) => stops.has(id) || (f.schedule?.countsFor(id).some((b) => stops.has(b)) ?? false);
     for (const runs of f.rt!.trips.values()) {
       for (const t of runs) {
         // A trip the schedule knows is placed by its scheduled calls (a call it cannot be boarded at is none).
-        if (t.deleted || seen.has(t.tripId) || f.schedule?.trips.has(t.tripId) || !wantRoute(t.routeId ?? '', t.routeId ?? '')) continue;
+        if (
+          t.deleted ||
+          seen.has(t.tripId) ||
+          f.schedule?.trips.has(t.tripId) ||
+          !wantRoute(t.routeId ?? '', t.routeId ?? '')
+        )
+          continue;
         t.stops.forEach((s, i) => {
-          if (s.stopId === undefined || s.time === undefined || s.time < q.now || !addedDepartsAt(t, i) || !atBoard(s.stopId)) return;
+          if (
+            s.stopId === undefined ||
+            s.time === undefined ||
+            s.time < q.now ||
+            !addedDepartsAt(t, i) ||
+            !atBoard(s.stopId)
+          )
+            return;
           out.push({
-            key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`, route: t.routeId ?? '', destination: destinationOf(t, f.schedule),
-            platform: f.schedule?.platformOf(s.stopId) ?? '', time: s.time, live: true, cancelled: t.cancelled || s.skipped,
+            key: `${t.tripId}/${s.stopSequence ?? s.stopId}/${t.startDate ?? ''}`,
+            route: t.routeId ?? '',
+            destination: destinationOf(t, f.schedule),
+            platform: f.schedule?.platformOf(s.stopId) ?? '',
+            time: s.time,
+            live: true,
+            cancelled: t.cancelled || s.skipped,
             zone: f.schedule?.zoneOf(s.stopId) ?? f.zone,
           });
         });
@@ -111,12 +140,18 @@ export function siriBoard(q: BoardQuery, data: SiriData | undefined, fresh: bool
   const out: Departure[] = [];
   for (const v of data.visits) {
     if (!(stops.has(v.stop) || v.alias?.some((s) => stops.has(s))) || !wantRoute(v.route, v.line)) continue;
-    const time = fresh ? v.expected ?? v.aimed : v.aimed;
+    const time = fresh ? (v.expected ?? v.aimed) : v.aimed;
     if (time === undefined || time < q.now) continue;
     out.push({
-      key: v.key, route: v.route, destination: v.destination, platform: v.platform, time,
-      live: fresh && v.expected !== undefined, cancelled: v.cancelled,
-      ...(v.platformChanged ? { platformChanged: true } : {}), ...(zone ? { zone } : {}),
+      key: v.key,
+      route: v.route,
+      destination: v.destination,
+      platform: v.platform,
+      time,
+      live: fresh && v.expected !== undefined,
+      cancelled: v.cancelled,
+      ...(v.platformChanged ? { platformChanged: true } : {}),
+      ...(zone ? { zone } : {}),
     });
   }
   if (!fresh && !out.length) return NO_DATA;

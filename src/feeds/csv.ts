@@ -42,22 +42,38 @@ export class CsvReader {
       if (this.quoted) {
         if (this.quoteSeen) {
           this.quoteSeen = false;
-          if (c === 34) { start = i; continue; } // "" inside quotes: one quote (kept from `start`)
+          if (c === 34) {
+            start = i;
+            continue;
+          } // "" inside quotes: one quote (kept from `start`)
           this.quoted = false; // the closing quote: fall through to the delimiters below
         } else {
-          if (c === 34) { this.take(s, start, i); this.quoteSeen = true; start = i + 1; }
+          if (c === 34) {
+            this.take(s, start, i);
+            this.quoteSeen = true;
+            start = i + 1;
+          }
           continue;
         }
       }
-      if (c === 44) { this.take(s, start, i); this.push(); start = i + 1; }
-      else if (c === 10 || c === 13) {
+      if (c === 44) {
+        this.take(s, start, i);
+        this.push();
+        start = i + 1;
+      } else if (c === 10 || c === 13) {
         this.take(s, start, i);
         start = i + 1;
-        if (c === 10 && this.lastWasCr) { this.lastWasCr = false; continue; }
+        if (c === 10 && this.lastWasCr) {
+          this.lastWasCr = false;
+          continue;
+        }
         this.lastWasCr = c === 13;
         this.record();
         continue;
-      } else if (c === 34 && this.field === '' && start === i) { this.quoted = true; start = i + 1; }
+      } else if (c === 34 && this.field === '' && start === i) {
+        this.quoted = true;
+        start = i + 1;
+      }
       this.lastWasCr = false;
     }
     this.take(s, start, s.length);
@@ -100,9 +116,15 @@ export function own(s: string): string {
 export function byHeader(onRow: (get: (column: string) => string) => void): (fields: string[]) => void {
   let index: Map<string, number> | undefined;
   let row: string[] = [];
-  const get = (column: string) => { const i = index!.get(column); return i === undefined ? '' : (row[i] ?? '').trim(); };
+  const get = (column: string) => {
+    const i = index!.get(column);
+    return i === undefined ? '' : (row[i] ?? '').trim();
+  };
   return (fields) => {
-    if (!index) { index = new Map(fields.map((f, i) => [f.trim(), i])); return; }
+    if (!index) {
+      index = new Map(fields.map((f, i) => [f.trim(), i]));
+      return;
+    }
     row = fields;
     onRow(get);
   };

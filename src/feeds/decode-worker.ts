@@ -19,9 +19,13 @@ serveJobs<DecodeJob, unknown>((job) => {
   const body = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
   // Alone in its thread, a decode needs no pauses for a frame loop.
   switch (job.kind) {
-    case 'trip-updates': return decodeTripUpdates(body, { trips: new Set(job.trips), stops: new Set(job.stops) }, Infinity);
-    case 'gtfs-alerts': return decodeAlerts(body, Infinity);
-    case 'siri': return parseSiri(body, Infinity, job.zone);
-    case 'siri-sx': return parseSiriSx(body);
+    case 'trip-updates':
+      return decodeTripUpdates(body, { trips: new Set(job.trips), stops: new Set(job.stops) }, Infinity);
+    case 'gtfs-alerts':
+      return decodeAlerts(body, Infinity);
+    case 'siri':
+      return parseSiri(body, Infinity, job.zone);
+    case 'siri-sx':
+      return parseSiriSx(body);
   }
 });

@@ -19,7 +19,9 @@ const LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
 
 /** A body that owns its whole memory moves to the thread; a slice of a larger one is copied. */
 function transfer(body: Uint8Array): Transferable[] {
-  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer ? [body.buffer] : [];
+  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer
+    ? [body.buffer]
+    : [];
 }
 
 /**
@@ -32,12 +34,19 @@ export class FeedDecoder {
 
   constructor(idleMs: number) {
     const bundled = typeof MLDS_FEED_WORKER === 'string' ? MLDS_FEED_WORKER : undefined;
-    this.jobs = new JobWorker(() => startModuleWorker(import.meta.url, 'decode-worker', bundled, { resourceLimits: LIMITS }), idleMs, 'feed decoder');
+    this.jobs = new JobWorker(
+      () => startModuleWorker(import.meta.url, 'decode-worker', bundled, { resourceLimits: LIMITS }),
+      idleMs,
+      'feed decoder',
+    );
   }
 
   /** TripUpdates for the trips the schedule kept and any trip naming one of `stops`. */
   tripUpdates(body: Uint8Array, trips: Iterable<string>, stops: Iterable<string>): Promise<RtData> {
-    return this.jobs.run({ kind: 'trip-updates', body, trips: [...trips], stops: [...stops] }, transfer(body)) as Promise<RtData>;
+    return this.jobs.run(
+      { kind: 'trip-updates', body, trips: [...trips], stops: [...stops] },
+      transfer(body),
+    ) as Promise<RtData>;
   }
 
   gtfsAlerts(body: Uint8Array): Promise<AlertData> {

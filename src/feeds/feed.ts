@@ -55,38 +55,66 @@ export class Feed {
   private checked: { schedule: Schedule; faults: BoardFault[] } | undefined;
 
   constructor(
-    readonly config: FeedConfig, private readonly ctx: RuntimeContext, decoder: FeedDecoder,
-    private readonly reader: ScheduleReader, private readonly changed: () => void,
+    readonly config: FeedConfig,
+    private readonly ctx: RuntimeContext,
+    decoder: FeedDecoder,
+    private readonly reader: ScheduleReader,
+    private readonly changed: () => void,
   ) {
     const c = ctx.config();
     const maxBytes = c.feedMaxMB * 2 ** 20;
     this.stops = new Set(config.boards.flatMap((b) => b.stops));
     this.rt = new FeedPoll<RtData | SiriData>({
-      url: config.url, field: `feeds/${config.id}/url`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
+      url: config.url,
+      field: `feeds/${config.id}/url`,
+      headers: config.headers,
+      interval: config.interval,
+      maxBytes,
+      portRange: c.urlPortRange,
+      clock: ctx.clock,
       ...(config.method === 'post' ? { post: () => this.siriRequest() } : {}),
-      parse: (body, type) => (config.type === 'siri' ? decoder.siri(body, this.zone())
-        : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.rtStops()))),
+      parse: (body, type) =>
+        config.type === 'siri'
+          ? decoder.siri(body, this.zone())
+          : this.protobuf(body, type, (b) => decoder.tripUpdates(b, this.schedule?.trips.keys() ?? [], this.rtStops())),
       onData: (data) => {
         this.stamped(data.timestamp);
         this.watchStale();
         const skipped = (data as Partial<RtData>).skipped;
-        if (skipped) ctx.log.warn({ feed: config.id, skipped, first: (data as RtData).skippedEntities[0] }, 'feed entities cannot be read; the rest is used');
+        if (skipped)
+          ctx.log.warn(
+            { feed: config.id, skipped, first: (data as RtData).skippedEntities[0] },
+            'feed entities cannot be read; the rest is used',
+          );
         this.changed();
         // A SIRI situation for a journey is shown where the journey departs: that moves with the data.
         if (config.type === 'siri' && this.alerts?.data) void this.showAlerts(false);
       },
-      onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
+      onFault: (message) =>
+        ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
     if (config.alertsUrl) {
       this.shows = new AlertShows(config, Math.min(3 * config.interval, 86_400));
       this.alerts = new FeedPoll<AlertData>({
-        url: config.alertsUrl, field: `feeds/${config.id}/alertsUrl`, headers: config.headers, interval: config.interval, maxBytes, portRange: c.urlPortRange, clock: ctx.clock,
-        parse: (body, type) => (config.type === 'siri' ? decoder.siriSx(body) : this.protobuf(body, type, (b) => decoder.gtfsAlerts(b))),
+        url: config.alertsUrl,
+        field: `feeds/${config.id}/alertsUrl`,
+        headers: config.headers,
+        interval: config.interval,
+        maxBytes,
+        portRange: c.urlPortRange,
+        clock: ctx.clock,
+        parse: (body, type) =>
+          config.type === 'siri' ? decoder.siriSx(body) : this.protobuf(body, type, (b) => decoder.gtfsAlerts(b)),
         onData: (data) => {
-          if (data.skipped) ctx.log.warn({ feed: config.id, skipped: data.skipped, first: data.skippedEntities[0] }, 'feed alerts cannot be read; the rest are shown');
+          if (data.skipped)
+            ctx.log.warn(
+              { feed: config.id, skipped: data.skipped, first: data.skippedEntities[0] },
+              'feed alerts cannot be read; the rest are shown',
+            );
           void this.showAlerts(true);
         },
-        onFault: (message) => ctx.log.warn({ feed: config.id, err: message }, 'feed alerts poll failed; the last good alerts stay'),
+        onFault: (message) =>
+          ctx.log.warn({ feed: config.id, err: message }, 'feed alerts poll failed; the last good alerts stay'),
       });
     }
   }
@@ -141,7 +169,7 @@ export class Feed {
 
   /** A SIRI feed's last good data. */
   private siri(): SiriData | undefined {
-    return this.config.type === 'siri' ? this.rt.data as SiriData | undefined : undefined;
+    return this.config.type === 'siri' ? (this.rt.data as SiriData | undefined) : undefined;
   }
 
   /** A GTFS-realtime body decoded; when it cannot be, the fault says what the server sent instead. */
@@ -180,16 +208,23 @@ export class Feed {
     const age = this.dataAge(this.ctx.clock.now());
     const left = this.config.boards.map((b) => b.staleAfter * 1000 - age).filter((ms) => ms >= 0);
     if (!left.length) return;
-    this.staleTimer = this.ctx.clock.setTimeout(() => {
-      this.staleTimer = undefined;
-      this.changed();
-      this.watchStale();
-    }, Math.min(...left) + 1);
+    this.staleTimer = this.ctx.clock.setTimeout(
+      () => {
+        this.staleTimer = undefined;
+        this.changed();
+        this.watchStale();
+      },
+      Math.min(...left) + 1,
+    );
   }
 
   /** New data's own time: when it moved, the unit's clock notes when, and how far apart the two were. */
   private stamped(stamp: number): void {
-    if (!stamp) { this.stamp = undefined; this.skew = undefined; return; }
+    if (!stamp) {
+      this.stamp = undefined;
+      this.skew = undefined;
+      return;
+    }
     if (stamp === this.stamp) return;
     const now = this.ctx.clock.now();
     this.stamp = stamp;
@@ -211,14 +246,29 @@ export class Feed {
       ...(this.config.type === 'gtfs-rt' ? skippedOf(this.rt.data as RtData | undefined) : {}),
       ...(this.siri()?.unreadTimes ? { unreadTimes: this.siri()?.unreadTimes } : {}),
       realtime: rt,
-      ...(this.config.static ? {
-        schedule: {
-          state: this.scheduleState, loadedAt: isoTime(this.scheduleAt), nextLoadAt: isoTime(this.nextLoadAt), trips: this.schedule?.trips.size, stopTimes: this.schedule?.size,
-          lastFault: this.scheduleFault, lastFaultAt: isoTime(this.scheduleFaultAt),
-        },
-      } : {}),
-      ...(this.alerts ? { alerts: { ...this.alerts.status(now), active: this.alerts.data?.alerts.length ?? 0, shownOn: this.shows?.count() ?? 0,
-        ...skippedOf(this.alerts.data) } } : {}),
+      ...(this.config.static
+        ? {
+            schedule: {
+              state: this.scheduleState,
+              loadedAt: isoTime(this.scheduleAt),
+              nextLoadAt: isoTime(this.nextLoadAt),
+              trips: this.schedule?.trips.size,
+              stopTimes: this.schedule?.size,
+              lastFault: this.scheduleFault,
+              lastFaultAt: isoTime(this.scheduleFaultAt),
+            },
+          }
+        : {}),
+      ...(this.alerts
+        ? {
+            alerts: {
+              ...this.alerts.status(now),
+              active: this.alerts.data?.alerts.length ?? 0,
+              shownOn: this.shows?.count() ?? 0,
+              ...skippedOf(this.alerts.data),
+            },
+          }
+        : {}),
     };
   }
 
@@ -228,12 +278,17 @@ export class Feed {
     const rt = this.rt.status(now);
     if (rt.state === 'fault') {
       const age = rt.ageSeconds === undefined ? 'no good data yet' : `the last good data is ${rt.ageSeconds} s old`;
-      out.push({ source: 'feeds', message: `feed "${this.config.id}": ${rt.lastFault} (${age})`, since: rt.failingSince ?? isoTime(now) });
+      out.push({
+        source: 'feeds',
+        message: `feed "${this.config.id}": ${rt.lastFault} (${age})`,
+        since: rt.failingSince ?? isoTime(now),
+      });
     }
     const unread = this.siri()?.unreadTimes;
     if (unread) {
-      const why = `${unread.count} SIRI time(s) cannot be read, so their calls are not shown (the first: `
-        + `${unread.example}); a time without a UTC offset is read in the feed's timezone`;
+      const why =
+        `${unread.count} SIRI time(s) cannot be read, so their calls are not shown (the first: ` +
+        `${unread.example}); a time without a UTC offset is read in the feed's timezone`;
       const since = isoTime(this.rt.lastGoodAt ?? now);
       out.push({ source: 'feeds', message: `feed "${this.config.id}": ${why}`, since });
     }
@@ -241,8 +296,11 @@ export class Feed {
       const s = Math.round(Math.abs(this.skew) / 1000);
       out.push({
         source: 'feeds',
-        message: `feed "${this.config.id}": its time is ${s} s ${this.skew < 0 ? 'behind' : 'ahead of'} the unit's clock (maxClockSkew ${this.config.maxClockSkew} s): `
-          + 'the producer\'s clock is wrong or it stopped updating; the data\'s age counts from when its time last changed here',
+        message:
+          `feed "${this.config.id}": its time is ${s} s ${this.skew < 0 ? 'behind' : 'ahead of'} the unit's ` +
+          `clock (maxClockSkew ${this.config.maxClockSkew} s): ` +
+          "the producer's clock is wrong or it stopped updating; the data's age counts from when its time last " +
+          'changed here',
         since: isoTime(this.stampSeenAt)!,
       });
     }
@@ -250,15 +308,28 @@ export class Feed {
     if (this.schedule) {
       const since = isoTime(this.scheduleAt ?? now);
       if (this.checked?.schedule !== this.schedule) {
-        this.checked = { schedule: this.schedule, faults: boardFaults(this.config.id, this.config.boards, this.schedule) };
+        this.checked = {
+          schedule: this.schedule,
+          faults: boardFaults(this.config.id, this.config.boards, this.schedule),
+        };
       }
       for (const f of this.checked.faults) {
         out.push({ source: 'feeds', message: `feed "${this.config.id}": ${f.path}: ${f.message}`, since });
       }
     }
-    if (this.scheduleState === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" schedule: ${this.scheduleFault}`, since: isoTime(this.scheduleFaultAt ?? now) });
+    if (this.scheduleState === 'fault')
+      out.push({
+        source: 'feeds',
+        message: `feed "${this.config.id}" schedule: ${this.scheduleFault}`,
+        since: isoTime(this.scheduleFaultAt ?? now),
+      });
     const a = this.alerts?.status(now);
-    if (a?.state === 'fault') out.push({ source: 'feeds', message: `feed "${this.config.id}" alerts: ${a.lastFault}`, since: a.failingSince ?? isoTime(now) });
+    if (a?.state === 'fault')
+      out.push({
+        source: 'feeds',
+        message: `feed "${this.config.id}" alerts: ${a.lastFault}`,
+        since: a.failingSince ?? isoTime(now),
+      });
     return out;
   }
 
@@ -275,8 +346,11 @@ export class Feed {
         dir = await mkdtemp(path.join(tmpdir(), 'mlds-gtfs-'));
         file = path.join(dir, 'gtfs.zip');
         await fetchLimited(src.url, {
-          toFile: file, maxBytes: this.ctx.config().feedMaxMB * 2 ** 20 * STATIC_SIZE_FACTOR, timeoutMs: STATIC_TIMEOUT_MS,
-          portRange: this.ctx.config().urlPortRange, field: `feeds/${this.config.id}/static`,
+          toFile: file,
+          maxBytes: this.ctx.config().feedMaxMB * 2 ** 20 * STATIC_SIZE_FACTOR,
+          timeoutMs: STATIC_TIMEOUT_MS,
+          portRange: this.ctx.config().urlPortRange,
+          field: `feeds/${this.config.id}/static`,
         });
       } else file = src.file;
       const schedule = await this.reader.read(file, this.stops, this.ctx.config().staticMaxMB * 2 ** 20);
@@ -285,14 +359,20 @@ export class Feed {
       this.scheduleState = 'ok';
       this.scheduleFaults = 0;
       this.scheduleAt = this.ctx.clock.now();
-      this.ctx.log.info({ feed: this.config.id, trips: schedule.trips.size, stopTimes: schedule.size }, 'feed schedule read');
+      this.ctx.log.info(
+        { feed: this.config.id, trips: schedule.trips.size, stopTimes: schedule.size },
+        'feed schedule read',
+      );
       this.changed();
     } catch (err) {
       this.scheduleState = 'fault';
       this.scheduleFaults++;
       this.scheduleFault = (err as Error).message;
       this.scheduleFaultAt = this.ctx.clock.now();
-      this.ctx.log.warn({ feed: this.config.id, err: this.scheduleFault }, 'feed schedule cannot be read; the last good one stays');
+      this.ctx.log.warn(
+        { feed: this.config.id, err: this.scheduleFault },
+        'feed schedule cannot be read; the last good one stays',
+      );
     } finally {
       // Daily: a schedule changes with the timetable. One at a URL that failed gets another go
       // within the hour, then less often while it keeps failing (an agency fixes its file).
@@ -300,7 +380,9 @@ export class Feed {
       if (!this.stopped) {
         const retry = Math.min(DAY_MS, STATIC_RETRY_MS * 2 ** Math.min(this.scheduleFaults - 1, 5));
         this.nextLoadAt = started + (this.scheduleState === 'fault' && 'url' in src ? retry : DAY_MS);
-        this.timers.push(this.ctx.clock.setTimeout(() => void this.loadSchedule(), this.nextLoadAt - this.ctx.clock.now()));
+        this.timers.push(
+          this.ctx.clock.setTimeout(() => void this.loadSchedule(), this.nextLoadAt - this.ctx.clock.now()),
+        );
       }
       if (dir) await rm(dir, { recursive: true, force: true });
     }
@@ -312,7 +394,9 @@ export class Feed {
     const now = this.ctx.clock.now();
     const next = nextChange(this.alerts?.data?.alerts ?? [], now);
     const wait = Math.min(this.config.interval * 1000, next === undefined ? Infinity : next - now + 1);
-    this.alertTimer = this.ctx.clock.setTimeout(() => { void this.showAlerts(true).finally(() => this.alertTick()); }, wait);
+    this.alertTimer = this.ctx.clock.setTimeout(() => {
+      void this.showAlerts(true).finally(() => this.alertTick());
+    }, wait);
   }
 
   private running: Promise<void> = Promise.resolve();
@@ -337,13 +421,21 @@ export class Feed {
   private showAlerts(renew: boolean): Promise<void> {
     this.running = this.running.then(async () => {
       if (this.stopped || !this.shows) return;
-      await this.shows.update(this.ctx, alertTargets(this.config, (stops, routes) => this.alertScope(stops, routes)), this.alerts?.data?.alerts ?? [], this.ctx.clock.now(), renew);
+      await this.shows.update(
+        this.ctx,
+        alertTargets(this.config, (stops, routes) => this.alertScope(stops, routes)),
+        this.alerts?.data?.alerts ?? [],
+        this.ctx.clock.now(),
+        renew,
+      );
     });
     return this.running;
   }
 }
 
 /** The entities of the last data that could not be read (left out), for /status. */
-function skippedOf(data: Pick<RtData, 'skipped' | 'skippedEntities'> | undefined): { skippedEntities?: { count: number; named: RtData['skippedEntities'] } } {
+function skippedOf(data: Pick<RtData, 'skipped' | 'skippedEntities'> | undefined): {
+  skippedEntities?: { count: number; named: RtData['skippedEntities'] };
+} {
   return data?.skipped ? { skippedEntities: { count: data.skipped, named: data.skippedEntities } } : {};
 }

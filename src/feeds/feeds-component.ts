@@ -74,7 +74,9 @@ export class FeedsComponent implements Component, BoardSource {
   }
 
   /** The feed by id (tests and /status). */
-  feed(id: string): Feed | undefined { return this.feeds.get(id); }
+  feed(id: string): Feed | undefined {
+    return this.feeds.get(id);
+  }
 
   status(): { feeds: Record<string, unknown> } {
     const now = this.ctx?.clock.now() ?? Date.now();
@@ -99,7 +101,11 @@ export class FeedsComponent implements Component, BoardSource {
   /** Departures spoken at their boards' `announceAt`, while any board has one. */
   private announce(ctx: RuntimeContext): void {
     const boards = DepartureAnnouncer.boardsOf(ctx);
-    if (!boards.length) { this.announcer?.stop(); this.announcer = undefined; return; }
+    if (!boards.length) {
+      this.announcer?.stop();
+      this.announcer = undefined;
+      return;
+    }
     if (this.announcer) return this.announcer.follow(boards);
     this.announcer = new DepartureAnnouncer(ctx, this, boards);
     this.announcer.start();
@@ -107,7 +113,11 @@ export class FeedsComponent implements Component, BoardSource {
 
   private emit(feed: string): void {
     for (const l of this.listeners) {
-      try { l(feed); } catch (err) { this.ctx?.log.warn({ feed, err: (err as Error).message }, 'a board listener failed'); }
+      try {
+        l(feed);
+      } catch (err) {
+        this.ctx?.log.warn({ feed, err: (err as Error).message }, 'a board listener failed');
+      }
     }
   }
 }

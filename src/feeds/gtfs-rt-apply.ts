@@ -8,7 +8,9 @@ import type { StopRt, TripRt } from './model.js';
 import { gtfsSeconds, scheduledAt, type ScheduledCall } from './schedule.js';
 
 export interface Prediction {
-  time: number; live: boolean; cancelled: boolean;
+  time: number;
+  live: boolean;
+  cancelled: boolean;
   /** The stop the call now departs from when its own update assigns one (assigned_stop_id). */
   stopId?: string;
   /** The call's own update, when the trip's update has one for its stop. */
@@ -19,9 +21,16 @@ export interface Prediction {
  * The update of `trips` for this call's run: its start_date, or without one the run of `current`
  * (the one nearest now); a frequency-based run's also by its start_time, without which it has none.
  */
-export function runOf(trips: TripRt[] | undefined, call: ScheduledCall, current: string | undefined): TripRt | undefined {
-  return trips?.find((t) => (t.startDate === undefined ? call.date === current : t.startDate === call.date)
-    && (call.start === undefined || (t.startTime !== undefined && gtfsSeconds(t.startTime) === call.start)));
+export function runOf(
+  trips: TripRt[] | undefined,
+  call: ScheduledCall,
+  current: string | undefined,
+): TripRt | undefined {
+  return trips?.find(
+    (t) =>
+      (t.startDate === undefined ? call.date === current : t.startDate === call.date) &&
+      (call.start === undefined || (t.startTime !== undefined && gtfsSeconds(t.startTime) === call.start)),
+  );
 }
 
 export function predict(call: ScheduledCall, trip: TripRt | undefined): Prediction {
@@ -43,7 +52,11 @@ export function predict(call: ScheduledCall, trip: TripRt | undefined): Predicti
   if (!best) return scheduled;
   const own = bestSeq === call.stop.seq;
   if (!own) return predictTime(call, best, bestSeq, own);
-  return { ...predictTime(call, best, bestSeq, own), own: best, ...(best.assignedStopId !== undefined ? { stopId: best.assignedStopId } : {}) };
+  return {
+    ...predictTime(call, best, bestSeq, own),
+    own: best,
+    ...(best.assignedStopId !== undefined ? { stopId: best.assignedStopId } : {}),
+  };
 }
 
 function predictTime(call: ScheduledCall, best: StopRt, bestSeq: number, own: boolean): Prediction {

@@ -35,7 +35,10 @@ const NO_PICKUP = rt.TripUpdate.StopTimeUpdate.StopTimeProperties.DropOffPickupT
 const SKIPPED_NAMED = 10;
 
 /** Which trips to keep: those the schedule kept, and any trip that names one of the boards' stops. */
-export interface RtFilter { trips: ReadonlySet<string>; stops: ReadonlySet<string> }
+export interface RtFilter {
+  trips: ReadonlySet<string>;
+  stops: ReadonlySet<string>;
+}
 
 export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, sliceMs = 4): Promise<RtData> {
   const data: RtData = { timestamp: 0, trips: new Map(), skipped: 0, skippedEntities: [] };
@@ -44,20 +47,30 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
     if (e.vehicle && !e.isDeleted) keepVehicle(data, e.vehicle, (id) => filter.trips.has(id), MAX_TRIP_UPDATES);
     if (e.isDeleted || !e.tripUpdate) return;
     const trip = tripOf(e.tripUpdate);
-    if (!trip || !(filter.trips.has(trip.tripId) || trip.stops.some((s) => s.stopId !== undefined && filter.stops.has(s.stopId)))) return;
+    if (
+      !trip ||
+      !(filter.trips.has(trip.tripId) || trip.stops.some((s) => s.stopId !== undefined && filter.stops.has(s.stopId)))
+    )
+      return;
     const list = data.trips.get(trip.tripId);
-    if (list) { if (list.length < RUNS_PER_TRIP) list.push(trip); } else if (data.trips.size < MAX_TRIP_UPDATES) data.trips.set(trip.tripId, [trip]);
+    if (list) {
+      if (list.length < RUNS_PER_TRIP) list.push(trip);
+    } else if (data.trips.size < MAX_TRIP_UPDATES) data.trips.set(trip.tripId, [trip]);
   };
-  await walkFields(buf, (num, bytes) => {
-    if (num === 1) {
-      const h = rt.FeedHeader.decode(bytes);
-      if (!h.gtfsRealtimeVersion) throw new FeedFormatError('the header has no gtfs_realtime_version');
-      data.timestamp = (seconds(h.timestamp as Num, 'the header timestamp') ?? 0) * 1000;
-      header = true;
-    } else if (num === 2) {
-      eachEntity(bytes, data, keep);
-    }
-  }, sliceMs);
+  await walkFields(
+    buf,
+    (num, bytes) => {
+      if (num === 1) {
+        const h = rt.FeedHeader.decode(bytes);
+        if (!h.gtfsRealtimeVersion) throw new FeedFormatError('the header has no gtfs_realtime_version');
+        data.timestamp = (seconds(h.timestamp as Num, 'the header timestamp') ?? 0) * 1000;
+        header = true;
+      } else if (num === 2) {
+        eachEntity(bytes, data, keep);
+      }
+    },
+    sliceMs,
+  );
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
   return data;
 }
@@ -100,17 +113,19 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
   const deleted = t.scheduleRelationship === SR.DELETED;
   const tripDelay = given(u, 'delay') ?? undefined;
   const stops: StopRt[] = (u.stopTimeUpdate ?? []).map((s) => {
-    if (!given(s, 'stopId') && given(s, 'stopSequence') === undefined) throw new FeedFormatError(`trip ${t.tripId}: a stop_time_update names no stop`);
+    if (!given(s, 'stopId') && given(s, 'stopSequence') === undefined)
+      throw new FeedFormatError(`trip ${t.tripId}: a stop_time_update names no stop`);
     // Departure wins over arrival, for the time and the delay alike.
     const dep = given(s, 'departure') ?? undefined;
     const arr = given(s, 'arrival') ?? undefined;
-    const time = seconds(given(dep, 'time') as Num, 'a departure time') ?? seconds(given(arr, 'time') as Num, 'an arrival time');
+    const time =
+      seconds(given(dep, 'time') as Num, 'a departure time') ?? seconds(given(arr, 'time') as Num, 'an arrival time');
     const rel = s.scheduleRelationship ?? 0;
     return {
       stopSequence: given(s, 'stopSequence') ?? undefined,
       stopId: given(s, 'stopId') || undefined,
       time: time === undefined ? undefined : time * 1000,
-      delay: (given(dep, 'delay') ?? given(arr, 'delay')) ?? undefined,
+      delay: given(dep, 'delay') ?? given(arr, 'delay') ?? undefined,
       skipped: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.SKIPPED,
       noData: rel === rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.NO_DATA,
       ...(given(s.stopTimeProperties, 'pickupType') === NO_PICKUP ? { noPickup: true as const } : {}),
@@ -119,10 +134,17 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
     };
   });
   // A trip-level delay with no stop updates applies from the first stop (reference, TripUpdate.delay).
-  if (!stops.length && tripDelay !== undefined) stops.push({ stopSequence: 0, delay: tripDelay, skipped: false, noData: false });
+  if (!stops.length && tripDelay !== undefined)
+    stops.push({ stopSequence: 0, delay: tripDelay, skipped: false, noData: false });
   return {
-    tripId: t.tripId, routeId: given(t, 'routeId') || undefined, startDate: given(t, 'startDate') || undefined,
-    startTime: given(t, 'startTime') || undefined, cancelled, deleted, stops, headsign: given(u.tripProperties, 'tripHeadsign') || undefined,
+    tripId: t.tripId,
+    routeId: given(t, 'routeId') || undefined,
+    startDate: given(t, 'startDate') || undefined,
+    startTime: given(t, 'startTime') || undefined,
+    cancelled,
+    deleted,
+    stops,
+    headsign: given(u.tripProperties, 'tripHeadsign') || undefined,
   };
 }
 
@@ -133,14 +155,22 @@ const MAX_SELECTORS = 256;
 export async function decodeAlerts(buf: Uint8Array, sliceMs = 4): Promise<AlertData> {
   const data: AlertData = { alerts: [], skipped: 0, skippedEntities: [] };
   let header = false;
-  await walkFields(buf, (num, bytes) => {
-    if (num === 1) { rt.FeedHeader.decode(bytes); header = true; return; }
-    if (num !== 2 || data.alerts.length >= MAX_ALERTS) return;
-    eachEntity(bytes, data, (e) => {
-      const alert = alertOf(e);
-      if (alert) data.alerts.push(alert);
-    });
-  }, sliceMs);
+  await walkFields(
+    buf,
+    (num, bytes) => {
+      if (num === 1) {
+        rt.FeedHeader.decode(bytes);
+        header = true;
+        return;
+      }
+      if (num !== 2 || data.alerts.length >= MAX_ALERTS) return;
+      eachEntity(bytes, data, (e) => {
+        const alert = alertOf(e);
+        if (alert) data.alerts.push(alert);
+      });
+    },
+    sliceMs,
+  );
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
   return data;
 }
@@ -155,7 +185,10 @@ function alertOf(e: GtfsRealtimeBindings.transit_realtime.FeedEntity): FeedAlert
     id: e.id,
     text,
     ...(spoken ? { spoken } : {}),
-    periods: (a.activePeriod ?? []).map((p) => ({ start: ms(seconds(given(p, 'start') as Num, 'an active period start')), end: ms(seconds(given(p, 'end') as Num, 'an active period end')) })),
+    periods: (a.activePeriod ?? []).map((p) => ({
+      start: ms(seconds(given(p, 'start') as Num, 'an active period start')),
+      end: ms(seconds(given(p, 'end') as Num, 'an active period end')),
+    })),
     selectors: (a.informedEntity ?? []).slice(0, MAX_SELECTORS).map(selectorOf),
   };
 }
@@ -175,7 +208,6 @@ function selectorOf(i: GtfsRealtimeBindings.transit_realtime.IEntitySelector): A
 }
 
 const ms = (s: number | undefined) => (s ? s * 1000 : undefined);
-
 
 /** The untranslated text, else English, else the first translation. */
 function textOf(t: GtfsRealtimeBindings.transit_realtime.ITranslatedString | null | undefined): string {

@@ -11,18 +11,37 @@ import yauzl from 'yauzl';
 import type { Readable } from 'node:stream';
 import { byHeader, CsvReader, own } from './csv.js';
 import {
-  GtfsError, InflateBudget, keptId, keptText, MAX_ENTRIES, MAX_KEPT_STOP_TIMES, MAX_KEPT_STOPS, MAX_KEPT_TRIPS,
+  GtfsError,
+  InflateBudget,
+  keptId,
+  keptText,
+  MAX_ENTRIES,
+  MAX_KEPT_STOP_TIMES,
+  MAX_KEPT_STOPS,
+  MAX_KEPT_TRIPS,
 } from './gtfs-limits.js';
 import { fillBlankTimes } from './blank-times.js';
 import {
-  gtfsSeconds, Schedule, type RouteInfo, type ScheduleParts, type ServiceDays, type StopTime, type TripInfo,
+  gtfsSeconds,
+  Schedule,
+  type RouteInfo,
+  type ScheduleParts,
+  type ServiceDays,
+  type StopTime,
+  type TripInfo,
 } from './schedule.js';
 import { readTraits } from './trip-traits.js';
 
 export { GtfsError, gtfsSeconds };
 
 const FILES = [
-  'stops.txt', 'trips.txt', 'stop_times.txt', 'routes.txt', 'calendar.txt', 'calendar_dates.txt', 'agency.txt',
+  'stops.txt',
+  'trips.txt',
+  'stop_times.txt',
+  'routes.txt',
+  'calendar.txt',
+  'calendar_dates.txt',
+  'agency.txt',
   'frequencies.txt',
 ];
 
@@ -65,7 +84,10 @@ export async function readGtfs(file: string, wanted: ReadonlySet<string>, maxByt
 type OnRow = (get: (column: string) => string) => void;
 
 async function read(
-  zip: yauzl.ZipFile, entries: Entries, wanted: ReadonlySet<string>, budget: InflateBudget,
+  zip: yauzl.ZipFile,
+  entries: Entries,
+  wanted: ReadonlySet<string>,
+  budget: InflateBudget,
 ): Promise<ScheduleParts> {
   const csv = (name: string, onRow: OnRow) => readCsv(zip, entries.get(name), budget, onRow);
 
@@ -103,7 +125,8 @@ async function read(
   await csv('stop_times.txt', (get) => {
     const tripId = get('trip_id');
     if (!tripIds.has(tripId)) return;
-    if (++kept > MAX_KEPT_STOP_TIMES) throw new GtfsError(`the boards' stops keep more than ${MAX_KEPT_STOP_TIMES} stop times`);
+    if (++kept > MAX_KEPT_STOP_TIMES)
+      throw new GtfsError(`the boards' stops keep more than ${MAX_KEPT_STOP_TIMES} stop times`);
     let t = trips.get(tripId);
     if (!t) {
       t = { id: own(tripId), routeId: '', route: '', serviceId: '', headsign: '', stops: [] };
@@ -147,9 +170,12 @@ async function read(
   await csv('frequencies.txt', (get) => {
     const t = trips.get(get('trip_id'));
     if (!t) return;
-    if (++periods > MAX_KEPT_TRIPS) throw new GtfsError(`frequencies.txt holds more than ${MAX_KEPT_TRIPS} periods of the boards' trips`);
+    if (++periods > MAX_KEPT_TRIPS)
+      throw new GtfsError(`frequencies.txt holds more than ${MAX_KEPT_TRIPS} periods of the boards' trips`);
     const f = {
-      start: gtfsSeconds(get('start_time')), end: gtfsSeconds(get('end_time')), headway: Number(get('headway_secs')),
+      start: gtfsSeconds(get('start_time')),
+      end: gtfsSeconds(get('end_time')),
+      headway: Number(get('headway_secs')),
       exact: get('exact_times') === '1',
     };
     if (!Number.isFinite(f.start) || !Number.isFinite(f.end) || !Number.isInteger(f.headway) || f.headway <= 0) return;
@@ -160,14 +186,19 @@ async function read(
   await csv('calendar.txt', (get) => {
     const id = get('service_id');
     if (!services.has(id)) return;
-    const week = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => get(d) === '1');
+    const week = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map(
+      (d) => get(d) === '1',
+    );
     days.weekly.set(own(id), { week, start: keptText(get('start_date')), end: keptText(get('end_date')) });
   });
   await csv('calendar_dates.txt', (get) => {
     const id = get('service_id');
     if (!services.has(id)) return;
     let m = days.exceptions.get(id);
-    if (!m) { m = new Map(); days.exceptions.set(own(id), m); }
+    if (!m) {
+      m = new Map();
+      days.exceptions.set(own(id), m);
+    }
     m.set(keptText(get('date')), get('exception_type') === '1');
   });
   let agencyZone: string | undefined;
@@ -197,7 +228,8 @@ async function read(
     if (named.has(id)) names.set(own(id), keptText(get('stop_name')));
     if (boardsOf.has(id) && get('platform_code')) platforms.set(own(id), keptText(get('platform_code')));
   });
-  for (const t of trips.values()) if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
+  for (const t of trips.values())
+    if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
   // A stop without its own stop_timezone has its station's (the reference, stops.txt).
   const zones = new Map<string, string>();
   for (const id of boardsOf.keys()) {
@@ -212,7 +244,10 @@ async function read(
  * Blank stop times filled in (blank-times.ts). Only trips with a blank need shape_dist_traveled,
  * so stop_times.txt is read a third time for those alone, and only when there are any.
  */
-async function fillBlanks(trips: Map<string, TripInfo>, csv: (name: string, onRow: OnRow) => Promise<void>): Promise<void> {
+async function fillBlanks(
+  trips: Map<string, TripInfo>,
+  csv: (name: string, onRow: OnRow) => Promise<void>,
+): Promise<void> {
   const blank = new Set<string>();
   for (const t of trips.values()) if (t.stops.some((s) => !Number.isFinite(s.sec))) blank.add(t.id);
   if (!blank.size) return;
@@ -222,14 +257,20 @@ async function fillBlanks(trips: Map<string, TripInfo>, csv: (name: string, onRo
     const d = get('shape_dist_traveled');
     if (d === '' || !blank.has(id) || !Number.isFinite(Number(d))) return;
     let m = dist.get(id);
-    if (!m) { m = new Map(); dist.set(id, m); }
+    if (!m) {
+      m = new Map();
+      dist.set(id, m);
+    }
     m.set(Number(get('stop_sequence')), Number(d));
   });
   for (const id of blank) fillBlankTimes(trips.get(id)!.stops, dist.get(id));
 }
 
 async function readCsv(
-  zip: yauzl.ZipFile, entry: yauzl.Entry | undefined, budget: InflateBudget, onRow: OnRow,
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry | undefined,
+  budget: InflateBudget,
+  onRow: OnRow,
 ): Promise<void> {
   if (!entry) return;
   let stream: Readable;

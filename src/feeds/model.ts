@@ -37,7 +37,10 @@ export interface TripRt {
 }
 
 /** An entity of a feed that could not be read, and why (it was left out; the rest was used). */
-export interface SkippedEntity { id: string; reason: string }
+export interface SkippedEntity {
+  id: string;
+  reason: string;
+}
 
 export interface RtData {
   /** The feed header's timestamp, ms (0 when absent). */
@@ -99,9 +102,18 @@ export interface FeedAlert {
  * DatedVehicleJourneyRef). `network`: SIRI-SX's whole network (AllLines), every board of the feed.
  */
 export interface AlertSelector {
-  agencyId?: string; routeId?: string; routeType?: number; directionId?: number; tripId?: string; stopId?: string;
+  agencyId?: string;
+  routeId?: string;
+  routeType?: number;
+  directionId?: number;
+  tripId?: string;
+  stopId?: string;
   network?: true;
 }
 
 /** A feed's alerts, and the entities that could not be read (left out). */
-export interface AlertData { alerts: FeedAlert[]; skipped: number; skippedEntities: SkippedEntity[] }
+export interface AlertData {
+  alerts: FeedAlert[];
+  skipped: number;
+  skippedEntities: SkippedEntity[];
+}

@@ -71,7 +71,9 @@ export class FeedPoll<T> {
 
   constructor(private readonly o: PollOptions<T>) {}
 
-  start(): void { this.pollNow(); }
+  start(): void {
+    this.pollNow();
+  }
 
   async stop(): Promise<void> {
     this.stopped = true;
@@ -102,13 +104,18 @@ export class FeedPoll<T> {
   private pollNow(): void {
     if (this.stopped) return;
     this.nextAt = undefined;
-    this.running = this.poll().finally(() => { this.running = undefined; });
+    this.running = this.poll().finally(() => {
+      this.running = undefined;
+    });
   }
 
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.nextAt = this.o.clock.now() + ms;
-    this.timer = this.o.clock.setTimeout(() => { this.timer = undefined; this.pollNow(); }, ms);
+    this.timer = this.o.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.pollNow();
+    }, ms);
   }
 
   private async poll(): Promise<void> {
@@ -127,8 +134,12 @@ export class FeedPoll<T> {
       let res;
       try {
         res = await fetchLimited(this.o.url, {
-          maxBytes: this.o.maxBytes, timeoutMs: FEED_TIMEOUT_MS, portRange: this.o.portRange, signal: abort.signal,
-          field: this.o.field, headers,
+          maxBytes: this.o.maxBytes,
+          timeoutMs: FEED_TIMEOUT_MS,
+          portRange: this.o.portRange,
+          signal: abort.signal,
+          field: this.o.field,
+          headers,
           ...(post ? { method: 'POST' as const, body: post.body } : {}),
         });
       } catch (err) {
@@ -152,7 +163,7 @@ export class FeedPoll<T> {
       this.lastFault = masked((err as Error).message, Object.values(this.o.headers ?? {}));
       this.lastFaultAt = this.o.clock.now();
       this.o.onFault?.(this.lastFault);
-      this.schedule(this.o.interval * 1000 * Math.min(2 ** this.failures, FEED_BACKOFF_LIMIT) / 2);
+      this.schedule((this.o.interval * 1000 * Math.min(2 ** this.failures, FEED_BACKOFF_LIMIT)) / 2);
     } finally {
       this.abort = undefined;
     }

@@ -67,7 +67,11 @@ export function textField(buf: Uint8Array, num: number): string | undefined {
 }
 
 /** Calls `field` with each length-delimited top-level field's number and bytes; other wire types are skipped. */
-export async function walkFields(buf: Uint8Array, field: (num: number, bytes: Uint8Array) => void, sliceMs = 4): Promise<void> {
+export async function walkFields(
+  buf: Uint8Array,
+  field: (num: number, bytes: Uint8Array) => void,
+  sliceMs = 4,
+): Promise<void> {
   let sliceStart = performance.now();
   for (const [num, bytes] of lengthDelimited(buf)) {
     field(num, bytes);

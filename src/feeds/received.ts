@@ -14,7 +14,13 @@ export function headOf(body: Uint8Array): Buffer {
  * The decoder's failure on a body that began with `head`: a text answer is said to be no
  * GTFS-realtime at all; a binary one keeps the decoder's word beside what came.
  */
-export function notAFeed(err: unknown, head: Buffer, total: number, contentType: string | undefined, secrets: readonly string[]): Error {
+export function notAFeed(
+  err: unknown,
+  head: Buffer,
+  total: number,
+  contentType: string | undefined,
+  secrets: readonly string[],
+): Error {
   const what = describeReceived(head, total, contentType, secrets);
   const why = err instanceof Error ? err.message : String(err);
   return new Error(looksLikeText(head) || !total ? `not a GTFS-realtime feed: ${what}` : `${why} (${what})`);
@@ -31,11 +37,20 @@ function looksLikeText(head: Buffer): boolean {
  * bytes are shown in hex. `secrets` (the feed's header values: an API key a page may echo) are
  * masked.
  */
-export function describeReceived(head: Buffer, total: number, contentType: string | undefined, secrets: readonly string[]): string {
+export function describeReceived(
+  head: Buffer,
+  total: number,
+  contentType: string | undefined,
+  secrets: readonly string[],
+): string {
   const type = contentType ? contentType.replace(/[^\x20-\x7e]/g, '?').slice(0, 80) : 'no content type';
   if (!total) return `the answer is empty (${type})`;
   let shown = looksLikeText(head)
-    ? `"${head.toString('utf8').replace(/\ufffd+$/, '').replace(/\s+/g, ' ').trim()}${total > head.length ? '…' : ''}"`
+    ? `"${head
+        .toString('utf8')
+        .replace(/\ufffd+$/, '')
+        .replace(/\s+/g, ' ')
+        .trim()}${total > head.length ? '…' : ''}"`
     : `bytes ${[...head.subarray(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join(' ')}`;
   for (const s of secrets) if (s.length >= 4) shown = shown.split(s).join('***');
   return `the answer is ${type}, ${total} bytes, beginning ${shown}`;

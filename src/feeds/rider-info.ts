@@ -14,7 +14,12 @@ export function occupancyName(n: number | undefined): string | undefined {
 }
 
 /** Trip ids -> the occupancy_status of their VehiclePosition, kept by the decoder beside the trip updates. */
-export function keepVehicle(data: RtData, v: GtfsRealtimeBindings.transit_realtime.IVehiclePosition, wanted: (tripId: string) => boolean, max: number): void {
+export function keepVehicle(
+  data: RtData,
+  v: GtfsRealtimeBindings.transit_realtime.IVehiclePosition,
+  wanted: (tripId: string) => boolean,
+  max: number,
+): void {
   const trip = v.trip?.tripId;
   if (!trip || !wanted(trip) || v.occupancyStatus === null || v.occupancyStatus === undefined) return;
   data.occupancy ??= new Map();
@@ -22,7 +27,11 @@ export function keepVehicle(data: RtData, v: GtfsRealtimeBindings.transit_realti
 }
 
 /** `accessible` and `occupancy` of a call's departure, set only where the data says. */
-export function riderInfo(call: ScheduledCall, rt: RtData | undefined, own: StopRt | undefined): Pick<Departure, 'accessible' | 'occupancy'> {
+export function riderInfo(
+  call: ScheduledCall,
+  rt: RtData | undefined,
+  own: StopRt | undefined,
+): Pick<Departure, 'accessible' | 'occupancy'> {
   const out: Pick<Departure, 'accessible' | 'occupancy'> = {};
   if (call.trip.wheelchair !== undefined) out.accessible = call.trip.wheelchair === 1;
   const occupancy = occupancyName(own?.occupancy ?? rt?.occupancy?.get(call.trip.id));

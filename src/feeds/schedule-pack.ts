@@ -56,7 +56,11 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   const ref = (s: string | undefined) => {
     if (s === undefined) return -1;
     let i = index.get(s);
-    if (i === undefined) { i = strings.length; strings.push(s); index.set(s, i); }
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(s);
+      index.set(s, i);
+    }
     return i;
   };
   let stopCount = 0;
@@ -83,7 +87,8 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
     }
   }
   const pairs = (m: Map<string, string>) => Int32Array.from([...m].flatMap(([k, v]) => [ref(k), ref(v)]));
-  const lists = (m: Map<string, string[]>) => Int32Array.from([...m].flatMap(([k, vs]) => vs.flatMap((v) => [ref(k), ref(v)])));
+  const lists = (m: Map<string, string[]>) =>
+    Int32Array.from([...m].flatMap(([k, vs]) => vs.flatMap((v) => [ref(k), ref(v)])));
   const weekdays = (week: boolean[]) => week.reduce((bits, on, d) => bits | (on ? 1 << d : 0), 0);
   const weekly = Int32Array.from(
     [...p.days.weekly].flatMap(([id, w]) => [ref(id), weekdays(w.week), ref(w.start), ref(w.end)]),
@@ -94,10 +99,22 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
   }
   const traits = Uint8Array.from([...p.trips.values()].map(packTraits));
   return {
-    strings, trips, stops, seq, sec, flags, traits, boardsOf: lists(p.boardsOf), frequencies: Int32Array.from(frequencies),
-    zones: pairs(p.zones), platforms: pairs(p.platforms), names: pairs(p.names), stations: pairs(p.stations),
+    strings,
+    trips,
+    stops,
+    seq,
+    sec,
+    flags,
+    traits,
+    boardsOf: lists(p.boardsOf),
+    frequencies: Int32Array.from(frequencies),
+    zones: pairs(p.zones),
+    platforms: pairs(p.platforms),
+    names: pairs(p.names),
+    stations: pairs(p.stations),
     routes: Int32Array.from([...p.routes].flatMap(([id, r]) => [ref(id), ref(r.agencyId), r.type])),
-    weekly, exceptions: Int32Array.from(exceptions),
+    weekly,
+    exceptions: Int32Array.from(exceptions),
     ...(p.agencyZone === undefined ? {} : { agencyZone: p.agencyZone }),
   };
 }
@@ -105,8 +122,21 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
 /** The typed arrays' memory, moved to the receiving thread. */
 export function packedBuffers(p: PackedSchedule): Transferable[] {
   const arrays = [
-    p.trips, p.stops, p.seq, p.sec, p.flags, p.traits, p.boardsOf, p.frequencies, p.zones, p.platforms, p.names, p.stations, p.routes,
-    p.weekly, p.exceptions,
+    p.trips,
+    p.stops,
+    p.seq,
+    p.sec,
+    p.flags,
+    p.traits,
+    p.boardsOf,
+    p.frequencies,
+    p.zones,
+    p.platforms,
+    p.names,
+    p.stations,
+    p.routes,
+    p.weekly,
+    p.exceptions,
   ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
@@ -127,15 +157,22 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     for (let si = first; si < end; si++) {
       const h = p.stops[si * STOP_FIELDS + 1];
       const stop: StopTime = {
-        seq: p.seq[si], stopId: str(p.stops[si * STOP_FIELDS]), sec: p.sec[si], headsign: h < 0 ? undefined : str(h),
+        seq: p.seq[si],
+        stopId: str(p.stops[si * STOP_FIELDS]),
+        sec: p.sec[si],
+        headsign: h < 0 ? undefined : str(h),
       };
       if ((p.flags[si] & 1) === 1) stop.noPickup = true;
       stops.push(stop);
     }
     const id = str(p.trips[o]);
     const trip: TripInfo = {
-      id, routeId: str(p.trips[o + 1]), route: str(p.trips[o + 2]), serviceId: str(p.trips[o + 3]),
-      headsign: str(p.trips[o + 4]), stops,
+      id,
+      routeId: str(p.trips[o + 1]),
+      route: str(p.trips[o + 2]),
+      serviceId: str(p.trips[o + 3]),
+      headsign: str(p.trips[o + 4]),
+      stops,
     };
     unpackTraits(p.traits[ti], trip);
     trips.set(id, trip);
@@ -152,13 +189,19 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
   };
   const fq = p.frequencies;
   for (let i = 0; i < fq.length; i += 5) {
-    (byIndex[fq[i]].frequencies ??= []).push({ start: fq[i + 1], end: fq[i + 2], headway: fq[i + 3], exact: fq[i + 4] === 1 });
+    (byIndex[fq[i]].frequencies ??= []).push({
+      start: fq[i + 1],
+      end: fq[i + 2],
+      headway: fq[i + 3],
+      exact: fq[i + 4] === 1,
+    });
   }
   const boardsOf = new Map<string, string[]>();
   for (let i = 0; i < p.boardsOf.length; i += 2) {
     const stop = str(p.boardsOf[i]);
     const list = boardsOf.get(stop);
-    if (list) list.push(str(p.boardsOf[i + 1])); else boardsOf.set(stop, [str(p.boardsOf[i + 1])]);
+    if (list) list.push(str(p.boardsOf[i + 1]));
+    else boardsOf.set(stop, [str(p.boardsOf[i + 1])]);
   }
   const days: ServiceDays = { weekly: new Map(), exceptions: new Map() };
   for (let i = 0; i < p.weekly.length; i += 4) {
@@ -173,13 +216,24 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     }
     const id = str(p.exceptions[i]);
     let dates = days.exceptions.get(id);
-    if (!dates) { dates = new Map(); days.exceptions.set(id, dates); }
+    if (!dates) {
+      dates = new Map();
+      days.exceptions.set(id, dates);
+    }
     dates.set(str(p.exceptions[i + 1]), p.exceptions[i + 2] === 1);
   }
   const routes = new Map<string, RouteInfo>();
-  for (let i = 0; i < p.routes.length; i += 3) routes.set(str(p.routes[i]), { agencyId: str(p.routes[i + 1]), type: p.routes[i + 2] });
+  for (let i = 0; i < p.routes.length; i += 3)
+    routes.set(str(p.routes[i]), { agencyId: str(p.routes[i + 1]), type: p.routes[i + 2] });
   return {
-    trips, boardsOf, days, agencyZone: p.agencyZone, platforms: pairs(p.platforms), zones: pairs(p.zones), names: pairs(p.names),
-    routes, stations: pairs(p.stations),
+    trips,
+    boardsOf,
+    days,
+    agencyZone: p.agencyZone,
+    platforms: pairs(p.platforms),
+    zones: pairs(p.zones),
+    names: pairs(p.names),
+    routes,
+    stations: pairs(p.stations),
   };
 }

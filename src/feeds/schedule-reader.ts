@@ -30,7 +30,10 @@ export class ScheduleReader {
   private readonly jobs: JobWorker<ScheduleJob, PackedSchedule>;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly heapMb = SCHEDULE_HEAP_MB, private readonly timeoutMs = READ_TIMEOUT_MS) {
+  constructor(
+    private readonly heapMb = SCHEDULE_HEAP_MB,
+    private readonly timeoutMs = READ_TIMEOUT_MS,
+  ) {
     const bundled = typeof MLDS_SCHEDULE_WORKER === 'string' ? MLDS_SCHEDULE_WORKER : undefined;
     const resourceLimits = { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 8 };
     const start = () => startModuleWorker(import.meta.url, 'schedule-worker', bundled, { resourceLimits });
@@ -41,7 +44,10 @@ export class ScheduleReader {
   read(file: string, stops: Iterable<string>, maxBytes: number): Promise<Schedule> {
     const job = { file, stops: [...stops], maxBytes };
     const read = this.queue.then(() => this.readNow(job));
-    this.queue = read.then(() => undefined, () => undefined);
+    this.queue = read.then(
+      () => undefined,
+      () => undefined,
+    );
     return read;
   }
 

@@ -6,7 +6,11 @@ import { lowerThreadPriority } from '../util/module-worker.js';
 import { readGtfs } from './gtfs-static.js';
 import { packedBuffers, packSchedule, type PackedSchedule } from './schedule-pack.js';
 
-export interface ScheduleJob { file: string; stops: string[]; maxBytes: number }
+export interface ScheduleJob {
+  file: string;
+  stops: string[];
+  maxBytes: number;
+}
 
 // A schedule read a little later is worth less than a frame on time.
 lowerThreadPriority(10);

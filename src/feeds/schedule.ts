@@ -16,8 +16,15 @@ export interface StopTime {
   noPickup?: true;
 }
 
-/** A frequencies.txt period of a trip, in seconds of the service day; the runs start at start + k x headway, before end. */
-export interface Frequency { start: number; end: number; headway: number; exact: boolean }
+/**
+ * A frequencies.txt period of a trip, in seconds of the service day; the runs start at start + k x headway, before end.
+ */
+export interface Frequency {
+  start: number;
+  end: number;
+  headway: number;
+  exact: boolean;
+}
 
 export interface TripInfo {
   id: string;
@@ -38,7 +45,10 @@ export interface TripInfo {
 }
 
 /** What an alert may name a route by besides its id (routes.txt). */
-export interface RouteInfo { agencyId: string; type: number }
+export interface RouteInfo {
+  agencyId: string;
+  type: number;
+}
 
 export interface ServiceDays {
   weekly: Map<string, { week: boolean[]; start: string; end: string }>;
@@ -130,7 +140,10 @@ export class Schedule {
         if (boards === undefined || !Number.isFinite(stop.sec) || !departsAt(trip, stop)) continue;
         for (const board of boards) {
           let list = this.calls.get(board);
-          if (!list) { list = []; this.calls.set(board, list); }
+          if (!list) {
+            list = [];
+            this.calls.set(board, list);
+          }
           list.push({ trip, stop });
         }
       }
@@ -145,13 +158,19 @@ export class Schedule {
   }
 
   /** Whether a configured stop has departures. */
-  hasStop(stop: string): boolean { return this.calls.has(stop); }
+  hasStop(stop: string): boolean {
+    return this.calls.has(stop);
+  }
 
   /** The configured stops a stop_id counts for (itself, its station); none for a stop no board names. */
-  countsFor(stopId: string): readonly string[] { return this.boardsOf.get(stopId) ?? []; }
+  countsFor(stopId: string): readonly string[] {
+    return this.boardsOf.get(stopId) ?? [];
+  }
 
   /** Every stop_id that counts for a configured stop: the boards' stops and their stations' platforms. */
-  counted(): Iterable<string> { return this.boardsOf.keys(); }
+  counted(): Iterable<string> {
+    return this.boardsOf.keys();
+  }
 
   /**
    * What an alert can name a board by (alert-scope.ts): the board's stops with their stations'
@@ -173,32 +192,50 @@ export class Schedule {
         scope.routes.add(trip.routeId).add(trip.route);
         scope.trips.add(trip.id);
         const info = this.routes.get(trip.routeId);
-        if (info) { scope.agencies.add(info.agencyId); scope.routeTypes.add(info.type); }
-        if (trip.direction !== undefined) scope.directions.add(directionKey(trip.routeId, trip.direction)).add(directionKey(undefined, trip.direction));
+        if (info) {
+          scope.agencies.add(info.agencyId);
+          scope.routeTypes.add(info.type);
+        }
+        if (trip.direction !== undefined)
+          scope.directions.add(directionKey(trip.routeId, trip.direction)).add(directionKey(undefined, trip.direction));
       }
     }
     return scope;
   }
 
   /** Whether a configured stop is in the schedule's stops.txt. */
-  knows(stop: string): boolean { return this.known.has(stop); }
+  knows(stop: string): boolean {
+    return this.known.has(stop);
+  }
 
   /** The routes (names and ids) of the trips calling at `stops`. */
   routesAt(stops: readonly string[]): string[] {
     const out = new Set<string>();
-    for (const s of stops) for (const c of this.calls.get(s) ?? []) { out.add(c.trip.route); out.add(c.trip.routeId); }
+    for (const s of stops)
+      for (const c of this.calls.get(s) ?? []) {
+        out.add(c.trip.route);
+        out.add(c.trip.routeId);
+      }
     return [...out];
   }
 
-  platformOf(stopId: string): string { return this.platforms.get(stopId) ?? ''; }
+  platformOf(stopId: string): string {
+    return this.platforms.get(stopId) ?? '';
+  }
 
   /** stop_name of a stop the kept trips call at; '' for any other. */
-  stopName(stopId: string): string { return this.names.get(stopId) ?? ''; }
+  stopName(stopId: string): string {
+    return this.names.get(stopId) ?? '';
+  }
 
   /** The stop's own zone (stop_timezone, its station's), else undefined: the agency's. */
-  zoneOf(stopId: string): string | undefined { return this.zones.get(stopId); }
+  zoneOf(stopId: string): string | undefined {
+    return this.zones.get(stopId);
+  }
 
-  /** Whether a service runs on a YYYYMMDD date: calendar_dates.txt first, then calendar.txt's weekdays within its range. */
+  /**
+   * Whether a service runs on a YYYYMMDD date: calendar_dates.txt first, then calendar.txt's weekdays within its range.
+   */
   runs(serviceId: string, date: string): boolean {
     const exception = this.days.exceptions.get(serviceId)?.get(date);
     if (exception !== undefined) return exception;
@@ -223,7 +260,10 @@ export class Schedule {
       for (const stop of stops) {
         for (const c of this.calls.get(stop) ?? []) {
           if (!this.runs(c.trip.serviceId, date)) continue;
-          if (c.trip.frequencies) { runsBetween(c, date, base, from, to, out); continue; }
+          if (c.trip.frequencies) {
+            runsBetween(c, date, base, from, to, out);
+            continue;
+          }
           const time = base + c.stop.sec * 1000;
           if (time >= from && time < to) out.push({ trip: c.trip, stop: c.stop, date, base, time, shift: 0 });
         }
@@ -235,7 +275,12 @@ export class Schedule {
 
 /** The runs of a frequency-based trip's call on one service day within [from, to), into `out`. */
 function runsBetween(
-  c: { trip: TripInfo; stop: StopTime }, date: string, base: number, from: number, to: number, out: ScheduledCall[],
+  c: { trip: TripInfo; stop: StopTime },
+  date: string,
+  base: number,
+  from: number,
+  to: number,
+  out: ScheduledCall[],
 ): void {
   const first = c.trip.stops[0].sec;
   const offset = c.stop.sec - first;

@@ -18,8 +18,8 @@ const MAX_ALERTS = 1000;
 const MAX_REFS = 1000;
 
 const first = (v: unknown): Node => list(v).find(isNode) ?? {};
-const refs = (nodes: Node[], read: (n: Node) => string) => [...new Set(nodes.map(read).filter(Boolean))]
-  .slice(0, MAX_REFS);
+const refs = (nodes: Node[], read: (n: Node) => string) =>
+  [...new Set(nodes.map(read).filter(Boolean))].slice(0, MAX_REFS);
 
 export function parseSiriSx(body: Buffer): AlertData {
   const siri = parseDocument(body);

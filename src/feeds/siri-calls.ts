@@ -14,7 +14,11 @@ import type { SiriVisit } from './model.js';
 import { dateTime, isNode, list, text, type Node } from './siri-values.js';
 
 /** How times are read: the zone of times without an offset, and those that could not be read. */
-export interface TimeReader { zone?: string; unread: number; example?: string }
+export interface TimeReader {
+  zone?: string;
+  unread: number;
+  example?: string;
+}
 
 const isTrue = (v: unknown) => text(v).toLowerCase() === 'true';
 const first = (v: unknown): Node => list(v).find(isNode) ?? {};
@@ -74,8 +78,11 @@ function callOf(j: Node, call: Node, stop: string, item: string, times: TimeRead
 
 /** A journey's id: FramedVehicleJourneyRef's DatedVehicleJourneyRef, else its own, else VehicleJourneyRef. */
 export function journeyRef(j: Node): string {
-  return text(first(j.FramedVehicleJourneyRef).DatedVehicleJourneyRef) || text(j.DatedVehicleJourneyRef)
-    || text(j.VehicleJourneyRef);
+  return (
+    text(first(j.FramedVehicleJourneyRef).DatedVehicleJourneyRef) ||
+    text(j.DatedVehicleJourneyRef) ||
+    text(j.VehicleJourneyRef)
+  );
 }
 
 /** Whether a passenger can board here: not an arrival only, a pass through, or the journey's end. */
@@ -101,13 +108,18 @@ function stopAssignment(call: Node): { ref: string; name: string; changed(platfo
   const expected = first(call.ExpectedStopAssignment);
   const aimedRef = text(a.AimedQuayRef) || text(planned.AimedQuayRef) || text(planned.QuayRef);
   const aimedName = text(a.AimedQuayName) || text(planned.AimedQuayName) || text(planned.QuayName);
-  const ref = text(a.ActualQuayRef) || text(a.ExpectedQuayRef)
-    || text(expected.ActualQuayRef) || text(expected.ExpectedQuayRef) || text(expected.QuayRef);
-  const name = text(a.ActualQuayName) || text(a.ExpectedQuayName)
-    || text(expected.ExpectedQuayName) || text(expected.QuayName);
+  const ref =
+    text(a.ActualQuayRef) ||
+    text(a.ExpectedQuayRef) ||
+    text(expected.ActualQuayRef) ||
+    text(expected.ExpectedQuayRef) ||
+    text(expected.QuayRef);
+  const name =
+    text(a.ActualQuayName) || text(a.ExpectedQuayName) || text(expected.ExpectedQuayName) || text(expected.QuayName);
   const differ = (x: string, y: string) => !!x && !!y && x !== y;
   return {
-    ref, name,
+    ref,
+    name,
     changed: (platform) => differ(aimedRef, ref) || differ(aimedName, platform),
   };
 }

@@ -14,11 +14,16 @@ const escape = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)}
 export function stopMonitoringRequest(requestorRef: string, stops: readonly string[], now: number): string {
   const at = new Date(now).toISOString();
   const id = `mlds-${now}`;
-  const each = stops.map((s, i) => '<StopMonitoringRequest version="2.0">'
-    + `<RequestTimestamp>${at}</RequestTimestamp><MessageIdentifier>${id}-${i + 1}</MessageIdentifier>`
-    + `<MonitoringRef>${escape(s)}</MonitoringRef></StopMonitoringRequest>`);
-  return '<?xml version="1.0" encoding="UTF-8"?>\n'
-    + '<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceRequest>'
-    + `<RequestTimestamp>${at}</RequestTimestamp><RequestorRef>${escape(requestorRef)}</RequestorRef>`
-    + `<MessageIdentifier>${id}</MessageIdentifier>${each.join('')}</ServiceRequest></Siri>\n`;
+  const each = stops.map(
+    (s, i) =>
+      '<StopMonitoringRequest version="2.0">' +
+      `<RequestTimestamp>${at}</RequestTimestamp><MessageIdentifier>${id}-${i + 1}</MessageIdentifier>` +
+      `<MonitoringRef>${escape(s)}</MonitoringRef></StopMonitoringRequest>`,
+  );
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    '<Siri xmlns="http://www.siri.org.uk/siri" version="2.0"><ServiceRequest>' +
+    `<RequestTimestamp>${at}</RequestTimestamp><RequestorRef>${escape(requestorRef)}</RequestorRef>` +
+    `<MessageIdentifier>${id}</MessageIdentifier>${each.join('')}</ServiceRequest></Siri>\n`
+  );
 }

@@ -11,9 +11,15 @@ export const MAX_DEPTH = 32;
 /** Every element named `name` under `node`, at any depth. */
 export function all(node: unknown, name: string, depth = 0, out: Node[] = []): Node[] {
   if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return out;
-  if (Array.isArray(node)) { for (const n of node) all(n, name, depth + 1, out); return out; }
+  if (Array.isArray(node)) {
+    for (const n of node) all(n, name, depth + 1, out);
+    return out;
+  }
   for (const [k, v] of Object.entries(node as Node)) {
-    if (k === name) for (const n of Array.isArray(v) ? v : [v]) { if (isNode(n)) out.push(n); }
+    if (k === name)
+      for (const n of Array.isArray(v) ? v : [v]) {
+        if (isNode(n)) out.push(n);
+      }
     else all(v, name, depth + 1, out);
   }
   return out;

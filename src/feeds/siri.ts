@@ -16,15 +16,30 @@ import { FeedFormatError } from './proto-walk.js';
 import { all, dateTime, isNode, list, MAX_DEPTH, text, type Node } from './siri-values.js';
 import { estimatedCalls, monitoredVisit, type TimeReader } from './siri-calls.js';
 
-
 /** Where a journey cut out of the document stood (an element name no SIRI document uses). */
 const VISIT_MARK = 'mlds-cut';
 
 const REPEATED = new Set([
-  'MonitoredStopVisit', 'EstimatedVehicleJourney', 'EstimatedCall', 'EstimatedJourneyVersionFrame',
-  'StopMonitoringDelivery', 'EstimatedTimetableDelivery', 'PtSituationElement', 'ValidityPeriod', 'AffectedStopPoint',
-  'AffectedLine', 'AffectedNetwork', 'DestinationName', 'PublishedLineName', 'Summary', 'Description',
-  'SituationExchangeDelivery', 'MonitoringRef', VISIT_MARK, 'AffectedVehicleJourney', 'AffectedStopPlace',
+  'MonitoredStopVisit',
+  'EstimatedVehicleJourney',
+  'EstimatedCall',
+  'EstimatedJourneyVersionFrame',
+  'StopMonitoringDelivery',
+  'EstimatedTimetableDelivery',
+  'PtSituationElement',
+  'ValidityPeriod',
+  'AffectedStopPoint',
+  'AffectedLine',
+  'AffectedNetwork',
+  'DestinationName',
+  'PublishedLineName',
+  'Summary',
+  'Description',
+  'SituationExchangeDelivery',
+  'MonitoringRef',
+  VISIT_MARK,
+  'AffectedVehicleJourney',
+  'AffectedStopPlace',
 ]);
 const MAX_VISITS = 50_000;
 
@@ -44,13 +59,20 @@ function unescape(s: string): string {
 
 function parser(): XMLParser {
   return new XMLParser({
-    ignoreAttributes: true, removeNSPrefix: true, processEntities: false, htmlEntities: false, parseTagValue: false,
-    isArray: (name) => REPEATED.has(name), maxNestedTags: MAX_DEPTH * 2, tagValueProcessor: (_n, v) => unescape(v),
+    ignoreAttributes: true,
+    removeNSPrefix: true,
+    processEntities: false,
+    htmlEntities: false,
+    parseTagValue: false,
+    isArray: (name) => REPEATED.has(name),
+    maxNestedTags: MAX_DEPTH * 2,
+    tagValueProcessor: (_n, v) => unescape(v),
   });
 }
 
 function refuseDeclarations(text: string): void {
-  if (/<!(DOCTYPE|ENTITY)/i.test(text)) throw new FeedFormatError('the XML declares a DOCTYPE or ENTITY, which a SIRI feed never needs: refused');
+  if (/<!(DOCTYPE|ENTITY)/i.test(text))
+    throw new FeedFormatError('the XML declares a DOCTYPE or ENTITY, which a SIRI feed never needs: refused');
 }
 
 function parseText(text: string, p = parser()): unknown {
@@ -90,9 +112,11 @@ function rootOf(doc: unknown, json: boolean): Node {
     return body;
   }
   if (json && isNode(doc) && isNode(doc.ServiceDelivery)) return doc;
-  throw new FeedFormatError(json
-    ? 'not a SIRI-Lite document: no Siri or ServiceDelivery object'
-    : 'not a SIRI document: no Siri element (nor a SOAP Envelope holding one)');
+  throw new FeedFormatError(
+    json
+      ? 'not a SIRI-Lite document: no Siri or ServiceDelivery object'
+      : 'not a SIRI document: no Siri element (nor a SOAP Envelope holding one)',
+  );
 }
 
 /** A whole document's SIRI root, parsed at once (situations: small documents). */
@@ -144,7 +168,6 @@ async function cutJourneys(text: string, sliceMs: number): Promise<{ root: Node;
   return { root: rootOf(parseText(envelope.join(''), p), false), pieces };
 }
 
-
 /**
  * The departures of a SIRI-SM or SIRI-ET delivery. `zone` reads times given without an offset;
  * times that cannot be read are counted (a board with nothing to show says why on /status).
@@ -155,11 +178,16 @@ export async function parseSiri(body: Buffer, sliceMs = 4, zone?: string): Promi
   const { root, pieces } = json ? { root: rootOf(parseJson(t), true), pieces: [] } : await cutJourneys(t, sliceMs);
   const times: TimeReader = { zone, unread: 0, example: undefined };
   const visits: SiriVisit[] = [];
-  const take = (v: SiriVisit | undefined) => { if (v && visits.length < MAX_VISITS * 4) visits.push(v); };
+  const take = (v: SiriVisit | undefined) => {
+    if (v && visits.length < MAX_VISITS * 4) visits.push(v);
+  };
   /** A journey as it stands in the delivery: a mark of the cut-out piece (XML) or the element itself (JSON). */
-  const journeys = (parent: unknown, name: string): Node[] => (json
-    ? all(parent, name)
-    : marks(parent).map((i) => pieces[i]?.[name]).filter(isNode));
+  const journeys = (parent: unknown, name: string): Node[] =>
+    json
+      ? all(parent, name)
+      : marks(parent)
+          .map((i) => pieces[i]?.[name])
+          .filter(isNode);
   const sm = all(root, 'StopMonitoringDelivery');
   const et = all(root, 'EstimatedTimetableDelivery');
   for (const d of sm) {
@@ -191,7 +219,10 @@ function refused(deliveries: Node[]): void {
 /** The indexes of the journeys cut out under `node` (cutJourneys' marks). */
 function marks(node: unknown, depth = 0, out: number[] = []): number[] {
   if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return out;
-  if (Array.isArray(node)) { for (const n of node) marks(n, depth + 1, out); return out; }
+  if (Array.isArray(node)) {
+    for (const n of node) marks(n, depth + 1, out);
+    return out;
+  }
   for (const [k, v] of Object.entries(node as Node)) {
     if (k === VISIT_MARK) for (const n of list(v)) out.push(Number(text(n)));
     else marks(v, depth + 1, out);

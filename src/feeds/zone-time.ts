@@ -23,7 +23,9 @@ export function serviceDayBase(zone: string, serviceDate: string): number {
 export function serviceDate(zone: string, ms: number, days = 0): string {
   const w = wallClock(zone, ms);
   const d = new Date(Date.UTC(w.year, w.month - 1, w.day + days));
-  return `${d.getUTCFullYear()}` + String(d.getUTCMonth() + 1).padStart(2, '0') + String(d.getUTCDate()).padStart(2, '0');
+  return (
+    `${d.getUTCFullYear()}` + String(d.getUTCMonth() + 1).padStart(2, '0') + String(d.getUTCDate()).padStart(2, '0')
+  );
 }
 
 /** Day of the week of a YYYYMMDD date, 0 = Monday (calendar.txt's column order). */

@@ -30,7 +30,10 @@ export interface FetchTrail {
 
 /** A host name as URL.hostname spells it, without brackets or a trailing dot, for comparing hosts. */
 export function hostKey(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 const HOW: Record<FetchTrail['via'], string> = {
@@ -53,8 +56,9 @@ export function urlPort(url: URL): number {
 export function checkHost(url: URL, trail: FetchTrail): void {
   if (!trail.hosts || trail.hosts.has(hostKey(url.hostname))) return;
   const from = [...trail.hosts].join(', ');
-  const why = `a link read from a document served by ${from} may lead only there, `
-    + 'or to a host "fetch.allowHosts" lists in config.json';
+  const why =
+    `a link read from a document served by ${from} may lead only there, ` +
+    'or to a host "fetch.allowHosts" lists in config.json';
   throw refused('other-host', url, trail, why);
 }
 
@@ -68,8 +72,9 @@ export function checkAddress(address: string, url: URL, trail: FetchTrail): void
   }
   const cls = addressClass(plain);
   if (trail.reachedPublic && cls !== 'public') {
-    const why = `it leads to ${plain}, a ${cls} address, after a public address served this fetch; `
-      + 'a public URL may not lead into the local network';
+    const why =
+      `it leads to ${plain}, a ${cls} address, after a public address served this fetch; ` +
+      'a public URL may not lead into the local network';
     throw refused('public-to-private', url, trail, why, plain);
   }
 }

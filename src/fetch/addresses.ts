@@ -3,8 +3,16 @@
 import { BlockList, isIP } from 'node:net';
 
 /** Every class but `public` is an address a public URL may not lead to. */
-export type AddressClass = 'loopback' | 'private' | 'link-local' | 'unique-local' | 'cgnat' | 'unspecified'
-  | 'multicast' | 'reserved' | 'public';
+export type AddressClass =
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  | 'unique-local'
+  | 'cgnat'
+  | 'unspecified'
+  | 'multicast'
+  | 'reserved'
+  | 'public';
 
 const TABLE: Array<[Exclude<AddressClass, 'public'>, string, number, 'ipv4' | 'ipv6']> = [
   ['unspecified', '0.0.0.0', 8, 'ipv4'],
@@ -35,7 +43,7 @@ const TABLE: Array<[Exclude<AddressClass, 'public'>, string, number, 'ipv4' | 'i
 const LISTS = new Map<Exclude<AddressClass, 'public'>, BlockList>();
 for (const [cls, net, prefix, type] of TABLE) {
   let list = LISTS.get(cls);
-  if (!list) LISTS.set(cls, list = new BlockList());
+  if (!list) LISTS.set(cls, (list = new BlockList()));
   list.addSubnet(net, prefix, type);
 }
 
@@ -69,7 +77,8 @@ export function plainAddress(address: string): string {
   const a = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(a);
   if (mapped) {
-    const hi = parseInt(mapped[1], 16), lo = parseInt(mapped[2], 16);
+    const hi = parseInt(mapped[1], 16),
+      lo = parseInt(mapped[2], 16);
     return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
   }
   const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(a);

@@ -8,5 +8,10 @@ export async function checkFileDigest(file: string, expected: string): Promise<v
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   const actual = hash.digest('hex');
-  if (actual !== expected.toLowerCase()) throw new MldsError('MLDS_DIGEST_MISMATCH', `the download's SHA-256 is ${actual}, not the ${expected.toLowerCase()} the command gave; nothing was changed`, 'sha256');
+  if (actual !== expected.toLowerCase())
+    throw new MldsError(
+      'MLDS_DIGEST_MISMATCH',
+      `the download's SHA-256 is ${actual}, not the ${expected.toLowerCase()} the command gave; nothing was changed`,
+      'sha256',
+    );
 }

@@ -87,7 +87,10 @@ export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {
 
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
   const onOuterAbort = () => controller.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   if (opts.signal?.aborted) controller.abort();
@@ -95,18 +98,31 @@ export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {
   // Errors of the local file, told apart from the network's.
   const local = new WeakSet<object>();
   const onFile = async <T>(p: Promise<T>): Promise<T> => {
-    try { return await p; } catch (err) { local.add(err as object); throw err; }
+    try {
+      return await p;
+    } catch (err) {
+      local.add(err as object);
+      throw err;
+    }
   };
   const fail = (err: unknown): Error => {
     if (err instanceof MldsError) return err;
     // A local file error (EEXIST, ENOSPC) is the service's problem, not the URL's.
     if (local.has(err as object)) return err as Error;
     if (timedOut) {
-      return new MldsError('MLDS_FETCH_TIMEOUT', `${describeUrl(url)} did not finish within ${timeoutMs / 1000} s`, field, { reason: 'timeout', url: describeUrl(url) });
+      return new MldsError(
+        'MLDS_FETCH_TIMEOUT',
+        `${describeUrl(url)} did not finish within ${timeoutMs / 1000} s`,
+        field,
+        { reason: 'timeout', url: describeUrl(url) },
+      );
     }
     const code = (err as NodeJS.ErrnoException).code;
     const why = code && code !== 'ABORT_ERR' ? code : (err as Error).message;
-    return new MldsError('MLDS_FETCH_FAILED', `${describeUrl(url)} could not be fetched: ${why}`, field, { reason: 'network', url: describeUrl(url) });
+    return new MldsError('MLDS_FETCH_FAILED', `${describeUrl(url)} could not be fetched: ${why}`, field, {
+      reason: 'network',
+      url: describeUrl(url),
+    });
   };
 
   let out: FileHandle | undefined;
@@ -122,7 +138,10 @@ export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {
       if (isIP(literal)) checkAddress(literal, url, trail);
       const sameOrigin = url.origin === first.origin;
       res = await requestHop(url, {
-        method, body, signal: controller.signal, lookup: guardedLookup(url, trail),
+        method,
+        body,
+        signal: controller.signal,
+        lookup: guardedLookup(url, trail),
         headers: { ...(sameOrigin ? opts.headers : undefined), 'user-agent': userAgent() },
       });
       if (res.remoteAddress !== undefined && addressClass(res.remoteAddress) === 'public') trail.reachedPublic = true;
@@ -130,7 +149,8 @@ export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {
       res.close();
       const location = res.headers.get('location');
       if (!location) throw fetchFailed(url, field, 'redirect', `answered ${res.status} without a Location`);
-      if (++redirects > maxRedirects) throw fetchFailed(url, field, 'redirects', `redirected more than ${maxRedirects} times`);
+      if (++redirects > maxRedirects)
+        throw fetchFailed(url, field, 'redirects', `redirected more than ${maxRedirects} times`);
       let next: URL;
       try {
         next = checkUrl(redirectTarget(location, url), portRange, field);
@@ -148,7 +168,11 @@ export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {
     }
     if (res.status < 200 || res.status > 299) {
       res.close();
-      throw new MldsError('MLDS_FETCH_FAILED', `${describeUrl(url)} answered HTTP ${res.status}`, field, { reason: 'status', httpStatus: res.status, url: describeUrl(url) });
+      throw new MldsError('MLDS_FETCH_FAILED', `${describeUrl(url)} answered HTTP ${res.status}`, field, {
+        reason: 'status',
+        httpStatus: res.status,
+        url: describeUrl(url),
+      });
     }
     const declared = res.headers.get('content-encoding') ? undefined : lengthOf(res.headers.get('content-length'));
     if (declared !== undefined && declared > maxBytes) {
@@ -169,19 +193,29 @@ export async function fetchLimited(rawUrl: string, opts: FetchLimitedOptions = {
           res.close();
           throw tooLarge(url, field, maxBytes, `sent more than ${maxBytes} bytes`);
         }
-        if (out) await onFile(out.write(value)); else chunks.push(value);
+        if (out) await onFile(out.write(value));
+        else chunks.push(value);
         if (opts.onProgress && received - reported >= step) {
           reported = received;
           opts.onProgress({ received, total: declared, done: false });
         }
       }
     }
-    if (out) { await onFile(out.sync()); await onFile(out.close()); out = undefined; }
+    if (out) {
+      await onFile(out.sync());
+      await onFile(out.close());
+      out = undefined;
+    }
     opts.onProgress?.({ received, total: declared, done: true });
     return {
-      url: url.href, firstUrl: first.href, reachedPublic: trail.reachedPublic,
-      status: res.status, headers: res.headers, contentType: res.headers.get('content-type') ?? undefined,
-      bytes: received, redirects,
+      url: url.href,
+      firstUrl: first.href,
+      reachedPublic: trail.reachedPublic,
+      status: res.status,
+      headers: res.headers,
+      contentType: res.headers.get('content-type') ?? undefined,
+      bytes: received,
+      redirects,
       body: opts.toFile ? undefined : Buffer.concat(chunks, received),
       file: opts.toFile,
     };
@@ -213,7 +247,11 @@ function fetchFailed(url: URL, field: string, reason: string, what: string): Mld
 }
 
 function tooLarge(url: URL, field: string, maxBytes: number, what: string): MldsError {
-  return new MldsError('MLDS_FETCH_TOO_LARGE', `${describeUrl(url)} ${what}; the limit is ${maxBytes} bytes`, field, { reason: 'size', limit: maxBytes, url: describeUrl(url) });
+  return new MldsError('MLDS_FETCH_TOO_LARGE', `${describeUrl(url)} ${what}; the limit is ${maxBytes} bytes`, field, {
+    reason: 'size',
+    limit: maxBytes,
+    url: describeUrl(url),
+  });
 }
 
 function lengthOf(v: string | null): number | undefined {

@@ -35,21 +35,24 @@ const BROTLI = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib
 
 /** Content codings decoded as the global fetch decodes them; an unknown one leaves the body as sent. */
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
-  'gzip': () => zlib.createGunzip(ZLIB),
+  gzip: () => zlib.createGunzip(ZLIB),
   'x-gzip': () => zlib.createGunzip(ZLIB),
-  'deflate': () => zlib.createInflate(ZLIB),
-  'br': () => zlib.createBrotliDecompress(BROTLI),
+  deflate: () => zlib.createInflate(ZLIB),
+  br: () => zlib.createBrotliDecompress(BROTLI),
 };
 
 export function requestHop(url: URL, o: HopOptions): Promise<Hop> {
   return new Promise((resolve, reject) => {
     // node:https (and TLS under it) loads with the first https URL: a service that fetches none never loads it.
     const mod = url.protocol === 'https:' ? (requireCjs('node:https') as typeof Https) : http;
-    const headers: Record<string, string> = { 'accept': '*/*', 'accept-encoding': 'gzip, deflate, br', ...o.headers };
+    const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br', ...o.headers };
     if (o.body !== undefined) headers['content-length'] = String(Buffer.byteLength(o.body));
     const options = { method: o.method, headers, agent: false, lookup: o.lookup, signal: o.signal };
     const req = mod.request(url, options, (res) => {
-      const close = () => { res.destroy(); req.destroy(); };
+      const close = () => {
+        res.destroy();
+        req.destroy();
+      };
       // Errors reach the reader through the stream; this keeps one nobody reads from being thrown.
       res.on('error', () => undefined);
       // An abort while the body streams ends the body too, not only the request.
@@ -67,19 +70,28 @@ export function requestHop(url: URL, o: HopOptions): Promise<Hop> {
 }
 
 function decoded(res: IncomingMessage): Readable {
-  const codings = (res.headers['content-encoding'] ?? '').toLowerCase().split(',')
-    .map((c) => c.trim()).filter((c) => c && c !== 'identity');
+  const codings = (res.headers['content-encoding'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c && c !== 'identity');
   if (codings.length === 0 || !codings.every((c) => c in DECODERS)) return res;
   // Applied in the order given, so undone in the reverse.
   const streams = [res, ...codings.reverse().map((c) => DECODERS[c]())] as [Readable, ...NodeJS.ReadWriteStream[]];
-  return pipeline(streams, () => { /* an error reaches the reader through the last stream */ }) as unknown as Readable;
+  return pipeline(streams, () => {
+    /* an error reaches the reader through the last stream */
+  }) as unknown as Readable;
 }
 
 function headersOf(res: IncomingMessage): Headers {
   const h = new Headers();
   const raw = res.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    try { h.append(raw[i], raw[i + 1]); } catch { /* a value Headers refuses is one no caller reads */ }
+    try {
+      h.append(raw[i], raw[i + 1]);
+    } catch {
+      /* a value Headers refuses is one no caller reads */
+    }
   }
   return h;
 }

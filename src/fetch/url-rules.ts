@@ -15,30 +15,48 @@ const PLAIN_URL = /^(https?):\/\/([^/?#@]*)(?:[/?#]|$)/i;
 const NOT_PLAIN = /[\u0000-\u0020\u007f\\]/;
 
 /**
- * Checks a URL against the rules for every URL the service fetches (docs/security.md) and returns it parsed. Throws MLDS_BAD_URL naming `field`.
+ * Checks a URL against the rules for every URL the service fetches (docs/security.md) and returns it parsed. Throws
+ * MLDS_BAD_URL naming `field`.
  */
 export function checkUrl(raw: string, portRange: readonly [number, number] = DEFAULT_PORT_RANGE, field = 'url'): URL {
   const [min, max] = portRange;
   const m = NOT_PLAIN.test(raw) ? null : PLAIN_URL.exec(raw);
   const port = m ? portOf(m[2]) : undefined;
-  const outOfRange = () => new MldsError('MLDS_BAD_URL', `names port ${port!.slice(0, 12)}: the written-port rule accepts a port written in a URL only within ${min}..${max} (even the scheme's own, such as :80); leave the port out, or widen "urlPortRange" in config.json`, field);
+  const outOfRange = () =>
+    new MldsError(
+      'MLDS_BAD_URL',
+      `names port ${port!.slice(0, 12)}: the written-port rule accepts a port written in a URL only within ` +
+        `${min}..${max} (even the scheme's own, such as :80); leave the port out, or widen "urlPortRange" in ` +
+        `config.json`,
+      field,
+    );
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     // http://h:70000/: URL() refuses it, and the port is the better reason to give.
-    throw port !== undefined && /^\d+$/.test(port) ? outOfRange() : new MldsError('MLDS_BAD_URL', 'is not a valid absolute URL', field);
+    throw port !== undefined && /^\d+$/.test(port)
+      ? outOfRange()
+      : new MldsError('MLDS_BAD_URL', 'is not a valid absolute URL', field);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new MldsError('MLDS_BAD_URL', `must be an http:// or https:// URL, not ${url.protocol}//`, field);
   }
   // A credential in a URL would end up in logs and error messages; never accepted.
-  if (url.username !== '' || url.password !== '') throw new MldsError('MLDS_BAD_URL', 'must not carry a user name or password', field);
-  if (!m) throw new MldsError('MLDS_BAD_URL', 'must be written plainly as http://host[:port]/path or https://host[:port]/path (no spaces, control characters or backslashes)', field);
+  if (url.username !== '' || url.password !== '')
+    throw new MldsError('MLDS_BAD_URL', 'must not carry a user name or password', field);
+  if (!m)
+    throw new MldsError(
+      'MLDS_BAD_URL',
+      'must be written plainly as http://host[:port]/path or https://host[:port]/path (no spaces, control ' +
+        'characters or backslashes)',
+      field,
+    );
   // URL() erases a default port written out (http://h:80/), so the written text is read too;
   // both must agree on the port the fetch will use.
   const effective = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) !== effective)) throw new MldsError('MLDS_BAD_URL', `names port ${port.slice(0, 12)}, which is not a port number`, field);
+  if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) !== effective))
+    throw new MldsError('MLDS_BAD_URL', `names port ${port.slice(0, 12)}, which is not a port number`, field);
   if (port !== undefined && (effective < min || effective > max)) throw outOfRange();
   return url;
 }
@@ -55,7 +73,11 @@ function portOf(authority: string): string | undefined {
 /** A URL as it may appear in a log line or an error: no credentials, no query values (they may carry keys). */
 export function describeUrl(url: URL | string): string {
   let u: URL;
-  try { u = typeof url === 'string' ? new URL(url) : url; } catch { return '(not a URL)'; }
+  try {
+    u = typeof url === 'string' ? new URL(url) : url;
+  } catch {
+    return '(not a URL)';
+  }
   return `${u.protocol}//${u.host}${u.pathname}${u.search ? '?…' : ''}`;
 }
 

@@ -29,7 +29,11 @@ export interface AdminIo {
 }
 
 export type AdminFields = Record<string, unknown>;
-export type AdminCommand = (f: AdminFields, ctx: RuntimeContext, io: AdminIo) => Promise<{ message: string; [fact: string]: unknown }>;
+export type AdminCommand = (
+  f: AdminFields,
+  ctx: RuntimeContext,
+  io: AdminIo,
+) => Promise<{ message: string; [fact: string]: unknown }>;
 
 const DEFAULT_IDENTIFY_S = 30;
 
@@ -40,7 +44,10 @@ const DEFAULT_IDENTIFY_S = 30;
  */
 const shots = new ScreenshotEncoder();
 
-/** An update's steps on the result topic: each new state, and each 10 % within one (a 300 MB download is not 1,200 messages). */
+/**
+ * An update's steps on the result topic: each new state, and each 10 % within one (a 300 MB download is not 1,200
+ * messages).
+ */
 function progressEvery10(io: AdminIo): (s: UpdateStep) => void {
   let state = '';
   let tenth = -1;
@@ -72,7 +79,12 @@ function unitMains(f: AdminFields, ctx: RuntimeContext): string[] {
   const config = ctx.config();
   if (f.id === undefined) return config.units.map((u) => u.displayIds[0]);
   const d = typeof f.id === 'string' ? config.displayById.get(f.id) : undefined;
-  if (!d) throw new MldsError('MLDS_UNKNOWN_ID', `"id" names no display of this unit: ${JSON.stringify(f.id).slice(0, 80)}`, 'id');
+  if (!d)
+    throw new MldsError(
+      'MLDS_UNKNOWN_ID',
+      `"id" names no display of this unit: ${JSON.stringify(f.id).slice(0, 80)}`,
+      'id',
+    );
   return [config.units.find((u) => u.key === d.unit)!.displayIds[0]];
 }
 
@@ -82,20 +94,31 @@ function brightnessOf(ctx: RuntimeContext): BrightnessControl {
   return b;
 }
 
-const blanking = (blank: boolean): AdminCommand => async (f, ctx) => {
-  const mains = unitMains(f, ctx);
-  await brightnessOf(ctx).setBlank(mains, blank);
-  return { message: `${mains.length} unit(s) ${blank ? 'blanked: the panel is dark, content and commands go on' : 'unblanked'}`, units: mains };
-};
+const blanking =
+  (blank: boolean): AdminCommand =>
+  async (f, ctx) => {
+    const mains = unitMains(f, ctx);
+    await brightnessOf(ctx).setBlank(mains, blank);
+    return {
+      message:
+        `${mains.length} unit(s) ` +
+        `${blank ? 'blanked: the panel is dark, content and commands go on' : 'unblanked'}`,
+      units: mains,
+    };
+  };
 
 export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
   async reload_config(_f, ctx) {
     const r = await ctx.reload();
-    return { message: r.changed ? 'configuration reloaded' : 'configuration unchanged', generation: ctx.status().config.generation };
+    return {
+      message: r.changed ? 'configuration reloaded' : 'configuration unchanged',
+      generation: ctx.status().config.generation,
+    };
   },
   async identify(f, ctx) {
     const s = f.seconds === undefined ? DEFAULT_IDENTIFY_S : f.seconds;
-    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s > MAX_IDENTIFY_S) throw bad('seconds', `"seconds" must be a whole number from 0 to ${MAX_IDENTIFY_S}`);
+    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s > MAX_IDENTIFY_S)
+      throw bad('seconds', `"seconds" must be a whole number from 0 to ${MAX_IDENTIFY_S}`);
     const boot = ctx.component(BOOT);
     if (!boot) throw new MldsError('MLDS_UNAVAILABLE', 'the info screen is not running');
     return { message: `info screen on ${boot.identify(s).length} unit(s) for ${s} s` };
@@ -106,21 +129,39 @@ export const ADMIN_COMMANDS: Record<string, AdminCommand> = {
     io.progress('downloading');
     const r = await ctx.loadConfig(url, sha256);
     const generation = ctx.status().config.generation;
-    return { message: `configuration ${r.changed ? 'loaded' : 'unchanged'}: generation ${generation}`, generation, changed: r.changedDisplays, added: r.added, removed: r.removed };
+    return {
+      message: `configuration ${r.changed ? 'loaded' : 'unchanged'}: generation ${generation}`,
+      generation,
+      changed: r.changedDisplays,
+      added: r.added,
+      removed: r.removed,
+    };
   },
   async brightness(f, ctx) {
     const v = f.value;
-    if (v !== 'auto' && !(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100)) throw bad('value', '"value" must be a whole number from 0 to 100, or "auto"');
+    if (v !== 'auto' && !(typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100))
+      throw bad('value', '"value" must be a whole number from 0 to 100, or "auto"');
     const mains = unitMains(f, ctx);
     await brightnessOf(ctx).setFleetLevel(mains, v === 'auto' ? undefined : v);
-    return { message: v === 'auto' ? `${mains.length} unit(s) follow their brightness sources again` : `${mains.length} unit(s) at ${v} % until "auto"`, units: mains };
+    return {
+      message:
+        v === 'auto'
+          ? `${mains.length} unit(s) follow their brightness sources again`
+          : `${mains.length} unit(s) at ${v} % until "auto"`,
+      units: mains,
+    };
   },
   blank: blanking(true),
   unblank: blanking(false),
   async screenshot(f, ctx, io) {
     const id = stringField(f, 'id', 'a display id');
     const display = ctx.config().displayById.get(id);
-    if (!display) throw new MldsError('MLDS_UNKNOWN_ID', `"id" names no display of this unit: ${JSON.stringify(id).slice(0, 80)}`, 'id');
+    if (!display)
+      throw new MldsError(
+        'MLDS_UNKNOWN_ID',
+        `"id" names no display of this unit: ${JSON.stringify(id).slice(0, 80)}`,
+        'id',
+      );
     const frame = ctx.unitFor(id)?.latest();
     if (!frame) throw new MldsError('MLDS_UNAVAILABLE', `display "${id}" has no frame yet`);
     const jpeg = await shots.encode(frame, display.width, display.height, 'jpeg');

@@ -41,14 +41,31 @@ export class AdminIntake {
   shed = 0;
 
   /** `runOne` runs a payload to its result; `refuse` answers one that is not taken, with why. */
-  constructor(runOne: (topic: string, payload: Buffer) => Promise<void>, private readonly refuse: (topic: string, payload: Buffer, reason: 'rate' | 'queue', message: string) => void) {
-    this.lane = new Intake<{ topic: string; payload: Buffer }>(async (a) => { this.run++; await runOne(a.topic, a.payload); }, ADMIN_WAITING, ADMIN_WAITING * MAX_PAYLOAD);
+  constructor(
+    runOne: (topic: string, payload: Buffer) => Promise<void>,
+    private readonly refuse: (topic: string, payload: Buffer, reason: 'rate' | 'queue', message: string) => void,
+  ) {
+    this.lane = new Intake<{ topic: string; payload: Buffer }>(
+      async (a) => {
+        this.run++;
+        await runOne(a.topic, a.payload);
+      },
+      ADMIN_WAITING,
+      ADMIN_WAITING * MAX_PAYLOAD,
+    );
   }
 
   /** Decided at once, so a flood costs no memory: run in its turn, or refused. */
   offer(topic: string, payload: Buffer): void {
-    if (!this.limiter.take('admin')) return this.refused(topic, payload, 'rate', `more than ${ADMIN_PER_SECOND} admin commands a second`);
-    if (!this.lane.offer({ topic, payload }, payload.length)) return this.refused(topic, payload, 'queue', `${this.lane.length} admin commands are waiting to run; send it again shortly`);
+    if (!this.limiter.take('admin'))
+      return this.refused(topic, payload, 'rate', `more than ${ADMIN_PER_SECOND} admin commands a second`);
+    if (!this.lane.offer({ topic, payload }, payload.length))
+      return this.refused(
+        topic,
+        payload,
+        'queue',
+        `${this.lane.length} admin commands are waiting to run; send it again shortly`,
+      );
   }
 
   get waiting(): number {

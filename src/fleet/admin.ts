@@ -26,23 +26,37 @@ export interface AdminResult {
 const MAX_REQ = 64;
 
 /** Runs one admin payload and returns its result (progress goes out through `io` meanwhile). */
-export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<AdminIo, 'progress'> & {
-  progress(req: string | null, cmd: string, message: string, facts?: Record<string, unknown>): void;
-  /** A command refused for its adminKey: counted and logged as counts by the caller (a line each fills the log). */
-  keyRefused(cmd: string | null, req: string | null): void;
-}): Promise<AdminResult> {
-  if (payload.length > MAX_PAYLOAD) return refused(null, null, 'MLDS_MQTT_TOO_LARGE', `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken`);
+export async function runAdmin(
+  payload: Buffer,
+  ctx: RuntimeContext,
+  io: Omit<AdminIo, 'progress'> & {
+    progress(req: string | null, cmd: string, message: string, facts?: Record<string, unknown>): void;
+    /** A command refused for its adminKey: counted and logged as counts by the caller (a line each fills the log). */
+    keyRefused(cmd: string | null, req: string | null): void;
+  },
+): Promise<AdminResult> {
+  if (payload.length > MAX_PAYLOAD)
+    return refused(
+      null,
+      null,
+      'MLDS_MQTT_TOO_LARGE',
+      `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken`,
+    );
   const text = payload.toString('utf8').trim();
   // A bare payload is a command's name or nothing: other text is not echoed (it may hold a key).
   let fields: Record<string, unknown> = Object.hasOwn(ADMIN_COMMANDS, text) ? { cmd: text } : {};
   if (text.startsWith('{')) {
     try {
       const o = JSON.parse(text) as unknown;
-      if (typeof o !== 'object' || o === null || Array.isArray(o)) return refused(null, null, 'MLDS_MQTT_PAYLOAD', 'the payload must be a JSON object with "cmd"');
+      if (typeof o !== 'object' || o === null || Array.isArray(o))
+        return refused(null, null, 'MLDS_MQTT_PAYLOAD', 'the payload must be a JSON object with "cmd"');
       fields = o as Record<string, unknown>;
-    } catch { return refused(null, null, 'MLDS_MQTT_PAYLOAD', notJson(text)); }
+    } catch {
+      return refused(null, null, 'MLDS_MQTT_PAYLOAD', notJson(text));
+    }
   }
-  const req = typeof fields.req === 'string' || typeof fields.req === 'number' ? String(fields.req).slice(0, MAX_REQ) : null;
+  const req =
+    typeof fields.req === 'string' || typeof fields.req === 'number' ? String(fields.req).slice(0, MAX_REQ) : null;
   const cmd = typeof fields.cmd === 'string' ? fields.cmd.slice(0, 64) : null;
   const key = ctx.config().security?.adminKey;
   // As HTTP compares: both hashed, so the timing shows neither the key's content nor its length.
@@ -51,7 +65,13 @@ export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<Ad
     return refused(req, cmd, 'MLDS_FORBIDDEN', '"adminKey" is missing or wrong: security.adminKey is set on this unit');
   }
   const run = cmd !== null && Object.hasOwn(ADMIN_COMMANDS, cmd) ? ADMIN_COMMANDS[cmd] : undefined;
-  if (!run) return refused(req, cmd, 'MLDS_MQTT_PAYLOAD', `unknown admin command; known: ${Object.keys(ADMIN_COMMANDS).join(', ')}`);
+  if (!run)
+    return refused(
+      req,
+      cmd,
+      'MLDS_MQTT_PAYLOAD',
+      `unknown admin command; known: ${Object.keys(ADMIN_COMMANDS).join(', ')}`,
+    );
   try {
     const r = await run(fields, ctx, { ...io, progress: (m, facts) => io.progress(req, cmd!, m, facts) });
     ctx.log.info({ cmd, req }, `mqtt: admin ${cmd}: ${r.message}`);
@@ -60,7 +80,11 @@ export async function runAdmin(payload: Buffer, ctx: RuntimeContext, io: Omit<Ad
     const e = err as Error;
     const code = e instanceof MldsError ? e.code : 'MLDS_INTERNAL';
     ctx.log.warn({ cmd, req, code, err: e.message }, `mqtt: admin ${cmd} refused`);
-    return { ...refused(req, cmd, code, e.message), ...(e instanceof MldsError && e.field ? { field: e.field } : {}), ...(e instanceof MldsError && e.details ? e.details : {}) };
+    return {
+      ...refused(req, cmd, code, e.message),
+      ...(e instanceof MldsError && e.field ? { field: e.field } : {}),
+      ...(e instanceof MldsError && e.details ? e.details : {}),
+    };
   }
 }
 
@@ -73,22 +97,31 @@ function refused(req: string | null, cmd: string | null, code: string, message: 
  * the broker has the answer. The link is read at each publish: a load_config may connect anew
  * meanwhile. `changed`: a command that succeeded may have changed the status.
  */
-export async function answerAdmin(payload: Buffer, ctx: RuntimeContext, via: {
-  link(): BrokerLink | undefined;
-  topics(): Topics;
-  changed(): void;
-  keyRefused(cmd: string | null, req: string | null): void;
-}): Promise<void> {
+export async function answerAdmin(
+  payload: Buffer,
+  ctx: RuntimeContext,
+  via: {
+    link(): BrokerLink | undefined;
+    topics(): Topics;
+    changed(): void;
+    keyRefused(cmd: string | null, req: string | null): void;
+  },
+): Promise<void> {
   let after: (() => void | Promise<void>) | undefined;
   const result = await runAdmin(payload, ctx, {
     progress: (req, cmd, progress, facts) => {
-      via.link()?.publish(via.topics().adminResult, JSON.stringify({ req, cmd, progress, ...facts }), { retain: false, queued: true });
+      via.link()?.publish(via.topics().adminResult, JSON.stringify({ req, cmd, progress, ...facts }), {
+        retain: false,
+        queued: true,
+      });
       // The retained status carries an update's step too (at most one every 5 s).
       via.changed();
     },
     publish: (topic, bytes) => via.link()?.publish(topic, bytes, { retain: false }),
     screenshotTopic: (id) => via.topics().screenshot(id),
-    afterReply: (fn) => { after = fn; },
+    afterReply: (fn) => {
+      after = fn;
+    },
     keyRefused: via.keyRefused,
   });
   if (!after) {

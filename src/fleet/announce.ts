@@ -7,17 +7,23 @@ import type { ErrorCode } from '../errors.js';
 import type { Confirmation } from './recent.js';
 
 const REFUSED: Record<NotQueued, [0 | 2, ErrorCode, string]> = {
-  'empty': [2, 'MLDS_BAD_ANNOUNCEMENT', 'nothing is left to say in "announce"'],
+  empty: [2, 'MLDS_BAD_ANNOUNCEMENT', 'nothing is left to say in "announce"'],
   'too-long': [2, 'MLDS_BAD_ANNOUNCEMENT', '"announce" must be at most 500 characters'],
   'unknown-display': [2, 'MLDS_UNKNOWN_ID', 'no such display in the configuration'],
-  'quiet': [0, 'MLDS_SPEECH_QUIET', 'quiet hours: only priority announcements are spoken now'],
-  'full': [0, 'MLDS_SPEECH_FULL', 'the announcement queue is full of priority announcements'],
+  quiet: [0, 'MLDS_SPEECH_QUIET', 'quiet hours: only priority announcements are spoken now'],
+  full: [0, 'MLDS_SPEECH_FULL', 'the announcement queue is full of priority announcements'],
 };
 
-export function announcementConfirmation(ctx: RuntimeContext, id: string, inumber: string | undefined, a: { text: string; priority: boolean }): Confirmation {
+export function announcementConfirmation(
+  ctx: RuntimeContext,
+  id: string,
+  inumber: string | undefined,
+  a: { text: string; priority: boolean },
+): Confirmation {
   const base = { inumber: inumber ?? null, id };
   const speaker = ctx.component(SPEECH);
-  if (!speaker) return { ...base, confirm: 2, code: 'MLDS_SPEECH_OFF', message: 'speech is not configured on this unit' };
+  if (!speaker)
+    return { ...base, confirm: 2, code: 'MLDS_SPEECH_OFF', message: 'speech is not configured on this unit' };
   const r = speaker.announce({ displayId: id, text: a.text, priority: a.priority, source: 'mqtt' });
   if (r.queued) return { ...base, confirm: 1, code: null, message: `queued for speech at position ${r.position}` };
   const [confirm, code, message] = REFUSED[r.reason];
@@ -27,17 +33,24 @@ export function announcementConfirmation(ctx: RuntimeContext, id: string, inumbe
 const READOUT_REFUSED: Record<ReadoutRefused, [0 | 2, ErrorCode, string]> = {
   'unknown-display': [2, 'MLDS_UNKNOWN_ID', 'no such display in the configuration'],
   'no-readout': [2, 'MLDS_NO_READOUT', 'this display has no "readout" in the configuration'],
-  'empty': [0, 'MLDS_NOTHING_TO_READ', 'the display shows nothing with words now'],
-  'full': [0, 'MLDS_SPEECH_FULL', 'the announcement queue is full of alerts\' warnings'],
+  empty: [0, 'MLDS_NOTHING_TO_READ', 'the display shows nothing with words now'],
+  full: [0, 'MLDS_SPEECH_FULL', "the announcement queue is full of alerts' warnings"],
 };
 
 /** An MQTT readout (`{"id","readout":true}`): 1 queued, 0 not now, 2 never. */
 export function readoutConfirmation(ctx: RuntimeContext, id: string, inumber: string | undefined): Confirmation {
   const base = { inumber: inumber ?? null, id };
   const speaker = ctx.component(SPEECH);
-  if (!speaker) return { ...base, confirm: 2, code: 'MLDS_SPEECH_OFF', message: 'speech is not configured on this unit' };
+  if (!speaker)
+    return { ...base, confirm: 2, code: 'MLDS_SPEECH_OFF', message: 'speech is not configured on this unit' };
   const r = speaker.readout(id);
-  if (r.queued) return { ...base, confirm: 1, code: null, message: r.restarted ? 'the readout starts again' : `readout queued at position ${r.position}` };
+  if (r.queued)
+    return {
+      ...base,
+      confirm: 1,
+      code: null,
+      message: r.restarted ? 'the readout starts again' : `readout queued at position ${r.position}`,
+    };
   const [confirm, code, message] = READOUT_REFUSED[r.reason];
   return { ...base, confirm, code, message };
 }

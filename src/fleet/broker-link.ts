@@ -81,7 +81,9 @@ export class BrokerLink {
   private readonly outbox: Outbox;
   /** When MQTT.js began the run of packets it is working through; 0 once the event loop had its turn. */
   private sliceStart = 0;
-  private readonly endSlice = (): void => { this.sliceStart = 0; };
+  private readonly endSlice = (): void => {
+    this.sliceStart = 0;
+  };
   readonly clientId: string;
 
   /** `stateDir`: where the name of the last session is kept (session.ts); without it every start is clean. */
@@ -93,7 +95,13 @@ export class BrokerLink {
     private readonly stateDir?: string,
   ) {
     this.clientId = `${settings.prefix}-${settings.unit}`;
-    this.outbox = new Outbox(log, () => (this.state === 'connected' ? this.client : undefined), (m) => { this.lastError = m; });
+    this.outbox = new Outbox(
+      log,
+      () => (this.state === 'connected' ? this.client : undefined),
+      (m) => {
+        this.lastError = m;
+      },
+    );
   }
 
   /**
@@ -104,7 +112,10 @@ export class BrokerLink {
     this.outbox.publish(topic, payload, opts);
   }
 
-  /** Publishes at QoS 1 and resolves once the broker acknowledged it, or false after `timeoutMs`: a reply that must be out before the unit restarts. */
+  /**
+   * Publishes at QoS 1 and resolves once the broker acknowledged it, or false after `timeoutMs`: a reply that must be
+   * out before the unit restarts.
+   */
   publishAcked(topic: string, payload: string, timeoutMs = 3000): Promise<boolean> {
     return this.outbox.publishAcked(topic, payload, timeoutMs);
   }
@@ -158,7 +169,10 @@ export class BrokerLink {
       else setImmediate(done);
     };
     client.on('connect', () => this.connected());
-    client.on('message', (topic, payload, packet) => { this.messagesIn++; this.on.message(topic, payload, packet); });
+    client.on('message', (topic, payload, packet) => {
+      this.messagesIn++;
+      this.on.message(topic, payload, packet);
+    });
     client.on('error', (err) => this.failed(err));
     client.on('disconnect', (packet) => {
       this.cleanSinceConnect = false;
@@ -172,7 +186,10 @@ export class BrokerLink {
   subscribe(topics: string[]): void {
     // rap: a retained message keeps its flag even when published while we are subscribed, so none is acted on.
     this.client?.subscribe(topics, { qos: 1, rap: true, nl: true }, (err) => {
-      if (err) { this.lastError = `subscribe failed: ${err.message}`; this.log.warn({ err: err.message }, 'mqtt: subscribe failed'); }
+      if (err) {
+        this.lastError = `subscribe failed: ${err.message}`;
+        this.log.warn({ err: err.message }, 'mqtt: subscribe failed');
+      }
     });
   }
 
@@ -196,12 +213,21 @@ export class BrokerLink {
     if (c.connected) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, 1000);
-        c.publish(this.topics.availability, 'offline', { qos: 1, retain: true }, () => { clearTimeout(t); resolve(); });
+        c.publish(this.topics.availability, 'offline', { qos: 1, retain: true }, () => {
+          clearTimeout(t);
+          resolve();
+        });
       });
     }
     await new Promise<void>((resolve) => {
-      const t = setTimeout(() => { c.end(true); resolve(); }, 1000);
-      c.end(false, {}, () => { clearTimeout(t); resolve(); });
+      const t = setTimeout(() => {
+        c.end(true);
+        resolve();
+      }, 1000);
+      c.end(false, {}, () => {
+        clearTimeout(t);
+        resolve();
+      });
     });
     c.removeAllListeners();
     // A late socket error after the end must not become an uncaught exception.
@@ -258,7 +284,10 @@ export class BrokerLink {
     this.setState('connected');
     this.log.info({ broker: this.settings.url, reconnects: this.reconnects }, 'mqtt: connected');
     // Reset only once the connection holds: a unit kicked off at once keeps backing off.
-    this.stableTimer = setTimeout(() => { this.attempt = 0; this.closedByBroker = 0; }, STABLE_MS);
+    this.stableTimer = setTimeout(() => {
+      this.attempt = 0;
+      this.closedByBroker = 0;
+    }, STABLE_MS);
     if (this.client && this.settings.sessionExpiry > 0) {
       // Cleaned once (a new name), resumed from now on: a reconnect must not drop what the broker queued.
       this.client.options.clean = false;
@@ -279,17 +308,24 @@ export class BrokerLink {
     const tls = isTlsFailure(err);
     // OpenSSL's message carries its address and source file; its reason alone is what an operator reads.
     const why = tls && typeof err.reason === 'string' ? err.reason : err.message;
-    this.lastError = code ? `the broker refused the login: ${code} (${err.code})` : `${tls ? 'TLS failed: ' : ''}${err.code ? `${err.code}: ` : ''}${why}`;
+    this.lastError = code
+      ? `the broker refused the login: ${code} (${err.code})`
+      : `${tls ? 'TLS failed: ' : ''}${err.code ? `${err.code}: ` : ''}${why}`;
     if (code) this.setState('refused');
     // The latest failure decides: a broker that is merely away again is an outage, not a certificate fault.
-    this.tlsFailedAt = tls ? this.tlsFailedAt ?? Date.now() : undefined;
+    this.tlsFailedAt = tls ? (this.tlsFailedAt ?? Date.now()) : undefined;
     this.log.warn({ broker: this.settings.url, err: this.lastError }, 'mqtt: connection error');
   }
 
   private takeover(): void {
     this.takenOver = { times: this.takenOver.times + 1, last: new Date().toISOString() };
-    this.lastError = `another client connected with the client id "${this.clientId}" (two units with the unit name "${this.settings.unit}"?)`;
-    this.log.warn({ clientId: this.clientId, times: this.takenOver.times }, 'mqtt: client id in use by another connection');
+    this.lastError =
+      `another client connected with the client id "${this.clientId}" (two units with the unit ` +
+      `name "${this.settings.unit}"?)`;
+    this.log.warn(
+      { clientId: this.clientId, times: this.takenOver.times },
+      'mqtt: client id in use by another connection',
+    );
   }
 
   private closed(): void {

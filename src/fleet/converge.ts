@@ -57,7 +57,10 @@ export class Converger {
   private applied: { brightness?: number | 'auto'; blank?: boolean; brightnessFor?: object; blankFor?: object } = {};
   private stopped = false;
 
-  constructor(private readonly io: ConvergeIo, private readonly stateDir: string | undefined) {}
+  constructor(
+    private readonly io: ConvergeIo,
+    private readonly stateDir: string | undefined,
+  ) {}
 
   /** The desired topics in merge order (the unit's groups, then its own); documents of other topics are forgotten. */
   topics(order: string[]): void {
@@ -85,7 +88,10 @@ export class Converger {
 
   converge(): void {
     if (this.stopped) return;
-    if (this.running) { this.again = true; return; }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
     this.running = (async () => {
       do {
         this.again = false;
@@ -93,7 +99,9 @@ export class Converger {
           this.io.ctx()?.log.warn({ err: err.message }, 'mqtt: desired state: convergence failed');
         });
       } while (this.again && !this.stopped);
-    })().finally(() => { this.running = undefined; });
+    })().finally(() => {
+      this.running = undefined;
+    });
   }
 
   stop(): void {
@@ -177,13 +185,17 @@ export class Converger {
     if (want.version === VERSION) return `version ${VERSION} running`;
     const updater = ctx.component(UPDATE);
     if (!updater) {
-      throw new Error(`"software": version ${want.version} wanted, ${VERSION} running, and this unit cannot update `
-        + 'itself: RAUC is not present (no /etc/rauc/system.conf)');
+      throw new Error(
+        `"software": version ${want.version} wanted, ${VERSION} running, and this unit cannot update ` +
+          'itself: RAUC is not present (no /etc/rauc/system.conf)',
+      );
     }
     if (record.software?.sha256 === want.sha256) {
       // Installed once already: installing it again would loop through reboots.
-      throw new Error(`"software": the bundle was installed, but the unit runs version ${VERSION}, not ${want.version} `
-        + '(it fell back, or the bundle carries another version)');
+      throw new Error(
+        `"software": the bundle was installed, but the unit runs version ${VERSION}, not ${want.version} ` +
+          '(it fell back, or the bundle carries another version)',
+      );
     }
     this.pending('software', `installing version ${want.version}`, this.merged().rev);
     await updater.update(want.url, want.sha256);
@@ -256,7 +268,10 @@ export class Converger {
     if (!ctx) return;
     const wait = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.min(this.retries, 8));
     this.retries++;
-    this.retryTimer = ctx.clock.setTimeout(() => { this.retryTimer = undefined; this.converge(); }, wait);
+    this.retryTimer = ctx.clock.setTimeout(() => {
+      this.retryTimer = undefined;
+      this.converge();
+    }, wait);
   }
 
   private clearRetry(): void {
@@ -270,7 +285,9 @@ export class Converger {
     if (this.stateDir) {
       try {
         r = JSON.parse(readFileSync(path.join(this.stateDir, RECORD_FILE), 'utf8')) as Partial<Applied>;
-      } catch { /* none yet, or damaged: applied afresh */ }
+      } catch {
+        /* none yet, or damaged: applied afresh */
+      }
     }
     const content = typeof r.content === 'object' && r.content !== null ? r.content : {};
     this.record = { config: r.config, software: r.software, content };

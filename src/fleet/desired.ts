@@ -18,10 +18,21 @@ const MAX_REV_CHARS = 64;
 const MAX_URL_CHARS = 2048;
 const MAX_VERSION_CHARS = 128;
 
-export interface DesiredConfig { url: string; sha256: string }
-export interface DesiredSoftware { version: string; url: string; sha256: string }
+export interface DesiredConfig {
+  url: string;
+  sha256: string;
+}
+export interface DesiredSoftware {
+  version: string;
+  url: string;
+  sha256: string;
+}
 /** One display's content with the document (topic and rev) it came from: applied once per rev. */
-export interface DesiredContent { query: string; topic: string; rev: string | null }
+export interface DesiredContent {
+  query: string;
+  topic: string;
+  rev: string | null;
+}
 
 export interface Desired {
   rev?: string;
@@ -43,7 +54,9 @@ const KNOWN = new Set(['rev', 'config', 'software', 'brightness', 'blank', 'cont
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 class Fault extends Error {}
-const fault = (field: string, message: string): never => { throw new Fault(`"${field}" ${message}`); };
+const fault = (field: string, message: string): never => {
+  throw new Fault(`"${field}" ${message}`);
+};
 
 function text(o: Record<string, unknown>, field: string, name: string, max: number): string {
   const v = o[name];
@@ -134,7 +147,11 @@ export function parseDesired(payload: Buffer): ParsedDesired {
   }
   const s = payload.toString('utf8');
   let o: unknown;
-  try { o = JSON.parse(s); } catch { return { ok: false, message: notJson(s) }; }
+  try {
+    o = JSON.parse(s);
+  } catch {
+    return { ok: false, message: notJson(s) };
+  }
   if (!isObj(o)) return { ok: false, message: 'the document must be a JSON object' };
   try {
     return { ok: true, doc: check(o) };

@@ -19,7 +19,9 @@ const MAX_PROBLEMS = 3;
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-interface BrightnessFacts { units?: Array<{ id: string; brightness: number; mode: string; blanked?: boolean }> }
+interface BrightnessFacts {
+  units?: Array<{ id: string; brightness: number; mode: string; blanked?: boolean }>;
+}
 
 /** The summary of `s`; `extra` (the update's state, the booted slot) is kept whole. */
 export function compactStatus(s: Status, extra: Record<string, unknown> = {}): string {
@@ -46,7 +48,9 @@ export function compactStatus(s: Status, extra: Record<string, unknown> = {}): s
       ...(blanked.has(d.unit) ? { blanked: true } : {}),
     })),
     brightness: brightness.map((u) => ({ id: u.id, percent: u.brightness, mode: u.mode })),
-    problems: s.problems.slice(0, MAX_PROBLEMS).map((p) => ({ source: p.source, message: cut(p.message, MESSAGE_CHARS) })),
+    problems: s.problems
+      .slice(0, MAX_PROBLEMS)
+      .map((p) => ({ source: p.source, message: cut(p.message, MESSAGE_CHARS) })),
     problemCount: s.problems.length,
   };
   let text = JSON.stringify(doc);
@@ -75,7 +79,10 @@ function updateSummary(u: UpdateStatus | undefined): Record<string, unknown> {
   };
 }
 
-/** On changes the retained status goes out at most this often (a fleet of 500 units changing at once stays 100 messages a second). */
+/**
+ * On changes the retained status goes out at most this often (a fleet of 500 units changing at once stays 100 messages
+ * a second).
+ */
 export const STATUS_MIN_GAP_MS = 5000;
 
 export interface StatusTarget {
@@ -83,7 +90,10 @@ export interface StatusTarget {
   send(doc: string): void;
 }
 
-/** When the summary goes out: on a change (what it says, not its clock) at most every STATUS_MIN_GAP_MS, and on every interval. */
+/**
+ * When the summary goes out: on a change (what it says, not its clock) at most every STATUS_MIN_GAP_MS, and on every
+ * interval.
+ */
 export class StatusPublisher {
   private interval: ReturnType<typeof setInterval> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -103,7 +113,10 @@ export class StatusPublisher {
   soon(): void {
     if (this.timer) return;
     const wait = Math.max(0, this.lastAt + STATUS_MIN_GAP_MS - Date.now());
-    this.timer = setTimeout(() => { this.timer = undefined; this.now(); }, wait);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.now();
+    }, wait);
   }
 
   /** Publishes now when the summary says something new, or `always`. */
@@ -111,7 +124,11 @@ export class StatusPublisher {
     const t = this.target();
     if (!t) return;
     let doc: string;
-    try { doc = compactStatus(t.status()); } catch { return; }
+    try {
+      doc = compactStatus(t.status());
+    } catch {
+      return;
+    }
     const said = doc.replace(/"(at|uptimeSeconds)":[^,]*,/g, '');
     if (!always && said === this.lastSaid) return;
     this.lastSaid = said;

@@ -29,15 +29,28 @@ import { RetainedLedger, retainedTopics } from './retained-topics.js';
 import { staleMessage } from './stale.js';
 
 interface Counters {
-  retained: number; stale: number; duplicates: number; notMine: number;
-  faulty: number; applied: number; shed: number; adminRefused: number;
+  retained: number;
+  stale: number;
+  duplicates: number;
+  notMine: number;
+  faulty: number;
+  applied: number;
+  shed: number;
+  adminRefused: number;
 }
 
 /**
  * A command waiting for the control path, and what settles its confirmation. `result`: its
  * confirmation as remembered for redeliveries; `took`: the control path took it (applied or refused).
  */
-interface Queued { query: string; id?: string; inumber?: string; settle(c: Confirmation): void; result?: Promise<Confirmation>; took?: boolean }
+interface Queued {
+  query: string;
+  id?: string;
+  inumber?: string;
+  settle(c: Confirmation): void;
+  result?: Promise<Confirmation>;
+  took?: boolean;
+}
 
 export class Fleet implements Component {
   readonly name = 'fleet';
@@ -48,14 +61,27 @@ export class Fleet implements Component {
   private readonly recent = new RecentCommands();
   /** The MQTT command the control path is applying now (one at a time). */
   private applying: Queued | undefined;
-  /** Each display's last command as the state changes told it: a new one is a command, the same one a ttl or a level's end. */
+  /**
+   * Each display's last command as the state changes told it: a new one is a command, the same one a ttl or a level's
+   * end.
+   */
   private readonly lastCommands = new Map<string, object>();
   private counters: Counters = {
-    retained: 0, stale: 0, duplicates: 0, notMine: 0, faulty: 0, applied: 0, shed: 0, adminRefused: 0,
+    retained: 0,
+    stale: 0,
+    duplicates: 0,
+    notMine: 0,
+    faulty: 0,
+    applied: 0,
+    shed: 0,
+    adminRefused: 0,
   };
   private readonly intake = new Intake<Queued>((q) => this.run(q));
   /** Admin commands: a lane and a rate of their own, so a flood of them neither delays commands nor fills memory. */
-  private readonly adminIn = new AdminIntake((topic, p) => this.admin(topic, p), (topic, p, reason, message) => this.adminShed(topic, p, reason, message));
+  private readonly adminIn = new AdminIntake(
+    (topic, p) => this.admin(topic, p),
+    (topic, p, reason, message) => this.adminShed(topic, p, reason, message),
+  );
   /** HTTP's windows, per command topic: `rateLimit` commands a second on each. */
   private readonly limiter = new RateLimiter(() => this.ctx?.config().rateLimit ?? Infinity);
   private shedLog: ((topic: string, reason: string) => void) | undefined;
@@ -63,7 +89,10 @@ export class Fleet implements Component {
   private unsubscribe: (() => void) | undefined;
   private ha: HomeAssistant | undefined;
   private readonly statusOut = new StatusPublisher(() => this.statusTarget());
-  /** Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect again. */
+  /**
+   * Counts of the links reloads replaced: /status and /metrics count since the start, across reloads that connect
+   * again.
+   */
   private carried = { messagesIn: 0, messagesOut: 0, reconnects: 0, reconnectAttempts: 0, dropped: 0 };
   /** The desired state: documents kept across reloads, its report published on the link of the moment. */
   private readonly desired: Converger;
@@ -73,20 +102,26 @@ export class Fleet implements Component {
   private ledger: RetainedLedger | undefined;
 
   constructor(private readonly stateDir?: string) {
-    this.desired = new Converger({
-      ctx: () => this.ctx,
-      publish: (doc) => {
-        if (this.link && this.topics) this.link.publish(this.topics.reported, doc, { retain: true });
+    this.desired = new Converger(
+      {
+        ctx: () => this.ctx,
+        publish: (doc) => {
+          if (this.link && this.topics) this.link.publish(this.topics.reported, doc, { retain: true });
+        },
+        changed: () => this.statusSoon(),
       },
-      changed: () => this.statusSoon(),
-    }, stateDir);
+      stateDir,
+    );
   }
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
     this.ledger = new RetainedLedger(this.stateDir, ctx.log);
     // One warning per topic per second at most, with the count: a flood must not fill the log.
-    this.shedLog = refusalLog(ctx.log, (topic, n, { kinds }) => [{ topic, shed: n, reasons: kinds }, `mqtt: ${n} commands shed on ${topic} (MLDS_BUSY)`]);
+    this.shedLog = refusalLog(ctx.log, (topic, n, { kinds }) => [
+      { topic, shed: n, reasons: kinds },
+      `mqtt: ${n} commands shed on ${topic} (MLDS_BUSY)`,
+    ]);
     // Wrong keys too: 60,000 of them, a line each, pushed shown.log's history out of logMaxMB.
     this.adminRefusedLog = refusalLog(ctx.log, (topic, n, { example }) => [
       { topic, refused: n, ...(example ? { example } : {}) },
@@ -118,7 +153,10 @@ export class Fleet implements Component {
     const next = ctx.config().mqtt!;
     if (JSON.stringify(next) === JSON.stringify(this.settings)) {
       // The physical units may have changed: Home Assistant hears of the MAIN displays now configured.
-      if (this.ha && this.link?.connectedNow()) { this.link.subscribe(this.ha.subscriptions()); this.ha.announce(this.link); }
+      if (this.ha && this.link?.connectedNow()) {
+        this.link.subscribe(this.ha.subscriptions());
+        this.ha.announce(this.link);
+      }
       if (this.link?.connectedNow()) this.sweep(this.link);
       this.statusSoon();
       // Displays may have come or gone: their desired content is a part now, or no longer.
@@ -160,20 +198,37 @@ export class Fleet implements Component {
     const c = this.carried;
     return {
       ...l,
-      ...(l ? {
-        reconnects: c.reconnects + l.reconnects,
-        reconnectAttempts: c.reconnectAttempts + l.reconnectAttempts,
-        messagesIn: c.messagesIn + l.messagesIn,
-        messagesOut: c.messagesOut + l.messagesOut,
-        confirmations: { ...l.confirmations, dropped: c.dropped + l.confirmations.dropped },
-      } : {}),
+      ...(l
+        ? {
+            reconnects: c.reconnects + l.reconnects,
+            reconnectAttempts: c.reconnectAttempts + l.reconnectAttempts,
+            messagesIn: c.messagesIn + l.messagesIn,
+            messagesOut: c.messagesOut + l.messagesOut,
+            confirmations: { ...l.confirmations, dropped: c.dropped + l.confirmations.dropped },
+          }
+        : {}),
       unit: s?.unit,
       prefix: s?.prefix,
       groups: s?.groups,
       homeAssistant: s?.homeAssistant,
-      ignored: { retained: this.counters.retained, stale: this.counters.stale, duplicates: this.counters.duplicates, notThisUnit: this.counters.notMine },
-      commands: { applied: this.counters.applied, faulty: this.counters.faulty, shed: this.counters.shed, waiting: this.intake.length },
-      admin: { run: this.adminIn.run, shed: this.adminIn.shed, waiting: this.adminIn.waiting, refused: this.counters.adminRefused },
+      ignored: {
+        retained: this.counters.retained,
+        stale: this.counters.stale,
+        duplicates: this.counters.duplicates,
+        notThisUnit: this.counters.notMine,
+      },
+      commands: {
+        applied: this.counters.applied,
+        faulty: this.counters.faulty,
+        shed: this.counters.shed,
+        waiting: this.intake.length,
+      },
+      admin: {
+        run: this.adminIn.run,
+        shed: this.adminIn.shed,
+        waiting: this.adminIn.waiting,
+        refused: this.counters.adminRefused,
+      },
       sessionExpiry: s?.sessionExpiry,
       desired: this.desired.status(),
     };
@@ -187,23 +242,29 @@ export class Fleet implements Component {
   private async connect(settings: MqttSettings): Promise<void> {
     const ctx = this.ctx!;
     this.settings = settings;
-    const topics = this.topics = topicsOf(settings);
+    const topics = (this.topics = topicsOf(settings));
     this.desired.topics(topics.desired);
     this.statusOut.every(settings.statusIntervalSeconds * 1000);
-    const ha = this.ha = settings.homeAssistant ? new HomeAssistant(ctx, settings, topics) : undefined;
-    const link: BrokerLink = new BrokerLink(settings, topics, ctx.log, {
-      connected: () => {
-        link.subscribe([...commandTopics(topics), ...topics.desired, ...(ha?.subscriptions() ?? [])]);
-        this.sweep(link);
-        // Fresh after every reconnect: the broker may have lost the retained copy. Discovery first:
-        // it publishes the light's state afresh, which the status then finds unchanged.
-        ha?.announce(link);
-        this.publishStatus(true);
-        this.desired.connected();
+    const ha = (this.ha = settings.homeAssistant ? new HomeAssistant(ctx, settings, topics) : undefined);
+    const link: BrokerLink = new BrokerLink(
+      settings,
+      topics,
+      ctx.log,
+      {
+        connected: () => {
+          link.subscribe([...commandTopics(topics), ...topics.desired, ...(ha?.subscriptions() ?? [])]);
+          this.sweep(link);
+          // Fresh after every reconnect: the broker may have lost the retained copy. Discovery first:
+          // it publishes the light's state afresh, which the status then finds unchanged.
+          ha?.announce(link);
+          this.publishStatus(true);
+          this.desired.connected();
+        },
+        message: (topic, payload, packet) => void this.message(topic, payload, packet),
+        stateChanged: () => this.statusSoon(),
       },
-      message: (topic, payload, packet) => void this.message(topic, payload, packet),
-      stateChanged: () => this.statusSoon(),
-    }, this.stateDir);
+      this.stateDir,
+    );
     this.link = link;
     await link.start();
   }
@@ -212,7 +273,10 @@ export class Fleet implements Component {
     const t = this.topics;
     if (!t || !this.ctx) return;
     // Desired state is retained by design: each document is the whole wish of its topic.
-    if (this.desired.handles(topic)) { this.desired.document(topic, payload); return; }
+    if (this.desired.handles(topic)) {
+      this.desired.document(topic, payload);
+      return;
+    }
     // Home Assistant's birth message may be retained; answering it again only re-sends discovery.
     if (packet.retain && topic !== HA_STATUS) {
       // A retained command would act again at every reconnect (ghost switching).
@@ -239,7 +303,9 @@ export class Fleet implements Component {
     if (!this.ctx) return;
     try {
       await answerAdmin(payload, this.ctx, {
-        link: () => this.link, topics: () => this.topics!, changed: () => this.statusSoon(),
+        link: () => this.link,
+        topics: () => this.topics!,
+        changed: () => this.statusSoon(),
         keyRefused: (cmd, req) => {
           this.counters.adminRefused++;
           this.adminRefusedLog?.(topic, undefined, `cmd ${cmd ?? 'none'}, req ${req ?? 'none'}`);
@@ -255,7 +321,12 @@ export class Fleet implements Component {
     this.shedLog?.(topic, reason);
     const { req, cmd } = adminIds(payload);
     // QoS 0, as a shed command's MLDS_BUSY: best effort under a flood.
-    if (this.link && this.topics) this.link.publish(this.topics.adminResult, JSON.stringify({ req, cmd, ok: false, code: 'MLDS_BUSY', message }), { retain: false, queued: true, qos: 0 });
+    if (this.link && this.topics)
+      this.link.publish(this.topics.adminResult, JSON.stringify({ req, cmd, ok: false, code: 'MLDS_BUSY', message }), {
+        retain: false,
+        queued: true,
+        qos: 0,
+      });
   }
 
   /**
@@ -265,7 +336,10 @@ export class Fleet implements Component {
   private command(topic: string, payload: Buffer, own: boolean): void {
     const ctx = this.ctx!;
     const p = parsePayload(payload);
-    if (!own && p.id !== undefined && !ctx.config().displayById.has(p.id)) { this.counters.notMine++; return; }
+    if (!own && p.id !== undefined && !ctx.config().displayById.has(p.id)) {
+      this.counters.notMine++;
+      return;
+    }
     // Every command addressed to the unit counts, as every HTTP request does.
     if (!this.limiter.take(topic)) {
       this.shed(topic, p, 'rate', `more than ${ctx.config().rateLimit} commands per second on ${topic} (rateLimit)`);
@@ -284,7 +358,8 @@ export class Fleet implements Component {
       const message = staleMessage(now - p.ts);
       ctx.log.warn({ id: p.id, inumber: p.inumber, ageMs: now - p.ts }, 'mqtt: stale command ignored');
       this.feedback(p.id, 0, p.inumber);
-      if (p.inumber !== undefined) this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_MQTT_STALE', message });
+      if (p.inumber !== undefined)
+        this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_MQTT_STALE', message });
       return;
     }
     const digest = p.id !== undefined && p.inumber !== undefined ? digestOf(payload) : undefined;
@@ -297,7 +372,9 @@ export class Fleet implements Component {
     }
     if (p.announce || p.readout) {
       // Words for the speech component: queued or refused at once, confirmed as a command is.
-      const c = p.announce ? announcementConfirmation(ctx, p.id!, p.inumber, p.announce) : readoutConfirmation(ctx, p.id!, p.inumber);
+      const c = p.announce
+        ? announcementConfirmation(ctx, p.id!, p.inumber, p.announce)
+        : readoutConfirmation(ctx, p.id!, p.inumber);
       if (c.confirm === 2) this.counters.faulty++;
       if (digest) this.recent.remember(p.id!, p.inumber!, digest, now, Promise.resolve(c), true);
       const display = ctx.config().displayById.get(p.id!);
@@ -306,9 +383,21 @@ export class Fleet implements Component {
       return;
     }
     let settle!: (c: Confirmation) => void;
-    const result = new Promise<Confirmation>((resolve) => { settle = resolve; });
-    if (!this.intake.offer({ query: p.query, id: p.id, inumber: p.inumber, settle, result: digest ? result : undefined }, payload.length)) {
-      this.shed(topic, p, 'queue', `${this.intake.length} commands are waiting for the control path; send it again shortly`);
+    const result = new Promise<Confirmation>((resolve) => {
+      settle = resolve;
+    });
+    if (
+      !this.intake.offer(
+        { query: p.query, id: p.id, inumber: p.inumber, settle, result: digest ? result : undefined },
+        payload.length,
+      )
+    ) {
+      this.shed(
+        topic,
+        p,
+        'queue',
+        `${this.intake.length} commands are waiting for the control path; send it again shortly`,
+      );
       return;
     }
     // A shed command is not remembered: sent again, it is tried again.
@@ -329,8 +418,19 @@ export class Fleet implements Component {
       this.counters.applied++;
       // Superseded content was executed: confirmed 1, with the message telling it was never on the panel.
       void r.written.then((o) => {
-        const message = o === 'not shown' ? 'not written to the display' : o === 'shown' ? shownMessage(this.ctx?.unitFor(r.displayId)?.compositor.textFits(), r.displayId) : o;
-        q.settle({ inumber: r.inumber ?? null, confirm: o === 'not shown' ? 0 : 1, id: r.displayId, code: null, message });
+        const message =
+          o === 'not shown'
+            ? 'not written to the display'
+            : o === 'shown'
+              ? shownMessage(this.ctx?.unitFor(r.displayId)?.compositor.textFits(), r.displayId)
+              : o;
+        q.settle({
+          inumber: r.inumber ?? null,
+          confirm: o === 'not shown' ? 0 : 1,
+          id: r.displayId,
+          code: null,
+          message,
+        });
       });
     } catch (err) {
       this.took(q, false);
@@ -338,7 +438,13 @@ export class Fleet implements Component {
       // Not stored, so not executed (the controller confirmed 0 to the feedback address too); not faulty.
       const unstored = e instanceof MldsError && e.code === 'MLDS_STATE_UNWRITABLE';
       if (!unstored) this.counters.faulty++;
-      q.settle({ inumber: q.inumber ?? null, confirm: unstored ? 0 : 2, id: q.id ?? null, code: e instanceof MldsError ? e.code : 'MLDS_INTERNAL', message: maskText(e.message) });
+      q.settle({
+        inumber: q.inumber ?? null,
+        confirm: unstored ? 0 : 2,
+        id: q.id ?? null,
+        code: e instanceof MldsError ? e.code : 'MLDS_INTERNAL',
+        message: maskText(e.message),
+      });
     } finally {
       this.applying = undefined;
     }
@@ -348,11 +454,14 @@ export class Fleet implements Component {
   private took(q: Queued, applied: boolean): void {
     if (q.took) return;
     q.took = true;
-    if (q.result && q.id !== undefined && q.inumber !== undefined) this.recent.taken(q.id, q.inumber, q.result, applied);
+    if (q.result && q.id !== undefined && q.inumber !== undefined)
+      this.recent.taken(q.id, q.inumber, q.result, applied);
     else if (applied && q.id !== undefined) this.recent.applied(q.id);
   }
 
-  /** Not applied: over the rate (`reason` rate) or beyond the intake (queue). Confirmed 0, counted, logged as counts. */
+  /**
+   * Not applied: over the rate (`reason` rate) or beyond the intake (queue). Confirmed 0, counted, logged as counts.
+   */
   private shed(topic: string, p: Parsed, reason: 'rate' | 'queue', message: string): void {
     this.counters.shed++;
     countCommand('mqtt', 'busy');
@@ -361,7 +470,8 @@ export class Fleet implements Component {
     // QoS 0, as the unit's own reading under a flood is best effort: a PUBACK for each of 100,000
     // sheds came back in bursts of thousands, and MQTT.js takes the packets of a socket read one
     // array shift at a time (1.7 s for one read).
-    if (p.inumber !== undefined) this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_BUSY', message }, 0);
+    if (p.inumber !== undefined)
+      this.reply({ inumber: p.inumber, confirm: 0, id: p.id ?? null, code: 'MLDS_BUSY', message }, 0);
   }
 
   /** The HTTP feedback address hears of what never reached the control path too. */
@@ -371,12 +481,20 @@ export class Fleet implements Component {
   }
 
   private reply(c: Confirmation & { cmd?: string | null }, qos: 0 | 1 = 1): void {
-    if (this.link && this.topics) this.link.publish(this.topics.confirm, JSON.stringify(c), { retain: false, queued: true, qos });
+    if (this.link && this.topics)
+      this.link.publish(this.topics.confirm, JSON.stringify(c), { retain: false, queued: true, qos });
   }
 
   /** Clears what was retained under names the unit no longer has (a rename, a display removed). */
   private sweep(link: BrokerLink): void {
-    if (this.settings && this.ctx) this.ledger?.sweep(link, retainedTopics(this.settings, this.ctx.config().units.map((u) => u.displayIds[0]!)));
+    if (this.settings && this.ctx)
+      this.ledger?.sweep(
+        link,
+        retainedTopics(
+          this.settings,
+          this.ctx.config().units.map((u) => u.displayIds[0]!),
+        ),
+      );
   }
 
   private statusSoon(): void {
@@ -387,9 +505,14 @@ export class Fleet implements Component {
     this.statusOut.now(always);
   }
 
-  /** Where the summary goes now, and the status it is made from (Home Assistant's states go with each look); undefined while offline. */
+  /**
+   * Where the summary goes now, and the status it is made from (Home Assistant's states go with each look); undefined
+   * while offline.
+   */
   private statusTarget(): StatusTarget | undefined {
-    const link = this.link, topics = this.topics, ctx = this.ctx;
+    const link = this.link,
+      topics = this.topics,
+      ctx = this.ctx;
     if (!ctx || !link?.connectedNow() || !topics) return undefined;
     this.ha?.publishStates(link);
     return { status: () => ctx.status(), send: (doc) => link.publish(topics.status, doc, { retain: true }) };

@@ -21,13 +21,22 @@ import type { Topics } from './topics.js';
 export const HA_STATUS = 'homeassistant/status';
 
 /** An entity id's object part: Home Assistant's own slug (lower case letters, digits, `_`). */
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/_+/g, '_').replace(/^_|_$/g, '') || 'mlds';
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_|_$/g, '') || 'mlds';
 
 export class HomeAssistant {
   /** The state payload last published per MAIN id: published again only when it differs. */
   private readonly published = new Map<string, string>();
 
-  constructor(private readonly ctx: RuntimeContext, private readonly s: MqttSettings, private readonly topics: Topics) {}
+  constructor(
+    private readonly ctx: RuntimeContext,
+    private readonly s: MqttSettings,
+    private readonly topics: Topics,
+  ) {}
 
   /** MAIN display ids of the physical units, in configuration order. */
   private mains(): string[] {
@@ -70,8 +79,12 @@ export class HomeAssistant {
       brightness_scale: 100,
       qos: 1,
       device: {
-        identifiers: [`mlds_${this.s.unit}`], name: this.s.unit, manufacturer: 'mlds', model: 'display controller',
-        sw_version: VERSION, configuration_url: this.infoUrl(),
+        identifiers: [`mlds_${this.s.unit}`],
+        name: this.s.unit,
+        manufacturer: 'mlds',
+        model: 'display controller',
+        sw_version: VERSION,
+        configuration_url: this.infoUrl(),
       },
       origin: { name: 'mlds', sw_version: VERSION },
     };
@@ -92,7 +105,11 @@ export class HomeAssistant {
   publishStates(link: BrokerLink): void {
     const b = this.brightness();
     for (const u of b?.status().units ?? []) {
-      const state = JSON.stringify({ state: u.blanked ? 'OFF' : 'ON', brightness: u.brightness, color_mode: 'brightness' });
+      const state = JSON.stringify({
+        state: u.blanked ? 'OFF' : 'ON',
+        brightness: u.brightness,
+        color_mode: 'brightness',
+      });
       if (this.published.get(u.id) === state || !link.connectedNow()) continue;
       this.published.set(u.id, state);
       link.publish(`${this.base(u.id)}/state`, state, { retain: true });
@@ -107,11 +124,18 @@ export class HomeAssistant {
     const id = this.mains().find((m) => topic === `${this.base(m)}/set`)!;
     const b = this.brightness();
     let cmd: { state?: unknown; brightness?: unknown } = {};
-    try { cmd = JSON.parse(payload.toString()) as typeof cmd; } catch { /* refused below */ }
+    try {
+      cmd = JSON.parse(payload.toString()) as typeof cmd;
+    } catch {
+      /* refused below */
+    }
     const level = cmd?.brightness;
     const state = cmd?.state;
     const refuse = (why: string) => {
-      this.ctx.log.warn({ id, payload: payload.toString().slice(0, 200) }, `mqtt: Home Assistant command not taken: ${why}`);
+      this.ctx.log.warn(
+        { id, payload: payload.toString().slice(0, 200) },
+        `mqtt: Home Assistant command not taken: ${why}`,
+      );
       // Home Assistant shows what it asked for until it hears otherwise: the state as it is, again.
       this.published.delete(id);
       this.publishStates(link);
@@ -123,7 +147,8 @@ export class HomeAssistant {
       return this.publishStates(link);
     }
     if (level !== undefined) {
-      if (typeof level !== 'number' || !Number.isInteger(level) || level < 1 || level > 100) return refuse('"brightness" must be an integer 1..100');
+      if (typeof level !== 'number' || !Number.isInteger(level) || level < 1 || level > 100)
+        return refuse('"brightness" must be an integer 1..100');
       // A unit without sensorBrightness follows its schedule; it is switched on, its level stays.
       if (!this.ctx.config().displayById.get(id)?.sensorBrightness) {
         await b.setBlank([id], false);

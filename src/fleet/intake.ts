@@ -20,7 +20,11 @@ export class Intake<T> {
   private draining = false;
 
   /** `run` takes one command through the control path; the next starts when it resolves. */
-  constructor(private readonly run: (item: T) => Promise<void>, private readonly limit = INTAKE_LIMIT, private readonly maxBytes = INTAKE_BYTES) {}
+  constructor(
+    private readonly run: (item: T) => Promise<void>,
+    private readonly limit = INTAKE_LIMIT,
+    private readonly maxBytes = INTAKE_BYTES,
+  ) {}
 
   /** Queues `item` of `bytes`; false when the queue is full (the caller sheds it). */
   offer(item: T, bytes: number): boolean {
@@ -41,7 +45,11 @@ export class Intake<T> {
       let slice = performance.now();
       for (let w = this.waiting.shift(); w !== undefined; w = this.waiting.shift()) {
         this.bytes -= w.bytes;
-        try { await this.run(w.item); } catch { /* run reports its own failures */ }
+        try {
+          await this.run(w.item);
+        } catch {
+          /* run reports its own failures */
+        }
         if (performance.now() - slice >= SLICE_MS) {
           await turn();
           slice = performance.now();

@@ -8,7 +8,9 @@ const MAX_ADDRESSES = 4;
 const MAX_GROUPS = 8;
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-interface FleetFacts { groups?: string[] }
+interface FleetFacts {
+  groups?: string[];
+}
 
 export function inventory(s: Status): Record<string, unknown> {
   const addresses = s.identity.addresses;
@@ -17,7 +19,9 @@ export function inventory(s: Status): Record<string, unknown> {
   return {
     host: {
       hostname: cut(s.identity.hostname, 64),
-      addresses: addresses.slice(0, MAX_ADDRESSES).map((a) => ({ interface: cut(a.interface, 16), address: a.address, mac: a.mac })),
+      addresses: addresses
+        .slice(0, MAX_ADDRESSES)
+        .map((a) => ({ interface: cut(a.interface, 16), address: a.address, mac: a.mac })),
       ...(addresses.length > MAX_ADDRESSES ? { addressesNotListed: addresses.length - MAX_ADDRESSES } : {}),
     },
     groups: groups.slice(0, MAX_GROUPS).map((g) => cut(g, 32)),

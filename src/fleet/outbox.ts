@@ -48,7 +48,11 @@ export class Outbox {
   sent = 0;
 
   /** `client`: the connection while it is up, else undefined; `onError`: a publish the broker refused. */
-  constructor(private readonly log: Logger, private readonly client: () => MqttClient | undefined, private readonly onError: (message: string) => void = () => {}) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly client: () => MqttClient | undefined,
+    private readonly onError: (message: string) => void = () => {},
+  ) {}
 
   /**
    * Publishes now when connected and the socket takes it, after what waits; otherwise `queued`
@@ -77,7 +81,10 @@ export class Outbox {
       const now = Date.now();
       if (now - this.droppedLoggedAt >= DROP_LOG_MS) {
         this.droppedLoggedAt = now;
-        this.log.warn({ queueLimit: QUEUE_LIMIT, dropped: this.dropped }, 'mqtt: confirmation dropped, the queue for the broker is full');
+        this.log.warn(
+          { queueLimit: QUEUE_LIMIT, dropped: this.dropped },
+          'mqtt: confirmation dropped, the queue for the broker is full',
+        );
       }
     }
   }
@@ -90,7 +97,10 @@ export class Outbox {
     if ((out?.writableLength ?? 0) <= SOCKET_LIMIT) return true;
     if (!this.waitingForDrain && out?.once) {
       this.waitingForDrain = true;
-      out.once('drain', () => { this.waitingForDrain = false; this.flush(); });
+      out.once('drain', () => {
+        this.waitingForDrain = false;
+        this.flush();
+      });
     }
     return false;
   }
@@ -139,14 +149,20 @@ export class Outbox {
     }
   }
 
-  /** Publishes at QoS 1 and resolves once the broker acknowledged it, or false after `timeoutMs`: a reply that must be out before the unit restarts. */
+  /**
+   * Publishes at QoS 1 and resolves once the broker acknowledged it, or false after `timeoutMs`: a reply that must be
+   * out before the unit restarts.
+   */
   publishAcked(topic: string, payload: string, timeoutMs = 3000): Promise<boolean> {
     const c = this.client();
     if (!c) return Promise.resolve(false);
     this.sent++;
     return new Promise((resolve) => {
       const t = setTimeout(() => resolve(false), timeoutMs);
-      c.publish(topic, payload, { qos: 1, retain: false }, (err) => { clearTimeout(t); resolve(!err); });
+      c.publish(topic, payload, { qos: 1, retain: false }, (err) => {
+        clearTimeout(t);
+        resolve(!err);
+      });
     });
   }
 
@@ -168,6 +184,12 @@ export class Outbox {
   }
 
   counts(): { queued: number; dropped: number; unacknowledged: number; givenUp: number; qos0: number } {
-    return { queued: this.queue.length, dropped: this.dropped, unacknowledged: this.unacked.size, givenUp: this.givenUp, qos0: this.qos0 };
+    return {
+      queued: this.queue.length,
+      dropped: this.dropped,
+      unacknowledged: this.unacked.size,
+      givenUp: this.givenUp,
+      qos0: this.qos0,
+    };
   }
 }

@@ -16,7 +16,15 @@ export const MAX_PAYLOAD = 64 * 1024;
 export const MAX_AGE_MS = 60_000;
 
 export type Parsed =
-  | { ok: true; query: string; id?: string; inumber?: string; ts?: number; announce?: { text: string; priority: boolean }; readout?: true }
+  | {
+      ok: true;
+      query: string;
+      id?: string;
+      inumber?: string;
+      ts?: number;
+      announce?: { text: string; priority: boolean };
+      readout?: true;
+    }
   | { ok: false; code: 'MLDS_MQTT_PAYLOAD' | 'MLDS_MQTT_TOO_LARGE'; message: string; id?: string; inumber?: string };
 
 /** JSON fields passed on as query values of the same name. */
@@ -24,9 +32,18 @@ const PLAIN = ['id', 'layout', 'inumber', 'keep', 'priority', 'expires'] as cons
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function parsePayload(payload: Buffer): Parsed {
-  if (payload.length > MAX_PAYLOAD) return { ok: false, code: 'MLDS_MQTT_TOO_LARGE', message: `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken` };
+  if (payload.length > MAX_PAYLOAD)
+    return {
+      ok: false,
+      code: 'MLDS_MQTT_TOO_LARGE',
+      message: `the payload is ${payload.length} bytes; at most ${MAX_PAYLOAD} are taken`,
+    };
   let text: string;
-  try { text = utf8.decode(payload).trim(); } catch { return bad('the payload is not valid UTF-8'); }
+  try {
+    text = utf8.decode(payload).trim();
+  } catch {
+    return bad('the payload is not valid UTF-8');
+  }
   if (text === '') return bad('the payload is empty');
   return text.startsWith('{') ? fromJson(text) : fromQuery(text);
 }
@@ -53,12 +70,16 @@ function fromQuery(text: string): Parsed {
 
 function fromJson(text: string): Parsed {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch { return bad(notJson(text)); }
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return bad(notJson(text));
+  }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return bad('the payload must be a JSON object');
   const o = doc as Record<string, unknown>;
   const id = scalar(o.id);
   const inumber = scalar(o.inumber);
-  if ('cmd' in o) return bad('admin commands are taken only from the unit\'s own admin topic', id, inumber);
+  if ('cmd' in o) return bad("admin commands are taken only from the unit's own admin topic", id, inumber);
   if ('announce' in o) return announcement(o, id, inumber);
   if ('readout' in o) return readout(o, id, inumber);
   const params = new URLSearchParams();
@@ -69,14 +90,17 @@ function fromJson(text: string): Parsed {
     params.append(name, v);
   }
   if (o.areas !== undefined) {
-    if (typeof o.areas !== 'object' || o.areas === null || Array.isArray(o.areas)) return bad('"areas" must be an object of area ids and values', id, inumber);
+    if (typeof o.areas !== 'object' || o.areas === null || Array.isArray(o.areas))
+      return bad('"areas" must be an object of area ids and values', id, inumber);
     for (const [area, value] of Object.entries(o.areas)) {
       const v = scalar(value);
       if (v === undefined) return bad(`"areas.${area}" must be a string or a number`, id, inumber);
       params.append(area, v);
     }
   }
-  const unknown = Object.keys(o).filter((k) => !(PLAIN as readonly string[]).includes(k) && k !== 'areas' && k !== 'ts');
+  const unknown = Object.keys(o).filter(
+    (k) => !(PLAIN as readonly string[]).includes(k) && k !== 'areas' && k !== 'ts',
+  );
   if (unknown.length) return bad(`unknown field "${unknown[0]}" (areas go inside "areas")`, id, inumber);
   let ts: number | undefined;
   if (o.ts !== undefined) {

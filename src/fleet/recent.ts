@@ -48,7 +48,14 @@ export class RecentCommands {
   }
 
   /** A command waiting for the control path (`taken`: decided at once, as an announcement is). */
-  remember(id: string, inumber: string, digest: string, now: number, result: Promise<Confirmation>, taken = false): void {
+  remember(
+    id: string,
+    inumber: string,
+    digest: string,
+    now: number,
+    result: Promise<Confirmation>,
+    taken = false,
+  ): void {
     const key = keyOf(id, inumber);
     // Deleted first, so the newest use of an inumber is the last to leave.
     this.seen.delete(key);
@@ -71,7 +78,10 @@ export class RecentCommands {
     if (s?.result === result) s.taken = this.count(id);
   }
 
-  /** Forgets the command remembered with `result`: it was refused without being acted on, so sent again it is tried again. */
+  /**
+   * Forgets the command remembered with `result`: it was refused without being acted on, so sent again it is tried
+   * again.
+   */
   forget(id: string, inumber: string, result: Promise<Confirmation>): void {
     const key = keyOf(id, inumber);
     if (this.seen.get(key)?.result === result) this.seen.delete(key);

@@ -5,7 +5,10 @@
 // `converged`: every part ok;
 // `digest`: the running configuration's digest; `at`: when it was decided (ISO time).
 
-export interface Part { state: 'ok' | 'pending' | 'failed'; message: string }
+export interface Part {
+  state: 'ok' | 'pending' | 'failed';
+  message: string;
+}
 
 export interface Reported {
   rev: string | null;
@@ -20,7 +23,11 @@ export interface Reported {
 const MAX_MESSAGE = 500;
 
 export function reportOf(
-  rev: string | undefined, revs: Reported['revs'], parts: { [part: string]: Part }, digest: string | null, at: Date,
+  rev: string | undefined,
+  revs: Reported['revs'],
+  parts: { [part: string]: Part },
+  digest: string | null,
+  at: Date,
 ): Reported {
   const kept: { [part: string]: Part } = {};
   for (const [name, p] of Object.entries(parts)) {

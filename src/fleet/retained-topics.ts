@@ -20,7 +20,10 @@ const MAX_TOPICS = 4096;
  * availability and reported documents, and with Home Assistant each light's discovery and state
  * (home-assistant.ts). Discovery topic parts are reduced to `[a-zA-Z0-9_-]` as there.
  */
-export function retainedTopics(s: Pick<MqttSettings, 'prefix' | 'unit' | 'homeAssistant'>, mains: readonly string[]): string[] {
+export function retainedTopics(
+  s: Pick<MqttSettings, 'prefix' | 'unit' | 'homeAssistant'>,
+  mains: readonly string[],
+): string[] {
   const unit = `${s.prefix}/${s.unit}`;
   const topics = [`${unit}/status`, `${unit}/availability`, `${unit}/reported`];
   if (s.homeAssistant) {
@@ -41,21 +44,30 @@ export class RetainedLedger {
   private published: Set<string>;
   private readonly file: string | undefined;
 
-  constructor(stateDir: string | undefined, private readonly log: Logger) {
+  constructor(
+    stateDir: string | undefined,
+    private readonly log: Logger,
+  ) {
     this.file = stateDir === undefined ? undefined : path.join(stateDir, RETAINED_FILE);
     this.published = new Set(this.read());
   }
 
-  /** Clears (empty retained, queued until the link is up) every topic published before and not in `now`; remembers `now`. */
+  /**
+   * Clears (empty retained, queued until the link is up) every topic published before and not in `now`; remembers
+   * `now`.
+   */
   sweep(link: Publisher, now: readonly string[]): string[] {
     const keep = new Set(now);
     const gone = [...this.published].filter((t) => !keep.has(t));
     for (const t of gone) link.publish(t, '', { retain: true, queued: true });
-    if (gone.length) this.log.info({ topics: gone.slice(0, 20), count: gone.length }, 'mqtt: retained topics of old names cleared');
+    if (gone.length)
+      this.log.info({ topics: gone.slice(0, 20), count: gone.length }, 'mqtt: retained topics of old names cleared');
     const changed = gone.length > 0 || now.some((t) => !this.published.has(t));
     this.published = keep;
     if (changed && this.file) {
-      writeFileAtomic(this.file, JSON.stringify({ topics: [...keep] })).catch((err: Error) => this.log.warn({ file: this.file, err: err.message }, 'mqtt: the list of retained topics could not be kept'));
+      writeFileAtomic(this.file, JSON.stringify({ topics: [...keep] })).catch((err: Error) =>
+        this.log.warn({ file: this.file, err: err.message }, 'mqtt: the list of retained topics could not be kept'),
+      );
     }
     return gone;
   }
@@ -66,7 +78,9 @@ export class RetainedLedger {
       const saved = JSON.parse(readFileSync(this.file, 'utf8')) as { topics?: unknown };
       if (!Array.isArray(saved.topics)) return [];
       // Only topics a unit could have published: no wildcard, nothing empty.
-      return saved.topics.filter((t): t is string => typeof t === 'string' && t !== '' && !/[#+\0]/.test(t) && t.length < 1024).slice(0, MAX_TOPICS);
+      return saved.topics
+        .filter((t): t is string => typeof t === 'string' && t !== '' && !/[#+\0]/.test(t) && t.length < 1024)
+        .slice(0, MAX_TOPICS);
     } catch {
       return [];
     }

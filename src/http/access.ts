@@ -59,13 +59,22 @@ function guard(path: string, access: Access, api: ServiceApi, views: ViewTokens 
 }
 
 /** Why a request to a route of `access` carrying the key `given()` is refused, or undefined when it may pass. */
-export function keyRefusal(sec: ServiceConfig['security'], access: Access, given: () => string, viewing: () => boolean, path: string): [ErrorCode, string] | undefined {
+export function keyRefusal(
+  sec: ServiceConfig['security'],
+  access: Access,
+  given: () => string,
+  viewing: () => boolean,
+  path: string,
+): [ErrorCode, string] | undefined {
   if (!sec || !(sec.apiKey || sec.adminKey)) return undefined;
   const key = given();
   const isAdmin = sameKey(key, sec.adminKey);
   if (access === 'admin' && sec.adminKey && !isAdmin) return ['MLDS_FORBIDDEN', `${path} needs the admin key`];
   if (sec.apiKey && !isAdmin && !sameKey(key, sec.apiKey) && !viewing()) {
-    return ['MLDS_UNAUTHORIZED', key ? 'the API key is wrong' : 'an API key is required (key query value or X-API-Key header)'];
+    return [
+      'MLDS_UNAUTHORIZED',
+      key ? 'the API key is wrong' : 'an API key is required (key query value or X-API-Key header)',
+    ];
   }
   return undefined;
 }

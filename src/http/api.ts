@@ -20,7 +20,10 @@ export interface ServiceApi {
   status(): Status;
   /** Loads config.json again; rejects with MldsError MLDS_CONFIG_INVALID when it has faults (the running one stays). */
   reload(): Promise<ReloadReport>;
-  /** A running capability by its key, as the key's type (routes such as /identify and /brightness drive one); undefined when not configured. */
+  /**
+   * A running capability by its key, as the key's type (routes such as /identify and /brightness drive one); undefined
+   * when not configured.
+   */
   component<T>(key: CapabilityKey<T>): T | undefined;
   /** Downloads, checks and swaps in a configuration archive, then reloads; nothing changes on any failure. */
   loadConfig(url: string, sha256?: string): Promise<ArchiveLoadReport>;

@@ -37,7 +37,11 @@ export interface HttpApp {
 }
 
 export function createApp(
-  api: ServiceApi, log: HttpLog, live = new LiveViews(), views = new ViewTokens(), shots = new Screenshots(),
+  api: ServiceApi,
+  log: HttpLog,
+  live = new LiveViews(),
+  views = new ViewTokens(),
+  shots = new Screenshots(),
 ): HttpApp {
   const app = new Koa();
   // Behind no proxy on a display controller: the socket address is the client.

@@ -39,7 +39,10 @@ export class ConnectionSlots {
 
   constructor(
     private readonly limits: Pick<HttpLimits, 'maxConnections' | 'maxUnfinishedPerNetwork'>,
-    private readonly report: { closed(ip: string, network: string, reason: 'full' | 'network'): void; dropped(ip: string): void },
+    private readonly report: {
+      closed(ip: string, network: string, reason: 'full' | 'network'): void;
+      dropped(ip: string): void;
+    },
   ) {}
 
   /** Takes a slot for a new connection; false when it was closed because every slot has an answer pending. */
@@ -84,7 +87,7 @@ export class ConnectionSlots {
   private wait(slot: Slot): void {
     this.waiting.add(slot);
     let mates = this.waitingIn.get(slot.network);
-    if (!mates) this.waitingIn.set(slot.network, mates = new Set());
+    if (!mates) this.waitingIn.set(slot.network, (mates = new Set()));
     mates.add(slot);
   }
 
@@ -116,9 +119,20 @@ function peerOf(socket: Socket): string {
  * first applies the per-client share.
  */
 export function connectionSlots(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits): ConnectionSlots {
-  const made = refusalLog(log, (ip, n) => [{ ip, closed: n, limit: limits.maxConnections }, `connections closed to make room: ${n} from ${ip} (all ${limits.maxConnections} connections taken; these had waited longest on their headers)`]);
-  const share = refusalLog(log, (network, n) => [{ network, closed: n, limit: limits.maxUnfinishedPerNetwork }, `connections closed: ${n} from ${network} (a network holds at most ${limits.maxUnfinishedPerNetwork} connections waiting on their headers)`]);
-  const dropped = refusalLog(log, (ip, n) => [{ ip, dropped: n, limit: limits.maxConnections }, `connections refused: ${n} from ${ip} (all ${limits.maxConnections} connections have an answer pending)`]);
+  const made = refusalLog(log, (ip, n) => [
+    { ip, closed: n, limit: limits.maxConnections },
+    `connections closed to make room: ${n} from ${ip} (all ${limits.maxConnections} connections taken; these had ` +
+      `waited longest on their headers)`,
+  ]);
+  const share = refusalLog(log, (network, n) => [
+    { network, closed: n, limit: limits.maxUnfinishedPerNetwork },
+    `connections closed: ${n} from ${network} (a network holds at most ${limits.maxUnfinishedPerNetwork} ` +
+      `connections waiting on their headers)`,
+  ]);
+  const dropped = refusalLog(log, (ip, n) => [
+    { ip, dropped: n, limit: limits.maxConnections },
+    `connections refused: ${n} from ${ip} (all ${limits.maxConnections} connections have an answer pending)`,
+  ]);
   const slots = new ConnectionSlots(limits, {
     closed: (ip, network, reason) => (reason === 'full' ? made(ip) : share(network)),
     dropped,

@@ -13,7 +13,9 @@ import type { Context, Middleware } from 'koa';
  * Other spellings of the path (`/MLDS`, `/mlds/`) reach the same route through koa.
  */
 export function earlyListener(
-  app: Koa, before: readonly Middleware[], route: (path: string) => readonly Middleware[] | undefined,
+  app: Koa,
+  before: readonly Middleware[],
+  route: (path: string) => readonly Middleware[] | undefined,
 ): RequestListener {
   const koa = app.callback();
   const chains = new Map<string, readonly Middleware[]>();
@@ -33,7 +35,9 @@ export function earlyListener(
     const ctx = app.createContext(req, res);
     // As koa: a request no middleware answers is a 404.
     res.statusCode = 404;
-    run(chain, 0, ctx).then(() => send(ctx)).catch((err: Error) => ctx.onerror(err));
+    run(chain, 0, ctx)
+      .then(() => send(ctx))
+      .catch((err: Error) => ctx.onerror(err));
   };
 }
 

@@ -47,7 +47,10 @@ export function httpsComponent(deps: HttpsDeps): HttpsComponent {
     protect(s, ctx.log, limits, false, app.refusals);
     // A handshake that fails (plain HTTP sent to this port, an old client) is routine; count it, do not log each.
     const failed = refusalLog(ctx.log, (ip, n) => [{ ip, failed: n }, `TLS handshakes failed: ${n} from ${ip}`]);
-    s.on('tlsClientError', (_err, socket) => { failed(socket.remoteAddress ?? 'unknown'); socket.destroy(); });
+    s.on('tlsClientError', (_err, socket) => {
+      failed(socket.remoteAddress ?? 'unknown');
+      socket.destroy();
+    });
     port = await listen(s, cfg.port, deps.host);
     server = s;
     pair = next;

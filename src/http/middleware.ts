@@ -41,9 +41,15 @@ export function sendError(ctx: Context, code: ErrorCode, message: string, extra:
 }
 
 /** The code, message and extra fields an error thrown by a handler is answered with (MLDS_INTERNAL when unexpected). */
-export function errorAnswer(err: unknown): { code: ErrorCode; message: string; extra: Record<string, unknown> } | undefined {
+export function errorAnswer(
+  err: unknown,
+): { code: ErrorCode; message: string; extra: Record<string, unknown> } | undefined {
   if (!(err instanceof MldsError)) return undefined;
-  return { code: err.code, message: maskText(err.message), extra: { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) } };
+  return {
+    code: err.code,
+    message: maskText(err.message),
+    extra: { ...(err.field !== undefined ? { field: err.field } : {}), ...(err.details ?? {}) },
+  };
 }
 
 /**
@@ -55,7 +61,8 @@ export function errors(log: HttpLog, refusals?: Refusals) {
     const started = performance.now();
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) sendError(ctx, 'MLDS_NOT_FOUND', `no such path: ${maskUrl(ctx.path)}`);
+      if (ctx.status === 404 && ctx.body === undefined)
+        sendError(ctx, 'MLDS_NOT_FOUND', `no such path: ${maskUrl(ctx.path)}`);
     } catch (err) {
       const known = errorAnswer(err);
       if (known) {
@@ -70,7 +77,18 @@ export function errors(log: HttpLog, refusals?: Refusals) {
       refusals.logged(ctx.ip, ctx.status, `${ctx.method} ${maskUrl(ctx.url)}`);
     }
     // Headers (X-API-Key) are never logged; the URL's credentials are masked.
-    if (!ctx.state.quiet) log.info({ method: ctx.method, url: maskUrl(ctx.url), status: ctx.status, ms: +(performance.now() - started).toFixed(2), ip: ctx.ip, ...(ctx.state.logged as object | undefined) }, 'request');
+    if (!ctx.state.quiet)
+      log.info(
+        {
+          method: ctx.method,
+          url: maskUrl(ctx.url),
+          status: ctx.status,
+          ms: +(performance.now() - started).toFixed(2),
+          ip: ctx.ip,
+          ...(ctx.state.logged as object | undefined),
+        },
+        'request',
+      );
   };
 }
 
@@ -89,7 +107,10 @@ export function onlyGetAndHead() {
  * to tune. Refused requests are not logged one by one (refusals.ts).
  */
 export function rateLimit(perSecond: () => number, log?: HttpLog, limiter = new RateLimiter(perSecond)) {
-  const count = refusalLog(log, (ip, n) => [{ ip, refused: n, limit: perSecond() }, `rate limited: ${n} requests from ${ip}`]);
+  const count = refusalLog(log, (ip, n) => [
+    { ip, refused: n, limit: perSecond() },
+    `rate limited: ${n} requests from ${ip}`,
+  ]);
   return async (ctx: Context, next: Next) => {
     if (!limiter.take(ctx.ip)) {
       ctx.set('Retry-After', '1');

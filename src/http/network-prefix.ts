@@ -14,7 +14,17 @@ export function networkPrefix(ip: string): string {
   const bare = v4.split('%')[0];
   const gap = bare.indexOf('::');
   const head = (gap < 0 ? bare : bare.slice(0, gap)).split(':').filter((g) => g !== '');
-  const tail = gap < 0 ? [] : bare.slice(gap + 2).split(':').filter((g) => g !== '');
-  const groups = gap < 0 ? head : [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail];
-  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(':')}::/64`;
+  const tail =
+    gap < 0
+      ? []
+      : bare
+          .slice(gap + 2)
+          .split(':')
+          .filter((g) => g !== '');
+  const groups =
+    gap < 0 ? head : [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (parseInt(g, 16) || 0).toString(16))
+    .join(':')}::/64`;
 }

@@ -6,7 +6,11 @@ import { refusalLog, type WarnLog } from '../log/refusal-log.js';
  * faulty control message (400) and a wrong key (401, 403) stay one line each: the TPCM's
  * faults and the audit trail of keys tried (the rate limit bounds both).
  */
-const REFUSED: ReadonlySet<string> = new Set<ErrorCode>(['MLDS_NOT_FOUND', 'MLDS_METHOD_NOT_ALLOWED', 'MLDS_TOO_MANY_STREAMS']);
+const REFUSED: ReadonlySet<string> = new Set<ErrorCode>([
+  'MLDS_NOT_FOUND',
+  'MLDS_METHOD_NOT_ALLOWED',
+  'MLDS_TOO_MANY_STREAMS',
+]);
 
 export function isRefusal(code: unknown): boolean {
   return typeof code === 'string' && REFUSED.has(code);
@@ -22,10 +26,15 @@ export class Refusals {
   private readonly count: (ip: string, kind?: string, example?: string) => void;
 
   /** `take` counts a request of `ip` in its rate window (RateLimiter.take). */
-  constructor(private readonly take: (ip: string) => boolean, log?: WarnLog) {
+  constructor(
+    private readonly take: (ip: string) => boolean,
+    log?: WarnLog,
+  ) {
     this.count = refusalLog(log, (ip, n, { kinds, example }) => [
       { ip, refused: n, statuses: kinds, ...(example ? { example } : {}) },
-      `refused: ${n} requests from ${ip} (${Object.entries(kinds).map(([s, k]) => `${s} x${k}`).join(', ')})`,
+      `refused: ${n} requests from ${ip} (${Object.entries(kinds)
+        .map(([s, k]) => `${s} x${k}`)
+        .join(', ')})`,
     ]);
   }
 

@@ -79,7 +79,10 @@ export class Screenshots {
     }
   }
 
-  /** The image of the display's current frame. Throws MldsError MLDS_UNAVAILABLE when there is none yet or too many wait. */
+  /**
+   * The image of the display's current frame. Throws MldsError MLDS_UNAVAILABLE when there is none yet or too many
+   * wait.
+   */
   get(req: ShotRequest): Promise<Buffer> {
     const frame = req.latest();
     if (!frame) throw new MldsError('MLDS_UNAVAILABLE', `display "${req.displayId}" has no frame yet`);
@@ -92,11 +95,19 @@ export class Screenshots {
     if (this.running.size >= this.maxConcurrent && this.queue.size >= this.maxQueued) {
       this.counts.refused++;
       screenshotTotals.refused++;
-      throw new MldsError('MLDS_UNAVAILABLE', `${this.queue.size} screenshots are waiting to be encoded; retry shortly`, undefined, { retryAfter: 1 });
+      throw new MldsError(
+        'MLDS_UNAVAILABLE',
+        `${this.queue.size} screenshots are waiting to be encoded; retry shortly`,
+        undefined,
+        { retryAfter: 1 },
+      );
     }
     let resolve!: (b: Buffer) => void;
     let reject!: (e: unknown) => void;
-    const promise = new Promise<Buffer>((res, rej) => { resolve = res; reject = rej; });
+    const promise = new Promise<Buffer>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
     this.queue.set(key, { key, request: req, promise, resolve, reject });
     this.pump();
     return promise;
@@ -122,24 +133,35 @@ export class Screenshots {
       const [key, job] = this.queue.entries().next().value as [string, Job];
       this.queue.delete(key);
       const frame = job.request.latest();
-      if (!frame) { job.reject(new MldsError('MLDS_UNAVAILABLE', `display "${job.request.displayId}" has no frame any more`)); continue; }
+      if (!frame) {
+        job.reject(new MldsError('MLDS_UNAVAILABLE', `display "${job.request.displayId}" has no frame any more`));
+        continue;
+      }
       const done = this.finished.get(frame)?.get(key);
-      if (done) { job.resolve(done); continue; }
+      if (done) {
+        job.resolve(done);
+        continue;
+      }
       job.frame = frame;
       this.running.add(job);
       this.counts.encodes++;
       screenshotTotals.encodes++;
       this.counts.peakRunning = Math.max(this.counts.peakRunning, this.running.size);
       const { width, height, format } = job.request;
-      this.encode(frame, width, height, format).then((image) => {
-        let byKey = this.finished.get(frame);
-        if (!byKey) this.finished.set(frame, (byKey = new Map()));
-        byKey.set(key, image);
-        job.resolve(image);
-      }, (err: unknown) => job.reject(err)).finally(() => {
-        this.running.delete(job);
-        this.pump();
-      });
+      this.encode(frame, width, height, format)
+        .then(
+          (image) => {
+            let byKey = this.finished.get(frame);
+            if (!byKey) this.finished.set(frame, (byKey = new Map()));
+            byKey.set(key, image);
+            job.resolve(image);
+          },
+          (err: unknown) => job.reject(err),
+        )
+        .finally(() => {
+          this.running.delete(job);
+          this.pump();
+        });
     }
   }
 }

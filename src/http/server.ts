@@ -1,4 +1,12 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
@@ -62,8 +70,17 @@ export function guardUrl(handler: RequestListener, refusals: Refusals, limits: H
   };
 }
 
-/** What both servers share: idle timeout, connection slots and caps, JSON answers for CONNECT and parser errors (counted refusals). */
-export function protect(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits, plain: boolean, refusals: Refusals): void {
+/**
+ * What both servers share: idle timeout, connection slots and caps, JSON answers for CONNECT and parser errors (counted
+ * refusals).
+ */
+export function protect(
+  server: Server | HttpsServer,
+  log: HttpLog,
+  limits: HttpLimits,
+  plain: boolean,
+  refusals: Refusals,
+): void {
   // A client that stops sending and reading (half-open, vanished) is dropped after this long.
   server.timeout = limits.idleTimeoutMs;
   // No server.maxConnections: Node would close the new connection; the slots close the one waiting longest.
@@ -78,12 +95,18 @@ export function protect(server: Server | HttpsServer, log: HttpLog, limits: Http
       return;
     }
     const [code, message] = parserError(err.code, limits);
-    refusals.refused((socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown', ERRORS[code].status, `refused by the HTTP parser: ${err.code ?? err.message}`);
+    refusals.refused(
+      (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown',
+      ERRORS[code].status,
+      `refused by the HTTP parser: ${err.code ?? err.message}`,
+    );
     // A pipelined request before the bad one is answered first (Node's default handler drops its reply).
     const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
     if (pending && !pending.writableFinished) {
       pending.once('finish', () => answer(socket, code, message));
-      pending.once('close', () => { if (!pending.writableFinished) socket.destroy(); });
+      pending.once('close', () => {
+        if (!pending.writableFinished) socket.destroy();
+      });
     } else {
       answer(socket, code, message);
     }
@@ -96,9 +119,18 @@ export function protect(server: Server | HttpsServer, log: HttpLog, limits: Http
  * closed; a TLS one is closed (there is no handshake yet to answer through). A connection
  * within its share then takes one of the `slots`.
  */
-function limitPerClient(server: Server | HttpsServer, log: HttpLog, limits: HttpLimits, plain: boolean, slots: ConnectionSlots): void {
+function limitPerClient(
+  server: Server | HttpsServer,
+  log: HttpLog,
+  limits: HttpLimits,
+  plain: boolean,
+  slots: ConnectionSlots,
+): void {
   const open = new Map<string, number>();
-  const refused = refusalLog(log, (ip, n) => [{ ip, refused: n, limit: limits.maxConnectionsPerClient }, `connections refused: ${n} from ${ip} over its ${limits.maxConnectionsPerClient}`]);
+  const refused = refusalLog(log, (ip, n) => [
+    { ip, refused: n, limit: limits.maxConnectionsPerClient },
+    `connections refused: ${n} from ${ip} over its ${limits.maxConnectionsPerClient}`,
+  ]);
   // Before Node's own listener: a refused socket is answered before any request is parsed.
   server.prependListener('connection', (socket: Socket) => {
     const ip = socket.remoteAddress ?? 'unknown';
@@ -106,7 +138,12 @@ function limitPerClient(server: Server | HttpsServer, log: HttpLog, limits: Http
     if (n > limits.maxConnectionsPerClient) {
       refused(ip);
       if (!plain) return void socket.destroy();
-      return answer(socket, 'MLDS_TOO_MANY_CONNECTIONS', `${ip} already holds ${limits.maxConnectionsPerClient} connections`, { 'Retry-After': '1' });
+      return answer(
+        socket,
+        'MLDS_TOO_MANY_CONNECTIONS',
+        `${ip} already holds ${limits.maxConnectionsPerClient} connections`,
+        { 'Retry-After': '1' },
+      );
     }
     if (!slots.admit(socket, ip)) return;
     open.set(ip, n);
@@ -121,9 +158,15 @@ function limitPerClient(server: Server | HttpsServer, log: HttpLog, limits: Http
 function parserError(code: string | undefined, limits: HttpLimits): [ErrorCode, string] {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return ['MLDS_HEADERS_TOO_LARGE', `the request line and headers are too large (the limit is ${limits.maxHeaderBytes} bytes)`];
+      return [
+        'MLDS_HEADERS_TOO_LARGE',
+        `the request line and headers are too large (the limit is ${limits.maxHeaderBytes} bytes)`,
+      ];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return ['MLDS_REQUEST_TIMEOUT', `the request did not arrive in time (the limit is ${limits.headersTimeoutMs} ms for the headers)`];
+      return [
+        'MLDS_REQUEST_TIMEOUT',
+        `the request did not arrive in time (the limit is ${limits.headersTimeoutMs} ms for the headers)`,
+      ];
     default:
       return ['MLDS_BAD_REQUEST', `the request is not valid HTTP/1.1 (${code ?? 'parse error'})`];
   }

@@ -83,10 +83,16 @@ class Broadcast {
   private scratchSeq: number | undefined;
   private closed = false;
 
-  constructor(private readonly source: LiveSource, private readonly opts: Required<LiveViewOptions>, private readonly onEmpty: () => void) {
+  constructor(
+    private readonly source: LiveSource,
+    private readonly opts: Required<LiveViewOptions>,
+    private readonly onEmpty: () => void,
+  ) {
     this.minInterval = 1000 / opts.maxFps;
     this.unsubscribe = source.subscribe((f) => this.offer(f));
-    this.keepAlive = setInterval(() => { if (this.lastJpeg) this.send(this.lastJpeg.jpeg, true); }, opts.keepAliveMs);
+    this.keepAlive = setInterval(() => {
+      if (this.lastJpeg) this.send(this.lastJpeg.jpeg, true);
+    }, opts.keepAliveMs);
     this.keepAlive.unref();
     // A client that stops reading fills the kernel's buffers, then ours, then holds its
     // connection: it is dropped once no picture has left for idleTimeoutMs.
@@ -130,7 +136,11 @@ class Broadcast {
     if (this.encoding || this.timer) return;
     const wait = now ? 0 : this.lastStart + this.minInterval - performance.now();
     if (wait <= 0) void this.encode();
-    else this.timer = setTimeout(() => { this.timer = undefined; void this.encode(); }, wait);
+    else
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.encode();
+      }, wait);
   }
 
   private async encode(): Promise<void> {
@@ -142,7 +152,14 @@ class Broadcast {
     try {
       const rects = damageSince(frame, this.scratchSeq);
       this.scratchSeq = undefined; // until the canvas holds this frame
-      const { jpeg, canvas } = await encodeJpegAsync(frame, this.source.width, this.source.height, this.opts.quality, this.scratch, rects);
+      const { jpeg, canvas } = await encodeJpegAsync(
+        frame,
+        this.source.width,
+        this.source.height,
+        this.opts.quality,
+        this.scratch,
+        rects,
+      );
       this.scratch = canvas;
       this.scratchSeq = frame.seq;
       this.encodes++;
@@ -169,7 +186,9 @@ class Broadcast {
     if (!v.out.write(`\r\n--${BOUNDARY}\r\n${PART_HEAD}`)) {
       v.busy = true;
       v.busySince = performance.now();
-      v.out.once('drain', () => { v.busy = false; });
+      v.out.once('drain', () => {
+        v.busy = false;
+      });
     }
   }
 }
@@ -186,8 +205,11 @@ export class LiveViews {
 
   constructor(options: LiveViewOptions = {}) {
     this.opts = {
-      maxFps: options.maxFps ?? 25, quality: options.quality ?? 0.8, keepAliveMs: options.keepAliveMs ?? 10_000,
-      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_LIMITS.idleTimeoutMs, maxStreams: options.maxStreams ?? DEFAULT_LIMITS.maxStreams,
+      maxFps: options.maxFps ?? 25,
+      quality: options.quality ?? 0.8,
+      keepAliveMs: options.keepAliveMs ?? 10_000,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_LIMITS.idleTimeoutMs,
+      maxStreams: options.maxStreams ?? DEFAULT_LIMITS.maxStreams,
     };
   }
 
@@ -196,7 +218,11 @@ export class LiveViews {
     // HEAD answers as GET would, without taking a place.
     if (this.open >= this.opts.maxStreams) {
       ctx.set('Connection', 'close');
-      throw new MldsError('MLDS_TOO_MANY_STREAMS', `${this.open} live views are open, as many as limits.maxStreams allows; the rest of the connections are kept for control messages`);
+      throw new MldsError(
+        'MLDS_TOO_MANY_STREAMS',
+        `${this.open} live views are open, as many as limits.maxStreams allows; the rest of the connections are ` +
+          `kept for control messages`,
+      );
     }
     ctx.status = 200;
     ctx.type = `multipart/x-mixed-replace; boundary=${BOUNDARY}`;

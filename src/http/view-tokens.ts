@@ -14,7 +14,10 @@ export const VIEW_COOKIE = 'mlds_view';
 export class ViewTokens {
   private readonly tokens = new Map<string, number>();
 
-  constructor(private readonly now: () => number = Date.now, private readonly ttlMs = VIEW_TOKEN_TTL_MS) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly ttlMs = VIEW_TOKEN_TTL_MS,
+  ) {}
 
   /** A new token, valid for the TTL. */
   issue(): string {

@@ -20,7 +20,10 @@ export interface DailyFileOptions {
   onChange?: (problem: LogFileProblem | undefined, recovered?: { dropped: number; since: number }) => void;
   /** Called when mlds.log was not a regular file (a FIFO...) and was moved aside, with what was done. */
   onSetAside?: (message: string) => void;
-  /** The logs' size cap and the state's reserve (log-space.ts): rotated by size too, and held back when the reserve would be touched. */
+  /**
+   * The logs' size cap and the state's reserve (log-space.ts): rotated by size too, and held back when the reserve
+   * would be touched.
+   */
   space?: LogSpace;
 }
 
@@ -28,7 +31,6 @@ export interface LogFileProblem {
   message: string;
   since: number;
 }
-
 
 /** The local calendar day of `ms` as YYYY-MM-DD. */
 export function dayOf(ms: number): string {
@@ -115,7 +117,9 @@ export class DailyFile {
     if (!this.failure) return undefined;
     const waiting = this.pending.length + (this.head ? 1 : 0);
     return {
-      message: `the log file ${this.file} cannot be written (${this.failure.error}); ${this.dropped} line(s) dropped, ${waiting} waiting`,
+      message:
+        `the log file ${this.file} cannot be written (${this.failure.error}); ${this.dropped} line(s) ` +
+        `dropped, ${waiting} waiting`,
       since: this.failure.since,
     };
   }
@@ -207,7 +211,10 @@ export class DailyFile {
     }
   }
 
-  /** Opens mlds.log, first rotating it when it holds an earlier day's lines or `next` more bytes would outgrow its segment. */
+  /**
+   * Opens mlds.log, first rotating it when it holds an earlier day's lines or `next` more bytes would outgrow its
+   * segment.
+   */
   private ensureFile(next: number): void {
     const today = dayOf(this.now());
     const full = this.opts.space !== undefined && this.size > 0 && this.size + next > this.opts.space.segmentBytes;
@@ -240,8 +247,11 @@ export class DailyFile {
         const m = this.rotated.exec(f);
         if (m && m[1] === day) last = Math.max(last, Number(m[2] ?? 1));
       }
-    } catch { /* then the first name is tried */ }
-    const name = (i: number) => path.join(this.dir, i === 1 ? `${this.name}-${day}.log` : `${this.name}-${day}.${i}.log`);
+    } catch {
+      /* then the first name is tried */
+    }
+    const name = (i: number) =>
+      path.join(this.dir, i === 1 ? `${this.name}-${day}.log` : `${this.name}-${day}.${i}.log`);
     let i = last + 1;
     while (existsSync(name(i))) i++;
     return name(i);
@@ -255,7 +265,9 @@ export class DailyFile {
         const m = this.rotated.exec(name);
         if (m && m[1] < cutoff) unlinkSync(path.join(this.dir, name));
       }
-    } catch { /* a folder that cannot be read or changed now is pruned at the next rotation */ }
+    } catch {
+      /* a folder that cannot be read or changed now is pruned at the next rotation */
+    }
     this.opts.space?.prune();
   }
 
@@ -263,7 +275,11 @@ export class DailyFile {
     this.writing = false;
     if (this.fd !== undefined) {
       // Opened again on the retry: the folder may have been remounted or recreated meanwhile.
-      try { closeSync(this.fd); } catch { /* already unusable */ }
+      try {
+        closeSync(this.fd);
+      } catch {
+        /* already unusable */
+      }
       this.fd = undefined;
     }
     const first = !this.failure;

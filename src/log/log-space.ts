@@ -62,7 +62,12 @@ export class LogSpace {
     if (!this.opts.stateDir) return true;
     const now = this.now();
     // Asked again once a second, and before the logs could have used half of what was left.
-    if (this.free === undefined || now - this.checkedAt >= STATFS_EVERY_MS || (this.spent + bytes) * 2 > this.free - this.reserveBytes) this.check(now);
+    if (
+      this.free === undefined ||
+      now - this.checkedAt >= STATFS_EVERY_MS ||
+      (this.spent + bytes) * 2 > this.free - this.reserveBytes
+    )
+      this.check(now);
     if (this.free === undefined) return true;
     if (this.free - bytes < this.reserveBytes) return false;
     this.free -= bytes;
@@ -73,7 +78,11 @@ export class LogSpace {
   /** Removes rotated files in the order `names` gives until the cap leaves each current file room for a segment. */
   prune(): void {
     let files: string[];
-    try { files = readdirSync(this.dir); } catch { return; }
+    try {
+      files = readdirSync(this.dir);
+    } catch {
+      return;
+    }
     const share = this.opts.maxBytes / this.opts.names.length;
     const logs = this.opts.names.map((name) => {
       const re = rotatedName(name);
@@ -95,7 +104,11 @@ export class LogSpace {
       const from = logs.find((l) => l.rotated.length && l.bytes > share) ?? logs.find((l) => l.rotated.length);
       if (!from) break;
       const r = from.rotated.shift()!;
-      try { unlinkSync(r.file); } catch { continue; /* tried again at the next rotation */ }
+      try {
+        unlinkSync(r.file);
+      } catch {
+        continue; /* tried again at the next rotation */
+      }
       total -= r.size;
       from.bytes -= r.size;
     }
@@ -109,11 +122,19 @@ export class LogSpace {
       if (statSync(this.dir).dev !== existingDev(this.opts.stateDir!)) return;
       const s = statfsSync(this.dir);
       this.free = s.bavail * s.bsize;
-    } catch { /* unknown: the write itself reports a full disk */ }
+    } catch {
+      /* unknown: the write itself reports a full disk */
+    }
   }
 }
 
-interface Rotated { file: string; day: string; n: number; mtime: number; size: number }
+interface Rotated {
+  file: string;
+  day: string;
+  n: number;
+  mtime: number;
+  size: number;
+}
 
 /** Rotated files by the day they hold, then their index, then when they were last written. */
 function oldestFirst(a: Rotated, b: Rotated): number {

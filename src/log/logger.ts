@@ -51,8 +51,16 @@ export function createLogger(opts: LogOptions): ServiceLog {
       space: opts.space,
       // Called from write callbacks only, never before `log` below exists.
       onChange: (problem, recovered) => {
-        if (problem) log.error({ problem: problem.message }, 'the log file cannot be written; lines are kept in memory up to a bound, then dropped');
-        else if (recovered) log.warn({ dropped: recovered.dropped, since: new Date(recovered.since).toISOString() }, 'the log file is written again');
+        if (problem)
+          log.error(
+            { problem: problem.message },
+            'the log file cannot be written; lines are kept in memory up to a bound, then dropped',
+          );
+        else if (recovered)
+          log.warn(
+            { dropped: recovered.dropped, since: new Date(recovered.since).toISOString() },
+            'the log file is written again',
+          );
       },
       onSetAside: (message) => {
         if (setAside?.message === message) return;
@@ -66,12 +74,18 @@ export function createLogger(opts: LogOptions): ServiceLog {
   if (stdout) streams.push({ stream: stdout, level });
   // The file reports through this logger (to stdout, and to the file once it is writable).
   // One destination needs no multistream in between (every command writes a line).
-  const log = pino({ level, timestamp: isoTime, base: undefined }, streams.length === 1 ? streams[0].stream : pino.multistream(streams));
+  const log = pino(
+    { level, timestamp: isoTime, base: undefined },
+    streams.length === 1 ? streams[0].stream : pino.multistream(streams),
+  );
   return {
     log,
     problems: () => {
       const p = file?.problem();
-      return [...(setAside ? [setAside] : []), ...(p ? [{ source: 'log', message: p.message, since: new Date(p.since).toISOString() }] : [])];
+      return [
+        ...(setAside ? [setAside] : []),
+        ...(p ? [{ source: 'log', message: p.message, since: new Date(p.since).toISOString() }] : []),
+      ];
     },
     close: async () => {
       await stdout?.flush();

@@ -17,7 +17,10 @@ const CHUNK = 64 * 1024;
  * process killed outright loses at most this much of the record; a stop writes it all.
  */
 const BATCH_MS = 250;
-/** One /history reads at most this much of the files: a display seldom changed on a busy unit must not cost a scan of weeks. */
+/**
+ * One /history reads at most this much of the files: a display seldom changed on a busy unit must not cost a scan of
+ * weeks.
+ */
 const MAX_SCAN_BYTES = 64 * 1024 * 1024;
 
 /** A showing as /history answers it: `end` is when the next change replaced it, when one did. */
@@ -54,9 +57,21 @@ export class ShownLog {
   private setAside: ServiceProblem | undefined;
 
   /** `warn` logs what was set aside. */
-  constructor(dir: string, retentionDays: number, space?: LogSpace, private readonly warn?: (message: string) => void) {
+  constructor(
+    dir: string,
+    retentionDays: number,
+    space?: LogSpace,
+    private readonly warn?: (message: string) => void,
+  ) {
     this.dir = path.resolve(dir);
-    this.file = new DailyFile({ dir: this.dir, retentionDays, name: NAME, batchMs: BATCH_MS, space, onSetAside: (m) => this.noteSetAside(m) });
+    this.file = new DailyFile({
+      dir: this.dir,
+      retentionDays,
+      name: NAME,
+      batchMs: BATCH_MS,
+      space,
+      onSetAside: (m) => this.noteSetAside(m),
+    });
     // Now, not at the first line written: /history reads the file before anything is written.
     const aside = moveAsideUnlessRegular(this.file.file);
     if (aside) this.noteSetAside(aside);
@@ -69,7 +84,10 @@ export class ShownLog {
   /** For /status and /info: what was set aside, and a file that cannot be written. */
   problems(): ServiceProblem[] {
     const p = this.file.problem();
-    return [...(this.setAside ? [this.setAside] : []), ...(p ? [{ source: 'history', message: p.message, since: new Date(p.since).toISOString() }] : [])];
+    return [
+      ...(this.setAside ? [this.setAside] : []),
+      ...(p ? [{ source: 'history', message: p.message, since: new Date(p.since).toISOString() }] : []),
+    ];
   }
 
   private noteSetAside(message: string): void {
@@ -92,19 +110,35 @@ export class ShownLog {
     const needle = `"id":${JSON.stringify(id)},`;
     let budget = MAX_SCAN_BYTES;
     for (const file of await this.files()) {
-      for await (const line of linesBackward(file, (n) => { budget -= n; return budget > 0; })) {
+      for await (const line of linesBackward(file, (n) => {
+        budget -= n;
+        return budget > 0;
+      })) {
         if (!line.includes(needle)) continue;
         let e: ShownEntry;
-        try { e = JSON.parse(line) as ShownEntry; } catch { continue; }
+        try {
+          e = JSON.parse(line) as ShownEntry;
+        } catch {
+          continue;
+        }
         if (e.id !== id) continue;
         if (since !== undefined && Date.parse(e.start) < since) return { entries, complete: true };
         let end = laterArea.get(`${e.layout}\u0000${e.area}`);
-        for (const [layout, start] of laterLayout) if (layout !== e.layout && (end === undefined || start < end)) end = start;
+        for (const [layout, start] of laterLayout)
+          if (layout !== e.layout && (end === undefined || start < end)) end = start;
         laterArea.set(`${e.layout}\u0000${e.area}`, e.start);
         laterLayout.set(e.layout, e.start);
         entries.push({
-          id: e.id, layout: e.layout, area: e.area, value: e.value, content: e.content, source: e.source,
-          inumber: e.inumber, priority: e.priority, start: e.start, end: end ?? e.end,
+          id: e.id,
+          layout: e.layout,
+          area: e.area,
+          value: e.value,
+          content: e.content,
+          source: e.source,
+          inumber: e.inumber,
+          priority: e.priority,
+          start: e.start,
+          end: end ?? e.end,
         });
         if (entries.length >= limit) return { entries, complete: true };
       }
@@ -117,8 +151,14 @@ export class ShownLog {
   private async files(): Promise<string[]> {
     const rotated = rotatedName(NAME);
     let names: string[];
-    try { names = await readdir(this.dir); } catch { return []; }
-    const older = names.map((n) => ({ n, m: rotated.exec(n) })).filter((x) => x.m !== null)
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const older = names
+      .map((n) => ({ n, m: rotated.exec(n) }))
+      .filter((x) => x.m !== null)
       .sort((a, b) => (a.m![1] === b.m![1] ? Number(b.m![2] ?? 1) - Number(a.m![2] ?? 1) : a.m![1] < b.m![1] ? 1 : -1));
     return [`${NAME}.log`, ...older.map((x) => x.n)].map((n) => path.join(this.dir, n));
   }
@@ -130,7 +170,11 @@ export class ShownLog {
  */
 async function* linesBackward(file: string, more: (bytes: number) => boolean): AsyncGenerator<string> {
   let fh;
-  try { fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK); } catch { return; }
+  try {
+    fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return;
+  }
   try {
     const st = await fh.stat();
     if (!st.isFile()) return;

@@ -43,9 +43,17 @@ export function gatheredStdout(): GatheredStdout {
   };
   const onExit = () => {
     // Older lines (with sonic-boom) first; a write already in flight cannot be waited for here.
-    try { out.flushSync(); } catch { /* a write in flight */ }
+    try {
+      out.flushSync();
+    } catch {
+      /* a write in flight */
+    }
     const text = take();
-    try { if (text) writeSync(1, text); } catch { /* nowhere to report it */ }
+    try {
+      if (text) writeSync(1, text);
+    } catch {
+      /* nowhere to report it */
+    }
   };
   process.once('exit', onExit);
   return {

@@ -8,14 +8,35 @@ const HEALTHY_MS = 60_000;
 
 export function playerArgs(file: string, sink: Sink): string[] {
   return [
-    '-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-threads',
+    '1',
     ...(sink.realtime ? ['-re'] : []),
-    '-stream_loop', '-1', '-i', file, '-map', '0:a:0', '-vn', '-sn', '-dn',
+    '-stream_loop',
+    '-1',
+    '-i',
+    file,
+    '-map',
+    '0:a:0',
+    '-vn',
+    '-sn',
+    '-dn',
     ...sink.args,
     // A thin copy (1000 bytes a second) to the service on stdout: should the service die
     // without ending the player (kill -9), the next write fails and ffmpeg ends instead of
     // playing on forever. (Progress lines do not do it: ffmpeg ignores their write errors.)
-    '-map', '0:a:0', '-ac', '1', '-ar', '1000', '-f', 'u8', 'pipe:1',
+    '-map',
+    '0:a:0',
+    '-ac',
+    '1',
+    '-ar',
+    '1000',
+    '-f',
+    'u8',
+    'pipe:1',
   ];
 }
 
@@ -33,8 +54,15 @@ export class AudioPlayer {
   starts = 0;
 
   /** `after`: the player this one replaces has ended (two may not hold one sound card or file). */
-  constructor(readonly file: string, readonly sink: Sink, private readonly onFault: (fault: string | undefined) => void, after: Promise<void> = Promise.resolve()) {
-    void after.then(() => { if (!this.stopped) this.spawn(); });
+  constructor(
+    readonly file: string,
+    readonly sink: Sink,
+    private readonly onFault: (fault: string | undefined) => void,
+    after: Promise<void> = Promise.resolve(),
+  ) {
+    void after.then(() => {
+      if (!this.stopped) this.spawn();
+    });
   }
 
   get pid(): number | undefined {
@@ -60,7 +88,12 @@ export class AudioPlayer {
     this.starts++;
     const startedAt = Date.now();
     // Still running after a second: it plays (ffmpeg fails on a device or a file at once).
-    const healthy = setTimeout(() => { if (this.proc === proc && this.fault) { this.fault = undefined; this.onFault(undefined); } }, 1000);
+    const healthy = setTimeout(() => {
+      if (this.proc === proc && this.fault) {
+        this.fault = undefined;
+        this.onFault(undefined);
+      }
+    }, 1000);
     healthy.unref();
     void proc.exited.then((code) => {
       clearTimeout(healthy);
@@ -70,7 +103,10 @@ export class AudioPlayer {
       this.fault = `${why} (trying again in ${Math.round(this.backoff / 1000)} s)`;
       this.onFault(this.fault);
       if (Date.now() - startedAt > HEALTHY_MS) this.backoff = 1000;
-      this.retry = setTimeout(() => { this.retry = undefined; if (!this.stopped) this.spawn(); }, this.backoff);
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        if (!this.stopped) this.spawn();
+      }, this.backoff);
       this.retry.unref();
       this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
     });

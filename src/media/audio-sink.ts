@@ -20,7 +20,11 @@ export function audioSink(device: string, displayId: string, areaId: string, env
   if (env === 'null') return { args: ['-f', 'null', '-'], realtime: true, describe: 'null' };
   if (env?.startsWith('file:')) {
     const file = path.join(env.slice('file:'.length), `${safe(displayId)}.${safe(areaId)}.pcm`);
-    return { args: ['-ac', '1', '-ar', '8000', '-f', 's16le', '-flush_packets', '1', '-y', file], realtime: true, describe: `file ${file}` };
+    return {
+      args: ['-ac', '1', '-ar', '8000', '-f', 's16le', '-flush_packets', '1', '-y', file],
+      realtime: true,
+      describe: `file ${file}`,
+    };
   }
   return { args: ['-f', 'alsa', device], realtime: false, describe: `alsa ${device}` };
 }

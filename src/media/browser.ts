@@ -22,16 +22,26 @@ async function launch(): Promise<Browser> {
   const args = ['--headless=new', '--hide-scrollbars', '--mute-audio', '--disable-gpu', '--disable-dev-shm-usage'];
   // Chromium refuses to run its sandbox as root; a unit running as its own user keeps it.
   if (process.getuid?.() === 0) args.push('--no-sandbox');
-  return chromium.launch({ executablePath: CHROMIUM, args, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
 }
 
 /** A launch that fails, or a browser that dies, is forgotten: the next page starts a new one. */
 function start(): Promise<Browser> {
   const p: Promise<Browser> = launch().then((b) => {
-    b.on('disconnected', () => { if (browser === p) browser = undefined; });
+    b.on('disconnected', () => {
+      if (browser === p) browser = undefined;
+    });
     return b;
   });
-  p.catch(() => { if (browser === p) browser = undefined; });
+  p.catch(() => {
+    if (browser === p) browser = undefined;
+  });
   return p;
 }
 

@@ -27,15 +27,25 @@ export function spawnMedia(cmd: string, args: string[], stdout: boolean): Spawne
   if (!exitHook) {
     exitHook = true;
     // Synchronous, so it runs on every exit path (process.exit, an uncaught error, the end of a test file).
-    process.on('exit', () => { for (const c of live) c.kill('SIGKILL'); });
+    process.on('exit', () => {
+      for (const c of live) c.kill('SIGKILL');
+    });
   }
   const child = spawn(cmd, args, { stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'] }) as MediaChild;
   live.add(child);
   let tail = '';
-  child.stderr.on('data', (d: Buffer) => { tail = (tail + d.toString()).slice(-STDERR_KEEP); });
+  child.stderr.on('data', (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-STDERR_KEEP);
+  });
   const exited = new Promise<number | null>((resolve) => {
-    const done = (code: number | null) => { live.delete(child); resolve(code); };
-    child.once('error', (err) => { tail += `${err.message}\n`; done(-1); });
+    const done = (code: number | null) => {
+      live.delete(child);
+      resolve(code);
+    };
+    child.once('error', (err) => {
+      tail += `${err.message}\n`;
+      done(-1);
+    });
     child.once('exit', (code) => done(code));
   });
   child.unref();
@@ -60,6 +70,10 @@ export function liveChildren(): number {
 
 /** The last meaningful line ffmpeg wrote to stderr, for a fault. */
 export function lastLine(stderr: string): string {
-  const lines = stderr.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.pop() ?? '';
 }

@@ -25,12 +25,32 @@ export function decoderArgs(file: string, width: number, height: number): string
     `pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black@0`,
   ].join(',');
   return [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
     // One thread each: a sign's video is small, and the frame loop needs the other core.
-    '-threads', '1', '-filter_threads', '1',
-    '-re', '-stream_loop', '-1', '-i', file,
-    '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', fit,
-    '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
+    '-threads',
+    '1',
+    '-filter_threads',
+    '1',
+    '-re',
+    '-stream_loop',
+    '-1',
+    '-i',
+    file,
+    '-map',
+    '0:v:0',
+    '-an',
+    '-sn',
+    '-dn',
+    '-vf',
+    fit,
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    'pipe:1',
   ];
 }
 
@@ -48,7 +68,11 @@ export class VideoDecoder {
   /** Why it cannot play: set when ffmpeg ended before its first frame (no retry then). */
   fault: string | undefined;
 
-  constructor(readonly file: string, readonly width: number, readonly height: number) {
+  constructor(
+    readonly file: string,
+    readonly width: number,
+    readonly height: number,
+  ) {
     const size = width * height * 4;
     this.filling = Buffer.allocUnsafe(size);
     this.ready = Buffer.alloc(size);
@@ -94,7 +118,10 @@ export class VideoDecoder {
       // It played, then stopped (killed, out of memory): start again, more slowly each time.
       this.fault = `${why} (restarting)`;
       if (Date.now() - this.startedAt > HEALTHY_MS) this.backoff = 1000;
-      this.retry = setTimeout(() => { this.retry = undefined; if (!this.closed) this.spawn(); }, this.backoff);
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        if (!this.closed) this.spawn();
+      }, this.backoff);
       this.retry.unref();
       this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
     });

@@ -22,7 +22,10 @@ function check(): void {
       i.suspend();
     }
   }
-  if (watched.size === 0 && timer) { clearInterval(timer); timer = undefined; }
+  if (watched.size === 0 && timer) {
+    clearInterval(timer);
+    timer = undefined;
+  }
 }
 
 /** Marks `i` used now and watches it until unwatch(). */

@@ -43,15 +43,22 @@ function jpegFrame(r: Reader): PictureHeader {
     const seg = r.read(p, 9);
     if (seg.length < 2 || seg[0] !== 0xff) return { error: 'is a damaged JPEG (a segment does not start with FF)' };
     const marker = seg[1];
-    if (marker === 0xff) { p += 1; continue; }
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { p += 2; continue; }
+    if (marker === 0xff) {
+      p += 1;
+      continue;
+    }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      p += 2;
+      continue;
+    }
     if (marker === 0xd9 || marker === 0xda) break;
     if (seg.length < 4) break;
     const length = seg.readUInt16BE(2);
     if (length < 2) return { error: 'is a damaged JPEG (a segment length below 2)' };
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       if (seg.length < 9) break;
-      const height = seg.readUInt16BE(5), width = seg.readUInt16BE(7);
+      const height = seg.readUInt16BE(5),
+        width = seg.readUInt16BE(7);
       if (width === 0 || height === 0) return { error: 'is a JPEG whose frame header gives no size' };
       return { format: 'jpeg', width, height };
     }
@@ -77,9 +84,11 @@ export function pictureFault(h: PictureHeader, maxPixels: number): string | unde
     return `is ${size}, too large to show (at most ${megapixels(maxPixels)} megapixels: limits.maxPictureMegapixels)`;
   }
   if (h.format === 'gif' && 3 * pixels > 2 * maxPixels) {
-    const most = megapixels(2 * maxPixels / 3);
-    return `is a ${size} GIF, too large to play (a GIF keeps three pictures of its size: `
-      + `at most ${most} megapixels, two thirds of limits.maxPictureMegapixels)`;
+    const most = megapixels((2 * maxPixels) / 3);
+    return (
+      `is a ${size} GIF, too large to play (a GIF keeps three pictures of its size: ` +
+      `at most ${most} megapixels, two thirds of limits.maxPictureMegapixels)`
+    );
   }
   return undefined;
 }
@@ -102,7 +111,7 @@ export function pictureFileCheck(file: string, maxPixels: number): { fault: stri
   try {
     const h = withFile(file, pictureHeader);
     const fault = pictureFault(h, maxPixels);
-    verdict = fault !== undefined ? { fault } : h as PictureSize;
+    verdict = fault !== undefined ? { fault } : (h as PictureSize);
   } catch (err) {
     verdict = { fault: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
   }

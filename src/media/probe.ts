@@ -13,8 +13,12 @@ export type ProbeResult = { info: MediaInfo } | { error: string } | { unavailabl
 const FFPROBE = 'ffprobe';
 const TIMEOUT_MS = 15_000;
 const ARGS = [
-  '-v', 'error', '-of', 'json',
-  '-show_entries', [
+  '-v',
+  'error',
+  '-of',
+  'json',
+  '-show_entries',
+  [
     'format=format_name,duration',
     'stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,sample_rate,channels',
     'stream_disposition=attached_pic',
@@ -24,22 +28,43 @@ const ARGS = [
 const cache = new Map<string, { key: string; result: ProbeResult }>();
 
 function rate(r: unknown): number {
-  const [n, d] = String(r ?? '').split('/').map(Number);
+  const [n, d] = String(r ?? '')
+    .split('/')
+    .map(Number);
   return n > 0 && d > 0 ? n / d : 0;
 }
 
-interface RawStream { codec_type?: string; codec_name?: string; width?: number; height?: number; avg_frame_rate?: string; r_frame_rate?: string; sample_rate?: string; channels?: number; disposition?: { attached_pic?: number } }
+interface RawStream {
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  sample_rate?: string;
+  channels?: number;
+  disposition?: { attached_pic?: number };
+}
 
 function parse(stdout: string): ProbeResult {
   let doc: { format?: { format_name?: string; duration?: string }; streams?: RawStream[] };
-  try { doc = JSON.parse(stdout) as typeof doc; } catch { return { error: 'ffprobe gave no readable answer' }; }
+  try {
+    doc = JSON.parse(stdout) as typeof doc;
+  } catch {
+    return { error: 'ffprobe gave no readable answer' };
+  }
   const info: MediaInfo = { format: doc.format?.format_name ?? '' };
   const duration = Number(doc.format?.duration);
   if (duration > 0) info.duration = duration;
   for (const s of doc.streams ?? []) {
     // A cover picture inside an MP3 or MP4 is a "video" stream of one frame: not a video.
     if (s.codec_type === 'video' && !info.video && !s.disposition?.attached_pic && (s.width ?? 0) > 0) {
-      info.video = { codec: s.codec_name ?? '?', width: s.width ?? 0, height: s.height ?? 0, fps: rate(s.avg_frame_rate) || rate(s.r_frame_rate) || 25 };
+      info.video = {
+        codec: s.codec_name ?? '?',
+        width: s.width ?? 0,
+        height: s.height ?? 0,
+        fps: rate(s.avg_frame_rate) || rate(s.r_frame_rate) || 25,
+      };
     } else if (s.codec_type === 'audio' && !info.audio) {
       info.audio = { codec: s.codec_name ?? '?', sampleRate: Number(s.sample_rate) || 0, channels: s.channels ?? 0 };
     }
@@ -47,11 +72,20 @@ function parse(stdout: string): ProbeResult {
   return { info };
 }
 
-function failure(err: { code?: unknown; message: string } | null | undefined, stderr: string, status: number | null): ProbeResult | undefined {
+function failure(
+  err: { code?: unknown; message: string } | null | undefined,
+  stderr: string,
+  status: number | null,
+): ProbeResult | undefined {
   if (err?.code === 'ENOENT') return { unavailable: 'ffprobe is not installed' };
   if (err && (err as { killed?: boolean }).killed) return { error: `ffprobe took longer than ${TIMEOUT_MS / 1000} s` };
   if (err || status !== 0) {
-    const line = stderr.trim().split('\n').pop()?.replace(/^.*?: /, '') ?? '';
+    const line =
+      stderr
+        .trim()
+        .split('\n')
+        .pop()
+        ?.replace(/^.*?: /, '') ?? '';
     return { error: line || `ffprobe failed (${err?.message ?? `exit ${status}`})` };
   }
   return undefined;
@@ -75,11 +109,16 @@ export function probe(file: string): Promise<ProbeResult> {
   const hit = cache.get(file);
   if (key && hit?.key === key) return Promise.resolve(hit.result);
   return new Promise((resolve) => {
-    execFile(FFPROBE, [...ARGS, file], { encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      const result = failure(err, stderr, err ? null : 0) ?? parse(stdout);
-      if (key && !('unavailable' in result)) cache.set(file, { key, result });
-      resolve(result);
-    });
+    execFile(
+      FFPROBE,
+      [...ARGS, file],
+      { encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        const result = failure(err, stderr, err ? null : 0) ?? parse(stdout);
+        if (key && !('unavailable' in result)) cache.set(file, { key, result });
+        resolve(result);
+      },
+    );
   });
 }
 
@@ -93,7 +132,8 @@ export function notVideo(info: MediaInfo): string | undefined {
 /** Why `info` is not MP3 or WAV audio; undefined when it is. */
 export function notAudio(info: MediaInfo): string | undefined {
   const formats = info.format.split(',');
-  if (!formats.includes('mp3') && !formats.includes('wav')) return `is not an MP3 or WAV file (it reads as ${info.format || 'unknown'})`;
+  if (!formats.includes('mp3') && !formats.includes('wav'))
+    return `is not an MP3 or WAV file (it reads as ${info.format || 'unknown'})`;
   if (!info.audio) return 'holds no audio stream';
   return undefined;
 }

@@ -24,7 +24,21 @@ export const MOV_FORMAT = 'mov,mp4,m4a,3gp,3g2,mj2';
 /** A moov box larger than this is not read (its file is accepted unread, as without ffprobe). */
 const MAX_MOOV = 32 << 20;
 /** Box types a file may open with (ffmpeg's mov probe knows these too). */
-const TOP_LEVEL = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot', 'styp', 'uuid', 'udta', 'junk', 'pict', 'sidx']);
+const TOP_LEVEL = new Set([
+  'ftyp',
+  'moov',
+  'mdat',
+  'free',
+  'skip',
+  'wide',
+  'pnot',
+  'styp',
+  'uuid',
+  'udta',
+  'junk',
+  'pict',
+  'sidx',
+]);
 
 /** What a media file holds, as ffprobe or the header sniffing tells it. */
 export interface MediaInfo {
@@ -37,9 +51,15 @@ export interface MediaInfo {
 
 export type SniffResult = { info: MediaInfo } | { error: string } | { unknown: string };
 
-export interface Reader { size: number; read(at: number, length: number): Buffer }
+export interface Reader {
+  size: number;
+  read(at: number, length: number): Buffer;
+}
 
-/** A file's identity (device, inode, size, modification time): what is known of it holds until it is replaced or changed. */
+/**
+ * A file's identity (device, inode, size, modification time): what is known of it holds until it is replaced or
+ * changed.
+ */
 export function fileIdentity(file: string): string | undefined {
   try {
     const st = statSync(file, { bigint: true });
@@ -90,11 +110,19 @@ function boxes(buf: Buffer, start = 0, end = buf.length): Array<{ type: string; 
   return out;
 }
 
-function child(buf: Buffer, parent: { at: number; end: number }, type: string): { at: number; end: number } | undefined {
+function child(
+  buf: Buffer,
+  parent: { at: number; end: number },
+  type: string,
+): { at: number; end: number } | undefined {
   return boxes(buf, parent.at, parent.end)?.find((b) => b.type === type);
 }
 
-function path(buf: Buffer, parent: { at: number; end: number }, ...types: string[]): { at: number; end: number } | undefined {
+function path(
+  buf: Buffer,
+  parent: { at: number; end: number },
+  ...types: string[]
+): { at: number; end: number } | undefined {
   let box: { at: number; end: number } | undefined = parent;
   for (const t of types) box = box && child(buf, box, t);
   return box;
@@ -129,16 +157,31 @@ function track(buf: Buffer, trak: { at: number; end: number }, info: MediaInfo):
   if (!mdia || !hdlr || hdlr.end - hdlr.at < 12) return;
   const handler = buf.toString('latin1', hdlr.at + 8, hdlr.at + 12);
   const stsd = path(buf, mdia, 'minf', 'stbl', 'stsd');
-  const entry = stsd && stsd.end - stsd.at >= 16 ? { at: stsd.at + 8, format: buf.toString('latin1', stsd.at + 12, stsd.at + 16) } : undefined;
+  const entry =
+    stsd && stsd.end - stsd.at >= 16
+      ? { at: stsd.at + 8, format: buf.toString('latin1', stsd.at + 12, stsd.at + 16) }
+      : undefined;
   if (handler === 'vide' && !info.video) {
-    let width = 0, height = 0;
-    if (entry && stsd!.end - entry.at >= 36) { width = buf.readUInt16BE(entry.at + 32); height = buf.readUInt16BE(entry.at + 34); }
+    let width = 0,
+      height = 0;
+    if (entry && stsd!.end - entry.at >= 36) {
+      width = buf.readUInt16BE(entry.at + 32);
+      height = buf.readUInt16BE(entry.at + 34);
+    }
     const tkhd = child(buf, trak, 'tkhd');
-    if ((!width || !height) && tkhd && tkhd.end - tkhd.at >= 84) { width = buf.readUInt32BE(tkhd.end - 8) >>> 16; height = buf.readUInt32BE(tkhd.end - 4) >>> 16; }
-    if (width > 0 && height > 0) info.video = { codec: entry?.format ?? '?', width, height, fps: frameRate(buf, mdia) || 25 };
+    if ((!width || !height) && tkhd && tkhd.end - tkhd.at >= 84) {
+      width = buf.readUInt32BE(tkhd.end - 8) >>> 16;
+      height = buf.readUInt32BE(tkhd.end - 4) >>> 16;
+    }
+    if (width > 0 && height > 0)
+      info.video = { codec: entry?.format ?? '?', width, height, fps: frameRate(buf, mdia) || 25 };
   } else if (handler === 'soun' && !info.audio) {
     const ok = entry && stsd!.end - entry.at >= 36;
-    info.audio = { codec: entry?.format ?? '?', channels: ok ? buf.readUInt16BE(entry.at + 24) : 0, sampleRate: ok ? buf.readUInt32BE(entry.at + 32) >>> 16 : 0 };
+    info.audio = {
+      codec: entry?.format ?? '?',
+      channels: ok ? buf.readUInt16BE(entry.at + 24) : 0,
+      sampleRate: ok ? buf.readUInt32BE(entry.at + 32) >>> 16 : 0,
+    };
   }
 }
 
@@ -168,15 +211,24 @@ function sniffMp4(r: Reader): SniffResult | undefined {
 
 function sniffWav(r: Reader): SniffResult | undefined {
   const head = r.read(0, 12);
-  if (head.length < 12 || head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') return undefined;
+  if (head.length < 12 || head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE')
+    return undefined;
   for (let p = 12; p + 8 <= r.size && p < 1 << 20;) {
     const c = r.read(p, 16);
     if (c.length < 8) break;
     const size = c.readUInt32LE(4);
     if (c.toString('latin1', 0, 4) === 'fmt ') {
       if (c.length < 16) break;
-      const channels = c.readUInt16LE(10), sampleRate = c.readUInt32LE(12);
-      return { info: { format: 'wav', ...(channels > 0 && sampleRate > 0 ? { audio: { codec: `wav format ${c.readUInt16LE(8)}`, channels, sampleRate } } : {}) } };
+      const channels = c.readUInt16LE(10),
+        sampleRate = c.readUInt32LE(12);
+      return {
+        info: {
+          format: 'wav',
+          ...(channels > 0 && sampleRate > 0
+            ? { audio: { codec: `wav format ${c.readUInt16LE(8)}`, channels, sampleRate } }
+            : {}),
+        },
+      };
     }
     p += 8 + size + (size & 1);
   }
@@ -193,19 +245,25 @@ const KBPS: Record<string, number[]> = {
 const RATES = [44100, 48000, 32000];
 
 /** One MPEG audio frame header at buf[p]: its length in bytes, rate and channels; undefined when it is not one. */
-export function mpegFrame(buf: Buffer, p: number): { length: number; sampleRate: number; channels: number } | undefined {
+export function mpegFrame(
+  buf: Buffer,
+  p: number,
+): { length: number; sampleRate: number; channels: number } | undefined {
   if (p + 4 > buf.length || buf[p] !== 0xff || (buf[p + 1] & 0xe0) !== 0xe0) return undefined;
   const version = (buf[p + 1] >> 3) & 3; // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
   const layer = 4 - ((buf[p + 1] >> 1) & 3); // 1, 2, 3 (4: reserved)
-  const bitrateIndex = buf[p + 2] >> 4, rateIndex = (buf[p + 2] >> 2) & 3, padding = (buf[p + 2] >> 1) & 1;
+  const bitrateIndex = buf[p + 2] >> 4,
+    rateIndex = (buf[p + 2] >> 2) & 3,
+    padding = (buf[p + 2] >> 1) & 1;
   if (version === 1 || layer === 4 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return undefined;
   const mpeg1 = version === 3;
   const kbps = KBPS[`${mpeg1 ? 1 : 2}:${mpeg1 ? layer : Math.min(layer, 2)}`][bitrateIndex];
   const sampleRate = RATES[rateIndex] / (mpeg1 ? 1 : version === 2 ? 2 : 4);
-  const length = layer === 1
-    ? (Math.floor((12 * kbps * 1000) / sampleRate) + padding) * 4
-    : Math.floor(((layer === 3 && !mpeg1 ? 72 : 144) * kbps * 1000) / sampleRate) + padding;
-  return { length, sampleRate, channels: (buf[p + 3] >> 6) === 3 ? 1 : 2 };
+  const length =
+    layer === 1
+      ? (Math.floor((12 * kbps * 1000) / sampleRate) + padding) * 4
+      : Math.floor(((layer === 3 && !mpeg1 ? 72 : 144) * kbps * 1000) / sampleRate) + padding;
+  return { length, sampleRate, channels: buf[p + 3] >> 6 === 3 ? 1 : 2 };
 }
 
 /** Frames that must follow one another (or reach the end of the file) for the data to count as MP3. */
@@ -217,18 +275,27 @@ function sniffMp3(r: Reader): SniffResult | undefined {
   let start = 0;
   const id3 = r.read(0, 10);
   if (id3.length === 10 && id3.toString('latin1', 0, 3) === 'ID3') {
-    start = 10 + ((id3[6] & 0x7f) << 21 | (id3[7] & 0x7f) << 14 | (id3[8] & 0x7f) << 7 | (id3[9] & 0x7f)) + (id3[5] & 0x10 ? 10 : 0);
+    start =
+      10 +
+      (((id3[6] & 0x7f) << 21) | ((id3[7] & 0x7f) << 14) | ((id3[8] & 0x7f) << 7) | (id3[9] & 0x7f)) +
+      (id3[5] & 0x10 ? 10 : 0);
   }
   const buf = r.read(start, 64 << 10);
   // The first frame within a few kB of the start (encoders pad after the tag).
   for (let p = 0; p + 4 <= buf.length && p <= MP3_SKIP; p++) {
     const first = mpegFrame(buf, p);
     if (!first) continue;
-    let q = p, n = 0;
-    for (let f: typeof first | undefined = first; f && n < MP3_FRAMES; f = mpegFrame(buf, q)) { q += f.length; n++; }
+    let q = p,
+      n = 0;
+    for (let f: typeof first | undefined = first; f && n < MP3_FRAMES; f = mpegFrame(buf, q)) {
+      q += f.length;
+      n++;
+    }
     // The frames run on, or end with the file (a short file may hold fewer than MP3_FRAMES).
     if (n >= MP3_FRAMES || start + q === r.size) {
-      return { info: { format: 'mp3', audio: { codec: 'mp3', sampleRate: first.sampleRate, channels: first.channels } } };
+      return {
+        info: { format: 'mp3', audio: { codec: 'mp3', sampleRate: first.sampleRate, channels: first.channels } },
+      };
     }
   }
   return undefined;

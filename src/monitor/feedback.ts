@@ -6,7 +6,10 @@ import type { ServiceProblem } from '../problem.js';
 import { checkAddress } from '../fetch/address-rules.js';
 import { userAgent } from '../fetch/user-agent.js';
 
-export interface FeedbackLog { info(obj: object, msg: string): void; warn(obj: object, msg: string): void }
+export interface FeedbackLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
 
 export interface FeedbackOptions {
   attempts: number;
@@ -18,7 +21,13 @@ export interface FeedbackOptions {
   concurrency: number;
 }
 
-const DEFAULTS: FeedbackOptions = { attempts: 5, firstDelayMs: 1000, timeoutMs: 3000, queueLimit: 1000, concurrency: 4 };
+const DEFAULTS: FeedbackOptions = {
+  attempts: 5,
+  firstDelayMs: 1000,
+  timeoutMs: 3000,
+  queueLimit: 1000,
+  concurrency: 4,
+};
 /** How many recent confirmations are kept for status and tests: a unit runs for years. */
 const KEEP_SENT = 100;
 
@@ -69,7 +78,15 @@ export interface FeedbackStatus {
   /** Given up after the last attempt, since the start. */
   givenUp: number;
   delivered: number;
-  targets: Array<{ address: string; queued: number; sending: number; failures: number; lastError?: string; failingSince?: string; dropped: number }>;
+  targets: Array<{
+    address: string;
+    queued: number;
+    sending: number;
+    failures: number;
+    lastError?: string;
+    failingSince?: string;
+    dropped: number;
+  }>;
 }
 
 /**
@@ -94,7 +111,12 @@ export class FeedbackSender {
   private stopped = false;
   readonly sent: Array<{ id: string; confirm: number; inumber: string; at: number; ok: boolean }> = [];
 
-  constructor(private readonly store: StateStore, private readonly clock: Clock, private readonly log: FeedbackLog, opts: Partial<FeedbackOptions> = {}) {
+  constructor(
+    private readonly store: StateStore,
+    private readonly clock: Clock,
+    private readonly log: FeedbackLog,
+    opts: Partial<FeedbackOptions> = {},
+  ) {
     this.opts = { ...DEFAULTS, ...opts };
   }
 
@@ -107,7 +129,7 @@ export class FeedbackSender {
     this.pending.add(key);
     const address = `${display.confirmIp}:${display.confirmPort}`;
     let t = this.targets.get(address);
-    if (!t) this.targets.set(address, t = { address, queue: [], sending: 0, failures: 0, dropped: 0 });
+    if (!t) this.targets.set(address, (t = { address, queue: [], sending: 0, failures: 0, dropped: 0 }));
     const url = `http://${address}/mlds?confirm=${confirm}&inumber=${encodeURIComponent(inumber)}`;
     t.queue.push({ seq: ++this.seq, id: display.id, confirm, inumber, url, attempts: 0, dueAt: this.clock.now() });
     if (t.queue.length > this.opts.queueLimit) this.drop(t, t.queue[0]);
@@ -116,19 +138,34 @@ export class FeedbackSender {
 
   status(): FeedbackStatus {
     const targets = [...this.targets.values()].map((t) => ({
-      address: t.address, queued: t.queue.length, sending: t.sending, failures: t.failures,
-      lastError: t.lastError, failingSince: t.failingSince === undefined ? undefined : new Date(t.failingSince).toISOString(), dropped: t.dropped,
+      address: t.address,
+      queued: t.queue.length,
+      sending: t.sending,
+      failures: t.failures,
+      lastError: t.lastError,
+      failingSince: t.failingSince === undefined ? undefined : new Date(t.failingSince).toISOString(),
+      dropped: t.dropped,
     }));
-    return { queued: targets.reduce((n, t) => n + t.queued, 0), dropped: targets.reduce((n, t) => n + t.dropped, 0), givenUp: this.givenUp, delivered: this.delivered, targets };
+    return {
+      queued: targets.reduce((n, t) => n + t.queued, 0),
+      dropped: targets.reduce((n, t) => n + t.dropped, 0),
+      givenUp: this.givenUp,
+      delivered: this.delivered,
+      targets,
+    };
   }
 
   /** A feedback server that does not answer, for /status and /info, while it lasts. */
   problems(): ServiceProblem[] {
-    return [...this.targets.values()].filter((t) => t.failures > 0).map((t) => ({
-      source: 'feedback',
-      message: `the feedback server ${t.address} does not take confirmations (${t.lastError}); ${t.queue.length} waiting, ${t.dropped} dropped because the queue was full`,
-      since: new Date(t.failingSince ?? this.clock.now()).toISOString(),
-    }));
+    return [...this.targets.values()]
+      .filter((t) => t.failures > 0)
+      .map((t) => ({
+        source: 'feedback',
+        message:
+          `the feedback server ${t.address} does not take confirmations (${t.lastError}); ` +
+          `${t.queue.length} waiting, ${t.dropped} dropped because the queue was full`,
+        since: new Date(t.failingSince ?? this.clock.now()).toISOString(),
+      }));
   }
 
   /** Ends every send and retry; nothing is sent afterwards. */
@@ -146,7 +183,17 @@ export class FeedbackSender {
     this.remove(t, e);
     e.abort?.abort();
     t.dropped++;
-    this.log.warn({ id: e.id, confirm: e.confirm, inumber: e.inumber, address: t.address, queueLimit: this.opts.queueLimit, dropped: t.dropped }, 'confirmation dropped: the feedback queue is full');
+    this.log.warn(
+      {
+        id: e.id,
+        confirm: e.confirm,
+        inumber: e.inumber,
+        address: t.address,
+        queueLimit: this.opts.queueLimit,
+        dropped: t.dropped,
+      },
+      'confirmation dropped: the feedback queue is full',
+    );
   }
 
   private remove(t: Target, e: Entry): void {
@@ -166,7 +213,13 @@ export class FeedbackSender {
       else if (t.sending < this.opts.concurrency) void this.send(t, e);
     }
     if (t.timer !== undefined) this.clock.clearTimeout(t.timer);
-    t.timer = nextDue === Infinity ? undefined : this.clock.setTimeout(() => { t.timer = undefined; this.pump(t); }, nextDue - now);
+    t.timer =
+      nextDue === Infinity
+        ? undefined
+        : this.clock.setTimeout(() => {
+            t.timer = undefined;
+            this.pump(t);
+          }, nextDue - now);
   }
 
   private async send(t: Target, e: Entry): Promise<void> {
@@ -177,7 +230,10 @@ export class FeedbackSender {
     // Its own timer, not AbortSignal.any([.., AbortSignal.timeout()]): on Node 20 a garbage
     // collection can take the combined signal, and the send then never times out.
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new DOMException(`no answer within ${this.opts.timeoutMs} ms`, 'TimeoutError')), this.opts.timeoutMs);
+    const timer = setTimeout(
+      () => timeout.abort(new DOMException(`no answer within ${this.opts.timeoutMs} ms`, 'TimeoutError')),
+      this.opts.timeoutMs,
+    );
     const onAbort = () => timeout.abort(abort.signal.reason);
     abort.signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -199,7 +255,9 @@ export class FeedbackSender {
       if ((this.storedSeq.get(e.id) ?? 0) < e.seq) {
         this.storedSeq.set(e.id, e.seq);
         // Not awaited: the journal's shared fdatasync would hold this send's slot for up to 200 ms.
-        this.store.setLastFeedback(e.id, { confirm: e.confirm, inumber: e.inumber }).catch(() => { /* the store reports its own problems */ });
+        this.store.setLastFeedback(e.id, { confirm: e.confirm, inumber: e.inumber }).catch(() => {
+          /* the store reports its own problems */
+        });
       }
     } catch (err) {
       // Dropped from a full queue, or the service stopping: already accounted for.
@@ -216,7 +274,16 @@ export class FeedbackSender {
 
   private answered(t: Target): void {
     if (t.failures === 0) return;
-    this.log.info({ address: t.address, failedAttempts: t.failures, since: new Date(t.failingSince!).toISOString(), waiting: t.queue.length, dropped: t.dropped }, 'the feedback server answers again; sending what waits');
+    this.log.info(
+      {
+        address: t.address,
+        failedAttempts: t.failures,
+        since: new Date(t.failingSince!).toISOString(),
+        waiting: t.queue.length,
+        dropped: t.dropped,
+      },
+      'the feedback server answers again; sending what waits',
+    );
     t.failures = 0;
     t.failingSince = undefined;
     t.lastError = undefined;
@@ -225,10 +292,16 @@ export class FeedbackSender {
   }
 
   private failed(t: Target, e: Entry, err: Error): void {
-    const why = err.name === 'TimeoutError' ? `no answer within ${this.opts.timeoutMs} ms` : ((err.cause as { code?: string } | undefined)?.code ?? err.message);
+    const why =
+      err.name === 'TimeoutError'
+        ? `no answer within ${this.opts.timeoutMs} ms`
+        : ((err.cause as { code?: string } | undefined)?.code ?? err.message);
     if (t.failures === 0) {
       t.failingSince = this.clock.now();
-      this.log.warn({ address: t.address, err: why }, 'the feedback server does not take confirmations; retrying with backoff');
+      this.log.warn(
+        { address: t.address, err: why },
+        'the feedback server does not take confirmations; retrying with backoff',
+      );
     }
     t.failures++;
     t.lastError = why;
@@ -236,7 +309,10 @@ export class FeedbackSender {
       this.remove(t, e);
       this.givenUp++;
       this.record(e, false);
-      this.log.warn({ id: e.id, confirm: e.confirm, inumber: e.inumber, attempts: e.attempts, err: why }, 'confirmation given up');
+      this.log.warn(
+        { id: e.id, confirm: e.confirm, inumber: e.inumber, attempts: e.attempts, err: why },
+        'confirmation given up',
+      );
       return;
     }
     e.dueAt = this.clock.now() + this.opts.firstDelayMs * 2 ** (e.attempts - 1);

@@ -10,14 +10,24 @@ export type Labels = Record<string, string>;
 export class MetricFamily {
   private values: Array<{ labels: Labels; value: number }> = [];
 
-  constructor(readonly name: string, readonly help: string, readonly type: 'counter' | 'gauge') {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly type: 'counter' | 'gauge',
+  ) {}
 
   /** One sample; an unknown value (null, undefined, not a finite number) is left out. */
   add(value: number | null | undefined, labels: Labels = {}): void {
     if (typeof value === 'number' && Number.isFinite(value)) this.values.push({ labels, value });
   }
 
-  get(): { name: string; help: string; type: 'counter' | 'gauge'; values: Array<{ labels: Labels; value: number }>; aggregator: 'sum' } {
+  get(): {
+    name: string;
+    help: string;
+    type: 'counter' | 'gauge';
+    values: Array<{ labels: Labels; value: number }>;
+    aggregator: 'sum';
+  } {
     return { name: this.name, help: this.help, type: this.type, values: this.values, aggregator: 'sum' };
   }
 

@@ -16,11 +16,19 @@ import { UPDATE, UPDATE_OUTCOMES, UPDATE_STATES, type UpdateStatus } from '../ca
 const STATES = ['connecting', 'connected', 'disconnected', 'refused', 'stopped'] as const;
 
 interface FleetFacts {
-  unit?: string; state?: string; messagesIn?: number; messagesOut?: number;
-  reconnects?: number; reconnectAttempts?: number;
-  confirmations?: { dropped?: number; queued?: number }; commands?: { waiting?: number }; admin?: { refused?: number };
+  unit?: string;
+  state?: string;
+  messagesIn?: number;
+  messagesOut?: number;
+  reconnects?: number;
+  reconnectAttempts?: number;
+  confirmations?: { dropped?: number; queued?: number };
+  commands?: { waiting?: number };
+  admin?: { refused?: number };
 }
-interface BrightnessFacts { units?: Array<{ id: string; brightness?: number; blanked?: boolean }> }
+interface BrightnessFacts {
+  units?: Array<{ id: string; brightness?: number; blanked?: boolean }>;
+}
 
 function build() {
   const registry = new Registry();
@@ -34,44 +42,133 @@ function build() {
     registry,
     buildInfo: family('mlds_build_info', 'always 1; `version` is the running software version (/status version)'),
     startTime: family('mlds_start_time_seconds', 'when the service started, in seconds since 1970 (/status startedAt)'),
-    configLoaded: family('mlds_config_loaded_timestamp_seconds', 'when the running configuration was loaded, in seconds since 1970 (config.loadedAt)'),
-    configGeneration: family('mlds_config_generation', 'configurations taken into use since the start: 1 for the first, one more for each reload that changed something (config.generation)'),
-    configOk: family('mlds_config_last_load_successful', '1 when the last load of the configuration file succeeded, 0 when it had faults and the earlier configuration keeps running (config.status)'),
-    rendered: counter('mlds_frames_rendered_total', 'frames rendered by the unit\'s frame loop (/status displays[].frames.rendered)'),
-    sent: counter('mlds_frames_sent_total', 'frames handed to the unit\'s output (frames.sent)'),
+    configLoaded: family(
+      'mlds_config_loaded_timestamp_seconds',
+      'when the running configuration was loaded, in seconds since 1970 (config.loadedAt)',
+    ),
+    configGeneration: family(
+      'mlds_config_generation',
+      'configurations taken into use since the start: 1 for the first, one more for each reload that changed ' +
+        'something (config.generation)',
+    ),
+    configOk: family(
+      'mlds_config_last_load_successful',
+      '1 when the last load of the configuration file succeeded, 0 when it had faults and the earlier ' +
+        'configuration keeps running (config.status)',
+    ),
+    rendered: counter(
+      'mlds_frames_rendered_total',
+      "frames rendered by the unit's frame loop (/status displays[].frames.rendered)",
+    ),
+    sent: counter('mlds_frames_sent_total', "frames handed to the unit's output (frames.sent)"),
     missed: counter('mlds_frames_missed_total', 'frame deadlines that passed without a frame (frames.missed)'),
     dropped: counter('mlds_frames_dropped_total', 'frames replaced before the output took them (frames.dropped)'),
-    outputFailures: family('mlds_output_consecutive_failures', 'failed sends in a row of the unit\'s output (output.consecutiveFailures)'),
-    outputReopens: counter('mlds_output_reopens_total', 'times the output was closed and opened again after failures (output.reopens)'),
-    brightness: family('mlds_brightness_percent', 'the brightness the unit\'s output is given, 0..100 (components.brightness.units[].brightness; 0 while blanked)'),
-    blanked: family('mlds_blanked', '1 while the unit is blanked: dark, its content kept (components.brightness.units[].blanked)'),
-    commandAge: family('mlds_last_command_age_seconds', 'seconds since the display\'s last accepted command (displays[].lastCommand.at); no sample before its first'),
-    commands: counter('mlds_commands_total', 'control messages by source (http, cron, poller, mqtt...) and result (ok, fault, busy: shed under a flood, MLDS_BUSY)'),
-    superseded: counter('mlds_commands_superseded_total', 'accepted commands whose content was replaced before any frame carried it to the output, confirmed 1 (commands.superseded)'),
-    queued: family('mlds_queued', 'work waiting now: `queue` mqtt_commands (MQTT commands waiting for the control path, components.fleet.commands.waiting) or mqtt_confirmations (confirmations waiting for the broker, components.fleet.confirmations.queued)'),
-    confirmations: counter('mlds_confirmations_total', 'confirmations produced, by value (0 not shown, 1 shown, 2 faulty)'),
-    confirmationsDropped: counter('mlds_confirmations_dropped_total', 'confirmations that never reached their receiver: channel feedback (the HTTP feedback address; reason gave_up after the last retry, queue_full) or mqtt (queue_full while the broker was away)'),
+    outputFailures: family(
+      'mlds_output_consecutive_failures',
+      "failed sends in a row of the unit's output (output.consecutiveFailures)",
+    ),
+    outputReopens: counter(
+      'mlds_output_reopens_total',
+      'times the output was closed and opened again after failures (output.reopens)',
+    ),
+    brightness: family(
+      'mlds_brightness_percent',
+      "the brightness the unit's output is given, 0..100 (components.brightness.units[].brightness; 0 while blanked)",
+    ),
+    blanked: family(
+      'mlds_blanked',
+      '1 while the unit is blanked: dark, its content kept (components.brightness.units[].blanked)',
+    ),
+    commandAge: family(
+      'mlds_last_command_age_seconds',
+      "seconds since the display's last accepted command (displays[].lastCommand.at); no sample before its first",
+    ),
+    commands: counter(
+      'mlds_commands_total',
+      'control messages by source (http, cron, poller, mqtt...) and result (ok, fault, busy: shed under a flood, ' +
+        'MLDS_BUSY)',
+    ),
+    superseded: counter(
+      'mlds_commands_superseded_total',
+      'accepted commands whose content was replaced before any frame carried it to the output, confirmed 1 ' +
+        '(commands.superseded)',
+    ),
+    queued: family(
+      'mlds_queued',
+      'work waiting now: `queue` mqtt_commands (MQTT commands waiting for the control path, ' +
+        'components.fleet.commands.waiting) or mqtt_confirmations (confirmations waiting for the broker, ' +
+        'components.fleet.confirmations.queued)',
+    ),
+    confirmations: counter(
+      'mlds_confirmations_total',
+      'confirmations produced, by value (0 not shown, 1 shown, 2 faulty)',
+    ),
+    confirmationsDropped: counter(
+      'mlds_confirmations_dropped_total',
+      'confirmations that never reached their receiver: channel feedback (the HTTP feedback address; reason ' +
+        'gave_up after the last retry, queue_full) or mqtt (queue_full while the broker was away)',
+    ),
     broker: family('mlds_broker_state', 'the MQTT connection (components.fleet.state): 1 for the current state'),
-    brokerMessages: counter('mlds_broker_messages_total', 'MQTT messages in and out (components.fleet.messagesIn, messagesOut)'),
-    brokerReconnects: counter('mlds_broker_reconnects_total',
-      'MQTT connections made again after one was lost (components.fleet.reconnects)'),
-    brokerReconnectAttempts: counter('mlds_broker_reconnect_attempts_total',
-      'MQTT attempts to connect again, whether or not they got through (components.fleet.reconnectAttempts)'),
-    adminRefused: counter('mlds_broker_admin_refused_total',
-      'MQTT admin commands refused for a missing or wrong adminKey (components.fleet.admin.refused)'),
-    temperature: family('mlds_temperature_celsius', 'SoC temperature (components.health.temperatureC); no sample without a thermal zone'),
-    clockSynchronized: family('mlds_clock_synchronized', '1 when the system clock is synchronized, 0 when not (components.health.clock.synchronized); no sample until known'),
-    clockOffset: family('mlds_clock_offset_seconds',
-      'how far the clock is ahead of its time source, chrony\'s or timesyncd\'s report (components.health.clock.offsetMs); no sample until known'),
-    clockSkew: family('mlds_clock_skew_exceeded', '1 while the clock is further from its time source than maxClockSkew, 0 when not; no sample until the offset is known'),
+    brokerMessages: counter(
+      'mlds_broker_messages_total',
+      'MQTT messages in and out (components.fleet.messagesIn, messagesOut)',
+    ),
+    brokerReconnects: counter(
+      'mlds_broker_reconnects_total',
+      'MQTT connections made again after one was lost (components.fleet.reconnects)',
+    ),
+    brokerReconnectAttempts: counter(
+      'mlds_broker_reconnect_attempts_total',
+      'MQTT attempts to connect again, whether or not they got through (components.fleet.reconnectAttempts)',
+    ),
+    adminRefused: counter(
+      'mlds_broker_admin_refused_total',
+      'MQTT admin commands refused for a missing or wrong adminKey (components.fleet.admin.refused)',
+    ),
+    temperature: family(
+      'mlds_temperature_celsius',
+      'SoC temperature (components.health.temperatureC); no sample without a thermal zone',
+    ),
+    clockSynchronized: family(
+      'mlds_clock_synchronized',
+      '1 when the system clock is synchronized, 0 when not (components.health.clock.synchronized); no sample ' +
+        'until known',
+    ),
+    clockOffset: family(
+      'mlds_clock_offset_seconds',
+      "how far the clock is ahead of its time source, chrony's or timesyncd's report " +
+        '(components.health.clock.offsetMs); no sample until known',
+    ),
+    clockSkew: family(
+      'mlds_clock_skew_exceeded',
+      '1 while the clock is further from its time source than maxClockSkew, 0 when not; no sample until the ' +
+        'offset is known',
+    ),
     diskFree: family('mlds_disk_free_bytes', 'free space of the state and log folders (components.health.disks)'),
-    memoryAvailable: family('mlds_memory_available_bytes', 'memory available to new work (components.health.memory.availableBytes)'),
+    memoryAvailable: family(
+      'mlds_memory_available_bytes',
+      'memory available to new work (components.health.memory.availableBytes)',
+    ),
     rss: family('mlds_service_rss_bytes', 'resident memory of the service (components.health.memory.serviceRssBytes)'),
-    anonymous: family('mlds_service_anonymous_bytes', 'anonymous memory of the service, which the kernel cannot take back without swap (components.health.memory.serviceAnonymousBytes)'),
+    anonymous: family(
+      'mlds_service_anonymous_bytes',
+      'anonymous memory of the service, which the kernel cannot take back without swap ' +
+        '(components.health.memory.serviceAnonymousBytes)',
+    ),
     load: family('mlds_load1', 'one-minute load average (components.health.load[0])'),
-    updateState: family('mlds_update_state', 'the software update now (components.update.state, with RAUC): 1 for the current state'),
-    updateOutcome: family('mlds_update_last_outcome', 'how the last software update ended (components.update.last.outcome): 1 for its outcome, `version` the bundle\'s'),
-    slot: family('mlds_slot_info', 'always 1, per RAUC slot (components.update.slots): `slot` its boot name, `booted` 1 for the one running, `boot_status` good or bad, `version` the bundle installed in it'),
+    updateState: family(
+      'mlds_update_state',
+      'the software update now (components.update.state, with RAUC): 1 for the current state',
+    ),
+    updateOutcome: family(
+      'mlds_update_last_outcome',
+      "how the last software update ended (components.update.last.outcome): 1 for its outcome, `version` the bundle's",
+    ),
+    slot: family(
+      'mlds_slot_info',
+      'always 1, per RAUC slot (components.update.slots): `slot` its boot name, `booted` 1 for the one running, ' +
+        '`boot_status` good or bad, `version` the bundle installed in it',
+    ),
   };
 }
 
@@ -102,7 +199,8 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
   const now = seconds(status.time);
   for (const d of status.displays) {
     const at = seconds(d.lastCommand?.at);
-    if (now !== undefined && at !== undefined) m.commandAge.add(Math.max(0, Math.round((now - at) * 1000) / 1000), { display: d.id, unit: d.unit });
+    if (now !== undefined && at !== undefined)
+      m.commandAge.add(Math.max(0, Math.round((now - at) * 1000) / 1000), { display: d.id, unit: d.unit });
     if (done.has(d.unit)) continue;
     done.add(d.unit);
     const u = units.get(d.unit)!;
@@ -160,8 +258,16 @@ export async function renderMetrics(status: Status): Promise<{ contentType: stri
   const u = status.components[UPDATE.name] as UpdateStatus | undefined;
   if (u) {
     for (const s of UPDATE_STATES) m.updateState.add(s === u.state ? 1 : 0, { state: s });
-    if (u.last) for (const o of UPDATE_OUTCOMES) m.updateOutcome.add(o === u.last.outcome ? 1 : 0, { outcome: o, version: u.last.version ?? '' });
-    for (const s of u.slots) m.slot.add(1, { slot: s.bootname, booted: s.bootname === u.bootSlot ? '1' : '0', boot_status: s.bootStatus ?? '', version: s.version ?? '' });
+    if (u.last)
+      for (const o of UPDATE_OUTCOMES)
+        m.updateOutcome.add(o === u.last.outcome ? 1 : 0, { outcome: o, version: u.last.version ?? '' });
+    for (const s of u.slots)
+      m.slot.add(1, {
+        slot: s.bootname,
+        booted: s.bootname === u.bootSlot ? '1' : '0',
+        boot_status: s.bootStatus ?? '',
+        version: s.version ?? '',
+      });
   }
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };
 }

@@ -6,7 +6,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export interface Bitfield { offset: number; length: number }
+export interface Bitfield {
+  offset: number;
+  length: number;
+}
 
 /** The kernel's description of a pixel: bits per pixel and where each channel sits. */
 export interface PixelFormat {
@@ -18,18 +21,39 @@ export interface PixelFormat {
 }
 
 export interface VarScreenInfo extends PixelFormat {
-  xres: number; yres: number; xresVirtual: number; yresVirtual: number;
-  xoffset: number; yoffset: number; grayscale: number;
+  xres: number;
+  yres: number;
+  xresVirtual: number;
+  yresVirtual: number;
+  xoffset: number;
+  yoffset: number;
+  grayscale: number;
 }
 
-export interface FixScreenInfo { id: string; smemLen: number; lineLength: number; type: number; visual: number; ypanstep: number }
+export interface FixScreenInfo {
+  id: string;
+  smemLen: number;
+  lineLength: number;
+  type: number;
+  visual: number;
+  ypanstep: number;
+}
 
 export interface FbDevice {
   varInfo(): VarScreenInfo;
   fixInfo(): FixScreenInfo;
   map(length: number): void;
   /** srcStride (default width*4) larger than a row draws a rectangle of a larger frame. */
-  draw(rgba: Uint8Array, width: number, height: number, byteOffset: number, stride: number, format: PixelFormat, lut?: Uint8Array, srcStride?: number): void;
+  draw(
+    rgba: Uint8Array,
+    width: number,
+    height: number,
+    byteOffset: number,
+    stride: number,
+    format: PixelFormat,
+    lut?: Uint8Array,
+    srcStride?: number,
+  ): void;
   clear(): void;
   pan(xoffset: number, yoffset: number): void;
   /** Resolves false when the driver has no vsync ioctl. */
@@ -66,7 +90,15 @@ export interface NativeFrameTimer {
 }
 
 /** Canvas columns [x, x+width) of rows [0, height) into dst at dstOffset, rows dstStride bytes apart. */
-export type CanvasRead = (canvas: object, x: number, width: number, height: number, dst: Uint8Array, dstOffset: number, dstStride: number) => void;
+export type CanvasRead = (
+  canvas: object,
+  x: number,
+  width: number,
+  height: number,
+  dst: Uint8Array,
+  dstOffset: number,
+  dstStride: number,
+) => void;
 
 export interface NativeHelper {
   FrameTimer: new (callback: () => void) => NativeFrameTimer;
@@ -74,7 +106,17 @@ export interface NativeHelper {
   PacketSocket: new (ifname: string, etherType?: number) => PacketSocket;
   UdpSocket: new (ipv4: string, port: number) => UdpSocket;
   /** srcStride (default width*4) larger than a row converts a column strip of a frame. */
-  convert(rgba: Uint8Array, width: number, height: number, dst: Uint8Array, dstOffset: number, stride: number, format: PixelFormat, lut?: Uint8Array, srcStride?: number): void;
+  convert(
+    rgba: Uint8Array,
+    width: number,
+    height: number,
+    dst: Uint8Array,
+    dstOffset: number,
+    stride: number,
+    format: PixelFormat,
+    lut?: Uint8Array,
+    srcStride?: number,
+  ): void;
   /** The node-canvas version the helper was built against: canvasReader is safe with that one only. */
   canvasVersion: string;
   /**
@@ -91,25 +133,31 @@ export interface NativeHelper {
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** src/output and dist/output are both two levels below the package root. */
-export const NATIVE_PATH = process.env.MLDS_NATIVE ?? join(here, '..', '..', 'native', 'build', 'Release', 'mlds_native.node');
+export const NATIVE_PATH =
+  process.env.MLDS_NATIVE ?? join(here, '..', '..', 'native', 'build', 'Release', 'mlds_native.node');
 
 let loaded: NativeHelper | undefined;
 let failure: Error | undefined;
 
 function load(): NativeHelper {
   if (!existsSync(NATIVE_PATH)) {
-    throw Object.assign(new Error(
-      `native helper not built: ${NATIVE_PATH} is missing. `
-      + 'Run `make native` (needs build-essential and python3); only the virtual output works without it'),
-    { code: 'ERR_NATIVE_MISSING' });
+    throw Object.assign(
+      new Error(
+        `native helper not built: ${NATIVE_PATH} is missing. ` +
+          'Run `make native` (needs build-essential and python3); only the virtual output works without it',
+      ),
+      { code: 'ERR_NATIVE_MISSING' },
+    );
   }
   try {
     return createRequire(import.meta.url)(NATIVE_PATH) as NativeHelper;
   } catch (err) {
     // A helper built for another Node ABI or a broken build: say so rather than a bare dlopen message.
     const cause = (err as Error).message.split('\n')[0];
-    throw Object.assign(new Error(`native helper at ${NATIVE_PATH} cannot be loaded: ${cause}. Rebuild it with \`make native\``),
-      { code: 'ERR_NATIVE_LOAD', cause: err });
+    throw Object.assign(
+      new Error(`native helper at ${NATIVE_PATH} cannot be loaded: ${cause}. Rebuild it with \`make native\``),
+      { code: 'ERR_NATIVE_LOAD', cause: err },
+    );
   }
 }
 
@@ -128,10 +176,19 @@ export function nativeHelper(): NativeHelper {
 
 /** The helper, or undefined when it cannot be loaded: for what works without it (nativeHelperProblem() says why). */
 export function optionalNativeHelper(): NativeHelper | undefined {
-  try { return nativeHelper(); } catch { return undefined; }
+  try {
+    return nativeHelper();
+  } catch {
+    return undefined;
+  }
 }
 
 /** For /status: undefined when the helper loads, else the reason it does not. */
 export function nativeHelperProblem(): string | undefined {
-  try { nativeHelper(); return undefined; } catch (err) { return (err as Error).message; }
+  try {
+    nativeHelper();
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

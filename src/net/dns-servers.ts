@@ -8,25 +8,44 @@ import { run } from './commands.js';
 /** systemd-resolved's own stub listener: not a server a technician can reach. */
 const STUB = '127.0.0.53';
 
-export interface DnsServers { servers: string[]; source: string }
+export interface DnsServers {
+  servers: string[];
+  source: string;
+}
 
 async function read(file: string): Promise<string | undefined> {
-  try { return await readFile(file, 'utf8'); } catch { return undefined; }
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** `KEY=a b c` lines of systemd's state files. */
 function stateList(text: string | undefined, key: string): string[] {
   const line = text?.split('\n').find((l) => l.startsWith(`${key}=`));
-  return line ? line.slice(key.length + 1).split(/\s+/).filter(Boolean).map((s) => s.replace(/#.*$/, '')) : [];
+  return line
+    ? line
+        .slice(key.length + 1)
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((s) => s.replace(/#.*$/, ''))
+    : [];
 }
 
 function resolvConf(text: string | undefined): string[] {
-  return (text ?? '').split('\n').map((l) => /^\s*nameserver\s+(\S+)/.exec(l)?.[1]).filter((s): s is string => !!s && s !== STUB);
+  return (text ?? '')
+    .split('\n')
+    .map((l) => /^\s*nameserver\s+(\S+)/.exec(l)?.[1])
+    .filter((s): s is string => !!s && s !== STUB);
 }
 
 let sameNamespace: Promise<boolean> | undefined;
 
-/** True when this process shares the network namespace of PID 1, whose links systemd describes (a process never changes namespace: asked once). */
+/**
+ * True when this process shares the network namespace of PID 1, whose links systemd describes (a process never changes
+ * namespace: asked once).
+ */
 function inSystemdNamespace(): Promise<boolean> {
   sameNamespace ??= lookNamespace();
   return sameNamespace;

@@ -8,10 +8,30 @@ import { dnsServers } from './dns-servers.js';
 import { formatIpv4, maskOfPrefix } from './ipv4.js';
 import type { EthernetConfig } from '../capability/network.js';
 
-interface IpAddrInfo { family: 'inet' | 'inet6'; local: string; prefixlen: number; dynamic?: boolean; scope?: string }
-export interface IpLink { ifindex: number; ifname: string; flags: string[]; mtu: number; operstate: string; link_type: string; address?: string; addr_info?: IpAddrInfo[] }
-interface IpRoute { dst: string; gateway?: string; dev: string; protocol?: string; metric?: number }
-
+interface IpAddrInfo {
+  family: 'inet' | 'inet6';
+  local: string;
+  prefixlen: number;
+  dynamic?: boolean;
+  scope?: string;
+}
+export interface IpLink {
+  ifindex: number;
+  ifname: string;
+  flags: string[];
+  mtu: number;
+  operstate: string;
+  link_type: string;
+  address?: string;
+  addr_info?: IpAddrInfo[];
+}
+interface IpRoute {
+  dst: string;
+  gateway?: string;
+  dev: string;
+  protocol?: string;
+  metric?: number;
+}
 
 /**
  * The configured interface, else the one the IPv4 default route leaves by, else the first
@@ -40,12 +60,19 @@ async function speed(ifname: string): Promise<number | null> {
 
 /** The interface /setethernetconfig would configure (it must exist). */
 export async function resolveInterface(settings: NetworkSettings): Promise<IpLink> {
-  const [links, routes] = await Promise.all([ipJson<IpLink[]>('addr', 'show'), ipJson<IpRoute[]>('-4', 'route', 'show', 'default')]);
+  const [links, routes] = await Promise.all([
+    ipJson<IpLink[]>('addr', 'show'),
+    ipJson<IpRoute[]>('-4', 'route', 'show', 'default'),
+  ]);
   const link = chooseInterface(links, routes, settings.interface);
   if (!link) {
-    throw new MldsError('MLDS_NETWORK_UNAVAILABLE', settings.interface
-      ? `there is no network interface "${settings.interface}" (network.interface in config.json); the unit has ${links.map((l) => l.ifname).join(', ')}`
-      : 'the unit has no Ethernet interface');
+    throw new MldsError(
+      'MLDS_NETWORK_UNAVAILABLE',
+      settings.interface
+        ? `there is no network interface "${settings.interface}" (network.interface in config.json); the unit ` +
+            `has ${links.map((l) => l.ifname).join(', ')}`
+        : 'the unit has no Ethernet interface',
+    );
   }
   return link;
 }
@@ -60,13 +87,15 @@ export async function gatewayOf(ifname: string): Promise<{ gateway: string | nul
 export async function readEthernet(settings: NetworkSettings): Promise<EthernetConfig> {
   const link = await resolveInterface(settings);
   const [gw, dns, mbps] = await Promise.all([gatewayOf(link.ifname), dnsServers(link.ifindex), speed(link.ifname)]);
-  const addresses = (link.addr_info ?? []).filter((a) => a.family === 'inet' || a.family === 'inet6').map((a) => ({
-    family: a.family === 'inet' ? 'ipv4' as const : 'ipv6' as const,
-    address: a.local,
-    prefix: a.prefixlen,
-    ...(a.family === 'inet' ? { netmask: formatIpv4(maskOfPrefix(a.prefixlen)) } : {}),
-    dynamic: a.dynamic === true,
-  }));
+  const addresses = (link.addr_info ?? [])
+    .filter((a) => a.family === 'inet' || a.family === 'inet6')
+    .map((a) => ({
+      family: a.family === 'inet' ? ('ipv4' as const) : ('ipv6' as const),
+      address: a.local,
+      prefix: a.prefixlen,
+      ...(a.family === 'inet' ? { netmask: formatIpv4(maskOfPrefix(a.prefixlen)) } : {}),
+      dynamic: a.dynamic === true,
+    }));
   const v4 = addresses.find((a) => a.family === 'ipv4');
   return {
     interface: link.ifname,

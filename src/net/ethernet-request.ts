@@ -7,7 +7,6 @@ import { MldsError } from '../errors.js';
 import type { NetworkRequest } from '../capability/network.js';
 import { broadcastOf, formatIpv4, maskOfPrefix, networkOf, notUnicast, parseIpv4, prefixOfMask } from './ipv4.js';
 
-
 const FIELDS = ['dhcp', 'ip', 'netmask', 'gateway', 'dns'] as const;
 /** resolv.conf reads three name servers; more would be silently unused. */
 const MAX_DNS = 3;
@@ -18,7 +17,8 @@ export function parseNetworkRequest(rawQuery: string): NetworkRequest {
   const given = new Map<string, string>();
   for (const { name, value } of parseQuery(rawQuery)) {
     if (name === KEY_PARAM) continue;
-    if (!(FIELDS as readonly string[]).includes(name)) throw bad(name, `"${name}" is not a parameter of /setethernetconfig (it takes ${FIELDS.join(', ')})`);
+    if (!(FIELDS as readonly string[]).includes(name))
+      throw bad(name, `"${name}" is not a parameter of /setethernetconfig (it takes ${FIELDS.join(', ')})`);
     if (given.has(name)) throw bad(name, `"${name}" is given more than once`);
     given.set(name, value);
   }
@@ -40,10 +40,14 @@ export function parseNetworkRequest(rawQuery: string): NetworkRequest {
   if (ip === broadcastOf(ip, prefix)) throw bad('ip', `${formatIpv4(ip)} is the broadcast address of ${where}`);
   if (networkOf(gateway, prefix) !== net) throw bad('gateway', `${formatIpv4(gateway)} is outside the subnet ${where}`);
   if (gateway === net) throw bad('gateway', `${formatIpv4(gateway)} is the network address of ${where}`);
-  if (gateway === broadcastOf(ip, prefix)) throw bad('gateway', `${formatIpv4(gateway)} is the broadcast address of ${where}`);
+  if (gateway === broadcastOf(ip, prefix))
+    throw bad('gateway', `${formatIpv4(gateway)} is the broadcast address of ${where}`);
   if (gateway === ip) throw bad('gateway', 'the gateway must be another host than the unit itself');
 
-  const dns = given.get('dns')!.split(',').map((s) => s.trim());
+  const dns = given
+    .get('dns')!
+    .split(',')
+    .map((s) => s.trim());
   if (dns.length > MAX_DNS) throw bad('dns', `at most ${MAX_DNS} DNS servers, separated by commas`);
   for (const d of dns) {
     const n = parseIpv4(d);
@@ -52,7 +56,14 @@ export function parseNetworkRequest(rawQuery: string): NetworkRequest {
     const why = notUnicast(n);
     if (why && Math.floor(n / 2 ** 24) !== 127) throw bad('dns', `${d} ${why}`);
   }
-  return { dhcp: false, ip: formatIpv4(ip), prefix, netmask: formatIpv4(maskOfPrefix(prefix)), gateway: formatIpv4(gateway), dns };
+  return {
+    dhcp: false,
+    ip: formatIpv4(ip),
+    prefix,
+    netmask: formatIpv4(maskOfPrefix(prefix)),
+    gateway: formatIpv4(gateway),
+    dns,
+  };
 }
 
 function address(s: string, field: string): number {
@@ -73,6 +84,11 @@ function netmask(s: string): number {
     prefix = prefixOfMask(m);
     if (prefix === undefined) throw bad('netmask', `${s} is not a contiguous netmask (ones, then zeros)`);
   }
-  if (prefix < 1 || prefix > 30) throw bad('netmask', `a prefix of /${prefix} is not usable: it must be /1../30 to hold the unit, a gateway, a network and a broadcast address`);
+  if (prefix < 1 || prefix > 30)
+    throw bad(
+      'netmask',
+      `a prefix of /${prefix} is not usable: it must be /1../30 to hold the unit, a gateway, a network and a ` +
+        `broadcast address`,
+    );
   return prefix;
 }

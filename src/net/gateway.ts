@@ -9,7 +9,11 @@ const DISCARD_PORT = 9;
 /** Long enough for an ARP reply on a LAN; the caller asks again until its deadline. */
 const ARP_WAIT_MS = 1000;
 
-interface Neighbour { dst: string; lladdr?: string; state?: string[] }
+interface Neighbour {
+  dst: string;
+  lladdr?: string;
+  state?: string[];
+}
 
 /** Forgets what the kernel knew of the gateway before the change, so only a fresh answer counts. */
 export async function forgetNeighbour(iface: string, gateway: string): Promise<void> {
@@ -19,7 +23,14 @@ export async function forgetNeighbour(iface: string, gateway: string): Promise<v
 function poke(gateway: string): Promise<void> {
   return new Promise((resolve) => {
     const s = createSocket('udp4');
-    const done = () => { try { s.close(); } catch { /* closed already */ } resolve(); };
+    const done = () => {
+      try {
+        s.close();
+      } catch {
+        /* closed already */
+      }
+      resolve();
+    };
     // Unreachable networks fail at once; the neighbour table then says no.
     s.on('error', done);
     s.send(Buffer.alloc(0), DISCARD_PORT, gateway, done);

@@ -17,7 +17,7 @@ export function formatIpv4(n: number): string {
 }
 
 export function maskOfPrefix(prefix: number): number {
-  return prefix === 0 ? 0 : (0xffffffff - (2 ** (32 - prefix) - 1));
+  return prefix === 0 ? 0 : 0xffffffff - (2 ** (32 - prefix) - 1);
 }
 
 /** The prefix length of a contiguous netmask (ones, then zeros), or undefined. */

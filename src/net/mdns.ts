@@ -16,7 +16,13 @@ const STOP_WAIT_MS = 1000;
 
 type MdnsComponent = Component & MdnsControl;
 
-interface Announcement { name: string; port: number; host: string; txt: Record<string, string>; iface?: string }
+interface Announcement {
+  name: string;
+  port: number;
+  host: string;
+  txt: Record<string, string>;
+  iface?: string;
+}
 
 function ipv4Of(name: string): string | undefined {
   if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return name;
@@ -26,7 +32,11 @@ function ipv4Of(name: string): string | undefined {
 /** The last three bytes of a MAC tell units of one hostname (a factory image) apart. */
 function macTail(iface?: string): string {
   const all = networkInterfaces();
-  const list = iface ? all[iface] ?? [] : Object.values(all).flat().filter((a) => a && !a.internal);
+  const list = iface
+    ? (all[iface] ?? [])
+    : Object.values(all)
+        .flat()
+        .filter((a) => a && !a.internal);
   const mac = list.find((a) => a && a.mac && a.mac !== '00:00:00:00:00:00')?.mac;
   return mac ? mac.split(':').slice(3).join('') : '';
 }
@@ -42,7 +52,11 @@ function idsText(ids: string[]): string {
   return out;
 }
 
-export function announcement(config: ServiceConfig, settings: MdnsSettings, ports: { http: number; https?: number }): Announcement {
+export function announcement(
+  config: ServiceConfig,
+  settings: MdnsSettings,
+  ports: { http: number; https?: number },
+): Announcement {
   const host = hostname();
   const main = config.displays[0];
   const tail = macTail(settings.interface);
@@ -56,8 +70,15 @@ export function announcement(config: ServiceConfig, settings: MdnsSettings, port
     path: '/info',
     ...(ports.https ? { https: String(ports.https) } : {}),
   };
-  for (const [k, v] of Object.entries(txt)) if (Buffer.byteLength(`${k}=${v}`) > TXT_MAX) txt[k] = v.slice(0, TXT_MAX - k.length - 1);
-  return { name: settings.name ?? `${host} (mlds${tail ? ` ${tail}` : ''})`, port: ports.http, host: `${host}.local`, txt, iface: settings.interface };
+  for (const [k, v] of Object.entries(txt))
+    if (Buffer.byteLength(`${k}=${v}`) > TXT_MAX) txt[k] = v.slice(0, TXT_MAX - k.length - 1);
+  return {
+    name: settings.name ?? `${host} (mlds${tail ? ` ${tail}` : ''})`,
+    port: ports.http,
+    host: `${host}.local`,
+    txt,
+    iface: settings.interface,
+  };
 }
 
 export function mdnsComponent(): MdnsComponent {
@@ -73,7 +94,12 @@ export function mdnsComponent(): MdnsComponent {
     if (!b) return;
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, STOP_WAIT_MS);
-      b.unpublishAll(() => b.destroy(() => { clearTimeout(t); resolve(); }));
+      b.unpublishAll(() =>
+        b.destroy(() => {
+          clearTimeout(t);
+          resolve();
+        }),
+      );
     });
   };
 
@@ -91,11 +117,14 @@ export function mdnsComponent(): MdnsComponent {
       lastError = err.message;
       c.log.warn({ err: err.message }, 'mDNS error');
     };
-    // On one interface: send there, but receive the group on any address (a socket bound to a unicast address gets no multicast).
+    // On one interface: send there, but receive the group on any address (a socket bound to a unicast address gets no
+    // multicast).
     const opts = address ? { interface: address, bind: '0.0.0.0' } : {};
     const b = new Bonjour(opts as never, onError);
     // multicast-dns reports a taken or forbidden port as an 'error' event; unheard, it would end the process.
-    (b as unknown as { server: { mdns: NodeJS.EventEmitter } }).server.mdns.on('error', onError).on('warning', () => undefined);
+    (b as unknown as { server: { mdns: NodeJS.EventEmitter } }).server.mdns
+      .on('error', onError)
+      .on('warning', () => undefined);
     for (const type of ['http', 'mlds']) {
       b.publish({ name: a.name, type, port: a.port, host: a.host, txt: a.txt, probe: false });
     }
@@ -103,7 +132,10 @@ export function mdnsComponent(): MdnsComponent {
     current = a;
     announcedAt = new Date(c.clock.now()).toISOString();
     lastError = undefined;
-    c.log.info({ name: a.name, port: a.port, interface: a.iface ?? 'all' }, 'mDNS: announced _http._tcp and _mlds._tcp');
+    c.log.info(
+      { name: a.name, port: a.port, interface: a.iface ?? 'all' },
+      'mDNS: announced _http._tcp and _mlds._tcp',
+    );
   };
 
   const reannounce = async () => {
@@ -114,8 +146,14 @@ export function mdnsComponent(): MdnsComponent {
 
   return {
     name: MDNS.name,
-    async start(c) { ctx = c; announce(c); },
-    async reload(c) { ctx = c; await reannounce(); },
+    async start(c) {
+      ctx = c;
+      announce(c);
+    },
+    async reload(c) {
+      ctx = c;
+      await reannounce();
+    },
     reannounce,
     async stop() {
       ctx = undefined;

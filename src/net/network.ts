@@ -34,7 +34,9 @@ export interface ChangeEvent {
 type NetworkComponent = Component & NetworkControl;
 
 export function describeRequest(req: NetworkRequest): string {
-  return req.dhcp ? 'dhcp=true' : `dhcp=false ip=${req.ip}/${req.prefix} gateway=${req.gateway} dns=${req.dns.join(',')}`;
+  return req.dhcp
+    ? 'dhcp=true'
+    : `dhcp=false ip=${req.ip}/${req.prefix} gateway=${req.gateway} dns=${req.dns.join(',')}`;
 }
 
 export function networkComponent(): NetworkComponent {
@@ -50,7 +52,9 @@ export function networkComponent(): NetworkComponent {
     if (!reading || t - reading.at > READ_FRESH_MS) {
       const value = readEthernet(c().config().network);
       reading = { at: t, value };
-      value.catch(() => { if (reading?.value === value) reading = undefined; });
+      value.catch(() => {
+        if (reading?.value === value) reading = undefined;
+      });
     }
     return reading.value;
   };
@@ -60,12 +64,17 @@ export function networkComponent(): NetworkComponent {
     return ctx;
   };
   const now = () => new Date(c().clock.now()).toISOString();
-  const record = (ev: ChangeEvent) => { history.unshift(ev); history.splice(HISTORY); };
+  const record = (ev: ChangeEvent) => {
+    history.unshift(ev);
+    history.splice(HISTORY);
+  };
 
   const applyFolder = async (): Promise<string | undefined> => {
     const argv = applyCommand();
     const r = await run(argv, 60_000);
-    return r.code === 0 ? undefined : `${argv.join(' ')} exited with ${r.code}${r.stderr.trim() ? `: ${r.stderr.trim().slice(0, 300)}` : ''}`;
+    return r.code === 0
+      ? undefined
+      : `${argv.join(' ')} exited with ${r.code}${r.stderr.trim() ? `: ${r.stderr.trim().slice(0, 300)}` : ''}`;
   };
 
   const settle = (p: Pending, ev: ChangeEvent, state: ChangeState, message: string) => {
@@ -85,7 +94,14 @@ export function networkComponent(): NetworkComponent {
       await restoreNetworkFile(p);
       const failed = await applyFolder();
       await forgetPending(p);
-      settle(p, ev, failed ? 'failed' : 'rolled back', failed ? `${why}; the previous file is back but applying it failed: ${failed}` : `${why}; the previous configuration is restored`);
+      settle(
+        p,
+        ev,
+        failed ? 'failed' : 'rolled back',
+        failed
+          ? `${why}; the previous file is back but applying it failed: ${failed}`
+          : `${why}; the previous configuration is restored`,
+      );
     } catch (err) {
       settle(p, ev, 'failed', `${why}; restoring the previous file failed: ${(err as Error).message}`);
     }
@@ -103,13 +119,20 @@ export function networkComponent(): NetworkComponent {
       let gw: string | null = p.request.dhcp ? null : p.request.gateway;
       try {
         if (p.request.dhcp) gw = (await gatewayOf(p.interface)).gateway;
-        if (gw && await gatewayAnswers(p.interface, gw)) {
+        if (gw && (await gatewayAnswers(p.interface, gw))) {
           await forgetPending(p);
           return settle(p, ev, 'confirmed', `gateway ${gw} answers`);
         }
-      } catch { /* `ip` failing counts as no answer */ }
+      } catch {
+        /* `ip` failing counts as no answer */
+      }
       if (stopped) return;
-      if (c().clock.now() >= deadline) return rollback(p, ev, gw ? `gateway ${gw} did not answer within ${seconds} s` : `no DHCP lease with a gateway within ${seconds} s`);
+      if (c().clock.now() >= deadline)
+        return rollback(
+          p,
+          ev,
+          gw ? `gateway ${gw} did not answer within ${seconds} s` : `no DHCP lease with a gateway within ${seconds} s`,
+        );
       timer = c().clock.setTimeout(() => void round(), PROBE_INTERVAL_MS);
     };
     await round();
@@ -134,25 +157,42 @@ export function networkComponent(): NetworkComponent {
       busy = {};
       void (async () => {
         for (const p of left) {
-          const ev: ChangeEvent = { at: p.writtenAt, interface: p.interface, request: describeRequest(p.request), state: 'watching', resumed: true };
+          const ev: ChangeEvent = {
+            at: p.writtenAt,
+            interface: p.interface,
+            request: describeRequest(p.request),
+            state: 'watching',
+            resumed: true,
+          };
           record(ev);
-          context.log.warn({ interface: p.interface, request: ev.request }, 'an unconfirmed network change was found at start; watching its gateway again');
+          context.log.warn(
+            { interface: p.interface, request: ev.request },
+            'an unconfirmed network change was found at start; watching its gateway again',
+          );
           await watch(p, ev);
         }
       })();
     },
     // The interface may be another one now.
-    async reload(context) { ctx = context; reading = undefined; },
+    async reload(context) {
+      ctx = context;
+      reading = undefined;
+    },
     async stop() {
       stopped = true;
       if (ctx && timer !== undefined) ctx.clock.clearTimeout(timer);
       timer = undefined;
     },
     read,
-    busySeconds: () => (busy ? Math.max(1, Math.ceil(((busy.until ?? c().clock.now()) - c().clock.now()) / 1000)) : undefined),
+    busySeconds: () =>
+      busy ? Math.max(1, Math.ceil(((busy.until ?? c().clock.now()) - c().clock.now()) / 1000)) : undefined,
     async change(req) {
       const context = c();
-      if (busy) throw new MldsError('MLDS_NETWORK_BUSY', 'a network change is still being applied or watched; retry once it is confirmed or rolled back');
+      if (busy)
+        throw new MldsError(
+          'MLDS_NETWORK_BUSY',
+          'a network change is still being applied or watched; retry once it is confirmed or rolled back',
+        );
       // Taken before the first await: a second request in between must see it.
       busy = {};
       try {

@@ -99,9 +99,12 @@ export function writeSync(buf: Uint8Array, at: number, level: number): number {
 export function writeRowHeader(buf: Uint8Array, at: number, row: number, offset: number, pixels: number): number {
   header(buf, at, TYPE_ROW);
   const d = at + DATA_AT;
-  buf[d] = row >> 8; buf[d + 1] = row & 0xff;
-  buf[d + 2] = offset >> 8; buf[d + 3] = offset & 0xff;
-  buf[d + 4] = pixels >> 8; buf[d + 5] = pixels & 0xff;
+  buf[d] = row >> 8;
+  buf[d + 1] = row & 0xff;
+  buf[d + 2] = offset >> 8;
+  buf[d + 3] = offset & 0xff;
+  buf[d + 4] = pixels >> 8;
+  buf[d + 5] = pixels & 0xff;
   buf[d + 6] = 0x08;
   buf[d + 7] = 0x88;
   return ROW_HEADER_LEN;
@@ -147,7 +150,10 @@ export function parseReply(buf: Uint8Array): ReceiverInfo | undefined {
 }
 
 /** One picture as it goes on the wire: packets end to end in `buf`, their sizes in `lengths`. */
-export interface Packets { buf: Uint8Array; lengths: Uint32Array }
+export interface Packets {
+  buf: Uint8Array;
+  lengths: Uint32Array;
+}
 
 /** Packet count and bytes of one picture, so the caller can reuse one buffer for every frame. */
 export function frameLayout(width: number, height: number, repeat: boolean): { count: number; bytes: number } {
@@ -164,13 +170,24 @@ export function frameLayout(width: number, height: number, repeat: boolean): { c
  * split at 497 pixels, then sync; returns the packet count. The cards keep rows they are not
  * sent and latch everything on sync, so a partial picture carries the changed rows only.
  */
-export function packetize(rgba: Uint8Array, width: number, height: number, level: number, repeat: boolean, out: Packets,
-  runs: Array<{ y0: number; y1: number }> = [{ y0: 0, y1: height }]): number {
+export function packetize(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  level: number,
+  repeat: boolean,
+  out: Packets,
+  runs: Array<{ y0: number; y1: number }> = [{ y0: 0, y1: height }],
+): number {
   const { buf, lengths } = out;
   const perRow = Math.ceil(width / MAX_ROW_PIXELS);
   const rowBytes = perRow * ROW_HEADER_LEN + width * 3;
-  let at = 0, n = 0;
-  const push = (len: number) => { lengths[n++] = len; at += len; };
+  let at = 0,
+    n = 0;
+  const push = (len: number) => {
+    lengths[n++] = len;
+    at += len;
+  };
   for (let i = 0; i < (repeat ? 2 : 1); i++) push(writeBrightness(buf, at, level));
   for (const { y0, y1 } of runs) {
     const rowsAt = at;
@@ -184,7 +201,16 @@ export function packetize(rgba: Uint8Array, width: number, height: number, level
     // The payloads: one conversion per column strip covers that strip's packet in every row of the run.
     for (let k = 0, offset = 0; offset < width; k++, offset += MAX_ROW_PIXELS) {
       const pixels = Math.min(MAX_ROW_PIXELS, width - offset);
-      rgbaToRgb(rgba.subarray((y0 * width + offset) * 4), pixels, buf, rowsAt + (k + 1) * ROW_HEADER_LEN + offset * 3, undefined, y1 - y0, width * 4, rowBytes);
+      rgbaToRgb(
+        rgba.subarray((y0 * width + offset) * 4),
+        pixels,
+        buf,
+        rowsAt + (k + 1) * ROW_HEADER_LEN + offset * 3,
+        undefined,
+        y1 - y0,
+        width * 4,
+        rowBytes,
+      );
     }
   }
   for (let i = 0; i < (repeat ? 2 : 1); i++) push(writeSync(buf, at, level));

@@ -5,8 +5,15 @@ import { nativeHelper, type PacketSocket } from '../native/helper.js';
 import { linkState, linkWarnings, type LinkState } from './link-speed.js';
 import { WireDamage } from './wire-damage.js';
 import {
-  REPEAT_FIRMWARE, REPLY_ETHERTYPE, brightnessByte, discoveryPacket, frameLayout, packetize, parseReply,
-  type Packets, type ReceiverInfo,
+  REPEAT_FIRMWARE,
+  REPLY_ETHERTYPE,
+  brightnessByte,
+  discoveryPacket,
+  frameLayout,
+  packetize,
+  parseReply,
+  type Packets,
+  type ReceiverInfo,
 } from './colorlight-protocol.js';
 
 export interface ColorlightOptions {
@@ -37,7 +44,10 @@ export class ColorlightOutput implements Output {
   /** Only the changed rows between whole pictures (the cards keep rows they are not sent). */
   private readonly wire = new WireDamage();
 
-  constructor(readonly ifname: string, private readonly opts: ColorlightOptions = {}) {}
+  constructor(
+    readonly ifname: string,
+    private readonly opts: ColorlightOptions = {},
+  ) {}
 
   async open(): Promise<void> {
     this.wire.forget();
@@ -64,7 +74,15 @@ export class ColorlightOutput implements Output {
       this.packetsFor = key;
     }
     const rects = this.wire.take(frame);
-    const n = packetize(frame.data, frame.width, frame.height, this.level, repeat, this.packets!, rects && rowRuns(rects, Infinity));
+    const n = packetize(
+      frame.data,
+      frame.width,
+      frame.height,
+      this.level,
+      repeat,
+      this.packets!,
+      rects && rowRuns(rects, Infinity),
+    );
     sock.sendBatch(this.packets!.buf, this.packets!.lengths.subarray(0, n), this.opts.sendTimeoutMs ?? 50);
     this.wire.sent();
   }
@@ -85,14 +103,20 @@ export class ColorlightOutput implements Output {
       interface: this.ifname,
       link: this.link.state,
       speedMbps: this.link.speedMbps,
-      receivers: this.receivers.map((r) => ({ card: r.card, firmware: r.firmware, cabinet: `${r.width}x${r.height}`, uptimeMs: r.uptimeMs })),
+      receivers: this.receivers.map((r) => ({
+        card: r.card,
+        firmware: r.firmware,
+        cabinet: `${r.width}x${r.height}`,
+        uptimeMs: r.uptimeMs,
+      })),
       firmwareMajor: this.firmwareMajor,
       repeatSyncAndBrightness: this.firmwareMajor >= REPEAT_FIRMWARE,
       brightness: this.brightness,
       warnings: [
         ...linkWarnings(this.ifname, this.link),
         ...(this.sock && this.opts.firmwareVersion === undefined && this.receivers.length === 0
-          ? [`no Colorlight receiver answered discovery on ${this.ifname}`] : []),
+          ? [`no Colorlight receiver answered discovery on ${this.ifname}`]
+          : []),
       ],
     };
   }
@@ -114,7 +138,12 @@ export class ColorlightOutput implements Output {
         const pkt = discoveryPacket(index);
         this.sock!.sendBatch(pkt, Uint32Array.of(pkt.length));
         const reply = await this.awaitReply(rx, wait);
-        if (reply) { found.push(reply); index++; tries = -1; continue; }
+        if (reply) {
+          found.push(reply);
+          index++;
+          tries = -1;
+          continue;
+        }
         if (index > 0 || tries >= 2) break;
       }
     } finally {

@@ -34,7 +34,10 @@ export function packetCount(dataBytes: number): number {
 }
 
 /** Pixels [from, to) of a picture, in reading order: what a partial update sends. */
-export interface PixelRun { from: number; to: number }
+export interface PixelRun {
+  from: number;
+  to: number;
+}
 
 /** Packets `runs` take: each run starts a packet of its own. */
 export function runsPacketCount(runs: PixelRun[]): number {
@@ -48,28 +51,47 @@ export function runsPacketCount(runs: PixelRun[]): number {
  * everything arrived; pixels outside the runs stay as the receiver has them. `seq` is the
  * sequence number of the first packet; the next one is returned so the caller carries it across pictures.
  */
-export function packetize(rgba: Uint8Array, pixels: number, buf: Uint8Array, lengths: Uint32Array, seq: number, lut?: Uint8Array,
-  runs: PixelRun[] = [{ from: 0, to: pixels }]): { count: number; seq: number } {
+export function packetize(
+  rgba: Uint8Array,
+  pixels: number,
+  buf: Uint8Array,
+  lengths: Uint32Array,
+  seq: number,
+  lut?: Uint8Array,
+  runs: PixelRun[] = [{ from: 0, to: pixels }],
+): { count: number; seq: number } {
   const total = runsPacketCount(runs);
-  let i = 0, at = 0;
+  let i = 0,
+    at = 0;
   for (const run of runs) {
-    const bytes = (run.to - run.from) * 3, n = packetCount(bytes), first = at;
+    const bytes = (run.to - run.from) * 3,
+      n = packetCount(bytes),
+      first = at;
     for (let k = 0; k < n; k++, i++) {
-      const offset = run.from * 3 + k * MAX_DATA, len = Math.min(MAX_DATA, bytes - k * MAX_DATA);
+      const offset = run.from * 3 + k * MAX_DATA,
+        len = Math.min(MAX_DATA, bytes - k * MAX_DATA);
       buf[at] = FLAG_VER1 | (i === total - 1 ? FLAG_PUSH : 0);
       buf[at + 1] = seq;
       buf[at + 2] = TYPE_RGB24;
       buf[at + 3] = ID_DISPLAY;
-      buf[at + 4] = offset >>> 24; buf[at + 5] = (offset >> 16) & 0xff; buf[at + 6] = (offset >> 8) & 0xff; buf[at + 7] = offset & 0xff;
-      buf[at + 8] = len >> 8; buf[at + 9] = len & 0xff;
+      buf[at + 4] = offset >>> 24;
+      buf[at + 5] = (offset >> 16) & 0xff;
+      buf[at + 6] = (offset >> 8) & 0xff;
+      buf[at + 7] = offset & 0xff;
+      buf[at + 8] = len >> 8;
+      buf[at + 9] = len & 0xff;
       lengths[i] = HEADER_LEN + len;
       at += HEADER_LEN + len;
       seq = seq >= 15 ? 1 : seq + 1;
     }
     // 1440 bytes is a whole number of pixels, so the full packets' payloads are one strided
     // conversion (480-pixel runs, one per packet) and the short last packet a second one.
-    const per = MAX_DATA / 3, stride = HEADER_LEN + MAX_DATA, pixelsIn = run.to - run.from;
-    const full = Math.floor(pixelsIn / per), rest = pixelsIn - full * per, src = rgba.subarray(run.from * 4);
+    const per = MAX_DATA / 3,
+      stride = HEADER_LEN + MAX_DATA,
+      pixelsIn = run.to - run.from;
+    const full = Math.floor(pixelsIn / per),
+      rest = pixelsIn - full * per,
+      src = rgba.subarray(run.from * 4);
     if (full > 0) rgbaToRgb(src, per, buf, first + HEADER_LEN, lut, full, per * 4, stride);
     if (rest > 0) rgbaToRgb(src.subarray(full * per * 4), rest, buf, first + full * stride + HEADER_LEN, lut);
   }

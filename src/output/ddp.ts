@@ -30,16 +30,23 @@ const MAX_RUNS = 8;
 /** Sends one picture's packets; the native helper does it in one sendmmsg, dgram one by one. */
 interface Sender {
   send(buf: Uint8Array, lengths: Uint32Array): Promise<void>;
-  /** An error the kernel recorded since the last call, cleared by asking (dgram reports through its 'error' event instead). */
+  /**
+   * An error the kernel recorded since the last call, cleared by asking (dgram reports through its 'error' event
+   * instead).
+   */
   takeError?(): Error | undefined;
   close(): Promise<void>;
 }
 
 function nativeSender(sock: UdpSocket): Sender {
   return {
-    async send(buf, lengths) { sock.sendBatch(buf, lengths, 50); },
+    async send(buf, lengths) {
+      sock.sendBatch(buf, lengths, 50);
+    },
     takeError: () => sock.takeError() ?? undefined,
-    async close() { sock.close(); },
+    async close() {
+      sock.close();
+    },
   };
 }
 
@@ -48,20 +55,26 @@ async function dgramSender(host: string, port: number, report: (err: Error) => v
   const sock: Socket = createSocket('udp4');
   await new Promise<void>((resolve, reject) => {
     sock.once('error', reject);
-    sock.connect(port, host, () => { sock.off('error', reject); resolve(); });
+    sock.connect(port, host, () => {
+      sock.off('error', reject);
+      resolve();
+    });
   });
   // Node reads the connected socket, so an ICMP error arrives here (recvmsg ECONNREFUSED).
   sock.on('error', report);
   return {
     send(buf, lengths) {
       return new Promise<void>((resolve, reject) => {
-        let left = lengths.length, failed: Error | undefined;
+        let left = lengths.length,
+          failed: Error | undefined;
         const done = (err: Error | null) => {
           failed ??= err ?? undefined;
           if (--left > 0) return;
-          if (failed) reject(failed); else resolve();
+          if (failed) reject(failed);
+          else resolve();
         };
-        for (let i = 0, at = 0; i < lengths.length; at += lengths[i++]) sock.send(buf.subarray(at, at + lengths[i]), done);
+        for (let i = 0, at = 0; i < lengths.length; at += lengths[i++])
+          sock.send(buf.subarray(at, at + lengths[i]), done);
       });
     },
     close: () => new Promise<void>((r) => sock.close(() => r())),
@@ -95,7 +108,11 @@ export class DdpOutput implements Output {
   /** Only the changed rows between whole pictures; a send under an older brightness table does not count as shown. */
   private readonly wire: WireDamage;
 
-  constructor(readonly host: string, readonly port: number = DDP_PORT, private readonly opts: DdpOptions = {}) {
+  constructor(
+    readonly host: string,
+    readonly port: number = DDP_PORT,
+    private readonly opts: DdpOptions = {},
+  ) {
     this.now = opts.now ?? Date.now;
     this.wire = new WireDamage(this.now);
   }
@@ -125,17 +142,23 @@ export class DdpOutput implements Output {
    */
   async send(frame: Frame): Promise<void> {
     const sender = this.sender;
-    if (!sender) throw Object.assign(new Error(`EBADF: ddp to ${this.host}:${this.port} is not open`), { code: 'EBADF' });
-    const pixels = frame.width * frame.height, W = frame.width;
+    if (!sender)
+      throw Object.assign(new Error(`EBADF: ddp to ${this.host}:${this.port} is not open`), { code: 'EBADF' });
+    const pixels = frame.width * frame.height,
+      W = frame.width;
     const rects = this.wire.take(frame);
-    const runs: PixelRun[] = rects ? rowRuns(rects, MAX_RUNS).map((r) => ({ from: r.y0 * W, to: r.y1 * W })) : [{ from: 0, to: pixels }];
+    const runs: PixelRun[] = rects
+      ? rowRuns(rects, MAX_RUNS).map((r) => ({ from: r.y0 * W, to: r.y1 * W }))
+      : [{ from: 0, to: pixels }];
     // Reused: send() resolves only once every packet has left, and the runner never overlaps sends.
     const capacity = packetCount(pixels * 3) + MAX_RUNS;
     if (this.lengths.length !== capacity) {
       this.buf = new Uint8Array(capacity * (HEADER_LEN + MAX_DATA));
       this.lengths = new Uint32Array(capacity);
     }
-    const { count, seq } = runs.length ? packetize(frame.data, pixels, this.buf, this.lengths, this.seq, this.lut, runs) : { count: 0, seq: this.seq };
+    const { count, seq } = runs.length
+      ? packetize(frame.data, pixels, this.buf, this.lengths, this.seq, this.lut, runs)
+      : { count: 0, seq: this.seq };
     this.seq = seq;
     this.report(sender.takeError?.()); // about an earlier picture: reported between sends
     const flight: { error?: Error } = {};
@@ -150,7 +173,8 @@ export class DdpOutput implements Output {
       if (this.inFlight === flight) this.inFlight = undefined;
     }
     if (flight.error) throw flight.error;
-    const since = this.now() - this.lastErrorAt, hold = this.opts.holdMs ?? REFUSED_HOLD_MS;
+    const since = this.now() - this.lastErrorAt,
+      hold = this.opts.holdMs ?? REFUSED_HOLD_MS;
     if (since < hold && this.lastError) throw this.held(this.lastError, since, hold);
     this.wire.sent(); // the packets are out and no error came back
   }
@@ -183,15 +207,22 @@ export class DdpOutput implements Output {
     if (!err) return;
     this.lastError = err;
     this.lastErrorAt = this.now();
-    if (this.inFlight) { this.inFlight.error ??= err; return; }
+    if (this.inFlight) {
+      this.inFlight.error ??= err;
+      return;
+    }
     for (const l of this.listeners) l(err);
   }
 
   private held(err: Error, sinceMs: number, holdMs: number): Error {
     const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
     const cause = err.message.startsWith(code + ': ') ? err.message.slice(code.length + 2) : err.message;
-    return Object.assign(new Error(
-      `${code}: ${this.host}:${this.port} reported "${cause}" ${(sinceMs / 1000).toFixed(1)} s ago; ` +
-      `the receiver counts as failing until ${holdMs / 1000} s pass without an error`), { code });
+    return Object.assign(
+      new Error(
+        `${code}: ${this.host}:${this.port} reported "${cause}" ${(sinceMs / 1000).toFixed(1)} s ago; ` +
+          `the receiver counts as failing until ${holdMs / 1000} s pass without an error`,
+      ),
+      { code },
+    );
   }
 }

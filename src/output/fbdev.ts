@@ -8,7 +8,10 @@ import { nativeHelper, type FbDevice, type FixScreenInfo, type VarScreenInfo } f
 import { brightnessTable, formatName } from './pixel-format.js';
 
 /** Geometry for a device whose ioctls cannot answer (a plain file standing in for one in tests). */
-export interface FbGeometry { var: VarScreenInfo; fix: FixScreenInfo }
+export interface FbGeometry {
+  var: VarScreenInfo;
+  fix: FixScreenInfo;
+}
 
 export interface FbdevOptions {
   /** Used only when FBIOGET_*SCREENINFO fail with ENOTTY/EINVAL/ENOSYS, i.e. the path is not a framebuffer. */
@@ -54,20 +57,25 @@ export class FbdevOutput implements Output {
   /** The last frame drawn, for a back page two frames behind. */
   private lastDrawn: FrameMark | undefined;
 
-  constructor(readonly device: string, private readonly opts: FbdevOptions = {}) {
-    this.backlight = opts.backlight === null ? undefined : opts.backlight ?? findBacklight();
+  constructor(
+    readonly device: string,
+    private readonly opts: FbdevOptions = {},
+  ) {
+    this.backlight = opts.backlight === null ? undefined : (opts.backlight ?? findBacklight());
   }
 
   async open(): Promise<void> {
     const dev = new (nativeHelper().FbDevice)(this.device);
     try {
       this.readGeometry(dev);
-      const v = this.vinfo!, fix = this.finfo!;
+      const v = this.vinfo!,
+        fix = this.finfo!;
       this.stride = fix.lineLength || (v.xresVirtual * v.bitsPerPixel) / 8;
       const size = fix.smemLen || this.stride * v.yresVirtual;
       // Touching a mapping past the end of a plain file is SIGBUS, which no catch can stop.
       const st = statSync(this.device);
-      if (st.isFile() && st.size < size) throw errnoError('ERANGE', `${this.device} holds ${st.size} bytes, the geometry needs ${size}`);
+      if (st.isFile() && st.size < size)
+        throw errnoError('ERANGE', `${this.device} holds ${st.size} bytes, the geometry needs ${size}`);
       dev.map(size);
       // Two pages and a driver that pans: draw off-screen and flip, so no half-drawn frame shows.
       this.pages = v.yresVirtual >= 2 * v.yres && fix.ypanstep > 0 ? 2 : 1;
@@ -86,10 +94,14 @@ export class FbdevOutput implements Output {
   }
 
   async send(frame: Frame): Promise<void> {
-    const dev = this.dev, v = this.vinfo;
+    const dev = this.dev,
+      v = this.vinfo;
     if (!dev || !v) throw errnoError('EBADF', `${this.device} is not open`);
     if (frame.width > v.xres || frame.height > v.yres) {
-      throw errnoError('EFBIG', `display ${frame.width}x${frame.height} is larger than the framebuffer ${v.xres}x${v.yres} (config fault)`);
+      throw errnoError(
+        'EFBIG',
+        `display ${frame.width}x${frame.height} is larger than the framebuffer ${v.xres}x${v.yres} (config fault)`,
+      );
     }
     const page = this.pages > 1 ? 1 - this.front : 0;
     if (this.pages === 1) {
@@ -106,15 +118,26 @@ export class FbdevOutput implements Output {
 
   /** Writes what changed on `page` since it last showed a frame: the damaged rectangles, or the whole frame. */
   private draw(dev: FbDevice, frame: Frame, page: number): void {
-    const v = this.vinfo!, base = page * v.yres * this.stride;
+    const v = this.vinfo!,
+      base = page * v.yres * this.stride;
     const rects = this.rectsFor(frame, this.pageShows[page]);
     this.pageShows[page] = undefined; // until the write is done: a throw leaves the page unknown
     if (!rects) {
       dev.draw(frame.data, frame.width, frame.height, base, this.stride, v, this.lut);
     } else {
-      const W = frame.width, bytes = v.bitsPerPixel / 8;
+      const W = frame.width,
+        bytes = v.bitsPerPixel / 8;
       for (const r of rects) {
-        dev.draw(frame.data.subarray((r.y * W + r.x) * 4), r.w, r.h, base + r.y * this.stride + r.x * bytes, this.stride, v, this.lut, W * 4);
+        dev.draw(
+          frame.data.subarray((r.y * W + r.x) * 4),
+          r.w,
+          r.h,
+          base + r.y * this.stride + r.x * bytes,
+          this.stride,
+          v,
+          this.lut,
+          W * 4,
+        );
       }
     }
     this.pageShows[page] = frame.seq;
@@ -163,19 +186,22 @@ export class FbdevOutput implements Output {
   }
 
   describe(): FbdevDetails {
-    const v = this.vinfo, fix = this.finfo;
+    const v = this.vinfo,
+      fix = this.finfo;
     return {
       device: this.device,
-      ...(v && fix ? {
-        id: fix.id,
-        resolution: `${v.xres}x${v.yres}`,
-        virtual: `${v.xresVirtual}x${v.yresVirtual}`,
-        format: formatName(v),
-        stride: this.stride,
-        buffering: this.pages > 1 ? 'double (FBIOPAN_DISPLAY)' : 'single',
-        vsync: this.vsync === undefined ? 'unknown' : this.vsync,
-        geometry: this.geometrySource,
-      } : {}),
+      ...(v && fix
+        ? {
+            id: fix.id,
+            resolution: `${v.xres}x${v.yres}`,
+            virtual: `${v.xresVirtual}x${v.yresVirtual}`,
+            format: formatName(v),
+            stride: this.stride,
+            buffering: this.pages > 1 ? 'double (FBIOPAN_DISPLAY)' : 'single',
+            vsync: this.vsync === undefined ? 'unknown' : this.vsync,
+            geometry: this.geometrySource,
+          }
+        : {}),
       brightness: this.brightness,
       brightnessBy: this.backlight ? `backlight ${this.backlight}` : 'pixel scaling',
       blanked: this.blanked,
@@ -216,7 +242,9 @@ export class FbdevOutput implements Output {
  * than its framebuffer is a config fault") before any output opens; the reason when it cannot
  * be read (no device, not a framebuffer, no native helper).
  */
-export function probeFramebuffer(device: string): { width: number; height: number; format: string } | { error: string } {
+export function probeFramebuffer(
+  device: string,
+): { width: number; height: number; format: string } | { error: string } {
   try {
     const dev = new (nativeHelper().FbDevice)(device);
     try {

@@ -12,9 +12,13 @@ import { DdpOutput } from './ddp.js';
  */
 export function createOutput(cfg: OutputConfig): Output {
   switch (cfg.driver) {
-    case 'virtual': return new VirtualOutput();
-    case 'fbdev': return new FbdevOutput(cfg.device);
-    case 'colorlight': return new ColorlightOutput(cfg.interface);
-    case 'ddp': return new DdpOutput(cfg.host, cfg.port);
+    case 'virtual':
+      return new VirtualOutput();
+    case 'fbdev':
+      return new FbdevOutput(cfg.device);
+    case 'colorlight':
+      return new ColorlightOutput(cfg.interface);
+    case 'ddp':
+      return new DdpOutput(cfg.host, cfg.port);
   }
 }

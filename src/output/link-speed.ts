@@ -9,7 +9,11 @@ export interface LinkState {
 }
 
 function read(path: string): string | undefined {
-  try { return readFileSync(path, 'utf8').trim(); } catch { return undefined; }
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 export function linkState(ifname: string): LinkState {

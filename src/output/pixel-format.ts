@@ -2,7 +2,17 @@
 // that scales pixels when a panel has no hardware brightness of its own.
 import { optionalNativeHelper, type NativeHelper, type PixelFormat } from '../native/helper.js';
 
-const f = (bpp: number, r: number, rl: number, g: number, gl: number, b: number, bl: number, t = 0, tl = 0): PixelFormat => ({
+const f = (
+  bpp: number,
+  r: number,
+  rl: number,
+  g: number,
+  gl: number,
+  b: number,
+  bl: number,
+  t = 0,
+  tl = 0,
+): PixelFormat => ({
   bitsPerPixel: bpp,
   red: { offset: r, length: rl },
   green: { offset: g, length: gl },
@@ -24,8 +34,11 @@ export const FORMATS = {
 } as const satisfies Record<string, PixelFormat>;
 
 export function formatName(p: PixelFormat): string {
-  const same = (a: PixelFormat, b: PixelFormat) => a.bitsPerPixel === b.bitsPerPixel &&
-    (['red', 'green', 'blue', 'transp'] as const).every((c) => a[c].offset === b[c].offset && a[c].length === b[c].length);
+  const same = (a: PixelFormat, b: PixelFormat) =>
+    a.bitsPerPixel === b.bitsPerPixel &&
+    (['red', 'green', 'blue', 'transp'] as const).every(
+      (c) => a[c].offset === b[c].offset && a[c].length === b[c].length,
+    );
   for (const [name, fmt] of Object.entries(FORMATS)) if (same(p, fmt)) return name;
   const c = (b: { offset: number; length: number }) => `${b.offset}/${b.length}`;
   return `${p.bitsPerPixel}bpp r${c(p.red)} g${c(p.green)} b${c(p.blue)} t${c(p.transp)}`;
@@ -54,8 +67,16 @@ let native: NativeHelper | null | undefined;
  * destination runs `dstStride` apart from dst[offset] (a packet's payload in every row packet).
  * Through the native helper when it is built; DDP must not need it, so a plain loop stands in.
  */
-export function rgbaToRgb(src: Uint8Array, pixels: number, dst: Uint8Array, offset: number, lut?: Uint8Array,
-  rows = 1, srcStride = pixels * 4, dstStride = pixels * 3): void {
+export function rgbaToRgb(
+  src: Uint8Array,
+  pixels: number,
+  dst: Uint8Array,
+  offset: number,
+  lut?: Uint8Array,
+  rows = 1,
+  srcStride = pixels * 4,
+  dstStride = pixels * 3,
+): void {
   if (native === undefined) {
     native = optionalNativeHelper() ?? null;
   }
@@ -64,8 +85,16 @@ export function rgbaToRgb(src: Uint8Array, pixels: number, dst: Uint8Array, offs
 }
 
 /** The same as rgbaToRgb in plain JavaScript: the fallback, and the reference the tests hold it to. */
-export function rgbaToRgbPortable(src: Uint8Array, pixels: number, dst: Uint8Array, offset: number, lut: Uint8Array | undefined,
-  rows: number, srcStride: number, dstStride: number): void {
+export function rgbaToRgbPortable(
+  src: Uint8Array,
+  pixels: number,
+  dst: Uint8Array,
+  offset: number,
+  lut: Uint8Array | undefined,
+  rows: number,
+  srcStride: number,
+  dstStride: number,
+): void {
   for (let r = 0; r < rows; r++) {
     for (let i = 0, s = r * srcStride, d = offset + r * dstStride; i < pixels; i++, s += 4, d += 3) {
       dst[d] = lut ? lut[src[s]] : src[s];

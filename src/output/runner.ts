@@ -19,7 +19,10 @@ export interface OutputHealth {
   details: OutputDetails;
 }
 
-export interface RunnerLog { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
+export interface RunnerLog {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
 
 /** The queue when nothing is in it. */
 const SETTLED: Promise<unknown> = Promise.resolve();
@@ -57,7 +60,11 @@ export class OutputRunner {
   private loggedWarnings = new Set<string>();
   private warningsCheckedAt = -Infinity;
 
-  constructor(readonly output: Output, private readonly log: RunnerLog, private readonly now: () => number = Date.now) {
+  constructor(
+    readonly output: Output,
+    private readonly log: RunnerLog,
+    private readonly now: () => number = Date.now,
+  ) {
     output.onError?.((err) => this.reported(err));
   }
 
@@ -89,7 +96,11 @@ export class OutputRunner {
 
   private async submitNow(frame: Frame): Promise<boolean> {
     let open = false;
-    try { open = await this.ensureOpen(); } finally { if (!open) this.pending--; }
+    try {
+      open = await this.ensureOpen();
+    } finally {
+      if (!open) this.pending--;
+    }
     return open ? this.sendNow(frame) : false;
   }
 
@@ -143,7 +154,11 @@ export class OutputRunner {
   async setBrightness(percent: number): Promise<void> {
     this.brightness = percent;
     if (!this.isOpen) return; // applied on the next successful open
-    try { await this.output.setBrightness(percent); } catch (err) { this.fail(err, 'brightness'); }
+    try {
+      await this.output.setBrightness(percent);
+    } catch (err) {
+      this.fail(err, 'brightness');
+    }
   }
 
   health(): OutputHealth {
@@ -176,8 +191,10 @@ export class OutputRunner {
   private logWarningChanges(now: number): void {
     this.warningsCheckedAt = now;
     const current = new Set(this.output.describe().warnings ?? []);
-    for (const msg of current) if (!this.loggedWarnings.has(msg)) this.log.warn({ driver: this.output.driver, warning: msg }, 'output warning');
-    for (const msg of this.loggedWarnings) if (!current.has(msg)) this.log.info({ driver: this.output.driver, warning: msg }, 'output warning cleared');
+    for (const msg of current)
+      if (!this.loggedWarnings.has(msg)) this.log.warn({ driver: this.output.driver, warning: msg }, 'output warning');
+    for (const msg of this.loggedWarnings)
+      if (!current.has(msg)) this.log.info({ driver: this.output.driver, warning: msg }, 'output warning cleared');
     this.loggedWarnings = current;
   }
 
@@ -187,7 +204,8 @@ export class OutputRunner {
     try {
       await this.output.open();
       this.isOpen = true;
-      if (this.openFailures > 0) this.log.info({ driver: this.output.driver, after: this.openFailures }, 'output reopened');
+      if (this.openFailures > 0)
+        this.log.info({ driver: this.output.driver, after: this.openFailures }, 'output reopened');
       this.openFailures = 0;
       if (this.brightness !== undefined) await this.setBrightness(this.brightness);
       return true;
@@ -210,9 +228,15 @@ export class OutputRunner {
     if (this.consecutiveFailures < REOPEN_AFTER_FAILURES) return;
     // Behind any send in progress: drivers are not closed under a send (nor sent to while closing).
     this.pending++;
-    this.queue = this.queue.then(async () => {
-      if (this.isOpen && !this.stopped && this.consecutiveFailures >= REOPEN_AFTER_FAILURES) await this.closeForRetry();
-    }).catch(() => undefined).finally(() => { this.pending--; });
+    this.queue = this.queue
+      .then(async () => {
+        if (this.isOpen && !this.stopped && this.consecutiveFailures >= REOPEN_AFTER_FAILURES)
+          await this.closeForRetry();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.pending--;
+      });
   }
 
   private async closeForRetry(): Promise<void> {
@@ -237,7 +261,10 @@ export class OutputRunner {
     const code = e.code && !e.message?.startsWith(e.code) ? e.code + ' ' : '';
     this.lastError = `${phase}: ${code}${e.message ?? String(err)}`;
     if (this.consecutiveFailures === 1 || this.consecutiveFailures % 100 === 0) {
-      this.log.warn({ driver: this.output.driver, phase, code: e.code, err: this.lastError, failures: this.consecutiveFailures }, 'output failed');
+      this.log.warn(
+        { driver: this.output.driver, phase, code: e.code, err: this.lastError, failures: this.consecutiveFailures },
+        'output failed',
+      );
     }
   }
 }

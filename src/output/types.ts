@@ -40,7 +40,11 @@ export interface ColorlightDetails extends DetailsBase {
   firmwareMajor: number;
   repeatSyncAndBrightness: boolean;
 }
-export interface DdpDetails extends DetailsBase { target: string; via: string; sequence: number }
+export interface DdpDetails extends DetailsBase {
+  target: string;
+  via: string;
+  sequence: number;
+}
 /** Driver-specific facts for /status (receiver firmware, framebuffer geometry...). */
 export type OutputDetails = VirtualDetails | FbdevDetails | ColorlightDetails | DdpDetails;
 
@@ -51,7 +55,8 @@ export interface Output {
   open(): Promise<void>;
   /**
    * Put one frame on the panel. Resolves once the bytes were handed to the device or wire
-   * without error (DDP: and no error came back within a settle window); rejects otherwise. The frame must not be retained after it resolves
+   * without error (DDP: and no error came back within a settle window); rejects otherwise. The frame must not be
+   * retained after it resolves
    * unless copied: its data is the compositor's buffer, updated by the next render. Where
    * `damageSince(frame, shown)` gives rectangles, writing only those is enough.
    * A driver that waits for nothing may finish inside the call: it returns undefined (and

@@ -19,7 +19,9 @@ export class VirtualOutput implements Output {
 
   constructor(private readonly opts: VirtualOptions = {}) {}
 
-  async open(): Promise<void> { this.shown = undefined; }
+  async open(): Promise<void> {
+    this.shown = undefined;
+  }
 
   /** Nothing here waits: done inside the call. */
   send(frame: Frame): void {
@@ -28,7 +30,12 @@ export class VirtualOutput implements Output {
     if (this.opts.keepPicture) {
       const p = this.picture;
       if (!p || p.width !== frame.width || p.height !== frame.height) {
-        this.picture = { width: frame.width, height: frame.height, data: new Uint8Array(frame.width * frame.height * 4), seq: frame.seq };
+        this.picture = {
+          width: frame.width,
+          height: frame.height,
+          data: new Uint8Array(frame.width * frame.height * 4),
+          seq: frame.seq,
+        };
         rects = undefined;
       }
       patch(this.picture!.data, frame.data, frame.width, rects);
@@ -37,9 +44,15 @@ export class VirtualOutput implements Output {
     this.shown = frame.seq;
   }
 
-  async setBrightness(percent: number): Promise<void> { this.brightness = percent; }
+  async setBrightness(percent: number): Promise<void> {
+    this.brightness = percent;
+  }
   async close(): Promise<void> {}
   /** What the panel shows (keepPicture only). */
-  latest(): Frame | undefined { return this.picture; }
-  describe(): VirtualDetails { return { brightness: this.brightness, frames: this.shown ?? 0, patched: this.patched }; }
+  latest(): Frame | undefined {
+    return this.picture;
+  }
+  describe(): VirtualDetails {
+    return { brightness: this.brightness, frames: this.shown ?? 0, patched: this.patched };
+  }
 }

@@ -14,7 +14,13 @@ export interface PlaybackLog {
   warn(obj: object, msg: string): void;
 }
 
-interface Playing { display: string; area: AreaConfig; file: string; device: string; player: AudioPlayer }
+interface Playing {
+  display: string;
+  area: AreaConfig;
+  file: string;
+  device: string;
+  player: AudioPlayer;
+}
 
 /** The players of one service: one per audio area whose display shows a file in it. */
 export class AudioAreas {
@@ -41,17 +47,26 @@ export class AudioAreas {
     }
     for (const [key, w] of wanted) {
       const sink = audioSink(config.audioDevice, displayId, w.area.id);
-      const player = new AudioPlayer(w.file, sink, (fault) => {
-        if (fault) this.log.warn({ display: displayId, area: w.area.id, fault }, 'audio area cannot play');
-      }, ending.get(key));
+      const player = new AudioPlayer(
+        w.file,
+        sink,
+        (fault) => {
+          if (fault) this.log.warn({ display: displayId, area: w.area.id, fault }, 'audio area cannot play');
+        },
+        ending.get(key),
+      );
       this.playing.set(key, { display: displayId, area: w.area, file: w.file, device: config.audioDevice, player });
-      this.log.info({ display: displayId, area: w.area.id, file: path.basename(w.file), sink: sink.describe }, 'audio playing');
+      this.log.info(
+        { display: displayId, area: w.area.id, file: path.basename(w.file), sink: sink.describe },
+        'audio playing',
+      );
     }
   }
 
   /** Stops the players of displays `config` no longer has. */
   prune(config: ServiceConfig): void {
-    for (const [key, p] of this.playing) if (!config.displayById.has(p.display)) void this.end(key, p, 'stopped (display removed)');
+    for (const [key, p] of this.playing)
+      if (!config.displayById.has(p.display)) void this.end(key, p, 'stopped (display removed)');
   }
 
   close(): void {
@@ -66,8 +81,13 @@ export class AudioAreas {
 
   status(): unknown {
     return [...this.playing.values()].map((p) => ({
-      display: p.display, area: p.area.id, file: path.basename(p.file), sink: p.player.sink.describe,
-      running: p.player.running, starts: p.player.starts, ...(p.player.fault ? { fault: p.player.fault } : {}),
+      display: p.display,
+      area: p.area.id,
+      file: path.basename(p.file),
+      sink: p.player.sink.describe,
+      running: p.player.running,
+      starts: p.player.starts,
+      ...(p.player.fault ? { fault: p.player.fault } : {}),
     }));
   }
 

@@ -10,4 +10,6 @@ export function usesMedia(config: ServiceConfig): boolean {
   return config.displays.some((d) => [...d.layouts.values()].some(media));
 }
 
-export const mediaEntry = ComponentEntry.named('media', usesMedia, async () => (await import('./media-component.js')).mediaComponent());
+export const mediaEntry = ComponentEntry.named('media', usesMedia, async () =>
+  (await import('./media-component.js')).mediaComponent(),
+);

@@ -43,7 +43,12 @@ export function mediaComponent(): Component {
     },
     playFault: (display, area) => audio?.playFault(display, area),
     status() {
-      return { audio: audio?.status() ?? [], videoDecoders: liveDecoders(), ffmpegProcesses: liveChildren(), browser: browserStatus() };
+      return {
+        audio: audio?.status() ?? [],
+        videoDecoders: liveDecoders(),
+        ffmpegProcesses: liveChildren(),
+        browser: browserStatus(),
+      };
     },
   };
 }

@@ -14,18 +14,27 @@ type Board = AreaOf<'departures'>;
 
 /** The widest "HH:mm": the widest digit that each place may hold. */
 function widestTime(width: (s: string) => number): string {
-  const widest = (max: number) => [...Array(max + 1).keys()].map(String).reduce((w, d) => (width(d) > width(w) ? d : w));
+  const widest = (max: number) =>
+    [...Array(max + 1).keys()].map(String).reduce((w, d) => (width(d) > width(w) ? d : w));
   return `${widest(2)}${widest(9)}:${widest(5)}${widest(9)}`;
 }
 
 /** Texts a time column may show, each with whether `scheduledMark` may follow it. */
-function timedTexts(b: DeparturesConfig, field: 'countdown' | 'time', width: (s: string) => number): Array<[string, string, boolean]> {
+function timedTexts(
+  b: DeparturesConfig,
+  field: 'countdown' | 'time',
+  width: (s: string) => number,
+): Array<[string, string, boolean]> {
   const main: Array<[string, string, boolean]> = [];
   if (field === 'time') main.push([widestTime(width), 'the widest time', true]);
   else {
     main.push([b.nowText, 'nowText', true]);
     const counts = [...Array(99).keys()].map((i) => b.minutesText.replaceAll('{m}', String(i + 1)));
-    main.push([counts.reduce((w, s) => (width(s) > width(w) ? s : w)), 'the widest countdown (up to 99 minutes)', true]);
+    main.push([
+      counts.reduce((w, s) => (width(s) > width(w) ? s : w)),
+      'the widest countdown (up to 99 minutes)',
+      true,
+    ]);
   }
   if (cancelledIn(b.fields) !== field) return main;
   if (field === 'countdown' && b.fields.includes('time')) return [...main, [b.cancelledText, 'cancelledText', false]];
@@ -40,11 +49,19 @@ function boardWarnings(at: string, a: Board): string[] {
   const { fit, rowPx } = rowsThatFit(a);
   if (b.rows !== undefined && b.rows > fit) {
     const gap = a.lineSpacing ?? 0;
-    out.push(`${at}/rows: ${b.rows} rows of ${rowPx} px need ${b.rows * rowPx + (b.rows - 1) * gap} px; the area is ${a.height} px high, so ${fit} row(s) show at a time`);
+    out.push(
+      `${at}/rows: ${b.rows} rows of ${rowPx} px need ${b.rows * rowPx + (b.rows - 1) * gap} px; the area is ` +
+        `${a.height} px high, so ${fit} row(s) show at a time`,
+    );
   }
   const env: StyleEnv = {
-    font: a.font, fonts: a.fonts ?? [], size: a.fontSize, crisp: a.antialias === 'none', color: a.fontColor,
-    graphicSize: () => undefined, rtl: false,
+    font: a.font,
+    fonts: a.fonts ?? [],
+    size: a.fontSize,
+    crisp: a.antialias === 'none',
+    color: a.fontColor,
+    graphicSize: () => undefined,
+    rtl: false,
   };
   const width = (s: string) => (s ? Math.ceil(layLine({ spans: [{ text: s, font: 0 }] }, env)[0].width) : 0);
   const markPx = width(b.scheduledMark);
@@ -55,7 +72,10 @@ function boardWarnings(at: string, a: Board): string[] {
       // Right and centred cells keep room for the mark whatever they hold, so digits stay in line.
       const need = width(text) + (marked || col.align !== 'left' ? markPx : 0);
       const shown = marked ? `${text}${b.scheduledMark}` : text;
-      if (need > col.width) out.push(`${at}/columns/${i}: ${what} ${quote(shown)} needs ${need} px, the column is ${col.width} px: it is cut`);
+      if (need > col.width)
+        out.push(
+          `${at}/columns/${i}: ${what} ${quote(shown)} needs ${need} px, the column is ${col.width} px: it is cut`,
+        );
     }
   });
   return out;

@@ -12,7 +12,9 @@ import { pointer, type ConfigFault } from '../config/faults.js';
 import { ScheduleReader } from '../feeds/schedule-reader.js';
 import { boardFaults } from '../feeds/board-check.js';
 
-export async function checkSchedules(config: ServiceConfig): Promise<{ faults: ConfigFault[]; warnings: string[]; notes: string[]; boards: BoardSource }> {
+export async function checkSchedules(
+  config: ServiceConfig,
+): Promise<{ faults: ConfigFault[]; warnings: string[]; notes: string[]; boards: BoardSource }> {
   const read = new Map<string, { schedule: Schedule; zone: string }>();
   const faults: ConfigFault[] = [];
   const warnings: string[] = [];
@@ -20,18 +22,32 @@ export async function checkSchedules(config: ServiceConfig): Promise<{ faults: C
   const reader = new ScheduleReader();
   for (const feed of config.feeds) {
     if (!feed.static) continue;
-    if (!('file' in feed.static)) { notes.push(`feed ${feed.id}: the schedule is fetched at start (not checked offline)`); continue; }
+    if (!('file' in feed.static)) {
+      notes.push(`feed ${feed.id}: the schedule is fetched at start (not checked offline)`);
+      continue;
+    }
     const stops = new Set(feed.boards.flatMap((b) => b.stops));
     try {
       const schedule = await reader.read(feed.static.file, stops, config.staticMaxMB * 2 ** 20);
       const zone = feed.timezone ?? schedule.agencyZone;
-      notes.push(`feed ${feed.id}: schedule read: ${schedule.trips.size} trips and ${schedule.size} stop times for the boards' ${stops.size} stop(s), zone ${zone ?? 'none (agency.txt has none)'}`);
-      if (!zone) faults.push({ path: pointer('feeds', feed.id, 'timezone'), message: 'the schedule\'s agency.txt names no agency_timezone: give the feed a timezone' });
+      notes.push(
+        `feed ${feed.id}: schedule read: ${schedule.trips.size} trips and ${schedule.size} stop times for the ` +
+          `boards' ${stops.size} stop(s), zone ${zone ?? 'none (agency.txt has none)'}`,
+      );
+      if (!zone)
+        faults.push({
+          path: pointer('feeds', feed.id, 'timezone'),
+          message: "the schedule's agency.txt names no agency_timezone: give the feed a timezone",
+        });
       else read.set(feed.id, { schedule, zone });
       faults.push(...boardFaults(feed.id, feed.boards, schedule));
       for (const b of feed.boards) {
         for (const s of b.stops) {
-          if (schedule.knows(s) && !schedule.hasStop(s)) warnings.push(`${pointer('displays', b.display, 'layout', b.layout, b.area, 'stops')}: no trip of feed ${feed.id}'s schedule departs from stop "${s}"`);
+          if (schedule.knows(s) && !schedule.hasStop(s))
+            warnings.push(
+              `${pointer('displays', b.display, 'layout', b.layout, b.area, 'stops')}: no trip of feed ` +
+                `${feed.id}'s schedule departs from stop "${s}"`,
+            );
         }
       }
     } catch (err) {
@@ -40,7 +56,10 @@ export async function checkSchedules(config: ServiceConfig): Promise<{ faults: C
   }
   await reader.close();
   const boards: BoardSource = {
-    board: (q) => { const r = read.get(q.feed); return r ? gtfsBoard(q, { ...r, fresh: false }) : NO_DATA; },
+    board: (q) => {
+      const r = read.get(q.feed);
+      return r ? gtfsBoard(q, { ...r, fresh: false }) : NO_DATA;
+    },
     onChange: () => () => {},
   };
   return { faults, warnings, notes, boards };

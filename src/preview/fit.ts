@@ -20,15 +20,23 @@ export function fontDirsOf(config: ServiceConfig): string[] {
  * The font folders must be in use (useFontDirs) first.
  */
 export function measureLine(
-  area: TextArea, text: string, fontSize = area.fontSize,
+  area: TextArea,
+  text: string,
+  fontSize = area.fontSize,
 ): { width: number; scrolls: boolean; clippedPx?: number } {
   if (needsLayout(area, text)) {
     const block = signTextContent({ area, text, size: fontSize, color: area.fontColor, pxPerSecond: 1, origin: 0 });
     return { width: block.blockWidth, scrolls: block.scrolls, clippedPx: block.textFit.clippedPx };
   }
   const line = new TextContent({
-    text, style: { font: area.font, size: fontSize, color: area.fontColor },
-    width: area.width, height: area.height, align: area.align, pxPerSecond: 1, headToTail: 0, origin: 0,
+    text,
+    style: { font: area.font, size: fontSize, color: area.fontColor },
+    width: area.width,
+    height: area.height,
+    align: area.align,
+    pxPerSecond: 1,
+    headToTail: 0,
+    origin: 0,
   });
   return { width: Math.ceil(line.strip.width), scrolls: line.scrolls };
 }
@@ -54,8 +62,13 @@ export function fitWarnings(config: ServiceConfig): string[] {
       return;
     }
     const line = measureLine(area, text);
-    if (line.scrolls) out.push(`${where}: ${what}${quote(text)} is ${line.width} px wide and will scroll in ${area.width} px`);
-    if (line.clippedPx) out.push(`${where}: ${what}${quote(text)} has a line ${line.clippedPx} px wider than the area (${area.width} px): its end is cut (overflow "pages" without wrap)`);
+    if (line.scrolls)
+      out.push(`${where}: ${what}${quote(text)} is ${line.width} px wide and will scroll in ${area.width} px`);
+    if (line.clippedPx)
+      out.push(
+        `${where}: ${what}${quote(text)} has a line ${line.clippedPx} px wider than the area (${area.width} px): ` +
+          `its end is cut (overflow "pages" without wrap)`,
+      );
   };
   for (const d of config.displays) {
     for (const [name, layout] of d.layouts) {

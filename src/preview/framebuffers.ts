@@ -13,13 +13,22 @@ export function checkFramebuffers(config: ServiceConfig): { faults: ConfigFault[
   for (const u of config.units) {
     if (u.output.driver !== 'fbdev') continue;
     const device = u.output.device;
-    if (!existsSync(device)) { warnings.push(`${device} is not on this machine: display sizes not checked against it`); continue; }
+    if (!existsSync(device)) {
+      warnings.push(`${device} is not on this machine: display sizes not checked against it`);
+      continue;
+    }
     const fb = probeFramebuffer(device);
-    if ('error' in fb) { warnings.push(`${device}: ${fb.error}`); continue; }
+    if ('error' in fb) {
+      warnings.push(`${device}: ${fb.error}`);
+      continue;
+    }
     for (const id of u.displayIds) {
       const d = config.displayById.get(id)!;
       if (d.width > fb.width || d.height > fb.height) {
-        faults.push({ path: pointer('displays', id, 'displayWidth'), message: `${d.width}x${d.height} is larger than ${device} (${fb.width}x${fb.height})` });
+        faults.push({
+          path: pointer('displays', id, 'displayWidth'),
+          message: `${d.width}x${d.height} is larger than ${device} (${fb.width}x${fb.height})`,
+        });
       }
     }
   }

@@ -26,7 +26,10 @@ export function minCapHeightMm(viewingDistanceM: number): { vms: number; ada: nu
 
 /** Relative luminance of an sRGB colour (WCAG 2). */
 export function luminance(c: Rgb): number {
-  const lin = (v: number) => { const s = v / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+  const lin = (v: number) => {
+    const s = v / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
   return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
 }
 
@@ -57,7 +60,9 @@ function areaWarnings(d: DisplayConfig, layout: string, a: AreaConfig): string[]
     let capPx: number | undefined;
     try {
       capPx = capHeightPx(faceFor(a.font, size, 'antialias' in a && a.antialias === 'none'));
-    } catch { /* a bitmap font at a size it cannot take: its fault is reported elsewhere */ }
+    } catch {
+      /* a bitmap font at a size it cannot take: its fault is reported elsewhere */
+    }
     if (capPx !== undefined) {
       const capMm = capPx * d.pitchMm;
       const need = minCapHeightMm(d.viewingDistanceM);

@@ -11,12 +11,30 @@ import { scrollingOf } from '../config/area-types/text-look.js';
 import { offlineController } from './offline.js';
 
 /** An area whose text is wider than the area, so the panel scrolls it. */
-export interface ScrollNote { display: string; layout: string; area: string; textWidth: number; areaWidth: number }
+export interface ScrollNote {
+  display: string;
+  layout: string;
+  area: string;
+  textWidth: number;
+  areaWidth: number;
+}
 
 /** How a text area's text fitted its area (as /status reports it). */
-export interface FitNote { display: string; layout: string; area: string; fit: string; size: number; clippedPx?: number }
+export interface FitNote {
+  display: string;
+  layout: string;
+  area: string;
+  fit: string;
+  size: number;
+  clippedPx?: number;
+}
 
-export interface Preview { name: string; png: Buffer; scrolls: ScrollNote[]; fits: FitNote[] }
+export interface Preview {
+  name: string;
+  png: Buffer;
+  scrolls: ScrollNote[];
+  fits: FitNote[];
+}
 
 export function describeFit(n: FitNote): string {
   const cut = n.clippedPx ? ` (${n.clippedPx} px cut)` : '';
@@ -37,7 +55,14 @@ export async function renderLayoutsToPng(config: ServiceConfig, boards?: BoardSo
   try {
     for (const d of config.displays) {
       for (const layout of d.layouts.keys()) {
-        out.push(await renderCommand(config, controller, `id=${encodeURIComponent(d.id)}&layout=${encodeURIComponent(layout)}`, boards));
+        out.push(
+          await renderCommand(
+            config,
+            controller,
+            `id=${encodeURIComponent(d.id)}&layout=${encodeURIComponent(layout)}`,
+            boards,
+          ),
+        );
       }
     }
   } finally {
@@ -53,7 +78,12 @@ export async function renderLayoutsToPng(config: ServiceConfig, boards?: BoardSo
  * readable as a passenger reads them once the text has come in. Other content is shown
  * settled (past any effect).
  */
-export async function renderCommand(config: ServiceConfig, controller: Controller, query: string, boards?: BoardSource): Promise<Preview> {
+export async function renderCommand(
+  config: ServiceConfig,
+  controller: Controller,
+  query: string,
+  boards?: BoardSource,
+): Promise<Preview> {
   // 'replay': resolved exactly like a request, but neither stored nor confirmed.
   const applied = await controller.apply(query, 'replay');
   const d = config.displayById.get(applied.displayId)!;
@@ -68,7 +98,13 @@ export async function renderCommand(config: ServiceConfig, controller: Controlle
     if (st.text !== undefined && st.text !== '' && 'fontSize' in st.area) {
       const line = measureLine(st.area, st.text, st.fontSize);
       if (line.scrolls) {
-        scrolls.push({ display: d.id, layout: applied.layout, area: id, textWidth: line.width, areaWidth: st.area.width });
+        scrolls.push({
+          display: d.id,
+          layout: applied.layout,
+          area: id,
+          textWidth: line.width,
+          areaWidth: st.area.width,
+        });
         // The scroll position follows the clock from setAt: travelled distance = area width puts the head at x = 0.
         setAt = now - Math.ceil((st.area.width * 1000) / scrollPxPerSecond(scrollingOf(st.area).scrollSpeed));
       }
@@ -76,14 +112,39 @@ export async function renderCommand(config: ServiceConfig, controller: Controlle
     areas.set(id, { ...st, setAt });
   }
   const shown: DisplayState = { ...live, areas };
-  const unit: UnitConfig = { key: d.id, output: { driver: 'virtual' }, width: d.width, height: d.height, displayIds: [d.id] };
+  const unit: UnitConfig = {
+    key: d.id,
+    output: { driver: 'virtual' },
+    width: d.width,
+    height: d.height,
+    displayIds: [d.id],
+  };
   // A still picture has no frame rate: scrolls move 1 px at a time, so the head lands exactly at x = 0.
-  // Departures areas draw from the schedules `mlds test` read (their scheduled departures now), else show their noDataText.
+  // Departures areas draw from the schedules `mlds test` read (their scheduled departures now), else show their
+  // noDataText.
   const view = { source: boards, version: 0 };
-  const compositor = new Compositor(unit, [d], () => shown, { effectDurationMs: 0, timezone: config.timezone, fontDirs, fps: Infinity, boards: () => view });
+  const compositor = new Compositor(unit, [d], () => shown, {
+    effectDurationMs: 0,
+    timezone: config.timezone,
+    fontDirs,
+    fps: Infinity,
+    boards: () => view,
+  });
   const frame = compositor.render(now);
-  const fits = compositor.textFits().map((t) => ({ display: d.id, layout: applied.layout, area: t.area, fit: t.fit, size: t.size, ...(t.clippedPx ? { clippedPx: t.clippedPx } : {}) }));
-  return { name: `${safe(d.id)}--${safe(applied.layout)}.png`, png: encodeFrame(frame, d.width, d.height, 'png'), scrolls, fits };
+  const fits = compositor.textFits().map((t) => ({
+    display: d.id,
+    layout: applied.layout,
+    area: t.area,
+    fit: t.fit,
+    size: t.size,
+    ...(t.clippedPx ? { clippedPx: t.clippedPx } : {}),
+  }));
+  return {
+    name: `${safe(d.id)}--${safe(applied.layout)}.png`,
+    png: encodeFrame(frame, d.width, d.height, 'png'),
+    scrolls,
+    fits,
+  };
 }
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');

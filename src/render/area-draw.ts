@@ -4,7 +4,13 @@ import type { Content } from './content/content.js';
 import { drawWithEffect, type EffectPhase } from './effects.js';
 
 /** What an area shows at one moment: which content, through which effect, at what progress. */
-export interface Phase { content: Content | undefined; effect?: number; kind?: EffectPhase; p: number; elapsed: number }
+export interface Phase {
+  content: Content | undefined;
+  effect?: number;
+  kind?: EffectPhase;
+  p: number;
+  elapsed: number;
+}
 
 /** The CSS colour of an area's background, made once; undefined for none (the unit's black shows). */
 export function backgroundStyle(area: AreaConfig): string | undefined {
@@ -15,7 +21,10 @@ export function backgroundStyle(area: AreaConfig): string | undefined {
 /** The canvas an area's effects draw its content on first: made at the first effect, then kept. */
 export class AreaLayer {
   private made: Canvas | undefined;
-  constructor(private readonly width: number, private readonly height: number) {}
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+  ) {}
   canvas(): Canvas {
     return (this.made ??= createCanvas(this.width, this.height));
   }
@@ -26,7 +35,14 @@ export class AreaLayer {
  * straight or, while an effect runs, drawn on `layer` first. Throws what drawing throws; the
  * canvas's state is restored either way.
  */
-export function drawArea(ctx: CanvasRenderingContext2D, a: AreaConfig, background: string | undefined, ph: Phase, now: number, layer: AreaLayer): void {
+export function drawArea(
+  ctx: CanvasRenderingContext2D,
+  a: AreaConfig,
+  background: string | undefined,
+  ph: Phase,
+  now: number,
+  layer: AreaLayer,
+): void {
   ctx.save();
   try {
     ctx.beginPath();

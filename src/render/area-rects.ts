@@ -20,7 +20,8 @@ export class AreaRects {
 
   /** Rows [y, y + h) of the area (y from its top): the same object while they stay the same. */
   rowsOf(y: number, h: number): Rect {
-    const r = this.rows, w = this.whole;
+    const r = this.rows,
+      w = this.whole;
     if (r && r.y === w.y + y && r.h === h) return r;
     this.rowsAlone = undefined;
     return (this.rows = { x: w.x, y: w.y + y, w: w.w, h });

@@ -29,7 +29,13 @@ function signature(drawer: AreaDrawer, area: AreaConfig, st: AreaState | undefin
   if (drawer.signature) return drawer.signature(area, st);
   if (!st || st.source === 'none') return '';
   const c = st.fontColor;
-  return JSON.stringify([st.text ?? null, st.file ?? null, st.url ?? null, c ? [c.r, c.g, c.b] : null, st.fontSize ?? null]);
+  return JSON.stringify([
+    st.text ?? null,
+    st.file ?? null,
+    st.url ?? null,
+    c ? [c.r, c.g, c.b] : null,
+    st.fontSize ?? null,
+  ]);
 }
 
 /**
@@ -54,7 +60,10 @@ export class AreaRenderer {
   private generation = 0;
   /** The canvas effects draw the content on first. */
   private readonly layer: AreaLayer;
-  /** What was last painted: its content (null: nothing yet), that content's key, and the effect's kind and moment while one ran. */
+  /**
+   * What was last painted: its content (null: nothing yet), that content's key, and the effect's kind and moment while
+   * one ran.
+   */
   private drawnContent: Content | undefined | null = null;
   private drawnInner: string | number | undefined;
   private drawnKind: EffectPhase | undefined;
@@ -77,7 +86,10 @@ export class AreaRenderer {
   /** changedRect()'s answers, and each as a frame's whole damage. */
   private readonly rects: AreaRects;
 
-  constructor(readonly area: AreaConfig, private readonly opts: RenderOptions) {
+  constructor(
+    readonly area: AreaConfig,
+    private readonly opts: RenderOptions,
+  ) {
     this.drawer = drawerOf(area.type);
     this.rects = new AreaRects(area);
     this.rect = this.rects.whole;
@@ -101,7 +113,14 @@ export class AreaRenderer {
     if (this.drawer.swapsLive?.(a, old, st)) {
       this.buildFault = undefined;
       // Swapped in place: no effect, and the scroll keeps its origin so nothing jumps back.
-      this.current = this.makeContent(st, { start: at, previous: old, live: true, timezone: this.opts.timezone, fps: this.opts.fps, boards: this.opts.boards });
+      this.current = this.makeContent(st, {
+        start: at,
+        previous: old,
+        live: true,
+        timezone: this.opts.timezone,
+        fps: this.opts.fps,
+        boards: this.opts.boards,
+      });
       this.retire(old);
       this.retire(this.leaving);
       this.leaving = undefined;
@@ -116,9 +135,19 @@ export class AreaRenderer {
     this.changeAt = at;
     this.clearMs = old && a.clearEffect !== 1 ? D : 0;
     // Content that leaves without an effect is never drawn again: its decoder or page ends now.
-    if (this.clearMs === 0) { this.retire(old); this.leaving = undefined; }
+    if (this.clearMs === 0) {
+      this.retire(old);
+      this.leaving = undefined;
+    }
     this.buildFault = undefined;
-    this.current = this.makeContent(st, { start: at + this.clearMs, previous: old, live: false, timezone: this.opts.timezone, fps: this.opts.fps, boards: this.opts.boards });
+    this.current = this.makeContent(st, {
+      start: at + this.clearMs,
+      previous: old,
+      live: false,
+      timezone: this.opts.timezone,
+      fps: this.opts.fps,
+      boards: this.opts.boards,
+    });
     this.dispMs = this.current && a.dispEffect !== 1 ? D : 0;
   }
 
@@ -158,19 +187,35 @@ export class AreaRenderer {
     const e = now - this.changeAt;
     ph.elapsed = e;
     if (e < this.clearMs) {
-      ph.content = this.leaving; ph.effect = this.area.clearEffect; ph.kind = 'leave'; ph.p = Math.max(0, e) / this.clearMs;
+      ph.content = this.leaving;
+      ph.effect = this.area.clearEffect;
+      ph.kind = 'leave';
+      ph.p = Math.max(0, e) / this.clearMs;
       return ph;
     }
     const d = e - this.clearMs;
     ph.content = this.current;
-    if (d < this.dispMs) { ph.effect = this.area.dispEffect; ph.kind = 'enter'; ph.p = Math.max(0, d) / this.dispMs; }
-    else { ph.effect = undefined; ph.kind = undefined; ph.p = 1; }
+    if (d < this.dispMs) {
+      ph.effect = this.area.dispEffect;
+      ph.kind = 'enter';
+      ph.p = Math.max(0, d) / this.dispMs;
+    } else {
+      ph.effect = undefined;
+      ph.kind = undefined;
+      ph.p = 1;
+    }
     return ph;
   }
 
-  /** The phase at `now`, once a decoder or page that has finished leaving has ended (still pictures stay: a test may look back in time). */
+  /**
+   * The phase at `now`, once a decoder or page that has finished leaving has ended (still pictures stay: a test may
+   * look back in time).
+   */
   private settled(now: number): Phase {
-    if (this.leaving?.dispose && now >= this.changeAt + this.clearMs) { this.leaving.dispose(); this.leaving = undefined; }
+    if (this.leaving?.dispose && now >= this.changeAt + this.clearMs) {
+      this.leaving.dispose();
+      this.leaving = undefined;
+    }
     return this.phase(now);
   }
 

@@ -69,7 +69,12 @@ export class Compositor {
     options: CompositorOptions = {},
   ) {
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps, boards: options.boards };
+    this.opts = {
+      effectDurationMs: options.effectDurationMs ?? 500,
+      timezone: options.timezone,
+      fps: options.fps,
+      boards: options.boards,
+    };
     this.scratch = new ScratchCanvases(unit.width, unit.height);
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
     this.bounds = Object.freeze({ x: 0, y: 0, w: unit.width, h: unit.height });
@@ -106,9 +111,11 @@ export class Compositor {
    * `overlay` draws the whole unit instead of the areas.
    */
   private paint(r: Rect, overlay: Overlay | undefined, now: number): void {
-    const W = this.unit.width, H = this.unit.height;
+    const W = this.unit.width,
+      H = this.unit.height;
     const all = overlay ? undefined : this.allRenderers();
-    const s = this.scratch.for(r), { canvas, ctx } = s;
+    const s = this.scratch.for(r),
+      { canvas, ctx } = s;
     this.untouched = false;
     for (let y = r.y; y < r.y + r.h; y += canvas.height) {
       const h = Math.min(canvas.height, r.y + r.h - y);
@@ -122,7 +129,10 @@ export class Compositor {
       if (overlay) overlay.draw(ctx, W, H, now);
       else {
         const strip = this.strip;
-        strip.x = r.x; strip.y = y; strip.w = r.w; strip.h = h;
+        strip.x = r.x;
+        strip.y = y;
+        strip.w = r.w;
+        strip.h = h;
         for (let i = 0; i < all!.length; i++) if (intersects(strip, all![i].rect)) all![i].draw(ctx, now);
       }
       ctx.restore();
@@ -153,7 +163,13 @@ export class Compositor {
 
   private publish(rects: Rect[]): Frame {
     const since = this.seq;
-    this.last = { width: this.unit.width, height: this.unit.height, data: this.buffer, seq: ++this.seq, damage: { since, rects } };
+    this.last = {
+      width: this.unit.width,
+      height: this.unit.height,
+      data: this.buffer,
+      seq: ++this.seq,
+      damage: { since, rects },
+    };
     if (this.listeners.size) for (const fn of this.listeners) fn(this.last);
     return this.last;
   }
@@ -184,7 +200,10 @@ export class Compositor {
   textFits(): Array<{ display: string; area: string } & TextFit> {
     const out: Array<{ display: string; area: string } & TextFit> = [];
     for (const [display, m] of this.memory) {
-      for (const ar of m.renderers) { const f = ar.textFit; if (f) out.push({ display, area: ar.area.id, ...f }); }
+      for (const ar of m.renderers) {
+        const f = ar.textFit;
+        if (f) out.push({ display, area: ar.area.id, ...f });
+      }
     }
     return out;
   }
@@ -193,7 +212,10 @@ export class Compositor {
   reports(): Array<{ display: string; area: string } & ContentReport> {
     const out: Array<{ display: string; area: string } & ContentReport> = [];
     for (const [display, m] of this.memory) {
-      for (const ar of m.renderers) { const r = ar.report(); if (r) out.push({ display, area: ar.area.id, ...r }); }
+      for (const ar of m.renderers) {
+        const r = ar.report();
+        if (r) out.push({ display, area: ar.area.id, ...r });
+      }
     }
     return out;
   }
@@ -201,7 +223,9 @@ export class Compositor {
   /** Called with every new frame (not with unchanged ones); returns the unsubscribe function. */
   subscribe(fn: (frame: Frame) => void): () => void {
     this.listeners.add(fn);
-    return () => { this.listeners.delete(fn); };
+    return () => {
+      this.listeners.delete(fn);
+    };
   }
 
   /**
@@ -218,7 +242,12 @@ export class Compositor {
       this.memory.delete(id);
     }
     useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = { effectDurationMs: options.effectDurationMs ?? 500, timezone: options.timezone, fps: options.fps, boards: options.boards };
+    this.opts = {
+      effectDurationMs: options.effectDurationMs ?? 500,
+      timezone: options.timezone,
+      fps: options.fps,
+      boards: options.boards,
+    };
     this.everythingDirty = true;
   }
 
@@ -249,7 +278,8 @@ export class Compositor {
    * other object made when nothing changed.
    */
   private collectDirty(now: number): Rect[] {
-    const W = this.unit.width, H = this.unit.height;
+    const W = this.unit.width,
+      H = this.unit.height;
     let dirty: Rect[] | undefined;
     // The usual frame changes one area: its rectangle alone, as the array that area keeps for it.
     let only: AreaRenderer | undefined, onlyRect: Rect | undefined;
@@ -276,8 +306,15 @@ export class Compositor {
         ar.sync(st.areas.get(ar.area.id), now);
         if (!ar.changed(now)) continue;
         const r = ar.changedRect(now);
-        if (!dirty && !only) { only = ar; onlyRect = r; continue; }
-        if (only) { (dirty ??= []).push(onlyRect!); only = undefined; }
+        if (!dirty && !only) {
+          only = ar;
+          onlyRect = r;
+          continue;
+        }
+        if (only) {
+          (dirty ??= []).push(onlyRect!);
+          only = undefined;
+        }
         dirty!.push(r);
       }
     }
@@ -287,7 +324,8 @@ export class Compositor {
     }
     if (only) {
       const r = onlyRect!;
-      if (!dirty && r.x >= 0 && r.y >= 0 && r.x + r.w <= W && r.y + r.h <= H && r.w > 0 && r.h > 0) return only.alone(r);
+      if (!dirty && r.x >= 0 && r.y >= 0 && r.x + r.w <= W && r.y + r.h <= H && r.w > 0 && r.h > 0)
+        return only.alone(r);
       (dirty ??= []).push(r);
     }
     return dirty ? visibleOnly(dirty, this.bounds) : NOTHING;

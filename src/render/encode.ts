@@ -50,7 +50,14 @@ export function encodeCanvas(c: Canvas, format: ImageFormat): Buffer {
  * avoid reallocating it every frame (it must not be in use by another encode); with `rects`
  * (what changed since the frame it holds) only those are put on it.
  */
-export function encodeJpegAsync(frame: Frame, width: number, height: number, quality = 0.8, scratch?: Canvas, rects?: Rect[]): Promise<{ jpeg: Buffer; canvas: Canvas }> {
+export function encodeJpegAsync(
+  frame: Frame,
+  width: number,
+  height: number,
+  quality = 0.8,
+  scratch?: Canvas,
+  rects?: Rect[],
+): Promise<{ jpeg: Buffer; canvas: Canvas }> {
   const canvas = toCanvas(frame, width, height, scratch, rects);
   return new Promise((resolve, reject) => {
     canvas.toBuffer((err, jpeg) => (err ? reject(err) : resolve({ jpeg, canvas })), 'image/jpeg', { quality });

@@ -17,7 +17,11 @@ export type { ImageFormat } from './encode.js';
 declare const MLDS_ENCODE_WORKER: string | undefined;
 
 function startWorker(): Worker {
-  return startModuleWorker(import.meta.url, 'encode-worker', typeof MLDS_ENCODE_WORKER === 'string' ? MLDS_ENCODE_WORKER : undefined);
+  return startModuleWorker(
+    import.meta.url,
+    'encode-worker',
+    typeof MLDS_ENCODE_WORKER === 'string' ? MLDS_ENCODE_WORKER : undefined,
+  );
 }
 
 /**
@@ -47,7 +51,9 @@ export class ScreenshotEncoder {
     this.spare = undefined;
     const data = new Uint8Array(buffer);
     data.set(frame.data.subarray(0, bytes));
-    const { image, pixels } = await this.jobs.run({ frameWidth: frame.width, rows, data, width, height, format }, [buffer]);
+    const { image, pixels } = await this.jobs.run({ frameWidth: frame.width, rows, data, width, height, format }, [
+      buffer,
+    ]);
     this.spare = pixels.buffer as ArrayBuffer;
     return Buffer.from(image.buffer, image.byteOffset, image.byteLength);
   }

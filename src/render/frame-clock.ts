@@ -24,10 +24,19 @@ export type ClockFactory = (callback: () => void) => FrameClock;
 /** node's timers: a Timeout per arm. */
 export const timeoutClock: ClockFactory = (callback) => {
   let timer: NodeJS.Timeout | undefined;
-  const fire = () => { timer = undefined; callback(); };
-  const disarm = () => { if (timer) clearTimeout(timer); timer = undefined; };
+  const fire = () => {
+    timer = undefined;
+    callback();
+  };
+  const disarm = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  };
   return {
-    arm(us) { disarm(); timer = setTimeout(fire, Math.max(0, us / 1000)); },
+    arm(us) {
+      disarm();
+      timer = setTimeout(fire, Math.max(0, us / 1000));
+    },
     disarm,
     close: disarm,
   };

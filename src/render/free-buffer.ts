@@ -23,7 +23,13 @@ let sinkClosed: Promise<void> | undefined;
 function openSink(): MessagePort {
   if (!sink) {
     const { port1, port2 } = new MessageChannel();
-    sinkClosed = new Promise((resolve) => port1.once('close', () => { closed = true; held = 0; resolve(); }));
+    sinkClosed = new Promise((resolve) =>
+      port1.once('close', () => {
+        closed = true;
+        held = 0;
+        resolve();
+      }),
+    );
     port2.close();
     port1.unref();
     sink = port1;
@@ -37,7 +43,9 @@ export function freeingAtOnce(): Promise<void> {
   if (closed) return Promise.resolve();
   // The port is unreferenced so that it never keeps a process alive; a caller waiting here does.
   port.ref();
-  return sinkClosed!.then(() => { port.unref(); });
+  return sinkClosed!.then(() => {
+    port.unref();
+  });
 }
 
 /**

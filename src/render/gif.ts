@@ -37,7 +37,10 @@ export class GifAnimation {
   private before: Uint8ClampedArray | undefined;
   private canvas: Canvas | undefined;
 
-  /** `maxPixels`: the most a frame may have (limits.maxPictureMegapixels); a frame's descriptor may say more than the screen. */
+  /**
+   * `maxPixels`: the most a frame may have (limits.maxPictureMegapixels); a frame's descriptor may say more than the
+   * screen.
+   */
   constructor(bytes: Uint8Array, budget = PRECOMPOSE_BUDGET, maxPixels = MAX_PICTURE_MEGAPIXELS * MEGAPIXEL) {
     const { GifReader: Reader } = requireCjs('omggif') as typeof import('omggif');
     this.reader = new Reader(bytes);
@@ -48,7 +51,11 @@ export class GifAnimation {
     // Each frame is decoded at its own size, which its descriptor may set beyond the screen's.
     for (let i = 0; i < n; i++) {
       const f = this.reader.frameInfo(i);
-      if (f.width * f.height > maxPixels) throw new Error(`GIF frame ${i + 1} is ${f.width}x${f.height}, too large to show (at most ${+(maxPixels / MEGAPIXEL).toFixed(1)} megapixels: limits.maxPictureMegapixels)`);
+      if (f.width * f.height > maxPixels)
+        throw new Error(
+          `GIF frame ${i + 1} is ${f.width}x${f.height}, too large to show (at most ` +
+            `${+(maxPixels / MEGAPIXEL).toFixed(1)} megapixels: limits.maxPictureMegapixels)`,
+        );
     }
     this.delays = Array.from({ length: n }, (_, i) => delayOf(this.reader.frameInfo(i).delay));
     this.totalMs = this.delays.reduce((s, d) => s + d, 0);
@@ -56,7 +63,8 @@ export class GifAnimation {
     const frameBytes = this.width * this.height * 4;
     if (n * frameBytes <= budget) {
       this.frames = [];
-      for (let i = 0; i < n; i++) this.frames.push(this.toCanvas(this.advanceTo(i), createCanvas(this.width, this.height)));
+      for (let i = 0; i < n; i++)
+        this.frames.push(this.toCanvas(this.advanceTo(i), createCanvas(this.width, this.height)));
       // The frames and the screen they were composed on, which the animation keeps.
       this.bytes = (n + 1) * frameBytes;
     } else {

@@ -2,16 +2,19 @@ import { createCanvas, loadImage, type Canvas, type Image } from 'canvas';
 import { readFile } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { bufferReader, pictureFault, pictureFileCheck, pictureHeader, type PictureSize } from '../media/picture-header.js';
+import {
+  bufferReader,
+  pictureFault,
+  pictureFileCheck,
+  pictureHeader,
+  type PictureSize,
+} from '../media/picture-header.js';
 import { GifAnimation } from './gif.js';
 import { BYTES_PER_PIXEL, MEGAPIXEL, defaultPictureMegapixels, pictureBudgetBytes } from '../media/picture-limits.js';
 
 type Drawable = Image | Canvas;
 
-export type Picture = (
-  | { kind: 'still'; image: Drawable }
-  | { kind: 'animation'; anim: GifAnimation }
-) & {
+export type Picture = ({ kind: 'still'; image: Drawable } | { kind: 'animation'; anim: GifAnimation }) & {
   width: number;
   height: number;
   bytes: number;
@@ -37,7 +40,11 @@ let budget = pictureBudgetBytes(maxPixels / MEGAPIXEL);
 /** By absolute path, least recently used first. */
 const cache = new Map<string, Picture>();
 const loading = new Map<string, Promise<Picture>>();
-interface Counted { cached: boolean; holders: number; fresh?: NodeJS.Timeout }
+interface Counted {
+  cached: boolean;
+  holders: number;
+  fresh?: NodeJS.Timeout;
+}
 /** Every picture cached, shown or fresh, counted in `heldBytes`. */
 const counted = new Map<Picture, Counted>();
 let heldBytes = 0;
@@ -177,11 +184,19 @@ async function decodePicture(bytes: Buffer, file: string): Promise<Picture> {
     const anim = new GifAnimation(bytes, undefined, maxPixels);
     const base = { width: anim.width, height: anim.height, fitted: new Map<string, Drawable[]>() };
     // A still GIF keeps its one canvas; the animation's screen goes with it.
-    if (anim.frameCount === 1) return { kind: 'still', image: anim.frame(0), bytes: anim.width * anim.height * BYTES_PER_PIXEL, ...base };
+    if (anim.frameCount === 1)
+      return { kind: 'still', image: anim.frame(0), bytes: anim.width * anim.height * BYTES_PER_PIXEL, ...base };
     return { kind: 'animation', anim, bytes: anim.bytes, ...base };
   }
   const image = await loadImage(bytes);
-  return { kind: 'still', image, width: image.width, height: image.height, bytes: image.width * image.height * BYTES_PER_PIXEL, fitted: new Map() };
+  return {
+    kind: 'still',
+    image,
+    width: image.width,
+    height: image.height,
+    bytes: image.width * image.height * BYTES_PER_PIXEL,
+    fitted: new Map(),
+  };
 }
 
 async function load(file: string): Promise<Picture> {
@@ -241,7 +256,10 @@ export function letGoOfPicture(pic: Picture): void {
   wake();
 }
 
-/** Drops decoded pictures (after a configuration reload, when files may have changed); those shown stay counted until let go. */
+/**
+ * Drops decoded pictures (after a configuration reload, when files may have changed); those shown stay counted until
+ * let go.
+ */
 export function forgetImages(): void {
   for (const [file, pic] of cache) drop(file, pic);
 }

@@ -67,7 +67,8 @@ export function keepPictures(buffer: Uint8Array, unit: Unit, all: AreaRenderer[]
     if (held + bytes > PICTURE_CAP) continue;
     const W = unit.width;
     const pic = new Uint8Array(bytes);
-    for (let k = 0; k < own.h; k++) pic.set(buffer.subarray(((own.y + k) * W + own.x) * 4, ((own.y + k) * W + own.x + own.w) * 4), k * own.w * 4);
+    for (let k = 0; k < own.h; k++)
+      pic.set(buffer.subarray(((own.y + k) * W + own.x) * 4, ((own.y + k) * W + own.x + own.w) * 4), k * own.w * 4);
     ar.keepPicture(now, pic);
     held += bytes;
   }

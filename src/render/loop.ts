@@ -67,7 +67,10 @@ export class FrameLoop {
   private sendingSince = NaN;
   private readonly counts: LoopStats;
   // Made once: a frame makes no closure for its timer or its send.
-  private readonly onTimer = (): void => { this.armed = false; this.tick(); };
+  private readonly onTimer = (): void => {
+    this.armed = false;
+    this.tick();
+  };
   private readonly onSent = (ok: boolean): void => this.sent(ok);
   private readonly onSendFailed = (): void => this.sent(false);
 
@@ -148,7 +151,8 @@ export class FrameLoop {
     if (!this.running) return 'stopped';
     const t = this.now();
     if (t - this.wakeAt > maxLagMs) return `a frame due ${Math.round(t - this.wakeAt)} ms ago was not drawn`;
-    if (t - this.sendingSince > maxLagMs) return `the output has held a frame for ${Math.round(t - this.sendingSince)} ms`;
+    if (t - this.sendingSince > maxLagMs)
+      return `the output has held a frame for ${Math.round(t - this.sendingSince)} ms`;
     return undefined;
   }
 
@@ -167,7 +171,8 @@ export class FrameLoop {
     let at = t;
     if (!forced && !Number.isNaN(due)) {
       const late = t - due;
-      if (late < this.period) at = due; // on time: draw the moment the frame stands for
+      if (late < this.period)
+        at = due; // on time: draw the moment the frame stands for
       else this.counts.missed += Math.floor(late / this.period);
     }
     const waiters: readonly Waiter[] = this.waiters.length ? this.waiters : NO_WAITERS;
@@ -183,7 +188,10 @@ export class FrameLoop {
       // No frame carried anything: the number is that of the next frame, newer than every change so far.
       const fate: FrameFate = { ok: false, frame: this.counts.rendered + 1 };
       for (const w of waiters) w(fate);
-      if (this.running) { this.wakeAt = at + RETRY_MS; this.arm(this.wakeAt); }
+      if (this.running) {
+        this.wakeAt = at + RETRY_MS;
+        this.arm(this.wakeAt);
+      }
       return;
     }
     this.counts.rendered++;

@@ -28,7 +28,10 @@ import { freeBuffer } from './free-buffer.js';
 const RAW_MIN_SHARE = 8;
 
 /** How the read-back gets the pixels (/status `readBack`), and why not in place when it does not. */
-export interface ReadBackMode { mode: 'in-place' | 'copy' | 'getImageData'; reason?: string }
+export interface ReadBackMode {
+  mode: 'in-place' | 'copy' | 'getImageData';
+  reason?: string;
+}
 
 let helper: NativeHelper | null | undefined;
 let inPlace: CanvasRead | null | undefined;
@@ -49,10 +52,17 @@ function converter(): NativeHelper | null {
     } else {
       const running = runningCanvas();
       if (helper.canvasVersion !== running) {
-        mode = { mode: 'copy', reason: `the native helper was built against node-canvas ${helper.canvasVersion || 'unknown'}, this is ${running}: rebuild it with make native` };
+        mode = {
+          mode: 'copy',
+          reason:
+            `the native helper was built against node-canvas ${helper.canvasVersion || 'unknown'}, this is ` +
+            `${running}: rebuild it with make native`,
+        };
       } else {
         inPlace = helper.canvasReader(Canvas, FORMATS.ARGB8888);
-        mode = inPlace ? { mode: 'in-place' } : { mode: 'copy', reason: 'the native helper did not find node-canvas\'s library in the process' };
+        mode = inPlace
+          ? { mode: 'in-place' }
+          : { mode: 'copy', reason: "the native helper did not find node-canvas's library in the process" };
       }
     }
   }
@@ -73,7 +83,11 @@ export function useNativeReadBack(how: 'in-place' | 'copy' | false | undefined):
   helper = how === false ? null : undefined;
   inPlace = how === false ? null : undefined;
   if (how === false) mode = { mode: 'getImageData', reason: 'turned off' };
-  if (how === 'copy') { converter(); inPlace = null; mode = { mode: 'copy', reason: 'turned off' }; }
+  if (how === 'copy') {
+    converter();
+    inPlace = null;
+    mode = { mode: 'copy', reason: 'turned off' };
+  }
 }
 
 /** For tests: the read-back decides again as if the running node-canvas were `version` (undefined: the real one). */
@@ -92,7 +106,17 @@ export function readsInPlace(): boolean {
  * Copies canvas columns [x, x+w) of rows [0, h) into the picture `buffer` (width `W`) at row
  * `y`, column `dx` (x when omitted), as RGBA.
  */
-export function readBack(canvas: Canvas, ctx: CanvasRenderingContext2D, x: number, w: number, h: number, buffer: Uint8Array, W: number, y: number, dx = x): void {
+export function readBack(
+  canvas: Canvas,
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  w: number,
+  h: number,
+  buffer: Uint8Array,
+  W: number,
+  y: number,
+  dx = x,
+): void {
   const native = converter();
   if (inPlace) {
     inPlace(canvas, x, w, h, buffer, (y * W + dx) * 4, W * 4);
@@ -100,7 +124,17 @@ export function readBack(canvas: Canvas, ctx: CanvasRenderingContext2D, x: numbe
   }
   if (native && w * h * RAW_MIN_SHARE >= canvas.width * canvas.height) {
     const raw = canvas.toBuffer('raw');
-    native.convert(x === 0 ? raw : raw.subarray(x * 4), w, h, buffer, (y * W + dx) * 4, W * 4, FORMATS.ARGB8888, undefined, canvas.stride);
+    native.convert(
+      x === 0 ? raw : raw.subarray(x * 4),
+      w,
+      h,
+      buffer,
+      (y * W + dx) * 4,
+      W * 4,
+      FORMATS.ARGB8888,
+      undefined,
+      canvas.stride,
+    );
     freeBuffer(raw.buffer);
     return;
   }

@@ -4,7 +4,8 @@
 // scroll or a clock repaints; a narrow one (an animated GIF 400 px wide on a 1920 px unit)
 // drawn there is drawn once per strip it crosses (three draws of the bench's 400x320 GIF for
 // each of its frames), and where the native helper cannot read cairo's pixels in place
-// (read-back.ts) each strip was copied whole to use 400 px of its 1920: three 1 MB copies. A rectangle that would fill less than half the strip is drawn on a
+// (read-back.ts) each strip was copied whole to use 400 px of its 1920: three 1 MB copies. A rectangle that would fill
+// less than half the strip is drawn on a
 // canvas of its own width instead, no bigger than the strip canvas, kept for the next frame
 // of the same rectangle (an animation repaints the same one every time).
 import { createCanvas, type Canvas, type CanvasRenderingContext2D } from 'canvas';
@@ -38,7 +39,10 @@ export class ScratchCanvases {
   /** The key used last: an animation asks for the same canvas every frame, which needs no reordering. */
   private lastKey = -1;
 
-  constructor(private readonly width: number, private readonly height: number) {}
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+  ) {}
 
   /**
    * The canvas to draw rectangle `r` on, a strip of at most its height at a time: the strip

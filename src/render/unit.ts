@@ -12,7 +12,12 @@ import type { BoardSource } from '../config/board-source.js';
 import type { Boards } from './content/departures.js';
 
 function compositorOptions(config: ServiceConfig): CompositorOptions {
-  return { effectDurationMs: config.effectDurationMs, timezone: config.timezone, fps: config.fps, fontDirs: [path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR] };
+  return {
+    effectDurationMs: config.effectDurationMs,
+    timezone: config.timezone,
+    fps: config.fps,
+    fontDirs: [path.join(config.dir, 'fonts'), PACKAGE_FONT_DIR],
+  };
 }
 
 /**
@@ -31,9 +36,20 @@ export class Unit {
   private readonly boardsNow = (): Boards => this.boardsView;
   private boardsOff: (() => void) | undefined;
 
-  constructor(public config: UnitConfig, service: ServiceConfig, private readonly stateOf: (id: string) => DisplayState, log: RunnerLog, private readonly now: () => number) {
-    this.compositor = new Compositor(config, this.displaysOf(service), stateOf, { ...compositorOptions(service), boards: this.boardsNow });
-    this.compositor.subscribe((f) => { for (const fn of this.listeners) fn(f); });
+  constructor(
+    public config: UnitConfig,
+    service: ServiceConfig,
+    private readonly stateOf: (id: string) => DisplayState,
+    log: RunnerLog,
+    private readonly now: () => number,
+  ) {
+    this.compositor = new Compositor(config, this.displaysOf(service), stateOf, {
+      ...compositorOptions(service),
+      boards: this.boardsNow,
+    });
+    this.compositor.subscribe((f) => {
+      for (const fn of this.listeners) fn(f);
+    });
     this.runner = new OutputRunner(createOutput(config.output), log, now);
     this.loop = this.newLoop(service.fps);
   }
@@ -71,7 +87,10 @@ export class Unit {
    */
   reconfigure(config: UnitConfig, service: ServiceConfig, keep: Set<string>): void {
     this.config = config;
-    this.compositor.reconfigure(this.displaysOf(service, config), keep, { ...compositorOptions(service), boards: this.boardsNow });
+    this.compositor.reconfigure(this.displaysOf(service, config), keep, {
+      ...compositorOptions(service),
+      boards: this.boardsNow,
+    });
     if (service.fps !== this.loop.stats().fps) {
       this.loop.stop();
       this.loop = this.newLoop(service.fps);
@@ -93,7 +112,9 @@ export class Unit {
   /** Called with every new frame of this unit; returns the unsubscribe function. */
   subscribe(fn: (frame: Frame) => void): () => void {
     this.listeners.add(fn);
-    return () => { this.listeners.delete(fn); };
+    return () => {
+      this.listeners.delete(fn);
+    };
   }
 
   /** Blanks the panel (the specification: a display leaving the configuration is emptied), then closes the output. */
@@ -102,7 +123,12 @@ export class Unit {
     this.boardsOff?.();
     if (blank) {
       const { width, height } = this.config;
-      await this.runner.submit({ width, height, data: new Uint8Array(width * height * 4), seq: this.compositor.latest().seq + 1 });
+      await this.runner.submit({
+        width,
+        height,
+        data: new Uint8Array(width * height * 4),
+        seq: this.compositor.latest().seq + 1,
+      });
     }
     await this.runner.stop();
     this.listeners.clear();

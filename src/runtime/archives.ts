@@ -40,7 +40,10 @@ export class ConfigArchives {
     const portRange = this.deps.runtime.config.urlPortRange;
     checkUrl(rawUrl, portRange);
     // The zip libraries are loaded on the first use: a unit that never loads an archive pays nothing for them.
-    const [{ discardStaging, stageFromUrl }, { removedFiles, swapConfiguration }] = await Promise.all([import('../config/archive/stage.js'), import('../config/archive/swap.js')]);
+    const [{ discardStaging, stageFromUrl }, { removedFiles, swapConfiguration }] = await Promise.all([
+      import('../config/archive/stage.js'),
+      import('../config/archive/swap.js'),
+    ]);
     if (this.loading) throw new MldsError('MLDS_UNAVAILABLE', 'another configuration is being loaded; retry shortly');
     this.loading = true;
     const { runtime } = this.deps;
@@ -52,21 +55,26 @@ export class ConfigArchives {
     try {
       log.info({ url }, 'configuration archive: downloading');
       let logged = 0;
-      const { dir, entries, download } = await invalidAsAnswer(() => stageFromUrl(serviceDir, rawUrl, {
-        keep,
-        sha256,
-        fetch: {
-          ...this.deps.fetch,
-          portRange,
-          onProgress: (p) => {
-            if (p.done || p.received - logged < 1024 * 1024) return;
-            logged = p.received;
-            log.info({ url, received: p.received, total: p.total }, 'configuration archive: downloading');
+      const { dir, entries, download } = await invalidAsAnswer(() =>
+        stageFromUrl(serviceDir, rawUrl, {
+          keep,
+          sha256,
+          fetch: {
+            ...this.deps.fetch,
+            portRange,
+            onProgress: (p) => {
+              if (p.done || p.received - logged < 1024 * 1024) return;
+              logged = p.received;
+              log.info({ url, received: p.received, total: p.total }, 'configuration archive: downloading');
+            },
           },
-        },
-      }));
+        }),
+      );
       staged = true;
-      log.info({ url, bytes: download.bytes, entries: entries.length }, 'configuration archive: checked and extracted; validating');
+      log.info(
+        { url, bytes: download.bytes, entries: entries.length },
+        'configuration archive: checked and extracted; validating',
+      );
       await invalidAsAnswer(async () => loadServiceConfig(path.join(dir, 'config.json'), this.deps.unitFile));
       this.swapping = true;
       try {
@@ -76,7 +84,12 @@ export class ConfigArchives {
         const report = await runtime.reload();
         this.record(url, 'ok', `loaded: ${summary(report)}`);
         log.info({ url, removedFiles: removed.files.length + removed.more }, 'configuration archive: loaded');
-        return { ...report, backup: path.relative(serviceDir, swap.backup), removedFiles: removed.files, removedFilesNotListed: removed.more };
+        return {
+          ...report,
+          backup: path.relative(serviceDir, swap.backup),
+          removedFiles: removed.files,
+          removedFilesNotListed: removed.more,
+        };
       } finally {
         this.swapping = false;
       }
@@ -101,7 +114,12 @@ export class ConfigArchives {
   }
 
   private record(url: string, result: 'ok' | 'error', message: string): void {
-    this.deps.runtime.configStatus.lastArchive = { url, at: new Date(this.deps.runtime.context.clock.now()).toISOString(), result, message };
+    this.deps.runtime.configStatus.lastArchive = {
+      url,
+      at: new Date(this.deps.runtime.context.clock.now()).toISOString(),
+      result,
+      message,
+    };
   }
 }
 
@@ -111,6 +129,11 @@ async function invalidAsAnswer<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    throw new MldsError('MLDS_CONFIG_INVALID', `the archive's configuration has ${err.total} fault(s); the running configuration stays`, 'url', { faults: err.faults });
+    throw new MldsError(
+      'MLDS_CONFIG_INVALID',
+      `the archive's configuration has ${err.total} fault(s); the running configuration stays`,
+      'url',
+      { faults: err.faults },
+    );
   }
 }

@@ -18,16 +18,27 @@ export function recheckComponent(seconds = RECHECK_SECONDS): Component {
     const c = ctx;
     timer = c.clock.setTimeout(() => {
       lastRunAt = c.clock.now();
-      c.reload().then(
-        (r) => { lastResult = r.changed ? 'reloaded' : 'unchanged'; },
-        (err: Error) => { lastResult = `faulty: ${err.message}`; },
-      ).finally(arm);
+      c.reload()
+        .then(
+          (r) => {
+            lastResult = r.changed ? 'reloaded' : 'unchanged';
+          },
+          (err: Error) => {
+            lastResult = `faulty: ${err.message}`;
+          },
+        )
+        .finally(arm);
     }, seconds * 1000);
   };
   return {
     name: 'recheck',
-    async start(c) { ctx = c; arm(); },
-    async reload() { /* the period is not configurable: nothing to follow */ },
+    async start(c) {
+      ctx = c;
+      arm();
+    },
+    async reload() {
+      /* the period is not configurable: nothing to follow */
+    },
     async stop() {
       if (ctx && timer !== undefined) ctx.clock.clearTimeout(timer);
       ctx = undefined;

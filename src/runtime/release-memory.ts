@@ -17,9 +17,17 @@ export function releaseMemoryAfterStart(log: Pick<Logger, 'info'>, delayMs = REL
   const timer = setTimeout(() => {
     const helper = optionalNativeHelper();
     if (!helper) return;
-    const before = process.memoryUsage.rss(), t0 = performance.now();
+    const before = process.memoryUsage.rss(),
+      t0 = performance.now();
     helper.releaseMemory();
-    log.info({ rssMb: +(before / 1e6).toFixed(1), afterMb: +(process.memoryUsage.rss() / 1e6).toFixed(1), ms: Math.round(performance.now() - t0) }, 'memory of the start released');
+    log.info(
+      {
+        rssMb: +(before / 1e6).toFixed(1),
+        afterMb: +(process.memoryUsage.rss() / 1e6).toFixed(1),
+        ms: Math.round(performance.now() - t0),
+      },
+      'memory of the start released',
+    );
   }, delayMs);
   timer.unref();
   return timer;

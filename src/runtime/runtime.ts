@@ -14,7 +14,14 @@ import { forgetImages, preloadImage, setPictureLimit } from '../render/images.js
 import type { Clock } from '../util/clock.js';
 import type { Component, ComponentEntry, RuntimeContext } from '../capability/component-contract.js';
 import type { CapabilityKey } from '../capability/capability-key.js';
-import { diffDisplays, displayFingerprints, serviceFingerprint, unitFingerprint, type ArchiveLoadReport, type ReloadReport } from '../config/diff.js';
+import {
+  diffDisplays,
+  displayFingerprints,
+  serviceFingerprint,
+  unitFingerprint,
+  type ArchiveLoadReport,
+  type ReloadReport,
+} from '../config/diff.js';
 import { Unit } from '../render/unit.js';
 import { setFetchUnitName } from '../fetch/user-agent.js';
 import { hostname } from 'node:os';
@@ -65,12 +72,23 @@ export class Runtime {
   /** Set by main once HTTP exists: the /status document and the listening ports. */
   private report: RuntimeReport | undefined;
 
-  constructor(first: ServiceConfig, private readonly deps: RuntimeDeps) {
+  constructor(
+    first: ServiceConfig,
+    private readonly deps: RuntimeDeps,
+  ) {
     const now = deps.clock.now();
     this.config = first;
     setPictureLimit(first.limits.maxPictureMegapixels);
     setFetchUnitName(first.mqtt?.unit ?? hostname());
-    this.configStatus = { file: deps.configFile, unitFile: deps.unitFile, digests: first.digests, loadedAt: now, generation: 1, lastAttemptAt: now, faults: [] };
+    this.configStatus = {
+      file: deps.configFile,
+      unitFile: deps.unitFile,
+      digests: first.digests,
+      loadedAt: now,
+      generation: 1,
+      lastAttemptAt: now,
+      faults: [],
+    };
     this.prints = displayFingerprints(first);
     this.servicePrint = serviceFingerprint(first);
     this.controller = new Controller(first, {
@@ -79,7 +97,10 @@ export class Runtime {
       log: deps.log,
       redraw: (id) => this.unitOf.get(id)?.loop.redraw() ?? Promise.resolve({ ok: false, frame: 0 }),
       rendered: (id) => this.unitOf.get(id)?.loop.rendered ?? 0,
-      confirm: (display, confirm, inumber) => { countConfirmation(confirm); deps.confirm(display, confirm, inumber); },
+      confirm: (display, confirm, inumber) => {
+        countConfirmation(confirm);
+        deps.confirm(display, confirm, inumber);
+      },
       preload: preloadImage,
       credentialNames: () => credentialNames(this.config),
       shown: deps.shown,
@@ -89,7 +110,10 @@ export class Runtime {
       clock: deps.clock,
       config: () => this.config,
       apply: (query, source) => this.controller.apply(query, source),
-      confirm: (display, confirm, inumber) => { countConfirmation(confirm); deps.confirm(display, confirm, inumber); },
+      confirm: (display, confirm, inumber) => {
+        countConfirmation(confirm);
+        deps.confirm(display, confirm, inumber);
+      },
       reload: () => this.reload(),
       loadConfig: (url, sha256) => {
         if (!this.report) throw new Error('a configuration archive asked for before HTTP was composed');
@@ -104,7 +128,8 @@ export class Runtime {
       },
       infoPage: async () => (await import('../http/info/page.js')).renderInfoPage(this.context.status()),
       ports: () => this.report?.ports() ?? { http: this.config.port },
-      savedRequests: () => Object.fromEntries(Object.entries(deps.store.get().lastRequest).map(([id, rec]) => [id, rec.query])),
+      savedRequests: () =>
+        Object.fromEntries(Object.entries(deps.store.get().lastRequest).map(([id, rec]) => [id, rec.query])),
     };
   }
 
@@ -148,7 +173,9 @@ export class Runtime {
 
   /** Loads config.json again. Serialized: a reload asked for during a reload shares it. */
   reload(): Promise<ReloadReport> {
-    this.reloading ??= this.reloadNow().finally(() => { this.reloading = undefined; });
+    this.reloading ??= this.reloadNow().finally(() => {
+      this.reloading = undefined;
+    });
     return this.reloading;
   }
 
@@ -192,7 +219,12 @@ export class Runtime {
       this.configStatus.faults = err.faults;
       this.configStatus.faultTotal = err.total;
       log.warn({ faults: err.faults }, 'configuration has faults; the running one stays');
-      throw new MldsError('MLDS_CONFIG_INVALID', `${this.deps.configFile} has ${err.total} fault(s); the running configuration stays`, undefined, { faults: err.faults });
+      throw new MldsError(
+        'MLDS_CONFIG_INVALID',
+        `${this.deps.configFile} has ${err.total} fault(s); the running configuration stays`,
+        undefined,
+        { faults: err.faults },
+      );
     }
     this.configStatus.faults = [];
     this.configStatus.faultTotal = undefined;
@@ -201,7 +233,10 @@ export class Runtime {
     const prints = displayFingerprints(next);
     const servicePrint = serviceFingerprint(next);
     const d = diffDisplays(this.prints, prints);
-    const report: ReloadReport = { changed: servicePrint !== this.servicePrint || d.unchanged.length !== prints.size || d.removed.length > 0, ...d };
+    const report: ReloadReport = {
+      changed: servicePrint !== this.servicePrint || d.unchanged.length !== prints.size || d.removed.length > 0,
+      ...d,
+    };
     if (!report.changed) return report;
     this.swapping = true;
     try {
@@ -213,7 +248,15 @@ export class Runtime {
     this.servicePrint = servicePrint;
     this.configStatus.loadedAt = clock.now();
     this.configStatus.generation++;
-    log.info({ added: report.added, changed: report.changedDisplays, removed: report.removed, unchanged: report.unchanged.length }, 'configuration swapped');
+    log.info(
+      {
+        added: report.added,
+        changed: report.changedDisplays,
+        removed: report.removed,
+        unchanged: report.unchanged.length,
+      },
+      'configuration swapped',
+    );
     await this.syncComponents(report);
     return report;
   }
@@ -253,21 +296,33 @@ export class Runtime {
       try {
         await restoreLevels(this.controller, id, levels, 'reload', this.deps.clock.now(), this.deps.log);
       } catch (err) {
-        this.deps.log.warn({ id, err: (err as Error).message }, 'the current command no longer fits the changed display; it stays blank');
+        this.deps.log.warn(
+          { id, err: (err as Error).message },
+          'the current command no longer fits the changed display; it stays blank',
+        );
       }
     }
     await this.replaySaved(report.added);
   }
 
   private async addUnit(u: ServiceConfig['units'][number]): Promise<void> {
-    const unit = new Unit(u, this.config, (id) => this.controller.state(id), this.deps.log, () => this.deps.clock.now());
+    const unit = new Unit(
+      u,
+      this.config,
+      (id) => this.controller.state(id),
+      this.deps.log,
+      () => this.deps.clock.now(),
+    );
     this.units.set(u.key, unit);
     for (const id of u.displayIds) this.unitOf.set(id, unit);
     // Every panel shows black before anything else (the specification's restart rule).
     await unit.start();
   }
 
-  /** The boot replay (and a display added by a reload): the last accepted request of each id, when its startScreen wants it. */
+  /**
+   * The boot replay (and a display added by a reload): the last accepted request of each id, when its startScreen wants
+   * it.
+   */
   private async replaySaved(ids: string[]): Promise<void> {
     const saved = this.deps.store.get();
     for (const id of ids) {
@@ -279,12 +334,17 @@ export class Runtime {
         // Each priority level with the time it had left (one that ended while the service was down is not shown).
         await restoreLevels(this.controller, id, { base, layers }, 'replay', this.deps.clock.now(), this.deps.log);
       } catch (err) {
-        this.deps.log.warn({ id, err: (err as Error).message }, 'the saved request no longer fits the configuration; display stays blank');
+        this.deps.log.warn(
+          { id, err: (err as Error).message },
+          'the saved request no longer fits the configuration; display stays blank',
+        );
       }
     }
   }
 
-  /** Starts the components the configuration wants, stops the ones it no longer wants, tells the rest about the reload. */
+  /**
+   * Starts the components the configuration wants, stops the ones it no longer wants, tells the rest about the reload.
+   */
   private async syncComponents(report: ReloadReport | undefined): Promise<void> {
     for (const entry of this.deps.components) {
       const wanted = entry.wanted(this.config);
@@ -293,7 +353,11 @@ export class Runtime {
         this.running.delete(entry.name);
         await this.stopComponent(running);
       } else if (running && report) {
-        await running.reload(this.context, report).catch((err: Error) => this.deps.log.warn({ component: entry.name, err: err.message }, 'component reload failed'));
+        await running
+          .reload(this.context, report)
+          .catch((err: Error) =>
+            this.deps.log.warn({ component: entry.name, err: err.message }, 'component reload failed'),
+          );
       } else if (!running && wanted) {
         try {
           const c = await entry.load();
@@ -301,13 +365,20 @@ export class Runtime {
           this.running.set(entry.name, c);
           if (this.started) await this.startedHook(c);
         } catch (err) {
-          this.deps.log.warn({ component: entry.name, err: (err as Error).message }, 'component failed to start; the service runs without it');
+          this.deps.log.warn(
+            { component: entry.name, err: (err as Error).message },
+            'component failed to start; the service runs without it',
+          );
         }
       }
     }
   }
 
   private async stopComponent(c: Component): Promise<void> {
-    try { await c.stop(); } catch (err) { this.deps.log.warn({ component: c.name, err: (err as Error).message }, 'component failed to stop'); }
+    try {
+      await c.stop();
+    } catch (err) {
+      this.deps.log.warn({ component: c.name, err: (err as Error).message }, 'component failed to stop');
+    }
   }
 }

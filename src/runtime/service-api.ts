@@ -20,7 +20,16 @@ export interface ApiDeps {
 }
 
 /** The running service as the HTTP layer sees it. */
-export function serviceApi({ runtime, live, archives, startedAt, problems, feedback, history, health }: ApiDeps): ServiceApi {
+export function serviceApi({
+  runtime,
+  live,
+  archives,
+  startedAt,
+  problems,
+  feedback,
+  history,
+  health,
+}: ApiDeps): ServiceApi {
   const { clock } = runtime.context;
   return {
     ready: () => runtime.ready() && !archives.busy(),
@@ -28,20 +37,30 @@ export function serviceApi({ runtime, live, archives, startedAt, problems, feedb
     controller: () => runtime.controller,
     frame: (id) => runtime.unitFor(id)?.latest(),
     onFrame: (id, fn) => runtime.unitFor(id)?.subscribe(fn) ?? (() => {}),
-    status: () => buildStatus({
-      version: VERSION, startedAt, now: clock.now(), config: runtime.config, configStatus: runtime.configStatus, controller: runtime.controller,
-      health: (key) => runtime.units.get(key)?.runner.health(),
-      render: (key) => {
-        const u = runtime.units.get(key);
-        if (!u) return undefined;
-        const c = u.compositor;
-        return { loop: u.loop.stats(), faults: c.faults(), texts: c.textFits(), reports: c.reports() };
-      },
-      playFault: (display, area) => runtime.playFault(display, area),
-      liveViews: live.stats(),
-      problems,
-      components: { ...runtime.componentStatus(), ...(feedback ? { feedback: feedback() } : {}), ...(health ? { health: health() } : {}) },
-    }),
+    status: () =>
+      buildStatus({
+        version: VERSION,
+        startedAt,
+        now: clock.now(),
+        config: runtime.config,
+        configStatus: runtime.configStatus,
+        controller: runtime.controller,
+        health: (key) => runtime.units.get(key)?.runner.health(),
+        render: (key) => {
+          const u = runtime.units.get(key);
+          if (!u) return undefined;
+          const c = u.compositor;
+          return { loop: u.loop.stats(), faults: c.faults(), texts: c.textFits(), reports: c.reports() };
+        },
+        playFault: (display, area) => runtime.playFault(display, area),
+        liveViews: live.stats(),
+        problems,
+        components: {
+          ...runtime.componentStatus(),
+          ...(feedback ? { feedback: feedback() } : {}),
+          ...(health ? { health: health() } : {}),
+        },
+      }),
     reload: () => runtime.reload(),
     component: (key) => runtime.component(key),
     loadConfig: (url, sha256) => archives.load(url, sha256),

@@ -81,7 +81,7 @@ export function buildStatus(s: StatusInput): Status {
     time: isoTime(now),
     timezone: config.timezone ?? systemZone(),
     config: {
-      status: cs.faults.length === 0 ? 'ok' as const : 'faulty' as const,
+      status: cs.faults.length === 0 ? ('ok' as const) : ('faulty' as const),
       file: cs.file,
       ...(cs.digests ? { digest: cs.digests.digest, parts: configParts(cs) } : {}),
       loadedAt: isoTime(cs.loadedAt),
@@ -89,7 +89,15 @@ export function buildStatus(s: StatusInput): Status {
       lastAttemptAt: isoTime(cs.lastAttemptAt),
       ...(cs.lastArchive ? { lastArchive: cs.lastArchive } : {}),
       ...(config.warnings.length ? { warnings: config.warnings } : {}),
-      ...(cs.faults.length ? { message: `the last load of ${cs.file} failed with ${cs.faultTotal ?? cs.faults.length} fault(s); the configuration loaded at ${isoTime(cs.loadedAt)} keeps running`, faults: cs.faults, faultTotal: cs.faultTotal ?? cs.faults.length } : {}),
+      ...(cs.faults.length
+        ? {
+            message:
+              `the last load of ${cs.file} failed with ${cs.faultTotal ?? cs.faults.length} fault(s); the ` +
+              `configuration loaded at ${isoTime(cs.loadedAt)} keeps running`,
+            faults: cs.faults,
+            faultTotal: cs.faultTotal ?? cs.faults.length,
+          }
+        : {}),
     },
     displays: config.displays.map((d, i) => {
       const st = s.controller.state(d.id);
@@ -115,7 +123,13 @@ export function buildStatus(s: StatusInput): Status {
         lastCommand: st.lastCommand ? { ...st.lastCommand, at: isoTime(st.lastCommand.at) } : null,
         lastFault: st.lastFault ? { ...st.lastFault, at: isoTime(st.lastFault.at) } : null,
         ignoredKeys: st.lastIgnored ?? [],
-        layers: (st.layers ?? []).map((l) => ({ priority: l.priority, layout: l.layout, since: isoTime(l.since), expiresAt: isoTime(l.expiresAt) ?? null, source: l.source })),
+        layers: (st.layers ?? []).map((l) => ({
+          priority: l.priority,
+          layout: l.layout,
+          since: isoTime(l.since),
+          expiresAt: isoTime(l.expiresAt) ?? null,
+          source: l.source,
+        })),
       };
     }),
     problems: s.problems?.() ?? [],
@@ -150,10 +164,19 @@ function areaStatus(s: StatusInput, display: string, a: AreaState, drawing: Draw
 }
 
 /** How a text area's text fitted (`fit`, `fontSizeUsed`) and the characters no font has (`missingGlyphs`). */
-function textFit(texts: Array<{ display: string; area: string } & TextFit> | undefined, display: string, area: string): Partial<AreaReport> {
+function textFit(
+  texts: Array<{ display: string; area: string } & TextFit> | undefined,
+  display: string,
+  area: string,
+): Partial<AreaReport> {
   const t = texts?.find((x) => x.display === display && x.area === area);
   if (!t) return {};
-  return { fit: t.fit, fontSizeUsed: t.size, ...(t.missing?.length ? { missingGlyphs: t.missing } : {}), ...(t.clippedPx ? { clippedPx: t.clippedPx } : {}) };
+  return {
+    fit: t.fit,
+    fontSizeUsed: t.size,
+    ...(t.missing?.length ? { missingGlyphs: t.missing } : {}),
+    ...(t.clippedPx ? { clippedPx: t.clippedPx } : {}),
+  };
 }
 
 /** The text an area shows, as its type tells it (a clock's current time) or its content reports it (a board's rows). */

@@ -20,12 +20,21 @@ export function cronTarget(c: CronConfig): string {
   return 'every display';
 }
 
-export async function runCronTask(c: CronConfig, ctx: RuntimeContext, signal: AbortSignal, field: string): Promise<string> {
+export async function runCronTask(
+  c: CronConfig,
+  ctx: RuntimeContext,
+  signal: AbortSignal,
+  field: string,
+): Promise<string> {
   switch (c.type) {
-    case 'data': return data(c.value ?? '', ctx);
-    case 'sendInfo': return sendInfo(c, ctx, signal, field);
-    case 'loadLastRequest': return loadLastRequest(ctx);
-    case 'url': return url(c.value ?? '', ctx, signal, field);
+    case 'data':
+      return data(c.value ?? '', ctx);
+    case 'sendInfo':
+      return sendInfo(c, ctx, signal, field);
+    case 'loadLastRequest':
+      return loadLastRequest(ctx);
+    case 'url':
+      return url(c.value ?? '', ctx, signal, field);
   }
 }
 
@@ -40,7 +49,13 @@ async function sendInfo(c: CronConfig, ctx: RuntimeContext, signal: AbortSignal,
   const json = c.format === 'json';
   const body = json ? JSON.stringify(ctx.status()) : await ctx.infoPage();
   const type = json ? 'application/json' : 'text/html; charset=utf-8';
-  const answer = await fetchAnswer(c.value ?? '', ctx, { method: 'POST', body, headers: { 'content-type': type, 'user-agent': `mlds/${VERSION}` }, signal, field });
+  const answer = await fetchAnswer(c.value ?? '', ctx, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': type, 'user-agent': `mlds/${VERSION}` },
+    signal,
+    field,
+  });
   return `posted ${Buffer.byteLength(body)} bytes of ${json ? '/status JSON' : '/info HTML'}; ${answer}`;
 }
 
@@ -73,11 +88,17 @@ async function url(target: string, ctx: RuntimeContext, signal: AbortSignal, fie
 
 async function fetchAnswer(target: string, ctx: RuntimeContext, opts: FetchLimitedOptions): Promise<string> {
   try {
-    const res = await fetchLimited(target, { ...opts, maxBytes: ANSWER_LIMIT, timeoutMs: CRON_FETCH_TIMEOUT_MS, portRange: ctx.config().urlPortRange });
+    const res = await fetchLimited(target, {
+      ...opts,
+      maxBytes: ANSWER_LIMIT,
+      timeoutMs: CRON_FETCH_TIMEOUT_MS,
+      portRange: ctx.config().urlPortRange,
+    });
     return `HTTP ${res.status}, ${res.bytes} bytes answered`;
   } catch (err) {
     // The request arrived and was answered 2xx; only its answer was longer than anyone reads.
-    if (err instanceof MldsError && err.code === 'MLDS_FETCH_TOO_LARGE') return `answered with more than ${ANSWER_LIMIT} bytes (not read)`;
+    if (err instanceof MldsError && err.code === 'MLDS_FETCH_TOO_LARGE')
+      return `answered with more than ${ANSWER_LIMIT} bytes (not read)`;
     throw err;
   }
 }

@@ -55,15 +55,22 @@ export function timeOfDay(cron: string): boolean {
   return fields.some((x) => x !== '*' && x !== '?' && !x.startsWith('*/'));
 }
 
-const sameEntry = (a: CronConfig, b: CronConfig) => a.type === b.type && a.cron === b.cron && a.value === b.value && a.format === b.format;
+const sameEntry = (a: CronConfig, b: CronConfig) =>
+  a.type === b.type && a.cron === b.cron && a.value === b.value && a.format === b.format;
 
 /** Entries that stay across a reload keep their history and a run under way; their next second is computed again. */
 export class Crons extends ConfigEntries<CronConfig, Job> {
   readonly name = 'crons';
 
-  protected listOf(config: ServiceConfig): CronConfig[] { return config.crons; }
-  protected same(a: CronConfig, b: CronConfig): boolean { return sameEntry(a, b); }
-  protected running(job: Job): Promise<void> | undefined { return job.run; }
+  protected listOf(config: ServiceConfig): CronConfig[] {
+    return config.crons;
+  }
+  protected same(a: CronConfig, b: CronConfig): boolean {
+    return sameEntry(a, b);
+  }
+  protected running(job: Job): Promise<void> | undefined {
+    return job.run;
+  }
 
   protected begin(config: CronConfig, index: number): Job {
     const job: Job = { config, index, runs: 0, skipped: 0 };
@@ -156,21 +163,26 @@ export class Crons extends ConfigEntries<CronConfig, Job> {
     job.runs++;
     const abort = new AbortController();
     job.abort = abort;
-    job.run = runCronTask(job.config, ctx, abort.signal, `crons/${job.index}/value`).then(
-      (message) => {
-        job.lastResult = 'ok';
-        job.message = message;
-        ctx.log.info({ ...facts, result: message, ms: ctx.clock.now() - started }, 'cron ran');
-      },
-      (err: Error) => {
-        job.lastResult = 'error';
-        job.message = err.message;
-        ctx.log.warn({ ...facts, err: err.message, code: (err as { code?: string }).code, ms: ctx.clock.now() - started }, 'cron failed');
-      },
-    ).finally(() => {
-      job.run = undefined;
-      job.abort = undefined;
-    });
+    job.run = runCronTask(job.config, ctx, abort.signal, `crons/${job.index}/value`)
+      .then(
+        (message) => {
+          job.lastResult = 'ok';
+          job.message = message;
+          ctx.log.info({ ...facts, result: message, ms: ctx.clock.now() - started }, 'cron ran');
+        },
+        (err: Error) => {
+          job.lastResult = 'error';
+          job.message = err.message;
+          ctx.log.warn(
+            { ...facts, err: err.message, code: (err as { code?: string }).code, ms: ctx.clock.now() - started },
+            'cron failed',
+          );
+        },
+      )
+      .finally(() => {
+        job.run = undefined;
+        job.abort = undefined;
+      });
   }
 }
 

@@ -27,7 +27,10 @@ export function pollerQuery(body: Buffer, mapper: PollerMapper | undefined): Pol
   } catch (err) {
     throw new PollerBodyError(`the response is not JSON: ${(err as Error).message}`);
   }
-  const pairs: Array<[string, string]> = [['id', mapper.id], ['layout', mapper.layout]];
+  const pairs: Array<[string, string]> = [
+    ['id', mapper.id],
+    ['layout', mapper.layout],
+  ];
   const leftOut: string[] = [];
   for (const [area, pointer] of Object.entries(mapper.areas)) {
     const r = resolvePointer(doc, pointer);

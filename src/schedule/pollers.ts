@@ -46,7 +46,8 @@ interface Poll {
   stopped: boolean;
 }
 
-const keyOf = (p: PollerConfig) => JSON.stringify([p.url, p.interval, p.mapper ?? null, p.keep ?? false, p.priority ?? 0, p.expires ?? null]);
+const keyOf = (p: PollerConfig) =>
+  JSON.stringify([p.url, p.interval, p.mapper ?? null, p.keep ?? false, p.priority ?? 0, p.expires ?? null]);
 
 /** The wait after `failures` failures in a row: interval x 2^failures, at most BACKOFF_LIMIT x interval. */
 export function backoffMs(interval: number, failures: number): number {
@@ -57,9 +58,15 @@ export function backoffMs(interval: number, failures: number): number {
 export class Pollers extends ConfigEntries<PollerConfig, Poll> {
   readonly name = 'pollers';
 
-  protected listOf(config: ServiceConfig): PollerConfig[] { return config.pollers; }
-  protected same(a: PollerConfig, b: PollerConfig): boolean { return keyOf(a) === keyOf(b); }
-  protected running(p: Poll): Promise<void> | undefined { return p.fetching; }
+  protected listOf(config: ServiceConfig): PollerConfig[] {
+    return config.pollers;
+  }
+  protected same(a: PollerConfig, b: PollerConfig): boolean {
+    return keyOf(a) === keyOf(b);
+  }
+  protected running(p: Poll): Promise<void> | undefined {
+    return p.fetching;
+  }
 
   protected keep(p: Poll, _config: PollerConfig, index: number): void {
     p.index = index;
@@ -102,7 +109,10 @@ export class Pollers extends ConfigEntries<PollerConfig, Poll> {
     const ctx = this.ctx;
     if (!ctx || p.stopped) return;
     p.nextFetchAt = ctx.clock.now() + ms;
-    p.timer = ctx.clock.setTimeout(() => { p.timer = undefined; this.fetchNow(p); }, ms);
+    p.timer = ctx.clock.setTimeout(() => {
+      p.timer = undefined;
+      this.fetchNow(p);
+    }, ms);
   }
 
   private fetchNow(p: Poll): void {
@@ -111,7 +121,10 @@ export class Pollers extends ConfigEntries<PollerConfig, Poll> {
     const abort = new AbortController();
     p.abort = abort;
     p.nextFetchAt = undefined;
-    p.fetching = this.poll(ctx, p, abort.signal).finally(() => { p.fetching = undefined; p.abort = undefined; });
+    p.fetching = this.poll(ctx, p, abort.signal).finally(() => {
+      p.fetching = undefined;
+      p.abort = undefined;
+    });
   }
 
   private async poll(ctx: RuntimeContext, p: Poll, signal: AbortSignal): Promise<void> {
@@ -121,14 +134,23 @@ export class Pollers extends ConfigEntries<PollerConfig, Poll> {
     const facts = { poller: p.index, url: describeUrl(url) };
     let body: Buffer;
     try {
-      const res = await fetchLimited(url, { maxBytes: POLLER_MAX_BYTES, timeoutMs: POLLER_TIMEOUT_MS, portRange: ctx.config().urlPortRange, signal, field: `pollers/${p.index}/url` });
+      const res = await fetchLimited(url, {
+        maxBytes: POLLER_MAX_BYTES,
+        timeoutMs: POLLER_TIMEOUT_MS,
+        portRange: ctx.config().urlPortRange,
+        signal,
+        field: `pollers/${p.index}/url`,
+      });
       body = res.body ?? Buffer.alloc(0);
     } catch (err) {
       if (p.stopped) return;
       p.failures++;
       const wait = backoffMs(interval, p.failures);
       this.result(p, 'fetch error', (err as Error).message);
-      ctx.log.warn({ ...facts, err: (err as Error).message, failures: p.failures, nextInSeconds: wait / 1000 }, 'poller fetch failed; backing off');
+      ctx.log.warn(
+        { ...facts, err: (err as Error).message, failures: p.failures, nextInSeconds: wait / 1000 },
+        'poller fetch failed; backing off',
+      );
       this.schedule(p, wait);
       return;
     }
@@ -140,7 +162,13 @@ export class Pollers extends ConfigEntries<PollerConfig, Poll> {
     this.schedule(p, Math.max(0, started + interval * 1000 - ctx.clock.now()));
   }
 
-  private async applyBody(ctx: RuntimeContext, p: Poll, body: Buffer, mapper: PollerConfig['mapper'], facts: object): Promise<void> {
+  private async applyBody(
+    ctx: RuntimeContext,
+    p: Poll,
+    body: Buffer,
+    mapper: PollerConfig['mapper'],
+    facts: object,
+  ): Promise<void> {
     let query: string;
     let leftOut: string[];
     try {
@@ -156,13 +184,17 @@ export class Pollers extends ConfigEntries<PollerConfig, Poll> {
     const renews = (p.config.priority ?? 0) > 0 && p.lastResult !== 'fault';
     if (query === '' || (query === p.lastQuery && !renews)) {
       // An unchanged faulty body stays a fault on /status; it is not applied again either.
-      if (p.lastResult !== 'fault' || query === '') this.result(p, 'unchanged', query === '' ? 'empty body: nothing to apply' : 'same as the last body');
+      if (p.lastResult !== 'fault' || query === '')
+        this.result(p, 'unchanged', query === '' ? 'empty body: nothing to apply' : 'same as the last body');
       return;
     }
     p.lastQuery = query;
     try {
       const r = await ctx.apply(query, 'poller');
-      const notes = [...(leftOut.length ? [`left out ${leftOut.join(', ')} (no text at their pointer)`] : []), ...(r.ignored.length ? [`ignored ${r.ignored.join(', ')}`] : [])];
+      const notes = [
+        ...(leftOut.length ? [`left out ${leftOut.join(', ')} (no text at their pointer)`] : []),
+        ...(r.ignored.length ? [`ignored ${r.ignored.join(', ')}`] : []),
+      ];
       this.result(p, 'applied', `to ${r.displayId}, layout ${r.layout}${notes.length ? `; ${notes.join('; ')}` : ''}`);
     } catch (err) {
       // The controller logged it and shows it on /info like a faulty /mlds request.
@@ -184,7 +216,8 @@ export function withLevel(query: string, c: PollerConfig): string {
   const names = new Set(query.split('&').map((p) => p.split('=')[0]));
   let out = query;
   if (c.keep && !names.has('keep')) out += '&keep=1';
-  if (c.priority && !names.has('priority')) out += `&priority=${c.priority}${names.has('expires') ? '' : `&expires=${c.expires}`}`;
+  if (c.priority && !names.has('priority'))
+    out += `&priority=${c.priority}${names.has('expires') ? '' : `&expires=${c.expires}`}`;
   return out;
 }
 

@@ -7,7 +7,11 @@
 // on a loaded unit, is when the contact bounced.
 import { endChild, lastLine, spawnMedia, type Spawned } from '../media/children.js';
 
-export interface GpioEdge { rising: boolean; offset: number; ns: bigint }
+export interface GpioEdge {
+  rising: boolean;
+  offset: number;
+  ns: bigint;
+}
 
 /** One watched line, as the seam hands it back. */
 export interface GpioWatch {
@@ -23,7 +27,11 @@ export interface GpioLines {
    * is busy, gpiomon is missing), with the reason; never after close().
    */
   watch(
-    chip: string, line: number, edge: 'rising' | 'falling', onEdge: (e: GpioEdge) => void, onEnd: (why: string) => void,
+    chip: string,
+    line: number,
+    edge: 'rising' | 'falling',
+    onEdge: (e: GpioEdge) => void,
+    onEnd: (why: string) => void,
   ): GpioWatch;
 }
 
@@ -63,7 +71,11 @@ export const gpiomonLines: GpioLines = {
       child = spawnMedia('gpiomon', gpiomonArgs(chip, line, edge), true);
     } catch (err) {
       queueMicrotask(() => onEnd(`gpiomon: ${(err as Error).message}`));
-      return { close: async () => { closed = true; } };
+      return {
+        close: async () => {
+          closed = true;
+        },
+      };
     }
     let rest = '';
     child.child.stdout?.setEncoding('utf8');
@@ -75,13 +87,23 @@ export const gpiomonLines: GpioLines = {
         if (e && !closed) onEdge(e);
       }
     });
-    child.child.on('error', (err) => { if (!closed) { closed = true; onEnd(`gpiomon: ${err.message}`); } });
+    child.child.on('error', (err) => {
+      if (!closed) {
+        closed = true;
+        onEnd(`gpiomon: ${err.message}`);
+      }
+    });
     // 'close', not the exit: the last events and the last words on stderr are read by then.
     child.child.once('close', (code) => {
       if (closed) return;
       closed = true;
       onEnd(`gpiomon: ${lastLine(child.stderr()) || `ended with code ${code}`}`);
     });
-    return { close: async () => { closed = true; await endChild(child, 500); } };
+    return {
+      close: async () => {
+        closed = true;
+        await endChild(child, 500);
+      },
+    };
   },
 };

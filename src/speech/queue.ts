@@ -18,7 +18,7 @@ export type Offered = { queued: true; position: number; dropped?: Waiting } | { 
 
 /** 3: an alert's warning, 2: a readout, 1: a priority announcement, 0: an ordinary one. */
 export const rankOf = (a: Announcement): number =>
-  (a.source === 'cap' ? 3 : a.source === 'readout' ? 2 : a.priority ? 1 : 0);
+  a.source === 'cap' ? 3 : a.source === 'readout' ? 2 : a.priority ? 1 : 0;
 
 export class SpeechQueue {
   private readonly items: Waiting[] = [];
@@ -31,7 +31,10 @@ export class SpeechQueue {
     if (this.items.length >= this.limit) {
       const lowest = Math.min(...this.items.map(rankOf));
       if (lowest > 0 && lowest >= rank) return { queued: false, reason: 'full' };
-      dropped = this.items.splice(this.items.findIndex((w) => rankOf(w) === lowest), 1)[0];
+      dropped = this.items.splice(
+        this.items.findIndex((w) => rankOf(w) === lowest),
+        1,
+      )[0];
     }
     // Behind every announcement of its rank or above.
     const at = this.items.findIndex((w) => rankOf(w) < rank);

@@ -20,7 +20,10 @@ export function minuteOfDay(ms: number, zone?: string): number {
   return num('hour') * 60 + num('minute');
 }
 
-/** Whether `ms` falls in the quiet window: from its start (inclusive) to its end (exclusive), over midnight when the start is later. */
+/**
+ * Whether `ms` falls in the quiet window: from its start (inclusive) to its end (exclusive), over midnight when the
+ * start is later.
+ */
 export function isQuiet(ms: number, quiet: SpeechSettings['quietHours'], zone?: string): boolean {
   if (!quiet) return false;
   const m = minuteOfDay(ms, zone);

@@ -12,7 +12,11 @@ import type { GpioEdge, GpioLines } from './gpio-lines.js';
 export const REOPEN_MS = 5000;
 
 interface Running {
-  key: string; close(): Promise<void>; fault?: ServiceProblem; timer?: NodeJS.Timeout; ended: boolean;
+  key: string;
+  close(): Promise<void>;
+  fault?: ServiceProblem;
+  timer?: NodeJS.Timeout;
+  ended: boolean;
 }
 
 const keyOf = (display: string, i: ReadoutInput) =>
@@ -22,7 +26,10 @@ export class ReadoutInputs {
   private readonly running = new Map<string, Running>();
 
   /** `press(display)` asks for a readout; `gpio` replaces gpiomon (tests). */
-  constructor(private readonly press: (display: string) => void, private readonly gpio?: GpioLines) {}
+  constructor(
+    private readonly press: (display: string) => void,
+    private readonly gpio?: GpioLines,
+  ) {}
 
   /** Starts the inputs `config` names that are not running, ends those it no longer names. */
   async sync(config: ServiceConfig): Promise<void> {
@@ -71,7 +78,9 @@ export class ReadoutInputs {
       if (input.type === 'gpio') {
         const { debouncer, gpiomonLines } = await import('./gpio-lines.js');
         const pass = debouncer(input.debounceMs);
-        const onEdge = (e: GpioEdge) => { if (pass(e)) this.press(display); };
+        const onEdge = (e: GpioEdge) => {
+          if (pass(e)) this.press(display);
+        };
         const w = (this.gpio ?? gpiomonLines).watch(input.chip, input.line, input.edge, onEdge, failed);
         r.close = () => w.close();
       } else {

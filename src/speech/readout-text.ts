@@ -60,8 +60,12 @@ function areaWords(a: AreaState, boards: BoardSource | undefined, now: number, z
 }
 
 function layerWords(
-  areas: ReadonlyMap<string, AreaState>, display: DisplayConfig, layout: string | undefined,
-  boards: BoardSource | undefined, now: number, zone: string | undefined,
+  areas: ReadonlyMap<string, AreaState>,
+  display: DisplayConfig,
+  layout: string | undefined,
+  boards: BoardSource | undefined,
+  now: number,
+  zone: string | undefined,
 ): string[] {
   // In the order the layout lists its areas, as a passenger reads the sign.
   const order = display.layouts.get(layout ?? '')?.areas.map((a) => a.id) ?? [...areas.keys()];
@@ -79,8 +83,11 @@ const sentences = (parts: string[]): string => parts.map((p) => (/[.!?]$/.test(p
 
 /** What the readout of `state` says now; '' when the display shows nothing with words. */
 export function readoutText(
-  display: DisplayConfig, state: DisplayState | undefined, boards: BoardSource | undefined,
-  now: number, zone: string | undefined,
+  display: DisplayConfig,
+  state: DisplayState | undefined,
+  boards: BoardSource | undefined,
+  now: number,
+  zone: string | undefined,
 ): string {
   if (!state?.layout && !state?.layers?.length) return '';
   // The text of an announcement shown while it is spoken (showSpoken) is not the sign's.

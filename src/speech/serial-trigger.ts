@@ -20,26 +20,43 @@ export function patternMatcher(pattern: Buffer): (chunk: Buffer) => number {
   };
 }
 
-export interface SerialWatch { close(): Promise<void> }
+export interface SerialWatch {
+  close(): Promise<void>;
+}
 
 /** Opens `port`; `onMatch` for each pattern received, `onEnd` once when the port fails or is lost. */
 export async function watchSerial(
-  port: string, baudRate: number, pattern: Buffer, onMatch: () => void, onEnd: (why: string) => void,
+  port: string,
+  baudRate: number,
+  pattern: Buffer,
+  onMatch: () => void,
+  onEnd: (why: string) => void,
 ): Promise<SerialWatch> {
   const { SerialPort } = await import('serialport');
   const match = patternMatcher(pattern);
   let closed = false;
   const sp = new SerialPort({ path: port, baudRate, autoOpen: false });
   await new Promise<void>((resolve, reject) => sp.open((err) => (err ? reject(err) : resolve())));
-  sp.on('data', (chunk: Buffer) => { for (let n = match(chunk); n > 0 && !closed; n--) onMatch(); });
-  const end = (why: string) => { if (!closed) { closed = true; onEnd(why); } };
+  sp.on('data', (chunk: Buffer) => {
+    for (let n = match(chunk); n > 0 && !closed; n--) onMatch();
+  });
+  const end = (why: string) => {
+    if (!closed) {
+      closed = true;
+      onEnd(why);
+    }
+  };
   sp.on('error', (err) => end(`${port}: ${err.message}`));
   sp.on('close', () => end(`${port} closed`));
   return {
-    close: () => new Promise<void>((resolve) => {
-      closed = true;
-      if (!sp.isOpen) { resolve(); return; }
-      sp.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        closed = true;
+        if (!sp.isOpen) {
+          resolve();
+          return;
+        }
+        sp.close(() => resolve());
+      }),
   };
 }

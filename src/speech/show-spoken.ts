@@ -20,20 +20,34 @@ const multiSafe = (t: string) => t.replace(/\[/g, '[[').replace(/\]/g, ']]');
  * display has none, or for an area's own value, which the sign shows already).
  */
 export function showSpoken(
-  ctx: RuntimeContext, displayId: string, source: AnnouncementSource, text: string,
+  ctx: RuntimeContext,
+  displayId: string,
+  source: AnnouncementSource,
+  text: string,
 ): (() => Promise<void>) | undefined {
   const display = ctx.config().displayById.get(displayId);
   const at = display?.showSpoken;
   if (!display || !at || source === 'area') return undefined;
   const area = display.layouts.get(at.layout)?.areas.find((a) => a.id === at.area);
   const value = area && 'markup' in area && area.markup === 'multi' ? multiSafe(text) : text;
-  const shown = ctx.apply(encodeQuery([
-    { name: 'id', value: displayId }, { name: 'layout', value: at.layout }, { name: at.area, value },
-    { name: 'priority', value: String(SHOW_PRIORITY) }, { name: 'expires', value: String(SHOW_EXPIRES_S) },
-  ]), 'speech').then(() => true, (err: Error) => {
-    ctx.log.warn({ display: displayId, err: err.message }, 'speech: the spoken text cannot be shown');
-    return false;
-  });
+  const shown = ctx
+    .apply(
+      encodeQuery([
+        { name: 'id', value: displayId },
+        { name: 'layout', value: at.layout },
+        { name: at.area, value },
+        { name: 'priority', value: String(SHOW_PRIORITY) },
+        { name: 'expires', value: String(SHOW_EXPIRES_S) },
+      ]),
+      'speech',
+    )
+    .then(
+      () => true,
+      (err: Error) => {
+        ctx.log.warn({ display: displayId, err: err.message }, 'speech: the spoken text cannot be shown');
+        return false;
+      },
+    );
   return async () => {
     if (!(await shown)) return;
     const clear = `id=${encodeURIComponent(displayId)}&priority=${SHOW_PRIORITY}&layout=`;

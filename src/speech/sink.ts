@@ -14,7 +14,12 @@ export type AnnounceSink =
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 
-export function announceSink(device: string, displayId: string, n: number, env = process.env.MLDS_AUDIO_SINK): AnnounceSink {
+export function announceSink(
+  device: string,
+  displayId: string,
+  n: number,
+  env = process.env.MLDS_AUDIO_SINK,
+): AnnounceSink {
   if (env === 'null') return { kind: 'null', describe: 'null' };
   if (env?.startsWith('file:')) {
     const file = path.join(env.slice('file:'.length), `${safe(displayId)}.announce.${n}.wav`);

@@ -33,7 +33,8 @@ export class SpeakAreas {
     }
     // A value a restart replays or a reload re-applies is not new: it was said when it came.
     const again = state?.lastCommand?.source === 'replay' || state?.lastCommand?.source === 'reload';
-    for (const key of [...this.said.keys()]) if (key.startsWith(`${displayId}\n`) && !now.has(key)) this.said.delete(key);
+    for (const key of [...this.said.keys()])
+      if (key.startsWith(`${displayId}\n`) && !now.has(key)) this.said.delete(key);
     for (const [key, v] of now) {
       if (this.said.get(key) === v.text) continue;
       this.said.set(key, v.text);

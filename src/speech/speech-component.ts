@@ -27,8 +27,13 @@ const SHOWN = 80;
 const shown = (t: string) => (t.length > SHOWN ? `${t.slice(0, SHOWN - 1)}…` : t);
 
 interface Counts {
-  spoken: number; dropped: number; refusedQuiet: number; refusedFull: number; failed: number;
-  readouts: number; repeated: number;
+  spoken: number;
+  dropped: number;
+  refusedQuiet: number;
+  refusedFull: number;
+  failed: number;
+  readouts: number;
+  repeated: number;
 }
 
 export class SpeechComponent implements Component, Speaker {
@@ -47,7 +52,13 @@ export class SpeechComponent implements Component, Speaker {
   /** Announcements written per display since the start (a file sink's <n>). */
   private readonly written = new Map<string, number>();
   private readonly counts: Counts = {
-    spoken: 0, dropped: 0, refusedQuiet: 0, refusedFull: 0, failed: 0, readouts: 0, repeated: 0,
+    spoken: 0,
+    dropped: 0,
+    refusedQuiet: 0,
+    refusedFull: 0,
+    failed: 0,
+    readouts: 0,
+    repeated: 0,
   };
   private inputs: ReadoutInputs | undefined;
 
@@ -55,7 +66,9 @@ export class SpeechComponent implements Component, Speaker {
     this.ctx = ctx;
     this.stopped = false;
     this.voice = new Voice(mkdtempSync(path.join(tmpdir(), 'mlds-speech-')));
-    this.areas = new SpeakAreas((a) => { this.announce(a); });
+    this.areas = new SpeakAreas((a) => {
+      this.announce(a);
+    });
     this.areas.seed(ctx.config(), latestStates(ctx.config()));
     this.unsubscribe = onStateChange((c) => {
       if (c.config === this.ctx?.config()) this.areas?.update(c.config, c.displayId, c.state);
@@ -69,7 +82,9 @@ export class SpeechComponent implements Component, Speaker {
     if (!this.inputs && !config.displays.some((d) => d.readout?.inputs.length)) return;
     if (!this.inputs) {
       const { ReadoutInputs } = await import('./readout-inputs.js');
-      this.inputs = new ReadoutInputs((id) => { this.readout(id); });
+      this.inputs = new ReadoutInputs((id) => {
+        this.readout(id);
+      });
     }
     await this.inputs.sync(config);
   }
@@ -141,8 +156,14 @@ export class SpeechComponent implements Component, Speaker {
     const waiting = this.queue.list().findIndex(mine);
     if (waiting >= 0) return { queued: true, position: waiting + 1, restarted: false };
     const r = this.queue.offer({ displayId, text, priority: true, source: 'readout', at });
-    if (!r.queued) { this.counts.refusedFull++; return r; }
-    if (r.dropped) { this.counts.dropped++; settle(r.dropped, false); }
+    if (!r.queued) {
+      this.counts.refusedFull++;
+      return r;
+    }
+    if (r.dropped) {
+      this.counts.dropped++;
+      settle(r.dropped, false);
+    }
     this.counts.readouts++;
     // Asked again while it is said: what is said now ends, and the readout starts again at once.
     const restarted = this.speaking !== undefined && mine(this.speaking.w);
@@ -169,9 +190,16 @@ export class SpeechComponent implements Component, Speaker {
     const now = this.ctx?.clock.now() ?? Date.now();
     const own = config?.displays.filter((d) => d.volume !== undefined) ?? [];
     const zone = config?.timezone;
-    const item = (w: Waiting) => ({ source: w.source, display: w.displayId, priority: w.priority, text: shown(w.text) });
+    const item = (w: Waiting) => ({
+      source: w.source,
+      display: w.displayId,
+      priority: w.priority,
+      text: shown(w.text),
+    });
     return {
-      voice: s?.voice, rate: s?.rate, volume: s?.volume,
+      voice: s?.voice,
+      rate: s?.rate,
+      volume: s?.volume,
       chime: s?.chime ? path.basename(s.chime) : 'none',
       quietHours: s?.quietHours?.text ?? null,
       volumeSchedule: s?.volumeSchedule?.map((e) => ({ at: e.text, volume: e.volume })) ?? null,
@@ -180,7 +208,15 @@ export class SpeechComponent implements Component, Speaker {
       displayVolumes: s ? Object.fromEntries(own.map((d) => [d.id, displayVolume(s, d.volume, now, zone)])) : {},
       speaking: this.speaking ? { ...item(this.speaking.w), since: isoTime(this.speaking.since) } : null,
       queue: this.queue.list().map(item),
-      last: this.last ? { ...item(this.last.w), at: isoTime(this.last.at), seconds: Math.round(this.last.seconds * 100) / 100, latencyMs: Math.round(this.last.latencyMs), sink: this.last.sink } : null,
+      last: this.last
+        ? {
+            ...item(this.last.w),
+            at: isoTime(this.last.at),
+            seconds: Math.round(this.last.seconds * 100) / 100,
+            latencyMs: Math.round(this.last.latencyMs),
+            sink: this.last.sink,
+          }
+        : null,
       counts: { ...this.counts },
     };
   }
@@ -195,7 +231,10 @@ export class SpeechComponent implements Component, Speaker {
     this.working = true;
     try {
       for (let w = this.queue.take(); w; w = this.queue.take()) {
-        if (this.stopped) { settle(w, false); continue; }
+        if (this.stopped) {
+          settle(w, false);
+          continue;
+        }
         settle(w, await this.say(w));
       }
     } finally {
@@ -228,10 +267,19 @@ export class SpeechComponent implements Component, Speaker {
       this.written.set(w.displayId, n);
       this.counts.spoken++;
       // From the announcement's arrival to its first sound: its wait in the queue, then espeak-ng and ffmpeg.
-      this.last = { w, at: Date.now(), seconds: r.seconds, latencyMs: begun - w.at + r.firstSoundMs, sink: sink.describe };
+      this.last = {
+        w,
+        at: Date.now(),
+        seconds: r.seconds,
+        latencyMs: begun - w.at + r.firstSoundMs,
+        sink: sink.describe,
+      };
       if (this.fault) ctx.log.info({}, 'speech: speaking again');
       this.fault = undefined;
-      ctx.log.info({ display: w.displayId, source: w.source, seconds: r.seconds, sink: sink.describe }, 'speech: announced');
+      ctx.log.info(
+        { display: w.displayId, source: w.source, seconds: r.seconds, sink: sink.describe },
+        'speech: announced',
+      );
       // A file is written at once: the next announcement waits as long as this one would be heard.
       if (sink.kind === 'file') await this.hold(r.seconds * 1000);
       return true;
@@ -250,7 +298,10 @@ export class SpeechComponent implements Component, Speaker {
 
   private hold(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const done = () => { this.pace = undefined; resolve(); };
+      const done = () => {
+        this.pace = undefined;
+        resolve();
+      };
       const timer = setTimeout(done, Math.max(0, ms));
       timer.unref();
       this.pace = { timer, done };
@@ -259,13 +310,20 @@ export class SpeechComponent implements Component, Speaker {
 
   private endPace(): void {
     const p = this.pace;
-    if (p) { clearTimeout(p.timer); p.done(); }
+    if (p) {
+      clearTimeout(p.timer);
+      p.done();
+    }
   }
 }
 
 /** Tells the announcement's source what became of it; a source's callback never stops the queue. */
 function settle(w: Waiting, said: boolean): void {
-  try { w.settled?.(said); } catch { /* the source's own fault */ }
+  try {
+    w.settled?.(said);
+  } catch {
+    /* the source's own fault */
+  }
 }
 
 export function speechComponent(): SpeechComponent {

@@ -43,7 +43,11 @@ export class Voice {
     const words = path.join(this.tmp, 'words.wav');
     // A file, not an argument: a text starting with "-" is never read as an option.
     writeFileSync(textFile, text);
-    await this.run('espeak-ng', ['-v', s.voice, '-s', String(s.rate), '-a', String(s.volume * 2), '-b', '1', '-f', textFile, '-w', words], ESPEAK_LIMIT_MS);
+    await this.run(
+      'espeak-ng',
+      ['-v', s.voice, '-s', String(s.rate), '-a', String(s.volume * 2), '-b', '1', '-f', textFile, '-w', words],
+      ESPEAK_LIMIT_MS,
+    );
     const made = readWavInfo(words);
     if (!made) throw new Error('espeak-ng wrote no WAV');
     const inputs = s.chime ? [await this.chimeLike(s.chime, made.sampleRate), words] : [words];
@@ -52,12 +56,37 @@ export class Voice {
     const playStart = performance.now();
     if (sink.kind === 'null') {
       // Paced (-re) so it costs what speaking costs, as audio areas' null sink does.
-      await this.run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1', '-re', ...inputs.flatMap((f) => ['-i', f]),
-        '-filter_complex', `${inputs.map((_, i) => `[${i}:a]`).join('')}concat=n=${inputs.length}:v=0:a=1,aresample=${RATE}[out]`, '-map', '[out]', '-ac', '1', '-f', 'null', '-'], PLAY_LIMIT_MS);
+      await this.run(
+        'ffmpeg',
+        [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-nostdin',
+          '-threads',
+          '1',
+          '-re',
+          ...inputs.flatMap((f) => ['-i', f]),
+          '-filter_complex',
+          `${inputs.map((_, i) => `[${i}:a]`).join('')}concat=n=${inputs.length}:v=0:a=1,aresample=${RATE}[out]`,
+          '-map',
+          '[out]',
+          '-ac',
+          '1',
+          '-f',
+          'null',
+          '-',
+        ],
+        PLAY_LIMIT_MS,
+      );
     } else {
       // -G: headroom for the resampler (espeak-ng near full scale clips by a few samples otherwise).
       const target = sink.kind === 'file' ? ['-t', 'wav', temp] : ['-t', 'alsa', sink.device];
-      await this.run('sox', ['-V1', '-G', ...inputs, '-r', String(RATE), '-c', '1', '-b', '16', '-e', 'signed-integer', ...target], PLAY_LIMIT_MS);
+      await this.run(
+        'sox',
+        ['-V1', '-G', ...inputs, '-r', String(RATE), '-c', '1', '-b', '16', '-e', 'signed-integer', ...target],
+        PLAY_LIMIT_MS,
+      );
     }
     if (sink.kind === 'file') {
       const info = readWavInfo(temp);
@@ -80,7 +109,32 @@ export class Voice {
     const made = this.chimes.get(key);
     if (made) return made;
     const file = path.join(this.tmp, `chime.${this.chimes.size + 1}.wav`);
-    await this.run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1', '-i', chime, '-map', '0:a:0', '-ac', '1', '-ar', String(rate), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', file], PLAY_LIMIT_MS);
+    await this.run(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-threads',
+        '1',
+        '-i',
+        chime,
+        '-map',
+        '0:a:0',
+        '-ac',
+        '1',
+        '-ar',
+        String(rate),
+        '-c:a',
+        'pcm_s16le',
+        '-f',
+        'wav',
+        '-y',
+        file,
+      ],
+      PLAY_LIMIT_MS,
+    );
     this.chimes.set(key, file);
     return file;
   }
@@ -93,12 +147,15 @@ export class Voice {
     if (this.aborted) throw new SpeechStopped('stopped');
     const child = spawnMedia(cmd, args, false);
     this.child = child;
-    const limit = setTimeout(() => { void endChild(child, 500); }, limitMs);
+    const limit = setTimeout(() => {
+      void endChild(child, 500);
+    }, limitMs);
     limit.unref();
     const code = await child.exited;
     clearTimeout(limit);
     this.child = undefined;
     if (this.aborted) throw new SpeechStopped('stopped');
-    if (code !== 0) throw new Error(`${cmd}: ${lastLine(child.stderr()) || (code === null ? 'killed' : `ended with code ${code}`)}`);
+    if (code !== 0)
+      throw new Error(`${cmd}: ${lastLine(child.stderr()) || (code === null ? 'killed' : `ended with code ${code}`)}`);
   }
 }

@@ -4,17 +4,30 @@
 // Only the header is read (at most the first 4 KB), whatever the file's size.
 import { closeSync, openSync, readSync } from 'node:fs';
 
-export interface WavInfo { channels: number; sampleRate: number; bitsPerSample: number; dataBytes: number; dataOffset: number; seconds: number }
+export interface WavInfo {
+  channels: number;
+  sampleRate: number;
+  bitsPerSample: number;
+  dataBytes: number;
+  dataOffset: number;
+  seconds: number;
+}
 
 const HEAD = 4096;
 
 export function parseWavHeader(b: Buffer): WavInfo | undefined {
-  if (b.length < 12 || b.toString('latin1', 0, 4) !== 'RIFF' || b.toString('latin1', 8, 12) !== 'WAVE') return undefined;
+  if (b.length < 12 || b.toString('latin1', 0, 4) !== 'RIFF' || b.toString('latin1', 8, 12) !== 'WAVE')
+    return undefined;
   let fmt: Omit<WavInfo, 'dataBytes' | 'dataOffset' | 'seconds'> | undefined;
   for (let at = 12; at + 8 <= b.length;) {
     const id = b.toString('latin1', at, at + 4);
     const size = b.readUInt32LE(at + 4);
-    if (id === 'fmt ' && at + 24 <= b.length) fmt = { channels: b.readUInt16LE(at + 10), sampleRate: b.readUInt32LE(at + 12), bitsPerSample: b.readUInt16LE(at + 22) };
+    if (id === 'fmt ' && at + 24 <= b.length)
+      fmt = {
+        channels: b.readUInt16LE(at + 10),
+        sampleRate: b.readUInt32LE(at + 12),
+        bitsPerSample: b.readUInt16LE(at + 22),
+      };
     if (id === 'data') {
       if (!fmt || !fmt.sampleRate || !fmt.channels || !fmt.bitsPerSample) return undefined;
       const bytesPerSecond = fmt.sampleRate * fmt.channels * (fmt.bitsPerSample / 8);

@@ -10,7 +10,11 @@ export const MAX_SPOKEN = 500;
 /** MULTI's limits do not matter here: the configuration has checked the tags the area takes. */
 const ANY = { fonts: 1000, graphics: 1000 };
 
-const pieces = (line: string) => line.split('\t').map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+const pieces = (line: string) =>
+  line
+    .split('\t')
+    .map((t) => t.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
 
 /** Joins phrases with `mark` unless a phrase already ends in punctuation. */
 function join(parts: string[], mark: string): string {
@@ -37,10 +41,18 @@ export function spokenText(text: string, multi = false): string {
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ');
   const doc = docOf(clean, multi);
-  return join(doc.pages.map((page) => join(page.lines.flatMap((l) => {
-    const said = l.spans.map((s) => (isGraphic(s) ? ' ' : s.text)).join('');
-    return [join(pieces(said), ',')];
-  }), ',')), '.');
+  return join(
+    doc.pages.map((page) =>
+      join(
+        page.lines.flatMap((l) => {
+          const said = l.spans.map((s) => (isGraphic(s) ? ' ' : s.text)).join('');
+          return [join(pieces(said), ',')];
+        }),
+        ',',
+      ),
+    ),
+    '.',
+  );
 }
 
 /**

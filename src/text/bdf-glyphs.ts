@@ -9,9 +9,11 @@
 export interface BdfGlyph {
   /** Advance in font pixels. */
   dwidth: number;
-  w: number; h: number;
+  w: number;
+  h: number;
   /** Left of the box from the origin, and its bottom above the baseline (negative: below). */
-  xoff: number; yoff: number;
+  xoff: number;
+  yoff: number;
   /** w*h bits, row-major from the top row: 1 = lit. */
   bits: Uint8Array;
 }
@@ -93,9 +95,13 @@ export class GlyphTable {
     this.records.push(rows, dwidth, w, h, xoff, yoff);
   }
 
-  get size(): number { return this.index.size; }
+  get size(): number {
+    return this.index.size;
+  }
 
-  has(cp: number): boolean { return this.index.has(cp); }
+  has(cp: number): boolean {
+    return this.index.has(cp);
+  }
 
   /** The glyph's advance without decoding its bits (text is measured character by character). */
   dwidth(cp: number): number | undefined {
@@ -104,7 +110,9 @@ export class GlyphTable {
   }
 
   /** How many glyphs have been decoded so far. */
-  get decoded(): number { return this.made.size; }
+  get decoded(): number {
+    return this.made.size;
+  }
 
   get(cp: number): BdfGlyph | undefined {
     const made = this.made.get(cp);
@@ -117,12 +125,15 @@ export class GlyphTable {
   }
 
   private decode(i: number): BdfGlyph {
-    const r = this.records, text = this.text;
-    const w = r[i + 2], h = r[i + 3];
+    const r = this.records,
+      text = this.text;
+    const w = r[i + 2],
+      h = r[i + 3];
     const bits = this.carve(w * h);
     for (let row = 0, from = r[i]; row < h; row++) {
       const end = lineEnd(text, from);
-      let a = from, z = end;
+      let a = from,
+        z = end;
       while (a < z && blank(text.charCodeAt(a))) a++;
       while (z > a && blank(text.charCodeAt(z - 1))) z--;
       hexRow(text, a, z, w, bits, row * w);
@@ -132,7 +143,10 @@ export class GlyphTable {
   }
 
   private carve(n: number): Uint8Array {
-    if (this.used + n > this.block.length) { this.block = new Uint8Array(Math.max(BLOCK_BYTES, n)); this.used = 0; }
+    if (this.used + n > this.block.length) {
+      this.block = new Uint8Array(Math.max(BLOCK_BYTES, n));
+      this.used = 0;
+    }
     this.used += n;
     return this.block.subarray(this.used - n, this.used);
   }

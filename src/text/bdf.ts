@@ -57,7 +57,8 @@ function lineAt(text: string, pos: number): number {
 /** The `n` integers after the keyword of the line at `at`, split into `parts`. */
 function ints(parts: string[], n: number, text: string, at: number): number[] {
   const out = parts.slice(1, 1 + n).map(Number);
-  if (out.length !== n || out.some((v) => !Number.isInteger(v))) throw new BdfError(`line ${lineAt(text, at)}: ${parts[0]} needs ${n} integers`);
+  if (out.length !== n || out.some((v) => !Number.isInteger(v)))
+    throw new BdfError(`line ${lineAt(text, at)}: ${parts[0]} needs ${n} integers`);
   return out;
 }
 
@@ -78,7 +79,11 @@ function bounded(what: string, v: number, min: number, text: string, at: number)
 const SEP = '[\\t\\v\\f\\r \\xa0]';
 const REST = `(?:${SEP}[^\\n]*)?\\n`;
 const INT = `${SEP}+([+-]?\\d{1,9})`;
-const GLYPH_HEAD = new RegExp(`STARTCHAR${REST}ENCODING${INT}${REST}(?:SWIDTH${REST})?` + `DWIDTH${INT}${REST}BBX${INT}${INT}${INT}${INT}${REST}BITMAP${REST}`, 'y');
+const GLYPH_HEAD = new RegExp(
+  `STARTCHAR${REST}ENCODING${INT}${REST}(?:SWIDTH${REST})?` +
+    `DWIDTH${INT}${REST}BBX${INT}${INT}${INT}${INT}${REST}BITMAP${REST}`,
+  'y',
+);
 
 /**
  * Checks the bitmap rows after the BITMAP line at `bitmapAt` row by row, the way that names the
@@ -91,14 +96,17 @@ function checkRows(text: string, bitmapAt: number, w: number, h: number): number
     const from = Math.min(end + 1, text.length);
     end = lineEnd(text, from);
     line++;
-    let a = from, z = end;
+    let a = from,
+      z = end;
     while (a < z && blank(text.charCodeAt(a))) a++;
     while (z > a && blank(text.charCodeAt(z - 1))) z--;
-    if (!hexRow(text, a, z, w)) throw new BdfError(`line ${line}: bitmap row "${text.slice(a, z)}" is not ${w} bits of hex`);
+    if (!hexRow(text, a, z, w))
+      throw new BdfError(`line ${line}: bitmap row "${text.slice(a, z)}" is not ${w} bits of hex`);
   }
   const next = Math.min(end + 1, text.length);
   const after = lineEnd(text, next);
-  if (text.slice(next, after).trim() !== 'ENDCHAR') throw new BdfError(`line ${line + 1}: ENDCHAR expected after ${h} bitmap rows`);
+  if (text.slice(next, after).trim() !== 'ENDCHAR')
+    throw new BdfError(`line ${line + 1}: ENDCHAR expected after ${h} bitmap rows`);
   return after + 1;
 }
 
@@ -111,22 +119,29 @@ function checkRows(text: string, bitmapAt: number, w: number, h: number): number
 export function parseBdf(text: string, file = '(bdf)'): BitmapFont {
   const len = text.length;
   let end = lineEnd(text, 0);
-  if (!/^STARTFONT\s+2\.[12]/.test(text.slice(0, end))) throw new BdfError('not a BDF 2.1 font (no STARTFONT 2.1 line)');
+  if (!/^STARTFONT\s+2\.[12]/.test(text.slice(0, end)))
+    throw new BdfError('not a BDF 2.1 font (no STARTFONT 2.1 line)');
   let box = [0, 0, 0, 0];
   let ascent: number | undefined;
   let descent: number | undefined;
   const glyphs = new GlyphTable(text);
-  let enc = -1, dwidth = 0, bbx: number[] | undefined;
+  let enc = -1,
+    dwidth = 0,
+    bbx: number[] | undefined;
   for (let at = end + 1; at < len; at = end + 1) {
-    if (text.charCodeAt(at) === 83) { // S: perhaps a STARTCHAR in the usual layout
+    if (text.charCodeAt(at) === 83) {
+      // S: perhaps a STARTCHAR in the usual layout
       GLYPH_HEAD.lastIndex = at;
       const m = GLYPH_HEAD.exec(text);
-      const w = m ? +m[3] : -1, h = m ? +m[4] : -1;
+      const w = m ? +m[3] : -1,
+        h = m ? +m[4] : -1;
       const sane = m && inRange(w, h) && +m[2] >= 0 && +m[2] <= MAX_BDF_PIXELS && offsetOk(+m[5]) && offsetOk(+m[6]);
       // A glyph out of bounds is read again line by line below, which names the faulty line.
       const after = sane ? rowsEnd(text, GLYPH_HEAD.lastIndex, w, h) : -1;
       if (m && after >= 0) {
-        enc = +m[1]; dwidth = +m[2]; bbx = [w, h, +m[5], +m[6]];
+        enc = +m[1];
+        dwidth = +m[2];
+        bbx = [w, h, +m[5], +m[6]];
         if (enc >= 0) glyphs.add(enc, GLYPH_HEAD.lastIndex, dwidth, w, h, bbx[2], bbx[3]);
         end = after - 1;
         continue;
@@ -146,13 +161,30 @@ export function parseBdf(text: string, file = '(bdf)'): BitmapFont {
         bounded('FONTBOUNDINGBOX y offset', box[3], -MAX_BDF_PIXELS, text, at);
         break;
       }
-      case 'FONT_ASCENT': [ascent] = ints(parts, 1, text, at); bounded('FONT_ASCENT', ascent, -MAX_BDF_PIXELS, text, at); break;
-      case 'FONT_DESCENT': [descent] = ints(parts, 1, text, at); bounded('FONT_DESCENT', descent, -MAX_BDF_PIXELS, text, at); break;
+      case 'FONT_ASCENT':
+        [ascent] = ints(parts, 1, text, at);
+        bounded('FONT_ASCENT', ascent, -MAX_BDF_PIXELS, text, at);
+        break;
+      case 'FONT_DESCENT':
+        [descent] = ints(parts, 1, text, at);
+        bounded('FONT_DESCENT', descent, -MAX_BDF_PIXELS, text, at);
+        break;
       // Not used (the line height is FONT_ASCENT + FONT_DESCENT), but a font that claims an absurd size is broken.
-      case 'PIXEL_SIZE': bounded('PIXEL_SIZE', ints(parts, 1, text, at)[0], 0, text, at); break;
-      case 'STARTCHAR': enc = -1; dwidth = 0; bbx = undefined; break;
-      case 'ENCODING': [enc] = ints(parts, 1, text, at); break;
-      case 'DWIDTH': [dwidth] = ints(parts, 1, text, at); bounded('DWIDTH', dwidth, 0, text, at); break;
+      case 'PIXEL_SIZE':
+        bounded('PIXEL_SIZE', ints(parts, 1, text, at)[0], 0, text, at);
+        break;
+      case 'STARTCHAR':
+        enc = -1;
+        dwidth = 0;
+        bbx = undefined;
+        break;
+      case 'ENCODING':
+        [enc] = ints(parts, 1, text, at);
+        break;
+      case 'DWIDTH':
+        [dwidth] = ints(parts, 1, text, at);
+        bounded('DWIDTH', dwidth, 0, text, at);
+        break;
       case 'BBX': {
         bbx = ints(parts, 4, text, at);
         bounded('BBX x offset', bbx[2], -MAX_BDF_PIXELS, text, at);
@@ -161,14 +193,18 @@ export function parseBdf(text: string, file = '(bdf)'): BitmapFont {
       }
       case 'BITMAP': {
         const [w, h, xoff, yoff] = bbx ?? box;
-        if (!inRange(w, h)) throw new BdfError(`line ${lineAt(text, at)}: glyph box ${w}x${h} out of range (0..${MAX_BDF_PIXELS} pixels a side)`);
+        if (!inRange(w, h))
+          throw new BdfError(
+            `line ${lineAt(text, at)}: glyph box ${w}x${h} out of range (0..${MAX_BDF_PIXELS} pixels a side)`,
+          );
         const rows = Math.min(end + 1, len);
         const after = rowsEnd(text, rows, w, h);
         end = (after >= 0 ? after : checkRows(text, at, w, h)) - 1;
         if (enc >= 0) glyphs.add(enc, rows, dwidth, w, h, xoff, yoff);
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   // Without the properties the font box says where the baseline is.

@@ -12,7 +12,11 @@ import type { BdfGlyph } from './bdf-glyphs.js';
  * A character under [sc]: the pixels it takes, how far its drawing origin stands left of the
  * pen, and its advance as the font has it (what it takes without [sc]).
  */
-export interface Cell { ink: number; shift: number; advance: number }
+export interface Cell {
+  ink: number;
+  shift: number;
+  advance: number;
+}
 
 /** Blank columns the font leaves after a character's ink (its right side bearing). */
 export const rightBearing = (c: Cell): number => c.advance - c.shift - c.ink;
@@ -23,8 +27,14 @@ const inkColumns = new WeakMap<BdfGlyph, [number, number] | null>();
 function columnsOf(g: BdfGlyph): [number, number] | null {
   let hit = inkColumns.get(g);
   if (hit !== undefined) return hit;
-  let lo = g.w, hi = -1;
-  for (let r = 0; r < g.h; r++) for (let c = 0; c < g.w; c++) if (g.bits[r * g.w + c]) { if (c < lo) lo = c; if (c > hi) hi = c; }
+  let lo = g.w,
+    hi = -1;
+  for (let r = 0; r < g.h; r++)
+    for (let c = 0; c < g.w; c++)
+      if (g.bits[r * g.w + c]) {
+        if (c < lo) lo = c;
+        if (c > hi) hi = c;
+      }
   hit = hi < 0 ? null : [g.xoff + lo, g.xoff + hi + 1];
   inkColumns.set(g, hit);
   return hit;
@@ -35,7 +45,9 @@ export function bitmapCell(font: BitmapFont, scale: number, cp: number): Cell {
   if (!g) return { ink: 0, shift: 0, advance: 0 };
   const cols = columnsOf(g);
   const advance = g.dwidth * scale;
-  return cols ? { ink: (cols[1] - cols[0]) * scale, shift: cols[0] * scale, advance } : { ink: advance, shift: 0, advance };
+  return cols
+    ? { ink: (cols[1] - cols[0]) * scale, shift: cols[0] * scale, advance }
+    : { ink: advance, shift: 0, advance };
 }
 
 const MAX_CELLS = 4096;
@@ -57,21 +69,27 @@ export function vectorCell(css: string, crisp: boolean, ch: string): Cell {
   const m = ctx.measureText(ch);
   const size = Math.ceil(m.emHeightAscent + m.emHeightDescent);
   const pad = size;
-  const w = Math.ceil(m.width) + 2 * pad, h = size + 2 * pad;
+  const w = Math.ceil(m.width) + 2 * pad,
+    h = size + 2 * pad;
   const c = createCanvas(w, h).getContext('2d');
   c.antialias = crisp ? 'none' : 'default';
   c.font = css;
   c.fillStyle = '#fff';
   c.fillText(ch, pad, pad + Math.ceil(m.emHeightAscent));
   const alpha = c.getImageData(0, 0, w, h).data;
-  let lo = w, hi = -1;
+  let lo = w,
+    hi = -1;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const a = alpha[(y * w + x) * 4 + 3];
-      if (crisp ? a >= 128 : a > 0) { if (x < lo) lo = x; if (x > hi) hi = x; }
+      if (crisp ? a >= 128 : a > 0) {
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
     }
   }
-  const cell = hi < 0 ? { ink: m.width, shift: 0, advance: m.width } : { ink: hi - lo + 1, shift: lo - pad, advance: m.width };
+  const cell =
+    hi < 0 ? { ink: m.width, shift: 0, advance: m.width } : { ink: hi - lo + 1, shift: lo - pad, advance: m.width };
   if (vectorCells.size >= MAX_CELLS) vectorCells.delete(vectorCells.keys().next().value!);
   vectorCells.set(key, cell);
   return cell;
@@ -79,7 +97,11 @@ export function vectorCell(css: string, crisp: boolean, ch: string): Cell {
 
 /** Width of characters drawn `gap` px apart (no gap after the last). */
 export function gappedWidth(cells: Iterable<Cell>, gap: number): number {
-  let w = 0, n = 0;
-  for (const c of cells) { w += c.ink; n++; }
+  let w = 0,
+    n = 0;
+  for (const c of cells) {
+    w += c.ink;
+    n++;
+  }
   return n ? w + gap * (n - 1) : 0;
 }

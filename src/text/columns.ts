@@ -21,16 +21,25 @@ export interface Column {
 }
 
 /** A row laid out, and by how many pixels its widest cell was wider than its column (0: none). */
-export interface LaidRow { line: LaidLine; overPx: number }
+export interface LaidRow {
+  line: LaidLine;
+  overPx: number;
+}
 
 /** A cell laid out in its column's width (cut when it was wider, by overPx). */
-export interface LaidCell { line: LaidLine; overPx: number }
+export interface LaidCell {
+  line: LaidLine;
+  overPx: number;
+}
 
 /** The cells of a line: its spans split at each tab (a tab inside a span splits that span). */
 export function cellsOf(line: DocLine): DocLine[] {
   const cells: DocLine[] = [{ spans: [] }];
   for (const s of line.spans) {
-    if (isGraphic(s)) { cells[cells.length - 1].spans.push(s); continue; }
+    if (isGraphic(s)) {
+      cells[cells.length - 1].spans.push(s);
+      continue;
+    }
     s.text.split('\t').forEach((part, i) => {
       if (i > 0) cells.push({ spans: [] });
       if (part) cells[cells.length - 1].spans.push({ ...s, text: part });
@@ -43,7 +52,10 @@ export function cellsOf(line: DocLine): DocLine[] {
 function cut(cell: DocLine, env: StyleEnv, width: number): LaidLine {
   // Logical characters of the cell, each with the span it belongs to.
   const chars: Array<{ span: number; ch: string }> = [];
-  cell.spans.forEach((s, k) => { if (isGraphic(s)) chars.push({ span: k, ch: '' }); else for (const ch of s.text) chars.push({ span: k, ch }); });
+  cell.spans.forEach((s, k) => {
+    if (isGraphic(s)) chars.push({ span: k, ch: '' });
+    else for (const ch of s.text) chars.push({ span: k, ch });
+  });
   const prefix = (n: number): DocLine => {
     const spans: Span[] = [];
     for (let i = 0; i < n; i++) {
@@ -55,12 +67,16 @@ function cut(cell: DocLine, env: StyleEnv, width: number): LaidLine {
     }
     return { spans };
   };
-  let good = 0, bad = chars.length;
+  let good = 0,
+    bad = chars.length;
   let best = layLine(prefix(0), env)[0];
   while (bad - good > 1) {
     const mid = (good + bad) >> 1;
     const l = layLine(prefix(mid), env)[0];
-    if (l.width <= width) { good = mid; best = l; } else bad = mid;
+    if (l.width <= width) {
+      good = mid;
+      best = l;
+    } else bad = mid;
   }
   return best;
 }
@@ -74,7 +90,10 @@ function tabular(line: LaidLine): LaidLine {
   const pieces: Piece[] = [];
   let shift = 0;
   for (const p of line.pieces) {
-    if (!('text' in p) || p.rtl || p.gap !== undefined || !/\d/.test(p.text)) { pieces.push(moved(p, shift)); continue; }
+    if (!('text' in p) || p.rtl || p.gap !== undefined || !/\d/.test(p.text)) {
+      pieces.push(moved(p, shift));
+      continue;
+    }
     const digit = Math.max(...DIGITS.map((d) => measure(p.face, d)));
     let x = p.x + shift;
     for (const run of p.text.match(/\d|\D+/g) ?? []) {
@@ -126,18 +145,28 @@ function cached(cell: DocLine, env: StyleEnv, width: number, cache?: Map<string,
  * carry their own alignment. `cache` (owned and bounded by the caller) keeps laid-out cells: a
  * board whose countdowns change lays out only the countdown cells again.
  */
-export function layRow(line: DocLine, env: StyleEnv, columns: readonly Column[], cache?: Map<string, LaidCell>): LaidRow {
+export function layRow(
+  line: DocLine,
+  env: StyleEnv,
+  columns: readonly Column[],
+  cache?: Map<string, LaidCell>,
+): LaidRow {
   const cells = cellsOf(line);
   const pieces: Piece[] = [];
   const missing = new Set<string>();
-  let ascent = -1, descent = 0, left = 0, overPx = 0;
+  let ascent = -1,
+    descent = 0,
+    left = 0,
+    overPx = 0;
   columns.forEach((col, i) => {
     const cell = cells[i];
     if (cell && cell.spans.length) {
       // A left column draws its mark where it falls; the others keep its room at their right edge.
       const hang = col.mark && col.align !== 'left' ? splitMark(cell, col.mark) : { body: cell };
-      const markOf = hang.mark ?? (col.mark && col.align !== 'left' ? { spans: [{ ...cell.spans[0], text: col.mark }] } : undefined);
-      const markPx = markOf && !isGraphic(cell.spans[0]) ? Math.ceil(cached(markOf, env, col.width, cache).line.width) : 0;
+      const markOf =
+        hang.mark ?? (col.mark && col.align !== 'left' ? { spans: [{ ...cell.spans[0], text: col.mark }] } : undefined);
+      const markPx =
+        markOf && !isGraphic(cell.spans[0]) ? Math.ceil(cached(markOf, env, col.width, cache).line.width) : 0;
       const inner = Math.max(0, col.width - markPx);
       const laidCell = cached(hang.body, env, inner, cache, col.tabular);
       const laid = laidCell.line;
@@ -158,7 +187,8 @@ export function layRow(line: DocLine, env: StyleEnv, columns: readonly Column[],
   if (ascent < 0) {
     // No cell: an empty row as tall as the font's.
     const empty = layLine({ spans: [] }, env)[0];
-    ascent = empty.ascent; descent = empty.descent;
+    ascent = empty.ascent;
+    descent = empty.descent;
   }
   const out: LaidLine = { pieces, width: left, ascent, descent, align: 'left' };
   if (missing.size) out.missing = [...missing];

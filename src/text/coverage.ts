@@ -9,11 +9,20 @@ function charset(file: string): Array<[number, number]> | null {
   if (charsets.has(file)) return charsets.get(file)!;
   let ranges: Array<[number, number]> | null = null;
   try {
-    const out = execFileSync('fc-query', ['--format', '%{charset}\\n', file], { encoding: 'utf8', timeout: 5000, maxBuffer: 4 << 20 });
-    ranges = out.split('\n')[0].trim().split(/\s+/).filter(Boolean).map((r) => {
-      const [a, b] = r.split('-').map((h) => parseInt(h, 16));
-      return [a, b ?? a] as [number, number];
+    const out = execFileSync('fc-query', ['--format', '%{charset}\\n', file], {
+      encoding: 'utf8',
+      timeout: 5000,
+      maxBuffer: 4 << 20,
     });
+    ranges = out
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((r) => {
+        const [a, b] = r.split('-').map((h) => parseInt(h, 16));
+        return [a, b ?? a] as [number, number];
+      });
   } catch {
     // Without fontconfig's tool nothing is known: every character counts as covered.
   }
@@ -22,7 +31,8 @@ function charset(file: string): Array<[number, number]> | null {
 }
 
 function has(ranges: Array<[number, number]>, cp: number): boolean {
-  let lo = 0, hi = ranges.length - 1;
+  let lo = 0,
+    hi = ranges.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     if (cp < ranges[mid][0]) hi = mid - 1;

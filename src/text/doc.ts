@@ -16,19 +16,28 @@ export interface TextSpan {
 }
 
 /** An inline picture ([g<n>]): graphics[n - 1], standing on the baseline. */
-export interface GraphicSpan { graphic: number }
+export interface GraphicSpan {
+  graphic: number;
+}
 
 export type Span = TextSpan | GraphicSpan;
 
 /** One justification's share of a line ([jl2]..[jl4] on one line): its spans, in logical order. */
-export interface DocPart { align?: Align; spans: Span[] }
+export interface DocPart {
+  align?: Align;
+  spans: Span[];
+}
 
 /**
  * `spans`: the whole line. `parts`: set when the line holds text under more than one
  * justification; each part is placed on its own (left at the left edge, centre in the middle,
  * right at the right edge), always in that order.
  */
-export interface DocLine { spans: Span[]; align?: Align; parts?: DocPart[] }
+export interface DocLine {
+  spans: Span[];
+  align?: Align;
+  parts?: DocPart[];
+}
 
 export interface DocPage {
   lines: DocLine[];
@@ -38,7 +47,10 @@ export interface DocPage {
   valign?: VAlign;
 }
 
-export interface Doc { pages: DocPage[]; multi: boolean }
+export interface Doc {
+  pages: DocPage[];
+  multi: boolean;
+}
 
 /** A value without markup: one page, a line per line feed. */
 export function plainDoc(text: string): Doc {

@@ -52,7 +52,13 @@ export function vectorFace(file: string | undefined, size: number, crisp: boolea
   measureCtx.font = css;
   const m = measureCtx.measureText('Hg');
   const face: VectorFace = {
-    kind: 'vector', file, size, crisp, css, ascent: Math.ceil(m.emHeightAscent), descent: Math.ceil(m.emHeightDescent),
+    kind: 'vector',
+    file,
+    size,
+    crisp,
+    css,
+    ascent: Math.ceil(m.emHeightAscent),
+    descent: Math.ceil(m.emHeightDescent),
   };
   if (faces.size >= MAX_FACES) faces.clear();
   faces.set(key, face);
@@ -61,7 +67,11 @@ export function vectorFace(file: string | undefined, size: number, crisp: boolea
 
 export function bitmapFace(font: BitmapFont, size: number, maxSize = 4000): BitmapFace {
   const scale = bitmapScale(font, size);
-  if (!scale) throw new FaceError(`fontSize ${size} does not suit the bitmap font ${font.file.split('/').pop()}: use its pixel size or a whole multiple (${bitmapSizes(font, maxSize)})`);
+  if (!scale)
+    throw new FaceError(
+      `fontSize ${size} does not suit the bitmap font ${font.file.split('/').pop()}: use its pixel size or a ` +
+        `whole multiple (${bitmapSizes(font, maxSize)})`,
+    );
   return { kind: 'bitmap', font, scale, size, ascent: font.ascent * scale, descent: font.descent * scale };
 }
 
@@ -88,7 +98,11 @@ export class MeasureLimit extends Error {}
 export function measureWithin<T>(units: number, fn: () => T): T {
   const outer = limit;
   limit = Math.min(outer, measured + units);
-  try { return fn(); } finally { limit = outer; }
+  try {
+    return fn();
+  } finally {
+    limit = outer;
+  }
 }
 
 /** Units measured by this process so far. */
@@ -116,6 +130,8 @@ export function* cells(face: Face, text: string): Generator<Cell> {
   for (const ch of text) {
     measured += face.kind === 'bitmap' ? 1 : 1 + MEASURE_CALL_UNITS;
     if (measured > limit) throw new MeasureLimit();
-    yield face.kind === 'bitmap' ? bitmapCell(face.font, face.scale, ch.codePointAt(0)!) : vectorCell(face.css, face.crisp, ch);
+    yield face.kind === 'bitmap'
+      ? bitmapCell(face.font, face.scale, ch.codePointAt(0)!)
+      : vectorCell(face.css, face.crisp, ch);
   }
 }

@@ -3,18 +3,29 @@
 import { isBitmapFontFile, loadBdf } from './bdf.js';
 
 /** What decides the candidates: an area's font, its smaller bitmap fonts, and its size range. */
-export interface SizeOptions { font?: string; fonts: readonly string[]; fontSize: number; minFontSize?: number }
+export interface SizeOptions {
+  font?: string;
+  fonts: readonly string[];
+  fontSize: number;
+  minFontSize?: number;
+}
 
 export type Candidate = { font?: string; size: number };
 
-/** Fonts and sizes to try, largest first: every size from fontSize down to minFontSize, or the smaller bitmap fonts of `fonts`. */
+/**
+ * Fonts and sizes to try, largest first: every size from fontSize down to minFontSize, or the smaller bitmap fonts of
+ * `fonts`.
+ */
 export function candidates(o: SizeOptions): Candidate[] {
   const first = { font: o.font, size: o.fontSize };
   if (o.minFontSize === undefined) return [first];
   if (o.font && isBitmapFontFile(o.font)) {
     const px = loadBdf(o.font).pixelSize;
-    const smaller = o.fonts.filter(isBitmapFontFile).map((f) => ({ f, px: loadBdf(f).pixelSize }))
-      .filter((b) => b.px < px).sort((a, b) => b.px - a.px);
+    const smaller = o.fonts
+      .filter(isBitmapFontFile)
+      .map((f) => ({ f, px: loadBdf(f).pixelSize }))
+      .filter((b) => b.px < px)
+      .sort((a, b) => b.px - a.px);
     const out = [first];
     for (const b of smaller) {
       // The largest whole multiple of its pixel size not above fontSize.
@@ -44,15 +55,26 @@ export function largestFitting(n: number, ok: (i: number) => boolean, guess: num
   const g = Math.min(n - 1, Math.max(1, guess));
   if (ok(g)) {
     hi = g;
-    for (let d = 1; hi - d > lo; d *= 2) { if (ok(hi - d)) hi -= d; else { lo = hi - d; break; } }
+    for (let d = 1; hi - d > lo; d *= 2) {
+      if (ok(hi - d)) hi -= d;
+      else {
+        lo = hi - d;
+        break;
+      }
+    }
   } else {
     lo = g;
-    for (let d = 1; hi < 0 && lo < n - 1; d *= 2) { const k = Math.min(n - 1, lo + d); if (ok(k)) hi = k; else lo = k; }
+    for (let d = 1; hi < 0 && lo < n - 1; d *= 2) {
+      const k = Math.min(n - 1, lo + d);
+      if (ok(k)) hi = k;
+      else lo = k;
+    }
     if (hi < 0) return undefined;
   }
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (ok(mid)) hi = mid; else lo = mid;
+    if (ok(mid)) hi = mid;
+    else lo = mid;
   }
   return hi;
 }

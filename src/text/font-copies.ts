@@ -12,7 +12,19 @@
 // temporary directory, removed at exit; folders left by a process that was killed are removed
 // by the next one.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { unitCacheDir } from '../util/cache-dir.js';
@@ -35,7 +47,8 @@ function folder(): string {
   const root = tmpdir();
   for (const name of readdirSync(root)) {
     const pid = name.startsWith(PREFIX) ? Number(name.slice(PREFIX.length)) : NaN;
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) rmSync(path.join(root, name), { recursive: true, force: true });
+    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid))
+      rmSync(path.join(root, name), { recursive: true, force: true });
   }
   dir = path.join(root, `${PREFIX}${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
@@ -69,7 +82,8 @@ function whole(file: string): boolean {
     const count = head.readUInt16BE(4);
     const records = Buffer.alloc(count * 16);
     if (count === 0 || readSync(fd, records, 0, records.length, 12) !== records.length) return false;
-    for (let i = 0; i < count; i++) if (records.readUInt32BE(i * 16 + 8) + records.readUInt32BE(i * 16 + 12) > size) return false;
+    for (let i = 0; i < count; i++)
+      if (records.readUInt32BE(i * 16 + 8) + records.readUInt32BE(i * 16 + 12) > size) return false;
     return true;
   } catch {
     return false;
@@ -81,7 +95,10 @@ function whole(file: string): boolean {
 /** The copy of `file` renamed to `family` kept in the cache folder `cache`, made now when there is none. */
 function keptCopy(cache: string, file: string, family: string): string | undefined {
   const st = statSync(file);
-  const source = createHash('sha256').update(`${path.resolve(file)}\0${st.size}\0${st.mtimeMs}`).digest('hex').slice(0, 16);
+  const source = createHash('sha256')
+    .update(`${path.resolve(file)}\0${st.size}\0${st.mtimeMs}`)
+    .digest('hex')
+    .slice(0, 16);
   const fonts = path.join(cache, 'fonts');
   const copy = path.join(fonts, `${family}-${source}.ttf`);
   if (whole(copy)) return copy;
@@ -93,7 +110,8 @@ function keptCopy(cache: string, file: string, family: string): string | undefin
     writeFileSync(tmp, renamed, { mode: 0o600 });
     renameSync(tmp, copy);
     // Older copies of this family (of a font since changed or moved, or cut short): of no use again.
-    for (const f of readdirSync(fonts)) if (f.startsWith(`${family}-`) && f !== path.basename(copy)) rmSync(path.join(fonts, f), { force: true });
+    for (const f of readdirSync(fonts))
+      if (f.startsWith(`${family}-`) && f !== path.basename(copy)) rmSync(path.join(fonts, f), { force: true });
     return copy;
   } catch {
     return writeTemporary(family, renamed);

@@ -19,10 +19,17 @@ const OPENTYPE = 0x4f54544f; // 'OTTO'
 const NAME = 0x6e616d65; // 'name'
 const HEAD = 0x68656164; // 'head'
 // Windows platform, Unicode BMP encoding, US English: the names FreeType and fontconfig prefer.
-const WINDOWS = 3, UNICODE_BMP = 1, EN_US = 0x409;
+const WINDOWS = 3,
+  UNICODE_BMP = 1,
+  EN_US = 0x409;
 const ID = { family: 1, subfamily: 2, fullName: 4, postScript: 6, typoFamily: 16, typoSubfamily: 17 };
 
-interface TableRecord { tag: number; checksum: number; offset: number; length: number }
+interface TableRecord {
+  tag: number;
+  checksum: number;
+  offset: number;
+  length: number;
+}
 
 /** The tables of an sfnt file, or undefined when it is not one (a TrueType collection, a bitmap font). */
 function tablesOf(buf: Buffer): TableRecord[] | undefined {
@@ -34,7 +41,12 @@ function tablesOf(buf: Buffer): TableRecord[] | undefined {
   const tables: TableRecord[] = [];
   for (let i = 0; i < count; i++) {
     const at = 12 + i * 16;
-    const t = { tag: buf.readUInt32BE(at), checksum: buf.readUInt32BE(at + 4), offset: buf.readUInt32BE(at + 8), length: buf.readUInt32BE(at + 12) };
+    const t = {
+      tag: buf.readUInt32BE(at),
+      checksum: buf.readUInt32BE(at + 4),
+      offset: buf.readUInt32BE(at + 8),
+      length: buf.readUInt32BE(at + 12),
+    };
     if (t.offset + t.length > buf.length) return undefined;
     tables.push(t);
   }
@@ -103,9 +115,20 @@ export function renameFontFamily(buf: Buffer, family: string): Buffer | undefine
   const name = tables?.find((t) => t.tag === NAME);
   if (!tables || !name) return undefined;
   const style = readName(buf, name, ID.typoSubfamily) ?? readName(buf, name, ID.subfamily) ?? 'Regular';
-  const newName = nameTable([[ID.family, family], [ID.subfamily, style], [ID.fullName, `${family} ${style}`], [ID.postScript, `${family}-${style.replace(/[^A-Za-z0-9]/g, '')}`]]);
+  const newName = nameTable([
+    [ID.family, family],
+    [ID.subfamily, style],
+    [ID.fullName, `${family} ${style}`],
+    [ID.postScript, `${family}-${style.replace(/[^A-Za-z0-9]/g, '')}`],
+  ]);
   // Views of the original tables but the two that change (head gets a zeroed checkSumAdjustment).
-  const bodies = tables.map((t) => (t.tag === NAME ? newName : t.tag === HEAD ? Buffer.from(buf.subarray(t.offset, t.offset + t.length)) : buf.subarray(t.offset, t.offset + t.length)));
+  const bodies = tables.map((t) =>
+    t.tag === NAME
+      ? newName
+      : t.tag === HEAD
+        ? Buffer.from(buf.subarray(t.offset, t.offset + t.length))
+        : buf.subarray(t.offset, t.offset + t.length),
+  );
   const head = tables.findIndex((t) => t.tag === HEAD);
   if (head >= 0 && bodies[head].length >= 12) bodies[head].writeUInt32BE(0, 8);
 
@@ -133,6 +156,7 @@ export function renameFontFamily(buf: Buffer, family: string): Buffer | undefine
     offset = end;
   });
   const fileSum = (checksum(out.subarray(0, dirLength)) + tablesSum) >>> 0;
-  if (head >= 0 && bodies[head].length >= 12) out.writeUInt32BE((0xb1b0afba - fileSum) >>> 0, out.readUInt32BE(12 + head * 16 + 8) + 8);
+  if (head >= 0 && bodies[head].length >= 12)
+    out.writeUInt32BE((0xb1b0afba - fileSum) >>> 0, out.readUInt32BE(12 + head * 16 + 8) + 8);
   return out;
 }

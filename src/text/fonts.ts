@@ -20,7 +20,10 @@ let defaultFile: string | undefined;
  * Monochrome symbol fonts from Debian (fonts-symbola, in the Makefile's APT_PKGS; Noto's
  * symbols when installed), last in the chain: 🚌 ♿ ⚠ ✈ → draw as symbols in the text's colour.
  */
-const SYMBOL_FONTS = ['/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf', '/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf'];
+const SYMBOL_FONTS = [
+  '/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf',
+  '/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf',
+];
 const SYSTEM_DEFAULT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 
 /** The package's own fonts/ (src/render and dist/render both sit two levels below the root). */
@@ -63,21 +66,35 @@ export function useFontDirs(dirs: string[] = [PACKAGE_FONT_DIR]): void {
   defaultFile = undefined;
   for (const dir of dirs) {
     let names: string[];
-    try { names = readdirSync(dir).filter((n) => /\.(ttf|otf)$/i.test(n)).sort(); } catch { continue; }
+    try {
+      names = readdirSync(dir)
+        .filter((n) => /\.(ttf|otf)$/i.test(n))
+        .sort();
+    } catch {
+      continue;
+    }
     // The default font leads the fallback chain so a missing glyph looks like the rest of the UI.
     if (!defaultFile && names.includes(DEFAULT_NAME)) defaultFile = path.join(dir, DEFAULT_NAME);
     for (const n of names) {
       const family = register(path.join(dir, n));
-      if (family) { chain.push(family); files.set(family, path.join(dir, n)); }
+      if (family) {
+        chain.push(family);
+        files.set(family, path.join(dir, n));
+      }
     }
   }
   for (const file of SYMBOL_FONTS) {
     const family = existsSync(file) ? register(file) : undefined;
-    if (family) { chain.push(family); files.set(family, file); }
+    if (family) {
+      chain.push(family);
+      files.set(family, file);
+    }
   }
   const lead = (defaultFile && register(defaultFile)) || SYSTEM_DEFAULT;
   fallbackChain = [lead, ...chain.filter((f) => f !== lead)];
-  chainFiles = fallbackChain.map((f) => files.get(f) ?? (f === lead && defaultFile ? defaultFile : SYSTEM_DEFAULT_FILE));
+  chainFiles = fallbackChain.map(
+    (f) => files.get(f) ?? (f === lead && defaultFile ? defaultFile : SYSTEM_DEFAULT_FILE),
+  );
 }
 
 /** ctx.font value for a size in px and an area font file (undefined: the default font). */

@@ -39,11 +39,19 @@ export interface BlockOptions {
   cellCache?: Map<string, LaidCell>;
 }
 
-export interface LaidPage { lines: LaidLine[]; onMs: number; offMs: number; valign: VAlign; height: number }
+export interface LaidPage {
+  lines: LaidLine[];
+  onMs: number;
+  offMs: number;
+  valign: VAlign;
+  height: number;
+}
 
 export interface Layout {
   pages: LaidPage[];
-  /** still: one page that fits; pages: shown in turn; scroll: one row moving sideways; scroll-up: all lines moving up. */
+  /**
+   * still: one page that fits; pages: shown in turn; scroll: one row moving sideways; scroll-up: all lines moving up.
+   */
   mode: 'still' | 'pages' | 'scroll' | 'scroll-up';
   fit: FitReport;
   /** The font size drawn at. */
@@ -68,25 +76,53 @@ const heightOf = (lines: LaidLine[], gap: number): number =>
   lines.reduce((h, l) => h + l.ascent + l.descent, 0) + gap * Math.max(0, lines.length - 1);
 
 function env(o: BlockOptions, c: { font?: string; size: number }): StyleEnv {
-  return { font: c.font, fonts: o.fonts, size: c.size, crisp: o.crisp, color: o.color, graphicSize: o.graphicSize, rtl: o.rtl };
+  return {
+    font: c.font,
+    fonts: o.fonts,
+    size: c.size,
+    crisp: o.crisp,
+    color: o.color,
+    graphicSize: o.graphicSize,
+    rtl: o.rtl,
+  };
 }
 
 /** Each line of each page laid out; `within`: wrapped rows only until they overflow the area (fitting). */
-function lay(doc: Doc, o: BlockOptions, c: { font?: string; size: number }, wrap: boolean, within?: { height: number; gap: number }): LaidLine[][] {
+function lay(
+  doc: Doc,
+  o: BlockOptions,
+  c: { font?: string; size: number },
+  wrap: boolean,
+  within?: { height: number; gap: number },
+): LaidLine[][] {
   const e = env(o, c);
   // A line of left, centre and right parts is one row across the area: it is not wrapped.
-  return doc.pages.map((p) => p.lines.flatMap((l) => (l.parts ? [layParts(l, e, o.width, o.align)] : layLine(l, e, wrap ? o.width : undefined, within))));
+  return doc.pages.map((p) =>
+    p.lines.flatMap((l) =>
+      l.parts ? [layParts(l, e, o.width, o.align)] : layLine(l, e, wrap ? o.width : undefined, within),
+    ),
+  );
 }
 
-/** A single line fits any height (its font box may be taller than the area, as fontSize may be close to it: it is centred and clipped). */
-const fitsHeight = (lines: LaidLine[], o: BlockOptions, gap: number): boolean => lines.length <= 1 || heightOf(lines, gap) <= o.height;
+/**
+ * A single line fits any height (its font box may be taller than the area, as fontSize may be close to it: it is
+ * centred and clipped).
+ */
+const fitsHeight = (lines: LaidLine[], o: BlockOptions, gap: number): boolean =>
+  lines.length <= 1 || heightOf(lines, gap) <= o.height;
 
 function fits(pages: LaidLine[][], o: BlockOptions, gap: number): boolean {
   return pages.every((lines) => lines.every((l) => l.width <= o.width) && fitsHeight(lines, o, gap));
 }
 
 function page(src: DocPage, lines: LaidLine[], o: BlockOptions, gap: number): LaidPage {
-  return { lines, onMs: src.onMs ?? o.pageMs, offMs: src.offMs ?? 0, valign: src.valign ?? o.valign, height: heightOf(lines, gap) };
+  return {
+    lines,
+    onMs: src.onMs ?? o.pageMs,
+    offMs: src.offMs ?? 0,
+    valign: src.valign ?? o.valign,
+    height: heightOf(lines, gap),
+  };
 }
 
 /** Cuts each document page into pages of as many whole lines as fit the height (at least one). */
@@ -95,7 +131,10 @@ function paginate(doc: Doc, laid: LaidLine[][], o: BlockOptions, gap: number): L
   laid.forEach((lines, i) => {
     let cur: LaidLine[] = [];
     for (const l of lines) {
-      if (cur.length && heightOf([...cur, l], gap) > o.height) { out.push(page(doc.pages[i], cur, o, gap)); cur = []; }
+      if (cur.length && heightOf([...cur, l], gap) > o.height) {
+        out.push(page(doc.pages[i], cur, o, gap));
+        cur = [];
+      }
       cur.push(l);
     }
     out.push(page(doc.pages[i], cur, o, gap));
@@ -110,7 +149,10 @@ export const layoutRuns = (): number => runs;
 /** Every line of every page run on as one row, three spaces apart: a text that scrolls sideways. */
 function runOn(doc: Doc): Doc {
   const lines = doc.pages.flatMap((p) => p.lines);
-  return { pages: [{ lines: [{ spans: lines.flatMap((l, k) => (k ? [{ text: '   ', font: 0 }, ...l.spans] : l.spans)) }] }], multi: doc.multi };
+  return {
+    pages: [{ lines: [{ spans: lines.flatMap((l, k) => (k ? [{ text: '   ', font: 0 }, ...l.spans] : l.spans)) }] }],
+    multi: doc.multi,
+  };
 }
 
 /** How much smaller than `size` a text must be for its widest line and its height to fit, as measured at that size. */
@@ -141,11 +183,13 @@ function wrapRatio(laid: LaidLine[][], o: BlockOptions): number {
 function layRows(doc: Doc, o: BlockOptions, c: Candidate): { laid: LaidLine[][]; over: number } {
   const e = env(o, c);
   let over = 0;
-  const laid = doc.pages.map((p) => p.lines.map((l) => {
-    const row = layRow(l, e, o.columns!, o.cellCache);
-    over = Math.max(over, row.overPx);
-    return row.line;
-  }));
+  const laid = doc.pages.map((p) =>
+    p.lines.map((l) => {
+      const row = layRow(l, e, o.columns!, o.cellCache);
+      over = Math.max(over, row.overPx);
+      return row.line;
+    }),
+  );
   return { laid, over };
 }
 
@@ -167,7 +211,9 @@ function layoutTable(doc: Doc, o: BlockOptions, cands: Candidate[], gap: number,
       const r = measureWithin(left, () => layRows(doc, o, cands[k]));
       tried.set(k, r.laid);
       return r.over === 0 && !tall(r.laid);
-    } finally { left -= measuredUnits() - before; }
+    } finally {
+      left -= measuredUnits() - before;
+    }
   };
   try {
     const i = largestFitting(cands.length, ok, 1);
@@ -175,9 +221,10 @@ function layoutTable(doc: Doc, o: BlockOptions, cands: Candidate[], gap: number,
   } catch (err) {
     if (!(err instanceof MeasureLimit)) throw err;
   }
-  const shown = o.overflow === 'scroll-up' && tall(laid)
-    ? done(cands[0], [laid.flat()], 'scrolled', 'scroll-up')
-    : done(cands[0], laid, tall(laid) ? 'paged' : 'as-is', tall(laid) ? 'pages' : still);
+  const shown =
+    o.overflow === 'scroll-up' && tall(laid)
+      ? done(cands[0], [laid.flat()], 'scrolled', 'scroll-up')
+      : done(cands[0], laid, tall(laid) ? 'paged' : 'as-is', tall(laid) ? 'pages' : still);
   return over > 0 ? { ...shown, fit: 'clipped', clippedPx: over } : shown;
 }
 
@@ -189,7 +236,11 @@ export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
   const cands = candidates(o);
   const done: Done = (c, laid, fit, mode) => ({
     pages: mode === 'pages' ? paginate(doc, laid, o, gap) : laid.map((l, i) => page(doc.pages[i], l, o, gap)),
-    mode, fit, size: c.size, font: c.font, lineSpacing: gap,
+    mode,
+    fit,
+    size: c.size,
+    font: c.font,
+    lineSpacing: gap,
     missing: [...new Set(laid.flat().flatMap((l) => l.missing ?? []))],
   });
   if (o.columns?.length) return layoutTable(doc, o, cands, gap, done);
@@ -215,11 +266,16 @@ export function layoutBlock(doc: Doc, o: BlockOptions): Layout {
     return laid;
   };
   const s0 = cands[0].size;
-  const oneRow = () => (doc.pages.length === 1 && doc.pages[0].lines.length === 1 ? at(0, 'line') : lay(runOn(doc), o, cands[0], false));
+  const oneRow = () =>
+    doc.pages.length === 1 && doc.pages[0].lines.length === 1 ? at(0, 'line') : lay(runOn(doc), o, cands[0], false);
   const unwrapped = at(0, 'line');
   if (fits(unwrapped, o, gap)) return done(cands[0], unwrapped, 'as-is', settled);
   try {
-    const i = largestFitting(cands.length, (k) => fits(at(k, 'line'), o, gap), indexAtOrBelow(cands, s0 * shrinkRatio(unwrapped, o, gap)));
+    const i = largestFitting(
+      cands.length,
+      (k) => fits(at(k, 'line'), o, gap),
+      indexAtOrBelow(cands, s0 * shrinkRatio(unwrapped, o, gap)),
+    );
     if (i !== undefined) return done(cands[i], at(i, 'line'), 'shrunk', settled);
     if (o.wrap) {
       // Rows that fit were wrapped whole: a layout stopped short never fits.

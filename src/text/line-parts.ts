@@ -12,7 +12,10 @@ export function partsWidth(left: number, centre: number, right: number): number 
   return centre > 0 ? centre + 2 * Math.max(left, right) : left + right;
 }
 
-/** One laid line holding every part of `line` (line.parts set) at its place in `width` px; `align`: the area's, for a part without its own. */
+/**
+ * One laid line holding every part of `line` (line.parts set) at its place in `width` px; `align`: the area's, for a
+ * part without its own.
+ */
 export function layParts(line: DocLine, env: StyleEnv, width: number, align: Align): LaidLine {
   const laid = { left: [] as LaidLine[], center: [] as LaidLine[], right: [] as LaidLine[] };
   for (const p of line.parts ?? []) laid[p.align ?? align].push(layLine({ spans: p.spans }, env)[0]);

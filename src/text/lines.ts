@@ -25,7 +25,8 @@ function bidiJs(): Bidi {
 const lineBreaker = (): typeof LineBreakerType => requireCjs('linebreak') as typeof LineBreakerType;
 
 /** Letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, NKo...) and their presentation forms. */
-const MAYBE_RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u{10800}-\u{10fff}\u{1e800}-\u{1efff}\u200f\u202b\u202e\u2067]/u;
+const MAYBE_RTL =
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u{10800}-\u{10fff}\u{1e800}-\u{1efff}\u200f\u202b\u202e\u2067]/u;
 /** Stands for an inline graphic in the line's string, so breaking and bidi see an object. */
 const OBJECT = '\uFFFC';
 
@@ -42,23 +43,49 @@ export interface StyleEnv {
 }
 
 export interface TextPiece {
-  x: number; width: number; text: string; face: Face; color: Rgb; rtl: boolean;
+  x: number;
+  width: number;
+  text: string;
+  face: Face;
+  color: Rgb;
+  rtl: boolean;
   /** [sc<n>]: characters drawn to their ink, n px apart (char-gap.ts). */
   gap?: number;
 }
-export interface GraphicPiece { x: number; width: number; graphic: number; height: number }
+export interface GraphicPiece {
+  x: number;
+  width: number;
+  graphic: number;
+  height: number;
+}
 export type Piece = TextPiece | GraphicPiece;
 
 export interface LaidLine {
-  pieces: Piece[]; width: number; ascent: number; descent: number; align?: Align;
+  pieces: Piece[];
+  width: number;
+  ascent: number;
+  descent: number;
+  align?: Align;
   /** Characters no font of the chain has, drawn as gaps (on the first line of a document line). */
   missing?: string[];
 }
 
-interface Style { face?: Face; fallback?: Face; color: Rgb; gap?: number; graphic?: number }
+interface Style {
+  face?: Face;
+  fallback?: Face;
+  color: Rgb;
+  gap?: number;
+  graphic?: number;
+}
 
 /** A line's string with, per UTF-16 unit, the style it is drawn in. */
-interface Logical { str: string; style: Uint16Array; styles: Style[]; base: Face; missing: Set<string> }
+interface Logical {
+  str: string;
+  style: Uint16Array;
+  styles: Style[];
+  base: Face;
+  missing: Set<string>;
+}
 
 const NOT_ASCII = /[^ -~\t\n\r]/;
 
@@ -71,7 +98,10 @@ function gaps(text: string, face: Face, missing: Set<string>): string {
     const inBitmap = face.kind === 'bitmap' && bitmapHas(face, ch);
     const chain = face.kind === 'vector' && face.file ? [face.file, ...fallbackFiles()] : fallbackFiles();
     if (inBitmap || covered(ch, chain)) out += ch;
-    else { missing.add(ch); out += ' '; }
+    else {
+      missing.add(ch);
+      out += ' ';
+    }
   }
   return out;
 }
@@ -94,7 +124,8 @@ function logical(line: DocLine, env: StyleEnv, base: Face): Logical {
   for (const s of line.spans) {
     if (isGraphic(s)) {
       styles.push({ color: env.color, graphic: s.graphic });
-      str += OBJECT; marks.push(styles.length - 1);
+      str += OBJECT;
+      marks.push(styles.length - 1);
       continue;
     }
     const face = s.font === 0 ? base : spanFace(env, s.font);
@@ -127,7 +158,8 @@ function faceAt(l: Logical, i: number): { face: Face | undefined; key: number } 
  * gets that bearing back, as the font spaces it.
  */
 function joint(l: Logical, i: number): number {
-  const cur = l.styles[l.style[i]], prev = l.styles[l.style[i - 1]];
+  const cur = l.styles[l.style[i]],
+    prev = l.styles[l.style[i - 1]];
   const spaced = cur.gap !== undefined && cur.graphic === undefined;
   if (!spaced && prev.gap === undefined) return 0;
   let bearing = 0;
@@ -156,7 +188,10 @@ function width(l: Logical, a: number, b: number, env: StyleEnv): number {
   return w;
 }
 
-const trimEnd = (s: string, a: number, b: number): number => { while (b > a && /\s/.test(s[b - 1])) b--; return b; };
+const trimEnd = (s: string, a: number, b: number): number => {
+  while (b > a && /\s/.test(s[b - 1])) b--;
+  return b;
+};
 
 /**
  * The largest n in [lo + 1, hi - 1] for which ok(n) holds, lo when none does; ok(hi) is known
@@ -164,23 +199,27 @@ const trimEnd = (s: string, a: number, b: number): number => { while (b > a && /
  * neighbour, then at doubling distances, then halving: two calls when the hint is right.
  */
 function largestOk(lo: number, hi: number, hint: number, ok: (n: number) => boolean): number {
-  let good = lo, bad = hi;
+  let good = lo,
+    bad = hi;
   const first = Math.min(bad - 1, Math.max(good + 1, hint));
   if (first <= good) return good;
   if (ok(first)) {
     good = first;
     for (let d = 1; good + d < bad; d *= 2) {
-      if (ok(good + d)) good += d; else bad = good + d;
+      if (ok(good + d)) good += d;
+      else bad = good + d;
     }
   } else {
     bad = first;
     for (let d = 1; bad - d > good; d *= 2) {
-      if (ok(bad - d)) good = bad - d; else bad -= d;
+      if (ok(bad - d)) good = bad - d;
+      else bad -= d;
     }
   }
   while (bad - good > 1) {
     const mid = (good + bad) >> 1;
-    if (ok(mid)) good = mid; else bad = mid;
+    if (ok(mid)) good = mid;
+    else bad = mid;
   }
   return good;
 }
@@ -197,30 +236,48 @@ function wrap(l: Logical, max: number, env: StyleEnv, rows: number): Array<[numb
   const breaker = new (lineBreaker())(l.str);
   for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) breaks.push(bk.position);
   let start = 0;
-  let words = 1, chars = 1;
+  let words = 1,
+    chars = 1;
   const cutLong = (end: number) => {
     // [start, end) is one word wider than max: cut it after the most characters that fit (at least one).
     const ends: number[] = [];
-    for (let k = start; k < end;) { k += l.str.codePointAt(k)! > 0xffff ? 2 : 1; ends.push(k); }
-    const n = Math.max(1, largestOk(0, ends.length, chars, (m) => width(l, start, ends[m - 1], env) <= max));
+    for (let k = start; k < end;) {
+      k += l.str.codePointAt(k)! > 0xffff ? 2 : 1;
+      ends.push(k);
+    }
+    const n = Math.max(
+      1,
+      largestOk(0, ends.length, chars, (m) => width(l, start, ends[m - 1], env) <= max),
+    );
     chars = n;
     out.push([start, ends[n - 1]]);
     start = ends[n - 1];
   };
   const rowTo = (k: number) => trimEnd(l.str, start, breaks[k]);
   for (let b = 0; b < breaks.length && out.length < rows;) {
-    if (breaks[b] <= start) { b++; continue; }
+    if (breaks[b] <= start) {
+      b++;
+      continue;
+    }
     // Break opportunities up to `last` fit on this row.
     const last = largestOk(b - 1, breaks.length, b + words - 1, (k) => width(l, start, rowTo(k), env) <= max);
-    if (last >= b) { words = last - b + 1; out.push([start, rowTo(last)]); start = breaks[last]; } else cutLong(rowTo(b));
+    if (last >= b) {
+      words = last - b + 1;
+      out.push([start, rowTo(last)]);
+      start = breaks[last];
+    } else cutLong(rowTo(b));
   }
-  if ((start < l.str.length && out.length < rows) || out.length === 0) out.push([start, trimEnd(l.str, start, l.str.length)]);
+  if ((start < l.str.length && out.length < rows) || out.length === 0)
+    out.push([start, trimEnd(l.str, start, l.str.length)]);
   return out;
 }
 
 function mirrorReverse(s: string): string {
   const bidi = bidiJs();
-  return Array.from(s).reverse().map((c) => bidi.getMirroredCharacter(c) ?? c).join('');
+  return Array.from(s)
+    .reverse()
+    .map((c) => bidi.getMirroredCharacter(c) ?? c)
+    .join('');
 }
 
 /** The range [a, b) of the line as pieces in visual order, left to right. */
@@ -228,29 +285,49 @@ function visual(l: Logical, a: number, b: number, env: StyleEnv, align: Align | 
   const text = l.str.slice(a, b);
   // Without a right-to-left character in a left-to-right paragraph, visual order is logical order.
   const plain = !env.rtl && !MAYBE_RTL.test(text);
-  const levels = plain ? { levels: new Uint8Array(text.length), paragraphs: [] } : bidiJs().getEmbeddingLevels(text, env.rtl ? 'rtl' : 'ltr');
+  const levels = plain
+    ? { levels: new Uint8Array(text.length), paragraphs: [] }
+    : bidiJs().getEmbeddingLevels(text, env.rtl ? 'rtl' : 'ltr');
   const order = plain ? Array.from({ length: text.length }, (_, i) => i) : bidiJs().getReorderedIndices(text, levels);
   const pieces: Piece[] = [];
-  let ascent = l.base.ascent, descent = l.base.descent, x = 0;
+  let ascent = l.base.ascent,
+    descent = l.base.descent,
+    x = 0;
   for (let k = 0; k < order.length;) {
     const i0 = order[k];
     const rtl = (levels.levels[i0] & 1) === 1;
     const { face, key } = faceAt(l, a + i0);
     let m = k + 1;
-    while (m < order.length && order[m] === order[m - 1] + (rtl ? -1 : 1) && faceAt(l, a + order[m]).key === key && ((levels.levels[order[m]] & 1) === 1) === rtl) m++;
-    const lo = Math.min(order[k], order[m - 1]), hi = Math.max(order[k], order[m - 1]) + 1;
+    while (
+      m < order.length &&
+      order[m] === order[m - 1] + (rtl ? -1 : 1) &&
+      faceAt(l, a + order[m]).key === key &&
+      ((levels.levels[order[m]] & 1) === 1) === rtl
+    )
+      m++;
+    const lo = Math.min(order[k], order[m - 1]),
+      hi = Math.max(order[k], order[m - 1]) + 1;
     const st = l.styles[l.style[a + lo]];
     if (k > 0 && lo > 0) x += joint(l, a + lo);
     const w = width(l, a + lo, a + hi, env);
     if (st.graphic !== undefined) {
       const h = env.graphicSize(st.graphic)?.height ?? 0;
-      for (let g = lo; g < hi; g++) pieces.push({ x: x + (g - lo) * (w / (hi - lo)), width: w / (hi - lo), graphic: st.graphic, height: h });
+      for (let g = lo; g < hi; g++)
+        pieces.push({ x: x + (g - lo) * (w / (hi - lo)), width: w / (hi - lo), graphic: st.graphic, height: h });
       ascent = Math.max(ascent, h);
     } else if (face) {
       const logicalText = text.slice(lo, hi);
       // pango orders a right-to-left run itself; bitmap glyphs are placed here, so they get it reversed and mirrored.
       const shown = rtl && face.kind === 'bitmap' ? mirrorReverse(logicalText) : logicalText;
-      pieces.push({ x, width: w, text: shown, face, color: st.color, rtl, ...(st.gap !== undefined ? { gap: st.gap } : {}) });
+      pieces.push({
+        x,
+        width: w,
+        text: shown,
+        face,
+        color: st.color,
+        rtl,
+        ...(st.gap !== undefined ? { gap: st.gap } : {}),
+      });
       // A glyph borrowed for a bitmap font keeps that font's line box: the pixel rows stay where they are.
       if (face === st.face) {
         ascent = Math.max(ascent, face.ascent);
@@ -269,11 +346,19 @@ function visual(l: Logical, a: number, b: number, env: StyleEnv, align: Align | 
  * the font's height): fitting wants to know only whether the rows fit, and a long value at a
  * size far too large would otherwise be wrapped whole to learn that it does not.
  */
-export function layLine(line: DocLine, env: StyleEnv, wrapAt?: number, within?: { height: number; gap: number }): LaidLine[] {
+export function layLine(
+  line: DocLine,
+  env: StyleEnv,
+  wrapAt?: number,
+  within?: { height: number; gap: number },
+): LaidLine[] {
   const base = spanFace(env, 0);
   const l = logical(line, env, base);
-  const rows = within ? Math.max(2, Math.floor((within.height + within.gap) / (Math.max(1, base.ascent + base.descent) + within.gap)) + 1) : Infinity;
-  const ranges = wrapAt === undefined ? [[0, trimEnd(l.str, 0, l.str.length)] as [number, number]] : wrap(l, wrapAt, env, rows);
+  const rows = within
+    ? Math.max(2, Math.floor((within.height + within.gap) / (Math.max(1, base.ascent + base.descent) + within.gap)) + 1)
+    : Infinity;
+  const ranges =
+    wrapAt === undefined ? [[0, trimEnd(l.str, 0, l.str.length)] as [number, number]] : wrap(l, wrapAt, env, rows);
   const lines = ranges.map(([a, b]) => visual(l, a, b, env, line.align));
   if (l.missing.size) lines[0].missing = [...l.missing];
   return lines;

@@ -24,7 +24,10 @@ export function clockSynchronized(): boolean | undefined {
   return synchronized;
 }
 
-/** How far the clock is ahead of its time source in ms, as the time daemon last said (clock-sync.ts); undefined = not known. */
+/**
+ * How far the clock is ahead of its time source in ms, as the time daemon last said (clock-sync.ts); undefined = not
+ * known.
+ */
 let offset: number | undefined;
 
 export function setClockOffset(ms: number | undefined): void {
@@ -40,6 +43,8 @@ export function clockHeld(now: number): string | undefined {
   if (synchronized === true) return undefined;
   if (now >= PLAUSIBLE_FROM) return undefined;
   const held = 'date areas show their defaultValue, time-of-day crons and the daylight schedule hold until it is set';
-  return `the clock shows ${new Date(now).toISOString()}, before ${BUILD_YEAR} (this version's year), `
-    + `and is not synchronized: ${held}`;
+  return (
+    `the clock shows ${new Date(now).toISOString()}, before ${BUILD_YEAR} (this version's year), ` +
+    `and is not synchronized: ${held}`
+  );
 }

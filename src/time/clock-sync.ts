@@ -27,7 +27,9 @@ export interface ClockSync {
  * takes longer than a few seconds; a daemon missing or not answering is `source: 'none'` with
  * a message. Tests give a reader of their own (StartOptions.clockSync).
  */
-export interface ClockSyncReader { read(): Promise<ClockSync> }
+export interface ClockSyncReader {
+  read(): Promise<ClockSync>;
+}
 
 /** Runs a program and gives its standard output, or an error (a missing program: code ENOENT). */
 export type Run = (file: string, args: string[]) => Promise<{ out: string } | { error: string; code?: string }>;
@@ -37,7 +39,13 @@ const CHRONY_LEAPS = new Set(['Normal', 'Insert second', 'Delete second']);
 export function parseChronyTracking(text: string): ClockSync {
   const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
   const f = line.trim().split(',');
-  if (f.length < 14) return { source: 'chrony', synchronized: null, offsetMs: null, message: `chronyc -c tracking said "${line.slice(0, 80)}"` };
+  if (f.length < 14)
+    return {
+      source: 'chrony',
+      synchronized: null,
+      offsetMs: null,
+      message: `chronyc -c tracking said "${line.slice(0, 80)}"`,
+    };
   const systemTime = Number(f[4]);
   const leap = f[13]!;
   // No reference, or chrony's own local clock (127.127.1.1 = 7F7F0101): following nothing.
@@ -50,14 +58,23 @@ export function parseChronyTracking(text: string): ClockSync {
   };
 }
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, '\u00b5s': 1e-3, ms: 1, s: 1000, min: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  '\u00b5s': 1e-3,
+  ms: 1,
+  s: 1000,
+  min: 60_000,
+  h: 3_600_000,
+};
 
 /** systemd's time span (`+1.282ms`, `-265us`, `1min 30.5s`) in milliseconds; undefined when not one. */
 export function parseTimespan(text: string): number | undefined {
   const m = /^([+-]?)\s*((?:\d+(?:\.\d+)?\s*(?:ns|us|\u00b5s|ms|s|min|h)\s*)+)$/.exec(text.trim());
   if (!m) return undefined;
   let ms = 0;
-  for (const part of m[2]!.matchAll(/(\d+(?:\.\d+)?)\s*(ns|us|\u00b5s|ms|s|min|h)/g)) ms += Number(part[1]) * UNITS[part[2]!]!;
+  for (const part of m[2]!.matchAll(/(\d+(?:\.\d+)?)\s*(ns|us|\u00b5s|ms|s|min|h)/g))
+    ms += Number(part[1]) * UNITS[part[2]!]!;
   return m[1] === '-' ? -ms : ms;
 }
 
@@ -77,11 +94,19 @@ export function parseTimesyncStatus(status: string, ntpSynchronized: string): Cl
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000 + 0;
 
-const runFile: Run = (file, args) => new Promise((resolve) => {
-  execFile(file, args, { timeout: 3000, env: childEnv(), maxBuffer: 64 * 1024 }, (err, out) => {
-    resolve(err ? { error: (String(out).trim() || err.message).slice(0, 200), code: (err as NodeJS.ErrnoException).code as string | undefined } : { out: String(out) });
+const runFile: Run = (file, args) =>
+  new Promise((resolve) => {
+    execFile(file, args, { timeout: 3000, env: childEnv(), maxBuffer: 64 * 1024 }, (err, out) => {
+      resolve(
+        err
+          ? {
+              error: (String(out).trim() || err.message).slice(0, 200),
+              code: (err as NodeJS.ErrnoException).code as string | undefined,
+            }
+          : { out: String(out) },
+      );
+    });
   });
-});
 
 /** chrony when chronyc answers, else systemd-timesyncd through timedatectl, else `none`. */
 export function systemClockSync(run: Run = runFile): ClockSyncReader {
@@ -95,7 +120,12 @@ export function systemClockSync(run: Run = runFile): ClockSyncReader {
         return parseTimesyncStatus(status.out, 'out' in sync ? sync.out : '');
       }
       const why = chrony.code === 'ENOENT' ? 'no chronyc' : `chronyc: ${chrony.error}`;
-      return { source: 'none', synchronized: null, offsetMs: null, message: `${why}; timedatectl: ${status.code === 'ENOENT' ? 'not installed' : status.error}` };
+      return {
+        source: 'none',
+        synchronized: null,
+        offsetMs: null,
+        message: `${why}; timedatectl: ${status.code === 'ENOENT' ? 'not installed' : status.error}`,
+      };
     },
   };
 }

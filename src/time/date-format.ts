@@ -14,7 +14,20 @@ type DateTimeFormatter = Joda.DateTimeFormatter;
 type ZonedDateTime = Joda.ZonedDateTime;
 type ZoneOffset = Joda.ZoneOffset;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 type Token = { kind: 'field'; letter: string; count: number } | { kind: 'text'; raw: string };
@@ -33,7 +46,10 @@ function tokenize(pattern: string): Token[] {
       let j = i + 1;
       for (; j < pattern.length; j++) {
         if (pattern[j] === "'") {
-          if (pattern[j + 1] === "'") { j++; continue; }
+          if (pattern[j + 1] === "'") {
+            j++;
+            continue;
+          }
           break;
         }
       }
@@ -101,10 +117,16 @@ export function formatEnglish(t: ZonedDateTime, pattern: string): string {
   let rewritten = '';
   let hasText = false;
   for (const tok of toks) {
-    if (tok.kind === 'text') { rewritten += tok.raw; continue; }
+    if (tok.kind === 'text') {
+      rewritten += tok.raw;
+      continue;
+    }
     const text = english(tok.letter, tok.count, t);
     if (text === undefined) rewritten += tok.letter.repeat(tok.count);
-    else { rewritten += quote(text); hasText = true; }
+    else {
+      rewritten += quote(text);
+      hasText = true;
+    }
   }
   return t.format(formatterFor(hasText ? rewritten : pattern));
 }
@@ -117,6 +139,7 @@ export function zoneOffsetAt(zone: string, epochMs: number): ZoneOffset {
 
 /** The date-time at an instant, in a fixed offset (hours) or an IANA zone. */
 export function zonedAt(epochMs: number, offsetHours: number | undefined, zone: string): ZonedDateTime {
-  const offset = offsetHours !== undefined ? ZoneOffset.ofTotalSeconds(Math.round(offsetHours * 3600)) : zoneOffsetAt(zone, epochMs);
+  const offset =
+    offsetHours !== undefined ? ZoneOffset.ofTotalSeconds(Math.round(offsetHours * 3600)) : zoneOffsetAt(zone, epochMs);
   return ZonedDateTime.ofInstant(Instant.ofEpochMilli(Math.floor(epochMs)), offset);
 }

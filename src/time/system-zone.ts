@@ -5,7 +5,21 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 
 const ZONEINFO = /^.*\/zoneinfo\/(?:posix\/|right\/)?/;
-const UTC_ALIASES = new Set(['Etc/UTC', 'Etc/UCT', 'Etc/Universal', 'Etc/Zulu', 'UCT', 'Universal', 'Zulu', 'Etc/GMT', 'GMT', 'Etc/GMT0', 'GMT0', 'Etc/Greenwich', 'Greenwich']);
+const UTC_ALIASES = new Set([
+  'Etc/UTC',
+  'Etc/UCT',
+  'Etc/Universal',
+  'Etc/Zulu',
+  'UCT',
+  'Universal',
+  'Zulu',
+  'Etc/GMT',
+  'GMT',
+  'Etc/GMT0',
+  'GMT0',
+  'Etc/Greenwich',
+  'Greenwich',
+]);
 
 let cached: string | undefined;
 
@@ -19,7 +33,9 @@ function fromLocaltime(): string | undefined {
   try {
     const target = readlinkSync('/etc/localtime');
     if (ZONEINFO.test(target)) return target.replace(ZONEINFO, '');
-  } catch { /* not a link: a copied file */ }
+  } catch {
+    /* not a link: a copied file */
+  }
   try {
     return readFileSync('/etc/timezone', 'utf8').trim() || undefined; // Debian and Buildroot keep the name here
   } catch {
@@ -30,7 +46,8 @@ function fromLocaltime(): string | undefined {
 /** The IANA name of the process's zone (TZ, else /etc/localtime's link, else /etc/timezone, else what ICU says). */
 export function systemZone(): string {
   if (cached === undefined) {
-    const name = fromTzVariable(process.env.TZ) ?? fromLocaltime() ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
+    const name =
+      fromTzVariable(process.env.TZ) ?? fromLocaltime() ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
     cached = UTC_ALIASES.has(name) ? 'UTC' : name;
   }
   return cached;

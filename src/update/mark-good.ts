@@ -17,7 +17,9 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 
 /** Problem sources that belong to the world outside the unit. */
 const OUTSIDE = new Set(['mqtt', 'clock', 'feeds', 'alerts', 'cap', 'departures', 'feedback', 'request', 'speech']);
-/** Reported, not failing: a fell-back update stays listed until the next one, and every later boot must still be marked. */
+/**
+ * Reported, not failing: a fell-back update stays listed until the next one, and every later boot must still be marked.
+ */
 const REPORTED = new Set(['update']);
 const POLL_MS = 1000;
 const ASK_TIMEOUT_MS = 5000;
@@ -53,7 +55,10 @@ interface StatusDoc {
 export async function faultNow(base: string, apiKey?: string): Promise<string | undefined> {
   let doc: StatusDoc;
   try {
-    const res = await fetch(`${base}/status`, { headers: apiKey ? { 'X-API-Key': apiKey } : {}, signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
+    const res = await fetch(`${base}/status`, {
+      headers: apiKey ? { 'X-API-Key': apiKey } : {},
+      signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
+    });
     if (res.status !== 200) return `/status answered HTTP ${res.status}`;
     doc = (await res.json()) as StatusDoc;
   } catch (err) {
@@ -85,7 +90,10 @@ export async function markGood(o: MarkGoodOptions): Promise<number> {
       if (now - quietSince >= o.quietSeconds * 1000) break;
     }
     if (now - started >= o.deadlineSeconds * 1000) {
-      o.say(`not marked: a fault after ${o.deadlineSeconds} s (${lastFault}); the bootloader falls back once the boot attempts run out`);
+      o.say(
+        `not marked: a fault after ${o.deadlineSeconds} s (${lastFault}); the bootloader falls back once the ` +
+          `boot attempts run out`,
+      );
       return 1;
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
@@ -107,7 +115,10 @@ export async function markGood(o: MarkGoodOptions): Promise<number> {
   }
   try {
     const slot = await o.rauc.bootSlot();
-    await writeFileAtomic(markerFile(o.stateDir), `${JSON.stringify({ slot, raucSlot: r.slot, bootId: await bootId(), at: new Date().toISOString() })}\n`);
+    await writeFileAtomic(
+      markerFile(o.stateDir),
+      `${JSON.stringify({ slot, raucSlot: r.slot, bootId: await bootId(), at: new Date().toISOString() })}\n`,
+    );
   } catch (err) {
     o.say(`the marker for the service cannot be written: ${(err as Error).message}`);
   }

@@ -21,17 +21,31 @@ const POLL_MS = 250;
 /** An installation that has not ended after this long is reported failed (RAUC hangs). */
 const INSTALL_LIMIT_MS = 60 * 60_000;
 
-interface Variant { type: string; data: unknown }
+interface Variant {
+  type: string;
+  data: unknown;
+}
 
 function busctl(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('busctl', ['--system', '--json=short', `--timeout=${CALL_TIMEOUT_S}`, ...args], { env: childEnv(), timeout: (CALL_TIMEOUT_S + 5) * 1000, maxBuffer: 1024 * 1024 }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout);
-      const why = (stderr.trim().split('\n')[0] || err.message).slice(0, 300);
-      const e = err as NodeJS.ErrnoException;
-      if (e.code === 'ENOENT') return reject(new MldsError('MLDS_UNAVAILABLE', 'software updates need busctl (systemd) to reach RAUC, and it is not installed'));
-      reject(new RaucCallError(why));
-    });
+    execFile(
+      'busctl',
+      ['--system', '--json=short', `--timeout=${CALL_TIMEOUT_S}`, ...args],
+      { env: childEnv(), timeout: (CALL_TIMEOUT_S + 5) * 1000, maxBuffer: 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        const why = (stderr.trim().split('\n')[0] || err.message).slice(0, 300);
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === 'ENOENT')
+          return reject(
+            new MldsError(
+              'MLDS_UNAVAILABLE',
+              'software updates need busctl (systemd) to reach RAUC, and it is not installed',
+            ),
+          );
+        reject(new RaucCallError(why));
+      },
+    );
   });
 }
 
@@ -39,27 +53,49 @@ function busctl(args: string[]): Promise<string> {
 class RaucCallError extends Error {}
 
 /** What busctl says when no bus or no RAUC service answers, as opposed to RAUC refusing the call. */
-const NO_SERVICE = new RegExp([
-  'connect to bus', 'not activatable', 'not provided by any', 'ServiceUnknown', 'unit .* not found',
-  'No such file', 'Connection refused', 'Transport endpoint', 'timed out',
-].join('|'), 'i');
+const NO_SERVICE = new RegExp(
+  [
+    'connect to bus',
+    'not activatable',
+    'not provided by any',
+    'ServiceUnknown',
+    'unit .* not found',
+    'No such file',
+    'Connection refused',
+    'Transport endpoint',
+    'timed out',
+  ].join('|'),
+  'i',
+);
 
 /** RAUC cannot be reached (no bus, no service): MLDS_UNAVAILABLE; else RAUC refused the call: MLDS_UPDATE_FAILED. */
 function unreachable(err: unknown): Error {
   if (!(err instanceof RaucCallError)) return err as Error;
   if (NO_SERVICE.test(err.message)) {
-    return new MldsError('MLDS_UNAVAILABLE', `RAUC's D-Bus service (de.pengutronix.rauc) does not answer: ${err.message}`);
+    return new MldsError(
+      'MLDS_UNAVAILABLE',
+      `RAUC's D-Bus service (de.pengutronix.rauc) does not answer: ${err.message}`,
+    );
   }
   return new MldsError('MLDS_UPDATE_FAILED', `RAUC refused: ${err.message}`);
 }
 
 async function properties(...names: string[]): Promise<unknown[]> {
-  const out = await busctl(['get-property', ...DEST, ...names]).catch((err: unknown) => { throw unreachable(err); });
-  return out.trim().split('\n').map((line) => (JSON.parse(line) as Variant).data);
+  const out = await busctl(['get-property', ...DEST, ...names]).catch((err: unknown) => {
+    throw unreachable(err);
+  });
+  return out
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as Variant).data);
 }
 
 async function call(method: string, signature: string, ...args: string[]): Promise<unknown[]> {
-  const out = await busctl(['call', ...DEST, method, ...(signature ? [signature, ...args] : [])]).catch((err: unknown) => { throw unreachable(err); });
+  const out = await busctl(['call', ...DEST, method, ...(signature ? [signature, ...args] : [])]).catch(
+    (err: unknown) => {
+      throw unreachable(err);
+    },
+  );
   const text = out.trim();
   return text ? ((JSON.parse(text) as Variant).data as unknown[]) : [];
 }
@@ -85,11 +121,14 @@ export function busctlRauc(): RaucClient {
     },
     async slots() {
       const [list] = await call('GetSlotStatus', '');
-      return (list as Array<[string, Record<string, Variant>]>).map(([name, dict]) => slotOf(name, dict)).sort((a, b) => a.name.localeCompare(b.name));
+      return (list as Array<[string, Record<string, Variant>]>)
+        .map(([name, dict]) => slotOf(name, dict))
+        .sort((a, b) => a.name.localeCompare(b.name));
     },
     async install(bundlePath, onProgress) {
       const [operation] = await properties('Operation');
-      if (operation !== 'idle') throw new MldsError('MLDS_UPDATE_BUSY', `RAUC is busy (${String(operation)}); nothing was started`);
+      if (operation !== 'idle')
+        throw new MldsError('MLDS_UPDATE_BUSY', `RAUC is busy (${String(operation)}); nothing was started`);
       await call('InstallBundle', 'sa{sv}', bundlePath, '0');
       const until = Date.now() + INSTALL_LIMIT_MS;
       let last = '';
@@ -97,8 +136,12 @@ export function busctlRauc(): RaucClient {
         const [op, error, progress] = await properties('Operation', 'LastError', 'Progress');
         const [percent, message, depth] = progress as [number, string, number];
         const seen = `${percent} ${message}`;
-        if (seen !== last) { last = seen; onProgress({ percent, message, depth } satisfies RaucProgress); }
-        if (op === 'idle') return (error ? { ok: false, error: String(error) } : { ok: true }) satisfies RaucInstallResult;
+        if (seen !== last) {
+          last = seen;
+          onProgress({ percent, message, depth } satisfies RaucProgress);
+        }
+        if (op === 'idle')
+          return (error ? { ok: false, error: String(error) } : { ok: true }) satisfies RaucInstallResult;
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
       return { ok: false, error: `RAUC has not finished after ${INSTALL_LIMIT_MS / 60_000} minutes` };

@@ -7,7 +7,15 @@ import { mkdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Component, RuntimeContext } from '../capability/component-contract.js';
 import type { ServiceProblem } from '../capability/status-types.js';
-import { UPDATE, type LastUpdate, type SlotStatus, type UpdateState, type UpdateStatus, type UpdateStep, type Updater } from '../capability/update-status.js';
+import {
+  UPDATE,
+  type LastUpdate,
+  type SlotStatus,
+  type UpdateState,
+  type UpdateStatus,
+  type UpdateStep,
+  type Updater,
+} from '../capability/update-status.js';
 import { MldsError } from '../errors.js';
 import { fetchLimited } from '../fetch/fetch-limited.js';
 import { describeUrl } from '../fetch/url-rules.js';
@@ -38,7 +46,11 @@ export class UpdateComponent implements Component, Updater {
   private readonly abort = new AbortController();
 
   /** `rebootSystem`: device/power.ts's, handed in by the runtime (a capability imports no other). */
-  constructor(private readonly stateDir: string, private readonly rauc: RaucClient, private readonly rebootSystem: () => Promise<void>) {}
+  constructor(
+    private readonly stateDir: string,
+    private readonly rauc: RaucClient,
+    private readonly rebootSystem: () => Promise<void>,
+  ) {}
 
   async start(ctx: RuntimeContext): Promise<void> {
     this.ctx = ctx;
@@ -71,8 +83,16 @@ export class UpdateComponent implements Component, Updater {
     return [{ source: 'update', message: l.message, since: l.decidedAt }];
   }
 
-  async update(url: string, sha256: string, onStep: (s: UpdateStep) => void = () => {}): Promise<{ message: string; slot: string; version?: string }> {
-    if (BUSY.has(this.step.state)) throw new MldsError('MLDS_UPDATE_BUSY', `an update is ${this.step.state} (${this.step.message}); one runs at a time`);
+  async update(
+    url: string,
+    sha256: string,
+    onStep: (s: UpdateStep) => void = () => {},
+  ): Promise<{ message: string; slot: string; version?: string }> {
+    if (BUSY.has(this.step.state))
+      throw new MldsError(
+        'MLDS_UPDATE_BUSY',
+        `an update is ${this.step.state} (${this.step.message}); one runs at a time`,
+      );
     const before = this.step;
     const at = iso(Date.now());
     const set = (state: UpdateState, percent: number | null, message: string) => {
@@ -96,9 +116,18 @@ export class UpdateComponent implements Component, Updater {
       await unlink(file).catch(() => undefined);
       set('downloading', 0, `downloading ${describeUrl(url)}`);
       await fetchLimited(url, {
-        toFile: file, maxBytes: config.updateMaxMB * MIB, timeoutMs: DOWNLOAD_LIMIT_MS, portRange: config.urlPortRange, signal: this.abort.signal,
+        toFile: file,
+        maxBytes: config.updateMaxMB * MIB,
+        timeoutMs: DOWNLOAD_LIMIT_MS,
+        portRange: config.urlPortRange,
+        signal: this.abort.signal,
         progressStep: 256 * 1024,
-        onProgress: (p) => set('downloading', p.total ? Math.min(100, Math.floor((p.received / p.total) * 100)) : null, `downloading ${describeUrl(url)}: ${(p.received / MIB).toFixed(1)} MB`),
+        onProgress: (p) =>
+          set(
+            'downloading',
+            p.total ? Math.min(100, Math.floor((p.received / p.total) * 100)) : null,
+            `downloading ${describeUrl(url)}: ${(p.received / MIB).toFixed(1)} MB`,
+          ),
       });
       await checkFileDigest(file, sha256);
       set('installing', 0, 'RAUC installs the bundle into the other slot');
@@ -106,11 +135,15 @@ export class UpdateComponent implements Component, Updater {
       if (!result.ok) throw new MldsError('MLDS_UPDATE_FAILED', `RAUC did not install the bundle: ${result.error}`);
       await this.readSlots();
       const target = installedSlot(this.slotList, from);
-      const message = `installed into slot ${target?.bootname ?? '?'} (version ${target?.version ?? 'unknown'}); rebooting into it`;
+      const message =
+        `installed into slot ${target?.bootname ?? '?'} (version ${target?.version ?? 'unknown'}); ` +
+        `rebooting into it`;
       this.last = { outcome: 'rebooting', version: target?.version, slot: target?.bootname, from, at, message };
       // Installed whatever the record's fate: the bootloader boots the new slot next. Without the
       // record the next start cannot tell the outcome, which /status then does not claim.
-      await writeRecord(this.stateDir, { last: this.last, bootId: await bootId() }).catch((err: Error) => this.ctx!.log.warn({ err: err.message }, 'update: the record cannot be written'));
+      await writeRecord(this.stateDir, { last: this.last, bootId: await bootId() }).catch((err: Error) =>
+        this.ctx!.log.warn({ err: err.message }, 'update: the record cannot be written'),
+      );
       set('rebooting', 100, message);
       this.ctx!.log.info({ slot: target?.bootname, version: target?.version }, `update: ${message}`);
       return { message, slot: target?.bootname ?? '?', version: target?.version };
@@ -142,15 +175,32 @@ export class UpdateComponent implements Component, Updater {
     const l = record.last;
     const now = await bootId();
     if (this.booted === l.slot) {
-      this.last = { ...l, outcome: 'installed', decidedAt: iso(Date.now()), markedGood: false, message: `running slot ${l.slot} (version ${l.version ?? 'unknown'}); marked good once the service has run without a fault (mlds mark-good)` };
+      this.last = {
+        ...l,
+        outcome: 'installed',
+        decidedAt: iso(Date.now()),
+        markedGood: false,
+        message:
+          `running slot ${l.slot} (version ${l.version ?? 'unknown'}); marked good once the service has ` +
+          `run without a fault (mlds mark-good)`,
+      };
     } else if (now !== undefined && now === record.bootId) {
       return; // not rebooted yet: still `rebooting`
     } else {
       const other = this.slotList.find((s) => s.bootname === l.slot);
-      this.last = { ...l, outcome: 'fell-back', decidedAt: iso(Date.now()), message: `the update to ${l.version ?? 'a new version'} in slot ${l.slot} fell back: running slot ${this.booted} again; slot ${l.slot} is ${other?.bootStatus ?? 'unknown'}` };
+      this.last = {
+        ...l,
+        outcome: 'fell-back',
+        decidedAt: iso(Date.now()),
+        message:
+          `the update to ${l.version ?? 'a new version'} in slot ${l.slot} fell back: running slot ` +
+          `${this.booted} again; slot ${l.slot} is ${other?.bootStatus ?? 'unknown'}`,
+      };
     }
     this.ctx?.log.info({ outcome: this.last.outcome }, `update: ${this.last.message}`);
-    await writeRecord(this.stateDir, { last: this.last, bootId: record.bootId }).catch((err: Error) => this.ctx?.log.warn({ err: err.message }, 'update: the record cannot be written'));
+    await writeRecord(this.stateDir, { last: this.last, bootId: record.bootId }).catch((err: Error) =>
+      this.ctx?.log.warn({ err: err.message }, 'update: the record cannot be written'),
+    );
   }
 
   /** RAUC's slots now; a RAUC that does not answer is shown, never thrown. */
@@ -176,20 +226,35 @@ export class UpdateComponent implements Component, Updater {
     const l = this.last;
     if (l?.outcome !== 'installed' || l.markedGood) return;
     try {
-      const m = JSON.parse(await readFile(markerFile(this.stateDir), 'utf8')) as { slot?: string; bootId?: string; at?: string };
+      const m = JSON.parse(await readFile(markerFile(this.stateDir), 'utf8')) as {
+        slot?: string;
+        bootId?: string;
+        at?: string;
+      };
       if (m.slot !== this.booted || m.bootId !== (await bootId())) return;
-      this.last = { ...l, markedGood: true, message: `running slot ${l.slot} (version ${l.version ?? 'unknown'}), marked good at ${m.at}` };
+      this.last = {
+        ...l,
+        markedGood: true,
+        message: `running slot ${l.slot} (version ${l.version ?? 'unknown'}), marked good at ${m.at}`,
+      };
       await writeRecord(this.stateDir, { last: this.last });
-    } catch { /* no marker yet */ }
+    } catch {
+      /* no marker yet */
+    }
   }
 }
 
 /** The slot RAUC just wrote: not the booted one, the latest installed. */
 function installedSlot(slots: SlotStatus[], booted: string): SlotStatus | undefined {
-  return slots.filter((s) => s.bootname !== booted).sort((a, b) => (b.installedAt ?? '').localeCompare(a.installedAt ?? ''))[0];
+  return slots
+    .filter((s) => s.bootname !== booted)
+    .sort((a, b) => (b.installedAt ?? '').localeCompare(a.installedAt ?? ''))[0];
 }
 
-
-export function updateComponent(stateDir: string, rauc: RaucClient, rebootSystem: () => Promise<void>): UpdateComponent {
+export function updateComponent(
+  stateDir: string,
+  rauc: RaucClient,
+  rebootSystem: () => Promise<void>,
+): UpdateComponent {
   return new UpdateComponent(stateDir, rauc, rebootSystem);
 }

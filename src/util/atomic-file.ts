@@ -24,5 +24,11 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
 
 async function syncDir(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
-  try { await fh.sync(); } catch { /* some filesystems refuse fsync on a directory */ } finally { await fh.close(); }
+  try {
+    await fh.sync();
+  } catch {
+    /* some filesystems refuse fsync on a directory */
+  } finally {
+    await fh.close();
+  }
 }

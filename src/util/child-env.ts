@@ -6,6 +6,8 @@
  */
 export function childEnv(): NodeJS.ProcessEnv {
   const { NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID, ...rest } = process.env;
-  void NOTIFY_SOCKET; void WATCHDOG_USEC; void WATCHDOG_PID;
+  void NOTIFY_SOCKET;
+  void WATCHDOG_USEC;
+  void WATCHDOG_PID;
   return rest;
 }

@@ -1,4 +1,7 @@
-/** Where the launcher (dist/launch.cjs) leaves what it did with V8's code cache, for /status (Symbol.for: the bundle holds its own copy of this module). */
+/**
+ * Where the launcher (dist/launch.cjs) leaves what it did with V8's code cache, for /status (Symbol.for: the bundle
+ * holds its own copy of this module).
+ */
 export const CODE_CACHE_KEY = Symbol.for('mlds.codeCache');
 
 export interface CodeCacheReport {

@@ -12,7 +12,10 @@ import { unitCacheDir } from './cache-dir.js';
 
 const KEPT_FILE = 'file-hashes.json';
 
-interface Hashed { key: string; hash: string }
+interface Hashed {
+  key: string;
+  hash: string;
+}
 
 /** What an earlier start kept, read on the first use. */
 let kept: Map<string, Hashed> | undefined;
@@ -30,7 +33,9 @@ function keptHashes(): Map<string, Hashed> {
     for (const [file, h] of Object.entries(saved)) {
       if (typeof h?.key === 'string' && typeof h.hash === 'string') kept.set(file, { key: h.key, hash: h.hash });
     }
-  } catch { /* none yet, or damaged: the files are hashed again */ }
+  } catch {
+    /* none yet, or damaged: the files are hashed again */
+  }
   return kept;
 }
 
@@ -69,5 +74,7 @@ export function keepFileHashes(): void {
     const file = path.join(dir, KEPT_FILE);
     writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(Object.fromEntries(used)));
     renameSync(`${file}.${process.pid}.tmp`, file);
-  } catch { /* a cache: the next start hashes again */ }
+  } catch {
+    /* a cache: the next start hashes again */
+  }
 }

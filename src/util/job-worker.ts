@@ -11,8 +11,14 @@ export function movable(body: Uint8Array): Transferable[] {
   const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
   return whole && body.buffer instanceof ArrayBuffer ? [body.buffer] : [];
 }
-interface Pending<R> { resolve(r: R): void; reject(e: Error): void }
-interface Thread<R> { worker: Worker; pending: Map<number, Pending<R>> }
+interface Pending<R> {
+  resolve(r: R): void;
+  reject(e: Error): void;
+}
+interface Thread<R> {
+  worker: Worker;
+  pending: Map<number, Pending<R>>;
+}
 
 /**
  * Jobs run in a worker thread, one after another, so the event loop only pays for handing the
@@ -26,7 +32,11 @@ export class JobWorker<J extends object, R> {
   private nextId = 0;
   private idle: NodeJS.Timeout | undefined;
 
-  constructor(private readonly start: () => Worker, private readonly idleMs: number, private readonly what: string) {}
+  constructor(
+    private readonly start: () => Worker,
+    private readonly idleMs: number,
+    private readonly what: string,
+  ) {}
 
   run(job: J, transfer: Transferable[] = []): Promise<R> {
     const t = this.thread ?? this.spawn();
@@ -64,7 +74,9 @@ export class JobWorker<J extends object, R> {
       else p?.resolve(r.result);
       if (t.pending.size === 0 && this.thread === t) {
         worker.unref();
-        this.idle = setTimeout(() => { if (t.pending.size === 0) void this.close(); }, this.idleMs);
+        this.idle = setTimeout(() => {
+          if (t.pending.size === 0) void this.close();
+        }, this.idleMs);
         this.idle.unref();
       }
     });
@@ -84,7 +96,10 @@ export class JobWorker<J extends object, R> {
  * The worker's side: each job from JobWorker.run goes to `handle`, one at a time, and its result
  * (or its error's message) goes back; `transfer` names buffers of the result to move, not copy.
  */
-export function serveJobs<J, R>(handle: (job: J) => R | Promise<R>, transfer: (r: R) => Transferable[] = () => []): void {
+export function serveJobs<J, R>(
+  handle: (job: J) => R | Promise<R>,
+  transfer: (r: R) => Transferable[] = () => [],
+): void {
   let chain = Promise.resolve();
   parentPort!.on('message', (job: J & { id: number }) => {
     chain = chain.then(async () => {

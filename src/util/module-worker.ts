@@ -11,11 +11,25 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * the bundle's own do. From source under tsx (tests) the worker loads tsx itself: Node 20 does
  * not apply --import to workers.
  */
-export function startModuleWorker(from: string, name: string, bundled: string | undefined, options: WorkerOptions = {}): Worker {
+export function startModuleWorker(
+  from: string,
+  name: string,
+  bundled: string | undefined,
+  options: WorkerOptions = {},
+): Worker {
   if (typeof bundled === 'string') {
-    return new Worker(`(function (require) {${bundled}\n})(require('node:module').createRequire(${JSON.stringify(fileURLToPath(from))}));`, { ...options, eval: true });
+    return new Worker(
+      `(function (require) ` +
+        `{${bundled}\n})(require('node:module').createRequire(${JSON.stringify(fileURLToPath(from))}));`,
+      { ...options, eval: true },
+    );
   }
-  if (from.endsWith('.ts')) return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL(`./${name}.ts`, from).href)}); })`, { ...options, eval: true });
+  if (from.endsWith('.ts'))
+    return new Worker(
+      `import('tsx/esm/api').then(({ register }) => { register(); return ` +
+        `import(${JSON.stringify(new URL(`./${name}.ts`, from).href)}); })`,
+      { ...options, eval: true },
+    );
   return new Worker(new URL(`./${name}.js`, from), options);
 }
 

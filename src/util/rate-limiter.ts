@@ -16,4 +16,3 @@ export class RateLimiter {
     return ++w.count <= this.perSecond();
   }
 }
-

@@ -8,7 +8,9 @@ import { open } from 'node:fs/promises';
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK } = constants;
 
 function notRegular(st: Stats): NodeJS.ErrnoException {
-  return Object.assign(new Error(`ENOTREG: not a regular file but ${fileKind(st) ?? 'a special file'}`), { code: 'ENOTREG' });
+  return Object.assign(new Error(`ENOTREG: not a regular file but ${fileKind(st) ?? 'a special file'}`), {
+    code: 'ENOTREG',
+  });
 }
 
 /** The text of a regular file; ENOENT when there is none, ENOTREG (nothing read) when it is a FIFO, device... */

@@ -25,31 +25,43 @@ test("a feed's link to the unit's /load_config is refused; allowHosts opens host
   const zip = makeZip(path.join(root, 'evil.zip'), [{ name: 'config.json', text: JSON.stringify(evil) }]);
   const served = new Map([['evil.zip', readFileSync(zip)]]);
   let attackerAsked = 0;
-  const attacker = await archiveServer(served, () => { attackerAsked++; return false; });
+  const attacker = await archiveServer(served, () => {
+    attackerAsked++;
+    return false;
+  });
   const cap = await capServer();
   let unitPort = 0;
-  const good = (id: string) => doc(capAlert({
-    identifier: id,
-    infos: [{ headline: `Flood ${id}`, expires: '2099-01-01T00:00:00Z', areas: [{ polygon: square(LAT, LON) }] }],
-  }));
+  const good = (id: string) =>
+    doc(
+      capAlert({
+        identifier: id,
+        infos: [{ headline: `Flood ${id}`, expires: '2099-01-01T00:00:00Z', areas: [{ polygon: square(LAT, LON) }] }],
+      }),
+    );
   cap.routes.set('/good.xml', good('GOOD'));
   cap.routes.set('/other.xml', good('OTHER'));
   const port = new URL(cap.url('/')).port;
   cap.routes.set('/feed.xml', (_req, res) => {
     if (!unitPort) return void res.writeHead(503).end();
-    res.writeHead(200, { 'content-type': 'application/atom+xml' }).end(atomLinks([
-      `http://127.0.0.1:${unitPort}/load_config?url=${encodeURIComponent(`${attacker.base}/evil.zip`)}`,
-      cap.url('/good.xml'),
-      `http://localhost:${port}/other.xml`,
-    ]));
+    res
+      .writeHead(200, { 'content-type': 'application/atom+xml' })
+      .end(
+        atomLinks([
+          `http://127.0.0.1:${unitPort}/load_config?url=${encodeURIComponent(`${attacker.base}/evil.zip`)}`,
+          cap.url('/good.xml'),
+          `http://localhost:${port}/other.xml`,
+        ]),
+      );
   });
   const c = alertsConfig(cap.url('/feed.xml'));
   const sd = serviceDir(c);
   const configBefore = readFileSync(sd.configFile);
   const logDir = path.join(sd.dir, 'logs');
-  const logged = () => readdirSync(logDir).filter((n) => n.startsWith('mlds'))
-    .flatMap((n) => readFileSync(path.join(logDir, n), 'utf8').split('\n'))
-    .filter((l) => l.includes('alert feed link refused'));
+  const logged = () =>
+    readdirSync(logDir)
+      .filter((n) => n.startsWith('mlds'))
+      .flatMap((n) => readFileSync(path.join(logDir, n), 'utf8').split('\n'))
+      .filter((l) => l.includes('alert feed link refused'));
   const svc = await start(sd, { logDir });
   unitPort = svc.port;
   try {
@@ -59,8 +71,14 @@ test("a feed's link to the unit's /load_config is refused; allowHosts opens host
     const refused = await refusals(svc);
     const own = /load_config\?… \(a link read from a fetched document\) is refused by the rule "own-api" \(MLDS_URL_/;
     const why = /127\.0\.0\.1 port \d+ is this unit's own API/;
-    assert.ok(refused.some((r) => own.test(r) && why.test(r)), refused.join('\n'));
-    assert.ok(refused.some((r) => /localhost:\d+\/other\.xml .*rule "other-host"/.test(r)), refused.join('\n'));
+    assert.ok(
+      refused.some((r) => own.test(r) && why.test(r)),
+      refused.join('\n'),
+    );
+    assert.ok(
+      refused.some((r) => /localhost:\d+\/other\.xml .*rule "other-host"/.test(r)),
+      refused.join('\n'),
+    );
     assert.doesNotMatch(refused.join('\n'), /evil\.zip|attacker/, 'the query of a refused URL is not echoed');
     assert.deepEqual(readFileSync(sd.configFile), configBefore, 'the configuration is unchanged');
     assert.equal((await get(svc, '/status')).status, 200, '/status still needs no key');
@@ -71,7 +89,10 @@ test("a feed's link to the unit's /load_config is refused; allowHosts opens host
     await until(() => cap.hits.get('/feed.xml')! >= polls + 2, 10_000, 'two more polls');
     await until(() => logged().length >= 2, 10_000, 'the refusals logged');
     assert.equal(logged().length, 2, logged().join('\n'));
-    assert.ok(logged().some((l) => /rule \\"own-api\\"/.test(l)), logged().join('\n'));
+    assert.ok(
+      logged().some((l) => /rule \\"own-api\\"/.test(l)),
+      logged().join('\n'),
+    );
 
     // The operator lists the other host: its alert is fetched; the unit's own API stays closed.
     writeFileSync(sd.configFile, JSON.stringify({ ...c, fetch: { allowHosts: ['LocalHost'] } }));

@@ -21,11 +21,20 @@ test('point in polygon: a concave polygon, its notch and the outside', () => {
 });
 
 test('an area holds the unit by polygon, circle or geocode', () => {
-  const area = { areaDesc: '', polygons: [], circles: [circleOf('52.0,21.0 25')], geocodes: [{ valueName: 'SAME', value: '006113' }] };
+  const area = {
+    areaDesc: '',
+    polygons: [],
+    circles: [circleOf('52.0,21.0 25')],
+    geocodes: [{ valueName: 'SAME', value: '006113' }],
+  };
   assert.equal(areaHolds(area, [52.2, 21.0], []), true, '22 km from the centre');
   assert.equal(areaHolds(area, [52.3, 21.0], []), false, '33 km');
   assert.equal(areaHolds(area, undefined, [{ valueName: 'SAME', value: '006113' }]), true);
-  assert.equal(areaHolds(area, undefined, [{ valueName: 'FIPS6', value: '006113' }]), false, 'the code system must match too');
+  assert.equal(
+    areaHolds(area, undefined, [{ valueName: 'FIPS6', value: '006113' }]),
+    false,
+    'the code system must match too',
+  );
 });
 
 test('malformed polygons and circles leave the alert out of a feed with a reason; well-formed ones are read', () => {
@@ -34,9 +43,19 @@ test('malformed polygons and circles leave the alert out of a feed with a reason
   assert.throws(() => circleOf('91,0 5'), /not "lat,lon radius"/);
   assert.throws(() => polygonOf(Array(10_001).fill('1,1').join(' ')), /more than 10000 points/);
   assert.equal(polygonOf(Array(10_000).fill('1,1').join('\n')).length, 10_000);
-  const d = parseCapDocument(Buffer.from(doc(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><content type="text/xml">${capAlert({ identifier: 'BAD', infos: [{ areas: [{ polygon: '1,1 2,2' }] }] })}</content></entry>`
-    + `<entry><content type="text/xml">${capAlert({ identifier: 'OK' })}</content></entry></feed>`)));
-  assert.deepEqual(d.alerts.map((a) => a.identifier), ['OK']);
+  const d = parseCapDocument(
+    Buffer.from(
+      doc(
+        `<feed xmlns="http://www.w3.org/2005/Atom"><entry><content ` +
+          `type="text/xml">${capAlert({ identifier: 'BAD', infos: [{ areas: [{ polygon: '1,1 2,2' }] }] })}</content></entry>` +
+          `<entry><content type="text/xml">${capAlert({ identifier: 'OK' })}</content></entry></feed>`,
+      ),
+    ),
+  );
+  assert.deepEqual(
+    d.alerts.map((a) => a.identifier),
+    ['OK'],
+  );
   assert.deepEqual(d.refused, ['entry 1 has a polygon that is not at least 4 "lat,lon" pairs']);
 });
 

@@ -13,14 +13,23 @@ export function alertsConfig(url: string, entry: Obj = {}): Obj {
   c.timezone = 'UTC';
   c.latitude = String(LAT);
   c.longitude = String(LON);
-  c.displays.main.layout.warn = { msg: { coordinates: '0 0 199 99', type: 'text', fontSize: '14', backgroundColor: '255 0 0', fontColor: '255 255 255' } };
+  c.displays.main.layout.warn = {
+    msg: {
+      coordinates: '0 0 199 99',
+      type: 'text',
+      fontSize: '14',
+      backgroundColor: '255 0 0',
+      fontColor: '255 255 255',
+    },
+  };
   c.alerts = [{ url, interval: '1', show: { layout: 'warn', area: 'msg' }, ...entry }];
   return c;
 }
 
 export const status = async (svc: { url: string }): Promise<Obj> => (await get(svc, '/status')).json as Obj;
 export const alertsStatus = async (svc: { url: string }): Promise<Obj> => (await status(svc)).components.alerts as Obj;
-export const mainDisplay = async (svc: { url: string }): Promise<Obj> => ((await status(svc)).displays as Obj[]).find((d) => d.id === 'main') as Obj;
+export const mainDisplay = async (svc: { url: string }): Promise<Obj> =>
+  ((await status(svc)).displays as Obj[]).find((d) => d.id === 'main') as Obj;
 
 /** The colour at a point of main's screenshot (PNG, so exact). */
 export async function pixel(svc: { url: string }, x: number, y: number): Promise<[number, number, number]> {

@@ -29,7 +29,9 @@ test('/brightness: the rules, over HTTP', async () => {
   try {
     const outputs = async () => {
       const st = (await get(svc, '/status')).json as Obj;
-      return Object.fromEntries(st.displays.filter((d: Obj) => d.unitMain).map((d: Obj) => [d.id, d.output.details.brightness]));
+      return Object.fromEntries(
+        st.displays.filter((d: Obj) => d.unitMain).map((d: Obj) => [d.id, d.output.details.brightness]),
+      );
     };
     const before = await outputs();
     assert.deepEqual(before, { led1: 100, lcd: 100, led2: 100 }, 'no location, no schedule: full brightness');
@@ -38,10 +40,11 @@ test('/brightness: the rules, over HTTP', async () => {
     assert.equal(r.status, 200);
     assert.equal(r.json.result, 'brightness set');
     assert.deepEqual(r.json.set, ['led1']);
-    const byId = (rr: typeof r) => Object.fromEntries((rr.json.units as Obj[]).map((u) => [u.id, [u.brightness, u.mode]]));
+    const byId = (rr: typeof r) =>
+      Object.fromEntries((rr.json.units as Obj[]).map((u) => [u.id, [u.brightness, u.mode]]));
     assert.deepEqual(byId(r), { led1: [40, 'manual'], lcd: [100, 'fixed'], led2: [100, 'fixed'] });
     assert.match((r.json.units as Obj[])[0].source, /^manual: 40 % set over HTTP at /);
-    assert.deepEqual(await outputs(), { led1: 40, lcd: 100, led2: 100 }, 'the output of led1\'s unit took it');
+    assert.deepEqual(await outputs(), { led1: 40, lcd: 100, led2: 100 }, "the output of led1's unit took it");
 
     const bad = async (pathAndQuery: string, code: string, field?: string) => {
       const res = await get(svc, pathAndQuery);
@@ -52,11 +55,18 @@ test('/brightness: the rules, over HTTP', async () => {
       assert.ok(String(res.json.message).length > 10);
       return res.json as Obj;
     };
-    for (const v of ['0', '101', '1000', 'abc', '5.5', '-1', '%2B5', '%205', '1e2', '0x10']) await bad(`/brightness/${v}?id=led1`, 'MLDS_BAD_BRIGHTNESS', 'value');
-    assert.match((await bad('/brightness/0?id=led1', 'MLDS_BAD_BRIGHTNESS', 'value')).message, /integer 1\.\.100, not "0"/);
+    for (const v of ['0', '101', '1000', 'abc', '5.5', '-1', '%2B5', '%205', '1e2', '0x10'])
+      await bad(`/brightness/${v}?id=led1`, 'MLDS_BAD_BRIGHTNESS', 'value');
+    assert.match(
+      (await bad('/brightness/0?id=led1', 'MLDS_BAD_BRIGHTNESS', 'value')).message,
+      /integer 1\.\.100, not "0"/,
+    );
     await bad('/brightness', 'MLDS_BAD_BRIGHTNESS', 'value');
     await bad('/brightness/', 'MLDS_BAD_BRIGHTNESS', 'value');
-    assert.match((await bad('/brightness/50?id=lcd', 'MLDS_BRIGHTNESS_DISABLED', 'id')).message, /sensorBrightness false/);
+    assert.match(
+      (await bad('/brightness/50?id=lcd', 'MLDS_BRIGHTNESS_DISABLED', 'id')).message,
+      /sensorBrightness false/,
+    );
     assert.match((await bad('/brightness/50?id=led1b', 'MLDS_NOT_UNIT_MAIN', 'id')).message, /MAIN id "led1"/);
     await bad('/brightness/50?id=nope', 'MLDS_UNKNOWN_ID', 'id');
     await bad('/brightness/50?id=', 'MLDS_MISSING_ID', 'id');
@@ -85,9 +95,19 @@ test('/brightness: the rules, over HTTP', async () => {
     writeFileSync(sd.configFile, JSON.stringify(c));
     assert.equal((await get(svc, '/reload_config')).status, 200);
     const st = ((await get(svc, '/status')).json as Obj).components.brightness;
-    assert.deepEqual(st.units.map((u: Obj) => [u.id, u.brightness, u.mode]), [['led1', 100, 'fixed'], ['lcd', 100, 'fixed'], ['led2', 100, 'fixed']]);
+    assert.deepEqual(
+      st.units.map((u: Obj) => [u.id, u.brightness, u.mode]),
+      [
+        ['led1', 100, 'fixed'],
+        ['lcd', 100, 'fixed'],
+        ['led2', 100, 'fixed'],
+      ],
+    );
     assert.deepEqual(await outputs(), { led1: 100, lcd: 100, led2: 100 });
-    assert.match((await bad('/brightness/30', 'MLDS_BRIGHTNESS_DISABLED', 'sensorBrightness')).message, /no unit has sensorBrightness true/);
+    assert.match(
+      (await bad('/brightness/30', 'MLDS_BRIGHTNESS_DISABLED', 'sensorBrightness')).message,
+      /no unit has sensorBrightness true/,
+    );
   } finally {
     await svc.close();
     sd.cleanup();

@@ -19,29 +19,72 @@ type MockPortBinding = Awaited<ReturnType<typeof MockBinding.open>>;
 test('precedence: sources fail and come back, each hand-over visible', async () => {
   MockBinding.reset();
   const ports = new Map<string, MockPortBinding>();
-  const binding = { open: async (o: { path: string; baudRate: number }) => { const p = await MockBinding.open(o); ports.set(o.path, p); return p; } };
+  const binding = {
+    open: async (o: { path: string; baudRate: number }) => {
+      const p = await MockBinding.open(o);
+      ports.set(o.path, p);
+      return p;
+    },
+  };
   const plug = (p: string) => MockBinding.createPort(p, { echo: false, record: false });
-  const unplug = async (p: string) => { await ports.get(p)?.close(); ports.delete(p); MockBinding.reset(); };
+  const unplug = async (p: string) => {
+    await ports.get(p)?.close();
+    ports.delete(p);
+    MockBinding.reset();
+  };
   plug('/dev/ttyMOCKA');
   plug('/dev/ttyMOCKB');
 
   const c = baseConfig();
   const base = c.displays.main;
-  c.latitude = 52.23; c.longitude = 21.01; c.timezone = 'Europe/Warsaw';
+  c.latitude = 52.23;
+  c.longitude = 21.01;
+  c.timezone = 'Europe/Warsaw';
   c.displays = {
-    led: { ...base, displayPort: '9001', sensorBrightness: true, sensor: { protocol: 'ascii', path: '/dev/ttyMOCKA', pollMs: 60_000, curve: [[0, 0], [1000, 100]] } },
+    led: {
+      ...base,
+      displayPort: '9001',
+      sensorBrightness: true,
+      sensor: {
+        protocol: 'ascii',
+        path: '/dev/ttyMOCKA',
+        pollMs: 60_000,
+        curve: [
+          [0, 0],
+          [1000, 100],
+        ],
+      },
+    },
     lcd: { ...base, displayPort: '9002' },
   };
-  c.sensors = [{ protocol: 'ascii', path: '/dev/ttyMOCKB', pollMs: 60_000, curve: [[0, 0], [1000, 100]], displays: ['led', 'lcd'] }];
+  c.sensors = [
+    {
+      protocol: 'ascii',
+      path: '/dev/ttyMOCKB',
+      pollMs: 60_000,
+      curve: [
+        [0, 0],
+        [1000, 100],
+      ],
+      displays: ['led', 'lcd'],
+    },
+  ];
   const sd = serviceDir(c);
   const file = path.join(sd.dir, 'brightness-schedule.json');
-  writeFileSync(file, JSON.stringify({ rampMinutes: 0, periods: [{ from: '01-01', sunrise: '06:00', sunset: '18:00', day: 77, night: 33 }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      rampMinutes: 0,
+      periods: [{ from: '01-01', sunrise: '06:00', sunset: '18:00', day: 77, night: 33 }],
+    }),
+  );
   const clock = new FakeClock(Date.parse('2026-11-21T11:00:00Z'));
   const rt = await fakeRuntime(sd, clock, { link: { binding: async () => binding } });
   const units = () => Object.fromEntries(rt.component.status().units.map((u) => [u.id, u]));
   const modes = () => Object.fromEntries(Object.entries(units()).map(([id, u]) => [id, [u.mode, u.brightness]]));
   const sensors = () => rt.component.status().sensors;
-  const readNow = (name: string) => sensors().find((s) => s.name === name)!.lastReadingAt === new Date(clock.now()).toISOString();
+  const readNow = (name: string) =>
+    sensors().find((s) => s.name === name)!.lastReadingAt === new Date(clock.now()).toISOString();
   /** Timers of the component itself on the clock, besides the sensors' own. */
   let own = 0;
   /**
@@ -50,7 +93,10 @@ test('precedence: sources fail and come back, each hand-over visible', async () 
    */
   const minute = async (a: number | undefined, b: number | undefined) => {
     const sent: string[] = [];
-    for (const [lux, device, name] of [[a, '/dev/ttyMOCKA', 'displays/led/sensor'], [b, '/dev/ttyMOCKB', 'sensors/0']] as const) {
+    for (const [lux, device, name] of [
+      [a, '/dev/ttyMOCKA', 'displays/led/sensor'],
+      [b, '/dev/ttyMOCKB', 'sensors/0'],
+    ] as const) {
       const port = ports.get(device);
       if (lux === undefined || !port) continue;
       port.emitData(`${lux}\n`);
@@ -58,7 +104,11 @@ test('precedence: sources fail and come back, each hand-over visible', async () 
     }
     await until(() => sent.every(readNow), 2000, `the line read by ${sent.join(' and ')}`);
     clock.advance(60_000);
-    await until(() => clock.pending() === own + sensors().filter((s) => !s.connected).length, 2000, 'the minute\'s polls and attempts to open done');
+    await until(
+      () => clock.pending() === own + sensors().filter((s) => !s.connected).length,
+      2000,
+      "the minute's polls and attempts to open done",
+    );
   };
   try {
     clock.advance(0);
@@ -66,15 +116,28 @@ test('precedence: sources fail and come back, each hand-over visible', async () 
     own = clock.pending();
     await minute(300, 600);
     await until(() => units().led.mode === 'sensor' && units().lcd.mode === 'shared-sensor', 2000, 'sensor readings');
-    assert.deepEqual(modes(), { led: ['sensor', 30], lcd: ['shared-sensor', 60] }, 'the unit\'s sensor beats the shared one; the shared one drives the other unit');
+    assert.deepEqual(
+      modes(),
+      { led: ['sensor', 30], lcd: ['shared-sensor', 60] },
+      "the unit's sensor beats the shared one; the shared one drives the other unit",
+    );
     assert.deepEqual(rt.brightness(), { led: 30, lcd: 60 });
     const standby = units().led.sources.map((s) => [s.mode, s.state, s.value]);
-    assert.deepEqual(standby, [['sensor', 'in use', 30], ['shared-sensor', 'standing by', 60], ['schedule', 'standing by', 77]]);
+    assert.deepEqual(standby, [
+      ['sensor', 'in use', 30],
+      ['shared-sensor', 'standing by', 60],
+      ['schedule', 'standing by', 77],
+    ]);
 
-    // The unit's sensor unplugged: its last value holds (with a warning) for ten minutes, then the shared sensor takes over.
+    // The unit's sensor unplugged: its last value holds (with a warning) for ten minutes, then the shared sensor takes
+    // over.
     await unplug('/dev/ttyMOCKA');
     plug('/dev/ttyMOCKB'); // reset() forgot it; the open port goes on
-    await until(() => !rt.component.status().sensors.find((s) => s.name === 'displays/led/sensor')!.connected, 2000, 'the loss noticed');
+    await until(
+      () => !rt.component.status().sensors.find((s) => s.name === 'displays/led/sensor')!.connected,
+      2000,
+      'the loss noticed',
+    );
     assert.deepEqual(modes(), { led: ['sensor', 30], lcd: ['shared-sensor', 60] });
     assert.ok(rt.component.status().warnings.some((w) => /sensor \/dev\/ttyMOCKA: disconnected/.test(w)));
     for (let i = 0; i < STALE_AFTER_MS / 60_000; i++) await minute(undefined, 600);
@@ -83,7 +146,10 @@ test('precedence: sources fail and come back, each hand-over visible', async () 
     assert.equal(led.brightness, 60);
     assert.equal(led.handover!.from, 'sensor');
     assert.equal(led.handover!.to, 'shared-sensor');
-    assert.match(led.handover!.reason, /^\/dev\/ttyMOCKA: no reading since 2026-11-21T11:0\d:00.000Z; cannot open \/dev\/ttyMOCKA/);
+    assert.match(
+      led.handover!.reason,
+      /^\/dev\/ttyMOCKA: no reading since 2026-11-21T11:0\d:00.000Z; cannot open \/dev\/ttyMOCKA/,
+    );
     assert.deepEqual(rt.brightness(), { led: 60, lcd: 60 });
 
     // The shared sensor gone too: after ten minutes both units fall to the schedule file.

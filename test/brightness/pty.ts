@@ -9,8 +9,10 @@ import { skipReason } from '../helpers/skip.js';
 
 /** Why these tests cannot run here, or undefined. */
 export function ptyUnavailable(): string | undefined {
-  if (spawnSync('socat', ['-V']).error) return skipReason('needs socat (Debian package socat; the Makefile installs it)');
-  if (process.getuid?.() !== 0) return skipReason('needs root: the sensor device links live under /dev, as the configuration requires', 'hardware');
+  if (spawnSync('socat', ['-V']).error)
+    return skipReason('needs socat (Debian package socat; the Makefile installs it)');
+  if (process.getuid?.() !== 0)
+    return skipReason('needs root: the sensor device links live under /dev, as the configuration requires', 'hardware');
   return undefined;
 }
 
@@ -30,12 +32,23 @@ let count = 0;
 
 export async function ptyPair(): Promise<PtyPair> {
   const tag = `${process.pid % 100000}x${count++}`;
-  const device = `/dev/ttyMLDS${tag}s`, feed = `/dev/ttyMLDS${tag}f`;
+  const device = `/dev/ttyMLDS${tag}s`,
+    feed = `/dev/ttyMLDS${tag}f`;
   let proc: ChildProcess | undefined;
   let fd: number | undefined;
-  const closeFeed = () => { if (fd !== undefined) { try { closeSync(fd); } catch { /* gone with socat */ } fd = undefined; } };
+  const closeFeed = () => {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        /* gone with socat */
+      }
+      fd = undefined;
+    }
+  };
   const pair: PtyPair = {
-    device, feed,
+    device,
+    feed,
     async plug() {
       proc = spawn('socat', [`pty,raw,echo=0,link=${device}`, `pty,raw,echo=0,link=${feed}`], { stdio: 'ignore' });
       await until(() => existsSync(device) && existsSync(feed), 5000, `socat links ${device}`);

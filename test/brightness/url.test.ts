@@ -39,7 +39,11 @@ test('brightnessUrl: good and garbage bodies, hand-over and return', async () =>
     const poll = async (n: number) => {
       clock.advance(60_000);
       await until(() => hits.length >= n, 3000, `poll ${n}`);
-      await until(async () => (await unit()).url.lastFetchAt === new Date(clock.now()).toISOString(), 3000, 'the poll handled');
+      await until(
+        async () => (await unit()).url.lastFetchAt === new Date(clock.now()).toISOString(),
+        3000,
+        'the poll handled',
+      );
     };
     await until(async () => (await unit()).u.mode === 'url', 3000, 'the first poll');
     let s = await unit();

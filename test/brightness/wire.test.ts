@@ -23,14 +23,29 @@ import { skipReason } from '../helpers/skip.js';
 import { redrawn } from '../helpers/wait.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const W = 32, H = 8;
+const W = 32,
+  H = 8;
 
 function panel(output: Obj): Obj {
   const c = baseConfig();
   c.displays = {
     panel: {
-      ...c.displays.main, displayWidth: String(W), displayHeight: String(H), sensorBrightness: true, output,
-      layout: { l: { t: { coordinates: `0 0 ${W - 1} ${H - 1}`, type: 'text', fontSize: '7', fontColor: '255 255 255', backgroundColor: '200 100 50' } } },
+      ...c.displays.main,
+      displayWidth: String(W),
+      displayHeight: String(H),
+      sensorBrightness: true,
+      output,
+      layout: {
+        l: {
+          t: {
+            coordinates: `0 0 ${W - 1} ${H - 1}`,
+            type: 'text',
+            fontSize: '7',
+            fontColor: '255 255 255',
+            backgroundColor: '200 100 50',
+          },
+        },
+      },
     },
   };
   return c;
@@ -62,7 +77,10 @@ test('DDP: brightness scales the pixel values on the wire; the layout is not dra
       assert.equal((await get(svc, `/brightness/${percent}?id=panel`)).status, 200);
       await waitFor(`the picture at ${percent} %`, () => rx.pictures.length > n);
       const lut = brightnessTable(percent)!;
-      assert.ok(rx.pictures.at(-1)!.equals(Buffer.from(rgb.map((v) => lut[v]))), `${percent} %: every byte through the linear-light table`);
+      assert.ok(
+        rx.pictures.at(-1)!.equals(Buffer.from(rgb.map((v) => lut[v]))),
+        `${percent} %: every byte through the linear-light table`,
+      );
       assert.equal(rx.pictures.length, n + 1, 'one picture for the change');
       assert.deepEqual(await drawn(svc), before, `${percent} %: nothing drawn again`);
     }
@@ -93,13 +111,24 @@ test('Colorlight: the brightness packet carries the level; the rows stay as draw
       assert.equal((await get(svc, `/brightness/${percent}?id=panel`)).status, 200);
       await waitFor(`the brightness packet at ${percent} %`, () => card!.packets.slice(n).some((p) => p[12] === 0x01));
       const sent = card.packets.slice(n);
-      assert.deepEqual([...new Set(sent.filter((p) => p[12] === 0x0a).map((p) => p[13]))], [brightnessByte(percent)], `${percent} %: byte ${brightnessByte(percent)}`);
-      assert.deepEqual([...new Set(sent.filter((p) => p[12] === 0x01).map((p) => p[13 + 22]))], [brightnessByte(percent)], 'the sync packet carries it too');
+      assert.deepEqual(
+        [...new Set(sent.filter((p) => p[12] === 0x0a).map((p) => p[13]))],
+        [brightnessByte(percent)],
+        `${percent} %: byte ${brightnessByte(percent)}`,
+      );
+      assert.deepEqual(
+        [...new Set(sent.filter((p) => p[12] === 0x01).map((p) => p[13 + 22]))],
+        [brightnessByte(percent)],
+        'the sync packet carries it too',
+      );
       // The picture did not change, so rows go out only with the periodic whole picture; any that do are as drawn.
       const rgb = rgbOf(svc.api.frame('panel')!);
       for (const p of sent.filter((q) => q[12] === 0x55)) {
         const at = (p.readUInt16BE(13) * W + p.readUInt16BE(15)) * 3;
-        assert.ok(p.subarray(21).equals(rgb.subarray(at, at + p.length - 21)), 'the cards dim themselves: pixels go out as drawn');
+        assert.ok(
+          p.subarray(21).equals(rgb.subarray(at, at + p.length - 21)),
+          'the cards dim themselves: pixels go out as drawn',
+        );
       }
       assert.deepEqual(await drawn(svc), before, `${percent} %: nothing drawn again`);
     }
@@ -111,36 +140,48 @@ test('Colorlight: the brightness packet carries the level; the rows stay as draw
   }
 });
 
-test('fbdev: the backlight in a sysfs folder takes the level, pixels stay as drawn', { skip: skipReason(nativeHelperProblem()) }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mlds-bl-'));
-  const fb = join(dir, 'fb'), backlight = join(dir, 'intel_backlight');
-  writeFileSync(fb, Buffer.alloc(W * H * 4));
-  mkdirSync(backlight);
-  writeFileSync(join(backlight, 'max_brightness'), '255\n');
-  writeFileSync(join(backlight, 'brightness'), '10\n');
-  const fmt = FORMATS.XRGB8888;
-  const geometry = {
-    var: { ...fmt, xres: W, yres: H, xresVirtual: W, yresVirtual: H, xoffset: 0, yoffset: 0, grayscale: 0 },
-    fix: { id: 'test', smemLen: W * H * 4, lineLength: W * 4, type: 0, visual: 2, ypanstep: 1 },
-  };
-  const sd = serviceDir(panel({ driver: 'virtual' }));
-  const rt = await fakeRuntime(sd, new FakeClock(), {}, () => new FbdevOutput(fb, { geometry, backlight }));
-  try {
-    const level = () => readFileSync(join(backlight, 'brightness'), 'utf8').trim();
-    assert.equal(level(), '255', 'nothing else rules: full brightness, written to the backlight');
-    for (const [percent, want] of [[40, '102'], [41, '105']] as const) {
-      await rt.component.setManual(['panel'], percent);
-      assert.equal(level(), want, `${percent} % of max_brightness 255`);
+test(
+  'fbdev: the backlight in a sysfs folder takes the level, pixels stay as drawn',
+  { skip: skipReason(nativeHelperProblem()) },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mlds-bl-'));
+    const fb = join(dir, 'fb'),
+      backlight = join(dir, 'intel_backlight');
+    writeFileSync(fb, Buffer.alloc(W * H * 4));
+    mkdirSync(backlight);
+    writeFileSync(join(backlight, 'max_brightness'), '255\n');
+    writeFileSync(join(backlight, 'brightness'), '10\n');
+    const fmt = FORMATS.XRGB8888;
+    const geometry = {
+      var: { ...fmt, xres: W, yres: H, xresVirtual: W, yresVirtual: H, xoffset: 0, yoffset: 0, grayscale: 0 },
+      fix: { id: 'test', smemLen: W * H * 4, lineLength: W * 4, type: 0, visual: 2, ypanstep: 1 },
+    };
+    const sd = serviceDir(panel({ driver: 'virtual' }));
+    const rt = await fakeRuntime(sd, new FakeClock(), {}, () => new FbdevOutput(fb, { geometry, backlight }));
+    try {
+      const level = () => readFileSync(join(backlight, 'brightness'), 'utf8').trim();
+      assert.equal(level(), '255', 'nothing else rules: full brightness, written to the backlight');
+      for (const [percent, want] of [
+        [40, '102'],
+        [41, '105'],
+      ] as const) {
+        await rt.component.setManual(['panel'], percent);
+        assert.equal(level(), want, `${percent} % of max_brightness 255`);
+      }
+      const out = [...rt.units.values()][0].output as FbdevOutput;
+      assert.match(out.describe().brightnessBy, /^backlight /);
+      // the passing of time is what is tested: no scaled picture reaches the framebuffer within 50 ms.
+      await new Promise((r) => setTimeout(r, 50));
+      const mem = readFileSync(fb);
+      assert.deepEqual(
+        [...mem.subarray(0, 4)],
+        [200, 200, 200, 0],
+        'the picture is not scaled when a backlight dims it',
+      );
+    } finally {
+      await rt.stop();
+      sd.cleanup();
+      rmSync(dir, { recursive: true, force: true });
     }
-    const out = [...rt.units.values()][0].output as FbdevOutput;
-    assert.match(out.describe().brightnessBy, /^backlight /);
-    // the passing of time is what is tested: no scaled picture reaches the framebuffer within 50 ms.
-    await new Promise((r) => setTimeout(r, 50));
-    const mem = readFileSync(fb);
-    assert.deepEqual([...mem.subarray(0, 4)], [200, 200, 200, 0], 'the picture is not scaled when a backlight dims it');
-  } finally {
-    await rt.stop();
-    sd.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -16,15 +16,24 @@ import { Runtime } from '../../src/runtime/runtime.js';
 import { systemClock } from '../../src/util/clock.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
 
-const plain = (name: string): Component => ({ name, start: async () => {}, reload: async () => {}, stop: async () => {} });
+const plain = (name: string): Component => ({
+  name,
+  start: async () => {},
+  reload: async () => {},
+  stop: async () => {},
+});
 
 class FakeBoot implements Component, BootScreensControl {
   readonly name = BOOT.name;
   async start(): Promise<void> {}
   async reload(): Promise<void> {}
   async stop(): Promise<void> {}
-  identify(): [] { return []; }
-  status(): BootFacts { return { units: [], completeUrls: [] }; }
+  identify(): [] {
+    return [];
+  }
+  status(): BootFacts {
+    return { units: [], completeUrls: [] };
+  }
 }
 
 // Compiled, never run: what the compiler must refuse.
@@ -40,32 +49,59 @@ export function refused(ctx: RuntimeContext): void {
   const asSpeech: CapabilityKey<Speaker> = BOOT;
   // @ts-expect-error nor of a wider one
   const wider: CapabilityKey<object> = SPEECH;
+  const loadPlain = async () => plain('boot');
   // @ts-expect-error the registry refuses a component without its key's type
-  ComponentEntry.of(BOOT, () => true, async () => plain('boot'));
+  ComponentEntry.of(BOOT, () => true, loadPlain);
   // @ts-expect-error an entry is made by ComponentEntry.of, where the type is checked, not written by hand
   const forged: ComponentEntry = { key: BOOT, name: 'boot', wanted: () => true, load: async () => plain('boot') };
   void [boot, speaker, asSpeech, wider, forged];
 }
 
-test('the runtime finds a component by the key it was registered under, as that type, and never by a name alone', async (t) => {
-  const sd = serviceDir(baseConfig());
-  t.after(() => sd.cleanup());
-  const { log } = createLogger({ retentionDays: 1, stdout: false });
-  const store = new StateStore(sd.stateDir, { log });
-  await store.load();
-  const boot = new FakeBoot();
-  // Named like the brightness capability, but not registered under its key.
-  const impostor = plain(BRIGHTNESS.name);
-  const runtime = new Runtime(loadServiceConfig(sd.configFile), {
-    configFile: sd.configFile, clock: systemClock, log, store, confirm: () => {},
-    components: [ComponentEntry.of(BOOT, () => true, async () => boot), ComponentEntry.named(BRIGHTNESS.name, () => true, async () => impostor)],
-  });
-  await runtime.start();
-  t.after(() => runtime.stop());
-  assert.equal(runtime.component(BOOT), boot);
-  assert.equal(runtime.context.component(BOOT), boot, 'the same through the components\' context');
-  assert.deepEqual(Object.keys(runtime.componentStatus()).sort(), ['boot', 'brightness'], 'both run');
-  assert.equal(runtime.component(BRIGHTNESS), undefined, 'a component registered by name only is not the brightness capability');
-  assert.equal(runtime.component(capabilityKey<BootScreensControl>(BOOT.name)), undefined, 'a second key of the same name finds nothing');
-  assert.equal(runtime.component(SPEECH), undefined, 'a capability the configuration does not run');
-});
+test(
+  'the runtime finds a component by the key it was registered under, as ' + 'that type, and never by a name alone',
+  async (t) => {
+    const sd = serviceDir(baseConfig());
+    t.after(() => sd.cleanup());
+    const { log } = createLogger({ retentionDays: 1, stdout: false });
+    const store = new StateStore(sd.stateDir, { log });
+    await store.load();
+    const boot = new FakeBoot();
+    // Named like the brightness capability, but not registered under its key.
+    const impostor = plain(BRIGHTNESS.name);
+    const runtime = new Runtime(loadServiceConfig(sd.configFile), {
+      configFile: sd.configFile,
+      clock: systemClock,
+      log,
+      store,
+      confirm: () => {},
+      components: [
+        ComponentEntry.of(
+          BOOT,
+          () => true,
+          async () => boot,
+        ),
+        ComponentEntry.named(
+          BRIGHTNESS.name,
+          () => true,
+          async () => impostor,
+        ),
+      ],
+    });
+    await runtime.start();
+    t.after(() => runtime.stop());
+    assert.equal(runtime.component(BOOT), boot);
+    assert.equal(runtime.context.component(BOOT), boot, "the same through the components' context");
+    assert.deepEqual(Object.keys(runtime.componentStatus()).sort(), ['boot', 'brightness'], 'both run');
+    assert.equal(
+      runtime.component(BRIGHTNESS),
+      undefined,
+      'a component registered by name only is not the brightness capability',
+    );
+    assert.equal(
+      runtime.component(capabilityKey<BootScreensControl>(BOOT.name)),
+      undefined,
+      'a second key of the same name finds nothing',
+    );
+    assert.equal(runtime.component(SPEECH), undefined, 'a capability the configuration does not run');
+  },
+);

@@ -27,22 +27,30 @@ let base = '';
 let server: http.Server;
 
 function configOf(title: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    port: '9199',
-    displays: {
-      main: {
-        displayIp: '127.0.0.1', displayPort: '9001', displayWidth: '200', displayHeight: '100',
-        output: { driver: 'virtual' }, startScreen: { image: 'logo.png', imageTtl: '1' },
-        layout: {
-          l1: {
-            title: { coordinates: '0 0 199 49', type: 'text', font: 'Mine.ttf', defaultValue: title },
-            pic: { coordinates: '100 50 199 99', type: 'image', params: { bus: 'sub/bus.png' } },
-            ...extra,
+  return JSON.stringify(
+    {
+      port: '9199',
+      displays: {
+        main: {
+          displayIp: '127.0.0.1',
+          displayPort: '9001',
+          displayWidth: '200',
+          displayHeight: '100',
+          output: { driver: 'virtual' },
+          startScreen: { image: 'logo.png', imageTtl: '1' },
+          layout: {
+            l1: {
+              title: { coordinates: '0 0 199 49', type: 'text', font: 'Mine.ttf', defaultValue: title },
+              pic: { coordinates: '100 50 199 99', type: 'image', params: { bus: 'sub/bus.png' } },
+              ...extra,
+            },
           },
         },
       },
     },
-  }, null, 1);
+    null,
+    1,
+  );
 }
 
 /** A configuration tree: config.json, fonts/Mine.ttf, images/logo.png, images/sub/bus.png. */
@@ -66,7 +74,8 @@ before(async () => {
   const goodBytes = readFileSync(path.join(zips, 'good.zip'));
   // Central directory signature overwritten / archive cut in half / compressed data damaged.
   const cd = goodBytes.lastIndexOf(Buffer.from('PK\x01\x02', 'latin1'));
-  const badDir = Buffer.from(goodBytes); badDir.write('XXXX', cd, 'latin1');
+  const badDir = Buffer.from(goodBytes);
+  badDir.write('XXXX', cd, 'latin1');
   writeFileSync(path.join(zips, 'bad-directory.zip'), badDir);
   writeFileSync(path.join(zips, 'truncated.zip'), goodBytes.subarray(0, goodBytes.length >> 1));
   // Bytes in the middle of the font's compressed data flipped: found only while extracting, after config.json.
@@ -88,7 +97,9 @@ before(async () => {
   zip('many.zip', [cfg, ...Array.from({ length: 1000 }, (_, i) => ({ name: `images/${i}.txt`, text: 'x' }))]);
   zip('heavy.zip', [cfg, { name: 'images/a.bin', random: 300_000 }, { name: 'images/b.bin', random: 300_000 }]);
   zip('big.zip', [cfg, { name: 'images/big.bin', random: 1_500_000, deflate: false }]);
-  zip('schema-fault.zip', [{ name: 'config.json', text: configOf('x', { bad: { coordinates: '0 0 9 9', type: 'text', scrollSpeed: '99' } }) }]);
+  zip('schema-fault.zip', [
+    { name: 'config.json', text: configOf('x', { bad: { coordinates: '0 0 9 9', type: 'text', scrollSpeed: '99' } }) },
+  ]);
   // The directory says 1000 bytes; the data inflates to 2 MB: only counting the real bytes shows it.
   zip('liar.zip', [cfg, { name: 'images/liar.bin', zeros: 2_000_000 }]);
   const liar = readFileSync(path.join(zips, 'liar.zip'));
@@ -99,10 +110,14 @@ before(async () => {
   server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const name = url.pathname.slice(1);
-    if (name === 'not-a-zip.zip') return void res.writeHead(200, { 'content-type': 'application/zip' }).end('<html>login page</html>');
+    if (name === 'not-a-zip.zip')
+      return void res.writeHead(200, { 'content-type': 'application/zip' }).end('<html>login page</html>');
     if (name === 'slow.zip') return void res.writeHead(200).write(goodBytes.subarray(0, 100));
     const hop = /^hop(\d)$/.exec(name);
-    if (hop) return void res.writeHead(302, { location: Number(hop[1]) > 0 ? `/hop${Number(hop[1]) - 1}` : '/good.zip' }).end();
+    if (hop)
+      return void res
+        .writeHead(302, { location: Number(hop[1]) > 0 ? `/hop${Number(hop[1]) - 1}` : '/good.zip' })
+        .end();
     if (name === 'to-port-80') return void res.writeHead(302, { location: 'http://127.0.0.1:80/good.zip' }).end();
     const file = path.join(zips, name);
     if (!name.endsWith('.zip') || !existsSync(file)) return void res.writeHead(404).end();
@@ -128,7 +143,13 @@ function freshService(): string {
   return service;
 }
 
-async function refused(url: string, code: string, why: RegExp, limits?: ArchiveLimits, timeoutMs = 10_000): Promise<MldsError> {
+async function refused(
+  url: string,
+  code: string,
+  why: RegExp,
+  limits?: ArchiveLimits,
+  timeoutMs = 10_000,
+): Promise<MldsError> {
   const dir = freshService();
   const before = snapshot(dir);
   const outside = snapshot(root, false);
@@ -145,30 +166,37 @@ async function refused(url: string, code: string, why: RegExp, limits?: ArchiveL
   assert.deepEqual(readdirSync(downloads), [], `${url}: the download was left behind`);
   // Nothing was written anywhere else under the test's root either (../x, absolute paths).
   const now = snapshot(root, false);
-  for (const k of now.keys()) assert.ok(outside.has(k) || k.startsWith(path.relative(root, dir)), `${url}: ${k} appeared`);
+  for (const k of now.keys())
+    assert.ok(outside.has(k) || k.startsWith(path.relative(root, dir)), `${url}: ${k} appeared`);
   rmSync(dir, { recursive: true });
   return err;
 }
 
-test('a good archive is staged as an exact copy of its ' + 'source, validates, and swaps in with the old one kept', async () => {
-  const dir = freshService();
-  const progress: number[] = [];
-  const staged = await stageFromUrl(dir, `${base}/hop2`, { tmpDir: downloads, fetch: { onProgress: (p) => progress.push(p.received), progressStep: 100_000 } });
-  assert.deepEqual(snapshot(staged.dir), snapshot(good));
-  assert.equal(progress.at(-1), staged.download.bytes);
-  assert.deepEqual(readdirSync(downloads), []);
-  const loaded = loadConfig(path.join(staged.dir, 'config.json'));
-  const first = loaded.displays[0].layouts.get('l1')?.areas[0] as AreaOf<'text'>;
-  assert.equal(first.defaultValue, 'New');
-  const oldTree = snapshot(dir, true);
-  const r = await swapConfiguration(dir, staged.dir, { keep: [path.join(dir, 'state')] });
-  const now = snapshot(dir, true);
-  assert.deepEqual(new Map([...now].filter(([k]) => !k.startsWith('state/'))), snapshot(good));
-  assert.equal(readFileSync(path.join(dir, 'state/last.json'), 'utf8'), '{}');
-  assert.deepEqual(snapshot(r.backup), new Map([...oldTree].filter(([k]) => !k.startsWith('state/'))));
-  assert.equal(existsSync(path.join(dir, '.hidden')), true);
-  assert.equal(existsSync(staged.dir), false);
-});
+test(
+  'a good archive is staged as an exact copy of its ' + 'source, validates, and swaps in with the old one kept',
+  async () => {
+    const dir = freshService();
+    const progress: number[] = [];
+    const staged = await stageFromUrl(dir, `${base}/hop2`, {
+      tmpDir: downloads,
+      fetch: { onProgress: (p) => progress.push(p.received), progressStep: 100_000 },
+    });
+    assert.deepEqual(snapshot(staged.dir), snapshot(good));
+    assert.equal(progress.at(-1), staged.download.bytes);
+    assert.deepEqual(readdirSync(downloads), []);
+    const loaded = loadConfig(path.join(staged.dir, 'config.json'));
+    const first = loaded.displays[0].layouts.get('l1')?.areas[0] as AreaOf<'text'>;
+    assert.equal(first.defaultValue, 'New');
+    const oldTree = snapshot(dir, true);
+    const r = await swapConfiguration(dir, staged.dir, { keep: [path.join(dir, 'state')] });
+    const now = snapshot(dir, true);
+    assert.deepEqual(new Map([...now].filter(([k]) => !k.startsWith('state/'))), snapshot(good));
+    assert.equal(readFileSync(path.join(dir, 'state/last.json'), 'utf8'), '{}');
+    assert.deepEqual(snapshot(r.backup), new Map([...oldTree].filter(([k]) => !k.startsWith('state/'))));
+    assert.equal(existsSync(path.join(dir, '.hidden')), true);
+    assert.equal(existsSync(staged.dir), false);
+  },
+);
 
 test('hostile and broken archives are refused before anything is extracted, naming the entry', async () => {
   await refused(`${base}/not-a-zip.zip`, 'MLDS_BAD_ARCHIVE', /not a zip archive/);
@@ -186,9 +214,20 @@ test('hostile and broken archives are refused before anything is extracted, nami
   await refused(`${base}/reserved.zip`, 'MLDS_BAD_ARCHIVE', /reserved for the service/);
   await refused(`${base}/bomb.zip`, 'MLDS_BAD_ARCHIVE', /"images\/bomb.bmp": expands .* zip bomb/);
   await refused(`${base}/many.zip`, 'MLDS_BAD_ARCHIVE', /1001 entries; at most 1000/);
-  await refused(`${base}/heavy.zip`, 'MLDS_BAD_ARCHIVE', /"images\/b.bin": brings the uncompressed total over 500000/, { ...DEFAULT_ARCHIVE_LIMITS, maxTotalBytes: 500_000 });
-  await refused(`${base}/liar.zip`, 'MLDS_BAD_ARCHIVE', /"images\/liar.bin": holds more data than its declared 1000 bytes/);
-  await refused(`${base}/damaged.zip`, 'MLDS_BAD_ARCHIVE', /"fonts\/Mine.ttf": (is corrupt|fails its CRC-32 check|holds more data|holds \d+ bytes, not)/);
+  await refused(`${base}/heavy.zip`, 'MLDS_BAD_ARCHIVE', /"images\/b.bin": brings the uncompressed total over 500000/, {
+    ...DEFAULT_ARCHIVE_LIMITS,
+    maxTotalBytes: 500_000,
+  });
+  await refused(
+    `${base}/liar.zip`,
+    'MLDS_BAD_ARCHIVE',
+    /"images\/liar.bin": holds more data than its declared 1000 bytes/,
+  );
+  await refused(
+    `${base}/damaged.zip`,
+    'MLDS_BAD_ARCHIVE',
+    /"fonts\/Mine.ttf": (is corrupt|fails its CRC-32 check|holds more data|holds \d+ bytes, not)/,
+  );
 });
 
 test('downloads that fail are refused with their own codes and leave nothing behind', async () => {
@@ -204,13 +243,27 @@ test('a staged configuration with a fault is discarded and the service directory
   const dir = freshService();
   const before = snapshot(dir);
   const staged = await stageFromUrl(dir, `${base}/schema-fault.zip`, { tmpDir: downloads });
-  assert.throws(() => loadConfig(path.join(staged.dir, 'config.json')), (e: unknown) => e instanceof ConfigError && /scrollSpeed/.test(e.message));
+  assert.throws(
+    () => loadConfig(path.join(staged.dir, 'config.json')),
+    (e: unknown) => e instanceof ConfigError && /scrollSpeed/.test(e.message),
+  );
   await discardStaging(dir);
   assert.deepEqual(snapshot(dir), before);
 });
 
 test('inspectZip lists entries without extracting; the limits default to the documented values', async () => {
   const entries = await inspectZip(path.join(zips, 'good.zip'));
-  assert.deepEqual(entries.filter((e) => !e.isDirectory).map((e) => e.name).sort(), ['config.json', 'fonts/Mine.ttf', 'images/logo.png', 'images/sub/bus.png']);
-  assert.deepEqual(DEFAULT_ARCHIVE_LIMITS, { maxEntries: 1000, maxTotalBytes: 200 * 1024 * 1024, maxRatio: 100, ratioFloorBytes: 1024 * 1024 });
+  assert.deepEqual(
+    entries
+      .filter((e) => !e.isDirectory)
+      .map((e) => e.name)
+      .sort(),
+    ['config.json', 'fonts/Mine.ttf', 'images/logo.png', 'images/sub/bus.png'],
+  );
+  assert.deepEqual(DEFAULT_ARCHIVE_LIMITS, {
+    maxEntries: 1000,
+    maxTotalBytes: 200 * 1024 * 1024,
+    maxRatio: 100,
+    ratioFloorBytes: 1024 * 1024,
+  });
 });

@@ -12,14 +12,20 @@ import { REPO, baseConfig, serviceDir } from '../helpers/service.js';
 
 /** What the file's fields become in the normalized area besides their own names. */
 const BASE = [
-  'id', 'type', 'x', 'y', 'width', 'height', ...Object.keys(COMMON_FIELDS).filter((f) => f !== 'coordinates'),
+  'id',
+  'type',
+  'x',
+  'y',
+  'width',
+  'height',
+  ...Object.keys(COMMON_FIELDS).filter((f) => f !== 'coordinates'),
 ];
 const MADE: Partial<Record<AreaType, string[]>> = { web: ['refreshSeconds'], departures: ['departures'] };
 /** A departures area's fields no other type takes: its board's, held together as `departures`. */
 const takenElsewhere = (f: string) => AREA_TYPE_NAMES.some((t) => t !== 'departures' && fieldsOf(t).includes(f));
 const BOARD = new Set(fieldsOf('departures').filter((f) => !takenElsewhere(f)));
 
-test('each type\'s normalized area holds the fields area-fields.ts gives the type, and no other', () => {
+test("each type's normalized area holds the fields area-fields.ts gives the type, and no other", () => {
   const c = baseConfig();
   c.feeds = { city: { type: 'siri', url: 'http://127.0.0.1:8080/sm' } };
   c.displays.main.layout.every = {
@@ -32,7 +38,10 @@ test('each type\'s normalized area holds the fields area-fields.ts gives the typ
     au: { coordinates: '0 60 9 69', type: 'audio', params: { low: 'low.wav' } },
     we: { coordinates: '10 60 99 79', type: 'web', params: { page: 'http://127.0.0.1:9000/' }, xy: '0 0' },
     de: {
-      coordinates: '100 60 199 99', type: 'departures', feed: 'city', stops: ['S1'],
+      coordinates: '100 60 199 99',
+      type: 'departures',
+      feed: 'city',
+      stops: ['S1'],
       columns: [{ width: '100', field: 'destination' }],
     },
   };
@@ -50,12 +59,16 @@ test('each type\'s normalized area holds the fields area-fields.ts gives the typ
       const always = ['params', 'fontSize', 'textFromStart', 'dateFormat', ...(MADE[a.type] ?? [])];
       for (const f of always.filter((f) => allowed.has(f))) assert.ok(f in a, `the ${a.type} area lacks ${f}`);
     }
-  } finally { sd.cleanup(); }
+  } finally {
+    sd.cleanup();
+  }
 });
 
 /** The registries: the table of types and fields, the types' behaviour, their drawers. */
 const REGISTRIES = [
-  'src/config/area-types/area-fields.ts', 'src/config/area-types/registry.ts', 'src/render/content/drawers.ts',
+  'src/config/area-types/area-fields.ts',
+  'src/config/area-types/registry.ts',
+  'src/render/content/drawers.ts',
 ];
 /** A type's own module (static and dynamic areas are text.ts's). */
 const ownModule = (type: string) =>
@@ -69,20 +82,26 @@ function sources(dir: string): string[] {
   });
 }
 
-test('no area type\'s name is compared, switched on or listed outside its own module and the registries', () => {
+test("no area type's name is compared, switched on or listed outside its own module and the registries", () => {
   const found: string[] = [];
   for (const type of AREA_TYPE_NAMES) {
     const name = `'${type}'`;
     // `x.type === 'image'`, `'image' !== type`, `case 'image':`, `['video', 'audio']` as AreaType[].
-    const compared = new RegExp([
-      `\\btype\\s*[!=]==?\\s*${name}`, `${name}\\s*[!=]==?\\s*[\\w.]*\\btype\\b`, `case\\s+${name}\\s*:`,
-      `AreaType\\[\\]\\s*=\\s*\\[[^\\]]*${name}`,
-    ].join('|'));
+    const compared = new RegExp(
+      [
+        `\\btype\\s*[!=]==?\\s*${name}`,
+        `${name}\\s*[!=]==?\\s*[\\w.]*\\btype\\b`,
+        `case\\s+${name}\\s*:`,
+        `AreaType\\[\\]\\s*=\\s*\\[[^\\]]*${name}`,
+      ].join('|'),
+    );
     for (const file of sources('src').filter((f) => !REGISTRIES.includes(f) && f !== ownModule(type))) {
-      readFileSync(path.join(REPO, file), 'utf8').split('\n').forEach((line, i) => {
-        if (compared.test(line)) found.push(`${file}:${i + 1} (${type}): ${line.trim()}`);
-      });
+      readFileSync(path.join(REPO, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (compared.test(line)) found.push(`${file}:${i + 1} (${type}): ${line.trim()}`);
+        });
     }
   }
-  assert.deepEqual(found, [], 'ask the type\'s module (registry.ts kindOf) or its drawer (drawers.ts) instead');
+  assert.deepEqual(found, [], "ask the type's module (registry.ts kindOf) or its drawer (drawers.ts) instead");
 });

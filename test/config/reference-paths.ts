@@ -16,7 +16,12 @@ function branches(n: Node): Node[] {
 
 /** Whether values of this schema are objects or lists with fields of their own. */
 function hasFields(n: Node): boolean {
-  return branches(n).some((b) => isObj(b.properties) || (isObj(b.additionalProperties) && hasFields(b.additionalProperties)) || (isObj(b.items) && hasFields(b.items)));
+  return branches(n).some(
+    (b) =>
+      isObj(b.properties) ||
+      (isObj(b.additionalProperties) && hasFields(b.additionalProperties)) ||
+      (isObj(b.items) && hasFields(b.items)),
+  );
 }
 
 function walk(n: Node, at: string, out: Set<string>): void {

@@ -22,7 +22,11 @@ test('merge patch: the examples of RFC 7396 appendix A', () => {
     [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
     [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
     [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-    [['a', 'b'], ['c', 'd'], ['c', 'd']],
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+      ['c', 'd'],
+    ],
     [{ a: 'b' }, ['c'], ['c']],
     [{ a: 'foo' }, null, null],
     [{ a: 'foo' }, 'bar', 'bar'],
@@ -42,11 +46,17 @@ test('canonical JSON: one text whatever the order of the keys', () => {
   assert.equal(canonicalJson({ z: 1, a: 2 }), canonicalJson({ a: 2, z: 1 }));
 });
 
-test('mlds test --unit: checks the configuration with the unit\'s part merged over it', () => {
+test("mlds test --unit: checks the configuration with the unit's part merged over it", () => {
   const sd = serviceDir(baseConfig());
   try {
     const good = path.join(sd.dir, 'good-unit.json');
-    writeFileSync(good, JSON.stringify({ displays: { main: { displayPort: '9105' } }, mqtt: { url: 'mqtt://127.0.0.1:1', unit: 'north-1' } }));
+    writeFileSync(
+      good,
+      JSON.stringify({
+        displays: { main: { displayPort: '9105' } },
+        mqtt: { url: 'mqtt://127.0.0.1:1', unit: 'north-1' },
+      }),
+    );
     const ok = run('test', '--config', sd.configFile, '--unit', good, '--out', path.join(sd.dir, 'out'));
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /good-unit\.json is valid/);
@@ -65,7 +75,9 @@ test('mlds test --unit: checks the configuration with the unit\'s part merged ov
     writeFileSync(bad, '[1]');
     assert.match(run('test', '--config', sd.configFile, '--unit', bad).stderr, /unit\.json must hold a JSON object/);
     assert.equal(run('test', '--config', sd.configFile, '--unit', path.join(sd.dir, 'none.json')).status, 64);
-  } finally { sd.cleanup(); }
+  } finally {
+    sd.cleanup();
+  }
 });
 
 test('unit.json patches what an $include holds, and a fault of either part is named', () => {
@@ -73,7 +85,10 @@ test('unit.json patches what an $include holds, and a fault of either part is na
   c.mqtt = { $include: 'mqtt.json' };
   const sd = serviceDir(c);
   try {
-    writeFileSync(path.join(sd.dir, 'mqtt.json'), JSON.stringify({ url: 'mqtt://127.0.0.1:1', unit: 'fleet', groups: ['all'] }));
+    writeFileSync(
+      path.join(sd.dir, 'mqtt.json'),
+      JSON.stringify({ url: 'mqtt://127.0.0.1:1', unit: 'fleet', groups: ['all'] }),
+    );
     const unit = path.join(sd.dir, 'unit.json');
     writeFileSync(unit, JSON.stringify({ mqtt: { unit: 'north-1', groups: ['north'] } }));
     const config = loadServiceConfig(sd.configFile, unit);
@@ -85,9 +100,14 @@ test('unit.json patches what an $include holds, and a fault of either part is na
     assert.equal(loadServiceConfig(sd.configFile).digests?.base, config.digests?.base, 'the same fleet part');
 
     writeFileSync(unit, JSON.stringify({ mqtt: { unit: 'a/b', colour: 1 } }));
-    assert.throws(() => loadServiceConfig(sd.configFile, unit), (err: ConfigError) => {
-      const paths = err.faults.map((f) => f.path);
-      return paths.includes('/mqtt/unit') && paths.includes('/mqtt/colour');
-    });
-  } finally { sd.cleanup(); }
+    assert.throws(
+      () => loadServiceConfig(sd.configFile, unit),
+      (err: ConfigError) => {
+        const paths = err.faults.map((f) => f.path);
+        return paths.includes('/mqtt/unit') && paths.includes('/mqtt/colour');
+      },
+    );
+  } finally {
+    sd.cleanup();
+  }
 });

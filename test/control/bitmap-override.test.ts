@@ -6,7 +6,13 @@ import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
 
 test('a fontSize override that does not suit a bitmap font is a 400 naming the sizes that work', async () => {
   const c = baseConfig();
-  c.displays.main.layout.l1.title = { coordinates: '0 0 199 49', type: 'text', font: '7x13.bdf', fontSize: '13', fontColor: '255 170 0' };
+  c.displays.main.layout.l1.title = {
+    coordinates: '0 0 199 49',
+    type: 'text',
+    font: '7x13.bdf',
+    fontSize: '13',
+    fontColor: '255 170 0',
+  };
   const sd = serviceDir(c);
   const svc = await start(sd);
   try {

@@ -20,7 +20,10 @@ test('ttl expiry shows the defaultValue, or blank without one (injected clock)',
     await nextFrame(svc, 'main', seq);
     assert.equal(st().areas.get('sign')!.text, 'Beta');
     const withText = await decode((await get(svc, '/screenshot?format=png')).bytes);
-    const whiteAt = (): boolean => { for (let x = 0; x < 100; x++) if (near(withText.at(x, 25), [255, 255, 255], 40)) return true; return false; };
+    const whiteAt = (): boolean => {
+      for (let x = 0; x < 100; x++) if (near(withText.at(x, 25), [255, 255, 255], 40)) return true;
+      return false;
+    };
     assert.ok(whiteAt(), 'the title text is drawn');
 
     clock.advance(9_999);
@@ -31,14 +34,16 @@ test('ttl expiry shows the defaultValue, or blank without one (injected clock)',
     assert.equal(st().areas.get('sign')!.text, 'Beta', 'sign has a longer ttl');
     await nextFrame(svc, 'main', seq);
     const blank = await decode((await get(svc, '/screenshot?format=png')).bytes);
-    for (let x = 0; x < 200; x += 5) assert.ok(near(blank.at(x, 25), [0, 0, 255]), `title area after ttl at x=${x}: ${blank.at(x, 25)}`);
+    for (let x = 0; x < 200; x += 5)
+      assert.ok(near(blank.at(x, 25), [0, 0, 255]), `title area after ttl at x=${x}: ${blank.at(x, 25)}`);
 
     clock.advance(20_000);
     assert.equal(st().areas.get('sign')!.source, 'default');
     assert.equal(st().areas.get('sign')!.text, 'Def');
     assert.equal(clock.pending(), 0, 'no timer left once nothing can expire');
     const status = await get(svc, '/status');
-    const areas = (status.json.displays as Array<{ areas: Array<{ id: string; ttlLeftSeconds: number | null }> }>)[0].areas;
+    const areas = (status.json.displays as Array<{ areas: Array<{ id: string; ttlLeftSeconds: number | null }> }>)[0]
+      .areas;
     assert.equal(areas.find((a) => a.id === 'sign')!.ttlLeftSeconds, null);
   } finally {
     await svc.close();
@@ -59,7 +64,9 @@ test('a new command restarts the ttl', async () => {
     clock.advance(8_000);
     assert.equal(svc.controller().state('main').areas.get('title')!.text, 'A');
     const s = await get(svc, '/status');
-    const t = (s.json.displays as Array<{ areas: Array<{ id: string; ttlLeftSeconds: number }> }>)[0].areas.find((a) => a.id === 'title')!;
+    const t = (s.json.displays as Array<{ areas: Array<{ id: string; ttlLeftSeconds: number }> }>)[0].areas.find(
+      (a) => a.id === 'title',
+    )!;
     assert.equal(t.ttlLeftSeconds, 2);
     clock.advance(2_000);
     assert.equal(svc.controller().state('main').areas.get('title')!.source, 'none');

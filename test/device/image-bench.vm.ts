@@ -15,7 +15,11 @@ import { bootImage, imageUnavailable, prepareImage } from './vm/image.js';
 import type { Machine } from './vm/machine.js';
 
 const TREE = join(process.env.ARM64_WORK ?? join(REPO, '.vm', 'arm64'), 'root', 'opt', 'mlds');
-const skip = imageUnavailable() ?? (existsSync(join(TREE, 'node_modules', 'tsx')) ? undefined : `${TREE} has no node_modules (scripts/arm64/run.sh root node tree deps)`);
+const skip =
+  imageUnavailable() ??
+  (existsSync(join(TREE, 'node_modules', 'tsx'))
+    ? undefined
+    : `${TREE} has no node_modules (scripts/arm64/run.sh root node tree deps)`);
 if (skip) console.log(`# image bench skipped: ${skip}`);
 
 test('bench ratios inside the booted arm64 image', { skip, timeout: 3_600_000 }, async () => {
@@ -40,8 +44,13 @@ test('bench ratios inside the booted arm64 image', { skip, timeout: 3_600_000 },
       assert.ok(i < 5, 'the guest shell');
     }
     await sh('systemctl stop mlds && mkdir -p /mnt/tree && mount /dev/vdb /mnt/tree');
-    console.log(`# guest ready after ${((Date.now() - t0) / 1000).toFixed(0)} s: ${(await sh('uname -m; nproc; cat /proc/cpuinfo | grep -m1 Features')).replace(/\n/g, ' | ')}`);
-    const env = 'cd /mnt/tree && MLDS_NATIVE=/opt/mlds/native/build/Release/mlds_native.node MLDS_BENCH_SECONDS=5 HOME=/tmp /opt/mlds/node/bin/node --import tsx';
+    console.log(
+      `# guest ready after ${((Date.now() - t0) / 1000).toFixed(0)} s: ` +
+        `${(await sh('uname -m; nproc; cat /proc/cpuinfo | grep -m1 Features')).replace(/\n/g, ' | ')}`,
+    );
+    const env =
+      'cd /mnt/tree && MLDS_NATIVE=/opt/mlds/native/build/Release/mlds_native.node MLDS_BENCH_SECONDS=5 ' +
+      'HOME=/tmp /opt/mlds/node/bin/node --import tsx';
     const conversion = await sh(`${env} bench/outputs.ts --conversion`);
     console.log(`# ${((Date.now() - t0) / 1000).toFixed(0)} s\n${conversion.replace(/^/gm, '# ')}`);
     const render = await sh(`${env} bench/render.ts`);

@@ -8,7 +8,11 @@ const SCRIPT = fileURLToPath(new URL('./fixtures/notify-listener.py', import.met
 /** Debian's python (the pyenv one on PATH may lack nothing, but the project pins this one). */
 export const PYTHON = '/usr/bin/python3';
 
-export interface Datagram { pid: number | null; message: string; at: number }
+export interface Datagram {
+  pid: number | null;
+  message: string;
+  at: number;
+}
 
 export interface Listener {
   address: string;
@@ -24,14 +28,18 @@ export async function listen(address: string): Promise<Listener> {
   const got: Datagram[] = [];
   const waiters = new Set<() => void>();
   let bound!: () => void;
-  const ready = new Promise<void>((r) => { bound = r; });
+  const ready = new Promise<void>((r) => {
+    bound = r;
+  });
   createInterface({ input: proc.stdout! }).on('line', (line) => {
     if (line === 'READY') return bound();
     got.push({ ...(JSON.parse(line) as { pid: number | null; message: string }), at: Date.now() });
     for (const w of [...waiters]) w();
   });
   const gone = new Promise<void>((r) => proc.on('exit', () => r()));
-  const exited = gone.then(() => { throw new Error('the notify listener exited before binding'); });
+  const exited = gone.then(() => {
+    throw new Error('the notify listener exited before binding');
+  });
   await Promise.race([ready, exited]);
   return {
     address,
@@ -47,7 +55,9 @@ export async function listen(address: string): Promise<Listener> {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no datagram as wanted within ${ms} ms; got:\n${got.map((d) => d.message).join('\n---\n')}`));
+          reject(
+            new Error(`no datagram as wanted within ${ms} ms; got:\n${got.map((d) => d.message).join('\n---\n')}`),
+          );
         }, ms);
         waiters.add(check);
         check();

@@ -20,7 +20,12 @@ function loopWith(sink: (f: Frame) => Promise<boolean>, scrolling: boolean) {
   const r = rig([a]);
   r.set(a, { text: scrolling ? 'A text far too long to fit, so it scrolls across the whole area' : 'Hi', setAt: T0 });
   const loop = new FrameLoop(r.compositor, sink, () => now, { fps: 10 });
-  return { loop, advance: (ms: number) => { now += ms; } };
+  return {
+    loop,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 test('a loop with nothing due is alive however long it sleeps; a stopped one is not', async () => {
@@ -47,7 +52,13 @@ test('a frame due and not drawn for longer than the limit is a stall', () => {
 
 test('an output holding a frame for longer than the limit is a stall', async () => {
   let release!: (ok: boolean) => void;
-  const { loop, advance } = loopWith(() => new Promise<boolean>((r) => { release = r; }), false);
+  const { loop, advance } = loopWith(
+    () =>
+      new Promise<boolean>((r) => {
+        release = r;
+      }),
+    false,
+  );
   loop.start();
   advance(2000);
   assert.equal(loop.stalled(1000), 'the output has held a frame for 2000 ms');
@@ -57,28 +68,51 @@ test('an output holding a frame for longer than the limit is a stall', async () 
   loop.stop();
 });
 
-test('the HTTP probe is answered by the server (417) ' + 'without a request log line; a closed port is a problem', async () => {
-  const sd = serviceDir(baseConfig());
-  const logDir = join(sd.dir, 'logs');
-  const svc = await start(sd, { logDir });
-  try {
-    assert.equal(await probeHttp(svc.port, 5000), undefined);
-    assert.equal(await appStatus(svc.port, 5000), 200);
-    const units = svc.runtime.units as ReadonlyMap<string, Unit>;
-    assert.deepEqual(await livenessProblems({ units: () => units, ports: () => ({ http: svc.port }) }, { maxLagMs: 10_000, httpTimeoutMs: 5000 }), []);
-  } finally {
-    await svc.close();
-  }
-  const lines = readdirSync(logDir).flatMap((f) => readFileSync(join(logDir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { msg: string; url?: string }));
-  const requests = lines.filter((l) => l.msg === 'request');
-  assert.deepEqual(requests.map((l) => l.url), ['/status'], 'only the ordinary request is logged, not the probe');
-  sd.cleanup();
+test(
+  'the HTTP probe is answered by the server (417) ' + 'without a request log line; a closed port is a problem',
+  async () => {
+    const sd = serviceDir(baseConfig());
+    const logDir = join(sd.dir, 'logs');
+    const svc = await start(sd, { logDir });
+    try {
+      assert.equal(await probeHttp(svc.port, 5000), undefined);
+      assert.equal(await appStatus(svc.port, 5000), 200);
+      const units = svc.runtime.units as ReadonlyMap<string, Unit>;
+      assert.deepEqual(
+        await livenessProblems(
+          { units: () => units, ports: () => ({ http: svc.port }) },
+          { maxLagMs: 10_000, httpTimeoutMs: 5000 },
+        ),
+        [],
+      );
+    } finally {
+      await svc.close();
+    }
+    const lines = readdirSync(logDir).flatMap((f) =>
+      readFileSync(join(logDir, f), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { msg: string; url?: string }),
+    );
+    const requests = lines.filter((l) => l.msg === 'request');
+    assert.deepEqual(
+      requests.map((l) => l.url),
+      ['/status'],
+      'only the ordinary request is logged, not the probe',
+    );
+    sd.cleanup();
 
-  // A port nobody listens on any more.
-  const srv = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => srv.once('listening', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  assert.deepEqual(await livenessProblems({ units: () => new Map(), ports: () => ({ http: port }) }, { maxLagMs: 1000, httpTimeoutMs: 5000 }),
-    [`HTTP on port ${port}: ECONNREFUSED`]);
-});
+    // A port nobody listens on any more.
+    const srv = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => srv.once('listening', r));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise((r) => srv.close(r));
+    assert.deepEqual(
+      await livenessProblems(
+        { units: () => new Map(), ports: () => ({ http: port }) },
+        { maxLagMs: 1000, httpTimeoutMs: 5000 },
+      ),
+      [`HTTP on port ${port}: ECONNREFUSED`],
+    );
+  },
+);

@@ -11,7 +11,11 @@ import { skipReason } from '../helpers/skip.js';
 
 const UNIT = join(REPO, 'systemd', 'mlds.service');
 const analyze = (...args: string[]) => spawnSync('systemd-analyze', args, { encoding: 'utf8', cwd: REPO });
-const missing = skipReason(analyze('--version').error ? 'systemd-analyze is not installed (Debian package systemd; make test-deps installs it)' : undefined);
+const missing = skipReason(
+  analyze('--version').error
+    ? 'systemd-analyze is not installed (Debian package systemd; make test-deps installs it)'
+    : undefined,
+);
 
 /** The unit's [Service] settings, each name with every value it is given (in order). */
 function settings(): Map<string, string[]> {
@@ -21,7 +25,10 @@ function settings(): Map<string, string[]> {
     const line = raw.trim();
     if (!line || line.startsWith('#')) continue;
     const s = /^\[(.+)\]$/.exec(line);
-    if (s) { section = s[1]; continue; }
+    if (s) {
+      section = s[1];
+      continue;
+    }
     const eq = line.indexOf('=');
     const key = `${section}.${line.slice(0, eq)}`;
     out.set(key, [...(out.get(key) ?? []), line.slice(eq + 1)]);
@@ -35,15 +42,23 @@ test('systemd-analyze verify finds nothing to say about the unit', { skip: missi
   assert.equal(r.stderr.trim(), '', 'no warnings either');
 });
 
-test('systemd-analyze security scores the unit better than 5.0, and docs/device.md gives that score', { skip: missing }, () => {
-  const r = analyze('security', '--offline=true', '--no-pager', UNIT);
-  const m = /Overall exposure level for mlds\.service: (\d+\.\d)/.exec(r.stdout);
-  assert.ok(m, r.stdout + r.stderr);
-  const score = Number(m[1]);
-  assert.ok(score < 5.0, `exposure ${score}`);
-  const doc = readFileSync(join(REPO, 'docs', 'device.md'), 'utf8');
-  assert.match(doc, new RegExp(`exposure level[^\\n]*\\*\\*${m[1].replace('.', '\\.')}\\*\\*`), `docs/device.md states the score ${m[1]}`);
-});
+test(
+  'systemd-analyze security scores the unit better than 5.0, and docs/device.md gives that score',
+  { skip: missing },
+  () => {
+    const r = analyze('security', '--offline=true', '--no-pager', UNIT);
+    const m = /Overall exposure level for mlds\.service: (\d+\.\d)/.exec(r.stdout);
+    assert.ok(m, r.stdout + r.stderr);
+    const score = Number(m[1]);
+    assert.ok(score < 5.0, `exposure ${score}`);
+    const doc = readFileSync(join(REPO, 'docs', 'device.md'), 'utf8');
+    assert.match(
+      doc,
+      new RegExp(`exposure level[^\\n]*\\*\\*${m[1].replace('.', '\\.')}\\*\\*`),
+      `docs/device.md states the score ${m[1]}`,
+    );
+  },
+);
 
 test('the settings the device depends on', () => {
   const s = settings();
@@ -61,6 +76,10 @@ test('the settings the device depends on', () => {
   // dist/launch.cjs keeps V8's code cache in $CACHE_DIRECTORY.
   assert.equal(one('CacheDirectory'), 'mlds');
   for (const p of ['/etc/mlds', '-/etc/systemd/network']) assert.ok(one('ReadWritePaths')!.split(' ').includes(p), p);
-  for (const f of ['AF_PACKET', 'AF_NETLINK', 'AF_UNIX', 'AF_INET', 'AF_INET6']) assert.ok(one('RestrictAddressFamilies')!.split(' ').includes(f), f);
-  assert.match(one('ExecStart')!, /^\/usr\/bin\/node \/opt\/mlds\/dist\/launch\.cjs start --config \/etc\/mlds\/config\.json --state-dir \/var\/lib\/mlds --log-dir \/var\/log\/mlds$/);
+  for (const f of ['AF_PACKET', 'AF_NETLINK', 'AF_UNIX', 'AF_INET', 'AF_INET6'])
+    assert.ok(one('RestrictAddressFamilies')!.split(' ').includes(f), f);
+  assert.match(
+    one('ExecStart')!,
+    /^\/usr\/bin\/node \/opt\/mlds\/dist\/launch\.cjs start --config \/etc\/mlds\/config\.json --state-dir \/var\/lib\/mlds --log-dir \/var\/log\/mlds$/,
+  );
 });

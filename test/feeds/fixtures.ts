@@ -21,7 +21,13 @@ export const rt = GtfsRealtimeBindings.transit_realtime;
 
 /** CSV text from rows (RFC 4180 quoting where needed). */
 export function csv(rows: Array<Array<string | number>>): string {
-  return rows.map((r) => r.map((v) => (/[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))).join(',')).join('\r\n') + '\r\n';
+  return (
+    rows
+      .map((r) =>
+        r.map((v) => (/[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))).join(','),
+      )
+      .join('\r\n') + '\r\n'
+  );
 }
 
 /** A GTFS zip of these tables (file name -> rows, the first the header). */
@@ -38,8 +44,14 @@ export async function gtfsZip(file: string, tables: Record<string, Array<Array<s
 /** GTFS-realtime seconds of an instant. */
 export const sec = (ms: number) => Math.floor(ms / 1000);
 
-export function feedMessage(entities: GtfsRealtimeBindings.transit_realtime.IFeedEntity[], timestampMs: number): Buffer {
-  const msg = rt.FeedMessage.create({ header: { gtfsRealtimeVersion: '2.0', incrementality: 0, timestamp: sec(timestampMs) }, entity: entities });
+export function feedMessage(
+  entities: GtfsRealtimeBindings.transit_realtime.IFeedEntity[],
+  timestampMs: number,
+): Buffer {
+  const msg = rt.FeedMessage.create({
+    header: { gtfsRealtimeVersion: '2.0', incrementality: 0, timestamp: sec(timestampMs) },
+    entity: entities,
+  });
   return Buffer.from(rt.FeedMessage.encode(msg).finish());
 }
 
@@ -57,20 +69,36 @@ export async function feedServer(): Promise<FeedServer> {
   let port = 0;
   const s: FeedServer = {
     url: (p) => `http://127.0.0.1:${port}${p}`,
-    bodies: new Map(), got: [], etags: true,
-    close: () => { server.closeAllConnections(); server.close(); },
+    bodies: new Map(),
+    got: [],
+    etags: true,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
   };
   const server = createServer((req, res) => {
     const p = (req.url ?? '/').split('?')[0];
     s.got.push({ path: p, ifNoneMatch: req.headers['if-none-match'], headers: req.headers });
     const b = s.bodies.get(p);
-    if (b === undefined) { res.statusCode = 404; res.end(); return; }
-    if (typeof b === 'function') { b(req, res); return; }
+    if (b === undefined) {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    if (typeof b === 'function') {
+      b(req, res);
+      return;
+    }
     const body = Buffer.from(b);
     const tag = `"${body.length}-${hash(body)}"`;
     if (s.etags) {
       res.setHeader('etag', tag);
-      if (req.headers['if-none-match'] === tag) { res.statusCode = 304; res.end(); return; }
+      if (req.headers['if-none-match'] === tag) {
+        res.statusCode = 304;
+        res.end();
+        return;
+      }
     }
     res.end(body);
   });
@@ -103,8 +131,12 @@ export interface FeedsRig {
  * `log` takes what the feeds log (silent by default).
  */
 export async function feedsRig(
-  raw: Record<string, unknown>, clock: Clock, files: Record<string, Buffer> = {}, apply?: (q: string) => Promise<unknown>,
-  components: Record<string, unknown> = {}, log: RuntimeContext['log'] = pino({ level: 'silent' }),
+  raw: Record<string, unknown>,
+  clock: Clock,
+  files: Record<string, Buffer> = {},
+  apply?: (q: string) => Promise<unknown>,
+  components: Record<string, unknown> = {},
+  log: RuntimeContext['log'] = pino({ level: 'silent' }),
 ): Promise<FeedsRig> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-feeds-'));
   for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(dir, name), bytes);
@@ -119,25 +151,56 @@ export async function feedsRig(
     units: () => new Map(),
     unitFor: () => undefined,
     component: (key: { name: string }) => components[key.name],
-    apply: async (q: string) => { applied.push(q); return apply ? apply(q) : { displayId: '', layout: '', ignored: [] }; },
+    apply: async (q: string) => {
+      applied.push(q);
+      return apply ? apply(q) : { displayId: '', layout: '', ignored: [] };
+    },
   } as unknown as RuntimeContext;
   const feeds = new FeedsComponent();
   await feeds.start(ctx);
-  return { dir, feeds, config, applied, stop: async () => { await feeds.stop(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    dir,
+    feeds,
+    config,
+    applied,
+    stop: async () => {
+      await feeds.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A configuration with one display whose layout `board` holds a departures area of `feed` for `stops`. */
-/** A 192x32 stop display whose layout `board` holds a departures area `deps` (with the fields in `board`) over a text area `alert`. */
-export function boardConfig(feeds: Record<string, unknown>, stops: string[], extra: Record<string, unknown> = {}, board: Record<string, unknown> = {}): Record<string, unknown> {
+/**
+ * A 192x32 stop display whose layout `board` holds a departures area `deps` (with the fields in `board`) over a text
+ * area `alert`.
+ */
+export function boardConfig(
+  feeds: Record<string, unknown>,
+  stops: string[],
+  extra: Record<string, unknown> = {},
+  board: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     displays: {
       stop1: {
-        displayWidth: 192, displayHeight: 32, output: { driver: 'virtual' },
+        displayWidth: 192,
+        displayHeight: 32,
+        output: { driver: 'virtual' },
         layout: {
           board: {
             deps: {
-              type: 'departures', coordinates: '0 0 191 23', feed: Object.keys(feeds)[0], stops, rows: '3',
-              columns: [{ field: 'route', width: '30' }, { field: 'destination', width: '112' }, { field: 'countdown', width: '50', align: 'right' }], ...board,
+              type: 'departures',
+              coordinates: '0 0 191 23',
+              feed: Object.keys(feeds)[0],
+              stops,
+              rows: '3',
+              columns: [
+                { field: 'route', width: '30' },
+                { field: 'destination', width: '112' },
+                { field: 'countdown', width: '50', align: 'right' },
+              ],
+              ...board,
             },
             alert: { type: 'text', coordinates: '0 24 191 31', fontSize: '8' },
           },

@@ -41,65 +41,81 @@ function keepAsking(svc: CliChild, p: () => string, everyMs: number, limitMs: nu
   return r;
 }
 
-test('a GTFS zip bomb (1.3 MB inflating to 1.2 GB) fetched by a running service: a fault on /status naming the feed and the limit, RSS under 400 MB, /mlds and /status answered throughout, no refetch loop', { timeout: 900_000 }, async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-bomb-'));
-  const srv = await feedServer();
-  let svc: CliChild | undefined;
-  try {
-    const bomb = readFileSync(await writeGtfsBomb(path.join(dir, 'bomb.zip')));
-    srv.bodies.set('/gtfs.zip', bomb);
-    srv.bodies.set('/tu', feedMessage([], Date.now()));
-    const c = baseConfig();
-    c.feeds = { city: { type: 'gtfs-rt', url: srv.url('/tu'), static: srv.url('/gtfs.zip'), interval: '5' } };
-    c.displays.main.layout.board = {
-      deps: {
-        type: 'departures', coordinates: '0 0 199 99', feed: 'city', stops: ['S1'], rows: '3',
-        columns: [{ field: 'destination', width: '200' }],
-      },
-    };
-    const sd = serviceDir(c);
-    svc = await startCli(sd);
-    const pid = svc.child.pid!;
-    let n = 0;
-    const mlds = keepAsking(svc, () => `/mlds?id=main&layout=l2&other=${n++}`, 200, 10_000);
-    const status = keepAsking(svc, () => '/status', 200, 10_000);
-    let rssMb = 0;
-    let problems: Obj[] = [];
-    let schedule: Obj = {};
+test(
+  'a GTFS zip bomb (1.3 MB inflating to 1.2 GB) fetched by a running service: a fault on /status naming the feed ' +
+    'and the limit, RSS under 400 MB, /mlds and /status answered throughout, no refetch loop',
+  { timeout: 900_000 },
+  async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gtfs-bomb-'));
+    const srv = await feedServer();
+    let svc: CliChild | undefined;
     try {
-      await until(async () => {
-        rssMb = Math.max(rssMb, kb('VmRSS', pid) / 1024);
-        // Before it was bounded, the service grew by hundreds of MB a minute: no need to wait for it all.
-        if (rssMb > MEMORY_MAX_MB) return true;
-        const s = await (await fetch(`${svc!.url}/status`)).json() as Obj;
-        problems = s.problems as Obj[];
-        schedule = s.components.feeds.feeds.city.schedule;
-        // The service must also be seen answering on both sides of the fault, however soon it comes.
-        return schedule.state === 'fault' && mlds.asked > 5 && status.asked > 5;
-      }, 300_000, () => `the schedule's fault (RSS ${rssMb.toFixed(0)} MB, schedule ${JSON.stringify(schedule)})`, 250);
+      const bomb = readFileSync(await writeGtfsBomb(path.join(dir, 'bomb.zip')));
+      srv.bodies.set('/gtfs.zip', bomb);
+      srv.bodies.set('/tu', feedMessage([], Date.now()));
+      const c = baseConfig();
+      c.feeds = { city: { type: 'gtfs-rt', url: srv.url('/tu'), static: srv.url('/gtfs.zip'), interval: '5' } };
+      c.displays.main.layout.board = {
+        deps: {
+          type: 'departures',
+          coordinates: '0 0 199 99',
+          feed: 'city',
+          stops: ['S1'],
+          rows: '3',
+          columns: [{ field: 'destination', width: '200' }],
+        },
+      };
+      const sd = serviceDir(c);
+      svc = await startCli(sd);
+      const pid = svc.child.pid!;
+      let n = 0;
+      const mlds = keepAsking(svc, () => `/mlds?id=main&layout=l2&other=${n++}`, 200, 10_000);
+      const status = keepAsking(svc, () => '/status', 200, 10_000);
+      let rssMb = 0;
+      let problems: Obj[] = [];
+      let schedule: Obj = {};
+      try {
+        await until(
+          async () => {
+            rssMb = Math.max(rssMb, kb('VmRSS', pid) / 1024);
+            // Before it was bounded, the service grew by hundreds of MB a minute: no need to wait for it all.
+            if (rssMb > MEMORY_MAX_MB) return true;
+            const s = (await (await fetch(`${svc!.url}/status`)).json()) as Obj;
+            problems = s.problems as Obj[];
+            schedule = s.components.feeds.feeds.city.schedule;
+            // The service must also be seen answering on both sides of the fault, however soon it comes.
+            return schedule.state === 'fault' && mlds.asked > 5 && status.asked > 5;
+          },
+          300_000,
+          () => `the schedule's fault (RSS ${rssMb.toFixed(0)} MB, schedule ${JSON.stringify(schedule)})`,
+          250,
+        );
+      } finally {
+        mlds.stop = true;
+        status.stop = true;
+        await Promise.all([mlds.done, status.done]);
+      }
+      const peakMb = kb('VmHWM', pid) / 1024;
+      console.log(
+        `GTFS bomb: fault after ${mlds.asked} /mlds; peak RSS ${peakMb.toFixed(0)} MB;` +
+          ` slowest /mlds ${mlds.worstMs.toFixed(0)} ms, /status ${status.worstMs.toFixed(0)} ms`,
+      );
+      assert.ok(peakMb < MEMORY_MAX_MB, `the service's peak RSS was ${peakMb.toFixed(0)} MB`);
+      const problem = problems.find((p) => p.source === 'feeds')?.message as string;
+      assert.match(problem, /^feed "city" schedule: /, 'the problem names the feed');
+      const limit = new RegExp(`trip_id of ${BOMB_ID_CHARS} characters .*\\(at most 255\\)`);
+      assert.match(problem, limit, 'and the limit passed');
+      assert.deepEqual([...mlds.failed, ...status.failed], [], 'every request answered 200 within 10 s');
+      assert.ok(mlds.asked > 5 && status.asked > 5);
+      // Not fetched again at once: the next try is an hour away, and the board goes on without a schedule.
+      assert.equal(srv.got.filter((g) => g.path === '/gtfs.zip').length, 1);
+      assert.ok(Date.parse(schedule.nextLoadAt) - Date.now() > 55 * 60_000, `the next load at ${schedule.nextLoadAt}`);
+      const s = (await (await fetch(`${svc.url}/status`)).json()) as Obj;
+      assert.equal(s.components.feeds.feeds.city.state, 'ok', 'the realtime feed runs on');
     } finally {
-      mlds.stop = true;
-      status.stop = true;
-      await Promise.all([mlds.done, status.done]);
+      await svc?.kill();
+      srv.close();
+      rmSync(dir, { recursive: true, force: true });
     }
-    const peakMb = kb('VmHWM', pid) / 1024;
-    console.log(`GTFS bomb: fault after ${mlds.asked} /mlds; peak RSS ${peakMb.toFixed(0)} MB;`
-      + ` slowest /mlds ${mlds.worstMs.toFixed(0)} ms, /status ${status.worstMs.toFixed(0)} ms`);
-    assert.ok(peakMb < MEMORY_MAX_MB, `the service's peak RSS was ${peakMb.toFixed(0)} MB`);
-    const problem = problems.find((p) => p.source === 'feeds')?.message as string;
-    assert.match(problem, /^feed "city" schedule: /, 'the problem names the feed');
-    const limit = new RegExp(`trip_id of ${BOMB_ID_CHARS} characters .*\\(at most 255\\)`);
-    assert.match(problem, limit, 'and the limit passed');
-    assert.deepEqual([...mlds.failed, ...status.failed], [], 'every request answered 200 within 10 s');
-    assert.ok(mlds.asked > 5 && status.asked > 5);
-    // Not fetched again at once: the next try is an hour away, and the board goes on without a schedule.
-    assert.equal(srv.got.filter((g) => g.path === '/gtfs.zip').length, 1);
-    assert.ok(Date.parse(schedule.nextLoadAt) - Date.now() > 55 * 60_000, `the next load at ${schedule.nextLoadAt}`);
-    const s = await (await fetch(`${svc.url}/status`)).json() as Obj;
-    assert.equal(s.components.feeds.feeds.city.state, 'ok', 'the realtime feed runs on');
-  } finally {
-    await svc?.kill();
-    srv.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);

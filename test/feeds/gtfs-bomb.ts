@@ -15,7 +15,10 @@ export async function writeGtfsBomb(file: string, stop = 'S1'): Promise<string> 
   let n = 0;
   const rows = new Readable({
     read() {
-      if (n >= BOMB_ROWS) { this.push(null); return; }
+      if (n >= BOMB_ROWS) {
+        this.push(null);
+        return;
+      }
       const lines = n === 0 ? ['trip_id,arrival_time,departure_time,stop_id,stop_sequence'] : [];
       for (const end = n + 100; n < end; n++) {
         lines.push(`B${String(n).padStart(6, '0')}-${pad},08:00:00,08:00:00,${stop},1`);

@@ -6,11 +6,18 @@ const file = process.argv[2];
 global.gc?.();
 const base = process.memoryUsage().rss;
 let peak = base;
-const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+const sample = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 20);
 const started = performance.now();
 const schedule = await loadGtfs(file, new Set(['S1']));
 peak = Math.max(peak, process.memoryUsage().rss);
 clearInterval(sample);
-process.stdout.write(JSON.stringify({
-  trips: [...schedule.trips.keys()].sort(), stopTimes: schedule.size, growthMB: (peak - base) / 2 ** 20, seconds: (performance.now() - started) / 1000,
-}));
+process.stdout.write(
+  JSON.stringify({
+    trips: [...schedule.trips.keys()].sort(),
+    stopTimes: schedule.size,
+    growthMB: (peak - base) / 2 ** 20,
+    seconds: (performance.now() - started) / 1000,
+  }),
+);

@@ -11,7 +11,10 @@ type Bytes = Uint8Array;
 
 function varint(n: number): number[] {
   const out: number[] = [];
-  while (n > 127) { out.push((n % 128) | 128); n = Math.floor(n / 128); }
+  while (n > 127) {
+    out.push((n % 128) | 128);
+    n = Math.floor(n / 128);
+  }
   out.push(n);
   return out;
 }
@@ -29,7 +32,11 @@ function nyctHeader(now: number, routes: string[]): Buffer {
 }
 
 export interface NyctStop {
-  stop: string; arrival?: number; departure?: number; track?: string; skipped?: boolean;
+  stop: string;
+  arrival?: number;
+  departure?: number;
+  track?: string;
+  skipped?: boolean;
   /** stop_time_properties.pickup_type NONE: passengers only get off. */
   noPickup?: boolean;
 }
@@ -46,25 +53,53 @@ export interface NyctTrip {
 }
 
 function tripUpdate(t: NyctTrip): Buffer {
-  const td = Buffer.from(rt.TripDescriptor.encode({ tripId: t.tripId, routeId: t.route, startDate: t.startDate, scheduleRelationship: t.relationship ?? 0 }).finish());
+  const td = Buffer.from(
+    rt.TripDescriptor.encode({
+      tripId: t.tripId,
+      routeId: t.route,
+      startDate: t.startDate,
+      scheduleRelationship: t.relationship ?? 0,
+    }).finish(),
+  );
   // NyctTripDescriptor: train_id, is_assigned, direction (1 north, 3 south).
-  const ext = ld(1001, Buffer.concat([ld(1, `0${t.route} ${t.tripId.slice(0, 4)}+ 242/SFT`), vf(2, 1), vf(3, t.tripId.includes('..S') ? 3 : 1)]));
+  const ext = ld(
+    1001,
+    Buffer.concat([
+      ld(1, `0${t.route} ${t.tripId.slice(0, 4)}+ 242/SFT`),
+      vf(2, 1),
+      vf(3, t.tripId.includes('..S') ? 3 : 1),
+    ]),
+  );
   const stus = t.stops.map((s) => {
-    const stu = Buffer.from(rt.TripUpdate.StopTimeUpdate.encode({
-      stopId: s.stop,
-      ...(s.arrival !== undefined ? { arrival: { time: sec(s.arrival) } } : {}),
-      ...(s.departure !== undefined ? { departure: { time: sec(s.departure) } } : {}),
-      ...(s.skipped ? { scheduleRelationship: rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.SKIPPED } : {}),
-      ...(s.noPickup ? { stopTimeProperties: { pickupType: rt.TripUpdate.StopTimeUpdate.StopTimeProperties.DropOffPickupType.NONE } } : {}),
-    }).finish());
-    return ld(2, Buffer.concat([stu, s.track ? ld(1001, Buffer.concat([ld(1, s.track), ld(2, s.track)])) : Buffer.alloc(0)]));
+    const stu = Buffer.from(
+      rt.TripUpdate.StopTimeUpdate.encode({
+        stopId: s.stop,
+        ...(s.arrival !== undefined ? { arrival: { time: sec(s.arrival) } } : {}),
+        ...(s.departure !== undefined ? { departure: { time: sec(s.departure) } } : {}),
+        ...(s.skipped ? { scheduleRelationship: rt.TripUpdate.StopTimeUpdate.ScheduleRelationship.SKIPPED } : {}),
+        ...(s.noPickup
+          ? {
+              stopTimeProperties: {
+                pickupType: rt.TripUpdate.StopTimeUpdate.StopTimeProperties.DropOffPickupType.NONE,
+              },
+            }
+          : {}),
+      }).finish(),
+    );
+    return ld(
+      2,
+      Buffer.concat([stu, s.track ? ld(1001, Buffer.concat([ld(1, s.track), ld(2, s.track)])) : Buffer.alloc(0)]),
+    );
   });
   return Buffer.concat([ld(1, Buffer.concat([td, ext])), ...stus]);
 }
 
 /** A FeedMessage as NYCT sends it: header and entities with their extensions. */
 export function nyctFeed(now: number, trips: NyctTrip[]): Buffer {
-  const header = Buffer.concat([Buffer.from(rt.FeedHeader.encode({ gtfsRealtimeVersion: '1.0', incrementality: 0, timestamp: sec(now) }).finish()), nyctHeader(now, [...new Set(trips.map((t) => t.route))])]);
+  const header = Buffer.concat([
+    Buffer.from(rt.FeedHeader.encode({ gtfsRealtimeVersion: '1.0', incrementality: 0, timestamp: sec(now) }).finish()),
+    nyctHeader(now, [...new Set(trips.map((t) => t.route))]),
+  ]);
   const entities = trips.map((t) => ld(2, t.raw ?? Buffer.concat([ld(1, t.id), ld(3, tripUpdate(t))])));
   return Buffer.concat([ld(1, header), ...entities]);
 }
@@ -73,7 +108,10 @@ export function nyctFeed(now: number, trips: NyctTrip[]): Buffer {
 export const NY0 = Date.UTC(2026, 11, 4, 16, 40, 0);
 /** Where the GTFS times of Friday's service day count from (noon minus 12 h, New York). */
 export const NY_BASE = Date.UTC(2026, 11, 4, 5, 0, 0);
-export const nyAt = (hhmm: string) => { const [h, m] = hhmm.split(':').map(Number); return NY_BASE + (h * 60 + m) * 60_000; };
+export const nyAt = (hhmm: string) => {
+  const [h, m] = hhmm.split(':').map(Number);
+  return NY_BASE + (h * 60 + m) * 60_000;
+};
 
 type Row = Array<string | number>;
 /**
@@ -89,25 +127,58 @@ export function nycSchedule(): Record<string, Row[]> {
     trips.push(['1', id, 'Weekday', 'South Ferry', 1, '1..S03R']);
     calls.forEach(([stop, t], i) => times.push([id, stop, t, t, i + 1]));
   };
-  trip('068700', [['101S', '11:27:00'], ['127S', '11:55:30'], ['142S', '12:10:00']]);
-  trip('070200', [['101S', '11:42:00'], ['127S', '12:10:30'], ['142S', '12:25:00']]);
-  trip('148900', [['101S', '24:49:00'], ['127S', '25:17:30'], ['142S', '25:32:00']]);
+  trip('068700', [
+    ['101S', '11:27:00'],
+    ['127S', '11:55:30'],
+    ['142S', '12:10:00'],
+  ]);
+  trip('070200', [
+    ['101S', '11:42:00'],
+    ['127S', '12:10:30'],
+    ['142S', '12:25:00'],
+  ]);
+  trip('148900', [
+    ['101S', '24:49:00'],
+    ['127S', '25:17:30'],
+    ['142S', '25:32:00'],
+  ]);
   return {
-    'agency.txt': [['agency_id', 'agency_name', 'agency_url', 'agency_timezone', 'agency_lang'], ['MTA NYCT', 'MTA New York City Transit', 'http://www.mta.info', 'America/New_York', 'en']],
+    'agency.txt': [
+      ['agency_id', 'agency_name', 'agency_url', 'agency_timezone', 'agency_lang'],
+      ['MTA NYCT', 'MTA New York City Transit', 'http://www.mta.info', 'America/New_York', 'en'],
+    ],
     'stops.txt': [
       ['stop_id', 'stop_name', 'stop_lat', 'stop_lon', 'location_type', 'parent_station'],
-      ['101', 'Van Cortlandt Park-242 St', 40.889248, -73.898583, 1, ''], ['101N', 'Van Cortlandt Park-242 St', 40.889248, -73.898583, '', '101'],
+      ['101', 'Van Cortlandt Park-242 St', 40.889248, -73.898583, 1, ''],
+      ['101N', 'Van Cortlandt Park-242 St', 40.889248, -73.898583, '', '101'],
       ['101S', 'Van Cortlandt Park-242 St', 40.889248, -73.898583, '', '101'],
-      ['127', 'Times Sq-42 St', 40.75529, -73.987495, 1, ''], ['127N', 'Times Sq-42 St', 40.75529, -73.987495, '', '127'],
+      ['127', 'Times Sq-42 St', 40.75529, -73.987495, 1, ''],
+      ['127N', 'Times Sq-42 St', 40.75529, -73.987495, '', '127'],
       ['127S', 'Times Sq-42 St', 40.75529, -73.987495, '', '127'],
-      ['137', '28 St', 40.747215, -73.993365, 1, ''], ['137S', '28 St', 40.747215, -73.993365, '', '137'],
-      ['142', 'South Ferry', 40.702068, -74.013664, 1, ''], ['142S', 'South Ferry', 40.702068, -74.013664, '', '142'],
+      ['137', '28 St', 40.747215, -73.993365, 1, ''],
+      ['137S', '28 St', 40.747215, -73.993365, '', '137'],
+      ['142', 'South Ferry', 40.702068, -74.013664, 1, ''],
+      ['142S', 'South Ferry', 40.702068, -74.013664, '', '142'],
     ],
-    'routes.txt': [['agency_id', 'route_id', 'route_short_name', 'route_long_name', 'route_type', 'route_color'], ['MTA NYCT', '1', '1', 'Broadway - 7 Avenue Local', 1, 'EE352E']],
+    'routes.txt': [
+      ['agency_id', 'route_id', 'route_short_name', 'route_long_name', 'route_type', 'route_color'],
+      ['MTA NYCT', '1', '1', 'Broadway - 7 Avenue Local', 1, 'EE352E'],
+    ],
     'trips.txt': trips,
     'stop_times.txt': times,
     'calendar.txt': [
-      ['service_id', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'start_date', 'end_date'],
+      [
+        'service_id',
+        'monday',
+        'tuesday',
+        'wednesday',
+        'thursday',
+        'friday',
+        'saturday',
+        'sunday',
+        'start_date',
+        'end_date',
+      ],
       ['Weekday', 1, 1, 1, 1, 1, 0, 0, '20261101', '20270430'],
     ],
   };

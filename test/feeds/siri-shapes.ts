@@ -188,29 +188,53 @@ export const SOAP_FAULT = `<?xml version="1.0" encoding="UTF-8"?>
 /** PRIM's SIRI-Lite stop-monitoring JSON: values as {"value": ...}, names as lists of them. */
 export function primJson(now: number): string {
   const visit = (id: string, line: string, dest: string, inMin: number, platform: string) => ({
-    RecordedAtTime: iso(now), ItemIdentifier: `SNCF_ACCES_CLOUD:Item::${id}`,
+    RecordedAtTime: iso(now),
+    ItemIdentifier: `SNCF_ACCES_CLOUD:Item::${id}`,
     MonitoringRef: { value: 'STIF:StopPoint:Q:473921:' },
     MonitoredVehicleJourney: {
-      LineRef: { value: `STIF:Line::${line}:` }, OperatorRef: { value: 'SNCF_ACCES_CLOUD:Operator::SNCF:' },
-      FramedVehicleJourneyRef: { DataFrameRef: { value: 'any' }, DatedVehicleJourneyRef: `SNCF_ACCES_CLOUD:VehicleJourney::${id}:LOC` },
-      DirectionName: [{ value: dest }], DestinationRef: { value: 'STIF:StopPoint:Q:411352:' }, DestinationName: [{ value: dest }],
-      JourneyNote: [], VehicleJourneyName: [],
+      LineRef: { value: `STIF:Line::${line}:` },
+      OperatorRef: { value: 'SNCF_ACCES_CLOUD:Operator::SNCF:' },
+      FramedVehicleJourneyRef: {
+        DataFrameRef: { value: 'any' },
+        DatedVehicleJourneyRef: `SNCF_ACCES_CLOUD:VehicleJourney::${id}:LOC`,
+      },
+      DirectionName: [{ value: dest }],
+      DestinationRef: { value: 'STIF:StopPoint:Q:411352:' },
+      DestinationName: [{ value: dest }],
+      JourneyNote: [],
+      VehicleJourneyName: [],
       MonitoredCall: {
-        StopPointName: [{ value: 'Châtelet les Halles' }], VehicleAtStop: false, DestinationDisplay: [{ value: dest }],
-        ExpectedArrivalTime: iso(now + (inMin - 1) * MIN), ExpectedDepartureTime: iso(now + inMin * MIN),
-        AimedDepartureTime: iso(now + inMin * MIN), DepartureStatus: 'onTime', ArrivalPlatformName: { value: platform },
+        StopPointName: [{ value: 'Châtelet les Halles' }],
+        VehicleAtStop: false,
+        DestinationDisplay: [{ value: dest }],
+        ExpectedArrivalTime: iso(now + (inMin - 1) * MIN),
+        ExpectedDepartureTime: iso(now + inMin * MIN),
+        AimedDepartureTime: iso(now + inMin * MIN),
+        DepartureStatus: 'onTime',
+        ArrivalPlatformName: { value: platform },
         DepartureStopAssignment: { ExpectedQuayRef: { value: 'STIF:StopPoint:Q:473921:' } },
       },
     },
   });
   return JSON.stringify({
-    Siri: { ServiceDelivery: {
-      ResponseTimestamp: iso(now), ProducerRef: 'IVTR_HET', ResponseMessageIdentifier: 'IVTR_HET:ResponseMessage:1:LOC:',
-      StopMonitoringDelivery: [{
-        ResponseTimestamp: iso(now), Version: '2.0', Status: 'true',
-        MonitoredStopVisit: [visit('PAUL', 'C01742', 'Saint-Germain-en-Laye', 2, '1'), visit('QIKI', 'C01742', 'Boissy-Saint-Léger', 4, '2')],
-      }],
-    } },
+    Siri: {
+      ServiceDelivery: {
+        ResponseTimestamp: iso(now),
+        ProducerRef: 'IVTR_HET',
+        ResponseMessageIdentifier: 'IVTR_HET:ResponseMessage:1:LOC:',
+        StopMonitoringDelivery: [
+          {
+            ResponseTimestamp: iso(now),
+            Version: '2.0',
+            Status: 'true',
+            MonitoredStopVisit: [
+              visit('PAUL', 'C01742', 'Saint-Germain-en-Laye', 2, '1'),
+              visit('QIKI', 'C01742', 'Boissy-Saint-Léger', 4, '2'),
+            ],
+          },
+        ],
+      },
+    },
   });
 }
 
@@ -218,20 +242,37 @@ export function primJson(now: number): string {
 export function json511(now: number): string {
   return `\uFEFF${JSON.stringify({
     ServiceDelivery: {
-      ResponseTimestamp: iso(now), ProducerRef: 'SF', Status: true,
+      ResponseTimestamp: iso(now),
+      ProducerRef: 'SF',
+      Status: true,
       StopMonitoringDelivery: {
-        version: '1.4', ResponseTimestamp: iso(now), Status: true,
-        MonitoredStopVisit: [{
-          RecordedAtTime: iso(now), MonitoringRef: '15553',
-          MonitoredVehicleJourney: {
-            LineRef: '14', DirectionRef: 'IB', FramedVehicleJourneyRef: { DataFrameRef: '2026-11-28', DatedVehicleJourneyRef: '11443123' },
-            PublishedLineName: 'MISSION', OperatorRef: 'SF', DestinationRef: '15551', DestinationName: 'Ferry Plaza', Monitored: true,
-            MonitoredCall: {
-              StopPointRef: '15553', StopPointName: 'Mission St & 16th St', AimedArrivalTime: iso(now + 6 * MIN), ExpectedArrivalTime: iso(now + 7 * MIN),
-              AimedDepartureTime: iso(now + 6 * MIN), ExpectedDepartureTime: null,
+        version: '1.4',
+        ResponseTimestamp: iso(now),
+        Status: true,
+        MonitoredStopVisit: [
+          {
+            RecordedAtTime: iso(now),
+            MonitoringRef: '15553',
+            MonitoredVehicleJourney: {
+              LineRef: '14',
+              DirectionRef: 'IB',
+              FramedVehicleJourneyRef: { DataFrameRef: '2026-11-28', DatedVehicleJourneyRef: '11443123' },
+              PublishedLineName: 'MISSION',
+              OperatorRef: 'SF',
+              DestinationRef: '15551',
+              DestinationName: 'Ferry Plaza',
+              Monitored: true,
+              MonitoredCall: {
+                StopPointRef: '15553',
+                StopPointName: 'Mission St & 16th St',
+                AimedArrivalTime: iso(now + 6 * MIN),
+                ExpectedArrivalTime: iso(now + 7 * MIN),
+                AimedDepartureTime: iso(now + 6 * MIN),
+                ExpectedDepartureTime: null,
+              },
             },
           },
-        }],
+        ],
       },
     },
   })}`;
@@ -258,12 +299,20 @@ export function enturSx(now: number): string {
   <siri:ResponseTimestamp>${oslo(now)}</siri:ResponseTimestamp>
   <siri:SituationExchangeDelivery version="2.0">
    <siri:ResponseTimestamp>${oslo(now)}</siri:ResponseTimestamp>
-   <siri:Situations>${situation('1', 'Signal fault: all trains delayed', '<siri:Networks><siri:AffectedNetwork><siri:AllLines/></siri:AffectedNetwork></siri:Networks>')}${situation('2', 'Train 2121 runs with fewer cars', `
+   <siri:Situations>${situation('1', 'Signal fault: all trains delayed', '<siri:Networks><siri:AffectedNetwork><siri:AllLines/></siri:AffectedNetwork></siri:Networks>')}${situation(
+     '2',
+     'Train 2121 runs with fewer cars',
+     `
      <siri:VehicleJourneys><siri:AffectedVehicleJourney>
       <siri:FramedVehicleJourneyRef><siri:DataFrameRef>2026-11-28</siri:DataFrameRef><siri:DatedVehicleJourneyRef>VYG:ServiceJourney:2121</siri:DatedVehicleJourneyRef></siri:FramedVehicleJourneyRef>
       <siri:Route><siri:StopPoints><siri:AffectedStopPoint><siri:StopPointRef>NSR:Quay:OSLOS-9</siri:StopPointRef></siri:AffectedStopPoint></siri:StopPoints></siri:Route>
-     </siri:AffectedVehicleJourney></siri:VehicleJourneys>`)}${situation('3', 'R10 replaced by bus after Drammen', '<siri:Networks><siri:AffectedNetwork><siri:AffectedLine><siri:LineRef>VYG:Line:R10</siri:LineRef></siri:AffectedLine></siri:AffectedNetwork></siri:Networks>')}${situation('4', 'Lift out of order at Oslo S track 9', '<siri:StopPoints><siri:AffectedStopPoint><siri:StopPointRef>NSR:Quay:OSLOS-9</siri:StopPointRef></siri:AffectedStopPoint></siri:StopPoints>')}${situation('5', 'Train 999 cancelled', `
-     <siri:VehicleJourneys><siri:AffectedVehicleJourney><siri:DatedVehicleJourneyRef>VYG:ServiceJourney:999</siri:DatedVehicleJourneyRef><siri:LineRef>VYG:Line:L1</siri:LineRef></siri:AffectedVehicleJourney></siri:VehicleJourneys>`)}
+     </siri:AffectedVehicleJourney></siri:VehicleJourneys>`,
+   )}${situation('3', 'R10 replaced by bus after Drammen', '<siri:Networks><siri:AffectedNetwork><siri:AffectedLine><siri:LineRef>VYG:Line:R10</siri:LineRef></siri:AffectedLine></siri:AffectedNetwork></siri:Networks>')}${situation('4', 'Lift out of order at Oslo S track 9', '<siri:StopPoints><siri:AffectedStopPoint><siri:StopPointRef>NSR:Quay:OSLOS-9</siri:StopPointRef></siri:AffectedStopPoint></siri:StopPoints>')}${situation(
+     '5',
+     'Train 999 cancelled',
+     `
+     <siri:VehicleJourneys><siri:AffectedVehicleJourney><siri:DatedVehicleJourneyRef>VYG:ServiceJourney:999</siri:DatedVehicleJourneyRef><siri:LineRef>VYG:Line:L1</siri:LineRef></siri:AffectedVehicleJourney></siri:VehicleJourneys>`,
+   )}
    </siri:Situations>
   </siri:SituationExchangeDelivery>
  </siri:ServiceDelivery>

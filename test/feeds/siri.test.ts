@@ -120,51 +120,87 @@ const ET = `<?xml version="1.0" encoding="UTF-8"?>
   </ServiceDelivery>
 </Siri>`;
 
-const q = (feed: string, stop: string, now: number): BoardQuery => ({ feed, stops: [stop], staleAfter: 120, now, limit: 10 });
+const q = (feed: string, stop: string, now: number): BoardQuery => ({
+  feed,
+  stops: [stop],
+  staleAfter: 120,
+  now,
+  limit: 10,
+});
 const rows = (feeds: FeedsComponent, query: BoardQuery) => {
   const b = feeds.board(query);
-  return [b.state, ...b.departures.map((d) => `${d.route}|${d.destination}|${d.platform}|` + `${new Date(d.time).toISOString().slice(11, 19)}|` + `${d.live ? 'live' : 'sched'}${d.cancelled ? '|cancelled' : ''}`)];
+  return [
+    b.state,
+    ...b.departures.map(
+      (d) =>
+        `${d.route}|${d.destination}|${d.platform}|` +
+        `${new Date(d.time).toISOString().slice(11, 19)}|` +
+        `${d.live ? 'live' : 'sched'}${d.cancelled ? '|cancelled' : ''}`,
+    ),
+  ];
 };
 
-test('SIRI StopMonitoring and Estimated Timetable: expected times live, aimed ones marked, cancellations; stale -> aimed times; a DOCTYPE is refused', async () => {
-  const srv = await feedServer();
-  srv.bodies.set('/sm', SM);
-  srv.bodies.set('/et', ET);
-  const clock = new FakeClock(T0);
-  const rig = await feedsRig(boardConfig({
-    sm: { type: 'siri', url: srv.url('/sm'), interval: '30' },
-    et: { type: 'siri', url: srv.url('/et'), interval: '30' },
-  }, ['de:11000:900100003']), clock);
-  const status = (id: string) => (rig.feeds.status().feeds as Obj)[id];
-  try {
-    await until(() => rig.feeds.board(q('sm', 'x', T0)).state === 'live' && rig.feeds.board(q('et', 'x', T0)).state === 'live', 10_000, 'both feeds');
-    assert.deepEqual(rows(rig.feeds, q('sm', 'de:11000:900100003', T0)), [
-      'live',
-      'U2|S+U Pankow & Umgebung|2|10:07:30|live', // XML's own &amp; decoded (no other entity exists)
-      'M10|Warschauer Str.||10:10:00|sched', // LineRef when no PublishedLineName; no ExpectedDepartureTime
-      'U2|Ruhleben||10:12:00|live|cancelled',
-    ]);
-    assert.deepEqual(rows(rig.feeds, q('et', 'ZOO', T0)), [
-      'live',
-      'S5|Spandau|1|10:23:00|live',
-      'S7|Potsdam||10:25:00|sched|cancelled', // the whole journey is cancelled
-      'S3|Erkner||10:31:00|live|cancelled', // this call is
-    ]);
-    // Stale: the aimed (timetabled) times, none live.
-    assert.deepEqual(rows(rig.feeds, q('sm', 'de:11000:900100003', T0 + 121_000)), [
-      'scheduled', 'U2|S+U Pankow & Umgebung|2|10:05:00|sched', 'M10|Warschauer Str.||10:10:00|sched', 'U2|Ruhleben||10:12:00|sched|cancelled',
-    ]);
+test(
+  'SIRI StopMonitoring and Estimated Timetable: expected times live, aimed ones marked, cancellations; stale ' +
+    '-> aimed times; a DOCTYPE is refused',
+  async () => {
+    const srv = await feedServer();
+    srv.bodies.set('/sm', SM);
+    srv.bodies.set('/et', ET);
+    const clock = new FakeClock(T0);
+    const rig = await feedsRig(
+      boardConfig(
+        {
+          sm: { type: 'siri', url: srv.url('/sm'), interval: '30' },
+          et: { type: 'siri', url: srv.url('/et'), interval: '30' },
+        },
+        ['de:11000:900100003'],
+      ),
+      clock,
+    );
+    const status = (id: string) => (rig.feeds.status().feeds as Obj)[id];
+    try {
+      await until(
+        () => rig.feeds.board(q('sm', 'x', T0)).state === 'live' && rig.feeds.board(q('et', 'x', T0)).state === 'live',
+        10_000,
+        'both feeds',
+      );
+      assert.deepEqual(rows(rig.feeds, q('sm', 'de:11000:900100003', T0)), [
+        'live',
+        'U2|S+U Pankow & Umgebung|2|10:07:30|live', // XML's own &amp; decoded (no other entity exists)
+        'M10|Warschauer Str.||10:10:00|sched', // LineRef when no PublishedLineName; no ExpectedDepartureTime
+        'U2|Ruhleben||10:12:00|live|cancelled',
+      ]);
+      assert.deepEqual(rows(rig.feeds, q('et', 'ZOO', T0)), [
+        'live',
+        'S5|Spandau|1|10:23:00|live',
+        'S7|Potsdam||10:25:00|sched|cancelled', // the whole journey is cancelled
+        'S3|Erkner||10:31:00|live|cancelled', // this call is
+      ]);
+      // Stale: the aimed (timetabled) times, none live.
+      assert.deepEqual(rows(rig.feeds, q('sm', 'de:11000:900100003', T0 + 121_000)), [
+        'scheduled',
+        'U2|S+U Pankow & Umgebung|2|10:05:00|sched',
+        'M10|Warschauer Str.||10:10:00|sched',
+        'U2|Ruhleben||10:12:00|sched|cancelled',
+      ]);
 
-    // A document with a DOCTYPE (the way to entity expansion) is refused before it is parsed; the last good data stays.
-    srv.bodies.set('/sm', `<?xml version="1.0"?><!DOCTYPE Siri [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>${SM.slice(SM.indexOf('<siri:Siri'))}`);
-    srv.bodies.set('/et', '<Siri><ServiceDelivery><EstimatedTimetableDelivery><EstimatedJourneyVersionFrame>');
-    clock.advance(30_000);
-    await until(() => status('sm').state === 'fault' && status('et').state === 'fault', 10_000, 'the faults');
-    assert.match(status('sm').lastFault, /DOCTYPE or ENTITY/);
-    assert.match(status('et').lastFault, /not well-formed XML/);
-    assert.equal(rows(rig.feeds, q('sm', 'de:11000:900100003', T0 + 30_000)).length, 4, 'the last good data stays');
-  } finally {
-    await rig.stop();
-    srv.close();
-  }
-});
+      // A document with a DOCTYPE (the way to entity expansion) is refused before it is parsed; the last good data
+      // stays.
+      srv.bodies.set(
+        '/sm',
+        `<?xml version="1.0"?><!DOCTYPE Siri [<!ENTITY a "aaaaaaaaaa"><!ENTITY b ` +
+          `"&a;&a;&a;&a;">]>${SM.slice(SM.indexOf('<siri:Siri'))}`,
+      );
+      srv.bodies.set('/et', '<Siri><ServiceDelivery><EstimatedTimetableDelivery><EstimatedJourneyVersionFrame>');
+      clock.advance(30_000);
+      await until(() => status('sm').state === 'fault' && status('et').state === 'fault', 10_000, 'the faults');
+      assert.match(status('sm').lastFault, /DOCTYPE or ENTITY/);
+      assert.match(status('et').lastFault, /not well-formed XML/);
+      assert.equal(rows(rig.feeds, q('sm', 'de:11000:900100003', T0 + 30_000)).length, 4, 'the last good data stays');
+    } finally {
+      await rig.stop();
+      srv.close();
+    }
+  },
+);

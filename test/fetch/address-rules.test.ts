@@ -25,7 +25,12 @@ import { finished } from './public-ns.js';
 import { mldsErrorOf } from '../helpers/mlds-error.js';
 
 /** A server counting what reaches it; `own` listens through the HTTP layer's listen(), as the unit's API does. */
-interface Counted { server: http.Server; port: number; hits: string[]; agents: string[] }
+interface Counted {
+  server: http.Server;
+  port: number;
+  hits: string[];
+  agents: string[];
+}
 
 function countingServer(answer: (url: URL, res: http.ServerResponse) => void = (_u, res) => res.end('ok')): Counted {
   const c: Counted = { server: undefined as unknown as http.Server, port: 0, hits: [], agents: [] };
@@ -76,28 +81,56 @@ const refusal = (p: Promise<unknown>) => mldsErrorOf(p, 'the fetch to be refused
 
 test('addresses are classed as the rules need: loopback, private, link-local, unique-local, the rest public', () => {
   const cases: Array<[string, string]> = [
-    ['127.0.0.1', 'loopback'], ['127.9.9.9', 'loopback'], ['::1', 'loopback'],
-    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'],
-    ['10.1.2.3', 'private'], ['172.16.0.1', 'private'], ['172.31.255.255', 'private'], ['192.168.1.10', 'private'],
+    ['127.0.0.1', 'loopback'],
+    ['127.9.9.9', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.10', 'private'],
     ['::ffff:192.168.1.10', 'private'],
-    ['169.254.169.254', 'link-local'], ['fe80::1', 'link-local'],
-    ['fd00::2', 'unique-local'], ['fc12::1', 'unique-local'],
-    ['100.64.0.1', 'cgnat'], ['0.0.0.0', 'unspecified'], ['::', 'unspecified'],
-    ['224.0.0.251', 'multicast'], ['ff02::fb', 'multicast'], ['255.255.255.255', 'reserved'],
+    ['169.254.169.254', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['fd00::2', 'unique-local'],
+    ['fc12::1', 'unique-local'],
+    ['100.64.0.1', 'cgnat'],
+    ['0.0.0.0', 'unspecified'],
+    ['::', 'unspecified'],
+    ['224.0.0.251', 'multicast'],
+    ['ff02::fb', 'multicast'],
+    ['255.255.255.255', 'reserved'],
     // NAT64 reaches the IPv4 address it carries.
-    ['64:ff9b::a00:1', 'private'], ['64:ff9b::808:808', 'public'],
-    ['8.8.8.8', 'public'], ['2001:4860:4860::8888', 'public'], ['172.32.0.1', 'public'],
-    ['198.51.100.7', 'public'], ['203.0.113.9', 'public'],
+    ['64:ff9b::a00:1', 'private'],
+    ['64:ff9b::808:808', 'public'],
+    ['8.8.8.8', 'public'],
+    ['2001:4860:4860::8888', 'public'],
+    ['172.32.0.1', 'public'],
+    ['198.51.100.7', 'public'],
+    ['203.0.113.9', 'public'],
   ];
   for (const [address, cls] of cases) assert.equal(addressClass(address), cls, address);
 });
 
 test("the unit's own API is never fetched, at any of its addresses in any spelling", async () => {
   assert.ok(ownApiPorts().includes(own.port), 'listen() tells the fetch layer');
-  const lanAddresses = Object.values(networkInterfaces()).flat().filter((a) => a && !a.internal).map((a) => a!);
+  const lanAddresses = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a && !a.internal)
+    .map((a) => a!);
   const hosts = [
-    '127.0.0.1', '127.0.0.2', 'localhost', 'LOCALHOST', hostname(), '0.0.0.0', '0',
-    '[::ffff:127.0.0.1]', '[::1]', '[::]', '2130706433',
+    '127.0.0.1',
+    '127.0.0.2',
+    'localhost',
+    'LOCALHOST',
+    hostname(),
+    '0.0.0.0',
+    '0',
+    '[::ffff:127.0.0.1]',
+    '[::1]',
+    '[::]',
+    '2130706433',
     ...lanAddresses.map((a) => (a.family === 'IPv6' ? `[${a.address}]` : a.address)),
   ];
   const urls = hosts.map((h) => `http://${h}:${own.port}/load_config?url=x`);
@@ -154,12 +187,14 @@ test('a link read from a document stays on its host unless fetch.allowHosts name
   const hop = await refusal(fetchLimited(to(`http://localhost:${lan.port}/alert-3.xml`), { linkedFrom: doc }));
   assert.equal(hop.details?.rule, 'other-host');
 
-  const api = await refusal(fetchLimited(`http://localhost:${own.port}/load_config?url=x`,
-    { linkedFrom: doc, allowHosts: ['localhost'] }));
+  const api = await refusal(
+    fetchLimited(`http://localhost:${own.port}/load_config?url=x`, { linkedFrom: doc, allowHosts: ['localhost'] }),
+  );
   assert.equal(api.details?.rule, 'own-api');
   // After a public document, no link leads into the local network, listed or not.
-  const fromPublic = await refusal(fetchLimited(`${lanBase}/alert-4.xml`,
-    { linkedFrom: { ...doc, reachedPublic: true }, allowHosts: ['127.0.0.1'] }));
+  const fromPublic = await refusal(
+    fetchLimited(`${lanBase}/alert-4.xml`, { linkedFrom: { ...doc, reachedPublic: true }, allowHosts: ['127.0.0.1'] }),
+  );
   assert.equal(fromPublic.details?.rule, 'public-to-private');
   assert.deepEqual(own.hits, []);
 });
@@ -167,9 +202,14 @@ test('a link read from a document stays on its host unless fetch.allowHosts name
 test("every address a name resolves to is checked in the connection's lookup: one refused refuses all", async () => {
   const url = new URL('http://two-faced.example:8080/');
   const trail: FetchTrail = { reachedPublic: true, via: 'redirect', field: 'url' };
-  const both = [{ address: '198.51.100.7', family: 4 }, { address: '10.0.0.5', family: 4 }];
+  const both = [
+    { address: '198.51.100.7', family: 4 },
+    { address: '10.0.0.5', family: 4 },
+  ];
   const lookup = guardedLookup(url, trail, (_host, _o, cb) => cb(null, both));
-  const err = await new Promise<Error | null>((resolve) => { lookup('two-faced.example', { all: true }, resolve); });
+  const err = await new Promise<Error | null>((resolve) => {
+    lookup('two-faced.example', { all: true }, resolve);
+  });
   assert.ok(err instanceof MldsError);
   assert.equal(err.details?.rule, 'public-to-private');
   assert.equal(err.details?.address, '10.0.0.5');
@@ -200,9 +240,29 @@ test('fetches say who asks; bodies come decoded, and the cap counts decoded byte
 test('HTTPS: the certificate is checked against the name, and bodies and redirects work as over HTTP', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-tls-'));
   const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'],
-  { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   const server = https.createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (req, res) => {
     if (req.url === '/to-lan') return void res.writeHead(302, { location: `${lanBase}/after-tls` }).end();
     res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(`tls ${req.url}`));

@@ -4,8 +4,13 @@
 import { MldsError } from '../../src/errors.js';
 import { fetchLimited } from '../../src/fetch/fetch-limited.js';
 
-export interface FetchCase { url: string; linkFrom?: string; allowHosts?: string[] }
-export type Outcome = { ok: true; body: string; reachedPublic: boolean; redirects: number }
+export interface FetchCase {
+  url: string;
+  linkFrom?: string;
+  allowHosts?: string[];
+}
+export type Outcome =
+  | { ok: true; body: string; reachedPublic: boolean; redirects: number }
   | { ok: false; code: string; rule?: string; message: string };
 
 for (const c of JSON.parse(process.argv[2]) as FetchCase[]) {

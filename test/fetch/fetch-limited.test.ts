@@ -28,34 +28,66 @@ before(async () => {
       return;
     }
     switch (url.pathname) {
-      case '/data': res.writeHead(200, { 'content-type': 'application/zip', 'content-length': payload.length }).end(payload); return;
-      case '/chunked': res.writeHead(200).end(payload); return;
-      case '/missing': res.writeHead(404).end('no'); return;
-      case '/to-port': res.writeHead(301, { location: `http://127.0.0.1:${url.searchParams.get('p')}/data` }).end(); return;
-      case '/to-ftp': res.writeHead(307, { location: 'ftp://127.0.0.1/data' }).end(); return;
-      case '/to-relative-80': res.writeHead(302, { location: '//127.0.0.1:80/data' }).end(); return;
-      case '/no-location': res.writeHead(302).end(); return;
-      case '/big-declared': res.writeHead(200, { 'content-length': 50_000_000 }).end(); return;
+      case '/data':
+        res.writeHead(200, { 'content-type': 'application/zip', 'content-length': payload.length }).end(payload);
+        return;
+      case '/chunked':
+        res.writeHead(200).end(payload);
+        return;
+      case '/missing':
+        res.writeHead(404).end('no');
+        return;
+      case '/to-port':
+        res.writeHead(301, { location: `http://127.0.0.1:${url.searchParams.get('p')}/data` }).end();
+        return;
+      case '/to-ftp':
+        res.writeHead(307, { location: 'ftp://127.0.0.1/data' }).end();
+        return;
+      case '/to-relative-80':
+        res.writeHead(302, { location: '//127.0.0.1:80/data' }).end();
+        return;
+      case '/no-location':
+        res.writeHead(302).end();
+        return;
+      case '/big-declared':
+        res.writeHead(200, { 'content-length': 50_000_000 }).end();
+        return;
       case '/endless': {
         // Chunked and never ending: only counting what arrives can stop it.
         res.writeHead(200);
         const chunk = Buffer.alloc(16_384, 1);
         let finished = false;
-        res.on('close', () => { if (!finished) cutShort.push('/endless'); });
-        const pump = () => { while (res.write(chunk)) { /* fill the socket */ } };
+        res.on('close', () => {
+          if (!finished) cutShort.push('/endless');
+        });
+        const pump = () => {
+          while (res.write(chunk)) {
+            /* fill the socket */
+          }
+        };
         res.on('drain', pump);
         pump();
-        setTimeout(() => { finished = true; res.end(); }, 20_000).unref();
+        setTimeout(() => {
+          finished = true;
+          res.end();
+        }, 20_000).unref();
         return;
       }
-      case '/stall': res.writeHead(200, { 'content-length': 1000 }); res.write(Buffer.alloc(10)); return; // never ends
-      default: res.writeHead(500).end();
+      case '/stall':
+        res.writeHead(200, { 'content-length': 1000 });
+        res.write(Buffer.alloc(10));
+        return; // never ends
+      default:
+        res.writeHead(500).end();
     }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-after(() => { server.closeAllConnections(); server.close(); });
+after(() => {
+  server.closeAllConnections();
+  server.close();
+});
 
 const failure = (p: Promise<unknown>) => mldsErrorOf(p, 'the fetch to fail');
 
@@ -151,34 +183,43 @@ test('up to 3 redirects are followed; a 4th fails; every hop is checked against 
   assert.deepEqual(hits, ['/to-port', '/data', '/to-port'], 'the refused hop was never requested');
 });
 
-test('a body over the limit fails as MLDS_FETCH_TOO_LARGE as ' + 'soon as the limit is passed, whatever Content-Length says', async () => {
-  const declared = await failure(fetchLimited(`${base}/big-declared`));
-  assert.equal(declared.code, 'MLDS_FETCH_TOO_LARGE');
-  assert.equal(declared.status, 502);
+test(
+  'a body over the limit fails as MLDS_FETCH_TOO_LARGE as ' +
+    'soon as the limit is passed, whatever Content-Length says',
+  async () => {
+    const declared = await failure(fetchLimited(`${base}/big-declared`));
+    assert.equal(declared.code, 'MLDS_FETCH_TOO_LARGE');
+    assert.equal(declared.status, 502);
 
-  const chunked = await failure(fetchLimited(`${base}/chunked`, { maxBytes: 100_000 }));
-  assert.equal(chunked.code, 'MLDS_FETCH_TOO_LARGE');
+    const chunked = await failure(fetchLimited(`${base}/chunked`, { maxBytes: 100_000 }));
+    assert.equal(chunked.code, 'MLDS_FETCH_TOO_LARGE');
 
-  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-fetch-'));
-  try {
-    const endless = await failure(fetchLimited(`${base}/endless`, { maxBytes: 1_000_000, toFile: path.join(dir, 'x.zip') }));
-    assert.equal(endless.code, 'MLDS_FETCH_TOO_LARGE');
-    assert.deepEqual(readdirSync(dir), [], 'the partial file is removed');
-    await until(() => cutShort.includes('/endless'), 5000, 'the server to see the download stop early');
-  } finally {
-    rmSync(dir, { recursive: true });
-  }
-});
+    const dir = mkdtempSync(path.join(tmpdir(), 'mlds-fetch-'));
+    try {
+      const endless = await failure(
+        fetchLimited(`${base}/endless`, { maxBytes: 1_000_000, toFile: path.join(dir, 'x.zip') }),
+      );
+      assert.equal(endless.code, 'MLDS_FETCH_TOO_LARGE');
+      assert.deepEqual(readdirSync(dir), [], 'the partial file is removed');
+      await until(() => cutShort.includes('/endless'), 5000, 'the server to see the download stop early');
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  },
+);
 
-test('a fetch that does not finish within its time limit ' + 'fails as MLDS_FETCH_TIMEOUT (504) and leaves no file', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mlds-fetch-'));
-  try {
-    const file = path.join(dir, 'slow.zip');
-    const err = await failure(fetchLimited(`${base}/stall`, { timeoutMs: 200, toFile: file }));
-    assert.equal(err.code, 'MLDS_FETCH_TIMEOUT');
-    assert.equal(err.status, 504);
-    assert.equal(existsSync(file), false);
-  } finally {
-    rmSync(dir, { recursive: true });
-  }
-});
+test(
+  'a fetch that does not finish within its time limit ' + 'fails as MLDS_FETCH_TIMEOUT (504) and leaves no file',
+  async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mlds-fetch-'));
+    try {
+      const file = path.join(dir, 'slow.zip');
+      const err = await failure(fetchLimited(`${base}/stall`, { timeoutMs: 200, toFile: file }));
+      assert.equal(err.code, 'MLDS_FETCH_TIMEOUT');
+      assert.equal(err.status, 504);
+      assert.equal(existsSync(file), false);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  },
+);

@@ -31,7 +31,8 @@ export function createPublicNs(tag: string, files: { hosts: string; resolvConf?:
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-public-ns-'));
   const children: ChildProcess[] = [];
   const pub: PublicNs = {
-    ns, dir,
+    ns,
+    dir,
     async bridge(server, address, port) {
       const sock = path.join(dir, `${address}-${port}.sock`);
       await new Promise<void>((ok) => server.listen(sock, ok));
@@ -70,9 +71,14 @@ export function createPublicNs(tag: string, files: { hosts: string; resolvConf?:
 
 /** Output of a child until it exits (stdout), or its stderr in the error. */
 export function finished(child: ChildProcess, timeoutMs = 60_000): Promise<string> {
-  let out = '', err = '';
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  let out = '',
+    err = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -80,7 +86,8 @@ export function finished(child: ChildProcess, timeoutMs = 60_000): Promise<strin
     }, timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      if (code === 0) resolve(out); else reject(new Error(`exit ${code}: ${err}`));
+      if (code === 0) resolve(out);
+      else reject(new Error(`exit ${code}: ${err}`));
     });
   });
 }

@@ -19,8 +19,13 @@ ${PRIVATE} printer.lan.test
 `;
 
 /** A Node process of test/fetch/<file> with its JSON argument. */
-const child = (file: string, arg: unknown) =>
-  [process.execPath, '--import', 'tsx', path.join(REPO, 'test/fetch', file), JSON.stringify(arg)];
+const child = (file: string, arg: unknown) => [
+  process.execPath,
+  '--import',
+  'tsx',
+  path.join(REPO, 'test/fetch', file),
+  JSON.stringify(arg),
+];
 
 function server(name: string, hits: string[]): http.Server {
   return http.createServer((req, res) => {
@@ -44,7 +49,9 @@ test('public to private is refused at every step, in every spelling; configured 
     // rebind.test: public at its first lookup, loopback at every later one.
     const dns = pub.spawn(child('dns-child.ts', { 'rebind.test': [PUBLIC, '127.0.0.1'] }));
     let queries = '';
-    dns.stdout!.on('data', (d: Buffer) => { queries += d.toString(); });
+    dns.stdout!.on('data', (d: Buffer) => {
+      queries += d.toString();
+    });
     await until(() => queries.includes('ready'), 30_000, 'the DNS server');
 
     const to = (from: string, url: string) => `${from}/to?url=${encodeURIComponent(url)}`;
@@ -65,14 +72,24 @@ test('public to private is refused at every step, in every spelling; configured 
       [{ url: to(`http://${PRIVATE}:8082`, `${P}/data`) }, 'public /data'],
       // Links read from a public document, and from a local one.
       [{ linkFrom: `${P}/feed`, url: `${P}/alert` }, 'public /alert'],
-      [{ linkFrom: `${P}/feed`, url: `http://${PRIVATE}:8082/secret`, allowHosts: [PRIVATE] },
-        { rule: 'public-to-private' }],
+      [
+        { linkFrom: `${P}/feed`, url: `http://${PRIVATE}:8082/secret`, allowHosts: [PRIVATE] },
+        { rule: 'public-to-private' },
+      ],
       [{ linkFrom: `${P}/feed`, url: 'http://public.test:8080/alert' }, { rule: 'other-host' }],
       [{ linkFrom: `${P}/feed`, url: 'http://public.test:8080/alert', allowHosts: ['public.test'] }, 'public /alert'],
       [{ linkFrom: `http://${PRIVATE}:8082/feed`, url: `http://${PRIVATE}:8082/alert` }, 'lan /alert'],
     ];
-    const fetcher = pub.spawn(child('fetch-child.ts', cases.map(([c]) => c)));
-    const outcomes = (await finished(fetcher)).trim().split('\n').map((l) => JSON.parse(l) as Outcome);
+    const fetcher = pub.spawn(
+      child(
+        'fetch-child.ts',
+        cases.map(([c]) => c),
+      ),
+    );
+    const outcomes = (await finished(fetcher))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Outcome);
     assert.equal(outcomes.length, cases.length);
     cases.forEach(([c, want], i) => {
       const got = outcomes[i];
@@ -91,11 +108,18 @@ test('public to private is refused at every step, in every spelling; configured 
     assert.equal(outcomes[9].ok && outcomes[9].reachedPublic, false, 'a local one answered');
     assert.equal(outcomes[11].ok && outcomes[11].reachedPublic, true);
     assert.match((outcomes[8] as { message: string }).message, /leads to 127\.0\.0\.1, a loopback address/);
-    assert.deepEqual(hits.filter((h) => h.endsWith('/secret')), [], 'nothing private was asked');
+    assert.deepEqual(
+      hits.filter((h) => h.endsWith('/secret')),
+      [],
+      'nothing private was asked',
+    );
     const lookups = queries.split('\n').filter((q) => q === 'rebind.test A').length;
     assert.equal(lookups, 2, `one lookup per step, the connection's own: ${queries}`);
   } finally {
     pub.destroy();
-    for (const s of servers) { s.closeAllConnections(); s.close(); }
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
   }
 });

@@ -14,13 +14,22 @@ import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
 /** A server on a port below 1025 (we are root here), counting what reaches it. */
 async function lowPortServer(): Promise<{ port: number; hits: () => number; close: () => Promise<void> }> {
   let hits = 0;
-  const server = http.createServer((_req, res) => { hits++; res.end('PK'); });
+  const server = http.createServer((_req, res) => {
+    hits++;
+    res.end('PK');
+  });
   for (const port of [1000, 1001, 1002, 999, 998]) {
     try {
       server.listen(port, '127.0.0.1');
       await once(server, 'listening');
-      return { port: (server.address() as AddressInfo).port, hits: () => hits, close: () => new Promise((r) => server.close(() => r())) };
-    } catch { /* taken: the next one */ }
+      return {
+        port: (server.address() as AddressInfo).port,
+        hits: () => hits,
+        close: () => new Promise((r) => server.close(() => r())),
+      };
+    } catch {
+      /* taken: the next one */
+    }
   }
   throw new Error('no free port below 1025');
 }
@@ -42,7 +51,11 @@ test('no spelling of a URL reaches a port outside the range: the fetcher is neve
   const srv = await lowPortServer();
   try {
     for (const url of forms(srv.port)) {
-      await assert.rejects(fetchLimited(url), (e: unknown) => e instanceof MldsError && e.code === 'MLDS_BAD_URL', JSON.stringify(url));
+      await assert.rejects(
+        fetchLimited(url),
+        (e: unknown) => e instanceof MldsError && e.code === 'MLDS_BAD_URL',
+        JSON.stringify(url),
+      );
     }
     assert.equal(srv.hits(), 0);
     // The same server is reachable when the range allows its port: the refusals above are the rule's.
@@ -74,13 +87,16 @@ test('/load_config?url= in every spelling is a 400 naming url, and nothing is fe
 });
 
 test('a refused written port says why and how to widen the range', () => {
-  assert.throws(() => checkUrl('http://127.0.0.1:80/a.zip'), /port 80.*1025\.\.65535.*leave the port out.*urlPortRange/);
+  assert.throws(
+    () => checkUrl('http://127.0.0.1:80/a.zip'),
+    /port 80.*1025\.\.65535.*leave the port out.*urlPortRange/,
+  );
   assert.equal(checkUrl('http://127.0.0.1/a.zip').port, '');
   assert.equal(checkUrl('HTTPS://example.com:8443/a').port, '8443');
   assert.equal(checkUrl('http://127.0.0.1:80/', [80, 90]).port, '');
 });
 
-test('/load_config?url= follows the configuration\'s urlPortRange, as every other fetched URL does', async () => {
+test("/load_config?url= follows the configuration's urlPortRange, as every other fetched URL does", async () => {
   const srv = await lowPortServer();
   const c = baseConfig();
   c.urlPortRange = [1, 65535];

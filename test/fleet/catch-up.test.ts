@@ -60,7 +60,11 @@ async function run(sd: ServiceDir, w: Watcher, unit: string): Promise<RunningSer
   const seen = w.on(`mlds/${unit}/availability`).length;
   const svc = await start(sd);
   running.add(svc);
-  const online = () => w.on(`mlds/${unit}/availability`).slice(seen).some((s) => s.payload === 'online');
+  const online = () =>
+    w
+      .on(`mlds/${unit}/availability`)
+      .slice(seen)
+      .some((s) => s.payload === 'online');
   await until(online, 10_000, `${unit} online`);
   return svc;
 }
@@ -75,13 +79,16 @@ const title = (svc: RunningService) => svc.controller().state('main').areas.get(
 
 /** Five QoS 1 commands to a stopped unit; then the unit returns and a sixth marks the end of what was queued. */
 async function awayAndBack(
-  sent: Watcher, sd: ServiceDir, unit: string,
-  between?: () => Promise<Watcher>, caughtUp?: (svc: RunningService) => void,
+  sent: Watcher,
+  sd: ServiceDir,
+  unit: string,
+  between?: () => Promise<Watcher>,
+  caughtUp?: (svc: RunningService) => void,
 ): Promise<{ svc: RunningService; w: Watcher }> {
   for (let i = 1; i <= 5; i++) {
     await sent.publish(`mlds/${unit}/cmd`, `id=main&layout=l1&title=T${i}&inumber=${unit}-${i}`, { qos: 1 });
   }
-  const w = await between?.() ?? sent;
+  const w = (await between?.()) ?? sent;
   const svc = await run(sd, w, unit);
   const five = () => confirms(w, unit).filter((c) => /-[1-5]$/.test(String(c.inumber))).length >= 5;
   await until(five, 10_000, 'five confirmations');
@@ -94,7 +101,11 @@ async function awayAndBack(
 function checkCaughtUp(w: Watcher, svc: RunningService, unit: string): void {
   const got = confirms(w, unit).filter((c) => String(c.inumber).startsWith(`${unit}-`));
   // (`before` went to the first run; the unit's name prefixes only what was sent while it was away.)
-  assert.deepEqual(got.map((c) => c.inumber), [1, 2, 3, 4, 5, 6].map((i) => `${unit}-${i}`), 'each once, in order');
+  assert.deepEqual(
+    got.map((c) => c.inumber),
+    [1, 2, 3, 4, 5, 6].map((i) => `${unit}-${i}`),
+    'each once, in order',
+  );
   const carriedOut = (c: Obj) => c.confirm === 1 || (c.confirm === 0 && /not written/.test(String(c.message)));
   assert.ok(got.every(carriedOut), JSON.stringify(got));
   assert.equal((svc.api.status().components.fleet as Obj).commands.applied, 6);
@@ -117,7 +128,7 @@ test('QoS 1 commands sent while a unit is stopped arrive when it returns, in ord
   await stop(svc);
 });
 
-test('they arrive across a broker restart too, with the broker\'s persistence on', { skip }, async () => {
+test("they arrive across a broker restart too, with the broker's persistence on", { skip }, async () => {
   const { broker, w } = await setup(true);
   const sd = unitDir(broker.url, 'k2');
   await stop(await run(sd, w, 'k2'));
@@ -139,31 +150,41 @@ test('sessionExpiry 0 keeps nothing: commands sent while away are lost', { skip 
   const svc = await run(sd, w, 'k3');
   await w.publish('mlds/k3/cmd', 'id=main&layout=l1&title=Back&inumber=k3-2', { qos: 1 });
   await until(() => confirms(w, 'k3').some((c) => c.inumber === 'k3-2'), 10_000, 'k3-2');
-  assert.deepEqual(confirms(w, 'k3').map((c) => c.inumber), ['k3-2']);
+  assert.deepEqual(
+    confirms(w, 'k3').map((c) => c.inumber),
+    ['k3-2'],
+  );
   await stop(svc);
 });
 
-test('a unit renamed since its last session starts clean: what was queued for another unit of that name is not its', { skip }, async () => {
-  const { broker, w } = await setup();
-  // The old unit n2 leaves a session with a command queued in it.
-  const old = unitDir(broker.url, 'n2');
-  await stop(await run(old, w, 'n2'));
-  await w.publish('mlds/n2/cmd', 'id=main&layout=l1&title=ForTheOld&inumber=n2-old', { qos: 1 });
-  // Another unit, whose last session was n1, is renamed n2.
-  const sd = unitDir(broker.url, 'n1');
-  await stop(await run(sd, w, 'n1'));
-  assert.equal(JSON.parse(readFileSync(path.join(sd.stateDir, 'mqtt-session.json'), 'utf8')).clientId, 'mlds-n1');
-  const cfg = JSON.parse(readFileSync(sd.configFile, 'utf8')) as Obj;
-  cfg.mqtt.unit = 'n2';
-  writeFileSync(sd.configFile, JSON.stringify(cfg));
-  const svc = await run(sd, w, 'n2');
-  await w.publish('mlds/n2/cmd', 'id=main&layout=l1&title=New&inumber=n2-new', { qos: 1 });
-  await until(() => confirms(w, 'n2').some((c) => c.inumber === 'n2-new'), 10_000, 'n2-new');
-  assert.deepEqual(confirms(w, 'n2').map((c) => c.inumber), ['n2-new']);
-  const kept = () => readFileSync(path.join(sd.stateDir, 'mqtt-session.json'), 'utf8').includes('"mlds-n2"');
-  await until(kept, 5000, 'the new name kept');
-  await stop(svc);
-});
+test(
+  'a unit renamed since its last session starts clean: what was queued for another unit of that name is not its',
+  { skip },
+  async () => {
+    const { broker, w } = await setup();
+    // The old unit n2 leaves a session with a command queued in it.
+    const old = unitDir(broker.url, 'n2');
+    await stop(await run(old, w, 'n2'));
+    await w.publish('mlds/n2/cmd', 'id=main&layout=l1&title=ForTheOld&inumber=n2-old', { qos: 1 });
+    // Another unit, whose last session was n1, is renamed n2.
+    const sd = unitDir(broker.url, 'n1');
+    await stop(await run(sd, w, 'n1'));
+    assert.equal(JSON.parse(readFileSync(path.join(sd.stateDir, 'mqtt-session.json'), 'utf8')).clientId, 'mlds-n1');
+    const cfg = JSON.parse(readFileSync(sd.configFile, 'utf8')) as Obj;
+    cfg.mqtt.unit = 'n2';
+    writeFileSync(sd.configFile, JSON.stringify(cfg));
+    const svc = await run(sd, w, 'n2');
+    await w.publish('mlds/n2/cmd', 'id=main&layout=l1&title=New&inumber=n2-new', { qos: 1 });
+    await until(() => confirms(w, 'n2').some((c) => c.inumber === 'n2-new'), 10_000, 'n2-new');
+    assert.deepEqual(
+      confirms(w, 'n2').map((c) => c.inumber),
+      ['n2-new'],
+    );
+    const kept = () => readFileSync(path.join(sd.stateDir, 'mqtt-session.json'), 'utf8').includes('"mlds-n2"');
+    await until(kept, 5000, 'the new name kept');
+    await stop(svc);
+  },
+);
 
 test('brightness and blank set through desired state are there again after a restart', { skip }, async () => {
   const { broker, w } = await setup();

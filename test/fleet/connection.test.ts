@@ -12,7 +12,8 @@ import type { RunningService } from '../../src/main.js';
 
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;
 type Facts = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const fleet = async (svc: { url: string }) => ((await get(svc, '/status')).json.components as Record<string, Facts>).fleet;
+const fleet = async (svc: { url: string }) =>
+  ((await get(svc, '/status')).json.components as Record<string, Facts>).fleet;
 const showsOnHttp = async (svc: RunningService, text: string) => {
   const r = await get(svc, `/mlds?id=main&layout=l1&title=${text}`);
   assert.equal(r.status, 200, r.text);
@@ -25,79 +26,129 @@ function mqttConfig(url: string, extra: Record<string, unknown> = {}): Record<st
   return cfg;
 }
 
-test('broker down at start: HTTP works, the unit connects when the broker appears; after a broker restart status and availability are back', { skip }, async () => {
-  const port = await freePort();
-  const broker = new Broker({ port });
-  const sd = serviceDir(mqttConfig(`mqtt://127.0.0.1:${port}`));
-  const svc = await start(sd);
-  let w: Watcher | undefined;
-  try {
-    await showsOnHttp(svc, 'NoBroker');
-    await until(async () => (await fleet(svc)).reconnectAttempts >= 1, 5000, 'a retry');
-    const f = await fleet(svc);
-    assert.notEqual(f.state, 'connected');
-    assert.match(f.lastError, /ECONNREFUSED/);
-    await broker.start();
-    await until(async () => (await fleet(svc)).state === 'connected', 8000, 'connected once the broker is up');
-    w = await Watcher.open(broker.url, ['mlds/u1/#']);
-    await until(() => w!.on('mlds/u1/availability').length > 0 && w!.on('mlds/u1/status').length > 0, 3000, 'retained online and status');
-    assert.equal(w.on('mlds/u1/availability')[0].payload, 'online');
-    await w.close();
-
-    // Restart without persistence: the broker forgot every retained message.
-    await broker.stop();
-    await until(async () => (await fleet(svc)).state !== 'connected', 3000, 'the loss noticed');
-    await showsOnHttp(svc, 'BrokerGone');
-    await broker.start();
-    await until(async () => (await fleet(svc)).state === 'connected', 8000, 'reconnected');
-    w = await Watcher.open(broker.url, ['mlds/u1/#']);
-    await until(() => w!.on('mlds/u1/availability').length > 0 && w!.on('mlds/u1/status').length > 0, 3000, 'fresh online and status after the restart');
-    assert.equal(w.on('mlds/u1/availability')[0].retain, true);
-    assert.match(w.on('mlds/u1/status')[0].payload, /"text":"BrokerGone"/);
-  } finally {
-    await w?.close();
-    await svc.close();
-    await broker.cleanup();
-    sd.cleanup();
-  }
-});
-
-test('broker restarts: reconnects counts the connections made again, reconnectAttempts every attempt, apart on /status, /metrics and /info', { skip }, async () => {
-  const port = await freePort();
-  const broker = await new Broker({ port }).start();
-  const sd = serviceDir(mqttConfig(`mqtt://127.0.0.1:${port}`));
-  const svc = await start(sd);
-  try {
-    await until(async () => (await fleet(svc)).state === 'connected', 5000, 'connected');
-    assert.deepEqual([(await fleet(svc)).reconnects, (await fleet(svc)).reconnectAttempts], [0, 0], 'the first connection is no reconnection');
-    const RESTARTS = 2;
-    for (let i = 1; i <= RESTARTS; i++) {
-      const before = (await fleet(svc)).reconnectAttempts as number;
-      await broker.stop();
-      // At least one attempt finds the broker away before it is back.
-      await until(async () => (await fleet(svc)).reconnectAttempts > before, 20_000, `an attempt while the broker is down (${i})`);
+test(
+  'broker down at start: HTTP works, the unit connects when the broker appears; after a broker restart status ' +
+    'and availability are back',
+  { skip },
+  async () => {
+    const port = await freePort();
+    const broker = new Broker({ port });
+    const sd = serviceDir(mqttConfig(`mqtt://127.0.0.1:${port}`));
+    const svc = await start(sd);
+    let w: Watcher | undefined;
+    try {
+      await showsOnHttp(svc, 'NoBroker');
+      await until(async () => (await fleet(svc)).reconnectAttempts >= 1, 5000, 'a retry');
+      const f = await fleet(svc);
+      assert.notEqual(f.state, 'connected');
+      assert.match(f.lastError, /ECONNREFUSED/);
       await broker.start();
-      await until(async () => (await fleet(svc)).state === 'connected', 40_000, `connected again (${i})`);
+      await until(async () => (await fleet(svc)).state === 'connected', 8000, 'connected once the broker is up');
+      w = await Watcher.open(broker.url, ['mlds/u1/#']);
+      await until(
+        () => w!.on('mlds/u1/availability').length > 0 && w!.on('mlds/u1/status').length > 0,
+        3000,
+        'retained online and status',
+      );
+      assert.equal(w.on('mlds/u1/availability')[0].payload, 'online');
+      await w.close();
+
+      // Restart without persistence: the broker forgot every retained message.
+      await broker.stop();
+      await until(async () => (await fleet(svc)).state !== 'connected', 3000, 'the loss noticed');
+      await showsOnHttp(svc, 'BrokerGone');
+      await broker.start();
+      await until(async () => (await fleet(svc)).state === 'connected', 8000, 'reconnected');
+      w = await Watcher.open(broker.url, ['mlds/u1/#']);
+      await until(
+        () => w!.on('mlds/u1/availability').length > 0 && w!.on('mlds/u1/status').length > 0,
+        3000,
+        'fresh online and status after the restart',
+      );
+      assert.equal(w.on('mlds/u1/availability')[0].retain, true);
+      assert.match(w.on('mlds/u1/status')[0].payload, /"text":"BrokerGone"/);
+    } finally {
+      await w?.close();
+      await svc.close();
+      await broker.cleanup();
+      sd.cleanup();
     }
-    const f = await fleet(svc);
-    assert.equal(f.reconnects, RESTARTS, `${f.reconnects} reconnections after ${RESTARTS} restarts`);
-    assert.ok(f.reconnectAttempts >= 2 * RESTARTS, `${f.reconnectAttempts} attempts: at least one failed and one through per restart`);
-    const metrics = (await get(svc, '/metrics')).text;
-    assert.match(metrics, new RegExp(`^mlds_broker_reconnects_total\\{[^}]*\\} ${RESTARTS}$`, 'm'));
-    assert.match(metrics, new RegExp(`^mlds_broker_reconnect_attempts_total\\{[^}]*\\} ${f.reconnectAttempts}$`, 'm'));
-    assert.match((await get(svc, '/info')).text, new RegExp(`${RESTARTS} reconnects <span class="note">\\(${f.reconnectAttempts} attempts\\)`));
-  } finally {
-    await svc.close();
-    await broker.cleanup();
-    sd.cleanup();
-  }
-});
+  },
+);
+
+test(
+  'broker restarts: reconnects counts the connections made again, reconnectAttempts every attempt, apart on ' +
+    '/status, /metrics and /info',
+  { skip },
+  async () => {
+    const port = await freePort();
+    const broker = await new Broker({ port }).start();
+    const sd = serviceDir(mqttConfig(`mqtt://127.0.0.1:${port}`));
+    const svc = await start(sd);
+    try {
+      await until(async () => (await fleet(svc)).state === 'connected', 5000, 'connected');
+      assert.deepEqual(
+        [(await fleet(svc)).reconnects, (await fleet(svc)).reconnectAttempts],
+        [0, 0],
+        'the first connection is no reconnection',
+      );
+      const RESTARTS = 2;
+      for (let i = 1; i <= RESTARTS; i++) {
+        const before = (await fleet(svc)).reconnectAttempts as number;
+        await broker.stop();
+        // At least one attempt finds the broker away before it is back.
+        await until(
+          async () => (await fleet(svc)).reconnectAttempts > before,
+          20_000,
+          `an attempt while the broker is down (${i})`,
+        );
+        await broker.start();
+        await until(async () => (await fleet(svc)).state === 'connected', 40_000, `connected again (${i})`);
+      }
+      const f = await fleet(svc);
+      assert.equal(f.reconnects, RESTARTS, `${f.reconnects} reconnections after ${RESTARTS} restarts`);
+      assert.ok(
+        f.reconnectAttempts >= 2 * RESTARTS,
+        `${f.reconnectAttempts} attempts: at least one failed and one through per restart`,
+      );
+      const metrics = (await get(svc, '/metrics')).text;
+      assert.match(metrics, new RegExp(`^mlds_broker_reconnects_total\\{[^}]*\\} ${RESTARTS}$`, 'm'));
+      assert.match(
+        metrics,
+        new RegExp(`^mlds_broker_reconnect_attempts_total\\{[^}]*\\} ${f.reconnectAttempts}$`, 'm'),
+      );
+      assert.match(
+        (await get(svc, '/info')).text,
+        new RegExp(`${RESTARTS} reconnects <span class="note">\\(${f.reconnectAttempts} attempts\\)`),
+      );
+    } finally {
+      await svc.close();
+      await broker.cleanup();
+      sd.cleanup();
+    }
+  },
+);
 
 test('kill -9 of the service: the broker publishes the retained offline within 1.5 keepalives', { skip }, async () => {
   const broker = await new Broker().start();
   const sd = serviceDir(mqttConfig(broker.url));
   const w = await Watcher.open(broker.url, ['mlds/u1/availability']);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir], { cwd: REPO, stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO, 'src/cli.ts'),
+      'start',
+      '--config',
+      sd.configFile,
+      '--port',
+      '0',
+      '--state-dir',
+      sd.stateDir,
+    ],
+    { cwd: REPO, stdio: 'ignore' },
+  );
   try {
     await until(() => w.seen.some((s) => s.payload === 'online'), 20_000, 'online');
     const killedAt = Date.now();
@@ -117,50 +168,66 @@ test('kill -9 of the service: the broker publishes the retained offline within 1
   }
 });
 
-test('a broker frozen with SIGSTOP: the unit notices within the keepalive, HTTP keeps working, it reconnects once the broker runs again', { skip }, async () => {
-  const broker = await new Broker().start();
-  const sd = serviceDir(mqttConfig(broker.url));
-  const svc = await start(sd);
-  try {
-    await until(async () => (await fleet(svc)).state === 'connected', 5000, 'connected');
-    broker.freeze();
-    await until(async () => (await fleet(svc)).state !== 'connected', 8000, 'the frozen broker noticed');
-    await showsOnHttp(svc, 'Frozen');
-    broker.thaw();
-    await until(async () => (await fleet(svc)).state === 'connected' && (await fleet(svc)).reconnects >= 1, 15_000, 'reconnected after the thaw');
-  } finally {
-    broker.thaw();
-    await svc.close();
-    await broker.cleanup();
-    sd.cleanup();
-  }
-});
+test(
+  'a broker frozen with SIGSTOP: the unit notices within the keepalive, HTTP keeps working, it reconnects once ' +
+    'the broker runs again',
+  { skip },
+  async () => {
+    const broker = await new Broker().start();
+    const sd = serviceDir(mqttConfig(broker.url));
+    const svc = await start(sd);
+    try {
+      await until(async () => (await fleet(svc)).state === 'connected', 5000, 'connected');
+      broker.freeze();
+      await until(async () => (await fleet(svc)).state !== 'connected', 8000, 'the frozen broker noticed');
+      await showsOnHttp(svc, 'Frozen');
+      broker.thaw();
+      await until(
+        async () => (await fleet(svc)).state === 'connected' && (await fleet(svc)).reconnects >= 1,
+        15_000,
+        'reconnected after the thaw',
+      );
+    } finally {
+      broker.thaw();
+      await svc.close();
+      await broker.cleanup();
+      sd.cleanup();
+    }
+  },
+);
 
-test('wrong credentials: refused, shown on /status, retried with a growing backoff, HTTP unaffected', { skip }, async () => {
-  const broker = await new Broker({ users: { u1: 'right-password' } }).start();
-  const sd = serviceDir(mqttConfig(broker.url, { username: 'u1', password: 'wrong-password' }));
-  const svc = await start(sd);
-  try {
-    await until(async () => (await fleet(svc)).state === 'refused', 5000, 'refused');
-    assert.match((await fleet(svc)).lastError, /refused the login: (bad user name or password|not authorized)/);
-    await showsOnHttp(svc, 'Refused');
-    const info = await get(svc, '/info');
-    assert.match(info.text, /data-component="fleet"[\s\S]*<td class="bad">refused[\s\S]*refused the login/);
-    // the passing of time is what is tested: how many attempts 7 s of refused logins make.
-    await new Promise((r) => setTimeout(r, 7000));
-    const f = await fleet(svc);
-    // MQTT.js alone retries every second: 7 attempts in 7 s. Backing off 1, 2, 4 s (× 0.5..1) gives at most 4.
-    assert.ok(f.reconnectAttempts >= 1 && f.reconnectAttempts <= 4, `${f.reconnectAttempts} attempts in 7 s`);
-    assert.equal(f.reconnects, 0, 'no connection made');
-    assert.equal(f.state, 'refused');
-    const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
-    assert.ok(problems.some((p) => p.source === 'mqtt' && /not connected to the broker .*refused the login/.test(p.message)), 'listed in problems after 3 keepalives');
-  } finally {
-    await svc.close();
-    await broker.cleanup();
-    sd.cleanup();
-  }
-});
+test(
+  'wrong credentials: refused, shown on /status, retried with a growing backoff, HTTP unaffected',
+  { skip },
+  async () => {
+    const broker = await new Broker({ users: { u1: 'right-password' } }).start();
+    const sd = serviceDir(mqttConfig(broker.url, { username: 'u1', password: 'wrong-password' }));
+    const svc = await start(sd);
+    try {
+      await until(async () => (await fleet(svc)).state === 'refused', 5000, 'refused');
+      assert.match((await fleet(svc)).lastError, /refused the login: (bad user name or password|not authorized)/);
+      await showsOnHttp(svc, 'Refused');
+      const info = await get(svc, '/info');
+      assert.match(info.text, /data-component="fleet"[\s\S]*<td class="bad">refused[\s\S]*refused the login/);
+      // the passing of time is what is tested: how many attempts 7 s of refused logins make.
+      await new Promise((r) => setTimeout(r, 7000));
+      const f = await fleet(svc);
+      // MQTT.js alone retries every second: 7 attempts in 7 s. Backing off 1, 2, 4 s (× 0.5..1) gives at most 4.
+      assert.ok(f.reconnectAttempts >= 1 && f.reconnectAttempts <= 4, `${f.reconnectAttempts} attempts in 7 s`);
+      assert.equal(f.reconnects, 0, 'no connection made');
+      assert.equal(f.state, 'refused');
+      const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
+      assert.ok(
+        problems.some((p) => p.source === 'mqtt' && /not connected to the broker .*refused the login/.test(p.message)),
+        'listed in problems after 3 keepalives',
+      );
+    } finally {
+      await svc.close();
+      await broker.cleanup();
+      sd.cleanup();
+    }
+  },
+);
 
 test('two units with one name: the client id in use is detected and shown', { skip }, async () => {
   const broker = await new Broker().start();
@@ -171,14 +238,20 @@ test('two units with one name: the client id in use is detected and shown', { sk
     await until(async () => (await fleet(a)).state === 'connected', 5000, 'A connected');
     const b = await start(sdB);
     try {
-      await until(async () => (await fleet(a)).clientIdInUse !== null || (await fleet(b)).clientIdInUse !== null, 15_000, 'a unit told its id was taken');
+      await until(
+        async () => (await fleet(a)).clientIdInUse !== null || (await fleet(b)).clientIdInUse !== null,
+        15_000,
+        'a unit told its id was taken',
+      );
       const f = (await fleet(a)).clientIdInUse ? await fleet(a) : await fleet(b);
       assert.equal(f.clientIdInUse.times >= 1, true);
       assert.match(f.lastError, /another client connected with the client id "mlds-u1"/);
       const flagged = (await fleet(a)).clientIdInUse ? a : b;
       const problems = (await get(flagged, '/status')).json.problems as Array<{ source: string; message: string }>;
       assert.ok(problems.some((p) => p.source === 'mqtt' && /two units with the unit name "u1"/.test(p.message)));
-    } finally { await b.close(); }
+    } finally {
+      await b.close();
+    }
   } finally {
     await a.close();
     await broker.cleanup();

@@ -18,12 +18,18 @@ test('fields are checked and a fault names its field', () => {
   assert.equal(fault({ blank: 'yes' }), '"blank" must be true or false');
   const sha256 = 'a'.repeat(64);
   assert.equal(fault({ config: { url: 'ftp://x/a.zip', sha256 } }), '"config.url" must be an http:// or https:// URL');
-  assert.equal(fault({ config: { url: 'http://x/a.zip', sha256: 'xyz' } }),
-    '"config.sha256" must be 64 hexadecimal digits');
-  assert.equal(fault({ config: { url: 'http://x/a.zip', sha256, extra: 1 } }),
-    '"config.extra" is not a field of "config" (url, sha256)');
-  assert.equal(fault({ software: { url: 'http://x/b', sha256 } }),
-    '"software.version" must be a text of 1 to 128 characters');
+  assert.equal(
+    fault({ config: { url: 'http://x/a.zip', sha256: 'xyz' } }),
+    '"config.sha256" must be 64 hexadecimal digits',
+  );
+  assert.equal(
+    fault({ config: { url: 'http://x/a.zip', sha256, extra: 1 } }),
+    '"config.extra" is not a field of "config" (url, sha256)',
+  );
+  assert.equal(
+    fault({ software: { url: 'http://x/b', sha256 } }),
+    '"software.version" must be a text of 1 to 128 characters',
+  );
   assert.equal(fault({ content: { main: 7 } }), '"content.main" must be a control query of 1 to 16384 characters');
   assert.match(fault({ colour: 1 }) ?? '', /^"colour" is not a field of a desired document/);
   assert.equal(fault('[1]'), 'the document must be a JSON object');
@@ -32,7 +38,7 @@ test('fields are checked and a fault names its field', () => {
   assert.equal(large, 'the document is 65537 bytes; at most 65536 are taken');
 });
 
-test('documents merge in the unit\'s order: later groups over earlier ones, the unit\'s own over all', () => {
+test("documents merge in the unit's order: later groups over earlier ones, the unit's own over all", () => {
   const m = mergeDesired([
     {
       topic: 'mlds/group/a/desired',
@@ -42,7 +48,9 @@ test('documents merge in the unit\'s order: later groups over earlier ones, the 
     { topic: 'mlds/u/desired', doc: undefined },
   ]);
   assert.deepEqual(m, {
-    rev: '2', brightness: 20, blank: true,
+    rev: '2',
+    brightness: 20,
+    blank: true,
     content: {
       main: { query: 'layout=l1&title=B', topic: 'mlds/group/b/desired', rev: '2' },
       side: { query: 'layout=l2', topic: 'mlds/group/a/desired', rev: '1' },

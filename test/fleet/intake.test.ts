@@ -11,13 +11,19 @@ test('at most `limit` commands and `maxBytes` bytes wait; beyond either, offer()
   // The first is taken at once (running), three wait.
   assert.equal(intake.offer(0, 10), true);
   await until(() => release.length === 1);
-  assert.deepEqual([1, 2, 3, 4].map((i) => intake.offer(i, 10)), [true, true, true, false]);
+  assert.deepEqual(
+    [1, 2, 3, 4].map((i) => intake.offer(i, 10)),
+    [true, true, true, false],
+  );
   assert.equal(intake.length, 3);
   release.shift()!();
   await until(() => release.length === 1 && intake.length === 2);
   assert.equal(intake.offer(5, 991), false, 'over the bytes');
   assert.equal(intake.offer(6, 980), true);
-  while (release.length) { release.shift()!(); await until(() => release.length > 0 || intake.length === 0); }
+  while (release.length) {
+    release.shift()!();
+    await until(() => release.length > 0 || intake.length === 0);
+  }
 });
 
 test('commands run one at a time, in the order offered', async () => {
@@ -32,7 +38,10 @@ test('commands run one at a time, in the order offered', async () => {
   });
   for (let i = 0; i < 20; i++) assert.ok(intake.offer(i, 1));
   await until(() => ran.length === 20);
-  assert.deepEqual(ran, Array.from({ length: 20 }, (_, i) => i));
+  assert.deepEqual(
+    ran,
+    Array.from({ length: 20 }, (_, i) => i),
+  );
   assert.equal(most, 1);
 });
 
@@ -41,7 +50,9 @@ test('a long queue gives the event loop turns while it drains: timers fire betwe
   // Each command resolves at once, as a commit does: without the turns the whole queue ran in one go.
   const intake = new Intake<number>(async () => {
     const end = performance.now() + 0.5;
-    while (performance.now() < end) { /* a command's work */ }
+    while (performance.now() < end) {
+      /* a command's work */
+    }
     done++;
   });
   let ticks = 0;

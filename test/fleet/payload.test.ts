@@ -7,14 +7,35 @@ import { MAX_PAYLOAD, parsePayload } from '../../src/fleet/payload.js';
 const p = (s: string | Buffer) => parsePayload(Buffer.isBuffer(s) ? s : Buffer.from(s));
 
 test('a query string passes as it is, without its ts', () => {
-  assert.deepEqual(p('id=led1&layout=departure&route=128&inumber=42'), { ok: true, query: 'id=led1&layout=departure&route=128&inumber=42', id: 'led1', inumber: '42', ts: undefined });
-  assert.deepEqual(p('id=a&ts=1700000000000&layout=b'), { ok: true, query: 'id=a&layout=b', id: 'a', inumber: undefined, ts: 1700000000000 });
+  assert.deepEqual(p('id=led1&layout=departure&route=128&inumber=42'), {
+    ok: true,
+    query: 'id=led1&layout=departure&route=128&inumber=42',
+    id: 'led1',
+    inumber: '42',
+    ts: undefined,
+  });
+  assert.deepEqual(p('id=a&ts=1700000000000&layout=b'), {
+    ok: true,
+    query: 'id=a&layout=b',
+    id: 'a',
+    inumber: undefined,
+    ts: 1700000000000,
+  });
   assert.equal(p('id=a&ts=soon').ok, false);
   assert.equal(p('id=a&ts=1&ts=2').ok, false);
 });
 
 test('JSON becomes the same query; areas, keep, priority and expires pass, ts is taken out', () => {
-  const r = p(JSON.stringify({ id: 'led1', layout: 'departure', areas: { route: 128, dest: 'Main St & 5th' }, inumber: 42, keep: 1, ts: 5 }));
+  const r = p(
+    JSON.stringify({
+      id: 'led1',
+      layout: 'departure',
+      areas: { route: 128, dest: 'Main St & 5th' },
+      inumber: 42,
+      keep: 1,
+      ts: 5,
+    }),
+  );
   assert.ok(r.ok);
   assert.equal(r.query, 'id=led1&layout=departure&inumber=42&keep=1&route=128&dest=Main+St+%26+5th');
   assert.equal(r.ts, 5);
@@ -22,15 +43,29 @@ test('JSON becomes the same query; areas, keep, priority and expires pass, ts is
 });
 
 test('every malformed payload is a fault with its code, never a throw', () => {
-  const cases: Array<string | Buffer> = ['', '   ', '{', '{"id":{"a":1}}', '{"areas":[1]}', '{"areas":{"a":null}}', '{"id":"a","color":"red"}',
-    '{"cmd":"reload_config"}', Buffer.from([0xc3, 0x28]), '{"id":"a","ts":"yesterday"}', '{"id":"a","ts":-1}'];
+  const cases: Array<string | Buffer> = [
+    '',
+    '   ',
+    '{',
+    '{"id":{"a":1}}',
+    '{"areas":[1]}',
+    '{"areas":{"a":null}}',
+    '{"id":"a","color":"red"}',
+    '{"cmd":"reload_config"}',
+    Buffer.from([0xc3, 0x28]),
+    '{"id":"a","ts":"yesterday"}',
+    '{"id":"a","ts":-1}',
+  ];
   for (const c of cases) {
     const r = p(c);
     assert.equal(r.ok, false, String(c));
     if (!r.ok) assert.equal(r.code, 'MLDS_MQTT_PAYLOAD', String(c));
   }
   const fault = p('{"id":"main","inumber":"7","areas":{"x":{}}}');
-  assert.ok(!fault.ok && fault.id === 'main' && fault.inumber === '7', 'the fault keeps the id and inumber it could read, for the confirmation');
+  assert.ok(
+    !fault.ok && fault.id === 'main' && fault.inumber === '7',
+    'the fault keeps the id and inumber it could read, for the confirmation',
+  );
 });
 
 test('a payload over 64 KB is refused before it is decoded', () => {
@@ -40,7 +75,8 @@ test('a payload over 64 KB is refused before it is decoded', () => {
 });
 
 test('the backoff doubles from 1 s to 60 s with jitter of at most half', () => {
-  const lo = () => 0, hi = () => 0.999999;
+  const lo = () => 0,
+    hi = () => 0.999999;
   assert.equal(backoffMs(0, lo), MIN_MS);
   assert.equal(backoffMs(0, hi), MIN_MS);
   assert.equal(backoffMs(1, lo), 1000);

@@ -39,7 +39,10 @@ after(async () => {
 test('reboot answers, then runs the reboot command', { skip }, async () => {
   await w.publish('mlds/r1/admin', '{"cmd":"reboot","req":"b1"}');
   await until(() => existsSync(path.join(sd.dir, 'rebooted')), 10_000, 'the reboot command run');
-  assert.deepEqual(results().find((r) => r.req === 'b1'), { req: 'b1', cmd: 'reboot', ok: true, code: null, message: 'the controller reboots now' });
+  assert.deepEqual(
+    results().find((r) => r.req === 'b1'),
+    { req: 'b1', cmd: 'reboot', ok: true, code: null, message: 'the controller reboots now' },
+  );
 });
 
 test('restart answers, stops cleanly (offline) and exits with the code systemd restarts on', { skip }, async () => {
@@ -47,5 +50,9 @@ test('restart answers, stops cleanly (offline) and exits with the code systemd r
   const code = await cli.exited;
   assert.equal(code, RESTART_EXIT_CODE);
   assert.equal(results().find((r) => r.req === 's1')?.ok, true, 'the result went out before the exit');
-  await until(() => w.on('mlds/r1/availability').at(-1)?.payload === 'offline', 5000, 'a clean offline, not the Last Will after a timeout');
+  await until(
+    () => w.on('mlds/r1/availability').at(-1)?.payload === 'offline',
+    5000,
+    'a clean offline, not the Last Will after a timeout',
+  );
 });

@@ -17,10 +17,12 @@ let sd: ServiceDir, svc: RunningService;
 
 before(async () => {
   const c = baseConfig();
-  for (let i = 1; i < 40; i++) c.displays[`side-display-${i}`] = { ...structuredClone(c.displays.main), output: { driver: 'virtual' } };
+  for (let i = 1; i < 40; i++)
+    c.displays[`side-display-${i}`] = { ...structuredClone(c.displays.main), output: { driver: 'virtual' } };
   sd = serviceDir(c);
   svc = await start(sd);
-  for (const id of Object.keys(c.displays)) assert.equal((await get(svc, `/mlds?id=${id}&layout=l1&title=${'Long departure text '.repeat(10)}`)).status, 200);
+  for (const id of Object.keys(c.displays))
+    assert.equal((await get(svc, `/mlds?id=${id}&layout=l1&title=${'Long departure text '.repeat(10)}`)).status, 200);
 });
 
 after(async () => {
@@ -30,11 +32,30 @@ after(async () => {
 
 test('40 displays, long problems and the longest update facts: under 2 KB, the update kept whole', async () => {
   const s = (await get(svc, '/status')).json as unknown as Status;
-  s.problems = Array.from({ length: 10 }, (_, i) => ({ source: `source-${i}`, message: 'x'.repeat(500), since: new Date().toISOString() }));
+  s.problems = Array.from({ length: 10 }, (_, i) => ({
+    source: `source-${i}`,
+    message: 'x'.repeat(500),
+    since: new Date().toISOString(),
+  }));
   const update: UpdateStatus = {
-    state: 'installing', percent: 99, message: 'm'.repeat(2000), bootSlot: 'slot-with-a-very-long-boot-name-indeed',
-    slots: Array.from({ length: 8 }, (_, i) => ({ name: `rootfs.${i}`, bootname: `S${i}`, state: 'inactive', version: 'v'.repeat(300) })),
-    last: { outcome: 'fell-back', version: '2026.11.29-rc.1+build.4711.g0123456789abcdef0123456789abcdef', slot: 'B', from: 'A', at: new Date().toISOString(), message: 'y'.repeat(2000) },
+    state: 'installing',
+    percent: 99,
+    message: 'm'.repeat(2000),
+    bootSlot: 'slot-with-a-very-long-boot-name-indeed',
+    slots: Array.from({ length: 8 }, (_, i) => ({
+      name: `rootfs.${i}`,
+      bootname: `S${i}`,
+      state: 'inactive',
+      version: 'v'.repeat(300),
+    })),
+    last: {
+      outcome: 'fell-back',
+      version: '2026.11.29-rc.1+build.4711.g0123456789abcdef0123456789abcdef',
+      slot: 'B',
+      from: 'A',
+      at: new Date().toISOString(),
+      message: 'y'.repeat(2000),
+    },
   };
   s.components = { ...s.components, update };
   const text = compactStatus(s);
@@ -57,7 +78,10 @@ test('docs/fleet.md tells the status topic as the code sends it: how often, and 
   for (const r of rates) assert.match(r, new RegExp(`^every ${STATUS_MIN_GAP_MS / 1000} s\\b`), `"at most once ${r}"`);
   assert.match(doc, new RegExp(`every \`statusIntervalSeconds\`, ${MQTT_DEFAULTS.statusIntervalSeconds} s by default`));
   // What components.health holds rides on the status topic only if the summary carries it.
-  const summary = JSON.parse(compactStatus((await get(svc, '/status')).json as unknown as Status)) as Record<string, unknown>;
+  const summary = JSON.parse(compactStatus((await get(svc, '/status')).json as unknown as Status)) as Record<
+    string,
+    unknown
+  >;
   assert.equal('health' in summary || 'temperatureC' in summary, false, 'the summary has no health');
   const health = /`components\.health` carries[^]*?boots in 1970/.exec(doc)?.[0] ?? '';
   assert.ok(health, 'the docs describe components.health');

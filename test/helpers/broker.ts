@@ -15,7 +15,12 @@ import { until } from './wait.js';
 const MOSQUITTO = existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'mosquitto';
 
 export function hasMosquitto(): boolean {
-  try { execFileSync(MOSQUITTO, ['-h'], { stdio: 'ignore' }); return true; } catch (err) { return (err as { status?: number }).status !== undefined; }
+  try {
+    execFileSync(MOSQUITTO, ['-h'], { stdio: 'ignore' });
+    return true;
+  } catch (err) {
+    return (err as { status?: number }).status !== undefined;
+  }
 }
 
 export interface BrokerOptions {
@@ -43,11 +48,24 @@ export class Broker {
   }
 
   async start(): Promise<this> {
-    this.port ||= this.opts.port ?? await freePort();
-    const lines = [`listener ${this.port} 127.0.0.1`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning', 'log_type notice', 'set_tcp_nodelay true'];
+    this.port ||= this.opts.port ?? (await freePort());
+    const lines = [
+      `listener ${this.port} 127.0.0.1`,
+      'persistence false',
+      'log_dest stderr',
+      'log_type error',
+      'log_type warning',
+      'log_type notice',
+      'set_tcp_nodelay true',
+    ];
     // Started as root, mosquitto reads its files as the `mosquitto` user: they live in a folder it may read.
     chmodSync(this.dir, 0o755);
-    const readable = (from: string, name: string) => { const to = path.join(this.dir, name); copyFileSync(from, to); chmodSync(to, 0o644); return to; };
+    const readable = (from: string, name: string) => {
+      const to = path.join(this.dir, name);
+      copyFileSync(from, to);
+      chmodSync(to, 0o644);
+      return to;
+    };
     if (this.opts.users) {
       const file = path.join(this.dir, 'passwd');
       writeFileSync(file, '');
@@ -62,13 +80,21 @@ export class Broker {
       lines.push(`acl_file ${file}`);
     }
     const t = this.opts.tls;
-    if (t) lines.push(`cafile ${readable(t.ca, 'ca.pem')}`, `certfile ${readable(t.cert, 'server.pem')}`, `keyfile ${readable(t.key, 'server.key')}`, `require_certificate ${t.requireCertificate ? 'true' : 'false'}`);
+    if (t)
+      lines.push(
+        `cafile ${readable(t.ca, 'ca.pem')}`,
+        `certfile ${readable(t.cert, 'server.pem')}`,
+        `keyfile ${readable(t.key, 'server.key')}`,
+        `require_certificate ${t.requireCertificate ? 'true' : 'false'}`,
+      );
     if (t?.requireCertificate) lines.push('use_identity_as_username true');
-    lines.push(...this.opts.settings ?? []);
+    lines.push(...(this.opts.settings ?? []));
     const conf = path.join(this.dir, 'mosquitto.conf');
     writeFileSync(conf, lines.join('\n') + '\n');
     const child = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr!.on('data', (d: Buffer) => { this.log += d.toString(); });
+    child.stderr!.on('data', (d: Buffer) => {
+      this.log += d.toString();
+    });
     this.child = child;
     // No mosquitto, or one that exits at once (a bad configuration), fails now with its reason, not after the wait.
     const died = new Promise<never>((_, reject) => {
@@ -90,8 +116,12 @@ export class Broker {
     await gone;
   }
 
-  freeze(): void { this.child?.kill('SIGSTOP'); }
-  thaw(): void { this.child?.kill('SIGCONT'); }
+  freeze(): void {
+    this.child?.kill('SIGSTOP');
+  }
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
 
   async cleanup(): Promise<void> {
     await this.stop();
@@ -100,10 +130,14 @@ export class Broker {
 }
 
 async function waitForPort(port: number, ms: number): Promise<void> {
-  const listening = () => new Promise<boolean>((resolve) => {
-    const s = tcpConnect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
-    s.on('error', () => resolve(false));
-  });
+  const listening = () =>
+    new Promise<boolean>((resolve) => {
+      const s = tcpConnect(port, '127.0.0.1', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
   await until(listening, ms, `mosquitto to listen on ${port}`, 50);
 }
 
@@ -117,15 +151,35 @@ export async function openGate(from: number, to: number): Promise<{ close: () =>
     const b = tcpConnect(to, '127.0.0.1');
     sockets.add(a).add(b);
     a.pipe(b).pipe(a);
-    const end = () => { a.destroy(); b.destroy(); sockets.delete(a); sockets.delete(b); };
+    const end = () => {
+      a.destroy();
+      b.destroy();
+      sockets.delete(a);
+      sockets.delete(b);
+    };
     a.on('error', end).on('close', end);
     b.on('error', end).on('close', end);
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(from, '127.0.0.1', resolve); });
-  return { close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }) };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(from, '127.0.0.1', resolve);
+  });
+  return {
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
-export interface Seen { topic: string; payload: string; retain: boolean; qos: number; at: number }
+export interface Seen {
+  topic: string;
+  payload: string;
+  retain: boolean;
+  qos: number;
+  at: number;
+}
 
 /** A client that records every message on `topics`, with the flags as published (MQTT 5, retain-as-published). */
 export class Watcher {
@@ -136,7 +190,9 @@ export class Watcher {
     const client = await mqtt.connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0, clean: true, ...opts });
     (client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
     const w = new Watcher(client);
-    client.on('message', (topic, payload, packet) => w.seen.push({ topic, payload: payload.toString(), retain: packet.retain, qos: packet.qos, at: Date.now() }));
+    client.on('message', (topic, payload, packet) =>
+      w.seen.push({ topic, payload: payload.toString(), retain: packet.retain, qos: packet.qos, at: Date.now() }),
+    );
     await client.subscribeAsync(topics, { qos: 2, rap: true });
     return w;
   }
@@ -155,20 +211,73 @@ export class Watcher {
 }
 
 /** A CA, a server certificate for `localhost`, one for another name, and a client certificate, made with openssl. */
-export function makeCertificates(dir: string): Record<'ca' | 'caKey' | 'server' | 'serverKey' | 'wrongName' | 'wrongNameKey' | 'client' | 'clientKey', string> {
+export function makeCertificates(
+  dir: string,
+): Record<'ca' | 'caKey' | 'server' | 'serverKey' | 'wrongName' | 'wrongNameKey' | 'client' | 'clientKey', string> {
   const f = (n: string) => path.join(dir, n);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=mlds test CA');
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    f('ca.key'),
+    '-out',
+    f('ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=mlds test CA',
+  );
   const leaf = (name: string, cn: string, ext: string) => {
-    ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', f(`${name}.key`), '-out', f(`${name}.csr`), '-subj', `/CN=${cn}`);
+    ssl(
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      f(`${name}.key`),
+      '-out',
+      f(`${name}.csr`),
+      '-subj',
+      `/CN=${cn}`,
+    );
     writeFileSync(f(`${name}.ext`), ext);
-    ssl('x509', '-req', '-in', f(`${name}.csr`), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f(`${name}.pem`), '-days', '2', '-extfile', f(`${name}.ext`));
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      f(`${name}.csr`),
+      '-CA',
+      f('ca.pem'),
+      '-CAkey',
+      f('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      f(`${name}.pem`),
+      '-days',
+      '2',
+      '-extfile',
+      f(`${name}.ext`),
+    );
   };
   leaf('server', 'localhost', 'subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n');
   leaf('wrong', 'broker.example', 'subjectAltName=DNS:broker.example\nextendedKeyUsage=serverAuth\n');
   leaf('client', 'unit-tls', 'extendedKeyUsage=clientAuth\n');
   return {
-    ca: f('ca.pem'), caKey: f('ca.key'), server: f('server.pem'), serverKey: f('server.key'),
-    wrongName: f('wrong.pem'), wrongNameKey: f('wrong.key'), client: f('client.pem'), clientKey: f('client.key'),
+    ca: f('ca.pem'),
+    caKey: f('ca.key'),
+    server: f('server.pem'),
+    serverKey: f('server.key'),
+    wrongName: f('wrong.pem'),
+    wrongNameKey: f('wrong.key'),
+    client: f('client.pem'),
+    clientKey: f('client.key'),
   };
 }

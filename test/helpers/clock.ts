@@ -5,13 +5,17 @@ export class FakeClock implements Clock {
   private timers: Array<{ at: number; fn: () => void; id: number }> = [];
   private ids = 0;
   constructor(private t = Date.UTC(2026, 10, 21, 12, 0, 0)) {}
-  now(): number { return this.t; }
+  now(): number {
+    return this.t;
+  }
   setTimeout(fn: () => void, ms: number): unknown {
     const id = ++this.ids;
     this.timers.push({ at: this.t + ms, fn, id });
     return id;
   }
-  clearTimeout(handle: unknown): void { this.timers = this.timers.filter((x) => x.id !== handle); }
+  clearTimeout(handle: unknown): void {
+    this.timers = this.timers.filter((x) => x.id !== handle);
+  }
   advance(ms: number): void {
     const end = this.t + ms;
     for (;;) {
@@ -24,5 +28,7 @@ export class FakeClock implements Clock {
     }
     this.t = end;
   }
-  pending(): number { return this.timers.length; }
+  pending(): number {
+    return this.timers.length;
+  }
 }

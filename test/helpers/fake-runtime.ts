@@ -15,7 +15,13 @@ import type { Unit } from '../../src/render/unit.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { ServiceDir } from './service.js';
 
-export interface FakeUnit { config: UnitConfig; runner: OutputRunner; output: Output; compositor: { nextChange(now: number): number }; latest(): Frame }
+export interface FakeUnit {
+  config: UnitConfig;
+  runner: OutputRunner;
+  output: Output;
+  compositor: { nextChange(now: number): number };
+  latest(): Frame;
+}
 
 export interface FakeRuntime {
   ctx: RuntimeContext;
@@ -30,15 +36,31 @@ export interface FakeRuntime {
 export const silentLog = pino({ level: 'silent' });
 
 /** `outputFor` picks each unit's output (virtual unless the test says otherwise). */
-export async function fakeRuntime(sd: ServiceDir, clock: Clock, opts: BrightnessOptions = {}, outputFor: (u: UnitConfig) => Output = () => new VirtualOutput()): Promise<FakeRuntime> {
+export async function fakeRuntime(
+  sd: ServiceDir,
+  clock: Clock,
+  opts: BrightnessOptions = {},
+  outputFor: (u: UnitConfig) => Output = () => new VirtualOutput(),
+): Promise<FakeRuntime> {
   let config: ServiceConfig = loadConfig(sd.configFile);
   const units = new Map<string, FakeUnit>();
   const build = () => {
     for (const u of config.units) {
       if (units.has(u.key)) continue;
       const output = outputFor(u);
-      const frame: Frame = { width: u.width, height: u.height, data: new Uint8Array(u.width * u.height * 4).fill(200), seq: 1 };
-      const unit: FakeUnit = { config: u, output, runner: new OutputRunner(output, silentLog, () => clock.now()), compositor: { nextChange: () => Infinity }, latest: () => frame };
+      const frame: Frame = {
+        width: u.width,
+        height: u.height,
+        data: new Uint8Array(u.width * u.height * 4).fill(200),
+        seq: 1,
+      };
+      const unit: FakeUnit = {
+        config: u,
+        output,
+        runner: new OutputRunner(output, silentLog, () => clock.now()),
+        compositor: { nextChange: () => Infinity },
+        latest: () => frame,
+      };
       units.set(u.key, unit);
     }
   };
@@ -51,17 +73,33 @@ export async function fakeRuntime(sd: ServiceDir, clock: Clock, opts: Brightness
     units: () => units as unknown as ReadonlyMap<string, Unit>,
     unitFor: () => undefined,
     component: () => undefined,
-    apply: async () => { throw new Error('not in this test'); },
-    reload: async () => { throw new Error('not in this test'); },
-    status: () => { throw new Error('not in this test'); },
-    infoPage: async () => { throw new Error('not in this test'); },
+    apply: async () => {
+      throw new Error('not in this test');
+    },
+    reload: async () => {
+      throw new Error('not in this test');
+    },
+    status: () => {
+      throw new Error('not in this test');
+    },
+    infoPage: async () => {
+      throw new Error('not in this test');
+    },
     ports: () => ({ http: 0 }),
   } as unknown as RuntimeContext;
   const component = new BrightnessComponent(opts);
   await component.start(ctx);
   return {
-    ctx, component, units,
-    brightness: () => Object.fromEntries([...units.values()].map((u) => [u.config.displayIds[0], (u.output.describe() as { brightness: number }).brightness])),
+    ctx,
+    component,
+    units,
+    brightness: () =>
+      Object.fromEntries(
+        [...units.values()].map((u) => [
+          u.config.displayIds[0],
+          (u.output.describe() as { brightness: number }).brightness,
+        ]),
+      ),
     reload: async () => {
       config = loadConfig(sd.configFile);
       build();

@@ -2,7 +2,10 @@
 import assert from 'node:assert/strict';
 import { MldsError } from '../../src/errors.js';
 
-/** The MldsError `p` rejects with; fails the test, saying what was expected, when it resolves or rejects with anything else. */
+/**
+ * The MldsError `p` rejects with; fails the test, saying what was expected, when it resolves or rejects with anything
+ * else.
+ */
 export async function mldsErrorOf(p: Promise<unknown>, expected: string): Promise<MldsError> {
   try {
     await p;

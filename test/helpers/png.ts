@@ -23,5 +23,11 @@ export function flatPng(w: number, h: number, rgb?: [number, number, number]): B
   ihdr[9] = rgb ? 3 : 0; // palette or greyscale
   const rows = Buffer.alloc(h * (1 + Math.ceil(w / 8))); // filter byte 0 and zero bits on every row
   const palette = rgb ? [pngChunk('PLTE', Buffer.from(rgb))] : [];
-  return Buffer.concat([SIGNATURE, pngChunk('IHDR', ihdr), ...palette, pngChunk('IDAT', deflateSync(rows, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    pngChunk('IHDR', ihdr),
+    ...palette,
+    pngChunk('IDAT', deflateSync(rows, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -15,7 +15,8 @@ const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status
 
 /** Why this machine cannot run RAUC here, or undefined. */
 export function raucMissing(): string | undefined {
-  for (const c of ['rauc', 'dbus-daemon', 'busctl', 'mksquashfs', 'openssl']) if (!has(c)) return `${c} is not installed (make test-deps: rauc, dbus, squashfs-tools)`;
+  for (const c of ['rauc', 'dbus-daemon', 'busctl', 'mksquashfs', 'openssl'])
+    if (!has(c)) return `${c} is not installed (make test-deps: rauc, dbus, squashfs-tools)`;
   if (process.getuid?.() !== 0) return 'RAUC mounts bundles through loop devices: root is needed';
   if (!existsSync('/dev/loop-control')) return 'no loop devices (/dev/loop-control)';
   return undefined;
@@ -41,7 +42,12 @@ export class RaucRig {
   bootState(): Record<string, string> {
     const f = path.join(this.dir, 'boot.state');
     if (!existsSync(f)) return {};
-    return Object.fromEntries(readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => l.split('=') as [string, string]));
+    return Object.fromEntries(
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('=') as [string, string]),
+    );
   }
 
   backendCalls(): string[] {
@@ -62,7 +68,9 @@ export class RaucRig {
 
   async start(bootSlot: 'A' | 'B'): Promise<void> {
     const d = this.dir;
-    writeFileSync(path.join(d, 'bus.conf'), `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+    writeFileSync(
+      path.join(d, 'bus.conf'),
+      `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
   <type>system</type>
   <listen>${this.bus}</listen>
@@ -74,10 +82,31 @@ export class RaucRig {
     <allow receive_sender="*"/>
   </policy>
 </busconfig>
-`);
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(d, 'key.pem'), '-out', path.join(d, 'cert.pem'), '-days', '30', '-subj', '/CN=mlds test'], { stdio: 'ignore' });
+`,
+    );
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        path.join(d, 'key.pem'),
+        '-out',
+        path.join(d, 'cert.pem'),
+        '-days',
+        '30',
+        '-subj',
+        '/CN=mlds test',
+      ],
+      { stdio: 'ignore' },
+    );
     // As GRUB's environment does it: set-primary puts the slot first and lets it be tried.
-    writeFileSync(path.join(d, 'backend.sh'), `#!/bin/sh
+    writeFileSync(
+      path.join(d, 'backend.sh'),
+      `#!/bin/sh
 F=${d}/boot.state
 touch "$F"
 echo "$*" >> ${this.backendLog}
@@ -90,8 +119,12 @@ case "$1" in
   set-state) put "state_$2" "$3" ;;
   *) exit 1 ;;
 esac
-`, { mode: 0o755 });
-    writeFileSync(this.conf, `[system]
+`,
+      { mode: 0o755 },
+    );
+    writeFileSync(
+      this.conf,
+      `[system]
 compatible=mlds-test
 bootloader=custom
 statusfile=${d}/central.raucs
@@ -108,7 +141,8 @@ bootname=A
 device=${this.slot('B')}
 type=raw
 bootname=B
-`);
+`,
+    );
     mkdirSync(path.join(d, 'mnt'), { recursive: true });
     writeFileSync(this.slot('A'), Buffer.alloc(SLOT_BYTES, 0x41));
     writeFileSync(this.slot('B'), Buffer.alloc(SLOT_BYTES, 0));
@@ -121,11 +155,26 @@ bootname=B
   /** `rauc service` as the slot `bootSlot` had booted. */
   async startService(bootSlot: 'A' | 'B'): Promise<void> {
     this.serviceLog = '';
-    const child = spawn('rauc', ['service', '-c', this.conf, `--override-boot-slot=${bootSlot}`], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (b: Buffer) => { this.serviceLog += b.toString(); });
-    child.stderr!.on('data', (b: Buffer) => { this.serviceLog += b.toString(); });
+    const child = spawn('rauc', ['service', '-c', this.conf, `--override-boot-slot=${bootSlot}`], {
+      env: this.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (b: Buffer) => {
+      this.serviceLog += b.toString();
+    });
+    child.stderr!.on('data', (b: Buffer) => {
+      this.serviceLog += b.toString();
+    });
     this.service = child;
-    await until(() => spawnSync('busctl', ['get-property', 'de.pengutronix.rauc', '/', 'de.pengutronix.rauc.Installer', 'BootSlot'], { env: this.env() }).status === 0, 15_000, () => `rauc service on the private bus: ${this.serviceLog}`, 100);
+    await until(
+      () =>
+        spawnSync('busctl', ['get-property', 'de.pengutronix.rauc', '/', 'de.pengutronix.rauc.Installer', 'BootSlot'], {
+          env: this.env(),
+        }).status === 0,
+      15_000,
+      () => `rauc service on the private bus: ${this.serviceLog}`,
+      100,
+    );
   }
 
   async stopService(): Promise<void> {
@@ -141,15 +190,43 @@ bootname=B
   }
 
   /** A signed bundle of `bytes` random bytes as the rootfs image; `signedBy` another key makes one RAUC refuses. */
-  bundle(version: string, bytes: number, opts: { untrusted?: boolean } = {}): { file: string; image: Buffer; sha256: string; bytes: Buffer } {
+  bundle(
+    version: string,
+    bytes: number,
+    opts: { untrusted?: boolean } = {},
+  ): { file: string; image: Buffer; sha256: string; bytes: Buffer } {
     const d = mkdtempSync(path.join(this.dir, 'bundle-'));
     const image = randomBytes(bytes);
     writeFileSync(path.join(d, 'rootfs.img'), image);
-    writeFileSync(path.join(d, 'manifest.raucm'), `[update]\ncompatible=mlds-test\nversion=${version}\n` + '[bundle]\nformat=plain\n[image.rootfs]\nfilename=rootfs.img\n');
-    let cert = path.join(this.dir, 'cert.pem'), key = path.join(this.dir, 'key.pem');
+    writeFileSync(
+      path.join(d, 'manifest.raucm'),
+      `[update]\ncompatible=mlds-test\nversion=${version}\n` +
+        '[bundle]\nformat=plain\n[image.rootfs]\nfilename=rootfs.img\n',
+    );
+    let cert = path.join(this.dir, 'cert.pem'),
+      key = path.join(this.dir, 'key.pem');
     if (opts.untrusted) {
-      cert = path.join(this.dir, 'other-cert.pem'); key = path.join(this.dir, 'other-key.pem');
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '30', '-subj', '/CN=someone else'], { stdio: 'ignore' });
+      cert = path.join(this.dir, 'other-cert.pem');
+      key = path.join(this.dir, 'other-key.pem');
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-days',
+          '30',
+          '-subj',
+          '/CN=someone else',
+        ],
+        { stdio: 'ignore' },
+      );
     }
     const file = path.join(this.dir, `v${version}-${path.basename(d)}.raucb`);
     execFileSync('rauc', ['bundle', `--cert=${cert}`, `--key=${key}`, d, file], { stdio: 'ignore' });

@@ -16,7 +16,12 @@ export const REPO = path.resolve(import.meta.dirname, '../..');
 // or a namespace of their own.
 process.env.MLDS_MDNS ??= 'off';
 
-export interface ServiceDir { dir: string; configFile: string; stateDir: string; cleanup(): void }
+export interface ServiceDir {
+  dir: string;
+  configFile: string;
+  stateDir: string;
+  cleanup(): void;
+}
 
 /** A temporary service directory holding `config` and a copy of the example images. */
 export function serviceDir(config: unknown): ServiceDir {
@@ -25,14 +30,32 @@ export function serviceDir(config: unknown): ServiceDir {
   mkdirSync(path.join(dir, 'fonts'));
   const configFile = path.join(dir, 'config.json');
   writeFileSync(configFile, JSON.stringify(config, null, 1));
-  return { dir, configFile, stateDir: path.join(dir, 'state'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    configFile,
+    stateDir: path.join(dir, 'state'),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export async function start(sd: ServiceDir, extra: Partial<StartOptions> = {}): Promise<RunningService> {
-  return startService({ configFile: sd.configFile, port: 0, host: '127.0.0.1', stateDir: sd.stateDir, logToStdout: false, ...extra });
+  return startService({
+    configFile: sd.configFile,
+    port: 0,
+    host: '127.0.0.1',
+    stateDir: sd.stateDir,
+    logToStdout: false,
+    ...extra,
+  });
 }
 
-export interface Reply { status: number; headers: Headers; json: Record<string, unknown>; text: string; bytes: Buffer }
+export interface Reply {
+  status: number;
+  headers: Headers;
+  json: Record<string, unknown>;
+  text: string;
+  bytes: Buffer;
+}
 
 export async function get(svc: { url: string }, pathAndQuery: string, init: RequestInit = {}): Promise<Reply> {
   const res = await fetch(svc.url + pathAndQuery, init);
@@ -54,7 +77,11 @@ export async function nextFrame(svc: RunningService, id: string, afterSeq: numbe
   await redrawn(svc, id);
 }
 
-export interface Pixels { width: number; height: number; at(x: number, y: number): [number, number, number] }
+export interface Pixels {
+  width: number;
+  height: number;
+  at(x: number, y: number): [number, number, number];
+}
 
 /** Decodes a JPEG or PNG as a browser would, for checking colours at coordinates. */
 export async function decode(bytes: Buffer): Promise<Pixels> {
@@ -66,7 +93,10 @@ export async function decode(bytes: Buffer): Promise<Pixels> {
   return {
     width: img.width,
     height: img.height,
-    at: (x, y) => { const i = (y * img.width + x) * 4; return [d[i], d[i + 1], d[i + 2]]; },
+    at: (x, y) => {
+      const i = (y * img.width + x) * 4;
+      return [d[i], d[i + 1], d[i + 2]];
+    },
   };
 }
 
@@ -76,7 +106,8 @@ export function near(actual: [number, number, number], expected: [number, number
 }
 
 /** A minimal valid single-display configuration to mutate in tests. */
-export function baseConfig(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function baseConfig(): Record<string, any> {
   return {
     port: '9199',
     effectDurationMs: '0',
@@ -92,8 +123,21 @@ export function baseConfig(): Record<string, any> { // eslint-disable-line @type
         output: { driver: 'virtual' },
         layout: {
           l1: {
-            title: { coordinates: '0 0 199 49', type: 'text', fontSize: '30', fontColor: '255 255 255', backgroundColor: '0 0 255', align: 'left' },
-            sign: { coordinates: '0 50 99 99', type: 'static', fontSize: '20', params: { a: 'Alpha', b: 'Beta', def: 'Def' }, defaultValue: 'def' },
+            title: {
+              coordinates: '0 0 199 49',
+              type: 'text',
+              fontSize: '30',
+              fontColor: '255 255 255',
+              backgroundColor: '0 0 255',
+              align: 'left',
+            },
+            sign: {
+              coordinates: '0 50 99 99',
+              type: 'static',
+              fontSize: '20',
+              params: { a: 'Alpha', b: 'Beta', def: 'Def' },
+              defaultValue: 'def',
+            },
             pic: { coordinates: '100 50 199 99', type: 'image', params: { logo: 'logo.png', bus: 'bus.png' } },
           },
           l2: {
@@ -110,11 +154,13 @@ export function baseConfig(): Record<string, any> { // eslint-disable-line @type
  * (its feed server runs only under `make run`), for tests and benches that measure the
  * content from the first second.
  */
-export function exampleConfig(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function exampleConfig(): Record<string, any> {
   const cfg = JSON.parse(readFileSync(path.join(REPO, 'examples/config.json'), 'utf8'));
   delete cfg.crons;
   delete cfg.pollers;
-  for (const d of Object.values(cfg.displays) as Array<Record<string, any>>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  for (const d of Object.values(cfg.displays) as Array<Record<string, any>>) {
     d.infoScreenTtl = '0';
     if (d.startScreen) delete d.startScreen.image;
   }

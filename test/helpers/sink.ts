@@ -4,7 +4,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Received { method: string; url: string; type: string | undefined; body: string }
+export interface Received {
+  method: string;
+  url: string;
+  type: string | undefined;
+  body: string;
+}
 
 export interface Sink {
   got: Received[];
@@ -21,13 +26,21 @@ export async function sink(): Promise<Sink> {
     port: 0,
     url: (path) => `http://127.0.0.1:${s.port}${path}`,
     answer: (_req, res) => res.end('ok'),
-    close: () => { server.closeAllConnections(); server.close(); },
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { method: req.method!, url: req.url!, type: req.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') };
+      const r: Received = {
+        method: req.method!,
+        url: req.url!,
+        type: req.headers['content-type'],
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       s.got.push(r);
       s.answer(r, res);
     });

@@ -14,11 +14,18 @@ function runWith(env: Record<string, string | undefined>, body: string): { statu
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-skip-'));
   try {
     const file = path.join(dir, 'probe.test.ts');
-    writeFileSync(file, `import { test } from 'node:test';\nimport { skipReason } from ${JSON.stringify(HELPER)};\n${body}\n`);
+    writeFileSync(
+      file,
+      `import { test } from 'node:test';\nimport { skipReason } from ${JSON.stringify(HELPER)};\n${body}\n`,
+    );
     // node --test marks its children; a child that sees the mark will not run test files itself.
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, NODE_TEST_CONTEXT: undefined };
     for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], { encoding: 'utf8', env: childEnv, timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], {
+      encoding: 'utf8',
+      env: childEnv,
+      timeout: 60_000,
+    });
     return { status: r.status, out: r.stdout + r.stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -41,13 +48,20 @@ test('without CI a missing dependency skips: nothing fails', () => {
 test('under CI=true a missing dependency fails once per reason, naming it; hardware still skips', () => {
   const r = runWith({ CI: 'true' }, BODY);
   assert.notEqual(r.status, 0, r.out);
-  assert.match(r.out, /not ok \d+ - CI=true: a dependency the Makefile installs is missing: needs Debian's python3-example/);
+  assert.match(
+    r.out,
+    /not ok \d+ - CI=true: a dependency the Makefile installs is missing: needs Debian's python3-example/,
+  );
   assert.match(r.out, /# fail 1/);
   assert.match(r.out, /# skipped 3/);
 });
 
 test('under CI=true, nothing missing: all run and pass', () => {
-  const r = runWith({ CI: 'true' }, `test('a', { skip: skipReason(undefined) }, () => {});\ntest('b', { skip: skipReason('no /dev/snd', 'hardware') }, () => {});`);
+  const r = runWith(
+    { CI: 'true' },
+    `test('a', { skip: skipReason(undefined) }, () => {});\ntest('b', { skip: skipReason('no /dev/snd', ` +
+      `'hardware') }, () => {});`,
+  );
   assert.equal(r.status, 0, r.out);
   assert.match(r.out, /# pass 1/);
   assert.match(r.out, /# skipped 1/);

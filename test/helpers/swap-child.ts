@@ -7,12 +7,17 @@ import { recoverInterruptedSwap, stagingDirOf, swapConfiguration } from '../../s
 
 const [mode, dir, how] = process.argv.slice(2);
 const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
-const pauseBetweenSteps = how === 'pause'
-  ? async (step: string) => { process.stdout.write(`step ${step}\n`); await lines.next(); }
-  : undefined;
+const pauseBetweenSteps =
+  how === 'pause'
+    ? async (step: string) => {
+        process.stdout.write(`step ${step}\n`);
+        await lines.next();
+      }
+    : undefined;
 process.stdout.write('ready\n');
 const t0 = performance.now();
-if (mode === 'swap') await swapConfiguration(dir, stagingDirOf(dir), { keep: [path.join(dir, 'state')], pauseBetweenSteps });
+if (mode === 'swap')
+  await swapConfiguration(dir, stagingDirOf(dir), { keep: [path.join(dir, 'state')], pauseBetweenSteps });
 else await recoverInterruptedSwap(dir, { pauseBetweenSteps });
 process.stdout.write(`done ${performance.now() - t0}\n`);
 process.exit(0);

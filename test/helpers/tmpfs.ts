@@ -30,7 +30,9 @@ export function mountTmpfs(size = '1m'): Tmpfs {
   return {
     dir,
     // dd stops with "No space left on device": that is the point.
-    fill: () => { spawnSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4k'], { stdio: 'ignore' }); },
+    fill: () => {
+      spawnSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4k'], { stdio: 'ignore' });
+    },
     free: () => rmSync(filler, { force: true }),
     readOnly: (ro) => execFileSync('mount', ['-o', `remount,${ro ? 'ro' : 'rw'}`, dir]),
     cleanup: () => {

@@ -6,7 +6,12 @@
  * Polls `cond` every `everyMs` until it holds, failing after `ms` with what was awaited (a
  * function gives it as it stands at the deadline). An error thrown by `cond` fails at once.
  */
-export async function until(cond: () => boolean | Promise<boolean>, ms = 3000, what: string | (() => string) = 'condition', everyMs = 10): Promise<void> {
+export async function until(
+  cond: () => boolean | Promise<boolean>,
+  ms = 3000,
+  what: string | (() => string) = 'condition',
+  everyMs = 10,
+): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
@@ -17,7 +22,9 @@ export async function until(cond: () => boolean | Promise<boolean>, ms = 3000, w
 /** Settles as `p` does, or fails after `ms` with what was awaited. */
 export async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms); });
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
   try {
     return await Promise.race([p, late]);
   } finally {

@@ -40,7 +40,9 @@ export function makeZip(out: string, entries: ZipSpec[]): string {
   return out;
 }
 
-/** Every file under `root` (dot entries included unless `skipDot`) as relative path -> bytes, folders as path/ -> empty. */
+/**
+ * Every file under `root` (dot entries included unless `skipDot`) as relative path -> bytes, folders as path/ -> empty.
+ */
 export function snapshot(root: string, skipDot = false, rel = ''): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   for (const name of readdirSync(path.join(root, rel)).sort()) {
@@ -57,14 +59,19 @@ export function snapshot(root: string, skipDot = false, rel = ''): Map<string, B
 
 /** A folder's tree as zip entries (folders included), for archiving a source tree as-is. */
 export function entriesOf(root: string): ZipSpec[] {
-  return [...snapshot(root)].map(([name, bytes]) => (name.endsWith('/') ? { name } : { name, base64: bytes.toString('base64') }));
+  return [...snapshot(root)].map(([name, bytes]) =>
+    name.endsWith('/') ? { name } : { name, base64: bytes.toString('base64') },
+  );
 }
 
 /**
  * A loopback server of the archives in `served`, by name (`/<name>`); `special` may answer a
  * name itself first (a stalled or slow download) and returns true when it did.
  */
-export async function archiveServer(served: Map<string, Buffer>, special: (name: string, res: ServerResponse) => boolean = () => false): Promise<{ base: string; close(): void }> {
+export async function archiveServer(
+  served: Map<string, Buffer>,
+  special: (name: string, res: ServerResponse) => boolean = () => false,
+): Promise<{ base: string; close(): void }> {
   const server = createServer((req, res) => {
     const name = (req.url ?? '/').slice(1);
     if (special(name, res)) return;
@@ -73,5 +80,11 @@ export async function archiveServer(served: Map<string, Buffer>, special: (name:
     res.writeHead(200, { 'content-type': 'application/zip' }).end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => { server.closeAllConnections(); server.close(); } };
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }

@@ -52,15 +52,21 @@ function spellings(p: string): string[] {
 /** A GET with the path exactly as written (fetch() would normalise `/./` and `//`). */
 function raw(port: number, pathAndQuery: string, key?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: pathAndQuery, headers: key ? { 'X-API-Key': key } : {}, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path: pathAndQuery, headers: key ? { 'X-API-Key': key } : {}, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
   });
 }
 
-async function checkEverySpelling(security: Record<string, string>, keys: (string | undefined)[]): Promise<Map<string, number>> {
+async function checkEverySpelling(
+  security: Record<string, string>,
+  keys: (string | undefined)[],
+): Promise<Map<string, number>> {
   const c = baseConfig();
   c.security = security;
   const sd = serviceDir(c);
@@ -74,7 +80,8 @@ async function checkEverySpelling(security: Record<string, string>, keys: (strin
         canonical.set(`${p} ${key ?? 'none'}`, want);
         for (const s of spellings(p)) {
           const got = await raw(port, q ? `${s}?${q}` : s, key);
-          if (got !== 404) assert.equal(got, want, `${s} with key ${key ?? 'none'}: ${got}, while ${p} answers ${want}`);
+          if (got !== 404)
+            assert.equal(got, want, `${s} with key ${key ?? 'none'}: ${got}, while ${p} answers ${want}`);
         }
       }
     }
@@ -85,17 +92,25 @@ async function checkEverySpelling(security: Record<string, string>, keys: (strin
   return canonical;
 }
 
-test('every endpoint in every spelling gets the access ' + 'its canonical path gets, or 404 (API and admin keys)', async () => {
-  const got = await checkEverySpelling({ apiKey: API_KEY, adminKey: ADMIN_KEY }, [undefined, 'wrong-key-000', API_KEY, ADMIN_KEY]);
-  for (const p of ['/setethernetconfig', '/reload_config', '/load_config', '/identify']) {
-    assert.equal(got.get(`${p} ${API_KEY}`), 403, `${p} with the API key alone`);
-    assert.equal(got.get(`${p} none`), 403, `${p} with no key`);
-    assert.notEqual(got.get(`${p} ${ADMIN_KEY}`), 403, `${p} with the admin key`);
-  }
-  assert.equal(got.get(`/status ${API_KEY}`), 200);
-  assert.equal(got.get('/status none'), 401);
-  assert.equal(got.get('/load_config admin-key-456'), 200);
-});
+test(
+  'every endpoint in every spelling gets the access ' + 'its canonical path gets, or 404 (API and admin keys)',
+  async () => {
+    const got = await checkEverySpelling({ apiKey: API_KEY, adminKey: ADMIN_KEY }, [
+      undefined,
+      'wrong-key-000',
+      API_KEY,
+      ADMIN_KEY,
+    ]);
+    for (const p of ['/setethernetconfig', '/reload_config', '/load_config', '/identify']) {
+      assert.equal(got.get(`${p} ${API_KEY}`), 403, `${p} with the API key alone`);
+      assert.equal(got.get(`${p} none`), 403, `${p} with no key`);
+      assert.notEqual(got.get(`${p} ${ADMIN_KEY}`), 403, `${p} with the admin key`);
+    }
+    assert.equal(got.get(`/status ${API_KEY}`), 200);
+    assert.equal(got.get('/status none'), 401);
+    assert.equal(got.get('/load_config admin-key-456'), 200);
+  },
+);
 
 test('with only an admin key, the admin endpoints need it in every spelling; the others are open', async () => {
   const got = await checkEverySpelling({ adminKey: ADMIN_KEY }, [undefined, ADMIN_KEY]);

@@ -13,34 +13,60 @@ import { earlyListener } from '../../src/http/early.js';
 import type { RunningService } from '../../src/main.js';
 import { baseConfig, serviceDir, start, type ServiceDir } from '../helpers/service.js';
 
-interface Raw { status: number; message: string; headers: string[]; body: string }
+interface Raw {
+  status: number;
+  message: string;
+  headers: string[];
+  body: string;
+}
 
 /** The answer as sent: status line, headers in order (less the ones Node adds), body. */
 function raw(port: number, pathAndQuery: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    http.request({ host: '127.0.0.1', port, path: pathAndQuery, headers, method, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => { body += d; });
-      res.on('end', () => {
-        const kept: string[] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          if (!/^(date|connection|keep-alive)$/i.test(res.rawHeaders[i])) kept.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-        }
-        resolve({ status: res.statusCode!, message: res.statusMessage!, headers: kept, body });
-      });
-    }).on('error', reject).end();
+    http
+      .request({ host: '127.0.0.1', port, path: pathAndQuery, headers, method, agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          body += d;
+        });
+        res.on('end', () => {
+          const kept: string[] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) {
+            if (!/^(date|connection|keep-alive)$/i.test(res.rawHeaders[i]))
+              kept.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+          }
+          resolve({ status: res.statusCode!, message: res.statusMessage!, headers: kept, body });
+        });
+      })
+      .on('error', reject)
+      .end();
   });
 }
 
 function setup(config: Record<string, unknown>) {
-  const ctx = {} as { sd: ServiceDir; svc: RunningService; server: Server; port: number; lines: Array<Record<string, unknown>>; ready: boolean };
+  const ctx = {} as {
+    sd: ServiceDir;
+    svc: RunningService;
+    server: Server;
+    port: number;
+    lines: Array<Record<string, unknown>>;
+    ready: boolean;
+  };
   before(async () => {
     ctx.sd = serviceDir(config);
     ctx.svc = await start(ctx.sd);
     ctx.lines = [];
     ctx.ready = true;
-    const log = { info: (o: object, msg: string) => { ctx.lines.push({ ...o, msg }); }, warn() {}, error: (o: object, msg: string) => { ctx.lines.push({ ...o, msg }); } };
+    const log = {
+      info: (o: object, msg: string) => {
+        ctx.lines.push({ ...o, msg });
+      },
+      warn() {},
+      error: (o: object, msg: string) => {
+        ctx.lines.push({ ...o, msg });
+      },
+    };
     ctx.server = createHttpServer(createApp({ ...ctx.svc.api, ready: () => ctx.ready }, log), log);
     ctx.server.listen(0, '127.0.0.1');
     await once(ctx.server, 'listening');
@@ -56,8 +82,10 @@ function setup(config: Record<string, unknown>) {
 
 /** Sends `query` to /mlds and /mlds/; asserts the same answer and log lines; returns the answer. */
 async function same(
-  ctx: ReturnType<typeof setup>, query: string,
-  headers: Record<string, string> = {}, method = 'GET',
+  ctx: ReturnType<typeof setup>,
+  query: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
 ) {
   const sent = async (path: string) => {
     const from = ctx.lines.length;
@@ -84,8 +112,17 @@ describe('/mlds answers alike ahead of koa and through its router', () => {
     assert.equal((await same(ctx, '?id=main&layout=l1&title=Fast&inumber=7')).body, '{"result":"command received"}');
     assert.equal((await same(ctx, '?id=main&layout=l1&title=Fast&nope=1')).status, 200);
     assert.equal((await same(ctx, '')).status, 400);
-    for (const q of ['?id=main', '?id=zz&layout=l1', '?id=main&layout=zz', '?id=main&layout=l1&title=%ZZ', '?id=main&layout=l1&title=%C3%28',
-      '?id=main&id=main&layout=l1', '?id=main&layout=l1&sign=zz', '?id=main&layout=l1&fontColor[title]=1_2', '?id=main&layout=l1&pic=nothing']) {
+    for (const q of [
+      '?id=main',
+      '?id=zz&layout=l1',
+      '?id=main&layout=zz',
+      '?id=main&layout=l1&title=%ZZ',
+      '?id=main&layout=l1&title=%C3%28',
+      '?id=main&id=main&layout=l1',
+      '?id=main&layout=l1&sign=zz',
+      '?id=main&layout=l1&fontColor[title]=1_2',
+      '?id=main&layout=l1&pic=nothing',
+    ]) {
       const r = await same(ctx, q);
       assert.ok(r.status >= 400 && r.status < 500, `${q}: ${r.status}`);
     }
@@ -100,14 +137,24 @@ describe('/mlds answers alike ahead of koa and through its router', () => {
   test('an unexpected failure is a 500 with the same body, logged as a defect', async () => {
     const ctl = ctx.svc.controller();
     const apply = ctl.apply;
-    ctl.apply = async () => { throw new Error('boom'); };
+    ctl.apply = async () => {
+      throw new Error('boom');
+    };
     try {
       ctx.lines.length = 0;
       const fast = await raw(ctx.port, '/mlds?id=main&layout=l1');
       const koa = await raw(ctx.port, '/mlds/?id=main&layout=l1');
       assert.deepEqual(fast, koa);
       assert.equal(fast.status, 500);
-      assert.deepEqual(ctx.lines.map((l) => [l.msg, l.status]), [['request failed', undefined], ['request', 500], ['request failed', undefined], ['request', 500]]);
+      assert.deepEqual(
+        ctx.lines.map((l) => [l.msg, l.status]),
+        [
+          ['request failed', undefined],
+          ['request', 500],
+          ['request failed', undefined],
+          ['request', 500],
+        ],
+      );
     } finally {
       ctl.apply = apply;
     }
@@ -141,19 +188,30 @@ describe('/mlds answers alike ahead of koa and through its router', () => {
 });
 
 describe('/mlds ahead of koa and through its router, with keys and a rate limit', () => {
-  const ctx = setup({ ...baseConfig(), rateLimit: '6', security: { apiKey: 'api-key-0123456789abcdef', adminKey: 'admin-key-0123456789abcdef' } });
-
-  test('the API key or the admin key, in the query or the header, ' + 'opens it; no key or a wrong one is refused as before', async () => {
-    // A fresh one-second window for each step of four requests: six a second are allowed.
-    // the passing of time is what is tested: the rate limit's one-second window.
-    const pause = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
-    await pause();
-    assert.equal((await same(ctx, '?id=main&layout=l1&title=K&key=api-key-0123456789abcdef')).status, 200);
-    assert.equal((await same(ctx, '?id=main&layout=l1&title=K', { 'X-API-Key': 'admin-key-0123456789abcdef' })).status, 200);
-    await pause();
-    assert.equal((await same(ctx, '?id=main&layout=l1&title=K')).status, 401);
-    assert.equal((await same(ctx, '?id=main&layout=l1&title=K&key=wrong')).status, 401);
+  const ctx = setup({
+    ...baseConfig(),
+    rateLimit: '6',
+    security: { apiKey: 'api-key-0123456789abcdef', adminKey: 'admin-key-0123456789abcdef' },
   });
+
+  test(
+    'the API key or the admin key, in the query or the header, ' +
+      'opens it; no key or a wrong one is refused as before',
+    async () => {
+      // A fresh one-second window for each step of four requests: six a second are allowed.
+      // the passing of time is what is tested: the rate limit's one-second window.
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+      await pause();
+      assert.equal((await same(ctx, '?id=main&layout=l1&title=K&key=api-key-0123456789abcdef')).status, 200);
+      assert.equal(
+        (await same(ctx, '?id=main&layout=l1&title=K', { 'X-API-Key': 'admin-key-0123456789abcdef' })).status,
+        200,
+      );
+      await pause();
+      assert.equal((await same(ctx, '?id=main&layout=l1&title=K')).status, 401);
+      assert.equal((await same(ctx, '?id=main&layout=l1&title=K&key=wrong')).status, 401);
+    },
+  );
 
   test('requests through either path share the rate limit window', async () => {
     const q = '?id=main&layout=l1&title=R&key=api-key-0123456789abcdef';
@@ -165,7 +223,8 @@ describe('/mlds ahead of koa and through its router, with keys and a rate limit'
       await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
       const second = Math.floor(Date.now() / 1000);
       statuses = [];
-      for (const p of ['/mlds', '/mlds/', '/mlds', '/mlds/', '/mlds', '/mlds/', '/mlds', '/mlds/']) statuses.push((await raw(ctx.port, p + q)).status);
+      for (const p of ['/mlds', '/mlds/', '/mlds', '/mlds/', '/mlds', '/mlds/', '/mlds', '/mlds/'])
+        statuses.push((await raw(ctx.port, p + q)).status);
       if (Math.floor(Date.now() / 1000) === second) break;
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
@@ -174,7 +233,12 @@ describe('/mlds ahead of koa and through its router, with keys and a rate limit'
 
 describe('the early listener', () => {
   const ran: string[] = [];
-  const step = (name: string): Middleware => async (_ctx, next) => { ran.push(name); await next(); };
+  const step =
+    (name: string): Middleware =>
+    async (_ctx, next) => {
+      ran.push(name);
+      await next();
+    };
   const app = new Koa();
   const reported: string[] = [];
   app.on('error', (err: Error) => reported.push(err.message));
@@ -182,10 +246,19 @@ describe('the early listener', () => {
   for (const m of first) app.use(m);
   app.use(step('koa only'));
   const own: Record<string, Middleware[]> = {
-    '/x': [step('route'), async (ctx) => { ctx.set('X-Route', 'x'); ctx.body = `x ${ctx.querystring}`; }],
+    '/x': [
+      step('route'),
+      async (ctx) => {
+        ctx.set('X-Route', 'x');
+        ctx.body = `x ${ctx.querystring}`;
+      },
+    ],
     '/none': [async () => undefined],
   };
-  app.use(async (ctx) => { ran.push('koa route'); ctx.body = 'through koa'; });
+  app.use(async (ctx) => {
+    ran.push('koa route');
+    ctx.body = 'through koa';
+  });
   let server: Server;
   let port: number;
   before(async () => {
@@ -195,7 +268,7 @@ describe('the early listener', () => {
   });
   after(() => server.close());
 
-  test('runs the app list, then the route, on koa\'s context; the rest goes to koa', async () => {
+  test("runs the app list, then the route, on koa's context; the rest goes to koa", async () => {
     ran.length = 0;
     const r = await raw(port, '/x?a=1');
     assert.deepEqual(ran, ['before 1', 'before 2', 'route']);

@@ -10,21 +10,32 @@ import { test } from 'node:test';
 import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 import { sink } from '../helpers/sink.js';
 
-interface RawReply { status: number; headers: Map<string, string>; body: string; closed: boolean }
+interface RawReply {
+  status: number;
+  headers: Map<string, string>;
+  body: string;
+  closed: boolean;
+}
 
 /** Writes `request` on a fresh loopback connection and reads until the server closes it. */
 async function raw(port: number, request: string): Promise<RawReply> {
   const socket = connect(port, '127.0.0.1');
   let data = '';
-  socket.on('data', (d: Buffer) => { data += d.toString('latin1'); });
-  socket.on('error', () => { /* a reset after the answer is fine; the answer is what counts */ });
+  socket.on('data', (d: Buffer) => {
+    data += d.toString('latin1');
+  });
+  socket.on('error', () => {
+    /* a reset after the answer is fine; the answer is what counts */
+  });
   socket.write(request);
   await Promise.race([once(socket, 'close'), new Promise((r) => setTimeout(r, 5000))]);
   const closed = socket.destroyed;
   socket.destroy();
   const [head, ...rest] = data.split('\r\n\r\n');
   const [statusLine, ...lines] = head.split('\r\n');
-  const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = new Map(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1] ?? 0), headers, body: rest.join('\r\n\r\n'), closed };
 }
 
@@ -57,8 +68,16 @@ test("errors raised by Node's HTTP parser get the JSON error body; the service k
   const sd = serviceDir(baseConfig());
   const svc = await start(sd);
   try {
-    assertJsonError(await raw(svc.port, `GET /status HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'MLDS_HEADERS_TOO_LARGE');
-    assertJsonError(await raw(svc.port, `GET /mlds?${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`), 431, 'MLDS_HEADERS_TOO_LARGE');
+    assertJsonError(
+      await raw(svc.port, `GET /status HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      431,
+      'MLDS_HEADERS_TOO_LARGE',
+    );
+    assertJsonError(
+      await raw(svc.port, `GET /mlds?${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      431,
+      'MLDS_HEADERS_TOO_LARGE',
+    );
     assertJsonError(await raw(svc.port, 'this is not http\r\n\r\n'), 400, 'MLDS_BAD_REQUEST');
     assertJsonError(await raw(svc.port, 'FROB / HTTP/1.1\r\nHost: x\r\n\r\n'), 400, 'MLDS_BAD_REQUEST');
     assertJsonError(await raw(svc.port, 'GET / HTTP/1.1\r\nBad Header\r\n\r\n'), 400, 'MLDS_BAD_REQUEST');
@@ -79,7 +98,11 @@ test('1,000 requests over the rate limit are logged as a few counted lines, not 
   const sd = serviceDir(c);
   const logDir = path.join(sd.dir, 'logs');
   const svc = await start(sd, { logDir });
-  const lines = () => readFileSync(path.join(logDir, 'mlds.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = () =>
+    readFileSync(path.join(logDir, 'mlds.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   try {
     let refused = 0;
     let sent = 0;
@@ -89,13 +112,17 @@ test('1,000 requests over the rate limit are logged as a few counted lines, not 
       refused += batch.filter((r) => r.status === 429).length;
     }
     // The counts come out within a second of the flood; wait for all of them.
-    const counted = () => lines().filter((l) => l.msg === `rate limited: ${String(l.refused)} requests from ${String(l.ip)}`);
+    const counted = () =>
+      lines().filter((l) => l.msg === `rate limited: ${String(l.refused)} requests from ${String(l.ip)}`);
     await until(() => counted().reduce((n, l) => n + Number(l.refused), 0) === refused, 5000, 'every refusal counted');
     const all = lines();
     assert.equal(all.filter((l) => l.msg === 'request' && l.status === 429).length, 0, 'no line per refused request');
     assert.equal(all.filter((l) => l.msg === 'request').length, sent - refused, 'every served request has its line');
     const summaries = counted();
-    assert.ok(summaries.length <= Math.ceil(sent / 5) && summaries.length < refused / 20, `${summaries.length} summary lines for ${refused} refusals`);
+    assert.ok(
+      summaries.length <= Math.ceil(sent / 5) && summaries.length < refused / 20,
+      `${summaries.length} summary lines for ${refused} refusals`,
+    );
     assert.ok(summaries.every((l) => l.ip === '127.0.0.1' && l.level === 40));
   } finally {
     await svc.close();

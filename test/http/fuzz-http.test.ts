@@ -26,7 +26,11 @@ const RSS_SLACK_MB = emulated ? 60 : 30;
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-interface Tally { statuses: Map<number, number>; unanswered: number; examples5xx: string[] }
+interface Tally {
+  statuses: Map<number, number>;
+  unanswered: number;
+  examples5xx: string[];
+}
 
 function count(t: Tally, status: number, what: string): void {
   t.statuses.set(status, (t.statuses.get(status) ?? 0) + 1);
@@ -39,20 +43,29 @@ function viaClient(port: number, agent: Agent, r: Extract<FuzzRequest, { kind: '
     let answered = false;
     let req: ReturnType<typeof request>;
     try {
-      req = request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent, timeout: 15_000 }, (res) => {
-        answered = true;
-        count(t, res.statusCode ?? 0, `${r.method} ${r.path}`);
-        const cut = setTimeout(() => res.destroy(), 2000);
-        res.on('close', () => { clearTimeout(cut); resolve(); });
-        res.resume();
-      });
+      req = request(
+        { host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent, timeout: 15_000 },
+        (res) => {
+          answered = true;
+          count(t, res.statusCode ?? 0, `${r.method} ${r.path}`);
+          const cut = setTimeout(() => res.destroy(), 2000);
+          res.on('close', () => {
+            clearTimeout(cut);
+            resolve();
+          });
+          res.resume();
+        },
+      );
     } catch {
       // The client library refuses to send it (a header it considers invalid): not a request.
       t.statuses.set(-1, (t.statuses.get(-1) ?? 0) + 1);
       return resolve();
     }
     req.on('timeout', () => req.destroy());
-    req.on('error', () => { if (!answered) t.unanswered++; resolve(); });
+    req.on('error', () => {
+      if (!answered) t.unanswered++;
+      resolve();
+    });
     req.end();
   });
 }
@@ -69,14 +82,17 @@ function viaSocket(port: number, bytes: Buffer, t: Tally): Promise<void> {
       clearTimeout(timer);
       const m = /^HTTP\/1\.1 (\d{3})/.exec(head);
       if (m) count(t, Number(m[1]), bytes.toString('latin1'));
-      // Empty lines before a request are allowed (RFC 9112 2.2); with nothing after them there was no request to answer.
+      // Empty lines before a request are allowed (RFC 9112 2.2); with nothing after them there was no request to
+      // answer.
       else if (/^[\r\n]*$/.test(bytes.toString('latin1'))) t.statuses.set(-2, (t.statuses.get(-2) ?? 0) + 1);
       else t.unanswered++;
       s.destroy();
       resolve();
     };
     const timer = setTimeout(done, 5000);
-    s.on('data', (d: Buffer) => { if (head.length < 64) head += d.toString('latin1'); });
+    s.on('data', (d: Buffer) => {
+      if (head.length < 64) head += d.toString('latin1');
+    });
     s.on('error', () => undefined);
     s.on('close', done);
     // Half-closed after the bytes: the parser judges what it got instead of waiting for more
@@ -89,7 +105,9 @@ function viaSocket(port: number, bytes: Buffer, t: Tally): Promise<void> {
 async function slowClient(port: number): Promise<string> {
   const s = connect(port, '127.0.0.1');
   let data = '';
-  s.on('data', (d: Buffer) => { data += d.toString('latin1'); });
+  s.on('data', (d: Buffer) => {
+    data += d.toString('latin1');
+  });
   s.on('error', () => undefined);
   // Not events.once: it rejects on 'error', and a write racing the server's close gets EPIPE.
   const closed = new Promise((r) => s.once('close', r));
@@ -105,74 +123,128 @@ async function slowClient(port: number): Promise<string> {
 
 async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }
 
-test(`HTTP fuzz: ${COUNT} malformed requests and slow clients; no 5xx, still answering, RSS back within ${RSS_SLACK_MB} MB`, async () => {
-  const c = baseConfig();
-  const sd = serviceDir(c);
-  const networkd = path.join(sd.dir, 'networkd');
-  mkdirSync(networkd);
-  // A request that happens to be a valid network change writes here and applies with `true`.
-  c.network = { networkdDir: networkd, rollbackSeconds: '1' };
-  c.limits = { headersTimeoutMs: '2000', requestTimeoutMs: '4000' };
-  writeFileSync(sd.configFile, JSON.stringify(c));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MLDS_NETWORK_APPLY_COMMAND: 'true' } });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY.http });
-  try {
-    await until(() => /listening on port \d+/.test(stderr) || child.exitCode !== null, LISTEN_MS, 'the service to listen');
-    const port = Number(/listening on port (\d+)/.exec(stderr)![1]);
-    const svc = { url: `http://127.0.0.1:${port}` };
-    await until(async () => (await get(svc, '/status')).status === 200, 30_000, 'the service to be ready');
-    // Warm up what a normal day uses (rendering, both screenshot formats) before the baseline.
-    for (let i = 0; i < 50; i++) assert.equal((await get(svc, i % 2 ? `/mlds?id=main&layout=l1&title=warm${i}&sign=a` : `/mlds?id=main&layout=l2&other=up${i}`)).status, 200);
-    await get(svc, '/screenshot?format=png');
-    await get(svc, '/screenshot');
-    await get(svc, '/info');
-    const run = (requests: FuzzRequest[], tally: Tally) => Promise.all([
-      pool(requests.filter((r) => r.kind === 'http'), CONCURRENCY.http, (r) => viaClient(port, agent, r as Extract<FuzzRequest, { kind: 'http' }>, tally)),
-      pool(requests.filter((r) => r.kind === 'raw'), CONCURRENCY.raw, (r) => viaSocket(port, (r as Extract<FuzzRequest, { kind: 'raw' }>).bytes, tally)),
-    ]);
-    // A first, smaller run of the same kind sizes the heap and the allocator's arenas; the
-    // baseline is taken after it, so what the long run adds is what it leaks.
-    const rssIdle = rssMb(child.pid!);
-    await run(fuzzRequests(WARM_UP, SEED + 7), { statuses: new Map(), unanswered: 0, examples5xx: [] });
-    const rssStart = rssMb(child.pid!);
+test(
+  `HTTP fuzz: ${COUNT} malformed requests and slow clients; no 5xx, still answering, RSS back within ` +
+    `${RSS_SLACK_MB} MB`,
+  async () => {
+    const c = baseConfig();
+    const sd = serviceDir(c);
+    const networkd = path.join(sd.dir, 'networkd');
+    mkdirSync(networkd);
+    // A request that happens to be a valid network change writes here and applies with `true`.
+    c.network = { networkdDir: networkd, rollbackSeconds: '1' };
+    c.limits = { headersTimeoutMs: '2000', requestTimeoutMs: '4000' };
+    writeFileSync(sd.configFile, JSON.stringify(c));
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(REPO, 'src/cli.ts'),
+        'start',
+        '--config',
+        sd.configFile,
+        '--port',
+        '0',
+        '--state-dir',
+        sd.stateDir,
+      ],
+      { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MLDS_NETWORK_APPLY_COMMAND: 'true' } },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY.http });
+    try {
+      await until(
+        () => /listening on port \d+/.test(stderr) || child.exitCode !== null,
+        LISTEN_MS,
+        'the service to listen',
+      );
+      const port = Number(/listening on port (\d+)/.exec(stderr)![1]);
+      const svc = { url: `http://127.0.0.1:${port}` };
+      await until(async () => (await get(svc, '/status')).status === 200, 30_000, 'the service to be ready');
+      // Warm up what a normal day uses (rendering, both screenshot formats) before the baseline.
+      for (let i = 0; i < 50; i++)
+        assert.equal(
+          (
+            await get(
+              svc,
+              i % 2 ? `/mlds?id=main&layout=l1&title=warm${i}&sign=a` : `/mlds?id=main&layout=l2&other=up${i}`,
+            )
+          ).status,
+          200,
+        );
+      await get(svc, '/screenshot?format=png');
+      await get(svc, '/screenshot');
+      await get(svc, '/info');
+      const run = (requests: FuzzRequest[], tally: Tally) =>
+        Promise.all([
+          pool(
+            requests.filter((r) => r.kind === 'http'),
+            CONCURRENCY.http,
+            (r) => viaClient(port, agent, r as Extract<FuzzRequest, { kind: 'http' }>, tally),
+          ),
+          pool(
+            requests.filter((r) => r.kind === 'raw'),
+            CONCURRENCY.raw,
+            (r) => viaSocket(port, (r as Extract<FuzzRequest, { kind: 'raw' }>).bytes, tally),
+          ),
+        ]);
+      // A first, smaller run of the same kind sizes the heap and the allocator's arenas; the
+      // baseline is taken after it, so what the long run adds is what it leaks.
+      const rssIdle = rssMb(child.pid!);
+      await run(fuzzRequests(WARM_UP, SEED + 7), { statuses: new Map(), unanswered: 0, examples5xx: [] });
+      const rssStart = rssMb(child.pid!);
 
-    const requests = fuzzRequests(COUNT, SEED);
-    const tally: Tally = { statuses: new Map(), unanswered: 0, examples5xx: [] };
-    const slow = Array.from({ length: SLOW_CLIENTS }, () => slowClient(port));
-    await run(requests, tally);
-    const slowAnswers = await Promise.all(slow);
-    agent.destroy();
+      const requests = fuzzRequests(COUNT, SEED);
+      const tally: Tally = { statuses: new Map(), unanswered: 0, examples5xx: [] };
+      const slow = Array.from({ length: SLOW_CLIENTS }, () => slowClient(port));
+      await run(requests, tally);
+      const slowAnswers = await Promise.all(slow);
+      agent.destroy();
 
-    const summary = JSON.stringify(Object.fromEntries([...tally.statuses].sort((a, b) => a[0] - b[0])));
-    const answered = [...tally.statuses].filter(([s]) => s > 0).reduce((n, [, k]) => n + k, 0);
-    const fiveXx = [...tally.statuses].filter(([s]) => s >= 500).reduce((n, [, k]) => n + k, 0);
-    console.log(`fuzz: ${requests.length} requests, ${answered} answered, ${tally.unanswered} closed without an answer; statuses ${summary} (-1: refused by the client library, -2: only empty lines)`);
-    assert.equal(requests.length, COUNT);
-    assert.equal(fiveXx, 0, `5xx answers: ${tally.examples5xx.join(' | ')}`);
-    assert.ok(tally.unanswered <= COUNT * 0.005, `${tally.unanswered} requests closed without an answer`);
-    for (const a of slowAnswers) assert.match(a, /^HTTP\/1\.1 408 /, 'every slow client is cut off with a 408');
+      const summary = JSON.stringify(Object.fromEntries([...tally.statuses].sort((a, b) => a[0] - b[0])));
+      const answered = [...tally.statuses].filter(([s]) => s > 0).reduce((n, [, k]) => n + k, 0);
+      const fiveXx = [...tally.statuses].filter(([s]) => s >= 500).reduce((n, [, k]) => n + k, 0);
+      console.log(
+        `fuzz: ${requests.length} requests, ${answered} answered, ${tally.unanswered} closed without an answer; ` +
+          `statuses ${summary} (-1: refused by the client library, -2: only empty lines)`,
+      );
+      assert.equal(requests.length, COUNT);
+      assert.equal(fiveXx, 0, `5xx answers: ${tally.examples5xx.join(' | ')}`);
+      assert.ok(tally.unanswered <= COUNT * 0.005, `${tally.unanswered} requests closed without an answer`);
+      for (const a of slowAnswers) assert.match(a, /^HTTP\/1\.1 408 /, 'every slow client is cut off with a 408');
 
-    // Still answering, still showing.
-    assert.equal((await get(svc, '/status')).status, 200);
-    const shown = await get(svc, '/mlds?id=main&layout=l1&title=after');
-    assert.equal(shown.status, 200);
-    assert.equal((await get(svc, '/screenshot?format=png')).headers.get('content-type'), 'image/png');
+      // Still answering, still showing.
+      assert.equal((await get(svc, '/status')).status, 200);
+      const shown = await get(svc, '/mlds?id=main&layout=l1&title=after');
+      assert.equal(shown.status, 200);
+      assert.equal((await get(svc, '/screenshot?format=png')).headers.get('content-type'), 'image/png');
 
-    let rssEnd = rssMb(child.pid!);
-    await until(() => (rssEnd = rssMb(child.pid!)) <= rssStart + RSS_SLACK_MB, 15_000, `RSS back within ${RSS_SLACK_MB} MB (start ${rssStart.toFixed(1)} MB, now ${rssEnd.toFixed(1)} MB)`).catch(() => undefined);
-    console.log(`fuzz: RSS ${rssIdle.toFixed(1)} MB idle, ${rssStart.toFixed(1)} MB after ${WARM_UP} warm-up requests, ${rssEnd.toFixed(1)} MB after ${COUNT} more`);
-    assert.ok(rssEnd <= rssStart + RSS_SLACK_MB, `RSS ${rssStart.toFixed(1)} -> ${rssEnd.toFixed(1)} MB`);
-  } finally {
-    agent.destroy();
-    child.kill('SIGKILL');
-    sd.cleanup();
-  }
-});
+      let rssEnd = rssMb(child.pid!);
+      await until(
+        () => (rssEnd = rssMb(child.pid!)) <= rssStart + RSS_SLACK_MB,
+        15_000,
+        `RSS back within ${RSS_SLACK_MB} MB (start ${rssStart.toFixed(1)} MB, now ${rssEnd.toFixed(1)} MB)`,
+      ).catch(() => undefined);
+      console.log(
+        `fuzz: RSS ${rssIdle.toFixed(1)} MB idle, ${rssStart.toFixed(1)} MB after ${WARM_UP} warm-up requests, ` +
+          `${rssEnd.toFixed(1)} MB after ${COUNT} more`,
+      );
+      assert.ok(rssEnd <= rssStart + RSS_SLACK_MB, `RSS ${rssStart.toFixed(1)} -> ${rssEnd.toFixed(1)} MB`);
+    } finally {
+      agent.destroy();
+      child.kill('SIGKILL');
+      sd.cleanup();
+    }
+  },
+);

@@ -4,14 +4,79 @@
 import fc from 'fast-check';
 
 export type FuzzRequest =
-  | { kind: 'http'; method: string; path: string; headers: Record<string, string> }
-  | { kind: 'raw'; bytes: Buffer };
+  { kind: 'http'; method: string; path: string; headers: Record<string, string> } | { kind: 'raw'; bytes: Buffer };
 
 /** Paths of the service with the queries they take; /load_config is left out: it would fetch URLs beyond loopback. */
-const PATHS = ['/mlds', '/status', '/info', '/screenshot', '/getethernetconfig', '/setethernetconfig', '/reload_config', '/identify', '/brightness/50', '/brightness/abc', '/nope', '/', '//', '/mlds/', '/%2e%2e/status', '/info/../status'];
-const ODD_METHODS = ['POST', 'PUT', 'DELETE', 'OPTIONS', 'TRACE', 'PATCH', 'PROPFIND', 'MKCOL', 'SEARCH', 'PURGE', 'LINK', 'QUERY', 'M-SEARCH', 'FOO'];
-const BAD_ESCAPES = ['%', '%Z', '%ZZ', '%G1', '%%', '%C3%28', '%C0%AF', '%ED%A0%80', '%FF%FE', '%E2%82', '%F4%90%80%80', '%80', '%00', '%0D%0A', '%25%'];
-const NAMES = ['id', 'layout', 'title', 'sign', 'pic', 'other', 'inumber', 'key', 'fontColor[title]', 'fontSize[title]', 'fontColor[', 'fontSize[]', 'format', 'refresh', 'dhcp', 'ip', 'stream'];
+const PATHS = [
+  '/mlds',
+  '/status',
+  '/info',
+  '/screenshot',
+  '/getethernetconfig',
+  '/setethernetconfig',
+  '/reload_config',
+  '/identify',
+  '/brightness/50',
+  '/brightness/abc',
+  '/nope',
+  '/',
+  '//',
+  '/mlds/',
+  '/%2e%2e/status',
+  '/info/../status',
+];
+const ODD_METHODS = [
+  'POST',
+  'PUT',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+  'PATCH',
+  'PROPFIND',
+  'MKCOL',
+  'SEARCH',
+  'PURGE',
+  'LINK',
+  'QUERY',
+  'M-SEARCH',
+  'FOO',
+];
+const BAD_ESCAPES = [
+  '%',
+  '%Z',
+  '%ZZ',
+  '%G1',
+  '%%',
+  '%C3%28',
+  '%C0%AF',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%E2%82',
+  '%F4%90%80%80',
+  '%80',
+  '%00',
+  '%0D%0A',
+  '%25%',
+];
+const NAMES = [
+  'id',
+  'layout',
+  'title',
+  'sign',
+  'pic',
+  'other',
+  'inumber',
+  'key',
+  'fontColor[title]',
+  'fontSize[title]',
+  'fontColor[',
+  'fontSize[]',
+  'format',
+  'refresh',
+  'dhcp',
+  'ip',
+  'stream',
+];
 
 const piece = fc.oneof(
   fc.constantFrom(...BAD_ESCAPES),
@@ -21,58 +86,113 @@ const piece = fc.oneof(
 );
 const junk = fc.array(piece, { maxLength: 8 }).map((p) => p.join(''));
 
-const pair = fc.tuple(fc.oneof(fc.constantFrom(...NAMES), junk), fc.oneof(junk, fc.constantFrom('main', 'l1', 'l2', 'a', 'logo', 'true', 'false', '255_0_0', '12'))).map(([n, v]) => `${n}=${v}`);
+const pair = fc
+  .tuple(
+    fc.oneof(fc.constantFrom(...NAMES), junk),
+    fc.oneof(junk, fc.constantFrom('main', 'l1', 'l2', 'a', 'logo', 'true', 'false', '255_0_0', '12')),
+  )
+  .map(([n, v]) => `${n}=${v}`);
 
 /** Ordinary-looking queries with faults mixed in. */
 const mixedQuery = fc.array(pair, { maxLength: 12 }).map((p) => p.join('&'));
 
 /** Thousands of parameters, up to and past the URL limit. */
-const manyParams = fc.tuple(fc.integer({ min: 500, max: 3000 }), fc.boolean()).map(([n, same]) =>
-  ['id=main&layout=l1', ...Array.from({ length: n }, (_, i) => (same ? `title=${i}` : `p${i}=${i}`))].join('&'));
+const manyParams = fc
+  .tuple(fc.integer({ min: 500, max: 3000 }), fc.boolean())
+  .map(([n, same]) =>
+    ['id=main&layout=l1', ...Array.from({ length: n }, (_, i) => (same ? `title=${i}` : `p${i}=${i}`))].join('&'),
+  );
 
 /** One huge value: a long text, a long inumber, a long key name. */
-const hugeValue = fc.tuple(fc.integer({ min: 3000, max: 14_000 }), fc.constantFrom('title', 'inumber', 'x'.repeat(300), 'fontColor[title]'), fc.constantFrom('a', '%C5%84', '%F0%9F%9A%8C', '%ZZ'))
+const hugeValue = fc
+  .tuple(
+    fc.integer({ min: 3000, max: 14_000 }),
+    fc.constantFrom('title', 'inumber', 'x'.repeat(300), 'fontColor[title]'),
+    fc.constantFrom('a', '%C5%84', '%F0%9F%9A%8C', '%ZZ'),
+  )
   .map(([n, name, unit]) => `id=main&layout=l1&${name}=${unit.repeat(Math.ceil(n / unit.length))}`);
 
 /** Two in five requests use a method the service serves, so most faults reach the routes. */
-const methods = fc.oneof({ weight: 2, arbitrary: fc.constantFrom('GET', 'HEAD') }, { weight: 3, arbitrary: fc.constantFrom(...ODD_METHODS) });
+const methods = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom('GET', 'HEAD') },
+  { weight: 3, arbitrary: fc.constantFrom(...ODD_METHODS) },
+);
 
-const httpRequest: fc.Arbitrary<FuzzRequest> = fc.tuple(
-  methods,
-  fc.constantFrom(...PATHS),
-  fc.oneof({ weight: 6, arbitrary: mixedQuery }, { weight: 1, arbitrary: manyParams }, { weight: 1, arbitrary: hugeValue }),
-  fc.oneof(
-    { weight: 8, arbitrary: fc.constant({}) },
-    { weight: 1, arbitrary: fc.integer({ min: 1000, max: 20_000 }).map((n) => ({ 'X-Pad': 'p'.repeat(n) })) },
-    { weight: 1, arbitrary: fc.constantFrom({ Accept: 'text/html' }, { 'X-API-Key': 'wrong-key-000' }, { Cookie: 'mlds_view=forged' }, { Range: 'bytes=0-1' }, { Expect: '100-continue' }) },
-  ),
-).map(([method, path, query, headers]) => ({
-  kind: 'http' as const,
-  method,
-  path: query ? `${path}?${query}` : path,
-  headers: headers as Record<string, string>,
-}));
+const httpRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(
+    methods,
+    fc.constantFrom(...PATHS),
+    fc.oneof(
+      { weight: 6, arbitrary: mixedQuery },
+      { weight: 1, arbitrary: manyParams },
+      { weight: 1, arbitrary: hugeValue },
+    ),
+    fc.oneof(
+      { weight: 8, arbitrary: fc.constant({}) },
+      { weight: 1, arbitrary: fc.integer({ min: 1000, max: 20_000 }).map((n) => ({ 'X-Pad': 'p'.repeat(n) })) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          { Accept: 'text/html' },
+          { 'X-API-Key': 'wrong-key-000' },
+          { Cookie: 'mlds_view=forged' },
+          { Range: 'bytes=0-1' },
+          { Expect: '100-continue' },
+        ),
+      },
+    ),
+  )
+  .map(([method, path, query, headers]) => ({
+    kind: 'http' as const,
+    method,
+    path: query ? `${path}?${query}` : path,
+    headers: headers as Record<string, string>,
+  }));
 
 const BROKEN = [
-  'GET\r\n\r\n', 'GET /status HTTP/9.9\r\nHost: x\r\n\r\n', 'GET /status\r\n\r\n', ' / HTTP/1.1\r\n\r\n', 'GET  /status  HTTP/1.1\r\nHost: x\r\n\r\n',
-  'GET /status HTTP/1.1\r\nBad Header: x\r\n\r\n', 'GET /status HTTP/1.1\r\nNoColon\r\n\r\n', 'GET /status HTTP/1.1\r\nHost: x\r\n folded: y\r\n\r\n',
-  'GET /status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcde', 'GET /status HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
-  'GET /status HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nxx\r\n', 'GET /status HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n',
-  'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', '\r\n\r\n', 'GET /status HTTP/1.1\nHost: x\n\n', 'GET /status HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\n\r\n\x00\x01',
-  'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: x\r\n\r\n', 'GET http://evil.example/status HTTP/1.1\r\nHost: evil\r\n\r\n', 'GET /status HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n',
-  'GET /status HTTP/1.0\r\n\r\n', 'GET * HTTP/1.1\r\nHost: x\r\n\r\n', 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n',
+  'GET\r\n\r\n',
+  'GET /status HTTP/9.9\r\nHost: x\r\n\r\n',
+  'GET /status\r\n\r\n',
+  ' / HTTP/1.1\r\n\r\n',
+  'GET  /status  HTTP/1.1\r\nHost: x\r\n\r\n',
+  'GET /status HTTP/1.1\r\nBad Header: x\r\n\r\n',
+  'GET /status HTTP/1.1\r\nNoColon\r\n\r\n',
+  'GET /status HTTP/1.1\r\nHost: x\r\n folded: y\r\n\r\n',
+  'GET /status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcde',
+  'GET /status HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
+  'GET /status HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nxx\r\n',
+  'GET /status HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n',
+  'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n',
+  '\r\n\r\n',
+  'GET /status HTTP/1.1\nHost: x\n\n',
+  'GET /status HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\n\r\n\x00\x01',
+  'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: x\r\n\r\n',
+  'GET http://evil.example/status HTTP/1.1\r\nHost: evil\r\n\r\n',
+  'GET /status HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n',
+  'GET /status HTTP/1.0\r\n\r\n',
+  'GET * HTTP/1.1\r\nHost: x\r\n\r\n',
+  'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n',
 ];
 
-const rawRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
-  fc.constantFrom(...BROKEN).map((s) => Buffer.from(s, 'latin1')),
-  // Bytes a client library refuses: controls, spaces and raw UTF-8 (valid or not) in the request line.
-  fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.constantFrom('/mlds?title=', '/', '/status?')).map(([b, p]) => Buffer.concat([Buffer.from(`GET ${p}`), Buffer.from(b), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')])),
-  fc.uint8Array({ minLength: 1, maxLength: 200 }).map((b) => Buffer.from(b)),
-  // The start of a TLS handshake sent to the plain port.
-  fc.constant(Buffer.from('160301002e0100002a0303', 'hex')),
-).map((bytes) => ({ kind: 'raw' as const, bytes }));
+const rawRequest: fc.Arbitrary<FuzzRequest> = fc
+  .oneof(
+    fc.constantFrom(...BROKEN).map((s) => Buffer.from(s, 'latin1')),
+    // Bytes a client library refuses: controls, spaces and raw UTF-8 (valid or not) in the request line.
+    fc
+      .tuple(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.constantFrom('/mlds?title=', '/', '/status?'))
+      .map(([b, p]) =>
+        Buffer.concat([Buffer.from(`GET ${p}`), Buffer.from(b), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]),
+      ),
+    fc.uint8Array({ minLength: 1, maxLength: 200 }).map((b) => Buffer.from(b)),
+    // The start of a TLS handshake sent to the plain port.
+    fc.constant(Buffer.from('160301002e0100002a0303', 'hex')),
+  )
+  .map((bytes) => ({ kind: 'raw' as const, bytes }));
 
 export function fuzzRequests(count: number, seed: number, rawShare = 0.2): FuzzRequest[] {
   const raws = Math.round(count * rawShare);
-  return [...fc.sample(httpRequest, { numRuns: count - raws, seed }), ...fc.sample(rawRequest, { numRuns: raws, seed: seed + 1 })];
+  return [
+    ...fc.sample(httpRequest, { numRuns: count - raws, seed }),
+    ...fc.sample(rawRequest, { numRuns: raws, seed: seed + 1 }),
+  ];
 }

@@ -42,10 +42,16 @@ const SHAPES = [
 async function raw(port: number, target: string, headers: Record<string, string>): Promise<string> {
   const s = connect({ port, host: '127.0.0.1' });
   let text = '';
-  s.on('data', (d: Buffer) => { text += d.toString('latin1'); });
+  s.on('data', (d: Buffer) => {
+    text += d.toString('latin1');
+  });
   s.on('error', () => undefined);
   await once(s, 'connect');
-  s.write(`GET ${target} HTTP/1.1\r\nHost: x\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Connection: close\r\n\r\n`);
+  s.write(
+    `GET ${target} HTTP/1.1\r\nHost: x\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}Connection: close\r\n\r\n`,
+  );
   await once(s, 'close');
   return text;
 }
@@ -57,85 +63,119 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-test('maskQuery and maskUrl mask a key after `;`, `?` and `#`, with a bracket suffix and under the header\'s name; other names stay', () => {
-  assert.equal(maskQuery(`key[]=${SECRET}&x=1`), 'key[]=***&x=1');
-  assert.equal(maskQuery(`key%5B%5D=${SECRET}`), 'key%5B%5D=***');
-  assert.equal(maskQuery(`x=1;key=${SECRET}&y=2`), 'x=1;key=***&y=2');
-  assert.equal(maskQuery(`x-api-key=${SECRET}`), 'x-api-key=***');
-  assert.equal(maskQuery(`key=${SECRET};rest`), 'key=***', 'the value runs to the next `&`, as the parser reads it');
-  assert.equal(maskUrl(`/mlds?id=a#key=${SECRET}`), '/mlds?id=a#key=***');
-  assert.equal(maskUrl(`/mlds#key=${SECRET}`), '/mlds#key=***');
-  assert.equal(maskUrl(`/mlds;key=${SECRET}`), '/mlds;key=***');
-  assert.equal(maskUrl(`/status?x=1?key=${SECRET}`), '/status?x=1?key=***');
-  for (const q of ['monkey=1', 'keys=1', 'title=a;b', 'keyboard[]=1', 'x=1#frag']) assert.equal(maskQuery(q), q, q);
-});
+test(
+  "maskQuery and maskUrl mask a key after `;`, `?` and `#`, with a bracket suffix and under the header's " +
+    'name; other names stay',
+  () => {
+    assert.equal(maskQuery(`key[]=${SECRET}&x=1`), 'key[]=***&x=1');
+    assert.equal(maskQuery(`key%5B%5D=${SECRET}`), 'key%5B%5D=***');
+    assert.equal(maskQuery(`x=1;key=${SECRET}&y=2`), 'x=1;key=***&y=2');
+    assert.equal(maskQuery(`x-api-key=${SECRET}`), 'x-api-key=***');
+    assert.equal(maskQuery(`key=${SECRET};rest`), 'key=***', 'the value runs to the next `&`, as the parser reads it');
+    assert.equal(maskUrl(`/mlds?id=a#key=${SECRET}`), '/mlds?id=a#key=***');
+    assert.equal(maskUrl(`/mlds#key=${SECRET}`), '/mlds#key=***');
+    assert.equal(maskUrl(`/mlds;key=${SECRET}`), '/mlds;key=***');
+    assert.equal(maskUrl(`/status?x=1?key=${SECRET}`), '/status?x=1?key=***');
+    for (const q of ['monkey=1', 'keys=1', 'title=a;b', 'keyboard[]=1', 'x=1#frag']) assert.equal(maskQuery(q), q, q);
+  },
+);
 
-for (const variant of [{ keys: true, unknownAreaKeys: 'reject' }, { keys: false, unknownAreaKeys: 'ignore' }]) {
-  test(`keys in every shape stay out of the log, /status, /info, the state files and the answers (keys ${variant.keys ? 'configured' : 'not configured'}, unknown areas ${variant.unknownAreaKeys === 'reject' ? 'rejected' : 'ignored'})`, async () => {
-    const c = baseConfig();
-    c.unknownAreaKeys = variant.unknownAreaKeys;
-    if (variant.keys) c.security = { apiKey: API_KEY };
-    const sd = serviceDir(c);
-    const logDir = path.join(sd.dir, 'logs');
-    const svc = await start(sd, { logDir });
-    const auth: Record<string, string> = variant.keys ? { 'X-API-Key': API_KEY } : {};
-    try {
-      const answers: string[] = [];
-      for (const target of SHAPES) answers.push(await raw(svc.port, target, auth));
-      // The key in the header, right (when none is configured) or wrong.
-      answers.push(await raw(svc.port, '/status?via=header', { 'X-API-Key': SECRET }));
-      assert.match(answers[0], /^HTTP\/1\.1 200 /, 'the requests were served');
-      for (const [i, a] of answers.entries()) assert.ok(!a.includes(SECRET), `the answer to ${SHAPES[i] ?? 'the header'} echoes the key: ${a.slice(0, 300)}`);
-      for (const page of ['/status', '/info']) {
-        const text = (await get(svc, page, { headers: auth })).text;
-        assert.ok(text.includes('ghost'), `${page} shows the faults`);
-        assert.ok(!text.includes(SECRET), `the key is on ${page}: …${text.slice(Math.max(0, text.indexOf(SECRET) - 200), text.indexOf(SECRET) + 20)}`);
+for (const variant of [
+  { keys: true, unknownAreaKeys: 'reject' },
+  { keys: false, unknownAreaKeys: 'ignore' },
+]) {
+  test(
+    `keys in every shape stay out of the log, /status, /info, the state files and the answers (keys ` +
+      `${variant.keys ? 'configured' : 'not configured'}, unknown areas ` +
+      `${variant.unknownAreaKeys === 'reject' ? 'rejected' : 'ignored'})`,
+    async () => {
+      const c = baseConfig();
+      c.unknownAreaKeys = variant.unknownAreaKeys;
+      if (variant.keys) c.security = { apiKey: API_KEY };
+      const sd = serviceDir(c);
+      const logDir = path.join(sd.dir, 'logs');
+      const svc = await start(sd, { logDir });
+      const auth: Record<string, string> = variant.keys ? { 'X-API-Key': API_KEY } : {};
+      try {
+        const answers: string[] = [];
+        for (const target of SHAPES) answers.push(await raw(svc.port, target, auth));
+        // The key in the header, right (when none is configured) or wrong.
+        answers.push(await raw(svc.port, '/status?via=header', { 'X-API-Key': SECRET }));
+        assert.match(answers[0], /^HTTP\/1\.1 200 /, 'the requests were served');
+        for (const [i, a] of answers.entries())
+          assert.ok(
+            !a.includes(SECRET),
+            `the answer to ${SHAPES[i] ?? 'the header'} echoes the key: ${a.slice(0, 300)}`,
+          );
+        for (const page of ['/status', '/info']) {
+          const text = (await get(svc, page, { headers: auth })).text;
+          assert.ok(text.includes('ghost'), `${page} shows the faults`);
+          assert.ok(
+            !text.includes(SECRET),
+            `the key is on ${page}: …${text.slice(Math.max(0, text.indexOf(SECRET) - 200), text.indexOf(SECRET) + 20)}`,
+          );
+        }
+        // Refusals (404) are logged as a count once a second, with the first one's URL.
+        await until(
+          () => readFileSync(path.join(logDir, 'mlds.log'), 'utf8').includes('"refused"'),
+          5000,
+          'the refusals line',
+        );
+      } finally {
+        await svc.close();
       }
-      // Refusals (404) are logged as a count once a second, with the first one's URL.
-      await until(() => readFileSync(path.join(logDir, 'mlds.log'), 'utf8').includes('"refused"'), 5000, 'the refusals line');
-    } finally {
-      await svc.close();
-    }
-    for (const file of [...filesUnder(logDir), ...filesUnder(sd.stateDir)]) {
-      const text = readFileSync(file, 'utf8');
-      const at = text.indexOf(SECRET);
-      assert.ok(at < 0, `the key is in ${path.relative(sd.dir, file)}: …${text.slice(Math.max(0, at - 200), at + 20)}`);
-    }
-    assert.match(readFileSync(path.join(logDir, 'mlds.log'), 'utf8'), /key\[\]=\*\*\*/, 'the log has the requests, masked');
-    sd.cleanup();
-  });
+      for (const file of [...filesUnder(logDir), ...filesUnder(sd.stateDir)]) {
+        const text = readFileSync(file, 'utf8');
+        const at = text.indexOf(SECRET);
+        assert.ok(
+          at < 0,
+          `the key is in ${path.relative(sd.dir, file)}: …${text.slice(Math.max(0, at - 200), at + 20)}`,
+        );
+      }
+      assert.match(
+        readFileSync(path.join(logDir, 'mlds.log'), 'utf8'),
+        /key\[\]=\*\*\*/,
+        'the log has the requests, masked',
+      );
+      sd.cleanup();
+    },
+  );
 }
 
 /** Names a client may put a key under that open nothing, as sent on the request line. */
 const OTHER_NAMES = ['api_key', 'token', 'key%20', '%EF%BB%BFkey', 'access_token', 'API-KEY', 'password'];
 
-test('a key under another name (api_key=, token=, key%20=, a byte order mark before key=) is masked on the 401 line and in lastFault', async () => {
-  const c = baseConfig();
-  c.security = { apiKey: API_KEY };
-  const sd = serviceDir(c);
-  const logDir = path.join(sd.dir, 'logs');
-  const svc = await start(sd, { logDir });
-  const auth = { 'X-API-Key': API_KEY };
-  try {
-    for (const name of OTHER_NAMES) {
-      const refused = await raw(svc.port, `/mlds?id=main&layout=l1&title=x&${name}=${SECRET}`, {});
-      assert.match(refused, /^HTTP\/1\.1 401 /, name);
-      const faulty = await raw(svc.port, `/mlds?id=main&layout=nope&${name}=${SECRET}`, auth);
-      assert.match(faulty, /^HTTP\/1\.1 400 /, name);
-      type Faults = { displays: Array<{ lastFault: { query: string } | null }> };
-      const query = ((await get(svc, '/status', { headers: auth })).json as Faults).displays[0].lastFault!.query;
-      assert.ok(query.includes(`${name}=***`), `${name}: lastFault.query is ${query}`);
-      for (const page of ['/status', '/info']) {
-        const text = (await get(svc, page, { headers: auth })).text;
-        assert.ok(!text.includes(SECRET), `${name}: the key is on ${page}`);
+test(
+  'a key under another name (api_key=, token=, key%20=, a byte order mark before key=) is masked on the 401 ' +
+    'line and in lastFault',
+  async () => {
+    const c = baseConfig();
+    c.security = { apiKey: API_KEY };
+    const sd = serviceDir(c);
+    const logDir = path.join(sd.dir, 'logs');
+    const svc = await start(sd, { logDir });
+    const auth = { 'X-API-Key': API_KEY };
+    try {
+      for (const name of OTHER_NAMES) {
+        const refused = await raw(svc.port, `/mlds?id=main&layout=l1&title=x&${name}=${SECRET}`, {});
+        assert.match(refused, /^HTTP\/1\.1 401 /, name);
+        const faulty = await raw(svc.port, `/mlds?id=main&layout=nope&${name}=${SECRET}`, auth);
+        assert.match(faulty, /^HTTP\/1\.1 400 /, name);
+        type Faults = { displays: Array<{ lastFault: { query: string } | null }> };
+        const query = ((await get(svc, '/status', { headers: auth })).json as Faults).displays[0].lastFault!.query;
+        assert.ok(query.includes(`${name}=***`), `${name}: lastFault.query is ${query}`);
+        for (const page of ['/status', '/info']) {
+          const text = (await get(svc, page, { headers: auth })).text;
+          assert.ok(!text.includes(SECRET), `${name}: the key is on ${page}`);
+        }
       }
+    } finally {
+      await svc.close();
     }
-  } finally {
-    await svc.close();
-  }
-  const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
-  assert.match(log, /"status":401/, 'the log has the refused requests');
-  const at = log.indexOf(SECRET);
-  assert.ok(at < 0, `the key is in mlds.log: …${log.slice(Math.max(0, at - 200), at + 20)}`);
-  sd.cleanup();
-});
+    const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
+    assert.match(log, /"status":401/, 'the log has the refused requests');
+    const at = log.indexOf(SECRET);
+    assert.ok(at < 0, `the key is in mlds.log: …${log.slice(Math.max(0, at - 200), at + 20)}`);
+    sd.cleanup();
+  },
+);

@@ -37,46 +37,75 @@ function zipOf(name: string, entries: ZipSpec[]): string {
   return `/load_config?url=${encodeURIComponent(`${base}/${name}`)}`;
 }
 
-const images = (): ZipSpec[] => ['logo.png', 'bus.png'].map((n) => ({ name: `images/${n}`, base64: readFileSync(path.join(REPO, 'examples/images', n)).toString('base64') }));
+const images = (): ZipSpec[] =>
+  ['logo.png', 'bus.png'].map((n) => ({
+    name: `images/${n}`,
+    base64: readFileSync(path.join(REPO, 'examples/images', n)).toString('base64'),
+  }));
 
-test('archive faults are 400 MLDS_BAD_ARCHIVE naming the entry: a path too long for the filesystem, the log folder, a config.json in a folder', async () => {
-  const config = JSON.stringify(baseConfig());
-  // 20 segments of 250 bytes: each is within the 255-byte name limit, the path is over PATH_MAX.
-  const long = Array.from({ length: 20 }, (_, i) => String(i).padEnd(250, 'x')).join('/') + '/a.txt';
-  const tooLong = zipOf('long.zip', [{ name: 'config.json', text: config }, ...images(), { name: long, text: 'x' }]);
-  const logs = zipOf('logs.zip', [{ name: 'config.json', text: config }, ...images(), { name: 'logs/mlds.log', text: 'old log' }]);
-  const nested = zipOf('nested.zip', [{ name: 'site/config.json', text: config }, { name: 'site/images/logo.png', text: 'x' }, { name: 'other/deeper/config.json', text: '{}' }]);
-  const sd = serviceDir(baseConfig());
-  const svc = await start(sd, { logDir: path.join(sd.dir, 'logs') });
-  try {
-    const before = readdirSync(sd.dir).sort();
-    const r1 = await get(svc, tooLong);
-    assert.equal(r1.status, 400, r1.text);
-    assert.equal(r1.json.code, 'MLDS_BAD_ARCHIVE');
-    assert.match(String(r1.json.message), /^entry "0x{119}….*x\/a\.txt": has a path longer than the filesystem allows/);
+test(
+  'archive faults are 400 MLDS_BAD_ARCHIVE naming the entry: a path too long for the filesystem, the log ' +
+    'folder, a config.json in a folder',
+  async () => {
+    const config = JSON.stringify(baseConfig());
+    // 20 segments of 250 bytes: each is within the 255-byte name limit, the path is over PATH_MAX.
+    const long = Array.from({ length: 20 }, (_, i) => String(i).padEnd(250, 'x')).join('/') + '/a.txt';
+    const tooLong = zipOf('long.zip', [{ name: 'config.json', text: config }, ...images(), { name: long, text: 'x' }]);
+    const logs = zipOf('logs.zip', [
+      { name: 'config.json', text: config },
+      ...images(),
+      { name: 'logs/mlds.log', text: 'old log' },
+    ]);
+    const nested = zipOf('nested.zip', [
+      { name: 'site/config.json', text: config },
+      { name: 'site/images/logo.png', text: 'x' },
+      { name: 'other/deeper/config.json', text: '{}' },
+    ]);
+    const sd = serviceDir(baseConfig());
+    const svc = await start(sd, { logDir: path.join(sd.dir, 'logs') });
+    try {
+      const before = readdirSync(sd.dir).sort();
+      const r1 = await get(svc, tooLong);
+      assert.equal(r1.status, 400, r1.text);
+      assert.equal(r1.json.code, 'MLDS_BAD_ARCHIVE');
+      assert.match(
+        String(r1.json.message),
+        /^entry "0x{119}….*x\/a\.txt": has a path longer than the filesystem allows/,
+      );
 
-    const r2 = await get(svc, logs);
-    assert.equal(r2.status, 400, r2.text);
-    assert.equal(r2.json.code, 'MLDS_BAD_ARCHIVE');
-    assert.match(String(r2.json.message), /^entry "logs\/mlds\.log": is in "logs\/", the service's own state or log folder/);
+      const r2 = await get(svc, logs);
+      assert.equal(r2.status, 400, r2.text);
+      assert.equal(r2.json.code, 'MLDS_BAD_ARCHIVE');
+      assert.match(
+        String(r2.json.message),
+        /^entry "logs\/mlds\.log": is in "logs\/", the service's own state or log folder/,
+      );
 
-    const r3 = await get(svc, nested);
-    assert.equal(r3.status, 400, r3.text);
-    assert.equal(r3.json.code, 'MLDS_BAD_ARCHIVE');
-    assert.match(String(r3.json.message), /has no config\.json at its root, but one at "site\/config\.json": zip the contents of "site\/"/);
+      const r3 = await get(svc, nested);
+      assert.equal(r3.status, 400, r3.text);
+      assert.equal(r3.json.code, 'MLDS_BAD_ARCHIVE');
+      assert.match(
+        String(r3.json.message),
+        /has no config\.json at its root, but one at "site\/config\.json": zip the contents of "site\/"/,
+      );
 
-    assert.deepEqual(readdirSync(sd.dir).sort(), before, 'nothing changed in the service folder');
-    assert.ok(!existsSync(path.join(sd.dir, '.mlds-staging')));
-  } finally {
-    await svc.close();
-    sd.cleanup();
-  }
-});
+      assert.deepEqual(readdirSync(sd.dir).sort(), before, 'nothing changed in the service folder');
+      assert.ok(!existsSync(path.join(sd.dir, '.mlds-staging')));
+    } finally {
+      await svc.close();
+      sd.cleanup();
+    }
+  },
+);
 
 test('a load lists the files it removed from the service folder and where they went', async () => {
   const next = baseConfig();
   next.displays.main.layout.l1.title.backgroundColor = '0 200 0';
-  const url = zipOf('next.zip', [{ name: 'config.json', text: JSON.stringify(next) }, { name: 'images/logo.png', base64: readFileSync(path.join(REPO, 'examples/images/logo.png')).toString('base64') }, { name: 'images/bus.png', base64: readFileSync(path.join(REPO, 'examples/images/bus.png')).toString('base64') }]);
+  const url = zipOf('next.zip', [
+    { name: 'config.json', text: JSON.stringify(next) },
+    { name: 'images/logo.png', base64: readFileSync(path.join(REPO, 'examples/images/logo.png')).toString('base64') },
+    { name: 'images/bus.png', base64: readFileSync(path.join(REPO, 'examples/images/bus.png')).toString('base64') },
+  ]);
   const sd = serviceDir(baseConfig());
   writeFileSync(path.join(sd.dir, 'NOTES.txt'), 'call Anna about the sign');
   const svc = await start(sd);
@@ -89,7 +118,10 @@ test('a load lists the files it removed from the service folder and where they w
     assert.ok(!removed.includes('images/logo.png') && !removed.includes('config.json'));
     assert.ok(removed.every((f) => !existsSync(path.join(sd.dir, f))));
     assert.match(String(r.json.backup), /^\.mlds-backup\/\d{6}-/);
-    assert.equal(readFileSync(path.join(sd.dir, String(r.json.backup), 'NOTES.txt'), 'utf8'), 'call Anna about the sign');
+    assert.equal(
+      readFileSync(path.join(sd.dir, String(r.json.backup), 'NOTES.txt'), 'utf8'),
+      'call Anna about the sign',
+    );
     assert.equal(r.json.removedFilesNotListed, undefined);
   } finally {
     await svc.close();
@@ -97,40 +129,66 @@ test('a load lists the files it removed from the service folder and where they w
   }
 });
 
-test('a written port outside the range is refused saying which rule and how to widen it; urlPortRange applies to /load_config', async () => {
-  const url = zipOf('ok.zip', [{ name: 'config.json', text: JSON.stringify(baseConfig()) }, ...images()]);
-  const c = baseConfig();
-  c.urlPortRange = [2000, 3000];
-  const sd = serviceDir(c);
-  const svc = await start(sd);
-  try {
-    const r80 = await get(svc, `/load_config?url=${encodeURIComponent('http://127.0.0.1:80/x.zip')}`);
-    assert.equal(r80.status, 400);
-    assert.equal(r80.json.code, 'MLDS_BAD_URL');
-    assert.match(String(r80.json.message), /port 80: the written-port rule accepts a port written in a URL only within 2000\.\.3000.*leave the port out, or widen "urlPortRange"/);
-    // The test server's port is outside 2000..3000: the running configuration's range is the one applied.
-    const r = await get(svc, url);
-    assert.equal(r.status, 400, r.text);
-    assert.match(String(r.json.message), /within 2000\.\.3000/);
-  } finally {
-    await svc.close();
-    sd.cleanup();
-  }
-});
+test(
+  'a written port outside the range is refused saying which rule and how to widen it; urlPortRange applies to ' +
+    '/load_config',
+  async () => {
+    const url = zipOf('ok.zip', [{ name: 'config.json', text: JSON.stringify(baseConfig()) }, ...images()]);
+    const c = baseConfig();
+    c.urlPortRange = [2000, 3000];
+    const sd = serviceDir(c);
+    const svc = await start(sd);
+    try {
+      const r80 = await get(svc, `/load_config?url=${encodeURIComponent('http://127.0.0.1:80/x.zip')}`);
+      assert.equal(r80.status, 400);
+      assert.equal(r80.json.code, 'MLDS_BAD_URL');
+      assert.match(
+        String(r80.json.message),
+        /port 80: the written-port rule accepts a port written in a URL only within 2000\.\.3000.*leave the port out, or widen "urlPortRange"/,
+      );
+      // The test server's port is outside 2000..3000: the running configuration's range is the one applied.
+      const r = await get(svc, url);
+      assert.equal(r.status, 400, r.text);
+      assert.match(String(r.json.message), /within 2000\.\.3000/);
+    } finally {
+      await svc.close();
+      sd.cleanup();
+    }
+  },
+);
 
 test('a download cut short by kill -9 lies in the service folder and the next start removes it', async () => {
   const sd = serviceDir(baseConfig());
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO, 'src/cli.ts'),
+      'start',
+      '--config',
+      sd.configFile,
+      '--port',
+      '0',
+      '--state-dir',
+      sd.stateDir,
+    ],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     let err = '';
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     await until(() => /listening on port \d+/.test(err) || child.exitCode !== null, LISTEN_MS, 'the service to listen');
     const port = Number(/listening on port (\d+)/.exec(err)?.[1]);
-    void fetch(`http://127.0.0.1:${port}/load_config?url=${encodeURIComponent(`${base}/stalled.zip`)}`).catch(() => undefined);
+    void fetch(`http://127.0.0.1:${port}/load_config?url=${encodeURIComponent(`${base}/stalled.zip`)}`).catch(
+      () => undefined,
+    );
     const downloads = path.join(sd.dir, '.mlds-download');
-    const partial = () => existsSync(downloads) && readdirSync(downloads).some((d) => existsSync(path.join(downloads, d, 'config.zip')));
+    const partial = () =>
+      existsSync(downloads) && readdirSync(downloads).some((d) => existsSync(path.join(downloads, d, 'config.zip')));
     await until(partial, 10_000, 'the download to start in the service folder');
     child.kill('SIGKILL');
     await exited;

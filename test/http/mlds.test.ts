@@ -14,8 +14,14 @@ function areaText(svc: RunningService, area: string): string | undefined {
 describe('GET /mlds (unknownAreaKeys = reject)', () => {
   let sd: ServiceDir;
   let svc: RunningService;
-  before(async () => { sd = serviceDir(baseConfig()); svc = await start(sd); });
-  after(async () => { await svc.close(); sd.cleanup(); });
+  before(async () => {
+    sd = serviceDir(baseConfig());
+    svc = await start(sd);
+  });
+  after(async () => {
+    await svc.close();
+    sd.cleanup();
+  });
 
   test('an accepted request answers 200 {"result":"command received"} and shows the values', async () => {
     const r = await get(svc, '/mlds?id=main&layout=l1&title=Hello&sign=b&pic=bus&inumber=41');
@@ -80,11 +86,36 @@ describe('GET /mlds (unknownAreaKeys = reject)', () => {
     ['unknown static param key', '/mlds?id=main&layout=l1&sign=zzz', 'MLDS_UNKNOWN_PARAM_KEY', 'sign'],
     ['unknown image param key', '/mlds?id=main&layout=l1&pic=cat', 'MLDS_UNKNOWN_PARAM_KEY', 'pic'],
     ['params lookups are own keys only', '/mlds?id=main&layout=l1&pic=toString', 'MLDS_UNKNOWN_PARAM_KEY', 'pic'],
-    ['malformed fontColor', '/mlds?id=main&layout=l1&fontColor[title]=255-0-0', 'MLDS_BAD_OVERRIDE', 'fontColor[title]'],
-    ['fontColor out of range', '/mlds?id=main&layout=l1&fontColor[title]=256_0_0', 'MLDS_BAD_OVERRIDE', 'fontColor[title]'],
-    ['fontColor on an image area', '/mlds?id=main&layout=l1&fontColor[pic]=1_2_3', 'MLDS_BAD_OVERRIDE', 'fontColor[pic]'],
-    ['fontSize above the area height', '/mlds?id=main&layout=l1&fontSize[title]=51', 'MLDS_BAD_OVERRIDE', 'fontSize[title]'],
-    ['fontSize for an unknown area', '/mlds?id=main&layout=l1&fontSize[ghost]=10', 'MLDS_BAD_OVERRIDE', 'fontSize[ghost]'],
+    [
+      'malformed fontColor',
+      '/mlds?id=main&layout=l1&fontColor[title]=255-0-0',
+      'MLDS_BAD_OVERRIDE',
+      'fontColor[title]',
+    ],
+    [
+      'fontColor out of range',
+      '/mlds?id=main&layout=l1&fontColor[title]=256_0_0',
+      'MLDS_BAD_OVERRIDE',
+      'fontColor[title]',
+    ],
+    [
+      'fontColor on an image area',
+      '/mlds?id=main&layout=l1&fontColor[pic]=1_2_3',
+      'MLDS_BAD_OVERRIDE',
+      'fontColor[pic]',
+    ],
+    [
+      'fontSize above the area height',
+      '/mlds?id=main&layout=l1&fontSize[title]=51',
+      'MLDS_BAD_OVERRIDE',
+      'fontSize[title]',
+    ],
+    [
+      'fontSize for an unknown area',
+      '/mlds?id=main&layout=l1&fontSize[ghost]=10',
+      'MLDS_BAD_OVERRIDE',
+      'fontSize[ghost]',
+    ],
     ['bad percent-encoding', '/mlds?id=main&layout=l1&title=100%', 'MLDS_BAD_ENCODING', 'title'],
     ['invalid UTF-8', '/mlds?id=main&layout=l1&title=%C3%28', 'MLDS_BAD_ENCODING', 'title'],
     ['overlong UTF-8', '/mlds?id=main&layout=l1&title=%C0%AF', 'MLDS_BAD_ENCODING', 'title'],
@@ -144,36 +175,56 @@ describe('GET /mlds (unknownAreaKeys = reject)', () => {
     assert.equal(head.status, 200);
   });
 
-  test('/mlds answers through its shortcut as the router ' + 'answers /MLDS and /mlds/: status, type, body, Accept', async () => {
-    const q = '?id=main&layout=l1&title=Same';
-    let plainType: string | null = null;
-    for (const accept of [undefined, '*/*', 'application/json', 'application/*', 'text/html', 'text/html, */*;q=0.1', 'text/html;q=0.9, application/json;q=0']) {
-      const init = accept === undefined ? {} : { headers: { Accept: accept } };
-      const [short, ...routed] = await Promise.all(['/mlds', '/MLDS', '/mlds/'].map((p) => get(svc, p + q, init)));
-      for (const r of routed) {
-        assert.equal(short.status, r.status, `Accept ${accept}`);
-        assert.equal(short.headers.get('content-type'), r.headers.get('content-type'));
-        assert.equal(short.headers.get('content-length'), r.headers.get('content-length'));
-        assert.deepEqual(short.json, r.json);
+  test(
+    '/mlds answers through its shortcut as the router ' + 'answers /MLDS and /mlds/: status, type, body, Accept',
+    async () => {
+      const q = '?id=main&layout=l1&title=Same';
+      let plainType: string | null = null;
+      for (const accept of [
+        undefined,
+        '*/*',
+        'application/json',
+        'application/*',
+        'text/html',
+        'text/html, */*;q=0.1',
+        'text/html;q=0.9, application/json;q=0',
+      ]) {
+        const init = accept === undefined ? {} : { headers: { Accept: accept } };
+        const [short, ...routed] = await Promise.all(['/mlds', '/MLDS', '/mlds/'].map((p) => get(svc, p + q, init)));
+        for (const r of routed) {
+          assert.equal(short.status, r.status, `Accept ${accept}`);
+          assert.equal(short.headers.get('content-type'), r.headers.get('content-type'));
+          assert.equal(short.headers.get('content-length'), r.headers.get('content-length'));
+          assert.deepEqual(short.json, r.json);
+        }
+        assert.equal(
+          short.status,
+          accept?.startsWith('text/html') && !accept.includes('*/*') ? 406 : 200,
+          `Accept ${accept}`,
+        );
+        if (accept === undefined) plainType = short.headers.get('content-type');
       }
-      assert.equal(short.status, accept?.startsWith('text/html') && !accept.includes('*/*') ? 406 : 200, `Accept ${accept}`);
-      if (accept === undefined) plainType = short.headers.get('content-type');
-    }
-    assert.equal(plainType, 'application/json; charset=utf-8');
-    const head = await fetch(`${svc.url}/mlds${q}`, { method: 'HEAD' });
-    assert.equal(head.status, 200);
-    assert.equal(head.headers.get('content-length'), String(Buffer.byteLength('{"result":"command received"}')));
-  });
+      assert.equal(plainType, 'application/json; charset=utf-8');
+      const head = await fetch(`${svc.url}/mlds${q}`, { method: 'HEAD' });
+      assert.equal(head.status, 200);
+      assert.equal(head.headers.get('content-length'), String(Buffer.byteLength('{"result":"command received"}')));
+    },
+  );
 
-  test('the answer waits for the command\'s state journal line (ApplyResult.stored)', async () => {
+  test("the answer waits for the command's state journal line (ApplyResult.stored)", async () => {
     const ctl = svc.controller();
     const apply = ctl.apply;
     let release!: () => void;
-    const stored = new Promise<void>((resolve) => { release = resolve; });
+    const stored = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     ctl.apply = async (raw, source) => ({ ...(await apply.call(ctl, raw, source)), stored });
     try {
       let answered = false;
-      const reply = get(svc, '/mlds?id=main&layout=l1&title=Stored').then((r) => { answered = true; return r; });
+      const reply = get(svc, '/mlds?id=main&layout=l1&title=Stored').then((r) => {
+        answered = true;
+        return r;
+      });
       await until(() => areaText(svc, 'title') === 'Stored', 3000, 'the command to be applied');
       // the passing of time is what is tested: no answer within 100 ms while the line is not stored.
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -195,7 +246,10 @@ describe('GET /mlds (unknownAreaKeys = ignore)', () => {
     sd = serviceDir(c);
     svc = await start(sd);
   });
-  after(async () => { await svc.close(); sd.cleanup(); });
+  after(async () => {
+    await svc.close();
+    sd.cleanup();
+  });
 
   test('unknown keys are accepted, listed in the response and on /info', async () => {
     const r = await get(svc, '/mlds?id=main&layout=l1&title=Yes&colour=red&extra=1');
@@ -224,7 +278,10 @@ describe('429 and 503', () => {
       for (let i = 0; i < 12; i++) codes.push((await get(svc, '/status')).status);
       assert.ok(codes.includes(429), `no 429 in ${codes.join(',')}`);
       assert.ok(codes.filter((x) => x === 200).length >= 5, `fewer than 5 accepted: ${codes.join(',')}`);
-    } finally { await svc.close(); sd.cleanup(); }
+    } finally {
+      await svc.close();
+      sd.cleanup();
+    }
   });
 
   test('while the service is not ready every endpoint answers 503 with Retry-After', async () => {

@@ -11,8 +11,20 @@ import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
 
 const SECRET = 'SuperSecret2026';
 const NEAR_MISSES = [
-  'Key', 'KEY', 'kEy', 'key%00', '%00key', 'K%65Y', 'key%1F', 'key%7F', 'Key%C2%85', '%E2%84%AAey',
-  'k_ey', 'key%20', '%EF%BB%BFkey', '%EF%BD%8Bey',
+  'Key',
+  'KEY',
+  'kEy',
+  'key%00',
+  '%00key',
+  'K%65Y',
+  'key%1F',
+  'key%7F',
+  'Key%C2%85',
+  '%E2%84%AAey',
+  'k_ey',
+  'key%20',
+  '%EF%BB%BFkey',
+  '%EF%BD%8Bey',
 ];
 
 test('maskQuery masks every name that folds into key, and leaves other names alone', () => {
@@ -54,30 +66,33 @@ test('near-miss key names are masked on /status, /info and in the log, rejected 
   }
 });
 
-test('a key written without quotes in config.json is not ' + 'quoted on /status or /info; nothing inside "security" is', async () => {
-  const sd = serviceDir(baseConfig());
-  const svc = await start(sd);
-  try {
-    const good = readFileSync(sd.configFile, 'utf8');
-    const bad = [
-      good.replace(/^\{/, `{"security": {"adminKey": ${SECRET}},`),
-      good.replace(/^\{/, `{"security": {${SECRET}: "x"},`),
-      good.replace(/^\{/, `{"security": {"${SECRET}": "abcdefgh"},`),
-      good.replace(/^\{/, `{"security": {"adminKey": "${SECRET}\\q"},`),
-      good.replace(/^\{/, `{"port": ${SECRET},`),
-    ];
-    for (const text of bad) {
-      writeFileSync(sd.configFile, text);
-      const r = await get(svc, '/reload_config');
-      assert.equal(r.status, 400);
-      for (const page of ['/status', '/info']) {
-        const shown = (await get(svc, page)).text;
-        assert.match(shown, /config\.json|security/, `${page} shows the fault`);
-        assert.ok(!shown.includes('Secret'), `${page} quotes the key: ${text.slice(0, 60)}`);
+test(
+  'a key written without quotes in config.json is not ' + 'quoted on /status or /info; nothing inside "security" is',
+  async () => {
+    const sd = serviceDir(baseConfig());
+    const svc = await start(sd);
+    try {
+      const good = readFileSync(sd.configFile, 'utf8');
+      const bad = [
+        good.replace(/^\{/, `{"security": {"adminKey": ${SECRET}},`),
+        good.replace(/^\{/, `{"security": {${SECRET}: "x"},`),
+        good.replace(/^\{/, `{"security": {"${SECRET}": "abcdefgh"},`),
+        good.replace(/^\{/, `{"security": {"adminKey": "${SECRET}\\q"},`),
+        good.replace(/^\{/, `{"port": ${SECRET},`),
+      ];
+      for (const text of bad) {
+        writeFileSync(sd.configFile, text);
+        const r = await get(svc, '/reload_config');
+        assert.equal(r.status, 400);
+        for (const page of ['/status', '/info']) {
+          const shown = (await get(svc, page)).text;
+          assert.match(shown, /config\.json|security/, `${page} shows the fault`);
+          assert.ok(!shown.includes('Secret'), `${page} quotes the key: ${text.slice(0, 60)}`);
+        }
       }
+    } finally {
+      await svc.close();
+      sd.cleanup();
     }
-  } finally {
-    await svc.close();
-    sd.cleanup();
-  }
-});
+  },
+);

@@ -5,14 +5,24 @@ import { baseConfig, serviceDir, start } from '../helpers/service.js';
 
 // In a process of its own (node --test runs each file apart) whose requests go through
 // node:http: only the service can have loaded Node's fetch here.
-const fetchLoaded = (): boolean => (process as unknown as { moduleLoadList: string[] }).moduleLoadList.some((m) => m.includes('undici'));
+const fetchLoaded = (): boolean =>
+  (process as unknown as { moduleLoadList: string[] }).moduleLoadList.some((m) => m.includes('undici'));
 
-function plainGet(url: string): Promise<{ status: number; type: string; length: string; json: Record<string, unknown> }> {
+function plainGet(
+  url: string,
+): Promise<{ status: number; type: string; length: string; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     httpGet(url, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']), length: String(res.headers['content-length']), json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          type: String(res.headers['content-type']),
+          length: String(res.headers['content-length']),
+          json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+        }),
+      );
     }).on('error', reject);
   });
 }

@@ -20,7 +20,12 @@ test('/screenshot: a repeated id, stream or format is a 400 naming it', async ()
   const svc = await start(sd);
   try {
     await get(svc, '/mlds?id=second&layout=l1&title=x');
-    for (const [q, field] of [['id=second&id=second', 'id'], ['id=main&id=second', 'id'], ['stream=1&stream=1', 'stream'], ['format=png&format=png', 'format']]) {
+    for (const [q, field] of [
+      ['id=second&id=second', 'id'],
+      ['id=main&id=second', 'id'],
+      ['stream=1&stream=1', 'stream'],
+      ['format=png&format=png', 'format'],
+    ]) {
       const r = await get(svc, `/screenshot?${q}`);
       assert.equal(r.status, 400, q);
       assert.equal(r.json.code, 'MLDS_BAD_PARAMETER');
@@ -37,10 +42,15 @@ function rawRequest(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const sock = net.connect(port, '127.0.0.1', () => sock.write(text));
     let got = '';
-    sock.on('data', (d) => { got += d.toString(); });
+    sock.on('data', (d) => {
+      got += d.toString();
+    });
     sock.on('end', () => resolve(got));
     sock.on('error', reject);
-    sock.setTimeout(3000, () => { sock.destroy(); resolve(got); });
+    sock.setTimeout(3000, () => {
+      sock.destroy();
+      resolve(got);
+    });
   });
 }
 
@@ -49,7 +59,13 @@ test('an HTTP/1.1 request without Host: 400 with the JSON body, and a (counted) 
   const logDir = path.join(sd.dir, 'logs');
   const svc = await start(sd, { logDir });
   const refusals = /"statuses":\{"400":1\},"example":"GET \/status \(no Host\)","msg":"refused: 1 requests/;
-  const log = () => { try { return readFileSync(path.join(logDir, 'mlds.log'), 'utf8'); } catch { return ''; } };
+  const log = () => {
+    try {
+      return readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
   try {
     const port = Number(new URL(svc.url).port);
     const answer = await rawRequest(port, 'GET /status HTTP/1.1\r\nConnection: close\r\n\r\n');

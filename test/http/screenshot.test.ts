@@ -13,7 +13,19 @@ import { screenshotRoutes } from '../../src/http/routes/screenshot.js';
 import { Screenshots, screenshotTotals } from '../../src/http/screenshots.js';
 import { LiveViews } from '../../src/http/stream.js';
 import { underEmulation } from '../helpers/emulation.js';
-import { baseConfig, exampleConfig, decode, get, near, nextFrame, serviceDir, start, until, type Pixels, type ServiceDir } from '../helpers/service.js';
+import {
+  baseConfig,
+  exampleConfig,
+  decode,
+  get,
+  near,
+  nextFrame,
+  serviceDir,
+  start,
+  until,
+  type Pixels,
+  type ServiceDir,
+} from '../helpers/service.js';
 
 /** Sends a command and waits until the frame containing it has been drawn. */
 async function show(svc: RunningService, id: string, query: string): Promise<void> {
@@ -38,10 +50,14 @@ describe('screenshots', () => {
     const main = c.displays.main;
     // A lower virtual display filling red, and an upper one on the same output with a half-transparent blue band.
     c.displays = {
-      base: { ...main, layout: { fill: { bg: { coordinates: '0 0 199 99', type: 'text', backgroundColor: '255 0 0' } } } },
+      base: {
+        ...main,
+        layout: { fill: { bg: { coordinates: '0 0 199 99', type: 'text', backgroundColor: '255 0 0' } } },
+      },
       top: {
         ...main,
-        displayWidth: '200', displayHeight: '100',
+        displayWidth: '200',
+        displayHeight: '100',
         layout: {
           band: {
             glass: { coordinates: '0 20 199 39', type: 'text', backgroundColor: '0 0 255 64', fontSize: '10' },
@@ -54,13 +70,21 @@ describe('screenshots', () => {
     sd = serviceDir(c);
     svc = await start(sd);
   });
-  after(async () => { await svc.close(); sd.cleanup(); });
+  after(async () => {
+    await svc.close();
+    sd.cleanup();
+  });
 
   test('before any command the display is black', async () => {
     const { px } = await shot(svc, 'top');
     assert.equal(px.width, 200);
     assert.equal(px.height, 100);
-    for (const [x, y] of [[0, 0], [100, 50], [199, 99]]) assert.ok(near(px.at(x, y), [0, 0, 0]), `(${x},${y}) = ${px.at(x, y)}`);
+    for (const [x, y] of [
+      [0, 0],
+      [100, 50],
+      [199, 99],
+    ])
+      assert.ok(near(px.at(x, y), [0, 0, 0]), `(${x},${y}) = ${px.at(x, y)}`);
   });
 
   test('background with GD alpha blends over the lower virtual display', async () => {
@@ -99,7 +123,11 @@ describe('screenshots', () => {
     // Longer than the area: it scrolls in from the right edge and must stay clipped to the area.
     await show(svc, 'top', 'id=top&layout=band&words=WWWWWWWWWWWWWWWWWWWW');
     // Every picture until then is checked for pixels outside the area too.
-    await until(async () => whiteInside((await shot(svc, 'top', 'png')).px) > 50, 10_000, 'the scrolling text visible inside its area');
+    await until(
+      async () => whiteInside((await shot(svc, 'top', 'png')).px) > 50,
+      10_000,
+      'the scrolling text visible inside its area',
+    );
   });
 
   test('an image larger than its area is scaled down keeping its aspect ratio, centred', async () => {
@@ -115,7 +143,12 @@ describe('screenshots', () => {
   test('a faulty request leaves the screenshot byte-identical', async () => {
     await show(svc, 'top', 'id=top&layout=band&words=Stable&pic=logo');
     const before = await shot(svc, 'top');
-    for (const bad of ['id=top&layout=band&words=x&pic=missing', 'id=top&layout=nope', 'id=top&layout=band&words=%FF', 'id=top&layout=band&fontColor[words]=1_2']) {
+    for (const bad of [
+      'id=top&layout=band&words=x&pic=missing',
+      'id=top&layout=nope',
+      'id=top&layout=band&words=%FF',
+      'id=top&layout=band&fontColor[words]=1_2',
+    ]) {
       assert.equal((await get(svc, `/mlds?${bad}`)).status, 400);
     }
     // the passing of time is what is tested: nothing is drawn within 100 ms of the faulty requests.
@@ -124,7 +157,7 @@ describe('screenshots', () => {
     assert.ok(before.bytes.equals(after.bytes), 'screenshot changed after faulty requests');
   });
 
-  test('the screenshot has the display\'s exact size and ?id= picks the display', async () => {
+  test("the screenshot has the display's exact size and ?id= picks the display", async () => {
     const main = await shot(svc, 'base');
     assert.deepEqual([main.px.width, main.px.height], [200, 100]);
     const dflt = await get(svc, '/screenshot');
@@ -140,7 +173,11 @@ async function rgba(png: Buffer): Promise<{ width: number; height: number; data:
   const img = await loadImage(png);
   const c = createCanvas(img.width, img.height);
   c.getContext('2d').drawImage(img, 0, 0);
-  return { width: img.width, height: img.height, data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data };
+  return {
+    width: img.width,
+    height: img.height,
+    data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data,
+  };
 }
 
 describe('screenshot encoding (off the event loop, once per frame)', () => {
@@ -150,18 +187,36 @@ describe('screenshot encoding (off the event loop, once per frame)', () => {
     const c = baseConfig();
     // Two displays on one unit: the smaller one's picture is the top-left of the unit's frame.
     c.displays.small = {
-      ...c.displays.main, displayWidth: '120', displayHeight: '60',
-      layout: { s: { box: { coordinates: '10 10 69 39', type: 'text', fontSize: '20', fontColor: '0 255 0', backgroundColor: '80 0 0 40' } } },
+      ...c.displays.main,
+      displayWidth: '120',
+      displayHeight: '60',
+      layout: {
+        s: {
+          box: {
+            coordinates: '10 10 69 39',
+            type: 'text',
+            fontSize: '20',
+            fontColor: '0 255 0',
+            backgroundColor: '80 0 0 40',
+          },
+        },
+      },
     };
     sd = serviceDir(c);
     svc = await start(sd);
     await show(svc, 'main', 'id=main&layout=l1&title=Pixels&sign=a&pic=bus');
     await show(svc, 'small', 'id=small&layout=s&box=Hi');
   });
-  after(async () => { await svc.close(); sd.cleanup(); });
+  after(async () => {
+    await svc.close();
+    sd.cleanup();
+  });
 
-  test('the PNG decodes to exactly the frame\'s pixels, for a display smaller than its unit too', async () => {
-    for (const [id, w, h] of [['main', 200, 100], ['small', 120, 60]] as const) {
+  test("the PNG decodes to exactly the frame's pixels, for a display smaller than its unit too", async () => {
+    for (const [id, w, h] of [
+      ['main', 200, 100],
+      ['small', 120, 60],
+    ] as const) {
       const frame = svc.api.frame(id)!;
       const png = (await get(svc, `/screenshot?id=${id}&format=png`)).bytes;
       assert.equal(svc.api.frame(id), frame, 'the frame changed during the test');
@@ -181,11 +236,20 @@ describe('screenshot encoding (off the event loop, once per frame)', () => {
     const before = screenshotTotals.encodes;
     const png = await Promise.all(Array.from({ length: 40 }, () => get(svc, '/screenshot?id=main&format=png')));
     assert.equal(svc.api.frame('main'), frame, 'the frame changed during the test');
-    assert.deepEqual(png.map((r) => r.status), Array(40).fill(200));
-    assert.ok(png.every((r) => r.bytes.equals(png[0].bytes)), 'the requests got different images');
+    assert.deepEqual(
+      png.map((r) => r.status),
+      Array(40).fill(200),
+    );
+    assert.ok(
+      png.every((r) => r.bytes.equals(png[0].bytes)),
+      'the requests got different images',
+    );
     assert.equal(screenshotTotals.encodes - before, 1);
     const jpeg = await Promise.all(Array.from({ length: 40 }, () => get(svc, '/screenshot?id=main')));
-    assert.deepEqual(jpeg.map((r) => r.status), Array(40).fill(200));
+    assert.deepEqual(
+      jpeg.map((r) => r.status),
+      Array(40).fill(200),
+    );
     // The same frame asked again later is answered from the finished images.
     assert.equal((await get(svc, '/screenshot?id=main&format=png')).status, 200);
     assert.equal(screenshotTotals.encodes - before, 2);
@@ -195,7 +259,11 @@ describe('screenshot encoding (off the event loop, once per frame)', () => {
 describe('screenshot answers while the encoder is busy', () => {
   test('a request that finds the queue full gets 503 with Retry-After; the others are served', async () => {
     const held: Array<() => void> = [];
-    const shots = new Screenshots({ maxConcurrent: 1, maxQueued: 1, encode: () => new Promise((r) => held.push(() => r(Buffer.from('img')))) });
+    const shots = new Screenshots({
+      maxConcurrent: 1,
+      maxQueued: 1,
+      encode: () => new Promise((r) => held.push(() => r(Buffer.from('img')))),
+    });
     const displays = ['a', 'b', 'c'].map((id) => ({ id, width: 4, height: 2 }));
     const frame = { width: 4, height: 2, data: new Uint8Array(32), seq: 1 };
     const api = {
@@ -229,53 +297,68 @@ describe('screenshot answers while the encoder is busy', () => {
   });
 });
 
-describe('a 1080p screenshot poller and the frame loop', {
-  skip: underEmulation('a 1080p PNG takes over a second to encode, so the 3 s window holds fewer than the 4 screenshots the ratio needs'),
-}, () => {
-  let sd: ServiceDir;
-  let svc: RunningService;
-  before(async () => {
-    // The example: a 640x160 LED display and a 1920x1080 LCD, on units of their own, both scrolling.
-    const cfg = exampleConfig();
-    cfg.rateLimit = '100000';
-    // A long destination that moves: as plain text it scrolls up through the area (a MULTI page that cannot fit is refused).
-    cfg.displays.led1.layout.departure.destination.markup = 'none';
-    sd = serviceDir(cfg);
-    svc = await start(sd);
-    const long = encodeURIComponent('Lotnisko Chopina - Terminal A - Airport via Centrum and the long way round');
-    await show(svc, 'led1', `id=led1&layout=departure&route=175&destination=${long}`);
-    await show(svc, 'lcd1', `id=lcd1&layout=board&header=dep&logo=logo&lines=175&ticker=${long}`);
-  });
-  after(async () => { await svc.close(); sd.cleanup(); });
-
-  const drawn = () => ((svc.api.status().displays as Array<{ id: string; frames: { rendered: number } }>).find((d) => d.id === 'led1')!.frames.rendered);
-
-  test('the LED display draws at least half as many frames ' + 'while a client polls the LCD\'s PNG on two connections', async (t) => {
-    const PERIOD = 3000;
-    // the passing of time is what is tested: frames drawn in two windows of PERIOD ms.
-    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const quiet0 = drawn();
-    await wait(PERIOD);
-    const quiet = drawn() - quiet0;
-    let polling = true;
-    let shots = 0;
-    const encodes0 = screenshotTotals.encodes;
-    const busy0 = drawn();
-    const pollers = [0, 1].map(async () => {
-      while (polling) {
-        const r = await get(svc, '/screenshot?id=lcd1&format=png');
-        assert.equal(r.status, 200);
-        shots++;
-      }
+describe(
+  'a 1080p screenshot poller and the frame loop',
+  {
+    skip: underEmulation(
+      'a 1080p PNG takes over a second to encode, so the 3 s window holds fewer than the 4 screenshots the ratio needs',
+    ),
+  },
+  () => {
+    let sd: ServiceDir;
+    let svc: RunningService;
+    before(async () => {
+      // The example: a 640x160 LED display and a 1920x1080 LCD, on units of their own, both scrolling.
+      const cfg = exampleConfig();
+      cfg.rateLimit = '100000';
+      // A long destination that moves: as plain text it scrolls up through the area (a MULTI page that cannot fit is
+      // refused).
+      cfg.displays.led1.layout.departure.destination.markup = 'none';
+      sd = serviceDir(cfg);
+      svc = await start(sd);
+      const long = encodeURIComponent('Lotnisko Chopina - Terminal A - Airport via Centrum and the long way round');
+      await show(svc, 'led1', `id=led1&layout=departure&route=175&destination=${long}`);
+      await show(svc, 'lcd1', `id=lcd1&layout=board&header=dep&logo=logo&lines=175&ticker=${long}`);
     });
-    await wait(PERIOD);
-    const busy = drawn() - busy0;
-    polling = false;
-    await Promise.all(pollers);
-    assert.ok(quiet > 20, `the LED display is not scrolling (${quiet} frames)`);
-    assert.ok(shots >= 4 && screenshotTotals.encodes - encodes0 >= 2, `the poller got ${shots} screenshots`);
-    const ratio = busy / quiet;
-    t.diagnostic(`LED frames ${busy} while polling (${shots} screenshots), ${quiet} without: ${ratio.toFixed(2)}`);
-    assert.ok(ratio >= 0.5, `LED frames drawn while polling / without: ${busy} / ${quiet} = ${ratio.toFixed(2)}`);
-  });
-});
+    after(async () => {
+      await svc.close();
+      sd.cleanup();
+    });
+
+    const drawn = () =>
+      (svc.api.status().displays as Array<{ id: string; frames: { rendered: number } }>).find((d) => d.id === 'led1')!
+        .frames.rendered;
+
+    test(
+      'the LED display draws at least half as many frames ' + "while a client polls the LCD's PNG on two connections",
+      async (t) => {
+        const PERIOD = 3000;
+        // the passing of time is what is tested: frames drawn in two windows of PERIOD ms.
+        const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+        const quiet0 = drawn();
+        await wait(PERIOD);
+        const quiet = drawn() - quiet0;
+        let polling = true;
+        let shots = 0;
+        const encodes0 = screenshotTotals.encodes;
+        const busy0 = drawn();
+        const pollers = [0, 1].map(async () => {
+          while (polling) {
+            const r = await get(svc, '/screenshot?id=lcd1&format=png');
+            assert.equal(r.status, 200);
+            shots++;
+          }
+        });
+        await wait(PERIOD);
+        const busy = drawn() - busy0;
+        polling = false;
+        await Promise.all(pollers);
+        assert.ok(quiet > 20, `the LED display is not scrolling (${quiet} frames)`);
+        assert.ok(shots >= 4 && screenshotTotals.encodes - encodes0 >= 2, `the poller got ${shots} screenshots`);
+        const ratio = busy / quiet;
+        t.diagnostic(`LED frames ${busy} while polling (${shots} screenshots), ${quiet} without: ${ratio.toFixed(2)}`);
+        assert.ok(ratio >= 0.5, `LED frames drawn while polling / without: ${busy} / ${quiet} = ${ratio.toFixed(2)}`);
+      },
+    );
+  },
+);

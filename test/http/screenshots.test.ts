@@ -12,11 +12,19 @@ function heldEncoder() {
   const calls: Array<{ frame: Frame; format: ImageFormat; finish(): void }> = [];
   let inFlight = 0;
   let peak = 0;
-  const encode = (frame: Frame, _w: number, _h: number, format: ImageFormat) => new Promise<Buffer>((resolve) => {
-    inFlight++;
-    peak = Math.max(peak, inFlight);
-    calls.push({ frame, format, finish: () => { inFlight--; resolve(Buffer.from(`${format}:${frame.seq}`)); } });
-  });
+  const encode = (frame: Frame, _w: number, _h: number, format: ImageFormat) =>
+    new Promise<Buffer>((resolve) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      calls.push({
+        frame,
+        format,
+        finish: () => {
+          inFlight--;
+          resolve(Buffer.from(`${format}:${frame.seq}`));
+        },
+      });
+    });
   return { encode, calls, peak: () => peak };
 }
 
@@ -27,8 +35,16 @@ const tick = () => new Promise((r) => setImmediate(r));
 function display(id: string) {
   let current: Frame | undefined = frame(1);
   return {
-    set: (f: Frame | undefined) => { current = f; },
-    req: (format: ImageFormat = 'png'): ShotRequest => ({ displayId: id, width: 4, height: 2, format, latest: () => current }),
+    set: (f: Frame | undefined) => {
+      current = f;
+    },
+    req: (format: ImageFormat = 'png'): ShotRequest => ({
+      displayId: id,
+      width: 4,
+      height: 2,
+      format,
+      latest: () => current,
+    }),
   };
 }
 
@@ -89,7 +105,9 @@ describe('screenshot coordinator', () => {
       let refused = 0;
       for (const d of displays) {
         for (const format of ['png', 'jpeg'] as const) {
-          try { accepted.push(shots.get(d.req(format))); } catch (err) {
+          try {
+            accepted.push(shots.get(d.req(format)));
+          } catch (err) {
             assert.ok(err instanceof MldsError && err.code === 'MLDS_UNAVAILABLE' && err.status === 503, String(err));
             refused++;
           }
@@ -118,7 +136,13 @@ describe('screenshot coordinator', () => {
   test('a failed encode fails its waiters only; the next request tries again', async () => {
     let fail = true;
     let calls = 0;
-    const shots = new Screenshots({ encode: async (f) => { calls++; if (fail) throw new Error('cairo said no'); return Buffer.from(`ok:${f.seq}`); } });
+    const shots = new Screenshots({
+      encode: async (f) => {
+        calls++;
+        if (fail) throw new Error('cairo said no');
+        return Buffer.from(`ok:${f.seq}`);
+      },
+    });
     const d = display('a');
     const both = [shots.get(d.req()), shots.get(d.req())];
     for (const p of both) await assert.rejects(p, /cairo said no/);
@@ -129,10 +153,18 @@ describe('screenshot coordinator', () => {
 
   test('a display without a frame is 503, not an encode', () => {
     let calls = 0;
-    const shots = new Screenshots({ encode: async () => { calls++; return Buffer.alloc(0); } });
+    const shots = new Screenshots({
+      encode: async () => {
+        calls++;
+        return Buffer.alloc(0);
+      },
+    });
     const d = display('a');
     d.set(undefined);
-    assert.throws(() => shots.get(d.req()), (e: unknown) => e instanceof MldsError && e.status === 503);
+    assert.throws(
+      () => shots.get(d.req()),
+      (e: unknown) => e instanceof MldsError && e.status === 503,
+    );
     assert.equal(calls, 0);
   });
 });

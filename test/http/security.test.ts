@@ -60,12 +60,32 @@ test('a key sent with a faulty command is masked on /status, /info, in the log f
   const sd = serviceDir(securedConfig());
   const logDir = path.join(sd.dir, 'logs');
   const cli = path.join(REPO, 'src/cli.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'start', '--config', sd.configFile, '--port', '0', '--state-dir', sd.stateDir, '--log-dir', logDir],
-    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      cli,
+      'start',
+      '--config',
+      sd.configFile,
+      '--port',
+      '0',
+      '--state-dir',
+      sd.stateDir,
+      '--log-dir',
+      logDir,
+    ],
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   try {
     await until(() => /listening on port \d+/.test(stderr), LISTEN_MS, 'the service to listen');
     const svc = { url: `http://127.0.0.1:${/listening on port (\d+)/.exec(stderr)![1]}` };
@@ -80,7 +100,8 @@ test('a key sent with a faulty command is masked on /status, /info, in the log f
       const main = (status.json.displays as Array<{ lastFault: { query: string } }>)[0];
       assert.match(main.lastFault.query, /layout=nope&.*=\*\*\*$/, 'the fault is recorded, its key masked');
       assert.match((status.json.recentFaults as Array<{ query: string }>)[0].query, /^.*=\*\*\*&id=ghost/);
-      for (const part of SECRET_PARTS) assert.ok(!status.text.includes(part), `${spelling}: the admin key is on /status`);
+      for (const part of SECRET_PARTS)
+        assert.ok(!status.text.includes(part), `${spelling}: the admin key is on /status`);
       const info = await get(svc, '/info', asApi);
       for (const part of SECRET_PARTS) assert.ok(!info.text.includes(part), `${spelling}: the admin key is on /info`);
     }
@@ -89,7 +110,10 @@ test('a key sent with a faulty command is masked on /status, /info, in the log f
     child.kill('SIGTERM');
     await once(child, 'exit');
     const file = readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
-    for (const [where, text] of [['mlds.log', file], ['stdout', stdout]]) {
+    for (const [where, text] of [
+      ['mlds.log', file],
+      ['stdout', stdout],
+    ]) {
       assert.match(text, /"msg":"faulty command"/, `${where} has the faulty commands`);
       for (const part of SECRET_PARTS) assert.ok(!text.includes(part), `the admin key is in ${where}`);
       assert.ok(!text.includes(API_KEY), `the API key is in ${where}`);
@@ -125,7 +149,10 @@ test('a view token cookie opens /screenshot with the API key set, and nothing el
   const svc = await start(sd);
   // The service's own app keeps its tokens; a second app on the same service holds ours.
   const views = new ViewTokens();
-  const server: Server = createHttpServer(createApp(svc.api, { info() {}, warn() {}, error() {} }, new LiveViews(), views), { info() {}, warn() {}, error() {} });
+  const server: Server = createHttpServer(
+    createApp(svc.api, { info() {}, warn() {}, error() {} }, new LiveViews(), views),
+    { info() {}, warn() {}, error() {} },
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const app = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };

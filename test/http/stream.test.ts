@@ -15,14 +15,32 @@ class FakeUnit implements LiveSource {
   readonly listeners = new Set<(f: Frame) => void>();
   last: Frame | undefined;
   seq = 0;
-  constructor(readonly width: number, readonly height: number, readonly unitWidth = width + 16) {}
-  latest() { return this.last; }
-  subscribe(fn: (f: Frame) => void) { this.listeners.add(fn); return () => { this.listeners.delete(fn); }; }
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly unitWidth = width + 16,
+  ) {}
+  latest() {
+    return this.last;
+  }
+  subscribe(fn: (f: Frame) => void) {
+    this.listeners.add(fn);
+    return () => {
+      this.listeners.delete(fn);
+    };
+  }
   push(rgb: [number, number, number], noise = false): void {
     const data = new Uint8Array(this.unitWidth * this.height * 4);
     for (let i = 0; i < data.length; i += 4) {
-      if (noise) { data[i] = Math.random() * 256; data[i + 1] = Math.random() * 256; data[i + 2] = Math.random() * 256; }
-      else { data[i] = rgb[0]; data[i + 1] = rgb[1]; data[i + 2] = rgb[2]; }
+      if (noise) {
+        data[i] = Math.random() * 256;
+        data[i + 1] = Math.random() * 256;
+        data[i + 2] = Math.random() * 256;
+      } else {
+        data[i] = rgb[0];
+        data[i + 1] = rgb[1];
+        data[i + 2] = rgb[2];
+      }
       data[i + 3] = 255;
     }
     this.last = { width: this.unitWidth, height: this.height, data, seq: ++this.seq };
@@ -47,7 +65,10 @@ before(async () => {
   await new Promise((r) => server.once('listening', r));
   port = (server.address() as AddressInfo).port;
 });
-after(() => { views.closeAll(); server.close(); });
+after(() => {
+  views.closeAll();
+  server.close();
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -70,7 +91,10 @@ function viewer(id: string, stallAfterFirstPart = false) {
         parts.push(buf.subarray(start, end));
         buf = buf.subarray(end);
         // A phone on a bad link: it takes one picture, then reads nothing more.
-        if (stallAfterFirstPart) { r.pause(); break; }
+        if (stallAfterFirstPart) {
+          r.pause();
+          break;
+        }
       }
     });
   });
@@ -83,7 +107,11 @@ async function colourOf(jpeg: Buffer): Promise<{ rgb: number[]; w: number; h: nu
   const c = createCanvas(img.width, img.height);
   const ctx = c.getContext('2d');
   ctx.drawImage(img, 0, 0);
-  return { rgb: [...ctx.getImageData(img.width >> 1, img.height >> 1, 1, 1).data.slice(0, 3)], w: img.width, h: img.height };
+  return {
+    rgb: [...ctx.getImageData(img.width >> 1, img.height >> 1, 1, 1).data.slice(0, 3)],
+    w: img.width,
+    h: img.height,
+  };
 }
 
 test('a viewer gets multipart JPEG parts of the display, starting with the current picture', async () => {
@@ -116,9 +144,12 @@ test('at most 25 pictures a second however fast frames come, each frame encoded 
   // The time the encoder had, measured: 1.2 s planned, more on a loaded or emulated machine.
   const t0 = performance.now();
   const vs = Array.from({ length: 5 }, () => viewer('b'));
-  await until(() => vs.every((v) => v.parts.length >= 1), 10_000, 'every viewer\'s first picture');
+  await until(() => vs.every((v) => v.parts.length >= 1), 10_000, "every viewer's first picture");
   // the passing of time is what is tested: a frame every 10 ms, faster than 25 a second.
-  for (let i = 0; i < 100; i++) { src.push([i * 2, 0, 0]); await sleep(10); }
+  for (let i = 0; i < 100; i++) {
+    src.push([i * 2, 0, 0]);
+    await sleep(10);
+  }
   const lastRed = async () => Math.abs((await colourOf(vs[0].parts[vs[0].parts.length - 1])).rgb[0] - 198) < 8;
   await until(lastRed, 10_000, 'the last frame pushed at the first viewer');
   const { encodes } = views.stats().b;
@@ -138,10 +169,13 @@ test('a viewer that stops reading skips pictures; the others keep the full rate'
   src.push([0, 0, 0], true);
   const slow = viewer('c', true);
   const fast = viewer('c');
-  await until(() => slow.parts.length === 1 && fast.parts.length >= 1, 10_000, 'both viewers\' first picture');
+  await until(() => slow.parts.length === 1 && fast.parts.length >= 1, 10_000, "both viewers' first picture");
   // the passing of time is what is tested: a frame every 40 ms, and the encodes still due 100 ms
   // after the last one offered to the stalled viewer before its buffer is measured.
-  for (let i = 0; i < 40; i++) { src.push([0, 0, 0], true); await sleep(40); }
+  for (let i = 0; i < 40; i++) {
+    src.push([0, 0, 0], true);
+    await sleep(40);
+  }
   await sleep(100);
   const s = views.stats().c;
   assert.ok(fast.parts.length >= 10, `fast viewer got ${fast.parts.length}`);
@@ -157,7 +191,10 @@ test('the live view of a real compositor and frame loop shows the scroll moving'
   const r = rig([a]);
   r.set(a, { text: 'A long departure text that scrolls right to left across the panel', setAt: Date.now() });
   const loop = new FrameLoop(r.compositor, async () => true);
-  const feed = { frame: () => r.compositor.latest(), onFrame: (_id: string, fn: (f: Frame) => void) => r.compositor.subscribe(fn) };
+  const feed = {
+    frame: () => r.compositor.latest(),
+    onFrame: (_id: string, fn: (f: Frame) => void) => r.compositor.subscribe(fn),
+  };
   sources.set('real', liveSource(feed, { id: 'd1', width: 640, height: 160 }));
   loop.start();
   const v = viewer('real');
@@ -166,5 +203,8 @@ test('the live view of a real compositor and frame loop shows the scroll moving'
   v.close();
   loop.stop();
   assert.ok(v.parts.length >= 5 && v.parts.length <= 27, `${v.parts.length} pictures in 1 s`);
-  assert.ok(new Set(v.parts.map((p) => p.toString('base64'))).size >= v.parts.length - 1, 'each picture differs: the text moves');
+  assert.ok(
+    new Set(v.parts.map((p) => p.toString('base64'))).size >= v.parts.length - 1,
+    'each picture differs: the text moves',
+  );
 });

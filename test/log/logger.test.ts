@@ -28,8 +28,11 @@ test('the service logger removes rotated files older than logRetentionDays and k
   }
 });
 
-test('the time field is pino\'s isoTime, though its date part is made once a second', () => {
-  const times = [0, 5, 59, 999, 1000, 1001, 1_790_000_000_000, 1_790_000_000_009, 1_790_000_000_010, 1_790_000_000_999, 1_790_000_001_000, 1_789_999_999_999, 1_790_000_000_100];
+test("the time field is pino's isoTime, though its date part is made once a second", () => {
+  const times = [
+    0, 5, 59, 999, 1000, 1001, 1_790_000_000_000, 1_790_000_000_009, 1_790_000_000_010, 1_790_000_000_999,
+    1_790_000_001_000, 1_789_999_999_999, 1_790_000_000_100,
+  ];
   const now = mock.method(Date, 'now', () => 0);
   try {
     for (const t of times) {

@@ -17,10 +17,14 @@ const sinkDir = mkdtempSync(path.join(tmpdir(), 'mlds-audio-sink-'));
 const SINK = path.join(sinkDir, 'main.aud.pcm');
 process.env.MLDS_AUDIO_SINK = `file:${sinkDir}`;
 
-function config(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function config(): Record<string, any> {
   const c = baseConfig();
   c.displays.main.layout = {
-    a: { aud: { coordinates: '0 0 9 9', type: 'audio', params: { low: 'low.wav', high: 'high.mp3' } }, title: { coordinates: '10 0 199 99', type: 'text', fontSize: '20' } },
+    a: {
+      aud: { coordinates: '0 0 9 9', type: 'audio', params: { low: 'low.wav', high: 'high.mp3' } },
+      title: { coordinates: '10 0 199 99', type: 'text', fontSize: '20' },
+    },
     t: { other: { coordinates: '0 0 199 99', type: 'text', fontSize: '40' } },
   };
   return c;
@@ -35,7 +39,7 @@ function toneHz(seconds = 0.5): number {
   let prev = bytes.readInt16LE(start * 2);
   for (let i = start + 1; i < start + n; i++) {
     const v = bytes.readInt16LE(i * 2);
-    if ((prev < 0) !== (v < 0)) crossings++;
+    if (prev < 0 !== v < 0) crossings++;
     prev = v;
   }
   return crossings / 2 / (n / 8000);
@@ -54,7 +58,11 @@ describe('an audio area', () => {
     makeTone(path.join(sd.dir, 'images/high.mp3'), 1000);
     svc = await start(sd);
   });
-  after(async () => { await svc?.close(); sd.cleanup(); rmSync(sinkDir, { recursive: true, force: true }); });
+  after(async () => {
+    await svc?.close();
+    sd.cleanup();
+    rmSync(sinkDir, { recursive: true, force: true });
+  });
 
   const send = async (q: string) => {
     const r = await get(svc, `/mlds?id=main&${q}`);
@@ -66,10 +74,18 @@ describe('an audio area', () => {
     await send('layout=a&aud=low&title=Music');
     await until(() => sinkBytes() > 16000 * 2.5, 8000, 'the low tone to play past its 2 s length');
     const [pid] = players();
-    assert.ok(argsOf(pid).some((a) => a.endsWith('/images/low.wav')), argsOf(pid).join(' '));
+    assert.ok(
+      argsOf(pid).some((a) => a.endsWith('/images/low.wav')),
+      argsOf(pid).join(' '),
+    );
     assert.ok(Math.abs(toneHz() - 440) < 30, `the sink holds ${toneHz()} Hz, the low tone is 440 Hz`);
-    const media = (svc.api.status().components as Record<string, { audio: Array<{ area: string; file: string; running: boolean }> }>).media;
-    assert.deepEqual(media.audio.map((a) => [a.area, a.file, a.running]), [['aud', 'low.wav', true]]);
+    const media = (
+      svc.api.status().components as Record<string, { audio: Array<{ area: string; file: string; running: boolean }> }>
+    ).media;
+    assert.deepEqual(
+      media.audio.map((a) => [a.area, a.file, a.running]),
+      [['aud', 'low.wav', true]],
+    );
   });
 
   test('a new key plays the other file', async () => {
@@ -98,7 +114,11 @@ describe('an audio area', () => {
     await until(() => players().length === 1, 3000, 'a player');
     const playing = players()[0];
     const c = config();
-    c.displays.second = { ...c.displays.main, displayPort: '9002', layout: { x: { t: { coordinates: '0 0 99 99', type: 'text' } } } };
+    c.displays.second = {
+      ...c.displays.main,
+      displayPort: '9002',
+      layout: { x: { t: { coordinates: '0 0 99 99', type: 'text' } } },
+    };
     writeFileSync(sd.configFile, JSON.stringify(c));
     assert.equal((await get(svc, '/reload_config')).status, 200);
     assert.deepEqual(players(), [playing], 'a reload that did not change the display restarted its sound');
@@ -123,14 +143,20 @@ describe('an audio area', () => {
 });
 
 /** A service playing to ALSA (no sink override) with `config`, for `fn`; everything ended after. */
-async function withAlsa(c: ReturnType<typeof config>, fn: (svc: RunningService, fault: () => string | undefined) => Promise<void>): Promise<void> {
+async function withAlsa(
+  c: ReturnType<typeof config>,
+  fn: (svc: RunningService, fault: () => string | undefined) => Promise<void>,
+): Promise<void> {
   const sd = serviceDir(c);
   makeTone(path.join(sd.dir, 'images/low.wav'), 440, 1);
   makeTone(path.join(sd.dir, 'images/high.mp3'), 1000, 1);
   const saved = process.env.MLDS_AUDIO_SINK;
   delete process.env.MLDS_AUDIO_SINK;
   const svc = await start(sd);
-  const fault = () => (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string }> }>)[0].areas.find((a) => a.id === 'aud')?.fault;
+  const fault = () =>
+    (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string }> }>)[0].areas.find(
+      (a) => a.id === 'aud',
+    )?.fault;
   try {
     assert.equal((await get(svc, '/mlds?id=main&layout=a&aud=low')).status, 200);
     await fn(svc, fault);
@@ -163,17 +189,25 @@ test('audio files are probed at load: a text file named .mp3 is a fault', () => 
   try {
     makeTone(path.join(sd.dir, 'images/low.wav'), 440, 1);
     writeFileSync(path.join(sd.dir, 'images/high.mp3'), 'not a sound');
-    assert.throws(() => loadConfig(sd.configFile), (err: ConfigError) =>
-      err.faults.length === 1 && err.faults[0].path === '/displays/main/layout/a/aud/params/high');
-  } finally { sd.cleanup(); }
+    assert.throws(
+      () => loadConfig(sd.configFile),
+      (err: ConfigError) => err.faults.length === 1 && err.faults[0].path === '/displays/main/layout/a/aud/params/high',
+    );
+  } finally {
+    sd.cleanup();
+  }
 });
 
-test('on a unit with a sound card, the ALSA device plays without a fault', { skip: skipReason(existsSync('/dev/snd') ? undefined : 'no sound card here (/dev/snd is missing)', 'hardware') }, async () => {
-  await withAlsa(config(), async (_svc, fault) => {
-    await until(() => players().length === 1, 3000, 'a player');
-    // the passing of time is what is tested: 2 s of playing without a fault.
-    await wait(2000);
-    assert.equal(fault(), undefined);
-    assert.equal(players().length, 1);
-  });
-});
+test(
+  'on a unit with a sound card, the ALSA device plays without a fault',
+  { skip: skipReason(existsSync('/dev/snd') ? undefined : 'no sound card here (/dev/snd is missing)', 'hardware') },
+  async () => {
+    await withAlsa(config(), async (_svc, fault) => {
+      await until(() => players().length === 1, 3000, 'a player');
+      // the passing of time is what is tested: 2 s of playing without a fault.
+      await wait(2000);
+      assert.equal(fault(), undefined);
+      assert.equal(players().length, 1);
+    });
+  },
+);

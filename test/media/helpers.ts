@@ -17,18 +17,45 @@ export function makeBars(file: string, fps = 10, size = '64x36'): void {
   const ch = (i: 0 | 1 | 2, side: 'left' | 'right') => BARS.map((b, s) => `${b[side][i]}*eq(floor(T),${s})`).join('+');
   const expr = (i: 0 | 1 | 2) => `if(lt(X,W/2),${ch(i, 'left')},${ch(i, 'right')})`;
   execFileSync('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi',
-    '-i', `color=c=black:s=${size}:r=${fps}:d=3,format=rgb24,geq=r='${expr(0)}':g='${expr(1)}':b='${expr(2)}'`,
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', String(fps), file,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=black:s=${size}:r=${fps}:d=3,format=rgb24,geq=r='${expr(0)}':g='${expr(1)}':b='${expr(2)}'`,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    String(fps),
+    file,
   ]);
 }
 
 /** A sine tone of `hz` as WAV or MP3 (by the file's extension). */
 export function makeTone(file: string, hz: number, seconds = 2): void {
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=${hz}:sample_rate=44100:duration=${seconds}`, file]);
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${hz}:sample_rate=44100:duration=${seconds}`,
+    file,
+  ]);
 }
 
-export interface Proc { pid: number; ppid: number; comm: string; /** CPU seconds used (user + system). */ cpu: number }
+export interface Proc {
+  pid: number;
+  ppid: number;
+  comm: string;
+  /** CPU seconds used (user + system). */ cpu: number;
+}
 
 function processes(): Proc[] {
   const out: Proc[] = [];
@@ -38,8 +65,15 @@ function processes(): Proc[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const close = stat.lastIndexOf(')');
       const f = stat.slice(close + 2).split(' ');
-      out.push({ pid: Number(name), ppid: Number(f[1]), comm: stat.slice(stat.indexOf('(') + 1, close), cpu: (Number(f[11]) + Number(f[12])) / 100 });
-    } catch { /* gone meanwhile */ }
+      out.push({
+        pid: Number(name),
+        ppid: Number(f[1]),
+        comm: stat.slice(stat.indexOf('(') + 1, close),
+        cpu: (Number(f[11]) + Number(f[12])) / 100,
+      });
+    } catch {
+      /* gone meanwhile */
+    }
   }
   return out;
 }
@@ -50,19 +84,29 @@ export function tree(root: number): Proc[] {
   const mine = new Set([root]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const p of all) if (!mine.has(p.pid) && mine.has(p.ppid)) { mine.add(p.pid); grew = true; }
+    for (const p of all)
+      if (!mine.has(p.pid) && mine.has(p.ppid)) {
+        mine.add(p.pid);
+        grew = true;
+      }
   }
   return all.filter((p) => mine.has(p.pid));
 }
 
 /** Processes named `comm` descended from this test process. */
 export function descendants(comm: string): number[] {
-  return tree(process.pid).filter((p) => p.pid !== process.pid && p.comm === comm).map((p) => p.pid);
+  return tree(process.pid)
+    .filter((p) => p.pid !== process.pid && p.comm === comm)
+    .map((p) => p.pid);
 }
 
 /** The command line of a process, as its arguments. */
 export function argsOf(pid: number): string[] {
-  try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean); } catch { return []; }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
 }
 
 export function near(a: Rgb, b: Rgb, tol = 48): boolean {

@@ -25,7 +25,27 @@ describe('media header check', () => {
     ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-c:a', 'aac', '-f', 'mp4', f('sound-only.mp4'));
     // A cover picture is a "video" stream of one frame to ffprobe, not a video.
     copyFileSync(path.join(REPO, 'examples/images/logo.png'), f('cover.png'));
-    ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-i', files['cover.png'], '-map', '0', '-map', '1', '-c:a', 'aac', '-c:v', 'png', '-disposition:v', 'attached_pic', '-f', 'mp4', f('with-cover.mp4'));
+    ffmpeg(
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=1',
+      '-i',
+      files['cover.png'],
+      '-map',
+      '0',
+      '-map',
+      '1',
+      '-c:a',
+      'aac',
+      '-c:v',
+      'png',
+      '-disposition:v',
+      'attached_pic',
+      '-f',
+      'mp4',
+      f('with-cover.mp4'),
+    );
     makeTone(f('tone.wav'), 440, 1);
     makeTone(f('tone.mp3'), 440, 1);
     ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-c:a', 'pcm_s16le', '-f', 'wav', f('pcm-named.mp3'));
@@ -44,21 +64,35 @@ describe('media header check', () => {
       assert.ok('info' in sniffed, `${name}: ${JSON.stringify(sniffed)}`);
       if (!('info' in probed)) {
         // What ffprobe cannot read at all the header check must refuse as well.
-        assert.ok(notVideo(sniffed.info) && notAudio(sniffed.info), `${name}: ffprobe ${JSON.stringify(probed)}, header ${JSON.stringify(sniffed.info)}`);
+        assert.ok(
+          notVideo(sniffed.info) && notAudio(sniffed.info),
+          `${name}: ffprobe ${JSON.stringify(probed)}, header ${JSON.stringify(sniffed.info)}`,
+        );
         continue;
       }
-      assert.equal(notVideo(sniffed.info) === undefined, notVideo(probed.info) === undefined, `${name} as video: header ${JSON.stringify(sniffed.info)}, ffprobe ${JSON.stringify(probed.info)}`);
-      assert.equal(notAudio(sniffed.info) === undefined, notAudio(probed.info) === undefined, `${name} as audio: header ${JSON.stringify(sniffed.info)}, ffprobe ${JSON.stringify(probed.info)}`);
+      assert.equal(
+        notVideo(sniffed.info) === undefined,
+        notVideo(probed.info) === undefined,
+        `${name} as video: header ${JSON.stringify(sniffed.info)}, ffprobe ${JSON.stringify(probed.info)}`,
+      );
+      assert.equal(
+        notAudio(sniffed.info) === undefined,
+        notAudio(probed.info) === undefined,
+        `${name} as audio: header ${JSON.stringify(sniffed.info)}, ffprobe ${JSON.stringify(probed.info)}`,
+      );
     }
   });
 
-  test('a video\'s size and frame rate are those ffprobe reads', async () => {
+  test("a video's size and frame rate are those ffprobe reads", async () => {
     for (const name of ['bars.mp4', 'faststart.mp4', 'mpeg4-25fps.mp4', 'example.mp4']) {
       const s = sniffMedia(files[name]);
       const p = await probe(files[name]);
       assert.ok('info' in s && 'info' in p && s.info.video && p.info.video, name);
       assert.deepEqual([s.info.video.width, s.info.video.height], [p.info.video.width, p.info.video.height], name);
-      assert.ok(Math.abs(s.info.video.fps - p.info.video.fps) < 0.01, `${name}: ${s.info.video.fps} vs ${p.info.video.fps}`);
+      assert.ok(
+        Math.abs(s.info.video.fps - p.info.video.fps) < 0.01,
+        `${name}: ${s.info.video.fps} vs ${p.info.video.fps}`,
+      );
     }
   });
 
@@ -67,7 +101,11 @@ describe('media header check', () => {
     process.env.PATH = '';
     try {
       // Fresh copies: probeSync would otherwise answer from what probe() above cached.
-      const copy = (name: string) => { const to = path.join(dir, `copy-${name}`); copyFileSync(files[name], to); return to; };
+      const copy = (name: string) => {
+        const to = path.join(dir, `copy-${name}`);
+        copyFileSync(files[name], to);
+        return to;
+      };
       const video = probeSync(copy('bars.mp4'));
       assert.ok('info' in video && notVideo(video.info) === undefined, JSON.stringify(video));
       const text = probeSync(copy('notes.mp4'));

@@ -12,10 +12,16 @@ import { argsOf, BARS, descendants, makeBars, near, type Rgb } from './helpers.j
 import { redrawn } from '../helpers/wait.js';
 
 // The video area: 160x90, the 64x36 video scaled up 2.5 times, filling it.
-const VIDEO_AREA = { coordinates: '0 0 159 89', type: 'video', params: { bars: 'bars.mp4' }, backgroundColor: '40 40 40' };
+const VIDEO_AREA = {
+  coordinates: '0 0 159 89',
+  type: 'video',
+  params: { bars: 'bars.mp4' },
+  backgroundColor: '40 40 40',
+};
 const BACKGROUND: Rgb = [40, 40, 40];
 
-function config(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function config(): Record<string, any> {
   const c = baseConfig();
   c.displays.main.layout = {
     v: { vid: VIDEO_AREA, label: { coordinates: '160 0 199 99', type: 'text', fontSize: '20' } },
@@ -35,7 +41,10 @@ describe('a video area', () => {
     makeBars(path.join(sd.dir, 'images/bars.mp4'));
     svc = await start(sd);
   });
-  after(async () => { await svc?.close(); sd.cleanup(); });
+  after(async () => {
+    await svc?.close();
+    sd.cleanup();
+  });
 
   const send = async (q: string) => {
     const r = await get(svc, `/mlds?id=main&${q}`);
@@ -46,22 +55,36 @@ describe('a video area', () => {
     return { left: px.at(40, 45), right: px.at(120, 45) };
   };
 
-  test('plays: the area shows the video\'s bars, and they change as the video runs', async () => {
+  test("plays: the area shows the video's bars, and they change as the video runs", async () => {
     assert.deepEqual(decoders(), [], 'a decoder ran before any video was shown');
     await send('layout=v&vid=bars&label=x');
     const seen = new Set<number>();
-    await until(async () => {
-      const h = await halves();
-      const s = BARS.findIndex((b) => near(h.left, b.left) && near(h.right, b.right));
-      // Before the first frame the area shows its background; after it, only the video's pictures.
-      if (s < 0) assert.ok(seen.size === 0 && near(h.left, BACKGROUND) && near(h.right, BACKGROUND), `not a picture of the video: ${JSON.stringify(h)}`);
-      else seen.add(s);
-      return seen.size >= 2;
-    }, 10_000, () => `the picture to change (seen seconds ${[...seen]})`, 150);
+    await until(
+      async () => {
+        const h = await halves();
+        const s = BARS.findIndex((b) => near(h.left, b.left) && near(h.right, b.right));
+        // Before the first frame the area shows its background; after it, only the video's pictures.
+        if (s < 0)
+          assert.ok(
+            seen.size === 0 && near(h.left, BACKGROUND) && near(h.right, BACKGROUND),
+            `not a picture of the video: ${JSON.stringify(h)}`,
+          );
+        else seen.add(s);
+        return seen.size >= 2;
+      },
+      10_000,
+      () => `the picture to change (seen seconds ${[...seen]})`,
+      150,
+    );
     const running = decoders();
     assert.equal(running.length, 1);
-    assert.ok(argsOf(running[0]).some((a) => a.endsWith('/images/bars.mp4')), 'the decoder plays another file');
-    const area = (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string; file?: string }> }>)[0].areas.find((a) => a.id === 'vid')!;
+    assert.ok(
+      argsOf(running[0]).some((a) => a.endsWith('/images/bars.mp4')),
+      'the decoder plays another file',
+    );
+    const area = (
+      svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string; file?: string }> }>
+    )[0].areas.find((a) => a.id === 'vid')!;
     assert.equal(area.fault, undefined);
     assert.equal(area.file, 'images/bars.mp4');
   });
@@ -71,7 +94,14 @@ describe('a video area', () => {
     await until(() => decoders().length === 1, 5000, 'a decoder');
     await send('layout=v&vid=&label=x');
     await until(() => decoders().length === 0, 3000, 'the decoder to end');
-    await until(async () => { const h = await halves(); return near(h.left, BACKGROUND, 4) && near(h.right, BACKGROUND, 4); }, 3000, 'the background');
+    await until(
+      async () => {
+        const h = await halves();
+        return near(h.left, BACKGROUND, 4) && near(h.right, BACKGROUND, 4);
+      },
+      3000,
+      'the background',
+    );
   });
 
   test('ttl expiry ends the decoder', async () => {
@@ -106,7 +136,7 @@ describe('a video area', () => {
 });
 
 describe('a video that stops decoding after the configuration loaded', () => {
-  test('shows the defaultValue\'s video and the fault on /status and /info', async () => {
+  test("shows the defaultValue's video and the fault on /status and /info", async () => {
     const c = config();
     c.displays.main.layout.v.vid = { ...VIDEO_AREA, params: { bars: 'bars.mp4' }, defaultValue: 'other.mp4' };
     const sd = serviceDir(c);
@@ -117,13 +147,20 @@ describe('a video that stops decoding after the configuration loaded', () => {
       // Replaced on disk by something that is no video at all, after the check at load.
       writeFileSync(path.join(sd.dir, 'images/bars.mp4'), 'broken in the field');
       assert.equal((await get(svc, '/mlds?id=main&layout=v&vid=bars&label=x')).status, 200);
-      const fault = () => (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string }> }>)[0].areas.find((a) => a.id === 'vid')?.fault;
+      const fault = () =>
+        (svc.api.status().displays as Array<{ areas: Array<{ id: string; fault?: string }> }>)[0].areas.find(
+          (a) => a.id === 'vid',
+        )?.fault;
       await until(() => fault() !== undefined, 8000, 'the fault');
       assert.match(fault()!, /^bars\.mp4: /);
-      await until(async () => {
-        const px = await decode((await get(svc, '/screenshot?id=main&format=png')).bytes);
-        return BARS.some((b) => near(px.at(40, 45), b.left) && near(px.at(120, 45), b.right));
-      }, 8000, 'the defaultValue\'s video');
+      await until(
+        async () => {
+          const px = await decode((await get(svc, '/screenshot?id=main&format=png')).bytes);
+          return BARS.some((b) => near(px.at(40, 45), b.left) && near(px.at(120, 45), b.right));
+        },
+        8000,
+        "the defaultValue's video",
+      );
       assert.ok(argsOf(decoders()[0]).some((a) => a.endsWith('/images/other.mp4')));
       assert.ok((await get(svc, '/info')).text.includes('bars.mp4: '), '/info does not show the fault');
     } finally {
@@ -135,7 +172,11 @@ describe('a video that stops decoding after the configuration loaded', () => {
 });
 
 describe('video files are checked when the configuration loads', () => {
-  function faults(setup: (images: string) => void, params: Record<string, string>, type = 'video'): Array<{ path: string; message: string }> {
+  function faults(
+    setup: (images: string) => void,
+    params: Record<string, string>,
+    type = 'video',
+  ): Array<{ path: string; message: string }> {
     const c = config();
     c.displays.main.layout.v.vid = { ...VIDEO_AREA, type, params };
     const sd = serviceDir(c);
@@ -146,18 +187,26 @@ describe('video files are checked when the configuration loads', () => {
     } catch (err) {
       if (err instanceof ConfigError) return err.faults;
       throw err;
-    } finally { sd.cleanup(); }
+    } finally {
+      sd.cleanup();
+    }
   }
 
   test('a real MP4 loads', () => {
-    assert.deepEqual(faults((dir) => makeBars(path.join(dir, 'bars.mp4')), { bars: 'bars.mp4' }), []);
+    assert.deepEqual(
+      faults((dir) => makeBars(path.join(dir, 'bars.mp4')), { bars: 'bars.mp4' }),
+      [],
+    );
   });
 
   test('a text file named .mp4 and a PNG named .mp4 are faults naming the params entry', () => {
-    const f = faults((dir) => {
-      writeFileSync(path.join(dir, 'notes.mp4'), 'this is not a video\n');
-      copyFileSync(path.join(dir, 'logo.png'), path.join(dir, 'logo.mp4'));
-    }, { notes: 'notes.mp4', logo: 'logo.mp4' });
+    const f = faults(
+      (dir) => {
+        writeFileSync(path.join(dir, 'notes.mp4'), 'this is not a video\n');
+        copyFileSync(path.join(dir, 'logo.png'), path.join(dir, 'logo.mp4'));
+      },
+      { notes: 'notes.mp4', logo: 'logo.mp4' },
+    );
     const at = (k: string) => f.find((x) => x.path === `/displays/main/layout/v/vid/params/${k}`);
     assert.ok(at('notes'), JSON.stringify(f));
     assert.match(at('notes')!.message, /notes\.mp4/);
@@ -170,7 +219,12 @@ describe('video files are checked when the configuration loads', () => {
     const sd = serviceDir(c);
     try {
       writeFileSync(path.join(sd.dir, 'images/notes.mp4'), 'plain text');
-      assert.throws(() => loadConfig(sd.configFile), (err: ConfigError) => err.faults.some((f) => f.path === '/displays/main/layout/v/vid/defaultValue'));
-    } finally { sd.cleanup(); }
+      assert.throws(
+        () => loadConfig(sd.configFile),
+        (err: ConfigError) => err.faults.some((f) => f.path === '/displays/main/layout/v/vid/defaultValue'),
+      );
+    } finally {
+      sd.cleanup();
+    }
   });
 });

@@ -43,8 +43,13 @@ async function feedbackServer() {
   await listen();
   return {
     got,
-    get port() { return port; },
-    /** Switches how the server behaves; 'refuse' closes the listening socket, anything else opens it again on the same port. */
+    get port() {
+      return port;
+    },
+    /**
+     * Switches how the server behaves; 'refuse' closes the listening socket, anything else opens it again on the same
+     * port.
+     */
     async set(next: Mode) {
       mode = next;
       if (next === 'refuse') await shut();
@@ -88,7 +93,11 @@ test('/mlds answers as fast with the feedback server refusing or hanging 10 s as
     await fb.set('slow');
     const slow = median(await timed(80));
     const st = svc.feedback.status();
-    console.log(`/mlds p50: healthy ${healthy.toFixed(2)} ms, refused ${refused.toFixed(2)} ms (${(refused / healthy).toFixed(2)}x), hanging ${slow.toFixed(2)} ms (${(slow / healthy).toFixed(2)}x); ${st.queued} confirmations waiting`);
+    console.log(
+      `/mlds p50: healthy ${healthy.toFixed(2)} ms, refused ${refused.toFixed(2)} ms ` +
+        `(${(refused / healthy).toFixed(2)}x), hanging ${slow.toFixed(2)} ms (${(slow / healthy).toFixed(2)}x); ` +
+        `${st.queued} confirmations waiting`,
+    );
     assert.ok(refused <= 3 * healthy, `refused: p50 ${refused.toFixed(2)} ms vs ${healthy.toFixed(2)} ms healthy`);
     assert.ok(slow <= 3 * healthy, `hanging: p50 ${slow.toFixed(2)} ms vs ${healthy.toFixed(2)} ms healthy`);
     assert.ok(st.targets[0].sending <= 4, 'at most 4 sends in flight to one server');
@@ -112,19 +121,39 @@ test('the queue stays bounded: the oldest confirmation is dropped with a log lin
       assert.equal((await get(svc, `/mlds?id=main&layout=l1&title=Q${i}&inumber=q${i}`)).status, 200);
       most = Math.max(most, svc.feedback.status().queued);
     }
-    await until(() => { most = Math.max(most, svc.feedback.status().queued); return svc.feedback.status().dropped === 20; }, 3000, '20 dropped');
+    await until(
+      () => {
+        most = Math.max(most, svc.feedback.status().queued);
+        return svc.feedback.status().dropped === 20;
+      },
+      3000,
+      '20 dropped',
+    );
     assert.ok(most <= 10, `at most 10 waiting (saw ${most})`);
     const log = path.join(logDir, 'mlds.log');
-    const drops = () => readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('confirmation dropped: the feedback queue is full'));
+    const drops = () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('confirmation dropped: the feedback queue is full'));
     await until(() => drops().length === 20, 3000, 'the drop lines');
-    assert.deepEqual(drops().map((l) => (JSON.parse(l) as { inumber: string }).inumber), Array.from({ length: 20 }, (_, i) => `q${i}`), 'oldest first');
+    assert.deepEqual(
+      drops().map((l) => (JSON.parse(l) as { inumber: string }).inumber),
+      Array.from({ length: 20 }, (_, i) => `q${i}`),
+      'oldest first',
+    );
     assert.equal(svc.feedback.status().queued, 10);
     await until(() => svc.feedback.problems().length === 1, 3000, 'the problem, once the first attempts time out');
     assert.equal(svc.feedback.problems()[0].source, 'feedback');
     assert.match(svc.feedback.problems()[0].message, /no answer within 500 ms\); 10 waiting, 20 dropped/);
     // What a technician sees: the problem and the counts over HTTP.
-    const st = (await get(svc, '/status')).json as { problems: Array<{ source: string }>; components: { feedback: { dropped: number; queued: number } } };
-    assert.ok(st.problems.some((p) => p.source === 'feedback'), 'the feedback problem on /status');
+    const st = (await get(svc, '/status')).json as {
+      problems: Array<{ source: string }>;
+      components: { feedback: { dropped: number; queued: number } };
+    };
+    assert.ok(
+      st.problems.some((p) => p.source === 'feedback'),
+      'the feedback problem on /status',
+    );
     assert.equal(st.components.feedback.dropped, 20);
     assert.equal(st.components.feedback.queued, 10);
   } finally {
@@ -150,12 +179,25 @@ test('once the feedback server is back, every confirmation still within the retr
     assert.equal(svc.feedback.problems().length, 1, 'a problem on /status while it refuses');
     await fb.set('ok');
     await until(() => fb.got.length === 10, 8000, 'the backlog to arrive');
-    assert.deepEqual([...fb.got].sort(), Array.from({ length: 10 }, (_, i) => `r${i}`).sort(), 'every one within the bound, none given up');
+    assert.deepEqual(
+      [...fb.got].sort(),
+      Array.from({ length: 10 }, (_, i) => `r${i}`).sort(),
+      'every one within the bound, none given up',
+    );
     await until(() => svc.feedback.status().queued === 0, 3000, 'the queue to empty');
     assert.deepEqual(svc.feedback.problems(), []);
     const log = path.join(logDir, 'mlds.log');
-    await until(() => readFileSync(log, 'utf8').includes('the feedback server answers again'), 3000, 'the recovery line');
-    assert.equal(readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('"msg":"confirmation given up"')).length, 3);
+    await until(
+      () => readFileSync(log, 'utf8').includes('the feedback server answers again'),
+      3000,
+      'the recovery line',
+    );
+    assert.equal(
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"msg":"confirmation given up"')).length,
+      3,
+    );
   } finally {
     svc.feedback.stop();
     await svc.close();

@@ -12,19 +12,26 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 test("confirmations never reach the unit's own API, named or redirected to", async () => {
   let unitPort = 0;
   const fb = await sink();
-  fb.answer = (_r, res) => res.writeHead(302, { location: `http://127.0.0.1:${unitPort}/mlds?id=main&layout=l2&other=LOOP` }).end();
+  fb.answer = (_r, res) =>
+    res.writeHead(302, { location: `http://127.0.0.1:${unitPort}/mlds?id=main&layout=l2&other=LOOP` }).end();
   const c = baseConfig();
   c.displays.main.confirmIp = '127.0.0.1';
   c.displays.main.confirmPort = String(fb.port);
   const sd = serviceDir(c);
   const svc = await start(sd, { feedback: { firstDelayMs: 10, attempts: 1 } });
   unitPort = svc.port;
-  const feedbackProblems = async () => ((await get(svc, '/status')).json.problems as Obj[])
-    .filter((p) => p.source === 'feedback').map((p) => p.message as string).join('\n');
+  const feedbackProblems = async () =>
+    ((await get(svc, '/status')).json.problems as Obj[])
+      .filter((p) => p.source === 'feedback')
+      .map((p) => p.message as string)
+      .join('\n');
   try {
     assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=A&inumber=1')).status, 200);
     await until(() => svc.feedback.status().givenUp === 1, 5000, 'the redirected confirmation given up');
-    assert.deepEqual(fb.got.map((r) => r.url), ['/mlds?confirm=1&inumber=1']);
+    assert.deepEqual(
+      fb.got.map((r) => r.url),
+      ['/mlds?confirm=1&inumber=1'],
+    );
     assert.match(svc.feedback.status().targets[0].lastError ?? '', /HTTP 302/);
     assert.equal(svc.controller().state('main').layout, 'l1', 'the redirect was not followed');
 

@@ -28,9 +28,13 @@ export interface Lan {
 
 export function createLan(tag: string): Lan {
   const id = `${tag}${process.pid % 10000}`;
-  const n = process.pid % 200 + 20;
+  const n = (process.pid % 200) + 20;
   const lan: Lan = {
-    unit: `mlds-${id}u`, gw: `mlds-${id}g`, unitIf: `${id}u`, gwIf: `${id}g`, net: `10.77.${n}`,
+    unit: `mlds-${id}u`,
+    gw: `mlds-${id}g`,
+    unitIf: `${id}u`,
+    gwIf: `${id}g`,
+    net: `10.77.${n}`,
     exec(ns, ...argv) {
       const r = spawnSync('ip', ['netns', 'exec', ns, ...argv], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`${argv.join(' ')} in ${ns}: ${r.stderr}`);
@@ -69,17 +73,50 @@ export interface NsService {
   child: ChildProcess;
   port: number;
   stderr(): string;
-  get(pathAndQuery: string, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown>; text: string }>;
+  get(
+    pathAndQuery: string,
+    headers?: Record<string, string>,
+  ): Promise<{
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    json: Record<string, unknown>;
+    text: string;
+  }>;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /** `mlds start` inside a namespace, and an HTTP client for it through a Unix socket. */
-export async function startInNamespace(ns: string, configFile: string, stateDir: string, env: Record<string, string>): Promise<NsService> {
+export async function startInNamespace(
+  ns: string,
+  configFile: string,
+  stateDir: string,
+  env: Record<string, string>,
+): Promise<NsService> {
   const cli = path.join(REPO, 'src/cli.ts');
-  const child = spawn('ip', ['netns', 'exec', ns, process.execPath, '--import', 'tsx', cli, 'start', '--config', configFile, '--port', '0', '--state-dir', stateDir],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(
+    'ip',
+    [
+      'netns',
+      'exec',
+      ns,
+      process.execPath,
+      '--import',
+      'tsx',
+      cli,
+      'start',
+      '--config',
+      configFile,
+      '--port',
+      '0',
+      '--state-dir',
+      stateDir,
+    ],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
+  );
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   let bridge: ChildProcess | undefined;
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     bridge?.kill('SIGKILL');
@@ -90,28 +127,39 @@ export async function startInNamespace(ns: string, configFile: string, stateDir:
     }
   };
   try {
-    await until(() => /listening on port \d+/.test(stderr) || child.exitCode !== null, LISTEN_MS, 'the service to listen');
+    await until(
+      () => /listening on port \d+/.test(stderr) || child.exitCode !== null,
+      LISTEN_MS,
+      'the service to listen',
+    );
     if (child.exitCode !== null) throw new Error(`the service ended: ${stderr}`);
     const port = Number(/listening on port (\d+)/.exec(stderr)![1]);
     const sock = path.join(path.dirname(stateDir), `http-${port}.sock`);
     // A service started again may get the port it had before: the socket file a killed bridge
     // left must not pass for the new bridge's before that one listens (ECONNREFUSED).
     rmSync(sock, { force: true });
-    bridge = spawn('ip', ['netns', 'exec', ns, 'socat', `UNIX-LISTEN:${sock},fork,unlink-early`, `TCP:127.0.0.1:${port}`], { stdio: 'ignore' });
+    bridge = spawn(
+      'ip',
+      ['netns', 'exec', ns, 'socat', `UNIX-LISTEN:${sock},fork,unlink-early`, `TCP:127.0.0.1:${port}`],
+      { stdio: 'ignore' },
+    );
     await until(() => spawnSync('test', ['-S', sock]).status === 0, 10_000, 'the socket bridge');
-    const get: NsService['get'] = (p, headers = {}) => new Promise((resolve, reject) => {
-      const req = request({ socketPath: sock, path: p, headers: { Host: 'unit', ...headers } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const json = /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) as Record<string, unknown> : {};
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, json, text });
+    const get: NsService['get'] = (p, headers = {}) =>
+      new Promise((resolve, reject) => {
+        const req = request({ socketPath: sock, path: p, headers: { Host: 'unit', ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const json = /json/.test(res.headers['content-type'] ?? '')
+              ? (JSON.parse(text) as Record<string, unknown>)
+              : {};
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, json, text });
+          });
         });
+        req.on('error', reject);
+        req.end();
       });
-      req.on('error', reject);
-      req.end();
-    });
     return { child, port, stderr: () => stderr, get, stop };
   } catch (err) {
     await stop('SIGKILL');

@@ -19,10 +19,19 @@ function source(width: number, height: number): Uint8Array {
 /** The pixel the table defines, as the framebuffer stores it (little-endian words). */
 function expected(src: Uint8Array, i: number, f: PixelFormat, lut: Uint8Array): number {
   const t = f.transp.length ? 255 << f.transp.offset : 0;
-  return ((lut[src[i]] << f.red.offset) | (lut[src[i + 1]] << f.green.offset) | (lut[src[i + 2]] << f.blue.offset) | t) >>> 0;
+  return (
+    ((lut[src[i]] << f.red.offset) | (lut[src[i + 1]] << f.green.offset) | (lut[src[i + 2]] << f.blue.offset) | t) >>> 0
+  );
 }
 
-function check(width: number, height: number, f: PixelFormat, lut: Uint8Array, srcStride = width * 4, label = ''): void {
+function check(
+  width: number,
+  height: number,
+  f: PixelFormat,
+  lut: Uint8Array,
+  srcStride = width * 4,
+  label = '',
+): void {
   const src = source(srcStride / 4, height);
   const stride = width * 4 + 8;
   const dst = new Uint8Array(4 + stride * height).fill(0xaa);
@@ -30,11 +39,15 @@ function check(width: number, height: number, f: PixelFormat, lut: Uint8Array, s
   const view = new DataView(dst.buffer);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const got = view.getUint32(4 + y * stride + x * 4, true), want = expected(src, y * srcStride + x * 4, f, lut);
+      const got = view.getUint32(4 + y * stride + x * 4, true),
+        want = expected(src, y * srcStride + x * 4, f, lut);
       if (got !== want) assert.fail(`${label} pixel ${x},${y}: ${got.toString(16)} != ${want.toString(16)}`);
     }
     const gap = dst.subarray(4 + y * stride + width * 4, 4 + (y + 1) * stride);
-    assert.ok(gap.every((b) => b === 0xaa), `${label} row ${y}: bytes past the row untouched`);
+    assert.ok(
+      gap.every((b) => b === 0xaa),
+      `${label} row ${y}: bytes past the row untouched`,
+    );
   }
   assert.equal(dst[0], 0xaa, 'bytes before the offset untouched');
 }
@@ -55,14 +68,15 @@ test('brightness to 32-bit pixels: column strips and a full-HD row', { skip }, (
 
 test('brightness to 32-bit pixels: tables that are no brightness curve are still exact', { skip }, () => {
   const tables = [
-    new Uint8Array(256).map((_, i) => (i * 7919) % 251),     // no line fits anywhere
-    new Uint8Array(256).map((_, i) => 255 - i),               // falling
-    new Uint8Array(256).map((_, i) => i >> 1),                // a straight line
-    new Uint8Array(256).map((_, i) => (i < 200 ? i : 3)),     // a line with a broken top
+    new Uint8Array(256).map((_, i) => (i * 7919) % 251), // no line fits anywhere
+    new Uint8Array(256).map((_, i) => 255 - i), // falling
+    new Uint8Array(256).map((_, i) => i >> 1), // a straight line
+    new Uint8Array(256).map((_, i) => (i < 200 ? i : 3)), // a line with a broken top
   ];
   for (const [n, lut] of tables.entries()) {
     for (const [name, f] of FORMATS32) check(35, 3, f, lut, 35 * 4, `table ${n} ${name}`);
   }
   // Alternating tables (several panels at different brightness) keep their own results.
-  for (let r = 0; r < 3; r++) for (const p of [10, 60, 90, 25, 75]) check(40, 2, FORMATS.XRGB8888, brightnessTable(p)!, 160, `round ${r} ${p}%`);
+  for (let r = 0; r < 3; r++)
+    for (const p of [10, 60, 90, 25, 75]) check(40, 2, FORMATS.XRGB8888, brightnessTable(p)!, 160, `round ${r} ${p}%`);
 });

@@ -8,11 +8,16 @@ import type { VethNs } from './netns.js';
 
 const CARD = fileURLToPath(new URL('./fixtures/colorlight-card.ts', import.meta.url));
 
-export interface Card { proc: ChildProcess; packets: Buffer[]; stop(): void }
+export interface Card {
+  proc: ChildProcess;
+  packets: Buffer[];
+  stop(): void;
+}
 
 export async function startCard(v: VethNs, args: string[]): Promise<Card> {
-  const proc = spawn('ip', ['netns', 'exec', v.ns, process.execPath, '--import', 'tsx', CARD, v.peer, ...args],
-    { stdio: ['pipe', 'pipe', 'inherit'] });
+  const proc = spawn('ip', ['netns', 'exec', v.ns, process.execPath, '--import', 'tsx', CARD, v.peer, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const packets: Buffer[] = [];
   const lines = createInterface({ input: proc.stdout! });
   await new Promise<void>((resolve, reject) => {
@@ -22,7 +27,14 @@ export async function startCard(v: VethNs, args: string[]): Promise<Card> {
       else if (l.startsWith('P ')) packets.push(Buffer.from(l.slice(2), 'base64'));
     });
   });
-  return { proc, packets, stop: () => { proc.stdin!.end(); proc.kill(); } };
+  return {
+    proc,
+    packets,
+    stop: () => {
+      proc.stdin!.end();
+      proc.kill();
+    },
+  };
 }
 
 const hex = (b: Buffer, from: number, to: number) => b.subarray(from, to).toString('hex');
@@ -35,12 +47,18 @@ export function checkPacket(p: Buffer, level: number): 'brightness' | 'sync' | '
     case 0x0a:
       assert.equal(p.length, 77, 'brightness packet is 77 bytes');
       assert.deepEqual([...p.subarray(13, 17)], [level, level, level, 0xff]);
-      assert.ok(p.subarray(17).every((b) => b === 0), 'brightness tail is zero');
+      assert.ok(
+        p.subarray(17).every((b) => b === 0),
+        'brightness tail is zero',
+      );
       return 'brightness';
     case 0x01: {
       assert.equal(p.length, 112, 'sync packet is 112 bytes');
       const want = new Uint8Array(112 - 13);
-      want[0] = 0x07; want[22] = level; want[23] = 0x05; want[25] = want[26] = want[27] = level;
+      want[0] = 0x07;
+      want[22] = level;
+      want[23] = 0x05;
+      want[25] = want[26] = want[27] = level;
       assert.deepEqual([...p.subarray(13)], [...want]);
       return 'sync';
     }
@@ -70,14 +88,19 @@ export function pictures(packets: Buffer[], level?: number[]): Array<{ kinds: st
   for (const p of packets) {
     if (p[12] === 0x07) continue;
     if (p[12] === 0x0a && (!cur || cur.kinds.at(-1) === 'sync')) {
-      out.push(cur = { kinds: [], rgb: new Map(), level: level ? level[out.length] : p[13] });
+      out.push((cur = { kinds: [], rgb: new Map(), level: level ? level[out.length] : p[13] }));
     }
     const kind = checkPacket(p, cur!.level);
     cur!.kinds.push(kind);
     if (kind === 'row') {
-      const row = p.readUInt16BE(13), offset = p.readUInt16BE(15);
+      const row = p.readUInt16BE(13),
+        offset = p.readUInt16BE(15);
       const parts = cur!.rgb.get(row) ?? [];
-      assert.equal(offset, parts.reduce((n, b) => n + b.length / 3, 0), 'row parts arrive in order with running offsets');
+      assert.equal(
+        offset,
+        parts.reduce((n, b) => n + b.length / 3, 0),
+        'row parts arrive in order with running offsets',
+      );
       parts.push(Buffer.from(p.subarray(21)));
       cur!.rgb.set(row, parts);
     }

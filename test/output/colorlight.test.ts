@@ -26,45 +26,64 @@ function pattern(width: number, height: number): Frame {
   return { width, height, data, seq: 7 };
 }
 
-test('colorlight: discovery, firmware 13 repeats, 497-pixel rows, brightness, reassembled picture', { skip }, async () => {
-  const v = createVethNs('cl');
-  let card: Card | undefined;
-  const runner = new OutputRunner(new ColorlightOutput(v.host, { discoveryTimeoutMs: 300 }), quiet);
-  try {
-    card = await startCard(v, ['1', '13', '2', '256', '128']);
-    const w = 600, h = 6, frame = pattern(w, h);
-    await runner.start(w, h);
-    await runner.setBrightness(60);
-    assert.equal(await runner.submit(frame), true);
-    const perPicture = 2 + h * 2 + 2;
-    await waitFor('two pictures', () => card!.packets.filter((p) => p[12] !== 0x07).length >= 2 * perPicture);
+test(
+  'colorlight: discovery, firmware 13 repeats, 497-pixel rows, brightness, reassembled picture',
+  { skip },
+  async () => {
+    const v = createVethNs('cl');
+    let card: Card | undefined;
+    const runner = new OutputRunner(new ColorlightOutput(v.host, { discoveryTimeoutMs: 300 }), quiet);
+    try {
+      card = await startCard(v, ['1', '13', '2', '256', '128']);
+      const w = 600,
+        h = 6,
+        frame = pattern(w, h);
+      await runner.start(w, h);
+      await runner.setBrightness(60);
+      assert.equal(await runner.submit(frame), true);
+      const perPicture = 2 + h * 2 + 2;
+      await waitFor('two pictures', () => card!.packets.filter((p) => p[12] !== 0x07).length >= 2 * perPicture);
 
-    const disc = card.packets.filter((p) => p[12] === 0x07);
-    assert.deepEqual(disc.map((p) => p[16]), [0, 1], 'card 0 answered, card 1 was asked and stayed silent');
-    for (const p of disc) assert.ok(p.subarray(13).every((b, i) => b === 0 || i === 3), 'discovery carries only the index');
+      const disc = card.packets.filter((p) => p[12] === 0x07);
+      assert.deepEqual(
+        disc.map((p) => p[16]),
+        [0, 1],
+        'card 0 answered, card 1 was asked and stayed silent',
+      );
+      for (const p of disc)
+        assert.ok(
+          p.subarray(13).every((b, i) => b === 0 || i === 3),
+          'discovery carries only the index',
+        );
 
-    const pics = pictures(card.packets, [255, 153]);
-    assert.equal(pics.length, 2);
-    for (const pic of pics) {
-      assert.deepEqual(pic.kinds, ['brightness', 'brightness', ...Array(h * 2).fill('row'), 'sync', 'sync']);
+      const pics = pictures(card.packets, [255, 153]);
+      assert.equal(pics.length, 2);
+      for (const pic of pics) {
+        assert.deepEqual(pic.kinds, ['brightness', 'brightness', ...Array(h * 2).fill('row'), 'sync', 'sync']);
+      }
+      const black = Buffer.concat([...Array(h).keys()].flatMap((r) => pics[0].rgb.get(r)!));
+      assert.ok(black.length === w * h * 3 && black.every((b) => b === 0), 'the first picture is black');
+      const got = Buffer.concat([...Array(h).keys()].flatMap((r) => pics[1].rgb.get(r)!));
+      assert.ok(got.equals(rgbOf(frame)), 'reassembled rows equal the frame, RGB order');
+      assert.deepEqual(
+        pics[1].rgb.get(0)!.map((b) => b.length / 3),
+        [497, 103],
+      );
+
+      const health = runner.health();
+      assert.equal(health.framesSent, 2);
+      assert.deepEqual((health.details as ColorlightDetails).receivers, [
+        { card: 0, firmware: '13.2', cabinet: '256x128', uptimeMs: 0x1234 },
+      ]);
+      assert.equal((health.details as ColorlightDetails).repeatSyncAndBrightness, true);
+      assert.deepEqual(health.warnings, [], 'a veth reads 10000 Mbit/s: no speed warning');
+    } finally {
+      await runner.stop();
+      card?.stop();
+      v.destroy();
     }
-    const black = Buffer.concat([...Array(h).keys()].flatMap((r) => pics[0].rgb.get(r)!));
-    assert.ok(black.length === w * h * 3 && black.every((b) => b === 0), 'the first picture is black');
-    const got = Buffer.concat([...Array(h).keys()].flatMap((r) => pics[1].rgb.get(r)!));
-    assert.ok(got.equals(rgbOf(frame)), 'reassembled rows equal the frame, RGB order');
-    assert.deepEqual(pics[1].rgb.get(0)!.map((b) => b.length / 3), [497, 103]);
-
-    const health = runner.health();
-    assert.equal(health.framesSent, 2);
-    assert.deepEqual((health.details as ColorlightDetails).receivers, [{ card: 0, firmware: '13.2', cabinet: '256x128', uptimeMs: 0x1234 }]);
-    assert.equal((health.details as ColorlightDetails).repeatSyncAndBrightness, true);
-    assert.deepEqual(health.warnings, [], 'a veth reads 10000 Mbit/s: no speed warning');
-  } finally {
-    await runner.stop();
-    card?.stop();
-    v.destroy();
-  }
-});
+  },
+);
 
 test('colorlight: older firmware gets one sync and one brightness; link down is a warning', { skip }, async () => {
   const v = createVethNs('cm');

@@ -15,9 +15,11 @@ import { skipReason } from '../helpers/skip.js';
 const quiet = { warn: () => undefined, info: () => undefined };
 
 function rendered(width: number, height: number, text: string): Frame {
-  const c = createCanvas(width, height), ctx = c.getContext('2d');
+  const c = createCanvas(width, height),
+    ctx = c.getContext('2d');
   const g = ctx.createLinearGradient(0, 0, width, height);
-  g.addColorStop(0, '#102030'); g.addColorStop(1, '#f0a000');
+  g.addColorStop(0, '#102030');
+  g.addColorStop(1, '#f0a000');
   ctx.fillStyle = g;
   ctx.fillRect(0, 0, width, height);
   ctx.fillStyle = '#ffffff';
@@ -28,13 +30,19 @@ function rendered(width: number, height: number, text: string): Frame {
 
 for (const native of [true, false]) {
   const via = native ? 'sendmmsg' : 'dgram';
-  test(`ddp via ${via}: header bytes, 1440-byte payloads, sequence numbers, PUSH last, picture equal to the frame`, {
-    skip: native ? skipReason(nativeHelperProblem()) : undefined,
-  }, () => fullFrame(native, via));
+  test(
+    `ddp via ${via}: header bytes, 1440-byte payloads, sequence numbers, PUSH last, picture equal to the frame`,
+    {
+      skip: native ? skipReason(nativeHelperProblem()) : undefined,
+    },
+    () => fullFrame(native, via),
+  );
 }
 
 async function fullFrame(native: boolean, via: string): Promise<void> {
-  const w = 128, h = 64, bytes = w * h * 3; // 24576 bytes: 17 full packets and one of 96
+  const w = 128,
+    h = 64,
+    bytes = w * h * 3; // 24576 bytes: 17 full packets and one of 96
   const rx = await receiver(bytes);
   const runner = new OutputRunner(new DdpOutput('127.0.0.1', rx.port, { native }), quiet);
   try {
@@ -42,12 +50,16 @@ async function fullFrame(native: boolean, via: string): Promise<void> {
     const frame = rendered(w, h, 'Platform 3');
     assert.equal(await runner.submit(frame), true);
     await waitFor('two pictures', () => rx.pictures.length === 2);
-    assert.ok(rx.pictures[0].every((b) => b === 0), 'the first picture is black');
+    assert.ok(
+      rx.pictures[0].every((b) => b === 0),
+      'the first picture is black',
+    );
     assert.ok(rx.pictures[1].equals(rgbOf(frame)), 'the reassembled picture equals the rendered frame');
 
     assert.equal(rx.packets.length, 2 * 18);
     rx.packets.forEach((p, i) => {
-      const k = i % 18, last = k === 17;
+      const k = i % 18,
+        last = k === 17;
       assert.equal(p[0], last ? 0x41 : 0x40, `packet ${i}: version 1, PUSH only on the last`);
       assert.equal(p[1], (i % 15) + 1, `packet ${i}: sequence 1..15 wrapping`);
       assert.equal(p[2], 0x0b, 'RGB, 8 bits per channel');
@@ -81,45 +93,61 @@ test('ddp: brightness scales the pixels on the wire', async () => {
 
 for (const native of [true, false]) {
   const via = native ? 'sendmmsg' : 'dgram';
-  test(`ddp via ${via}: a closed port fails every picture and the count reopens; a receiver that appears is ok once the hold passed`, {
-    skip: native ? skipReason(nativeHelperProblem()) : undefined,
-  }, async () => {
-    const port = await closedUdpPort();
-    let t = 0;
-    const out = new DdpOutput('127.0.0.1', port, { native, now: () => t });
-    const runner = new OutputRunner(out, quiet, () => t);
-    const frame = rendered(8, 8, 'x');
-    let rx: Awaited<ReturnType<typeof receiver>> | undefined;
-    try {
-      await runner.start(8, 8); // the black picture: the first failure
-      for (let i = 1; i <= REOPEN_AFTER_FAILURES; i++) {
-        const h = runner.health();
-        assert.deepEqual([h.lastResult, h.consecutiveFailures, (h.details as DdpDetails).via], ['error', i, via], `after picture ${i}`);
-        assert.match(h.lastError!, /^send: ECONNREFUSED/);
-        if (i < REOPEN_AFTER_FAILURES) assert.equal(await runner.submit(frame), false, `picture ${i + 1} is not confirmed`);
-      }
-      let h = runner.health();
-      assert.deepEqual([h.open, h.reopens], [false, 1], 'three failures in a row close the output for a reopen');
+  test(
+    `ddp via ${via}: a closed port fails every picture and the count reopens; a receiver that appears is ok once ` +
+      `the hold passed`,
+    {
+      skip: native ? skipReason(nativeHelperProblem()) : undefined,
+    },
+    async () => {
+      const port = await closedUdpPort();
+      let t = 0;
+      const out = new DdpOutput('127.0.0.1', port, { native, now: () => t });
+      const runner = new OutputRunner(out, quiet, () => t);
+      const frame = rendered(8, 8, 'x');
+      let rx: Awaited<ReturnType<typeof receiver>> | undefined;
+      try {
+        await runner.start(8, 8); // the black picture: the first failure
+        for (let i = 1; i <= REOPEN_AFTER_FAILURES; i++) {
+          const h = runner.health();
+          assert.deepEqual(
+            [h.lastResult, h.consecutiveFailures, (h.details as DdpDetails).via],
+            ['error', i, via],
+            `after picture ${i}`,
+          );
+          assert.match(h.lastError!, /^send: ECONNREFUSED/);
+          if (i < REOPEN_AFTER_FAILURES)
+            assert.equal(await runner.submit(frame), false, `picture ${i + 1} is not confirmed`);
+        }
+        let h = runner.health();
+        assert.deepEqual([h.open, h.reopens], [false, 1], 'three failures in a row close the output for a reopen');
 
-      rx = await receiver(8 * 8 * 3, port);
-      t += 500; // the backoff, well inside the hold
-      assert.equal(await runner.submit(frame), false, 'an error 0.5 s ago: not yet confirmed');
-      await waitFor('the picture at the receiver', () => rx!.pictures.length === 1);
-      h = runner.health();
-      // Still failing in a row, so closed again for the next, longer backoff.
-      assert.deepEqual([h.open, h.lastResult, h.consecutiveFailures, h.reopens], [false, 'error', REOPEN_AFTER_FAILURES + 1, 2]);
-      assert.match(h.lastError!, /^send: ECONNREFUSED: 127\.0\.0\.1:\d+ reported .* 0\.5 s ago; the receiver counts as failing until 2 s pass without an error/);
-      t += REFUSED_HOLD_MS + BACKOFF_MAX_MS;
-      assert.equal(await runner.submit(frame), true, 'no error for longer than the hold: delivered');
-      h = runner.health();
-      assert.deepEqual([h.open, h.lastResult, h.consecutiveFailures, h.reopens], [true, 'ok', 0, 2]);
-      await waitFor('the second picture', () => rx!.pictures.length === 2);
-      assert.ok(rx.pictures[1].equals(rgbOf(frame)));
-    } finally {
-      await runner.stop();
-      await rx?.close();
-    }
-  });
+        rx = await receiver(8 * 8 * 3, port);
+        t += 500; // the backoff, well inside the hold
+        assert.equal(await runner.submit(frame), false, 'an error 0.5 s ago: not yet confirmed');
+        await waitFor('the picture at the receiver', () => rx!.pictures.length === 1);
+        h = runner.health();
+        // Still failing in a row, so closed again for the next, longer backoff.
+        assert.deepEqual(
+          [h.open, h.lastResult, h.consecutiveFailures, h.reopens],
+          [false, 'error', REOPEN_AFTER_FAILURES + 1, 2],
+        );
+        assert.match(
+          h.lastError!,
+          /^send: ECONNREFUSED: 127\.0\.0\.1:\d+ reported .* 0\.5 s ago; the receiver counts as failing until 2 s pass without an error/,
+        );
+        t += REFUSED_HOLD_MS + BACKOFF_MAX_MS;
+        assert.equal(await runner.submit(frame), true, 'no error for longer than the hold: delivered');
+        h = runner.health();
+        assert.deepEqual([h.open, h.lastResult, h.consecutiveFailures, h.reopens], [true, 'ok', 0, 2]);
+        await waitFor('the second picture', () => rx!.pictures.length === 2);
+        assert.ok(rx.pictures[1].equals(rgbOf(frame)));
+      } finally {
+        await runner.stop();
+        await rx?.close();
+      }
+    },
+  );
 }
 
 test('ddp: a receiver that goes away fails the very next picture, not one later', async () => {

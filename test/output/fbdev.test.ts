@@ -37,7 +37,9 @@ function expectedPixel(fmt: PixelFormat, r: number, g: number, b: number): numbe
   const put = (c: number, f: { offset: number; length: number }) => {
     if (f.length) v += Math.floor(c / 2 ** (8 - f.length)) * 2 ** f.offset;
   };
-  put(r, fmt.red); put(g, fmt.green); put(b, fmt.blue);
+  put(r, fmt.red);
+  put(g, fmt.green);
+  put(b, fmt.blue);
   if (fmt.transp.length) v += (2 ** fmt.transp.length - 1) * 2 ** fmt.transp.offset;
   const bytes: number[] = [];
   for (let i = 0; i < fmt.bitsPerPixel / 8; i++) bytes.push(Math.floor(v / 2 ** (8 * i)) & 255);
@@ -47,7 +49,9 @@ function expectedPixel(fmt: PixelFormat, r: number, g: number, b: number): numbe
 async function runFormat(name: keyof typeof FORMATS): Promise<void> {
   const fmt = FORMATS[name];
   const bpp = fmt.bitsPerPixel / 8;
-  const xres = 10, yres = 6, stride = xres * bpp + 8; // padded lines: stride must be honoured
+  const xres = 10,
+    yres = 6,
+    stride = xres * bpp + 8; // padded lines: stride must be honoured
   const dir = mkdtempSync(join(tmpdir(), 'mlds-fb-'));
   try {
     const path = join(dir, 'fb');
@@ -59,7 +63,8 @@ async function runFormat(name: keyof typeof FORMATS): Promise<void> {
     const mem = readFileSync(path);
     for (let y = 0; y < yres; y++) {
       for (let x = 0; x < stride; x++) {
-        const px = Math.floor(x / bpp), inFrame = y < f.height && px < f.width;
+        const px = Math.floor(x / bpp),
+          inFrame = y < f.height && px < f.width;
         let want = 0;
         if (inFrame) {
           const i = (y * f.width + px) * 4;
@@ -89,11 +94,17 @@ test('fbdev known pixels: pure colours land where the format says', { skip }, as
       ['RGB888', [0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff]],
     ];
     for (const [name, bytes] of cases) {
-      const fmt = FORMATS[name], path = join(dir, name);
+      const fmt = FORMATS[name],
+        path = join(dir, name);
       writeFileSync(path, Buffer.alloc((3 * fmt.bitsPerPixel) / 8));
       const out = new FbdevOutput(path, { geometry: geometry(fmt, 3, 1, (3 * fmt.bitsPerPixel) / 8), backlight: null });
       await out.open();
-      await out.send({ width: 3, height: 1, seq: 1, data: Uint8Array.from([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255]) });
+      await out.send({
+        width: 3,
+        height: 1,
+        seq: 1,
+        data: Uint8Array.from([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255]),
+      });
       assert.deepEqual([...readFileSync(path)], bytes, name);
       await out.close();
     }
@@ -143,7 +154,8 @@ test('fbdev faults: larger display, missing device, a file without geometry, a s
 test('fbdev with room for two pages but no pan ioctl falls back to one page', { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mlds-fb-'));
   try {
-    const path = join(dir, 'fb'), stride = 4 * 4;
+    const path = join(dir, 'fb'),
+      stride = 4 * 4;
     writeFileSync(path, Buffer.alloc(stride * 3 * 2));
     const out = new FbdevOutput(path, { geometry: geometry(FORMATS.XRGB8888, 4, 3, stride, 6), backlight: null });
     await out.open();
@@ -152,9 +164,16 @@ test('fbdev with room for two pages but no pan ioctl falls back to one page', { 
     await out.send(f);
     const mem = readFileSync(path);
     for (let i = 0; i < 12; i++) {
-      assert.deepEqual([...mem.subarray(i * 4, i * 4 + 3)], [f.data[i * 4 + 2], f.data[i * 4 + 1], f.data[i * 4]], `pixel ${i} on page 0`);
+      assert.deepEqual(
+        [...mem.subarray(i * 4, i * 4 + 3)],
+        [f.data[i * 4 + 2], f.data[i * 4 + 1], f.data[i * 4]],
+        `pixel ${i} on page 0`,
+      );
     }
-    assert.ok(mem.subarray(stride * 3).every((b) => b === 0), 'page 1 untouched');
+    assert.ok(
+      mem.subarray(stride * 3).every((b) => b === 0),
+      'page 1 untouched',
+    );
     await out.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

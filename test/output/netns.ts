@@ -3,11 +3,17 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { skipReason } from '../helpers/skip.js';
 
-export interface VethNs { ns: string; host: string; peer: string; destroy(): void }
+export interface VethNs {
+  ns: string;
+  host: string;
+  peer: string;
+  destroy(): void;
+}
 
 /** Why raw-Ethernet tests cannot run here, or undefined when they can. */
 export function netnsUnavailable(): string | undefined {
-  if (process.getuid?.() !== 0) return skipReason('needs root to create a network namespace (ip netns add)', 'hardware');
+  if (process.getuid?.() !== 0)
+    return skipReason('needs root to create a network namespace (ip netns add)', 'hardware');
   if (spawnSync('ip', ['-V']).error) return skipReason('needs the ip command (Debian package iproute2)');
   return undefined;
 }
@@ -19,7 +25,9 @@ export function ip(...args: string[]): void {
 export function createVethNs(tag: string): VethNs {
   const id = `${tag}${process.pid % 100000}`;
   const v: VethNs = {
-    ns: `mlds-${id}`, host: `${id}a`, peer: `${id}b`,
+    ns: `mlds-${id}`,
+    host: `${id}a`,
+    peer: `${id}b`,
     destroy() {
       // Deleting one end of a veth removes both; each step may already be gone.
       spawnSync('ip', ['link', 'del', v.host], { stdio: 'ignore' });

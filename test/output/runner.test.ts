@@ -20,14 +20,23 @@ class FlakyOutput implements Output {
     if (this.sendFails) throw Object.assign(new Error('ECONNREFUSED: receiver gone'), { code: 'ECONNREFUSED' });
     this.frames.push(frame);
   }
-  async setBrightness(p: number): Promise<void> { this.brightness.push(p); }
-  async close(): Promise<void> { this.closes++; }
-  describe(): VirtualDetails { return { brightness: 100, frames: this.frames.length, warnings: this.sendFails ? ['link down'] : [] }; }
+  async setBrightness(p: number): Promise<void> {
+    this.brightness.push(p);
+  }
+  async close(): Promise<void> {
+    this.closes++;
+  }
+  describe(): VirtualDetails {
+    return { brightness: 100, frames: this.frames.length, warnings: this.sendFails ? ['link down'] : [] };
+  }
   private listeners: Array<(err: Error) => void> = [];
-  onError(l: (err: Error) => void): void { this.listeners.push(l); }
+  onError(l: (err: Error) => void): void {
+    this.listeners.push(l);
+  }
   /** What a UDP socket does when the ICMP for an already counted picture comes in. */
   reportLater(): void {
-    for (const l of this.listeners) l(Object.assign(new Error('ECONNREFUSED: connection refused, recvmsg'), { code: 'ECONNREFUSED' }));
+    for (const l of this.listeners)
+      l(Object.assign(new Error('ECONNREFUSED: connection refused, recvmsg'), { code: 'ECONNREFUSED' }));
   }
 }
 
@@ -74,7 +83,10 @@ test('a failing open is a warning, retried with doubling backoff capped at 30 s'
   assert.equal(h.open, true);
   assert.equal(h.consecutiveFailures, 0);
   assert.equal(h.lastResult, 'ok');
-  assert.deepEqual(out.frames.map((f) => f.seq), [4]);
+  assert.deepEqual(
+    out.frames.map((f) => f.seq),
+    [4],
+  );
 });
 
 test('repeated send failures close the output and reopen it after the backoff', async () => {
@@ -113,13 +125,19 @@ test('stop closes the output and no frame reaches it afterwards', async () => {
 test('driver warnings are logged once when they appear and once when they clear', async () => {
   let t = 0;
   const logged: string[] = [];
-  const log = { warn: (o: object, m: string) => logged.push(`${m}: ${(o as { warning?: string }).warning}`), info: (o: object, m: string) => logged.push(`${m}: ${(o as { warning?: string }).warning}`) };
+  const log = {
+    warn: (o: object, m: string) => logged.push(`${m}: ${(o as { warning?: string }).warning}`),
+    info: (o: object, m: string) => logged.push(`${m}: ${(o as { warning?: string }).warning}`),
+  };
   const out = new FlakyOutput();
   let warnings = ['link down on eth1'];
   out.describe = () => ({ brightness: 100, frames: 0, warnings });
   const r = new OutputRunner(out, log, () => t);
   await r.start(2, 1);
-  for (let i = 0; i < 5; i++) { t += 2000; await r.submit(frame(i)); }
+  for (let i = 0; i < 5; i++) {
+    t += 2000;
+    await r.submit(frame(i));
+  }
   warnings = [];
   t += 2000;
   await r.submit(frame(9));
@@ -153,30 +171,38 @@ test('an error reported between sends is a failure at once: health says error, a
   assert.equal(h.lastErrorAt, new Date(100).toISOString(), 'the last error stays as history, dated');
 });
 
-test('frames submitted back to back reach the driver one ' + 'at a time and in order, whether it was idle or busy', async () => {
-  const out = new FlakyOutput();
-  let inSend = 0, most = 0;
-  const send = out.send.bind(out);
-  out.send = async (f: Frame) => {
-    inSend++; most = Math.max(most, inSend);
-    // the passing of time is what is tested: a send that takes a while, so others arrive during it.
-    await new Promise((r) => setTimeout(r, 2));
-    inSend--;
-    return send(f);
-  };
-  const r = new OutputRunner(out, quiet);
-  await r.start(2, 1);
-  // Idle and open: the first goes straight to the driver, the rest wait behind it.
-  const results = await Promise.all([1, 2, 3, 4, 5].map((s) => r.submit(frame(s))));
-  assert.deepEqual(results, [true, true, true, true, true]);
-  assert.deepEqual(out.frames.map((f) => f.seq), [0, 1, 2, 3, 4, 5]);
-  assert.equal(most, 1, 'never two sends at once');
-  // Idle again: the next one alone, then a burst again.
-  assert.equal(await r.submit(frame(6)), true);
-  await Promise.all([7, 8].map((s) => r.submit(frame(s))));
-  assert.deepEqual(out.frames.map((f) => f.seq).slice(6), [6, 7, 8]);
-  assert.equal(most, 1);
-});
+test(
+  'frames submitted back to back reach the driver one ' + 'at a time and in order, whether it was idle or busy',
+  async () => {
+    const out = new FlakyOutput();
+    let inSend = 0,
+      most = 0;
+    const send = out.send.bind(out);
+    out.send = async (f: Frame) => {
+      inSend++;
+      most = Math.max(most, inSend);
+      // the passing of time is what is tested: a send that takes a while, so others arrive during it.
+      await new Promise((r) => setTimeout(r, 2));
+      inSend--;
+      return send(f);
+    };
+    const r = new OutputRunner(out, quiet);
+    await r.start(2, 1);
+    // Idle and open: the first goes straight to the driver, the rest wait behind it.
+    const results = await Promise.all([1, 2, 3, 4, 5].map((s) => r.submit(frame(s))));
+    assert.deepEqual(results, [true, true, true, true, true]);
+    assert.deepEqual(
+      out.frames.map((f) => f.seq),
+      [0, 1, 2, 3, 4, 5],
+    );
+    assert.equal(most, 1, 'never two sends at once');
+    // Idle again: the next one alone, then a burst again.
+    assert.equal(await r.submit(frame(6)), true);
+    await Promise.all([7, 8].map((s) => r.submit(frame(s))));
+    assert.deepEqual(out.frames.map((f) => f.seq).slice(6), [6, 7, 8]);
+    assert.equal(most, 1);
+  },
+);
 
 /** A driver done inside send(): no promise, a throw instead of a rejection. */
 class SyncOutput implements Output {
@@ -190,31 +216,38 @@ class SyncOutput implements Output {
     this.frames.push(frame);
   }
   async setBrightness(): Promise<void> {}
-  async close(): Promise<void> { this.closes++; }
-  describe(): VirtualDetails { return { brightness: 100, frames: this.frames.length }; }
+  async close(): Promise<void> {
+    this.closes++;
+  }
+  describe(): VirtualDetails {
+    return { brightness: 100, frames: this.frames.length };
+  }
 }
 
-test('a driver done inside send() is answered at once, with ' + 'no promise; its throws count as failures and reopen it', async () => {
-  const out = new SyncOutput();
-  const r = new OutputRunner(out, quiet);
-  await r.start(2, 1);
-  const done = r.submit(frame(1));
-  assert.equal(done, true, 'a boolean, not a promise');
-  assert.equal(out.frames.at(-1)?.seq, 1);
-  assert.equal(r.health().framesSent, 2);
-  out.sendFails = true;
-  for (let i = 0; i < REOPEN_AFTER_FAILURES; i++) {
-    const failed = r.submit(frame(2 + i));
-    assert.ok(failed instanceof Promise, 'a failure may close the output: answered through a promise');
-    assert.equal(await failed, false);
-  }
-  const h = r.health();
-  assert.equal(h.lastResult, 'error');
-  assert.match(h.lastError ?? '', /^send: EIO/);
-  assert.equal(h.reopens, 1, `${REOPEN_AFTER_FAILURES} failures in a row close it for a reopen`);
-  assert.equal(out.closes, 1);
-  // Frames submitted back to back while one is still queued keep their order.
-  out.sendFails = false;
-  const late = [r.submit(frame(10)), r.submit(frame(11))];
-  assert.deepEqual(await Promise.all(late), [false, false], 'inside the reopen backoff: not sent');
-});
+test(
+  'a driver done inside send() is answered at once, with ' + 'no promise; its throws count as failures and reopen it',
+  async () => {
+    const out = new SyncOutput();
+    const r = new OutputRunner(out, quiet);
+    await r.start(2, 1);
+    const done = r.submit(frame(1));
+    assert.equal(done, true, 'a boolean, not a promise');
+    assert.equal(out.frames.at(-1)?.seq, 1);
+    assert.equal(r.health().framesSent, 2);
+    out.sendFails = true;
+    for (let i = 0; i < REOPEN_AFTER_FAILURES; i++) {
+      const failed = r.submit(frame(2 + i));
+      assert.ok(failed instanceof Promise, 'a failure may close the output: answered through a promise');
+      assert.equal(await failed, false);
+    }
+    const h = r.health();
+    assert.equal(h.lastResult, 'error');
+    assert.match(h.lastError ?? '', /^send: EIO/);
+    assert.equal(h.reopens, 1, `${REOPEN_AFTER_FAILURES} failures in a row close it for a reopen`);
+    assert.equal(out.closes, 1);
+    // Frames submitted back to back while one is still queued keep their order.
+    out.sendFails = false;
+    const late = [r.submit(frame(10)), r.submit(frame(11))];
+    assert.deepEqual(await Promise.all(late), [false, false], 'inside the reopen backoff: not sent');
+  },
+);

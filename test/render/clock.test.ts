@@ -5,7 +5,13 @@ import { test } from 'node:test';
 import { dateText } from '../../src/render/content/date.js';
 import { area, inkColumns, rig, ROOT, T0 } from './helpers.js';
 
-interface Case { pattern: string; epochMs: number; offset?: number; zone?: string; text: string }
+interface Case {
+  pattern: string;
+  epochMs: number;
+  offset?: number;
+  zone?: string;
+  text: string;
+}
 // Made by java.time on this machine: test/render/fixtures/ClockFixture.java.
 const cases = JSON.parse(readFileSync(path.join(ROOT, 'test/render/fixtures/clock.json'), 'utf8')) as Case[];
 
@@ -15,7 +21,10 @@ test('every dateFormat pattern prints what java.time prints (English, offsets an
   for (const c of cases) {
     const a = area({ id: 'c', type: 'date', dateFormat: c.pattern, dateOffset: c.offset });
     const got = dateText(a, c.epochMs, c.zone);
-    if (got !== c.text) wrong.push(`${c.pattern} @${c.epochMs} ${c.offset ?? c.zone}: ${JSON.stringify(got)} != ${JSON.stringify(c.text)}`);
+    if (got !== c.text)
+      wrong.push(
+        `${c.pattern} @${c.epochMs} ${c.offset ?? c.zone}: ${JSON.stringify(got)} != ${JSON.stringify(c.text)}`,
+      );
   }
   assert.deepEqual(wrong.slice(0, 10), []);
 });

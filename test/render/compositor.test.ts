@@ -21,22 +21,64 @@ before(async () => {
   await preloadImage(gif);
 });
 
-/** A scene with everything at once: a scroll in a tall area, a clock, a GIF, overlapping areas and a translucent one on top. */
+/**
+ * A scene with everything at once: a scroll in a tall area, a clock, a GIF, overlapping areas and a translucent one on
+ * top.
+ */
 function scene() {
   const areas = [
-    area({ id: 'scroll', x: 0, y: 0, width: 640, height: 120, fontSize: 40, backgroundColor: { r: 0, g: 0, b: 90, a: 1 } }),
-    area({ id: 'clock', type: 'date', x: 300, y: 110, width: 340, height: 50, fontSize: 30, dateFormat: 'HH:mm:ss', dateOffset: 1 }),
+    area({
+      id: 'scroll',
+      x: 0,
+      y: 0,
+      width: 640,
+      height: 120,
+      fontSize: 40,
+      backgroundColor: { r: 0, g: 0, b: 90, a: 1 },
+    }),
+    area({
+      id: 'clock',
+      type: 'date',
+      x: 300,
+      y: 110,
+      width: 340,
+      height: 50,
+      fontSize: 30,
+      dateFormat: 'HH:mm:ss',
+      dateOffset: 1,
+    }),
     area({ id: 'gif', type: 'image', x: 10, y: 60, width: 60, height: 60 }),
-    area({ id: 'badge', type: 'static', x: 500, y: 40, width: 120, height: 60, fontSize: 30, backgroundColor: { r: 200, g: 0, b: 0, a: 0.5 } }),
+    area({
+      id: 'badge',
+      type: 'static',
+      x: 500,
+      y: 40,
+      width: 120,
+      height: 60,
+      fontSize: 30,
+      backgroundColor: { r: 200, g: 0, b: 0, a: 0.5 },
+    }),
   ];
   const display: DisplayConfig = {
-    id: 'd1', width: 640, height: 160, infoScreenTtl: 0, sensorBrightness: false, startScreen: { loadLastRequest: false },
-    layouts: new Map([['main', { name: 'main', areas }]]), output: { driver: 'virtual' }, unit: 'u',
+    id: 'd1',
+    width: 640,
+    height: 160,
+    infoScreenTtl: 0,
+    sensorBrightness: false,
+    startScreen: { loadLastRequest: false },
+    layouts: new Map([['main', { name: 'main', areas }]]),
+    output: { driver: 'virtual' },
+    unit: 'u',
   };
   const unit: UnitConfig = { key: 'u', output: { driver: 'virtual' }, width: 640, height: 160, displayIds: ['d1'] };
   const state: DisplayState = { id: 'd1', layout: 'main', layoutSetAt: T0, areas: new Map(), version: 1 };
   const [scroll, clock, pic, badge] = areas;
-  state.areas.set('scroll', { area: scroll, source: 'request', text: 'Scrolling along under a translucent badge, past a clock and a GIF', setAt: T0 });
+  state.areas.set('scroll', {
+    area: scroll,
+    source: 'request',
+    text: 'Scrolling along under a translucent badge, past a clock and a GIF',
+    setAt: T0,
+  });
   state.areas.set('clock', { area: clock, source: 'default', setAt: T0 });
   state.areas.set('gif', { area: pic, source: 'request', file: gif, setAt: T0 });
   state.areas.set('badge', { area: badge, source: 'request', text: 'NEW', setAt: T0 });
@@ -51,7 +93,10 @@ test('frames drawn incrementally (dirty areas only) equal frames drawn from scra
     const f = incremental.render(t);
     if ((t - T0) % 260 === 0) {
       const fresh = new Compositor(s.unit, [s.display], () => s.state, { fontDirs: [FONT_DIR] }).render(t);
-      assert.ok(Buffer.from(f.data).equals(Buffer.from(fresh.data)), `frame at +${t - T0} ms differs from a full redraw`);
+      assert.ok(
+        Buffer.from(f.data).equals(Buffer.from(fresh.data)),
+        `frame at +${t - T0} ms differs from a full redraw`,
+      );
       checked++;
     }
   }
@@ -99,11 +144,21 @@ function anonymousMB(): number {
 
 test('a unit with nothing to show paints nothing: its picture takes no memory until something is drawn', () => {
   // 4K: a 33 MB picture, far more than a collection or malloc moves meanwhile.
-  const W = 3840, H = 2160;
-  const areas = [area({ id: 'a', x: 0, y: 0, width: W, height: H, fontSize: 200, backgroundColor: { r: 0, g: 0, b: 90, a: 1 } })];
+  const W = 3840,
+    H = 2160;
+  const areas = [
+    area({ id: 'a', x: 0, y: 0, width: W, height: H, fontSize: 200, backgroundColor: { r: 0, g: 0, b: 90, a: 1 } }),
+  ];
   const display: DisplayConfig = {
-    id: 'd1', width: W, height: H, infoScreenTtl: 0, sensorBrightness: false, startScreen: { loadLastRequest: false },
-    layouts: new Map([['main', { name: 'main', areas }]]), output: { driver: 'virtual' }, unit: 'u',
+    id: 'd1',
+    width: W,
+    height: H,
+    infoScreenTtl: 0,
+    sensorBrightness: false,
+    startScreen: { loadLastRequest: false },
+    layouts: new Map([['main', { name: 'main', areas }]]),
+    output: { driver: 'virtual' },
+    unit: 'u',
   };
   const unit: UnitConfig = { key: 'u', output: { driver: 'virtual' }, width: W, height: H, displayIds: ['d1'] };
   // As after a start without a saved state: no layout until the first command.
@@ -112,9 +167,18 @@ test('a unit with nothing to show paints nothing: its picture takes no memory un
   const c = new Compositor(unit, [display], () => state, { fontDirs: [FONT_DIR] });
   const blank = c.render(T0);
   const idle = anonymousMB() - before;
-  assert.ok(idle < 8, `nothing shown: ${idle.toFixed(1)} MB more anonymous memory (the picture is ${(W * H * 4 / 2 ** 20).toFixed(0)} MB)`);
+  assert.ok(
+    idle < 8,
+    `nothing shown: ${idle.toFixed(1)} MB more anonymous memory (the picture is ` +
+      `${((W * H * 4) / 2 ** 20).toFixed(0)} MB)`,
+  );
   assert.equal(blank.seq, 0, 'no frame beyond the blank one');
-  for (const [x, y] of [[0, 0], [W / 2, H / 2], [W - 1, H - 1]]) assert.deepEqual(px(blank, x, y), [0, 0, 0, 0], `(${x}, ${y}) is the blank picture's black`);
+  for (const [x, y] of [
+    [0, 0],
+    [W / 2, H / 2],
+    [W - 1, H - 1],
+  ])
+    assert.deepEqual(px(blank, x, y), [0, 0, 0, 0], `(${x}, ${y}) is the blank picture's black`);
   state.layout = 'main';
   state.layoutSetAt = T0 + 10;
   state.areas.set('a', { area: areas[0], source: 'request', text: 'Shown', setAt: T0 + 10 });

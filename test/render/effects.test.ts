@@ -12,7 +12,11 @@ import { area, lit, px, rig, T0 } from './helpers.js';
 
 // The content is a solid white picture filling a 200 x 100 area on a blue background, so
 // "how much of the content shows, and where" is a pixel count.
-const AX = 100, AY = 20, AW = 200, AH = 100, D = 500;
+const AX = 100,
+  AY = 20,
+  AW = 200,
+  AH = 100,
+  D = 500;
 let white = '';
 
 before(async () => {
@@ -30,7 +34,14 @@ type Phase = 'enter' | 'leave';
 /** Frames of one effect at the given fractions of its duration. */
 function framesOf(effect: number, phase: Phase, at: number[]): Frame[] {
   const cfg: AreaConfig = area({
-    id: 'pic', type: 'image', x: AX, y: AY, width: AW, height: AH, dispEffect: effect, clearEffect: effect,
+    id: 'pic',
+    type: 'image',
+    x: AX,
+    y: AY,
+    width: AW,
+    height: AH,
+    dispEffect: effect,
+    clearEffect: effect,
     backgroundColor: { r: 0, g: 0, b: 255, a: 1 },
   });
   const r = rig([cfg], { effectDurationMs: D });
@@ -46,16 +57,23 @@ function framesOf(effect: number, phase: Phase, at: number[]): Frame[] {
 
 const share = (f: Frame, x: number, y: number, w: number, h: number) => lit(f, AX + x, AY + y, w, h) / (w * h);
 const HALF: Record<string, [number, number, number, number]> = {
-  left: [0, 0, AW / 2, AH], right: [AW / 2, 0, AW / 2, AH], top: [0, 0, AW, AH / 2], bottom: [0, AH / 2, AW, AH / 2],
+  left: [0, 0, AW / 2, AH],
+  right: [AW / 2, 0, AW / 2, AH],
+  top: [0, 0, AW, AH / 2],
+  bottom: [0, AH / 2, AW, AH / 2],
 };
 const OPPOSITE: Record<string, string> = { left: 'right', right: 'left', top: 'bottom', bottom: 'top' };
 
 /** Which half shows the content halfway through, per effect and phase. */
 const HALF_SHOWING: Record<number, Record<Phase, string>> = {
-  3: { enter: 'right', leave: 'right' }, 4: { enter: 'left', leave: 'left' },
-  5: { enter: 'bottom', leave: 'bottom' }, 6: { enter: 'top', leave: 'top' },
-  7: { enter: 'left', leave: 'right' }, 8: { enter: 'right', leave: 'left' },
-  9: { enter: 'top', leave: 'bottom' }, 10: { enter: 'bottom', leave: 'top' },
+  3: { enter: 'right', leave: 'right' },
+  4: { enter: 'left', leave: 'left' },
+  5: { enter: 'bottom', leave: 'bottom' },
+  6: { enter: 'top', leave: 'top' },
+  7: { enter: 'left', leave: 'right' },
+  8: { enter: 'right', leave: 'left' },
+  9: { enter: 'top', leave: 'bottom' },
+  10: { enter: 'bottom', leave: 'top' },
 };
 
 function checkMiddle(effect: number, phase: Phase, f: Frame): void {
@@ -73,14 +91,26 @@ function checkMiddle(effect: number, phase: Phase, f: Frame): void {
       return;
     }
     case 11:
-      assert.ok(share(f, AW / 4, 0, AW / 2, AH) > 0.99 && share(f, 0, 0, AW / 4 - 1, AH) < 0.01 && share(f, (3 * AW) / 4 + 1, 0, AW / 4 - 1, AH) < 0.01, name);
+      assert.ok(
+        share(f, AW / 4, 0, AW / 2, AH) > 0.99 &&
+          share(f, 0, 0, AW / 4 - 1, AH) < 0.01 &&
+          share(f, (3 * AW) / 4 + 1, 0, AW / 4 - 1, AH) < 0.01,
+        name,
+      );
       return;
     case 12:
-      assert.ok(share(f, 0, AH / 4, AW, AH / 2) > 0.99 && share(f, 0, 0, AW, AH / 4 - 1) < 0.01 && share(f, 0, (3 * AH) / 4 + 1, AW, AH / 4 - 1) < 0.01, name);
+      assert.ok(
+        share(f, 0, AH / 4, AW, AH / 2) > 0.99 &&
+          share(f, 0, 0, AW, AH / 4 - 1) < 0.01 &&
+          share(f, 0, (3 * AH) / 4 + 1, AW, AH / 4 - 1) < 0.01,
+        name,
+      );
       return;
     case 13: {
       // Every slat half open: about half the rows lit, in several separate bands.
-      let bands = 0, litRows = 0, prev = false;
+      let bands = 0,
+        litRows = 0,
+        prev = false;
       for (let y = 0; y < AH; y++) {
         const on = share(f, 0, y, AW, 1) > 0.99;
         if (on) litRows++;
@@ -92,7 +122,12 @@ function checkMiddle(effect: number, phase: Phase, f: Frame): void {
     }
     case 14:
       // Scattered: every quadrant about half lit, unlike any wipe.
-      for (const [x, y] of [[0, 0], [AW / 2, 0], [0, AH / 2], [AW / 2, AH / 2]]) {
+      for (const [x, y] of [
+        [0, 0],
+        [AW / 2, 0],
+        [0, AH / 2],
+        [AW / 2, AH / 2],
+      ]) {
         const s = share(f, x, y, AW / 2, AH / 2);
         assert.ok(s > 0.3 && s < 0.7, `${name}: quadrant ${x},${y} ${s}`);
       }
@@ -106,20 +141,24 @@ function checkMiddle(effect: number, phase: Phase, f: Frame): void {
 
 for (let effect = 1; effect <= 15; effect++) {
   for (const phase of ['enter', 'leave'] as const) {
-    test(`effect ${effect} (${EFFECT_NAMES[effect]}) ${phase === 'enter' ? 'dispEffect' : 'clearEffect'}: start, middle, end`, () => {
-      const [start, middle, end] = framesOf(effect, phase, [0, 0.5, 1]);
-      const all = (f: Frame) => share(f, 0, 0, AW, AH);
-      if (effect === 1) {
-        // "none": the change is complete at once.
-        assert.equal(all(start), phase === 'enter' ? 1 : 0);
-      } else {
-        assert.equal(all(start), phase === 'enter' ? 0 : 1, 'start');
-        checkMiddle(effect, phase, middle);
-      }
-      assert.equal(all(end), phase === 'enter' ? 1 : 0, 'end');
-      // Nothing ever draws outside the area, whatever the effect does.
-      assert.equal(lit(end, 0, 0, AX, 160) + lit(middle, AX + AW, 0, 640 - AX - AW, 160), 0);
-    });
+    test(
+      `effect ${effect} (${EFFECT_NAMES[effect]}) ${phase === 'enter' ? 'dispEffect' : 'clearEffect'}: start, ` +
+        `middle, end`,
+      () => {
+        const [start, middle, end] = framesOf(effect, phase, [0, 0.5, 1]);
+        const all = (f: Frame) => share(f, 0, 0, AW, AH);
+        if (effect === 1) {
+          // "none": the change is complete at once.
+          assert.equal(all(start), phase === 'enter' ? 1 : 0);
+        } else {
+          assert.equal(all(start), phase === 'enter' ? 0 : 1, 'start');
+          checkMiddle(effect, phase, middle);
+        }
+        assert.equal(all(end), phase === 'enter' ? 1 : 0, 'end');
+        // Nothing ever draws outside the area, whatever the effect does.
+        assert.equal(lit(end, 0, 0, AX, 160) + lit(middle, AX + AW, 0, 640 - AX - AW, 160), 0);
+      },
+    );
   }
 }
 
@@ -134,7 +173,17 @@ test('flash (15) flashes exactly three times', () => {
 });
 
 test('old content leaves with clearEffect, then new content enters with dispEffect', () => {
-  const cfg = area({ id: 'pic', type: 'image', x: AX, y: AY, width: AW, height: AH, clearEffect: 7, dispEffect: 2, backgroundColor: { r: 0, g: 0, b: 255, a: 1 } });
+  const cfg = area({
+    id: 'pic',
+    type: 'image',
+    x: AX,
+    y: AY,
+    width: AW,
+    height: AH,
+    clearEffect: 7,
+    dispEffect: 2,
+    backgroundColor: { r: 0, g: 0, b: 255, a: 1 },
+  });
   const r = rig([cfg], { effectDurationMs: D });
   r.state.areas.set('pic', { area: cfg, source: 'request', file: white, setAt: T0 - 10_000 });
   r.compositor.render(T0 - 1);
@@ -149,15 +198,29 @@ test('old content leaves with clearEffect, then new content enters with dispEffe
 test('effects work the same on text, static, date and image areas', () => {
   for (const type of ['text', 'static', 'date', 'image'] as const) {
     const cfg = area({
-      id: 'x', type, x: AX, y: AY, width: AW, height: AH, dispEffect: 7, fontSize: 60, align: 'center',
-      dateFormat: "'WW'", dateOffset: 0, backgroundColor: { r: 0, g: 0, b: 255, a: 1 },
+      id: 'x',
+      type,
+      x: AX,
+      y: AY,
+      width: AW,
+      height: AH,
+      dispEffect: 7,
+      fontSize: 60,
+      align: 'center',
+      dateFormat: "'WW'",
+      dateOffset: 0,
+      backgroundColor: { r: 0, g: 0, b: 255, a: 1 },
     });
     const r = rig([cfg], { effectDurationMs: D });
-    const value = type === 'image' ? { file: white } : type === 'date' ? { source: 'default' as const } : { text: 'WW' };
+    const value =
+      type === 'image' ? { file: white } : type === 'date' ? { source: 'default' as const } : { text: 'WW' };
     r.set(cfg, { ...value, setAt: T0 });
     const half = r.compositor.render(T0 + D / 2);
     const done = r.compositor.render(T0 + D);
     assert.ok(share(done, ...HALF.right) > 0.05, `${type}: content on the right once entered`);
-    assert.ok(share(half, ...HALF.left) > 0.05 && share(half, ...HALF.right) === 0, `${type}: wiped in from the left halfway`);
+    assert.ok(
+      share(half, ...HALF.left) > 0.05 && share(half, ...HALF.right) === 0,
+      `${type}: wiped in from the left halfway`,
+    );
   }
 });

@@ -7,7 +7,8 @@ import { until } from '../helpers/service.js';
 
 /** A 64x16 unit frame of distinct opaque pixels. */
 function frame(seq: number) {
-  const width = 64, height = 16;
+  const width = 64,
+    height = 16;
   const data = new Uint8Array(width * height * 4);
   for (let i = 0; i < width * height; i++) data.set([(i * 7 + seq) & 255, (i >> 2) & 255, (i * 13) & 255, 255], i * 4);
   return { width, height, data, seq };
@@ -17,7 +18,11 @@ async function pixels(image: Buffer) {
   const img = await loadImage(image);
   const c = createCanvas(img.width, img.height);
   c.getContext('2d').drawImage(img, 0, 0);
-  return { width: img.width, height: img.height, data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data };
+  return {
+    width: img.width,
+    height: img.height,
+    data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data,
+  };
 }
 
 test('PNG of the top-left of a frame decodes to its exact pixels; JPEG has the size asked for', async () => {
@@ -27,7 +32,11 @@ test('PNG of the top-left of a frame decodes to its exact pixels; JPEG has the s
     const px = await pixels(await enc.encode(f, 40, 10, 'png'));
     assert.deepEqual([px.width, px.height], [40, 10]);
     for (let y = 0; y < 10; y++) {
-      assert.deepEqual([...px.data.subarray(y * 160, (y + 1) * 160)], [...f.data.subarray(y * 256, y * 256 + 160)], `row ${y}`);
+      assert.deepEqual(
+        [...px.data.subarray(y * 160, (y + 1) * 160)],
+        [...f.data.subarray(y * 256, y * 256 + 160)],
+        `row ${y}`,
+      );
     }
     const jpeg = await enc.encode(f, 64, 16, 'jpeg');
     assert.deepEqual([...jpeg.subarray(0, 2)], [0xff, 0xd8]);
@@ -67,17 +76,25 @@ test('encodes pending when the worker is closed fail instead of hanging', async 
   await assert.rejects(pending, /exited|terminated/);
 });
 
-test('one after another and two at once, each image is of its own frame, and the frames given stay whole (the pixels travel in a buffer the worker hands back)', async () => {
-  const enc = new ScreenshotEncoder();
-  try {
-    const frames = [frame(1), frame(2), frame(3)];
-    const rowOf = async (b: Buffer) => [...(await pixels(b)).data.subarray(0, 256)];
-    for (const f of [frames[0], frames[1], frames[0]]) assert.deepEqual(await rowOf(await enc.encode(f, 64, 16, 'png')), [...f.data.subarray(0, 256)]);
-    const both = await Promise.all([enc.encode(frames[1], 64, 16, 'png'), enc.encode(frames[2], 64, 16, 'png')]);
-    assert.deepEqual(await rowOf(both[0]), [...frames[1].data.subarray(0, 256)]);
-    assert.deepEqual(await rowOf(both[1]), [...frames[2].data.subarray(0, 256)]);
-    assert.ok(frames.every((f) => f.data.byteLength === 64 * 16 * 4), 'no frame was moved to the worker');
-  } finally {
-    await enc.close();
-  }
-});
+test(
+  'one after another and two at once, each image is of its own frame, and the frames given stay whole (the ' +
+    'pixels travel in a buffer the worker hands back)',
+  async () => {
+    const enc = new ScreenshotEncoder();
+    try {
+      const frames = [frame(1), frame(2), frame(3)];
+      const rowOf = async (b: Buffer) => [...(await pixels(b)).data.subarray(0, 256)];
+      for (const f of [frames[0], frames[1], frames[0]])
+        assert.deepEqual(await rowOf(await enc.encode(f, 64, 16, 'png')), [...f.data.subarray(0, 256)]);
+      const both = await Promise.all([enc.encode(frames[1], 64, 16, 'png'), enc.encode(frames[2], 64, 16, 'png')]);
+      assert.deepEqual(await rowOf(both[0]), [...frames[1].data.subarray(0, 256)]);
+      assert.deepEqual(await rowOf(both[1]), [...frames[2].data.subarray(0, 256)]);
+      assert.ok(
+        frames.every((f) => f.data.byteLength === 64 * 16 * 4),
+        'no frame was moved to the worker',
+      );
+    } finally {
+      await enc.close();
+    }
+  },
+);

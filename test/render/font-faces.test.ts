@@ -26,7 +26,8 @@ const FACES: Record<string, [string, string, string]> = {
   'Sign-Mono.ttf': ['DejaVuSansMono.ttf', 'DejaVu Sans', 'Book'],
 };
 const TEXT = 'Not in service 1234';
-const W = 420, ROW = 40;
+const W = 420,
+  ROW = 40;
 
 function rename(src: string, dst: string, family: string, style: string): void {
   const r = spawnSync(PYTHON, [RENAME, src, dst, family, style], { encoding: 'utf8' });
@@ -34,13 +35,34 @@ function rename(src: string, dst: string, family: string, style: string): void {
 }
 
 function config(): Record<string, unknown> {
-  const areas = Object.fromEntries(Object.keys(FACES).map((file, i) => [`a${i}`, {
-    coordinates: `0 ${i * ROW} ${W - 1} ${i * ROW + ROW - 1}`, type: 'text', font: file, fontSize: '26',
-    fontColor: '255 255 255', backgroundColor: '0 0 0', align: 'left',
-  }]));
+  const areas = Object.fromEntries(
+    Object.keys(FACES).map((file, i) => [
+      `a${i}`,
+      {
+        coordinates: `0 ${i * ROW} ${W - 1} ${i * ROW + ROW - 1}`,
+        type: 'text',
+        font: file,
+        fontSize: '26',
+        fontColor: '255 255 255',
+        backgroundColor: '0 0 0',
+        align: 'left',
+      },
+    ]),
+  );
   return {
-    effectDurationMs: '0', rateLimit: '100000',
-    displays: { main: { displayIp: '127.0.0.1', displayPort: '9001', displayWidth: String(W), displayHeight: String(ROW * 4), infoScreenTtl: '0', output: { driver: 'virtual' }, layout: { l: areas } } },
+    effectDurationMs: '0',
+    rateLimit: '100000',
+    displays: {
+      main: {
+        displayIp: '127.0.0.1',
+        displayPort: '9001',
+        displayWidth: String(W),
+        displayHeight: String(ROW * 4),
+        infoScreenTtl: '0',
+        output: { driver: 'virtual' },
+        layout: { l: areas },
+      },
+    },
   };
 }
 
@@ -51,7 +73,9 @@ async function draw(fill: (fontsDir: string) => void): Promise<Pixels> {
   const svc = await start(sd);
   try {
     const seq = svc.api.frame('main')?.seq ?? -1;
-    const q = Object.keys(FACES).map((_, i) => `a${i}=${encodeURIComponent(TEXT)}`).join('&');
+    const q = Object.keys(FACES)
+      .map((_, i) => `a${i}=${encodeURIComponent(TEXT)}`)
+      .join('&');
     assert.equal((await get(svc, `/mlds?id=main&layout=l&${q}`)).status, 200);
     await nextFrame(svc, 'main', seq);
     return await decode((await get(svc, '/screenshot?id=main&format=png')).bytes);
@@ -67,20 +91,28 @@ function rowOf(p: Pixels, i: number): string {
   return Buffer.from(out).toString('base64');
 }
 
-test('each area draws the face of the file it names, even when files claim the same family', { skip: skipReason(fontTools ? undefined : 'needs Debian\'s python3-fonttools to make the fonts') }, async () => {
-  const shared = await draw((dir) => {
-    for (const [file, [src, family, style]] of Object.entries(FACES)) {
-      if (src === file && family === 'DejaVu Sans') copyFileSync(path.join(DEJAVU, src), path.join(dir, file));
-      else rename(path.join(DEJAVU, src), path.join(dir, file), family, style);
-    }
-  });
-  const alone = await draw((dir) => {
-    Object.entries(FACES).forEach(([file, [src]], i) => rename(path.join(DEJAVU, src), path.join(dir, file), `Only Face ${i}`, 'Regular'));
-  });
-  const names = Object.keys(FACES);
-  const rows = names.map((_, i) => rowOf(shared, i));
-  names.forEach((file, i) => assert.ok(rows[i] === rowOf(alone, i), `${file}: the area's pixels differ from its own file's`));
-  // Four different faces, so the comparison above could tell them apart.
-  assert.equal(new Set(rows).size, names.length);
-  assert.ok(readdirSync(DEJAVU).includes('DejaVuSansMono.ttf'));
-});
+test(
+  'each area draws the face of the file it names, even when files claim the same family',
+  { skip: skipReason(fontTools ? undefined : "needs Debian's python3-fonttools to make the fonts") },
+  async () => {
+    const shared = await draw((dir) => {
+      for (const [file, [src, family, style]] of Object.entries(FACES)) {
+        if (src === file && family === 'DejaVu Sans') copyFileSync(path.join(DEJAVU, src), path.join(dir, file));
+        else rename(path.join(DEJAVU, src), path.join(dir, file), family, style);
+      }
+    });
+    const alone = await draw((dir) => {
+      Object.entries(FACES).forEach(([file, [src]], i) =>
+        rename(path.join(DEJAVU, src), path.join(dir, file), `Only Face ${i}`, 'Regular'),
+      );
+    });
+    const names = Object.keys(FACES);
+    const rows = names.map((_, i) => rowOf(shared, i));
+    names.forEach((file, i) =>
+      assert.ok(rows[i] === rowOf(alone, i), `${file}: the area's pixels differ from its own file's`),
+    );
+    // Four different faces, so the comparison above could tell them apart.
+    assert.equal(new Set(rows).size, names.length);
+    assert.ok(readdirSync(DEJAVU).includes('DejaVuSansMono.ttf'));
+  },
+);

@@ -11,7 +11,10 @@ import { cachedPicture, preloadImage } from '../../src/render/images.js';
 import { area, px, rig, T0 } from './helpers.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mlds-gif-'));
-const RED = [255, 0, 0], GREEN = [0, 255, 0], BLUE = [0, 0, 255], BG = [0, 0, 80];
+const RED = [255, 0, 0],
+  GREEN = [0, 255, 0],
+  BLUE = [0, 0, 255],
+  BG = [0, 0, 80];
 let anim = '';
 
 /**
@@ -23,7 +26,14 @@ function writeGif(): string {
   const buf = Buffer.alloc(4096);
   const gw = new GifWriter(buf, 20, 10, { palette: [0xff0000, 0x00ff00, 0x0000ff, 0x000000], loop: 0 });
   gw.addFrame(0, 0, 20, 10, new Array(200).fill(0), { delay: 10, disposal: 1 });
-  gw.addFrame(0, 0, 10, 10, Array.from({ length: 100 }, (_, i) => (i < 10 ? 3 : 1)), { delay: 20, disposal: 3, transparent: 3 });
+  gw.addFrame(
+    0,
+    0,
+    10,
+    10,
+    Array.from({ length: 100 }, (_, i) => (i < 10 ? 3 : 1)),
+    { delay: 20, disposal: 3, transparent: 3 },
+  );
   gw.addFrame(10, 0, 10, 10, new Array(100).fill(2), { delay: 30, disposal: 2 });
   gw.addFrame(0, 0, 1, 1, [1], { delay: 10, disposal: 1 });
   const file = path.join(dir, 'anim.gif');
@@ -51,11 +61,19 @@ test('animated GIF frames follow their own delays, disposal and transparency, an
   let f = at(50);
   assert.deepEqual([rgb(f, 3, 5), rgb(f, 15, 5)], [RED, RED], 'frame 0');
   f = at(150);
-  assert.deepEqual([rgb(f, 3, 0), rgb(f, 3, 5), rgb(f, 15, 5)], [RED, GREEN, RED], 'frame 1: transparent row shows frame 0');
+  assert.deepEqual(
+    [rgb(f, 3, 0), rgb(f, 3, 5), rgb(f, 15, 5)],
+    [RED, GREEN, RED],
+    'frame 1: transparent row shows frame 0',
+  );
   f = at(350);
   assert.deepEqual([rgb(f, 3, 5), rgb(f, 15, 5)], [RED, BLUE], 'frame 2: frame 1 was restored away');
   f = at(650);
-  assert.deepEqual([rgb(f, 0, 0), rgb(f, 3, 5), rgb(f, 15, 5)], [GREEN, RED, BG], 'frame 3: frame 2 cleared to background');
+  assert.deepEqual(
+    [rgb(f, 0, 0), rgb(f, 3, 5), rgb(f, 15, 5)],
+    [GREEN, RED, BG],
+    'frame 3: frame 2 cleared to background',
+  );
   f = at(750);
   assert.deepEqual([rgb(f, 0, 0), rgb(f, 15, 5)], [RED, RED], 'looped to frame 0');
 });
@@ -79,12 +97,22 @@ test('a picture larger than its area is scaled down keeping its aspect ratio; a 
   // 400 x 100 with a red left half and a green right half, into a 200 x 200 area: 200 x 50, centred vertically.
   const c = createCanvas(400, 100);
   const ctx = c.getContext('2d');
-  ctx.fillStyle = '#f00'; ctx.fillRect(0, 0, 200, 100);
-  ctx.fillStyle = '#0f0'; ctx.fillRect(200, 0, 200, 100);
+  ctx.fillStyle = '#f00';
+  ctx.fillRect(0, 0, 200, 100);
+  ctx.fillStyle = '#0f0';
+  ctx.fillRect(200, 0, 200, 100);
   const big = path.join(dir, 'big.png');
   writeFileSync(big, c.toBuffer('image/png'));
   await preloadImage(big);
-  const a = area({ id: 'p', type: 'image', x: 100, y: 0, width: 200, height: 160, backgroundColor: { r: 0, g: 0, b: 80, a: 1 } });
+  const a = area({
+    id: 'p',
+    type: 'image',
+    x: 100,
+    y: 0,
+    width: 200,
+    height: 160,
+    backgroundColor: { r: 0, g: 0, b: 80, a: 1 },
+  });
   const r = rig([a]);
   r.set(a, { file: big, setAt: T0 });
   const f = r.compositor.render(T0);

@@ -12,9 +12,22 @@ export const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 /** A test's area: of type `text` unless `p` names another, with these values for what `p` leaves out. */
 export function area<T extends AreaType = 'text'>(p: Partial<AreaOf<T>> & { id: string; type?: T }): AreaOf<T> {
   return {
-    type: 'text', x: 0, y: 0, width: 640, height: 160, params: {}, align: 'left',
-    fontSize: 64, fontColor: { r: 255, g: 255, b: 255 }, textFromStart: true, textLiveUpdate: false,
-    headToTail: 0, scrollSpeed: 4, dispEffect: 1, clearEffect: 1, ...p,
+    type: 'text',
+    x: 0,
+    y: 0,
+    width: 640,
+    height: 160,
+    params: {},
+    align: 'left',
+    fontSize: 64,
+    fontColor: { r: 255, g: 255, b: 255 },
+    textFromStart: true,
+    textLiveUpdate: false,
+    headToTail: 0,
+    scrollSpeed: 4,
+    dispEffect: 1,
+    clearEffect: 1,
+    ...p,
   } as unknown as AreaOf<T>;
 }
 
@@ -23,13 +36,23 @@ export function rig(areas: AreaConfig[], opts: CompositorOptions & { width?: num
   const width = opts.width ?? 640;
   const height = opts.height ?? 160;
   const display: DisplayConfig = {
-    id: 'd1', width, height, infoScreenTtl: 0, sensorBrightness: false,
-    startScreen: { loadLastRequest: false }, layouts: new Map([['main', { name: 'main', areas }]]),
-    output: { driver: 'virtual' }, unit: 'u1',
+    id: 'd1',
+    width,
+    height,
+    infoScreenTtl: 0,
+    sensorBrightness: false,
+    startScreen: { loadLastRequest: false },
+    layouts: new Map([['main', { name: 'main', areas }]]),
+    output: { driver: 'virtual' },
+    unit: 'u1',
   };
   const unit: UnitConfig = { key: 'u1', output: { driver: 'virtual' }, width, height, displayIds: ['d1'] };
   const state: DisplayState = { id: 'd1', layout: 'main', layoutSetAt: T0, areas: new Map(), version: 1 };
-  const compositor = new Compositor(unit, [display], () => state, { fontDirs: [FONT_DIR], effectDurationMs: 500, ...opts });
+  const compositor = new Compositor(unit, [display], () => state, {
+    fontDirs: [FONT_DIR],
+    effectDurationMs: 500,
+    ...opts,
+  });
   // These tests keep frames across renders, and a compositor's frames are views of its one
   // picture buffer (src/frame.ts): each frame handed to a test is a copy.
   const render = compositor.render.bind(compositor);
@@ -56,16 +79,21 @@ function inkLines(f: Frame, byColumn: boolean, x0: number, x1: number, y0: numbe
   for (let o = o0; o < o1; o++) {
     for (let i = i0; i < i1; i++) {
       const [x, y] = byColumn ? [o, i] : [i, o];
-      if (f.data[(y * f.width + x) * 4] > min) { out.push(o); break; }
+      if (f.data[(y * f.width + x) * 4] > min) {
+        out.push(o);
+        break;
+      }
     }
   }
   return out;
 }
 
 /** Columns in [x0, x1) with ink (red above `min`) in rows [y0, y1). */
-export const inkColumns = (f: Frame, x0: number, x1: number, y0 = 0, y1 = f.height, min = 128) => inkLines(f, true, x0, x1, y0, y1, min);
+export const inkColumns = (f: Frame, x0: number, x1: number, y0 = 0, y1 = f.height, min = 128) =>
+  inkLines(f, true, x0, x1, y0, y1, min);
 /** Rows in [y0, y1) with ink (red above `min`) in columns [x0, x1). */
-export const inkRows = (f: Frame, x0: number, x1: number, y0 = 0, y1 = f.height, min = 128) => inkLines(f, false, x0, x1, y0, y1, min);
+export const inkRows = (f: Frame, x0: number, x1: number, y0 = 0, y1 = f.height, min = 128) =>
+  inkLines(f, false, x0, x1, y0, y1, min);
 
 /** Count of pixels in a rectangle whose red channel exceeds `min`. */
 export function lit(f: Frame, x0: number, y0: number, w: number, h: number, min = 128): number {

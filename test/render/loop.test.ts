@@ -75,7 +75,10 @@ test('a clock wakes the loop exactly on the second boundary and sleeps in betwee
   loop.start();
   await advance(2800);
   loop.stop();
-  assert.deepEqual(got.map((g) => g.at - T0), [300, 1000, 2000, 3000]);
+  assert.deepEqual(
+    got.map((g) => g.at - T0),
+    [300, 1000, 2000, 3000],
+  );
   assert.equal(loop.stats().rendered, 4);
 });
 
@@ -88,7 +91,10 @@ test('invalidate() resolves with whether the frame holding the change reached th
   loop.start();
   await flush();
   // A change within one frame period of the last drawn frame waits for the next period.
-  const settle = async (p: Promise<boolean>) => { await advance(20); return p; };
+  const settle = async (p: Promise<boolean>) => {
+    await advance(20);
+    return p;
+  };
   r.set(a, { text: 'One', setAt: Date.now() });
   assert.equal(await settle(loop.invalidate()), true);
   const seqOne = got[got.length - 1].seq;
@@ -104,32 +110,35 @@ test('invalidate() resolves with whether the frame holding the change reached th
   loop.stop();
 });
 
-test('redraw() names the frame that carried the change out: ' + 'a newer one when a slow output never took the first', async () => {
-  const a = area({ id: 'a' });
-  const r = rig([a]);
-  const held: Array<() => void> = [];
-  const sink = () => new Promise<boolean>((resolve) => held.push(() => resolve(true)));
-  const loop = new FrameLoop(r.compositor, sink);
-  loop.start();
-  await flush();
-  assert.equal(loop.rendered, 1, 'the first frame is with the output');
-  r.set(a, { text: 'One', setAt: Date.now() });
-  const one = loop.redraw();
-  await advance(20);
-  assert.equal(loop.rendered, 2, 'frame 2 holds One and waits for the output');
-  r.set(a, { text: 'Two', setAt: Date.now() });
-  const two = loop.redraw();
-  await advance(20);
-  assert.equal(loop.rendered, 3, 'frame 3 holds Two and replaces frame 2');
-  held.shift()!();
-  await flush();
-  held.shift()!();
-  await flush();
-  assert.deepEqual(await one, { ok: true, frame: 3 });
-  assert.deepEqual(await two, { ok: true, frame: 3 });
-  assert.equal(loop.stats().dropped, 1);
-  loop.stop();
-});
+test(
+  'redraw() names the frame that carried the change out: ' + 'a newer one when a slow output never took the first',
+  async () => {
+    const a = area({ id: 'a' });
+    const r = rig([a]);
+    const held: Array<() => void> = [];
+    const sink = () => new Promise<boolean>((resolve) => held.push(() => resolve(true)));
+    const loop = new FrameLoop(r.compositor, sink);
+    loop.start();
+    await flush();
+    assert.equal(loop.rendered, 1, 'the first frame is with the output');
+    r.set(a, { text: 'One', setAt: Date.now() });
+    const one = loop.redraw();
+    await advance(20);
+    assert.equal(loop.rendered, 2, 'frame 2 holds One and waits for the output');
+    r.set(a, { text: 'Two', setAt: Date.now() });
+    const two = loop.redraw();
+    await advance(20);
+    assert.equal(loop.rendered, 3, 'frame 3 holds Two and replaces frame 2');
+    held.shift()!();
+    await flush();
+    held.shift()!();
+    await flush();
+    assert.deepEqual(await one, { ok: true, frame: 3 });
+    assert.deepEqual(await two, { ok: true, frame: 3 });
+    assert.equal(loop.stats().dropped, 1);
+    loop.stop();
+  },
+);
 
 test('a burst of changes is drawn at most once per frame period, every change confirmed', async () => {
   const a = area({ id: 'a', align: 'center' });
@@ -151,7 +160,8 @@ test('a burst of changes is drawn at most once per frame period, every change co
   assert.deepEqual(await Promise.all(confirmations), new Array(40).fill(true));
   const drawn = loop.stats().rendered - start;
   assert.ok(drawn >= 4 && drawn <= 7, `${drawn} frames for 40 changes in 100 ms`);
-  for (let i = 1; i < got.length; i++) assert.ok(got[i].at - got[i - 1].at >= 20, `frames ${got[i - 1].at} and ${got[i].at} closer than one period`);
+  for (let i = 1; i < got.length; i++)
+    assert.ok(got[i].at - got[i - 1].at >= 20, `frames ${got[i - 1].at} and ${got[i].at} closer than one period`);
   loop.stop();
 });
 

@@ -17,7 +17,10 @@ test('a steady scroll leaves no read-back memory behind: 300 frames a turn apart
   set(line, { text: 'Intercity 1234 to Amsterdam Centraal via Utrecht, Schiphol Airport and Leiden ', setAt: T0 });
   // The rig's render copies each frame; the loop renders the compositor's own buffer.
   const render = (t: number) => Compositor.prototype.render.call(compositor, t);
-  for (let i = 0; i < 20; i++) { render(T0 + i * 20); await turn(); }
+  for (let i = 0; i < 20; i++) {
+    render(T0 + i * 20);
+    await turn();
+  }
   // A full collection now, so that one the loading of the test's modules left due (seen once
   // in a full run on a busy machine) does not fall among the frames.
   setFlagsFromString('--expose-gc');
@@ -25,10 +28,12 @@ test('a steady scroll leaves no read-back memory behind: 300 frames a turn apart
   const before = process.memoryUsage().arrayBuffers;
   let major = 0;
   const obs = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if ((e as unknown as { detail: { kind: number } }).detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
+    for (const e of list.getEntries())
+      if ((e as unknown as { detail: { kind: number } }).detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
   });
   obs.observe({ entryTypes: ['gc'] });
-  let changed = 0, seq = -1;
+  let changed = 0,
+    seq = -1;
   // 300 read-backs of 640x160 are 120 MB: left to the collector, V8 collects the whole heap
   // after every 64 MB of them.
   for (let i = 20; i < 320; i++) {
@@ -60,18 +65,27 @@ test('buffers handed over before the far end has closed (the first turn of the e
   const code = `import { freeBuffer, HOLD_CAP } from ${JSON.stringify(freeBufferUrl)};
     const handOver = ${handOver.toString()};
     process.stdout.write(JSON.stringify({ detached: handOver(freeBuffer, 40, 4 * 1024 * 1024), cap: HOLD_CAP }));`;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   const { detached, cap } = JSON.parse(out) as { detached: number; cap: number };
   assert.equal(cap, HOLD_CAP);
   assert.ok(detached > 0 && detached * 4 * 1024 * 1024 <= HOLD_CAP, `${detached} buffers of 4 MB held`);
 });
 
-test('once the far end has closed, a buffer handed over is ' + 'freed within the call: 160 MB in one turn hold nothing', async () => {
-  const size = 4 * 1024 * 1024;
-  // Since the read-back reads cairo's pixels in place nothing else here has handed a buffer over:
-  // the port may be new, and under emulation its close takes longer than a few milliseconds.
-  await freeingAtOnce();
-  const before = process.memoryUsage().arrayBuffers;
-  assert.equal(handOver(freeBuffer, 40, size), 40, 'every buffer is detached');
-  assert.ok(process.memoryUsage().arrayBuffers - before < 16e6, `${((process.memoryUsage().arrayBuffers - before) / 1e6).toFixed(0)} MB of array buffers left`);
-});
+test(
+  'once the far end has closed, a buffer handed over is ' + 'freed within the call: 160 MB in one turn hold nothing',
+  async () => {
+    const size = 4 * 1024 * 1024;
+    // Since the read-back reads cairo's pixels in place nothing else here has handed a buffer over:
+    // the port may be new, and under emulation its close takes longer than a few milliseconds.
+    await freeingAtOnce();
+    const before = process.memoryUsage().arrayBuffers;
+    assert.equal(handOver(freeBuffer, 40, size), 40, 'every buffer is detached');
+    assert.ok(
+      process.memoryUsage().arrayBuffers - before < 16e6,
+      `${((process.memoryUsage().arrayBuffers - before) / 1e6).toFixed(0)} MB of array buffers left`,
+    );
+  },
+);

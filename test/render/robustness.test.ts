@@ -42,7 +42,10 @@ test('a render that throws does not stop the loop; confirmations say "not shown"
   const loop = new FrameLoop(r.compositor, async () => true);
   const render = r.compositor.render.bind(r.compositor);
   let fail = true;
-  r.compositor.render = (now?: number) => { if (fail) throw new Error('boom'); return render(now); };
+  r.compositor.render = (now?: number) => {
+    if (fail) throw new Error('boom');
+    return render(now);
+  };
   loop.start();
   r.set(a, { text: 'x', setAt: Date.now() });
   assert.equal(await loop.invalidate(), false);

@@ -17,9 +17,19 @@ import { area, FONT_DIR, px, T0 } from './helpers.js';
 let gif = '';
 before(async () => {
   // 300x500, three frames of stripes whose colours move, 70 ms apart.
-  const w = 300, h = 500, buf = Buffer.alloc(600_000);
+  const w = 300,
+    h = 500,
+    buf = Buffer.alloc(600_000);
   const gw = new GifWriter(buf, w, h, { palette: [0x000000, 0xff0000, 0x00ff00, 0x0000ff], loop: 0 });
-  for (let f = 0; f < 3; f++) gw.addFrame(0, 0, w, h, Array.from({ length: w * h }, (_, i) => 1 + ((Math.floor(i / w / 50) + f) % 3)), { delay: 7 });
+  for (let f = 0; f < 3; f++)
+    gw.addFrame(
+      0,
+      0,
+      w,
+      h,
+      Array.from({ length: w * h }, (_, i) => 1 + ((Math.floor(i / w / 50) + f) % 3)),
+      { delay: 7 },
+    );
   gif = path.join(mkdtempSync(path.join(tmpdir(), 'mlds-scratch-')), 'tall.gif');
   writeFileSync(gif, buf.subarray(0, gw.end()));
   await preloadImage(gif);
@@ -47,20 +57,50 @@ test('a wide rectangle takes the strip canvas, a narrow one a canvas of its widt
 });
 
 test('frames with a tall narrow GIF drawn on its own canvas in strips equal full redraws', () => {
-  const W = 800, H = 600;
+  const W = 800,
+    H = 600;
   const areas = [
     area({ id: 'anim', type: 'image', x: 40, y: 50, width: 300, height: 500 }),
-    area({ id: 'ticker', x: 0, y: 540, width: W, height: 60, fontSize: 40, backgroundColor: { r: 0, g: 0, b: 90, a: 1 } }),
-    area({ id: 'badge', type: 'static', x: 300, y: 200, width: 120, height: 60, fontSize: 30, backgroundColor: { r: 200, g: 0, b: 0, a: 0.5 } }),
+    area({
+      id: 'ticker',
+      x: 0,
+      y: 540,
+      width: W,
+      height: 60,
+      fontSize: 40,
+      backgroundColor: { r: 0, g: 0, b: 90, a: 1 },
+    }),
+    area({
+      id: 'badge',
+      type: 'static',
+      x: 300,
+      y: 200,
+      width: 120,
+      height: 60,
+      fontSize: 30,
+      backgroundColor: { r: 200, g: 0, b: 0, a: 0.5 },
+    }),
   ];
   const display: DisplayConfig = {
-    id: 'd1', width: W, height: H, infoScreenTtl: 0, sensorBrightness: false, startScreen: { loadLastRequest: false },
-    layouts: new Map([['main', { name: 'main', areas }]]), output: { driver: 'virtual' }, unit: 'u',
+    id: 'd1',
+    width: W,
+    height: H,
+    infoScreenTtl: 0,
+    sensorBrightness: false,
+    startScreen: { loadLastRequest: false },
+    layouts: new Map([['main', { name: 'main', areas }]]),
+    output: { driver: 'virtual' },
+    unit: 'u',
   };
   const unit: UnitConfig = { key: 'u', output: { driver: 'virtual' }, width: W, height: H, displayIds: ['d1'] };
   const state: DisplayState = { id: 'd1', layout: 'main', layoutSetAt: T0, areas: new Map(), version: 1 };
   state.areas.set('anim', { area: areas[0], source: 'request', file: gif, setAt: T0 });
-  state.areas.set('ticker', { area: areas[1], source: 'request', text: 'A ticker that scrolls under a tall animated picture', setAt: T0 });
+  state.areas.set('ticker', {
+    area: areas[1],
+    source: 'request',
+    text: 'A ticker that scrolls under a tall animated picture',
+    setAt: T0,
+  });
   state.areas.set('badge', { area: areas[2], source: 'request', text: 'NEW', setAt: T0 });
   const incremental = new Compositor(unit, [display], () => state, { fontDirs: [FONT_DIR] });
   const colours = new Set<string>();
@@ -69,7 +109,10 @@ test('frames with a tall narrow GIF drawn on its own canvas in strips equal full
     colours.add(px(f, 60, 60).join());
     if ((t - T0) % 140 === 0) {
       const fresh = new Compositor(unit, [display], () => state, { fontDirs: [FONT_DIR] }).render(t);
-      assert.ok(Buffer.from(f.data).equals(Buffer.from(fresh.data)), `frame at +${t - T0} ms differs from a full redraw`);
+      assert.ok(
+        Buffer.from(f.data).equals(Buffer.from(fresh.data)),
+        `frame at +${t - T0} ms differs from a full redraw`,
+      );
     }
   }
   // The GIF animated: its top-left stripe took all three colours.

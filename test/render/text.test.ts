@@ -141,7 +141,11 @@ test('fontColor and fontSize per request recolour and re-layout (a bigger font s
   const green = r.compositor.render(T0 + 10);
   const cols = inkColumns(base, 0, 640);
   let greenPx = 0;
-  for (let y = 0; y < 160; y++) for (const x of cols) { const [R, G] = px(green, x, y); if (G > 200 && R < 50) greenPx++; }
+  for (let y = 0; y < 160; y++)
+    for (const x of cols) {
+      const [R, G] = px(green, x, y);
+      if (G > 200 && R < 50) greenPx++;
+    }
   assert.ok(greenPx > 50, 'text drawn in the requested colour');
   r.set(a, { text: 'Platform 12', setAt: T0 + 20, fontSize: 150 });
   r.compositor.render(T0 + 20);

@@ -18,13 +18,33 @@ test('mkfifo state.json and mlds.log: the service starts, answers, and says it m
   for (const f of [path.join(sd.stateDir, 'state.json'), path.join(logDir, 'mlds.log')]) {
     assert.equal(spawnSync('mkfifo', [f]).status, 0, `mkfifo ${f}`);
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0',
-    '--state-dir', sd.stateDir, '--log-dir', logDir], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO, 'src/cli.ts'),
+      'start',
+      '--config',
+      sd.configFile,
+      '--port',
+      '0',
+      '--state-dir',
+      sd.stateDir,
+      '--log-dir',
+      logDir,
+    ],
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   try {
     let err = '';
     let out = '';
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     await until(() => /listening on port \d+/.test(err), LISTEN_MS, 'the service to listen');
     const svc = { url: `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}` };
     await until(async () => (await get(svc, '/status')).status === 200, 10_000, 'the service to be ready');
@@ -38,14 +58,24 @@ test('mkfifo state.json and mlds.log: the service starts, answers, and says it m
     assert.ok(statSync(path.join(sd.stateDir, asideState[0])).isFIFO());
     assert.ok(statSync(path.join(logDir, asideLog[0])).isFIFO());
     assert.ok(statSync(path.join(sd.stateDir, 'state.json')).isFile());
-    await until(() => readFileSync(path.join(logDir, 'mlds.log'), 'utf8').includes('title=Shown'), 5000, 'the request in the new log file');
+    await until(
+      () => readFileSync(path.join(logDir, 'mlds.log'), 'utf8').includes('title=Shown'),
+      5000,
+      'the request in the new log file',
+    );
 
     // It says what it did: on /status and in the log.
     const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
     const state = problems.find((p) => p.source === 'state');
     const log = problems.find((p) => p.source === 'log');
-    assert.match(state?.message ?? '', /state\.json cannot be read \(ENOTREG: not a regular file but a named pipe \(FIFO\)\); it was kept as state\.json\.bad-.*; the service started without it/);
-    assert.match(log?.message ?? '', /mlds\.log was a named pipe \(FIFO\), not a regular file; it was moved to .*mlds\.log\.bad-.* and a new file started/);
+    assert.match(
+      state?.message ?? '',
+      /state\.json cannot be read \(ENOTREG: not a regular file but a named pipe \(FIFO\)\); it was kept as state\.json\.bad-.*; the service started without it/,
+    );
+    assert.match(
+      log?.message ?? '',
+      /mlds\.log was a named pipe \(FIFO\), not a regular file; it was moved to .*mlds\.log\.bad-.* and a new file started/,
+    );
     const logged = readFileSync(path.join(logDir, 'mlds.log'), 'utf8') + out;
     assert.match(logged, /"msg":"[^"]*mlds\.log was a named pipe \(FIFO\)/);
     assert.match(logged, /"msg":"[^"]*state\.json cannot be read/);
@@ -60,11 +90,29 @@ test('mkfifo shown.log: /history answers, the FIFO is moved aside and /status sa
   const logDir = path.join(sd.dir, 'logs');
   mkdirSync(logDir);
   assert.equal(spawnSync('mkfifo', [path.join(logDir, 'shown.log')]).status, 0);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0',
-    '--state-dir', sd.stateDir, '--log-dir', logDir], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO, 'src/cli.ts'),
+      'start',
+      '--config',
+      sd.configFile,
+      '--port',
+      '0',
+      '--state-dir',
+      sd.stateDir,
+      '--log-dir',
+      logDir,
+    ],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   try {
     let err = '';
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     await until(() => /listening on port \d+/.test(err), LISTEN_MS, 'the service to listen');
     const svc = { url: `http://127.0.0.1:${/listening on port (\d+)/.exec(err)![1]}` };
     await until(async () => (await get(svc, '/status')).status === 200, 10_000, 'the service to be ready');
@@ -72,15 +120,29 @@ test('mkfifo shown.log: /history answers, the FIFO is moved aside and /status sa
     const history = async () => get(svc, '/history?id=main', { signal: AbortSignal.timeout(5000) });
     assert.deepEqual((await history()).json.entries, [], 'nothing shown yet');
     assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Kept')).status, 200);
-    await until(async () => ((await history()).json.entries as Array<{ area: string; value: string | null }>).some((e) => e.area === 'title' && e.value === 'Kept'), 5000, 'the command in /history');
+    await until(
+      async () =>
+        ((await history()).json.entries as Array<{ area: string; value: string | null }>).some(
+          (e) => e.area === 'title' && e.value === 'Kept',
+        ),
+      5000,
+      'the command in /history',
+    );
 
     const aside = readdirSync(logDir).filter((f) => f.startsWith('shown.log.bad-'));
     assert.equal(aside.length, 1, readdirSync(logDir).join(' '));
     assert.ok(statSync(path.join(logDir, aside[0])).isFIFO());
     assert.ok(statSync(path.join(logDir, 'shown.log')).isFile());
     const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
-    assert.match(problems.find((p) => p.source === 'history')?.message ?? '', /shown\.log was a named pipe \(FIFO\), not a regular file; it was moved to .*shown\.log\.bad-.* and a new file started/, JSON.stringify(problems));
-    assert.match(readFileSync(path.join(logDir, 'mlds.log'), 'utf8'), /"msg":"[^"]*shown\.log was a named pipe \(FIFO\)/);
+    assert.match(
+      problems.find((p) => p.source === 'history')?.message ?? '',
+      /shown\.log was a named pipe \(FIFO\), not a regular file; it was moved to .*shown\.log\.bad-.* and a new file started/,
+      JSON.stringify(problems),
+    );
+    assert.match(
+      readFileSync(path.join(logDir, 'mlds.log'), 'utf8'),
+      /"msg":"[^"]*shown\.log was a named pipe \(FIFO\)/,
+    );
   } finally {
     child.kill('SIGKILL');
     sd.cleanup();

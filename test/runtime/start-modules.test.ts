@@ -34,14 +34,27 @@ console.log(JSON.stringify({ atStart, afterInfo, builtinsAtStart }));
 `;
 
 test('a start loads no module of a capability the configuration does not use; /info loads its page when asked', () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], { cwd: REPO, encoding: 'utf8', env: { ...process.env, MLDS_MDNS: 'off' } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, MLDS_MDNS: 'off' },
+  });
   assert.equal(r.status, 0, r.stderr);
-  const { atStart, afterInfo, builtinsAtStart } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { atStart: string[]; afterInfo: string[]; builtinsAtStart: string[] };
+  const { atStart, afterInfo, builtinsAtStart } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+    atStart: string[];
+    afterInfo: string[];
+    builtinsAtStart: string[];
+  };
   // The start did load the service (the hook saw it), not a handful of files.
-  assert.ok(atStart.includes('main.ts') && atStart.includes('render/compositor.ts') && atStart.length > 100, atStart.join(' '));
+  assert.ok(
+    atStart.includes('main.ts') && atStart.includes('render/compositor.ts') && atStart.length > 100,
+    atStart.join(' '),
+  );
   const notUsed = [
     /^http\/info\//, // the /info page
-    /^schedule\//, /^fleet\//, /^preview\//, // no crons or pollers, no MQTT, not `mlds test`
+    /^schedule\//,
+    /^fleet\//,
+    /^preview\//, // no crons or pollers, no MQTT, not `mlds test`
     /^brightness\/sensors\/(ascii|modbus|serial)/, // no light sensor
     /^config\/archive\/(stage|pack|unpack)/, // no configuration archive asked for
     /^speech\//, // no `speech`
@@ -49,7 +62,12 @@ test('a start loads no module of a capability the configuration does not use; /i
   ];
   const wrong = atStart.filter((m) => notUsed.some((re) => re.test(m)));
   assert.deepEqual(wrong, [], 'loaded at start though not configured');
-  // No certificate configured, no https URL fetched: TLS is not loaded (node:tls and node:https, some 3 ms of a start here).
-  assert.deepEqual(builtinsAtStart.filter((m) => /^(tls|https|_tls_wrap)$/.test(m)), [], 'TLS loaded at start though nothing uses it');
+  // No certificate configured, no https URL fetched: TLS is not loaded (node:tls and node:https, some 3 ms of a start
+  // here).
+  assert.deepEqual(
+    builtinsAtStart.filter((m) => /^(tls|https|_tls_wrap)$/.test(m)),
+    [],
+    'TLS loaded at start though nothing uses it',
+  );
   assert.ok(afterInfo.includes('http/info/page.ts'), '/info loads its page');
 });

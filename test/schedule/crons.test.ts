@@ -12,7 +12,8 @@ const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const crons = async (svc: { url: string }): Promise<CronJobStatus[]> => ((await get(svc, '/status')).json.components as Obj).crons.crons;
+const crons = async (svc: { url: string }): Promise<CronJobStatus[]> =>
+  ((await get(svc, '/status')).json.components as Obj).crons.crons;
 const display = async (svc: { url: string }): Promise<Obj> => ((await get(svc, '/status')).json.displays as Obj[])[0];
 
 test('each cron type fires at its second and does its job', async () => {
@@ -36,15 +37,23 @@ test('each cron type fires at its second and does its job', async () => {
   const svc = await start(sd, { clock, recheckSeconds: 0 });
   const cronCalls = () => far.got.filter((r) => !r.url.startsWith('/mlds?'));
   const confirmations = () => far.got.filter((r) => r.url.startsWith('/mlds?')).map((r) => r.url);
-  const ran = async (i: number) => until(async () => (await crons(svc))[i].lastResult !== undefined, 5000, `cron ${i} to finish`);
+  const ran = async (i: number) =>
+    until(async () => (await crons(svc))[i].lastResult !== undefined, 5000, `cron ${i} to finish`);
   try {
     const before = await crons(svc);
-    assert.deepEqual(before.map((j) => j.nextRunAt), [3, 4, 5, 6, 9].map(at));
+    assert.deepEqual(
+      before.map((j) => j.nextRunAt),
+      [3, 4, 5, 6, 9].map(at),
+    );
     assert.equal(before[3].target, `http://127.0.0.1:${far.port}/ping?…`, 'no query value on /status');
 
     clock.advance(2999);
     // A timer due by now has fired inside advance(), and firing counts the run at once.
-    assert.deepEqual((await crons(svc)).map((j) => [j.runs, j.lastRunAt, j.nextRunAt]), [3, 4, 5, 6, 9].map((s) => [0, undefined, at(s)]), 'no cron fired before its second');
+    assert.deepEqual(
+      (await crons(svc)).map((j) => [j.runs, j.lastRunAt, j.nextRunAt]),
+      [3, 4, 5, 6, 9].map((s) => [0, undefined, at(s)]),
+      'no cron fired before its second',
+    );
     assert.equal(cronCalls().length, 0, 'nothing before its second');
     clock.advance(1);
     await until(() => cronCalls().length === 1, 5000, 'the /info POST');
@@ -74,7 +83,12 @@ test('each cron type fires at its second and does its job', async () => {
     clock.advance(1000);
     await until(async () => (await display(svc)).lastCommand?.source === 'cron', 5000, 'the data cron');
     assert.equal((await display(svc)).areas.find((a: Obj) => a.id === 'title').text, 'FromCron');
-    await until(async () => near((await decode((await get(svc, '/screenshot?id=main&format=png')).bytes)).at(190, 10), [0, 0, 255]), 5000, 'layout l1 on screen');
+    await until(
+      async () =>
+        near((await decode((await get(svc, '/screenshot?id=main&format=png')).bytes)).at(190, 10), [0, 0, 255]),
+      5000,
+      'layout l1 on screen',
+    );
 
     clock.advance(1000);
     await until(() => confirmations().length === 1, 5000, 'the confirmation of the data cron');
@@ -86,7 +100,11 @@ test('each cron type fires at its second and does its job', async () => {
 
     // A data cron naming a missing layout no longer loads (test/config/cross-checks.test.ts).
     clock.advance(1000);
-    await until(async () => (await display(svc)).areas.find((a: Obj) => a.id === 'title').source === 'none', 5000, 'the ttl');
+    await until(
+      async () => (await display(svc)).areas.find((a: Obj) => a.id === 'title').source === 'none',
+      5000,
+      'the ttl',
+    );
 
     // 2 s after the data cron the title's ttl empties it; at :09 the last request comes back.
     assert.equal((await display(svc)).areas.find((a: Obj) => a.id === 'title').source, 'none', 'the title is blank');
@@ -98,7 +116,11 @@ test('each cron type fires at its second and does its job', async () => {
     await ran(4);
     assert.equal((await crons(svc))[4].message, 'replayed main');
     jobs = await crons(svc);
-    assert.deepEqual(jobs.map((j) => j.lastRunAt), [3, 4, 5, 6, 9].map(at), 'each at its second');
+    assert.deepEqual(
+      jobs.map((j) => j.lastRunAt),
+      [3, 4, 5, 6, 9].map(at),
+      'each at its second',
+    );
     assert.ok(jobs.every((j) => j.runs === 1 && j.skipped === 0));
     assert.deepEqual(confirmations(), ['/mlds?confirm=1&inumber=c1'], 'the replay is not confirmed again');
 
@@ -116,7 +138,9 @@ test('each cron type fires at its second and does its job', async () => {
 test('a cron whose previous run has not finished is skipped with a log line', async () => {
   const far = await sink();
   let release: (() => void) | undefined;
-  far.answer = (_r, res) => { release = () => res.end('late'); };
+  far.answer = (_r, res) => {
+    release = () => res.end('late');
+  };
   const c = baseConfig();
   c.crons = [{ type: 'url', value: far.url('/slow'), cron: '* * * * * *' }];
   const sd = serviceDir(c);
@@ -130,7 +154,11 @@ test('a cron whose previous run has not finished is skipped with a log line', as
     await until(async () => (await crons(svc))[0].skipped === 1, 5000, 'the skip');
     assert.equal(far.got.length, 1, 'no second request while the first is open');
     const log = path.join(logDir, 'mlds.log');
-    await until(() => readFileSync(log, 'utf8').includes('cron skipped: its previous run has not finished'), 5000, 'the log line');
+    await until(
+      () => readFileSync(log, 'utf8').includes('cron skipped: its previous run has not finished'),
+      5000,
+      'the log line',
+    );
     release!();
     await until(async () => (await crons(svc))[0].lastResult === 'ok', 5000, 'the first run to end');
     far.answer = (_r, res) => res.end('ok');
@@ -153,12 +181,18 @@ test('crons follow a reload: new schedules in the configured timezone, none left
   try {
     assert.equal((await crons(svc))[0].nextRunAt, at(10));
     c.timezone = 'Europe/Warsaw';
-    c.crons = [{ type: 'loadLastRequest', cron: '0 30 2 * * *' }, { type: 'loadLastRequest', cron: '*/10 * * * * *' }];
+    c.crons = [
+      { type: 'loadLastRequest', cron: '0 30 2 * * *' },
+      { type: 'loadLastRequest', cron: '*/10 * * * * *' },
+    ];
     writeFileSync(sd.configFile, JSON.stringify(c));
     assert.equal((await get(svc, '/reload_config')).status, 200);
     const jobs = await crons(svc);
     // 02:30 in Warsaw (UTC+1 in November) is 01:30 UTC the next day.
-    assert.deepEqual(jobs.map((j) => j.nextRunAt), ['2026-11-22T01:30:00.000Z', at(10)]);
+    assert.deepEqual(
+      jobs.map((j) => j.nextRunAt),
+      ['2026-11-22T01:30:00.000Z', at(10)],
+    );
     const pending = clock.pending();
     delete c.crons;
     writeFileSync(sd.configFile, JSON.stringify(c));

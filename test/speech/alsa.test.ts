@@ -26,18 +26,22 @@ after(async () => {
   if (sink !== undefined) process.env.MLDS_AUDIO_SINK = sink;
 });
 
-test('a sound card that cannot be opened is a speech problem on /status; a reload to a device that works clears it and speaks', async () => {
-  assert.equal((await get(svc, '/announce?id=hall&text=Platform%20two')).status, 200);
-  await until(async () => (await problems()).some((p) => p.source === 'speech'), 30_000, 'a speech problem');
-  const p = (await problems()).find((x) => x.source === 'speech')!;
-  assert.match(p.message, /sox.*nosuchdevice/);
-  assert.equal((await speech()).counts.failed, 1);
-  writeFileSync(sd.configFile, JSON.stringify({ ...speechConfig(), audioDevice: 'null' }));
-  assert.equal((await get(svc, '/reload_config')).status, 200);
-  assert.ok(!(await problems()).some((x) => x.source === 'speech'));
-  assert.equal((await get(svc, '/announce?id=hall&text=Platform%20two')).status, 200);
-  await until(async () => (await speech()).counts.spoken === 1, 30_000, 'spoken on the null device');
-  const s = await speech();
-  assert.equal(s.last?.sink, 'alsa null');
-  assert.equal(s.counts.failed, 1);
-});
+test(
+  'a sound card that cannot be opened is a speech problem on /status; a reload to a device that works clears ' +
+    'it and speaks',
+  async () => {
+    assert.equal((await get(svc, '/announce?id=hall&text=Platform%20two')).status, 200);
+    await until(async () => (await problems()).some((p) => p.source === 'speech'), 30_000, 'a speech problem');
+    const p = (await problems()).find((x) => x.source === 'speech')!;
+    assert.match(p.message, /sox.*nosuchdevice/);
+    assert.equal((await speech()).counts.failed, 1);
+    writeFileSync(sd.configFile, JSON.stringify({ ...speechConfig(), audioDevice: 'null' }));
+    assert.equal((await get(svc, '/reload_config')).status, 200);
+    assert.ok(!(await problems()).some((x) => x.source === 'speech'));
+    assert.equal((await get(svc, '/announce?id=hall&text=Platform%20two')).status, 200);
+    await until(async () => (await speech()).counts.spoken === 1, 30_000, 'spoken on the null device');
+    const s = await speech();
+    assert.equal(s.last?.sink, 'alsa null');
+    assert.equal(s.counts.failed, 1);
+  },
+);

@@ -38,14 +38,27 @@ export function espeakAlone(text: string, voice = 'en', rate = 160, amplitude = 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function speechConfig(speech: Record<string, unknown> = {}): Record<string, any> {
   return {
-    port: '9199', effectDurationMs: '0', rateLimit: '100000', timezone: 'UTC',
+    port: '9199',
+    effectDurationMs: '0',
+    rateLimit: '100000',
+    timezone: 'UTC',
     speech: { voice: 'en', rate: '160', volume: '80', chime: 'none', ...speech },
     displays: {
       hall: {
-        displayWidth: '128', displayHeight: '32', output: { driver: 'virtual' },
+        displayWidth: '128',
+        displayHeight: '32',
+        output: { driver: 'virtual' },
         layout: {
           board: {
-            line: { coordinates: '0 0 127 15', type: 'text', fontSize: '12', speak: true, markup: 'multi', fit: 'shrink', minFontSize: '6' },
+            line: {
+              coordinates: '0 0 127 15',
+              type: 'text',
+              fontSize: '12',
+              speak: true,
+              markup: 'multi',
+              fit: 'shrink',
+              minFontSize: '6',
+            },
             quiet: { coordinates: '0 16 127 31', type: 'text', fontSize: '12' },
           },
         },

@@ -8,20 +8,26 @@ import { loadServiceConfig } from '../../src/runtime/load-config.js';
 import type { AreaOf } from '../../src/config/types.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
 
-test('speech defaults: voice en, rate 160, volume 80, no ' + 'chime, no quiet hours; speak is read on sign-text areas', () => {
-  const c = baseConfig();
-  c.speech = {};
-  c.displays.main.layout.l1.title.speak = 'true';
-  const sd = serviceDir(c);
-  try {
-    const cfg = loadServiceConfig(sd.configFile);
-    assert.deepEqual(cfg.speech, { voice: 'en', rate: 160, volume: 80, chime: undefined, quietHours: undefined });
-    const title = cfg.displayById.get('main')!.layouts.get('l1')!.areas.find((a) => a.id === 'title') as AreaOf<'text'>;
-    assert.equal(title.speak, true);
-  } finally {
-    sd.cleanup();
-  }
-});
+test(
+  'speech defaults: voice en, rate 160, volume 80, no ' + 'chime, no quiet hours; speak is read on sign-text areas',
+  () => {
+    const c = baseConfig();
+    c.speech = {};
+    c.displays.main.layout.l1.title.speak = 'true';
+    const sd = serviceDir(c);
+    try {
+      const cfg = loadServiceConfig(sd.configFile);
+      assert.deepEqual(cfg.speech, { voice: 'en', rate: 160, volume: 80, chime: undefined, quietHours: undefined });
+      const title = cfg.displayById
+        .get('main')!
+        .layouts.get('l1')!
+        .areas.find((a) => a.id === 'title') as AreaOf<'text'>;
+      assert.equal(title.speak, true);
+    } finally {
+      sd.cleanup();
+    }
+  },
+);
 
 test('a chime in sounds/ and quiet hours over midnight are taken', () => {
   const c = baseConfig();
@@ -39,15 +45,27 @@ test('a chime in sounds/ and quiet hours over midnight are taken', () => {
   }
 });
 
-test('faults name the field: a missing chime, a chime outside sounds/, a voice that could be an option, equal quiet hours, an hour 24, a rate out of range, speak on an image area', () => {
-  const paths = (speech: Record<string, unknown>) => configFaults((c) => { c.speech = speech; }).map((f) => f.path);
-  assert.deepEqual(paths({ chime: 'missing.wav' }), ['/speech/chime']);
-  assert.deepEqual(paths({ chime: '../config.json' }), ['/speech/chime']);
-  assert.ok(paths({ voice: '-w/tmp/x' }).includes('/speech/voice'));
-  assert.deepEqual(paths({ quietHours: '06:00-06:00' }), ['/speech/quietHours']);
-  assert.ok(paths({ quietHours: '22:00-24:00' }).includes('/speech/quietHours'));
-  assert.ok(paths({ rate: '20' }).includes('/speech/rate'));
-  assert.ok(paths({ volume: '101' }).includes('/speech/volume'));
-  const f = configFaults((c) => { c.displays.main.layout.l1.pic.speak = true; });
-  assert.ok(f.some((x) => x.path.endsWith('/pic/speak')), JSON.stringify(f));
-});
+test(
+  'faults name the field: a missing chime, a chime outside sounds/, a voice that could be an option, equal ' +
+    'quiet hours, an hour 24, a rate out of range, speak on an image area',
+  () => {
+    const paths = (speech: Record<string, unknown>) =>
+      configFaults((c) => {
+        c.speech = speech;
+      }).map((f) => f.path);
+    assert.deepEqual(paths({ chime: 'missing.wav' }), ['/speech/chime']);
+    assert.deepEqual(paths({ chime: '../config.json' }), ['/speech/chime']);
+    assert.ok(paths({ voice: '-w/tmp/x' }).includes('/speech/voice'));
+    assert.deepEqual(paths({ quietHours: '06:00-06:00' }), ['/speech/quietHours']);
+    assert.ok(paths({ quietHours: '22:00-24:00' }).includes('/speech/quietHours'));
+    assert.ok(paths({ rate: '20' }).includes('/speech/rate'));
+    assert.ok(paths({ volume: '101' }).includes('/speech/volume'));
+    const f = configFaults((c) => {
+      c.displays.main.layout.l1.pic.speak = true;
+    });
+    assert.ok(
+      f.some((x) => x.path.endsWith('/pic/speak')),
+      JSON.stringify(f),
+    );
+  },
+);

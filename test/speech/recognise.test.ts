@@ -32,17 +32,28 @@ before(() => {
 });
 
 after(async () => {
-  for (const r of running) { await r.svc.close(); r.sd.cleanup(); }
+  for (const r of running) {
+    await r.svc.close();
+    r.sd.cleanup();
+  }
   rmSync(out, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
   delete process.env.MLDS_AUDIO_SINK;
 });
 
-async function announce(id: string, speech: Record<string, unknown>, text: string, sounds?: (dir: string) => void): Promise<string> {
+async function announce(
+  id: string,
+  speech: Record<string, unknown>,
+  text: string,
+  sounds?: (dir: string) => void,
+): Promise<string> {
   const cfg = speechConfig(speech);
   cfg.displays = { [id]: cfg.displays.hall };
   const sd = serviceDir(cfg);
-  if (sounds) { mkdirSync(path.join(sd.dir, 'sounds')); sounds(path.join(sd.dir, 'sounds')); }
+  if (sounds) {
+    mkdirSync(path.join(sd.dir, 'sounds'));
+    sounds(path.join(sd.dir, 'sounds'));
+  }
   const svc = await start(sd);
   running.push({ svc, sd });
   const r = await get(svc, `/announce?id=${id}&text=${encodeURIComponent(text)}`);
@@ -56,28 +67,62 @@ test('pocketsphinx recognises "platform two" in the announcement the service wro
   const file = await announce('asr', { voice: 'en-us+f2', rate: '150', volume: '50' }, 'Platform two');
   const grammar = path.join(work, 'station.gram');
   writeFileSync(grammar, GRAMMAR);
-  const heard = execFileSync('pocketsphinx_continuous', ['-infile', file, '-hmm', path.join(MODEL, 'en-us'), '-jsgf', grammar, '-dict', path.join(MODEL, 'cmudict-en-us.dict'), '-logfn', '/dev/null'], { encoding: 'utf8', timeout: 120_000 }).trim();
+  const heard = execFileSync(
+    'pocketsphinx_continuous',
+    [
+      '-infile',
+      file,
+      '-hmm',
+      path.join(MODEL, 'en-us'),
+      '-jsgf',
+      grammar,
+      '-dict',
+      path.join(MODEL, 'cmudict-en-us.dict'),
+      '-logfn',
+      '/dev/null',
+    ],
+    { encoding: 'utf8', timeout: 120_000 },
+  ).trim();
   console.log(`pocketsphinx heard: "${heard}"`);
   assert.match(heard, /\bplatform\b/);
   assert.match(heard, /\btwo\b/);
 });
 
-test('the chime from sounds/ plays before the words: its tone first, then speech as long as espeak-ng makes it alone', { skip }, async () => {
-  const file = await announce('chimed', { chime: 'gong.wav' }, 'Mind the gap', (dir) => {
-    // Half a second of 880 Hz (ffmpeg's sine is at 1/8 of full scale), 44.1 kHz stereo: the service makes it 16 kHz mono.
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=880:sample_rate=44100:duration=0.5', '-ac', '2', '-y', path.join(dir, 'gong.wav')]);
-  });
-  const { info, samples } = readWav(file);
-  assert.equal(info.sampleRate, 16_000);
-  assert.equal(info.channels, 1);
-  const alone = espeakAlone('Mind the gap');
-  assert.ok(Math.abs(info.seconds - (0.5 + alone)) <= alone * 0.1, `${info.seconds} s: 0.5 s of chime and ${alone} s of words expected`);
-  // The tone's first 0.45 s is loud and at its pitch (zero crossings), the words after it.
-  const tone = samples.subarray(800, 7200);
-  assert.ok(rms(tone) > 0.02, `chime RMS ${rms(tone)}`);
-  let crossings = 0;
-  for (let i = 1; i < tone.length; i++) if ((tone[i - 1] < 0) !== (tone[i] < 0)) crossings++;
-  const hz = crossings / 2 / (tone.length / 16_000);
-  assert.ok(Math.abs(hz - 880) < 20, `chime at ${hz} Hz`);
-  assert.ok(rms(samples, 8000) > 0.02, 'speech after the chime');
-});
+test(
+  'the chime from sounds/ plays before the words: its tone first, then speech as long as espeak-ng makes it alone',
+  { skip },
+  async () => {
+    const file = await announce('chimed', { chime: 'gong.wav' }, 'Mind the gap', (dir) => {
+      // Half a second of 880 Hz (ffmpeg's sine is at 1/8 of full scale), 44.1 kHz stereo: the service makes it 16 kHz
+      // mono.
+      execFileSync('ffmpeg', [
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=880:sample_rate=44100:duration=0.5',
+        '-ac',
+        '2',
+        '-y',
+        path.join(dir, 'gong.wav'),
+      ]);
+    });
+    const { info, samples } = readWav(file);
+    assert.equal(info.sampleRate, 16_000);
+    assert.equal(info.channels, 1);
+    const alone = espeakAlone('Mind the gap');
+    assert.ok(
+      Math.abs(info.seconds - (0.5 + alone)) <= alone * 0.1,
+      `${info.seconds} s: 0.5 s of chime and ${alone} s of words expected`,
+    );
+    // The tone's first 0.45 s is loud and at its pitch (zero crossings), the words after it.
+    const tone = samples.subarray(800, 7200);
+    assert.ok(rms(tone) > 0.02, `chime RMS ${rms(tone)}`);
+    let crossings = 0;
+    for (let i = 1; i < tone.length; i++) if (tone[i - 1] < 0 !== tone[i] < 0) crossings++;
+    const hz = crossings / 2 / (tone.length / 16_000);
+    assert.ok(Math.abs(hz - 880) < 20, `chime at ${hz} Hz`);
+    assert.ok(rms(samples, 8000) > 0.02, 'speech after the chime');
+  },
+);

@@ -9,7 +9,12 @@ import { baseConfig, get, serviceDir, start, until, type ServiceDir } from '../h
 import type { RunningService } from '../../src/main.js';
 import { speechConfig } from './audio.js';
 
-type Speech = { queue: Array<{ text: string; priority: boolean; source: string; display: string }>; speaking: { text: string } | null; counts: Record<string, number>; last: { text: string } | null };
+type Speech = {
+  queue: Array<{ text: string; priority: boolean; source: string; display: string }>;
+  speaking: { text: string } | null;
+  counts: Record<string, number>;
+  last: { text: string } | null;
+};
 
 let out: string;
 const running: Array<{ svc: RunningService; sd: ServiceDir }> = [];
@@ -20,7 +25,10 @@ before(() => {
 });
 
 after(async () => {
-  for (const r of running) { await r.svc.close(); r.sd.cleanup(); }
+  for (const r of running) {
+    await r.svc.close();
+    r.sd.cleanup();
+  }
   rmSync(out, { recursive: true, force: true });
   delete process.env.MLDS_AUDIO_SINK;
 });
@@ -38,45 +46,64 @@ async function speech(svc: RunningService): Promise<Speech> {
 
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
-test('priority announcements go first, a full queue drops its oldest ordinary one, and a queue of priority ones answers 503', async () => {
-  const svc = await service(speechConfig());
-  const long = 'This announcement holds the speaker while the queue fills behind it.';
-  assert.equal((await get(svc, `/announce?id=hall&text=${encodeURIComponent(long)}`)).status, 200);
-  await until(async () => (await speech(svc)).speaking !== null, 30_000, 'the first announcement speaking');
-  for (let i = 1; i <= 10; i++) {
-    const r = await get(svc, `/announce?id=hall&text=ordinary ${i}`);
-    assert.equal(r.status, 200, r.text);
-    assert.equal(r.json.position, i);
-  }
-  assert.equal((await get(svc, '/announce?id=hall&text=ordinary 11')).status, 200);
-  const p1 = await get(svc, '/announce?id=hall&text=priority 1&priority=1');
-  assert.equal(p1.status, 200, p1.text);
-  assert.equal(p1.json.position, 1);
-  let s = await speech(svc);
-  assert.equal(s.speaking?.text, long);
-  assert.deepEqual(s.queue.map((q) => q.text), ['priority 1', ...[3, 4, 5, 6, 7, 8, 9, 10, 11].map((i) => `ordinary ${i}`)]);
-  assert.deepEqual(s.queue[0], { source: 'http', display: 'hall', priority: true, text: 'priority 1' });
-  assert.equal(s.counts.dropped, 2);
-  for (let i = 2; i <= 10; i++) assert.equal((await get(svc, `/announce?id=hall&text=priority ${i}&priority=1`)).json.position, i);
-  s = await speech(svc);
-  assert.deepEqual(s.queue.map((q) => q.text), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `priority ${i}`));
-  assert.equal(s.counts.dropped, 11);
-  for (const q of ['text=late', 'text=late&priority=1']) {
-    const r = await get(svc, `/announce?id=hall&${q}`);
-    assert.equal(r.status, 503, r.text);
-    assert.equal(r.json.error ?? r.json.code, 'MLDS_SPEECH_FULL');
-    assert.ok(r.headers.get('retry-after'));
-  }
-  assert.equal((await speech(svc)).counts.refusedFull, 2);
-  // Spoken one at a time, numbered from 1: the first, then the ten priority ones.
-  let seen = '';
-  await until(async () => { const c = (await speech(svc)).counts; seen = JSON.stringify(c); return c.spoken === 11; }, 180_000, () => `11 spoken, seen ${seen}`);
-  s = await speech(svc);
-  assert.equal(s.last?.text, 'priority 10');
-  assert.equal(s.queue.length, 0);
-  for (let n = 1; n <= 11; n++) assert.ok(existsSync(path.join(out, `hall.announce.${n}.wav`)), `announcement ${n}`);
-  assert.ok(!existsSync(path.join(out, 'hall.announce.12.wav')));
-});
+test(
+  'priority announcements go first, a full queue drops its oldest ordinary one, and a queue of priority ones ' +
+    'answers 503',
+  async () => {
+    const svc = await service(speechConfig());
+    const long = 'This announcement holds the speaker while the queue fills behind it.';
+    assert.equal((await get(svc, `/announce?id=hall&text=${encodeURIComponent(long)}`)).status, 200);
+    await until(async () => (await speech(svc)).speaking !== null, 30_000, 'the first announcement speaking');
+    for (let i = 1; i <= 10; i++) {
+      const r = await get(svc, `/announce?id=hall&text=ordinary ${i}`);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.position, i);
+    }
+    assert.equal((await get(svc, '/announce?id=hall&text=ordinary 11')).status, 200);
+    const p1 = await get(svc, '/announce?id=hall&text=priority 1&priority=1');
+    assert.equal(p1.status, 200, p1.text);
+    assert.equal(p1.json.position, 1);
+    let s = await speech(svc);
+    assert.equal(s.speaking?.text, long);
+    assert.deepEqual(
+      s.queue.map((q) => q.text),
+      ['priority 1', ...[3, 4, 5, 6, 7, 8, 9, 10, 11].map((i) => `ordinary ${i}`)],
+    );
+    assert.deepEqual(s.queue[0], { source: 'http', display: 'hall', priority: true, text: 'priority 1' });
+    assert.equal(s.counts.dropped, 2);
+    for (let i = 2; i <= 10; i++)
+      assert.equal((await get(svc, `/announce?id=hall&text=priority ${i}&priority=1`)).json.position, i);
+    s = await speech(svc);
+    assert.deepEqual(
+      s.queue.map((q) => q.text),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `priority ${i}`),
+    );
+    assert.equal(s.counts.dropped, 11);
+    for (const q of ['text=late', 'text=late&priority=1']) {
+      const r = await get(svc, `/announce?id=hall&${q}`);
+      assert.equal(r.status, 503, r.text);
+      assert.equal(r.json.error ?? r.json.code, 'MLDS_SPEECH_FULL');
+      assert.ok(r.headers.get('retry-after'));
+    }
+    assert.equal((await speech(svc)).counts.refusedFull, 2);
+    // Spoken one at a time, numbered from 1: the first, then the ten priority ones.
+    let seen = '';
+    await until(
+      async () => {
+        const c = (await speech(svc)).counts;
+        seen = JSON.stringify(c);
+        return c.spoken === 11;
+      },
+      180_000,
+      () => `11 spoken, seen ${seen}`,
+    );
+    s = await speech(svc);
+    assert.equal(s.last?.text, 'priority 10');
+    assert.equal(s.queue.length, 0);
+    for (let n = 1; n <= 11; n++) assert.ok(existsSync(path.join(out, `hall.announce.${n}.wav`)), `announcement ${n}`);
+    assert.ok(!existsSync(path.join(out, 'hall.announce.12.wav')));
+  },
+);
 
 test('during quiet hours only priority announcements are spoken; the others are refused and counted', async () => {
   const now = Date.now();
@@ -100,16 +127,27 @@ test('a unit without speech answers /announce with 409 MLDS_SPEECH_OFF', async (
   const r = await get(svc, '/announce?id=main&text=hello');
   assert.equal(r.status, 409, r.text);
   assert.equal(r.json.error ?? r.json.code, 'MLDS_SPEECH_OFF');
-  assert.equal((await get(svc, '/status')).json.components && ((await get(svc, '/status')).json.components as Record<string, unknown>).speech, undefined);
+  assert.equal(
+    (await get(svc, '/status')).json.components &&
+      ((await get(svc, '/status')).json.components as Record<string, unknown>).speech,
+    undefined,
+  );
 });
 
 test('espeak-ng failing (a voice it lacks) shows as a speech problem on /status, and nothing is written', async () => {
   const cfg = speechConfig({ voice: 'zz-novoice' });
   cfg.displays = { kiosk: cfg.displays.hall };
   const svc = await service(cfg);
-  assert.equal((await get(svc, '/announce?id=kiosk&text=hello').then((r) => r.status)), 200);
-  await until(async () => ((await get(svc, '/status')).json.problems as Array<{ source: string }>).some((p) => p.source === 'speech'), 30_000, 'a speech problem');
-  const problem = ((await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>).find((p) => p.source === 'speech')!;
+  assert.equal(await get(svc, '/announce?id=kiosk&text=hello').then((r) => r.status), 200);
+  await until(
+    async () =>
+      ((await get(svc, '/status')).json.problems as Array<{ source: string }>).some((p) => p.source === 'speech'),
+    30_000,
+    'a speech problem',
+  );
+  const problem = ((await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>).find(
+    (p) => p.source === 'speech',
+  )!;
   assert.match(problem.message, /espeak-ng.*voice/i);
   assert.equal((await speech(svc)).counts.failed, 1);
   assert.ok(!readdirSync(out).some((f) => f.startsWith('kiosk.')));

@@ -10,13 +10,33 @@ import { get, serviceDir, start, until, type ServiceDir } from '../helpers/servi
 import type { RunningService } from '../../src/main.js';
 import { readWav, speechConfig } from './audio.js';
 
-type Entry = { layout: string; area: string; value: string | null; source: string; priority: number; start: string; end: string | null };
-type Speech = { counts: Record<string, number>; speaking: { text: string } | null; queue: unknown[]; last: { text: string; source: string } | null };
+type Entry = {
+  layout: string;
+  area: string;
+  value: string | null;
+  source: string;
+  priority: number;
+  start: string;
+  end: string | null;
+};
+type Speech = {
+  counts: Record<string, number>;
+  speaking: { text: string } | null;
+  queue: unknown[];
+  last: { text: string; source: string } | null;
+};
 let out: string, sd: ServiceDir, svc: RunningService;
 const speech = async () => ((await get(svc, '/status')).json.components as Record<string, Speech>).speech;
 const history = async () => (await get(svc, '/history?id=hall')).json.entries as Entry[];
 async function idle(): Promise<Speech> {
-  await until(async () => { const s = await speech(); return !s.speaking && s.queue.length === 0; }, 60_000, 'speech idle');
+  await until(
+    async () => {
+      const s = await speech();
+      return !s.speaking && s.queue.length === 0;
+    },
+    60_000,
+    'speech idle',
+  );
   return speech();
 }
 
@@ -24,7 +44,9 @@ before(async () => {
   out = mkdtempSync(path.join(tmpdir(), 'mlds-shown-out-'));
   process.env.MLDS_AUDIO_SINK = `file:${out}`;
   const cfg = speechConfig();
-  cfg.displays.hall.layout.spoken = { said: { coordinates: '0 0 127 31', type: 'text', fontSize: '10', markup: 'multi', fit: 'shrink', minFontSize: '4' } };
+  cfg.displays.hall.layout.spoken = {
+    said: { coordinates: '0 0 127 31', type: 'text', fontSize: '10', markup: 'multi', fit: 'shrink', minFontSize: '4' },
+  };
   cfg.displays.hall.showSpoken = { layout: 'spoken', area: 'said' };
   cfg.displays.hall.readout = { inputs: [] };
   sd = serviceDir(cfg);
@@ -39,38 +61,59 @@ after(async () => {
   delete process.env.MLDS_AUDIO_SINK;
 });
 
-test('an announcement\'s text is shown on the showSpoken area for as long as it is spoken, as a level that ends with it', async () => {
-  assert.equal((await get(svc, '/mlds?id=hall&layout=board&line=Platform%20two&quiet=x')).status, 200);
-  await until(async () => (await speech()).counts.spoken === 1, 30_000, 'the area said');
-  await idle();
-  // The area's own value is on the sign already: not shown again.
-  assert.deepEqual((await history()).filter((e) => e.source === 'speech'), []);
-  const words = 'Gate [B] is closed';
-  assert.equal((await get(svc, `/announce?id=hall&text=${encodeURIComponent(words)}`)).status, 200);
-  await until(async () => (await history()).some((e) => e.source === 'speech'), 10_000, 'the spoken text shown');
-  const st = (await get(svc, '/status')).json.displays as Record<string, { layout: string }> | Array<{ id: string; layout: string }>;
-  const hall = Array.isArray(st) ? st.find((d) => d.id === 'hall') : st.hall;
-  assert.equal(hall?.layout, 'spoken', JSON.stringify(hall));
-  const s = await idle();
-  assert.equal(s.counts.spoken, 2, 'the board under the spoken text is not said again when it shows again');
-  await until(async () => (await history()).some((e) => e.source === 'speech' && e.end !== null), 10_000, 'the level ended');
-  const shown = (await history()).find((e) => e.source === 'speech')!;
-  assert.deepEqual([shown.layout, shown.area, shown.value, shown.priority], ['spoken', 'said', 'Gate [[B]] is closed', 9]);
-  const seconds = readWav(path.join(out, 'hall.announce.2.wav')).info.seconds;
-  const held = (Date.parse(shown.end!) - Date.parse(shown.start)) / 1000;
-  assert.ok(held >= seconds * 0.9 && held <= seconds + 2, `shown ${held} s for ${seconds} s of speech`);
-  // The board shows again: its level 0 entries start when the spoken text ends.
-  assert.ok((await history()).some((e) => e.layout === 'board' && e.start === shown.end && e.value === 'Platform two'));
-  const after = (await get(svc, '/status')).json.displays as Record<string, { layout: string }> | Array<{ id: string; layout: string }>;
-  assert.equal((Array.isArray(after) ? after.find((d) => d.id === 'hall') : after.hall)?.layout, 'board');
-  assert.ok(existsSync(path.join(out, 'hall.announce.2.wav')));
-});
+test(
+  "an announcement's text is shown on the showSpoken area for as long as " +
+    'it is spoken, as a level that ends with it',
+  async () => {
+    assert.equal((await get(svc, '/mlds?id=hall&layout=board&line=Platform%20two&quiet=x')).status, 200);
+    await until(async () => (await speech()).counts.spoken === 1, 30_000, 'the area said');
+    await idle();
+    // The area's own value is on the sign already: not shown again.
+    assert.deepEqual(
+      (await history()).filter((e) => e.source === 'speech'),
+      [],
+    );
+    const words = 'Gate [B] is closed';
+    assert.equal((await get(svc, `/announce?id=hall&text=${encodeURIComponent(words)}`)).status, 200);
+    await until(async () => (await history()).some((e) => e.source === 'speech'), 10_000, 'the spoken text shown');
+    const st = (await get(svc, '/status')).json.displays as
+      Record<string, { layout: string }> | Array<{ id: string; layout: string }>;
+    const hall = Array.isArray(st) ? st.find((d) => d.id === 'hall') : st.hall;
+    assert.equal(hall?.layout, 'spoken', JSON.stringify(hall));
+    const s = await idle();
+    assert.equal(s.counts.spoken, 2, 'the board under the spoken text is not said again when it shows again');
+    await until(
+      async () => (await history()).some((e) => e.source === 'speech' && e.end !== null),
+      10_000,
+      'the level ended',
+    );
+    const shown = (await history()).find((e) => e.source === 'speech')!;
+    assert.deepEqual(
+      [shown.layout, shown.area, shown.value, shown.priority],
+      ['spoken', 'said', 'Gate [[B]] is closed', 9],
+    );
+    const seconds = readWav(path.join(out, 'hall.announce.2.wav')).info.seconds;
+    const held = (Date.parse(shown.end!) - Date.parse(shown.start)) / 1000;
+    assert.ok(held >= seconds * 0.9 && held <= seconds + 2, `shown ${held} s for ${seconds} s of speech`);
+    // The board shows again: its level 0 entries start when the spoken text ends.
+    assert.ok(
+      (await history()).some((e) => e.layout === 'board' && e.start === shown.end && e.value === 'Platform two'),
+    );
+    const after = (await get(svc, '/status')).json.displays as
+      Record<string, { layout: string }> | Array<{ id: string; layout: string }>;
+    assert.equal((Array.isArray(after) ? after.find((d) => d.id === 'hall') : after.hall)?.layout, 'board');
+    assert.ok(existsSync(path.join(out, 'hall.announce.2.wav')));
+  },
+);
 
 test('a readout is shown as it is spoken too', async () => {
   assert.equal((await get(svc, '/readout?id=hall')).status, 200);
   await idle();
   const entries = (await history()).filter((e) => e.source === 'speech');
-  assert.ok(entries.some((e) => e.value === 'Platform two. x.'), JSON.stringify(entries.map((e) => e.value)));
+  assert.ok(
+    entries.some((e) => e.value === 'Platform two. x.'),
+    JSON.stringify(entries.map((e) => e.value)),
+  );
 });
 
 test('showSpoken naming no layout, no area or an area that cannot show text is a fault naming it', async () => {

@@ -8,23 +8,44 @@ import { loadConfig } from '../../src/config/load.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
 import { configFaults, type Cfg } from '../helpers/config-faults.js';
 
-
-function faultsOf(title: Record<string, unknown>, setup?: (dir: string) => void): Array<{ path: string; message: string }> {
+function faultsOf(
+  title: Record<string, unknown>,
+  setup?: (dir: string) => void,
+): Array<{ path: string; message: string }> {
   return configFaults((c) => Object.assign(c.displays.main.layout.l1.title, title), setup);
 }
 
 const AT = '/displays/main/layout/l1/title';
 
 test('every sign-text field is accepted in its documented form', () => {
-  assert.deepEqual(faultsOf({
-    font: '5x7.bdf', fontSize: '14', antialias: 'none', wrap: 'true', lineSpacing: '2', valign: 'top', overflow: 'pages', pageSeconds: '2.5',
-    fit: 'shrink', minFontSize: '7', fonts: ['6x10.bdf', 'DejaVuSans.ttf'], graphics: ['bus.png'], markup: 'multi', scrollDirection: 'right',
-  }), []);
+  assert.deepEqual(
+    faultsOf({
+      font: '5x7.bdf',
+      fontSize: '14',
+      antialias: 'none',
+      wrap: 'true',
+      lineSpacing: '2',
+      valign: 'top',
+      overflow: 'pages',
+      pageSeconds: '2.5',
+      fit: 'shrink',
+      minFontSize: '7',
+      fonts: ['6x10.bdf', 'DejaVuSans.ttf'],
+      graphics: ['bus.png'],
+      markup: 'multi',
+      scrollDirection: 'right',
+    }),
+    [],
+  );
 });
 
 test('sign-text faults name the field', () => {
   const cases: Array<[Record<string, unknown>, string, RegExp]> = [
-    [{ font: '7x13.bdf', fontSize: '20' }, '/fontSize', /20 does not suit the bitmap font 7x13\.bdf: use its pixel size or a whole multiple \(13, 26, 39\)/],
+    [
+      { font: '7x13.bdf', fontSize: '20' },
+      '/fontSize',
+      /20 does not suit the bitmap font 7x13\.bdf: use its pixel size or a whole multiple \(13, 26, 39\)/,
+    ],
     [{ antialias: 'off' }, '/antialias', /./],
     [{ overflow: 'marquee' }, '/overflow', /./],
     [{ minFontSize: '10' }, '/minFontSize', /only with fit "shrink"/],
@@ -44,29 +65,53 @@ test('sign-text faults name the field', () => {
 
 test('a static area with markup "multi" has its params checked at load', () => {
   const c: Cfg = baseConfig();
-  Object.assign(c.displays.main.layout.l1.sign, { markup: 'multi', params: { a: 'Alpha[nl]Beta', b: 'Beta[xx]' }, defaultValue: 'a' });
+  Object.assign(c.displays.main.layout.l1.sign, {
+    markup: 'multi',
+    params: { a: 'Alpha[nl]Beta', b: 'Beta[xx]' },
+    defaultValue: 'a',
+  });
   const sd = serviceDir(c);
   try {
-    assert.throws(() => loadConfig(sd.configFile), (err: ConfigError) => {
-      assert.deepEqual(err.faults.map((f) => f.path), ['/displays/main/layout/l1/sign/params/b']);
-      assert.match(err.faults[0].message, /MULTI tag "\[xx\]" at character 5/);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig(sd.configFile),
+      (err: ConfigError) => {
+        assert.deepEqual(
+          err.faults.map((f) => f.path),
+          ['/displays/main/layout/l1/sign/params/b'],
+        );
+        assert.match(err.faults[0].message, /MULTI tag "\[xx\]" at character 5/);
+        return true;
+      },
+    );
   } finally {
     sd.cleanup();
   }
 });
 
-test('a static MULTI params text whose line parts go back along the line is a fault, the area\'s align counting', () => {
+test("a static MULTI params text whose line parts go back along the line is a fault, the area's align counting", () => {
   const c: Cfg = baseConfig();
-  Object.assign(c.displays.main.layout.l1.sign, { markup: 'multi', align: 'center', params: { a: 'Gleis[jl4]2', b: 'Mitte[jl2]links' }, defaultValue: 'a' });
+  Object.assign(c.displays.main.layout.l1.sign, {
+    markup: 'multi',
+    align: 'center',
+    params: { a: 'Gleis[jl4]2', b: 'Mitte[jl2]links' },
+    defaultValue: 'a',
+  });
   const sd = serviceDir(c);
   try {
-    assert.throws(() => loadConfig(sd.configFile), (err: ConfigError) => {
-      assert.deepEqual(err.faults.map((f) => f.path), ['/displays/main/layout/l1/sign/params/b']);
-      assert.match(err.faults[0].message, /MULTI tag "\[jl2\]" at character 6: a line's parts come left, centre, right/);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig(sd.configFile),
+      (err: ConfigError) => {
+        assert.deepEqual(
+          err.faults.map((f) => f.path),
+          ['/displays/main/layout/l1/sign/params/b'],
+        );
+        assert.match(
+          err.faults[0].message,
+          /MULTI tag "\[jl2\]" at character 6: a line's parts come left, centre, right/,
+        );
+        return true;
+      },
+    );
   } finally {
     sd.cleanup();
   }
@@ -79,7 +124,10 @@ test('a configuration archive carries the fonts and graphics lists', async () =>
   try {
     const packed = await packConfiguration(sd.configFile);
     assert.deepEqual(packed.skipped, []);
-    assert.ok(packed.files.includes('fonts/6x10.bdf') && packed.files.includes('images/bus.png'), packed.files.join(', '));
+    assert.ok(
+      packed.files.includes('fonts/6x10.bdf') && packed.files.includes('images/bus.png'),
+      packed.files.join(', '),
+    );
   } finally {
     sd.cleanup();
   }

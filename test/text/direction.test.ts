@@ -26,7 +26,10 @@ function frames(p: Partial<AreaConfig>, text: string, times: number[]): Frame[] 
   return times.map((t) => r.compositor.render(T0 + t));
 }
 
-for (const [label, p] of [['TrueType', {}], ['a BDF font', { font: F7 }]] as const) {
+for (const [label, p] of [
+  ['TrueType', {}],
+  ['a BDF font', { font: F7 }],
+] as const) {
   test(`${label}: a Hebrew text scrolls to the right, entering from the left, its beginning first`, () => {
     const [f0, f1, f2] = frames(p, HEBREW, [0, 500, 1000]);
     assert.equal(inkColumns(f0, 0, 192).length, 0, 'the area starts empty');
@@ -50,8 +53,19 @@ test('a right-to-left text that fits aligns right by default', () => {
 });
 
 test('bidi in a bitmap font: numbers and Latin inside Hebrew keep their own order (UAX #9)', () => {
-  const env = { font: F7, fonts: [], size: 13, crisp: false, color: { r: 1, g: 1, b: 1 }, graphicSize: () => undefined, rtl: true };
-  const visual = (s: string) => layLine({ spans: [{ text: s, font: 0 }] }, env)[0].pieces.map((x) => ('text' in x ? x.text : '')).join('');
+  const env = {
+    font: F7,
+    fonts: [],
+    size: 13,
+    crisp: false,
+    color: { r: 1, g: 1, b: 1 },
+    graphicSize: () => undefined,
+    rtl: true,
+  };
+  const visual = (s: string) =>
+    layLine({ spans: [{ text: s, font: 0 }] }, env)[0]
+      .pieces.map((x) => ('text' in x ? x.text : ''))
+      .join('');
   assert.equal(visual('אב 12'), '12 בא');
   assert.equal(visual('קו 175 ל-Airport'), 'Airport-ל 175 וק');
   // Mirrored brackets in right-to-left runs.
@@ -59,7 +73,10 @@ test('bidi in a bitmap font: numbers and Latin inside Hebrew keep their own orde
 });
 
 test('Arabic joins in a TrueType font (pango shapes each right-to-left run in logical order)', () => {
-  const ink = (text: string) => { const [f] = frames({ fontSize: 12 }, text, [0]); return inkColumns(f, 0, 192); };
+  const ink = (text: string) => {
+    const [f] = frames({ fontSize: 12 }, text, [0]);
+    return inkColumns(f, 0, 192);
+  };
   const joined = ink('سلام عليكم');
   // Zero-width non-joiners between the letters force their unjoined forms.
   const apart = ink('س\u200cل\u200cا\u200cم ع\u200cل\u200cي\u200cك\u200cم');
@@ -70,13 +87,21 @@ test('Arabic joins in a TrueType font (pango shapes each right-to-left run in lo
 });
 
 test('scrollDirection "up": a text that must scroll moves up instead of sideways', () => {
-  const [f0, f1] = frames({ font: F7, scrollDirection: 'up', height: 13 }, 'Lotnisko Chopina - Airport, Terminal A, przez Centrum', [0, 500]);
+  const [f0, f1] = frames(
+    { font: F7, scrollDirection: 'up', height: 13 },
+    'Lotnisko Chopina - Airport, Terminal A, przez Centrum',
+    [0, 500],
+  );
   assert.equal(inkColumns(f0, 0, 192).length, 0, 'enters from the bottom');
   assert.ok(inkColumns(f1, 0, 192).length > 20, 'a line has come up into the area');
 });
 
 test('scroll-up breaks lines wider than the area even without wrap', () => {
-  const [, f1, f2] = frames({ font: F7, overflow: 'scroll-up', height: 16 }, 'Lotnisko Chopina - Airport, Terminal A, przez Centrum', [0, 200, 2000]);
+  const [, f1, f2] = frames(
+    { font: F7, overflow: 'scroll-up', height: 16 },
+    'Lotnisko Chopina - Airport, Terminal A, przez Centrum',
+    [0, 200, 2000],
+  );
   for (const f of [f1, f2]) {
     const ink = inkColumns(f, 0, 192);
     if (ink.length) assert.ok(ink.at(-1)! < 191, 'no line runs past the right edge');

@@ -15,7 +15,11 @@ function shift(a: Uint8Array, b: Uint8Array, h: number): number {
   for (let dx = 0; dx <= 40; dx++) {
     let same = true;
     for (let y = 0; y < h && same; y++) {
-      for (let x = 0; x + dx < W; x++) if (b[(y * W + x) * 4] !== a[(y * W + x + dx) * 4]) { same = false; break; }
+      for (let x = 0; x + dx < W; x++)
+        if (b[(y * W + x) * 4] !== a[(y * W + x + dx) * 4]) {
+          same = false;
+          break;
+        }
     }
     if (same) return dx;
   }
@@ -34,13 +38,18 @@ async function offsets(a: AreaConfig, n: number, fps = 50): Promise<{ offsets: n
   const out: number[] = [];
   const at: number[] = [];
   let prev: Uint8Array | undefined;
-  const loop = new FrameLoop(r.compositor, async (f: Frame) => {
-    const d = prev ? shift(prev, f.data, 16) : 0;
-    out.push(d < 0 ? NaN : (out.at(-1) ?? 0) + d);
-    at.push(now);
-    prev = f.data.slice();
-    return true;
-  }, () => now, { fps });
+  const loop = new FrameLoop(
+    r.compositor,
+    async (f: Frame) => {
+      const d = prev ? shift(prev, f.data, 16) : 0;
+      out.push(d < 0 ? NaN : (out.at(-1) ?? 0) + d);
+      at.push(now);
+      prev = f.data.slice();
+      return true;
+    },
+    () => now,
+    { fps },
+  );
   mock.timers.enable({ apis: ['setTimeout', 'setImmediate'] });
   try {
     loop.start();
@@ -71,8 +80,14 @@ for (const [label, p] of [
       assert.ok(step > 0, `speed ${speed} moves`);
       // And the speed is the table's: the 199 moves took 199 * step / v seconds.
       const v = SCROLL_SPEED_PX_PER_S[speed];
-      assert.ok(Math.abs(times[199] - times[0] - (199 * step * 1000) / v) <= 1, `speed ${speed}: ${199 * step} px in ${times[199] - times[0]} ms`);
-      assert.ok(step * 50 >= v && (step - 1) * 50 < v, `speed ${speed}: step ${step} is the smallest that keeps up with ${v} px/s at 50 fps`);
+      assert.ok(
+        Math.abs(times[199] - times[0] - (199 * step * 1000) / v) <= 1,
+        `speed ${speed}: ${199 * step} px in ${times[199] - times[0]} ms`,
+      );
+      assert.ok(
+        step * 50 >= v && (step - 1) * 50 < v,
+        `speed ${speed}: step ${step} is the smallest that keeps up with ${v} px/s at 50 fps`,
+      );
     }
   });
 }

@@ -5,7 +5,17 @@
 // process of its own.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, utimesSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -31,26 +41,36 @@ const root = mkdtempSync(path.join(tmpdir(), 'mlds-font-copies-'));
 const fonts = path.join(root, 'fonts');
 const cache = path.join(root, 'cache');
 mkdirSync(fonts);
-for (const f of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf']) copyFileSync(path.join(REPO, 'fonts', f), path.join(fonts, f));
+for (const f of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'])
+  copyFileSync(path.join(REPO, 'fonts', f), path.join(fonts, f));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 function startOnce(): { regular: number; bold: number; pid: number } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT, fonts], {
-    cwd: REPO, encoding: 'utf8', env: { ...process.env, CACHE_DIRECTORY: cache },
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, CACHE_DIRECTORY: cache },
   });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!);
 }
 
-/** The kept copies of the two fonts in fonts/ (the symbol fonts of the system come beside them), by name, with inode and mtime. */
+/**
+ * The kept copies of the two fonts in fonts/ (the symbol fonts of the system come beside them), by name, with inode and
+ * mtime.
+ */
 function copies(): Map<string, string> {
-  return new Map(readdirSync(path.join(cache, 'fonts')).filter((f) => /^mlds\d+DejaVuSans(Bold)?-/.test(f)).map((f) => {
-    const st = statSync(path.join(cache, 'fonts', f));
-    return [f, `${st.ino}:${st.mtimeMs}:${st.size}`];
-  }));
+  return new Map(
+    readdirSync(path.join(cache, 'fonts'))
+      .filter((f) => /^mlds\d+DejaVuSans(Bold)?-/.test(f))
+      .map((f) => {
+        const st = statSync(path.join(cache, 'fonts', f));
+        return [f, `${st.ino}:${st.mtimeMs}:${st.size}`];
+      }),
+  );
 }
 
-test('a start keeps its renamed fonts in the unit\'s cache folder and the next start uses them without writing', () => {
+test("a start keeps its renamed fonts in the unit's cache folder and the next start uses them without writing", () => {
   const first = startOnce();
   assert.ok(first.bold > first.regular * 1.2, `the bold file draws bold (${first.bold} against ${first.regular})`);
   const kept = copies();
@@ -74,7 +94,13 @@ test('a font that changed and a copy cut short are made again; a family keeps on
   assert.ok(r.bold > r.regular * 1.2, `the bold file still draws bold (${r.bold} against ${r.regular})`);
   const after = copies();
   assert.equal(after.size, 2, [...after.keys()].join(' '));
-  assert.ok(after.has(regular) && statSync(path.join(cache, 'fonts', regular)).size > 100, 'the cut copy is whole again');
+  assert.ok(
+    after.has(regular) && statSync(path.join(cache, 'fonts', regular)).size > 100,
+    'the cut copy is whole again',
+  );
   assert.ok(!after.has(bold), 'the copy of the old bold file is gone');
-  assert.ok([...after.keys()].some((f) => f.includes('Bold') && f !== bold), 'a copy of the new one is there');
+  assert.ok(
+    [...after.keys()].some((f) => f.includes('Bold') && f !== bold),
+    'a copy of the new one is there',
+  );
 });

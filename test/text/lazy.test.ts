@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
 
 // In a process of its own (node --test runs each file apart): nothing else has loaded them.
-const loaded = (pkg: string) => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes(`/node_modules/${pkg}/`));
+const loaded = (pkg: string) =>
+  Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes(`/node_modules/${pkg}/`));
 
 test('bidi-js and linebreak load only when a text needs them', () => {
   const a = area({ id: 'a', width: 192, height: 48, font: path.join(FONT_DIR, '7x13.bdf'), fontSize: 13 });

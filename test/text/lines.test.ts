@@ -13,7 +13,8 @@ function show(a: AreaConfig, text: string, w = 192, h = 48) {
   r.set(a, { text, setAt: T0 });
   return r;
 }
-const sign = (p: Partial<AreaConfig>) => area({ id: 'a', width: 192, height: 48, font: F7, fontSize: 13, fontColor: amber, ...p });
+const sign = (p: Partial<AreaConfig>) =>
+  area({ id: 'a', width: 192, height: 48, font: F7, fontSize: 13, fontColor: amber, ...p });
 
 test('a line feed starts a new line: two full lines, one above the other, none cut', () => {
   const a = sign({ height: 28 });
@@ -38,7 +39,10 @@ test('valign top/bottom and lineSpacing put the lines on exact rows', () => {
 
 test('align applies per line: right-aligned lines each end at the right edge', () => {
   const f = show(sign({ align: 'right' }), 'AAAA\nA').compositor.render(T0);
-  const right = (y0: number, y1: number) => { const c = inkColumns(f, 0, 192, y0, y1); return c[c.length - 1]; };
+  const right = (y0: number, y1: number) => {
+    const c = inkColumns(f, 0, 192, y0, y1);
+    return c[c.length - 1];
+  };
   assert.equal(right(0, 24), right(24, 48));
   assert.ok(right(0, 24) >= 186, `line ends at ${right(0, 24)}`);
 });
@@ -56,7 +60,8 @@ test('wrap breaks at word boundaries at the area width; the lines never cut a gl
   const a = sign({ width: 96, wrap: true, overflow: 'pages' });
   const r = show(a, text, 96);
   const f = r.compositor.render(T0);
-  for (const y of [0, 47]) for (let x = 0; x < 96; x++) assert.equal(f.data[(y * 96 + x) * 4], 0, 'no ink on the area edge rows');
+  for (const y of [0, 47])
+    for (let x = 0; x < 96; x++) assert.equal(f.data[(y * 96 + x) * 4], 0, 'no ink on the area edge rows');
   // Every letter shows in full on some page: the lit pixels of all pages add up to the text's.
   const whole = lit(show(sign({ width: 1000 }), text, 1000).compositor.render(T0), 0, 0, 1000, 48);
   assert.equal(litOverPages(a, text, 2), whole);
@@ -89,7 +94,8 @@ test('scroll-up moves the lines up through the area at scrollSpeed', () => {
   assert.equal(lit(r.compositor.render(T0), 0, 0, 192, 13), 0, 'enters from the bottom');
   const rowsAt = (ms: number): number[] => inkRows(r.compositor.render(T0 + ms), 0, 192);
   // 30 px/s: after 400 ms the first line's top is 12 px up from the bottom edge.
-  const a1 = rowsAt(400), a2 = rowsAt(500);
+  const a1 = rowsAt(400),
+    a2 = rowsAt(500);
   assert.equal(a1[0] - 3, a2[0], 'three rows up in 100 ms');
 });
 
@@ -111,7 +117,12 @@ test('fit shrink: "17" at fontSize 30 in a 40x40 box shows both digits, still', 
 });
 
 test('fit shrink of a bitmap font steps down to the smaller BDF fonts of `fonts`', () => {
-  const a = sign({ width: 30, height: 20, fit: 'shrink', fonts: [path.join(FONT_DIR, '5x7.bdf'), path.join(FONT_DIR, '6x10.bdf')] });
+  const a = sign({
+    width: 30,
+    height: 20,
+    fit: 'shrink',
+    fonts: [path.join(FONT_DIR, '5x7.bdf'), path.join(FONT_DIR, '6x10.bdf')],
+  });
   const r = show(a, 'ABCDE', 30, 20);
   r.compositor.render(T0);
   assert.deepEqual(r.compositor.textFits()[0], { display: 'd1', area: 'a', fit: 'shrunk', size: 10 });

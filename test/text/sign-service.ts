@@ -2,16 +2,38 @@
 import type { RunningService, StartOptions } from '../../src/main.js';
 import { decode, get, nextFrame, serviceDir, start, type Pixels, type ServiceDir } from '../helpers/service.js';
 
-export interface Sign { svc: RunningService; sd: ServiceDir; show(query: string): Promise<{ status: number; json: Record<string, unknown> }>; shot(): Promise<Pixels>; close(): Promise<void> }
+export interface Sign {
+  svc: RunningService;
+  sd: ServiceDir;
+  show(query: string): Promise<{ status: number; json: Record<string, unknown> }>;
+  shot(): Promise<Pixels>;
+  close(): Promise<void>;
+}
 
-export async function sign(areas: Record<string, unknown>, width = 192, height = 48, display: Record<string, string> = {}, opts: Partial<StartOptions> = {}): Promise<Sign> {
+export async function sign(
+  areas: Record<string, unknown>,
+  width = 192,
+  height = 48,
+  display: Record<string, string> = {},
+  opts: Partial<StartOptions> = {},
+): Promise<Sign> {
   const sd = serviceDir({
-    effectDurationMs: '0', rateLimit: '100000',
-    displays: { s: { displayWidth: String(width), displayHeight: String(height), output: { driver: 'virtual' }, layout: { l: areas }, ...display } },
+    effectDurationMs: '0',
+    rateLimit: '100000',
+    displays: {
+      s: {
+        displayWidth: String(width),
+        displayHeight: String(height),
+        output: { driver: 'virtual' },
+        layout: { l: areas },
+        ...display,
+      },
+    },
   });
   const svc = await start(sd, opts);
   return {
-    svc, sd,
+    svc,
+    sd,
     async show(query) {
       const seq = svc.api.frame('s')?.seq ?? -1;
       const r = await get(svc, `/mlds?id=s&layout=l&${query}`);
@@ -23,7 +45,10 @@ export async function sign(areas: Record<string, unknown>, width = 192, height =
       if (r.status !== 200) throw new Error(`screenshot: ${r.status} ${r.text}`);
       return decode(r.bytes);
     },
-    async close() { await svc.close(); sd.cleanup(); },
+    async close() {
+      await svc.close();
+      sd.cleanup();
+    },
   };
 }
 

@@ -20,9 +20,13 @@ export class AsciiLink implements LuxLink {
     this.where = path;
   }
 
-  open(): Promise<void> { return this.serial.open(); }
+  open(): Promise<void> {
+    return this.serial.open();
+  }
 
-  onLost(fn: (err: Error) => void): void { this.serial.onLost(fn); }
+  onLost(fn: (err: Error) => void): void {
+    this.serial.onLost(fn);
+  }
 
   async read(timeoutMs: number): Promise<number> {
     const hasLine = () => this.serial.received.includes(0x0a);
@@ -30,12 +34,18 @@ export class AsciiLink implements LuxLink {
     const text = this.serial.received.toString('latin1');
     const end = text.lastIndexOf('\n');
     this.serial.consume(end + 1);
-    const lines = text.slice(0, end).split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '');
+    const lines = text
+      .slice(0, end)
+      .split('\n')
+      .map((l) => l.replace(/\r$/, ''))
+      .filter((l) => l.trim() !== '');
     const newest = lines.at(-1) ?? '';
     const lux = parseLuxLine(newest);
     if (lux === undefined) throw new Error(`not a lux reading: ${JSON.stringify(newest.slice(0, 40))}`);
     return lux;
   }
 
-  close(): Promise<void> { return this.serial.close(); }
+  close(): Promise<void> {
+    return this.serial.close();
+  }
 }

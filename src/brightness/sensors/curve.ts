@@ -2,8 +2,18 @@
 // median over the last readings so a passing shadow or headlight does not move the panel, and
 // hysteresis so a light level between two steps never makes it flicker between them.
 
-/** Night ~0-10 lx, overcast day ~1000-10000, direct sun 30000+; an LED panel wants 10 % at night and all of it in sunshine. */
-export const DEFAULT_CURVE: ReadonlyArray<readonly [number, number]> = [[0, 10], [10, 15], [100, 30], [1000, 60], [10000, 90], [30000, 100]];
+/**
+ * Night ~0-10 lx, overcast day ~1000-10000, direct sun 30000+; an LED panel wants 10 % at night and all of it in
+ * sunshine.
+ */
+export const DEFAULT_CURVE: ReadonlyArray<readonly [number, number]> = [
+  [0, 10],
+  [10, 15],
+  [100, 30],
+  [1000, 60],
+  [10000, 90],
+  [30000, 100],
+];
 /** Readings the median is taken over. */
 export const MEDIAN_OF = 5;
 /** Percentage points the target must move before the panel follows. */
@@ -38,9 +48,13 @@ export class LuxFilter {
   constructor(private readonly curve: ReadonlyArray<readonly [number, number]> = DEFAULT_CURVE) {}
 
   /** The smoothed lux of the readings held. */
-  get lux(): number | undefined { return this.window.length ? median(this.window) : undefined; }
+  get lux(): number | undefined {
+    return this.window.length ? median(this.window) : undefined;
+  }
 
-  get percent(): number | undefined { return this.level; }
+  get percent(): number | undefined {
+    return this.level;
+  }
 
   /** Adds a reading; returns the percent to show (unchanged when within the hysteresis). */
   add(lux: number): number {
@@ -48,7 +62,12 @@ export class LuxFilter {
     if (this.window.length > MEDIAN_OF) this.window.shift();
     const target = Math.round(percentFor(median(this.window), this.curve));
     const ends = [this.curve[0][1], this.curve[this.curve.length - 1][1]].map(Math.round);
-    if (this.level === undefined || Math.abs(target - this.level) >= HYSTERESIS || (ends.includes(target) && target !== this.level)) this.level = target;
+    if (
+      this.level === undefined ||
+      Math.abs(target - this.level) >= HYSTERESIS ||
+      (ends.includes(target) && target !== this.level)
+    )
+      this.level = target;
     return this.level;
   }
 }

@@ -12,7 +12,10 @@ export interface SerialPortHandle {
   close(): Promise<void>;
 }
 
-/** How serial devices are opened: serialport's BindingInterface (bindings-cpp on Linux, MockBinding in tests), the part used here. */
+/**
+ * How serial devices are opened: serialport's BindingInterface (bindings-cpp on Linux, MockBinding in tests), the part
+ * used here.
+ */
 export interface SerialBinding {
   /** Rejects when the device is not there (ENOENT) or is held by another process. */
   open(options: { path: string; baudRate: number }): Promise<SerialPortHandle>;

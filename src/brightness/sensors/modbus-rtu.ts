@@ -8,7 +8,13 @@ import type { LinkDeps, LuxLink } from './lux-link.js';
 import { SerialReader } from './serial-reader.js';
 
 const READ_HOLDING = 0x03;
-const EXCEPTIONS: Record<number, string> = { 1: 'illegal function', 2: 'illegal data address', 3: 'illegal data value', 4: 'slave device failure', 6: 'slave device busy' };
+const EXCEPTIONS: Record<number, string> = {
+  1: 'illegal function',
+  2: 'illegal data address',
+  3: 'illegal data value',
+  4: 'slave device failure',
+  6: 'slave device busy',
+};
 
 export function crc16(bytes: Uint8Array, length = bytes.length): number {
   let crc = 0xffff;
@@ -45,25 +51,40 @@ export class RtuLink implements LuxLink {
   private readonly serial: SerialReader;
   readonly where: string;
 
-  constructor(path: string, baudRate: number, private readonly unit: number, private readonly register: number, deps: LinkDeps) {
+  constructor(
+    path: string,
+    baudRate: number,
+    private readonly unit: number,
+    private readonly register: number,
+    deps: LinkDeps,
+  ) {
     this.serial = new SerialReader(path, baudRate, deps);
     this.where = `${path} unit ${unit} register ${register}`;
   }
 
-  open(): Promise<void> { return this.serial.open(); }
+  open(): Promise<void> {
+    return this.serial.open();
+  }
 
-  onLost(fn: (err: Error) => void): void { this.serial.onLost(fn); }
+  onLost(fn: (err: Error) => void): void {
+    this.serial.onLost(fn);
+  }
 
   async read(timeoutMs: number): Promise<number> {
     // A late answer to an earlier request must not be taken for this one.
     this.serial.consume();
     await this.serial.write(readRequest(this.unit, this.register));
-    const complete = () => { const n = answerLength(this.serial.received); return n !== undefined && this.serial.received.length >= n; };
+    const complete = () => {
+      const n = answerLength(this.serial.received);
+      return n !== undefined && this.serial.received.length >= n;
+    };
     await this.serial.until(complete, timeoutMs, `no answer from unit ${this.unit}`);
     const answer = Buffer.from(this.serial.received);
     this.serial.consume();
     return parseAnswer(answer, this.unit);
   }
 
-  close(): Promise<void> { return this.serial.close(); }
+  close(): Promise<void> {
+    return this.serial.close();
+  }
 }

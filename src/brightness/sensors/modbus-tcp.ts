@@ -13,11 +13,18 @@ export class TcpLink implements LuxLink {
   private lostFn: ((err: Error) => void) | undefined;
   readonly where: string;
 
-  constructor(private readonly host: string, private readonly port: number, private readonly unit: number, private readonly register: number) {
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    private readonly unit: number,
+    private readonly register: number,
+  ) {
     this.where = `modbus-tcp ${host}:${port} unit ${unit} register ${register}`;
   }
 
-  onLost(fn: (err: Error) => void): void { this.lostFn = fn; }
+  onLost(fn: (err: Error) => void): void {
+    this.lostFn = fn;
+  }
 
   async open(): Promise<void> {
     await this.close();
@@ -47,7 +54,11 @@ export class TcpLink implements LuxLink {
     this.client = undefined;
     if (!client) return;
     await new Promise<void>((resolve) => {
-      try { client.close(() => resolve()); } catch { resolve(); }
+      try {
+        client.close(() => resolve());
+      } catch {
+        resolve();
+      }
     });
   }
 }

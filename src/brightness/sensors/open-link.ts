@@ -11,8 +11,11 @@ export async function systemBinding(): Promise<SerialBinding> {
 
 export async function linkFor(cfg: SensorConfig, deps: LinkDeps): Promise<LuxLink> {
   switch (cfg.protocol) {
-    case 'ascii': return new (await import('./ascii.js')).AsciiLink(cfg.path!, cfg.baudRate, deps);
-    case 'modbus-rtu': return new (await import('./modbus-rtu.js')).RtuLink(cfg.path!, cfg.baudRate, cfg.unitId, cfg.register, deps);
-    case 'modbus-tcp': return new (await import('./modbus-tcp.js')).TcpLink(cfg.host!, cfg.port ?? 502, cfg.unitId, cfg.register);
+    case 'ascii':
+      return new (await import('./ascii.js')).AsciiLink(cfg.path!, cfg.baudRate, deps);
+    case 'modbus-rtu':
+      return new (await import('./modbus-rtu.js')).RtuLink(cfg.path!, cfg.baudRate, cfg.unitId, cfg.register, deps);
+    case 'modbus-tcp':
+      return new (await import('./modbus-tcp.js')).TcpLink(cfg.host!, cfg.port ?? 502, cfg.unitId, cfg.register);
   }
 }

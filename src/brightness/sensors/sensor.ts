@@ -39,7 +39,6 @@ export interface SensorStatus {
   reconnects: number;
 }
 
-
 export class Sensor {
   private link: LuxLink | undefined;
   private readonly filter: LuxFilter;
@@ -55,9 +54,13 @@ export class Sensor {
   private where: string;
 
   /** `name` says where it is configured (`displays/led1/sensor`, `sensors/0`). */
-  constructor(public name: string, readonly cfg: SensorConfig, private readonly deps: SensorDeps) {
+  constructor(
+    public name: string,
+    readonly cfg: SensorConfig,
+    private readonly deps: SensorDeps,
+  ) {
     this.filter = new LuxFilter(cfg.curve ?? DEFAULT_CURVE);
-    this.where = cfg.protocol === 'modbus-tcp' ? `${cfg.host}:${cfg.port ?? 502}` : cfg.path ?? '';
+    this.where = cfg.protocol === 'modbus-tcp' ? `${cfg.host}:${cfg.port ?? 502}` : (cfg.path ?? '');
   }
 
   start(): void {
@@ -74,11 +77,15 @@ export class Sensor {
     return this.lastReadingAt === undefined ? undefined : this.lastReadingAt + STALE_AFTER_MS;
   }
 
-  get lux(): number | undefined { return this.filter.lux; }
+  get lux(): number | undefined {
+    return this.filter.lux;
+  }
 
   status(now: number): SensorStatus {
-    const holds = this.lastReadingAt !== undefined && this.fresh(now)
-      ? `; the last value holds until ${isoTime(this.freshUntil())}` : '';
+    const holds =
+      this.lastReadingAt !== undefined && this.fresh(now)
+        ? `; the last value holds until ${isoTime(this.freshUntil())}`
+        : '';
     const warning = this.problem ? `${this.problem.message} (since ${isoTime(this.problem.since)})${holds}` : undefined;
     return {
       name: this.name,
@@ -110,7 +117,10 @@ export class Sensor {
     if (this.stopped) return;
     if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
     const gen = this.gen;
-    this.timer = this.deps.clock.setTimeout(() => { this.timer = undefined; if (gen === this.gen && !this.stopped) fn(); }, ms);
+    this.timer = this.deps.clock.setTimeout(() => {
+      this.timer = undefined;
+      if (gen === this.gen && !this.stopped) fn();
+    }, ms);
   }
 
   private trouble(message: string): void {
@@ -126,14 +136,24 @@ export class Sensor {
     } catch (err) {
       if (gen !== this.gen) return;
       const message = `cannot open ${this.link?.where ?? this.where}: ${(err as Error).message}`;
-      if (this.openFailures++ === 0) this.deps.log.warn({ sensor: this.name, err: (err as Error).message }, 'light sensor cannot be opened; retrying');
+      if (this.openFailures++ === 0)
+        this.deps.log.warn(
+          { sensor: this.name, err: (err as Error).message },
+          'light sensor cannot be opened; retrying',
+        );
       this.trouble(message);
       await this.link?.close();
-      this.later(Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(10, this.openFailures - 1)), () => this.connect());
+      this.later(Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(10, this.openFailures - 1)), () =>
+        this.connect(),
+      );
       return;
     }
-    if (gen !== this.gen || this.stopped) { await this.link.close(); return; }
-    if (this.reconnects > 0 || this.openFailures > 0) this.deps.log.info({ sensor: this.name, device: this.link.where }, 'light sensor connected again');
+    if (gen !== this.gen || this.stopped) {
+      await this.link.close();
+      return;
+    }
+    if (this.reconnects > 0 || this.openFailures > 0)
+      this.deps.log.info({ sensor: this.name, device: this.link.where }, 'light sensor connected again');
     else this.deps.log.info({ sensor: this.name, device: this.link.where }, 'light sensor connected');
     this.connected = true;
     this.openFailures = 0;
@@ -144,28 +164,37 @@ export class Sensor {
   }
 
   private poll(): void {
-    const link = this.link, gen = this.gen;
+    const link = this.link,
+      gen = this.gen;
     if (!link || !this.connected) return;
-    // An answer is awaited at most one poll period (at least 250 ms, at most 1 s); an ascii sensor sends at its own pace.
-    const timeout = this.cfg.protocol === 'ascii' ? Math.max(2000, 2 * this.cfg.pollMs) : Math.max(250, Math.min(MODBUS_TIMEOUT_MS, this.cfg.pollMs));
-    link.read(timeout).then((lux) => {
-      if (gen !== this.gen) return;
-      const before = this.filter.percent;
-      const wasFresh = this.fresh(this.deps.clock.now());
-      this.filter.add(lux);
-      this.lastReadingAt = this.deps.clock.now();
-      this.readFailures = 0;
-      this.problem = undefined;
-      if (this.filter.percent !== before || !wasFresh) this.deps.onChange();
-      this.later(this.cfg.pollMs, () => this.poll());
-    }, (err: Error) => {
-      if (gen !== this.gen) return;
-      this.readFailures++;
-      this.trouble(`no good reading from ${link.where}: ${err.message}`);
-      if (this.readFailures === 1) this.deps.log.warn({ sensor: this.name, err: err.message }, 'light sensor reading failed');
-      if (this.readFailures >= REOPEN_AFTER_FAILURES) this.lost(err);
-      else this.later(this.cfg.pollMs, () => this.poll());
-    });
+    // An answer is awaited at most one poll period (at least 250 ms, at most 1 s); an ascii sensor sends at its own
+    // pace.
+    const timeout =
+      this.cfg.protocol === 'ascii'
+        ? Math.max(2000, 2 * this.cfg.pollMs)
+        : Math.max(250, Math.min(MODBUS_TIMEOUT_MS, this.cfg.pollMs));
+    link.read(timeout).then(
+      (lux) => {
+        if (gen !== this.gen) return;
+        const before = this.filter.percent;
+        const wasFresh = this.fresh(this.deps.clock.now());
+        this.filter.add(lux);
+        this.lastReadingAt = this.deps.clock.now();
+        this.readFailures = 0;
+        this.problem = undefined;
+        if (this.filter.percent !== before || !wasFresh) this.deps.onChange();
+        this.later(this.cfg.pollMs, () => this.poll());
+      },
+      (err: Error) => {
+        if (gen !== this.gen) return;
+        this.readFailures++;
+        this.trouble(`no good reading from ${link.where}: ${err.message}`);
+        if (this.readFailures === 1)
+          this.deps.log.warn({ sensor: this.name, err: err.message }, 'light sensor reading failed');
+        if (this.readFailures >= REOPEN_AFTER_FAILURES) this.lost(err);
+        else this.later(this.cfg.pollMs, () => this.poll());
+      },
+    );
   }
 
   /** The device went away (or stopped answering): keep the last value, reconnect. */
@@ -175,7 +204,10 @@ export class Sensor {
     this.gen++;
     this.reconnects++;
     this.trouble(`disconnected: ${err.message}; reconnecting`);
-    this.deps.log.warn({ sensor: this.name, device: this.link?.where, err: err.message }, 'light sensor lost; the last value holds while it reconnects');
+    this.deps.log.warn(
+      { sensor: this.name, device: this.link?.where, err: err.message },
+      'light sensor lost; the last value holds while it reconnects',
+    );
     void this.link?.close();
     this.deps.onChange();
     this.later(RECONNECT_MIN_MS, () => this.connect());

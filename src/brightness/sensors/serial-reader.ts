@@ -11,11 +11,19 @@ export class SerialReader {
   private wake: Array<() => void> = [];
   private lostFn: ((err: Error) => void) | undefined;
 
-  constructor(readonly path: string, private readonly baudRate: number, private readonly deps: LinkDeps) {}
+  constructor(
+    readonly path: string,
+    private readonly baudRate: number,
+    private readonly deps: LinkDeps,
+  ) {}
 
-  get isOpen(): boolean { return this.port !== undefined; }
+  get isOpen(): boolean {
+    return this.port !== undefined;
+  }
 
-  onLost(fn: (err: Error) => void): void { this.lostFn = fn; }
+  onLost(fn: (err: Error) => void): void {
+    this.lostFn = fn;
+  }
 
   async open(): Promise<void> {
     await this.close();
@@ -27,10 +35,14 @@ export class SerialReader {
   }
 
   /** Everything received and not yet taken. */
-  get received(): Buffer { return this.buf; }
+  get received(): Buffer {
+    return this.buf;
+  }
 
   /** Drops the first `n` bytes received (all of them without `n`). */
-  consume(n = this.buf.length): void { this.buf = this.buf.subarray(n); }
+  consume(n = this.buf.length): void {
+    this.buf = this.buf.subarray(n);
+  }
 
   async write(data: Buffer): Promise<void> {
     if (!this.port) throw new Error(`${this.path} is not open`);
@@ -41,13 +53,29 @@ export class SerialReader {
   until(ready: () => boolean, timeoutMs: number, what: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        if (ready()) { done(); resolve(); return true; }
-        if (!this.port) { done(); reject(new Error(`${this.path} closed`)); return true; }
+        if (ready()) {
+          done();
+          resolve();
+          return true;
+        }
+        if (!this.port) {
+          done();
+          reject(new Error(`${this.path} closed`));
+          return true;
+        }
         return false;
       };
-      const timer = setTimeout(() => { done(); reject(new Error(`${what} from ${this.path} within ${timeoutMs} ms`)); }, timeoutMs);
-      const listener = () => { check(); };
-      const done = () => { clearTimeout(timer); this.wake = this.wake.filter((w) => w !== listener); };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`${what} from ${this.path} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const listener = () => {
+        check();
+      };
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = this.wake.filter((w) => w !== listener);
+      };
       if (!check()) this.wake.push(listener);
     });
   }

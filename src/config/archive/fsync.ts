@@ -25,7 +25,11 @@ export async function syncTree(root: string): Promise<void> {
     if (st.isDirectory()) await syncTree(p);
     else if (st.isFile()) {
       const fh = await open(p, 'r');
-      try { await fh.sync(); } finally { await fh.close(); }
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
     } else throw new Error(`${p} is neither a file nor a folder`);
   }
   await syncDir(root);

@@ -35,10 +35,20 @@ export interface ArchiveEntry {
 
 export type ZipOpenOptions = yauzl.Options;
 /** decodeStrings off: names are decoded and checked here, so the error can name the entry. */
-export const ZIP_OPTIONS: ZipOpenOptions = { lazyEntries: true, validateEntrySizes: true, decodeStrings: false, autoClose: false };
+export const ZIP_OPTIONS: ZipOpenOptions = {
+  lazyEntries: true,
+  validateEntrySizes: true,
+  decodeStrings: false,
+  autoClose: false,
+};
 
 export function badArchive(message: string, entry?: string): MldsError {
-  return new MldsError('MLDS_BAD_ARCHIVE', entry === undefined ? message : `entry "${printable(entry)}": ${message}`, 'url', entry === undefined ? undefined : { entry });
+  return new MldsError(
+    'MLDS_BAD_ARCHIVE',
+    entry === undefined ? message : `entry "${printable(entry)}": ${message}`,
+    'url',
+    entry === undefined ? undefined : { entry },
+  );
 }
 
 export async function openZip(file: string, limits: ArchiveLimits): Promise<yauzl.ZipFile> {
@@ -59,7 +69,10 @@ export async function openZip(file: string, limits: ArchiveLimits): Promise<yauz
  * Reads the central directory of `file` and refuses it, before anything is extracted, for
  * anything a configuration archive must not hold. Returns the entries in archive order.
  */
-export async function inspectZip(file: string, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<ArchiveEntry[]> {
+export async function inspectZip(
+  file: string,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): Promise<ArchiveEntry[]> {
   const zip = await openZip(file, limits);
   try {
     const entries: ArchiveEntry[] = [];
@@ -69,9 +82,13 @@ export async function inspectZip(file: string, limits: ArchiveLimits = DEFAULT_A
       const e = checkEntry(raw);
       check.add(e);
       total += e.size;
-      if (total > limits.maxTotalBytes) throw badArchive(`brings the uncompressed total over ${limits.maxTotalBytes} bytes`, e.name);
+      if (total > limits.maxTotalBytes)
+        throw badArchive(`brings the uncompressed total over ${limits.maxTotalBytes} bytes`, e.name);
       if (e.size > limits.ratioFloorBytes && e.size > limits.maxRatio * e.compressedSize) {
-        throw badArchive(`expands ${e.compressedSize} bytes to ${e.size} (over ${limits.maxRatio}:1): refused as a zip bomb`, e.name);
+        throw badArchive(
+          `expands ${e.compressedSize} bytes to ${e.size} (over ${limits.maxRatio}:1): refused as a zip bomb`,
+          e.name,
+        );
       }
       entries.push(e);
     }
@@ -85,7 +102,10 @@ export async function inspectZip(file: string, limits: ArchiveLimits = DEFAULT_A
   }
 }
 
-/** The refusal of an archive without a root config.json names the shallowest one it holds: a folder zipped instead of its contents. */
+/**
+ * The refusal of an archive without a root config.json names the shallowest one it holds: a folder zipped instead of
+ * its contents.
+ */
 function noConfigAtRoot(files: Set<string>): string {
   let found: string | undefined;
   for (const f of files) {
@@ -93,8 +113,10 @@ function noConfigAtRoot(files: Set<string>): string {
   }
   if (found === undefined) return 'has no config.json at its root';
   const folder = printable(found.slice(0, -'/config.json'.length));
-  return `has no config.json at its root, but one at "${printable(found)}": `
-    + `zip the contents of "${folder}/", not the folder itself`;
+  return (
+    `has no config.json at its root, but one at "${printable(found)}": ` +
+    `zip the contents of "${folder}/", not the folder itself`
+  );
 }
 
 /** The entries of an open zip; yauzl's own errors (a malformed directory) become MLDS_BAD_ARCHIVE. */
@@ -128,10 +150,16 @@ export function checkEntry(entry: yauzl.Entry): ArchiveEntry {
   const mode = entry.externalFileAttributes >>> 16;
   const type = mode & S_IFMT;
   if (type === S_IFLNK) throw badArchive('is a symbolic link; links are not accepted', name);
-  if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw badArchive('is a device, FIFO or socket; only files and folders are accepted', name);
-  if (type === S_IFDIR && !isDirectory) throw badArchive('is marked as a folder but its name does not end with "/"', name);
+  if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
+    throw badArchive('is a device, FIFO or socket; only files and folders are accepted', name);
+  if (type === S_IFDIR && !isDirectory)
+    throw badArchive('is marked as a folder but its name does not end with "/"', name);
   if (entry.isEncrypted()) throw badArchive('is encrypted', name);
-  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw badArchive(`uses compression method ${entry.compressionMethod}; only stored and deflated entries are accepted`, name);
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
+    throw badArchive(
+      `uses compression method ${entry.compressionMethod}; only stored and deflated entries are accepted`,
+      name,
+    );
   if (isDirectory && entry.uncompressedSize !== 0) throw badArchive('is a folder with content', name);
   return { name, isDirectory, size: entry.uncompressedSize, compressedSize: entry.compressedSize, crc32: entry.crc32 };
 }
@@ -147,7 +175,8 @@ export function unsafeName(name: string): string | undefined {
   if (segments.includes('..')) return 'contains ".." (it would leave the configuration folder)';
   if (segments.some((s) => s === '' || s === '.')) return 'has an empty or "." path segment';
   if (segments.some((s) => Buffer.byteLength(s) > 255)) return 'has a path segment longer than 255 bytes';
-  if (segments[0].startsWith('.')) return 'starts with "."; top-level names starting with "." are reserved for the service';
+  if (segments[0].startsWith('.'))
+    return 'starts with "."; top-level names starting with "." are reserved for the service';
   return undefined;
 }
 
@@ -162,7 +191,8 @@ class NameCheck {
     const segments = path.split('/');
     for (let i = 1; i < segments.length; i++) {
       const parent = segments.slice(0, i).join('/');
-      if (this.files.has(parent)) throw badArchive(`lies inside "${parent}", which the archive also holds as a file`, e.name);
+      if (this.files.has(parent))
+        throw badArchive(`lies inside "${parent}", which the archive also holds as a file`, e.name);
       this.dirs.add(parent);
     }
     if (e.isDirectory) {

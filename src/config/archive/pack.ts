@@ -45,7 +45,8 @@ export async function packConfiguration(configFile: string): Promise<PackedConfi
     if (files.includes(name)) return;
     files.push(name);
     const opts = { compress: !STORED.test(name), mode: 0o100644 };
-    if ('buffer' in from) zip.addBuffer(from.buffer, name, opts); else zip.addFile(from.file, name, opts);
+    if ('buffer' in from) zip.addBuffer(from.buffer, name, opts);
+    else zip.addFile(from.file, name, opts);
   };
   add('config.json', { buffer: text });
   collectIncludes(raw, dir, add, skipped, '', []);
@@ -58,7 +59,11 @@ export async function packConfiguration(configFile: string): Promise<PackedConfi
   const schedule = path.join(dir, 'brightness-schedule.json');
   if (isFile(schedule)) add('brightness-schedule.json', { file: schedule });
   mqttFiles(expanded, dir, add, skipped);
-  if (isObj(expanded.https)) skipped.push({ path: '/https', message: 'the TLS certificate and key are not exported; install them on the other unit separately' });
+  if (isObj(expanded.https))
+    skipped.push({
+      path: '/https',
+      message: 'the TLS certificate and key are not exported; install them on the other unit separately',
+    });
 
   zip.end();
   const chunks: Buffer[] = [];
@@ -70,29 +75,55 @@ export async function packConfiguration(configFile: string): Promise<PackedConfi
  * The broker login travels like the API keys: its password is in config.json, and
  * its PEM files go along by the names the configuration gives them, when inside the folder.
  */
-function mqttFiles(config: Raw, dir: string, add: (name: string, from: { file: string }) => void, skipped: ConfigFault[]): void {
+function mqttFiles(
+  config: Raw,
+  dir: string,
+  add: (name: string, from: { file: string }) => void,
+  skipped: ConfigFault[],
+): void {
   if (!isObj(config.mqtt)) return;
   for (const field of ['ca', 'cert', 'key']) {
     const name = config.mqtt[field];
     if (typeof name !== 'string') continue;
     const rel = path.posix.normalize(name);
-    if (path.isAbsolute(rel) || rel.startsWith('../') || !isFile(path.join(dir, rel))) skipped.push({ path: pointer('mqtt', field), message: `${name} is not a file inside the service folder; install it on the other unit separately` });
+    if (path.isAbsolute(rel) || rel.startsWith('../') || !isFile(path.join(dir, rel)))
+      skipped.push({
+        path: pointer('mqtt', field),
+        message: `${name} is not a file inside the service folder; install it on the other unit separately`,
+      });
     else add(rel, { file: path.join(dir, rel) });
   }
 }
 
 /** Every `$include`d file, by the name the configuration gives it (includes are relative to the service directory). */
-function collectIncludes(value: unknown, dir: string, add: (name: string, from: { buffer: Buffer }) => void, skipped: ConfigFault[], at: string, chain: string[]): void {
-  if (Array.isArray(value)) { value.forEach((v, i) => collectIncludes(v, dir, add, skipped, `${at}/${i}`, chain)); return; }
+function collectIncludes(
+  value: unknown,
+  dir: string,
+  add: (name: string, from: { buffer: Buffer }) => void,
+  skipped: ConfigFault[],
+  at: string,
+  chain: string[],
+): void {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => collectIncludes(v, dir, add, skipped, `${at}/${i}`, chain));
+    return;
+  }
   if (!isObj(value)) return;
   if (typeof value.$include === 'string' && Object.keys(value).length === 1) {
     const r = resolveInclude(dir, value.$include);
-    if ('error' in r) { skipped.push({ path: at, message: `$include ${r.error}` }); return; }
+    if ('error' in r) {
+      skipped.push({ path: at, message: `$include ${r.error}` });
+      return;
+    }
     if (chain.includes(r.file)) return;
     const bytes = readFileSync(r.file);
     add(path.posix.normalize(value.$include), { buffer: bytes });
     let parsed: unknown;
-    try { parsed = JSON.parse(bytes.toString('utf8')); } catch { return; }
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return;
+    }
     collectIncludes(parsed, dir, add, skipped, at, [...chain, r.file]);
     return;
   }
@@ -100,5 +131,9 @@ function collectIncludes(value: unknown, dir: string, add: (name: string, from: 
 }
 
 function isFile(p: string): boolean {
-  try { return lstatSync(p).isFile(); } catch { return false; }
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
 }

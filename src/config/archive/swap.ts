@@ -10,7 +10,10 @@ import { syncDir, syncTree } from './fsync.js';
 export const STAGING = '.mlds-staging';
 /** One previous configuration, in `<seq>-<time>/`. */
 export const BACKUPS = '.mlds-backup';
-/** /load_config downloads land here (on the service folder's filesystem), so a start after a kill mid-download removes them. */
+/**
+ * /load_config downloads land here (on the service folder's filesystem), so a start after a kill mid-download removes
+ * them.
+ */
 export const DOWNLOADS = '.mlds-download';
 /** Its existence is the commit point: from then on the swap is rolled forward, never back. */
 export const JOURNAL = '.mlds-swap.json';
@@ -37,7 +40,11 @@ export interface SwapOptions {
   now?: Date;
 }
 
-export interface SwapResult { backup: string; old: string[]; new: string[] }
+export interface SwapResult {
+  backup: string;
+  old: string[];
+  new: string[];
+}
 
 export function stagingDirOf(serviceDir: string): string {
   return path.join(path.resolve(serviceDir), STAGING);
@@ -49,22 +56,36 @@ export function stagingDirOf(serviceDir: string): string {
  * A kill at any moment leaves, after recoverInterruptedSwap(), either the old tree or the new
  * one, never a mix. The old tree becomes the backup; older backups are deleted.
  */
-export async function swapConfiguration(serviceDir: string, stagingDir: string, opts: SwapOptions = {}): Promise<SwapResult> {
+export async function swapConfiguration(
+  serviceDir: string,
+  stagingDir: string,
+  opts: SwapOptions = {},
+): Promise<SwapResult> {
   const dir = path.resolve(serviceDir);
-  const step = async (s: string) => { await opts.pauseBetweenSteps?.(s); };
-  if (path.resolve(stagingDir) !== path.join(dir, STAGING)) throw new Error(`swapConfiguration: the staging folder must be ${path.join(dir, STAGING)}`);
-  if (await exists(path.join(dir, JOURNAL))) throw new Error(`swapConfiguration: ${dir} holds an interrupted swap; run recoverInterruptedSwap first`);
+  const step = async (s: string) => {
+    await opts.pauseBetweenSteps?.(s);
+  };
+  if (path.resolve(stagingDir) !== path.join(dir, STAGING))
+    throw new Error(`swapConfiguration: the staging folder must be ${path.join(dir, STAGING)}`);
+  if (await exists(path.join(dir, JOURNAL)))
+    throw new Error(`swapConfiguration: ${dir} holds an interrupted swap; run recoverInterruptedSwap first`);
   await step('start');
   const keep = keptNames(dir, opts.keep ?? []);
   const staging = path.join(dir, STAGING);
   const incoming = (await readdir(staging)).sort();
   for (const name of incoming) {
-    if (name.startsWith('.') || keep.has(name)) throw new Error(`swapConfiguration: the staged configuration may not hold "${name}"`);
+    if (name.startsWith('.') || keep.has(name))
+      throw new Error(`swapConfiguration: the staged configuration may not hold "${name}"`);
   }
   const old = (await readdir(dir)).filter((n) => !n.startsWith('.') && !keep.has(n)).sort();
   await syncTree(staging);
   await step('staged');
-  const journal: SwapJournal = { version: 1, backup: await nextBackupName(dir, opts.now ?? new Date()), old, new: incoming };
+  const journal: SwapJournal = {
+    version: 1,
+    backup: await nextBackupName(dir, opts.now ?? new Date()),
+    old,
+    new: incoming,
+  };
   await writeJournal(dir, journal);
   await step('committed');
   await rollForward(dir, journal, step);
@@ -78,9 +99,14 @@ export type Recovery = 'none' | 'rolled-forward' | 'discarded-staging';
  * or discards an uncommitted staging folder, and deletes backups older than the newest and
  * any download a kill interrupted.
  */
-export async function recoverInterruptedSwap(serviceDir: string, opts: Pick<SwapOptions, 'pauseBetweenSteps'> = {}): Promise<Recovery> {
+export async function recoverInterruptedSwap(
+  serviceDir: string,
+  opts: Pick<SwapOptions, 'pauseBetweenSteps'> = {},
+): Promise<Recovery> {
   const dir = path.resolve(serviceDir);
-  const step = async (s: string) => { await opts.pauseBetweenSteps?.(s); };
+  const step = async (s: string) => {
+    await opts.pauseBetweenSteps?.(s);
+  };
   await rm(path.join(dir, JOURNAL + '.tmp'), { force: true });
   await rm(path.join(dir, DOWNLOADS), { recursive: true, force: true });
   const journal = await readJournal(dir);
@@ -108,7 +134,7 @@ async function rollForward(dir: string, j: SwapJournal, step: (s: string) => Pro
   await syncDir(dir);
   await step('backup-created');
   for (const name of j.old) {
-    if (await exists(path.join(backup, name)) || !(await exists(path.join(dir, name)))) continue;
+    if ((await exists(path.join(backup, name))) || !(await exists(path.join(dir, name)))) continue;
     await rename(path.join(dir, name), path.join(backup, name));
     await step(`moved-old:${name}`);
   }
@@ -160,11 +186,20 @@ async function readJournal(dir: string): Promise<SwapJournal | undefined> {
     throw err;
   }
   // Written by rename after fsync, so a damaged journal means a damaged disk: stop and say so.
-  const damaged = () => new Error(`${path.join(dir, JOURNAL)} is damaged; the configuration swap it records cannot be finished (see docs/decisions.md, "Configuration swaps")`);
+  const damaged = () =>
+    new Error(
+      `${path.join(dir, JOURNAL)} is damaged; the configuration swap it records cannot be finished (see ` +
+        `docs/decisions.md, "Configuration swaps")`,
+    );
   let j: SwapJournal;
-  try { j = JSON.parse(text) as SwapJournal; } catch { throw damaged(); }
+  try {
+    j = JSON.parse(text) as SwapJournal;
+  } catch {
+    throw damaged();
+  }
   const names = (v: unknown) => Array.isArray(v) && v.every((n) => typeof n === 'string' && plainName(n));
-  if (j?.version !== 1 || typeof j.backup !== 'string' || !BACKUP_NAME.test(j.backup) || !names(j.old) || !names(j.new)) throw damaged();
+  if (j?.version !== 1 || typeof j.backup !== 'string' || !BACKUP_NAME.test(j.backup) || !names(j.old) || !names(j.new))
+    throw damaged();
   return j;
 }
 
@@ -173,7 +208,9 @@ const BACKUP_NAME = /^(\d{6,})-[0-9TZ-]+$/;
 /** A sequence number first: the clock of a unit without a battery may run backwards across a reboot. */
 async function nextBackupName(dir: string, now: Date): Promise<string> {
   const seqs = (await readdir(path.join(dir, BACKUPS)).catch(() => [] as string[]))
-    .map((n) => BACKUP_NAME.exec(n)).filter((m) => m !== null).map((m) => Number(m[1]));
+    .map((n) => BACKUP_NAME.exec(n))
+    .filter((m) => m !== null)
+    .map((m) => Number(m[1]));
   const seq = String(Math.max(0, ...seqs) + 1).padStart(6, '0');
   return `${seq}-${now.toISOString().replace(/[:.]/g, '-')}`;
 }
@@ -191,7 +228,11 @@ async function prune(dir: string, keep?: string): Promise<void> {
  * load removed from the service folder (in the backup until the next load). At most `max`
  * are listed; `more` counts the rest.
  */
-export async function removedFiles(dir: string, swap: SwapResult, max = 100): Promise<{ files: string[]; more: number }> {
+export async function removedFiles(
+  dir: string,
+  swap: SwapResult,
+  max = 100,
+): Promise<{ files: string[]; more: number }> {
   const files: string[] = [];
   let more = 0;
   const visit = async (rel: string): Promise<void> => {
@@ -199,7 +240,8 @@ export async function removedFiles(dir: string, swap: SwapResult, max = 100): Pr
     if (st?.isDirectory()) {
       for (const name of (await readdir(path.join(swap.backup, rel))).sort()) await visit(`${rel}/${name}`);
     } else if (st && !(await exists(path.join(dir, rel)))) {
-      if (files.length < max) files.push(rel); else more++;
+      if (files.length < max) files.push(rel);
+      else more++;
     }
   };
   for (const name of swap.old) await visit(name);

@@ -38,12 +38,18 @@ export const SCROLLING = {
 
 /** A table's columns, left to right: a value's lines are rows, a tab separates their cells. */
 const COLUMNS = {
-  type: 'array', minItems: 1, maxItems: 16,
+  type: 'array',
+  minItems: 1,
+  maxItems: 16,
   items: {
-    type: 'object', additionalProperties: false, required: ['width'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['width'],
     // `field`: what a departures area's column shows (text areas take none).
     properties: {
-      width: int(1, 4000), align: { enum: ['left', 'center', 'right'] }, gap: int(0, 4000),
+      width: int(1, 4000),
+      align: { enum: ['left', 'center', 'right'] },
+      gap: int(0, 4000),
       field: { enum: ['route', 'destination', 'platform', 'countdown', 'time', 'spacer', 'accessible', 'occupancy'] },
     },
   },
@@ -74,13 +80,21 @@ const freeText = { ...defaultValue, ...TEXT_LOOK, ...SCROLLING, ...SIGN_TEXT } a
 const boardText = { type: 'string', maxLength: 64 } as const;
 /** GTFS-realtime OccupancyStatus names, the keys of `occupancyTexts`. */
 export const OCCUPANCY = [
-  'EMPTY', 'MANY_SEATS_AVAILABLE', 'FEW_SEATS_AVAILABLE', 'STANDING_ROOM_ONLY', 'CRUSHED_STANDING_ROOM_ONLY', 'FULL',
-  'NOT_ACCEPTING_PASSENGERS', 'NO_DATA_AVAILABLE', 'NOT_BOARDABLE',
+  'EMPTY',
+  'MANY_SEATS_AVAILABLE',
+  'FEW_SEATS_AVAILABLE',
+  'STANDING_ROOM_ONLY',
+  'CRUSHED_STANDING_ROOM_ONLY',
+  'FULL',
+  'NOT_ACCEPTING_PASSENGERS',
+  'NO_DATA_AVAILABLE',
+  'NOT_BOARDABLE',
 ] as const;
 const routeList = { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 255 } } as const;
 /** Which departures a board shows: all of the lists given must hold (an empty or absent list: all). */
 const BOARD_FILTERS = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: {
     routes: routeList,
     directions: { type: 'array', maxItems: 2, items: int(0, 1) },
@@ -102,8 +116,12 @@ export const BOARD_FIELDS = {
   platformChangedMark: boardText,
   accessibleText: boardText,
   occupancyTexts: {
-    type: 'object', additionalProperties: false,
-    properties: Object.fromEntries(OCCUPANCY.map((k) => [k, boardText])) as Record<(typeof OCCUPANCY)[number], typeof boardText>,
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(OCCUPANCY.map((k) => [k, boardText])) as Record<
+      (typeof OCCUPANCY)[number],
+      typeof boardText
+    >,
   },
   nowText: boardText,
   minutesText: boardText,
@@ -120,10 +138,17 @@ export const BOARD_FIELDS = {
 } as const;
 /** A departure board: rows from a feed (docs/configuration.md, "Departure boards"). */
 const DEPARTURES = {
-  ...TEXT_LOOK, ...GLYPH_LOOK,
-  fonts: SIGN_TEXT.fonts, overflow: SIGN_TEXT.overflow, pageSeconds: SIGN_TEXT.pageSeconds, sync: SIGN_TEXT.sync,
+  ...TEXT_LOOK,
+  ...GLYPH_LOOK,
+  fonts: SIGN_TEXT.fonts,
+  overflow: SIGN_TEXT.overflow,
+  pageSeconds: SIGN_TEXT.pageSeconds,
+  sync: SIGN_TEXT.sync,
   fit: SIGN_TEXT.fit,
-  minFontSize: SIGN_TEXT.minFontSize, lineSpacing: SIGN_TEXT.lineSpacing, valign: SIGN_TEXT.valign, columns: COLUMNS,
+  minFontSize: SIGN_TEXT.minFontSize,
+  lineSpacing: SIGN_TEXT.lineSpacing,
+  valign: SIGN_TEXT.valign,
+  columns: COLUMNS,
   ...BOARD_FIELDS,
 } as const;
 const media = { ...defaultValue, ...params } as const;

@@ -6,7 +6,11 @@
 import type { AreaBase, AreaConfig, AreaTaking } from './normalized-area.js';
 
 /** What a request value or a defaultValue shows: text, an absolute file in images/, or a URL. */
-export interface Resolved { text?: string; file?: string; url?: string }
+export interface Resolved {
+  text?: string;
+  file?: string;
+  url?: string;
+}
 
 /** Top-level settings an area's rules read (they are part of the area once normalized). */
 export interface AreaSettings {
@@ -34,7 +38,10 @@ export interface AreaRules<A extends AreaConfig = AreaConfig> {
 }
 
 /** A text the configuration itself shows in an area: a params key's text (`key`), or the defaultValue. */
-export interface ConfigText { text: string; key?: string }
+export interface ConfigText {
+  text: string;
+  key?: string;
+}
 
 /**
  * The behaviour of the areas of one type, `A`. Its methods take that type's area: the registry

@@ -13,7 +13,10 @@ function dateFormatError(pattern: string): string | undefined {
     formatEnglish(zonedAt(0, 0, 'UTC'), pattern);
     return undefined;
   } catch (err) {
-    return `is not a valid DateTimeFormatter pattern: ${(err as Error).message.split('\n')[0]}` + " (quote literal text: 'at')";
+    return (
+      `is not a valid DateTimeFormatter pattern: ${(err as Error).message.split('\n')[0]}` +
+      " (quote literal text: 'at')"
+    );
   }
 }
 
@@ -26,13 +29,18 @@ export const date: AreaKind<AreaOf<'date'>> = {
       if (err) r.fault('/dateFormat', err);
     }
     return {
-      ...r.base, ...textLook(r),
+      ...r.base,
+      ...textLook(r),
       dateOffset: parseNumLike(r.raw.dateOffset),
       dateFormat: typeof r.raw.dateFormat === 'string' ? r.raw.dateFormat : DEFAULTS.dateFormat,
     };
   },
   resolve(area) {
-    throw new MldsError('MLDS_BAD_VALUE', `"${area.id}" is a date area: it shows the clock and takes no value (send "${area.id}=" to clear it)`, area.id);
+    throw new MldsError(
+      'MLDS_BAD_VALUE',
+      `"${area.id}" is a date area: it shows the clock and takes no value (send "${area.id}=" to clear it)`,
+      area.id,
+    );
   },
   // The clock shows whenever the area has not been cleared.
   fallback: () => ({}),

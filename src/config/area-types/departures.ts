@@ -9,13 +9,15 @@ import type { AreaKind, AreaRules } from './area-type.js';
 import type { AreaOf, DepartureField, DeparturesConfig } from './normalized-area.js';
 import { signTextLook } from './text-look.js';
 
-const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
 const text = (v: unknown, dflt: string): string => (typeof v === 'string' ? v : dflt);
 
 /** Board texts hold no tab or line feed: each is one cell of one row. */
 function oneCell(r: AreaRules, key: string): void {
   const v = r.raw[key];
-  if (typeof v === 'string' && /[\t\n\r]/.test(v)) r.fault(`/${key}`, 'must be one line without tabs (it fills one cell)');
+  if (typeof v === 'string' && /[\t\n\r]/.test(v))
+    r.fault(`/${key}`, 'must be one line without tabs (it fills one cell)');
 }
 
 /** The area's own occupancy texts, each one cell. */
@@ -34,15 +36,31 @@ function occupancyTexts(r: AreaRules): Record<string, string> {
 function board(r: AreaRules): DeparturesConfig {
   const d = DEFAULTS.departures;
   if (typeof r.raw.feed !== 'string') r.fault('', 'a departures area needs "feed", the id of a feed in "feeds"');
-  if (!Array.isArray(r.raw.stops)) r.fault('', 'a departures area needs "stops", the stop ids (or SIRI MonitoringRefs) it shows');
+  if (!Array.isArray(r.raw.stops))
+    r.fault('', 'a departures area needs "stops", the stop ids (or SIRI MonitoringRefs) it shows');
   if (!Array.isArray(r.raw.columns)) r.fault('', 'a departures area needs "columns", each with a field and a width');
   const zone = r.raw.timezone;
-  if (typeof zone === 'string' && !isZoneName(zone)) r.fault('/timezone', `"${zone}" is not an IANA time zone name such as America/New_York`);
-  for (const k of ['nowText', 'minutesText', 'scheduledMark', 'cancelledText', 'noDataText', 'noDeparturesText', 'platformChangedMark', 'accessibleText']) oneCell(r, k);
+  if (typeof zone === 'string' && !isZoneName(zone))
+    r.fault('/timezone', `"${zone}" is not an IANA time zone name such as America/New_York`);
+  for (const k of [
+    'nowText',
+    'minutesText',
+    'scheduledMark',
+    'cancelledText',
+    'noDataText',
+    'noDeparturesText',
+    'platformChangedMark',
+    'accessibleText',
+  ])
+    oneCell(r, k);
   const columns = Array.isArray(r.raw.columns) ? (r.raw.columns as Array<Record<string, unknown>>) : [];
-  const f = r.raw.filters !== null && typeof r.raw.filters === 'object' ? (r.raw.filters as Record<string, unknown>) : {};
-  if (r.raw.routes !== undefined && f.routes !== undefined) r.fault('/routes', 'is the same as filters.routes: give one of them');
-  const directions = Array.isArray(f.directions) ? f.directions.map(parseIntLike).filter((x): x is number => x === 0 || x === 1) : undefined;
+  const f =
+    r.raw.filters !== null && typeof r.raw.filters === 'object' ? (r.raw.filters as Record<string, unknown>) : {};
+  if (r.raw.routes !== undefined && f.routes !== undefined)
+    r.fault('/routes', 'is the same as filters.routes: give one of them');
+  const directions = Array.isArray(f.directions)
+    ? f.directions.map(parseIntLike).filter((x): x is number => x === 0 || x === 1)
+    : undefined;
   const headsigns = strings(f.headsigns);
   return {
     feed: text(r.raw.feed, ''),
@@ -81,7 +99,12 @@ export const departures: AreaKind<AreaOf<'departures'>> = {
     return { ...r.base, ...look, departures: board(r) };
   },
   resolve(area) {
-    throw new MldsError('MLDS_BAD_VALUE', `"${area.id}" is a departures area: it shows its feed's departures and takes no value (send "${area.id}=" to clear it)`, area.id);
+    throw new MldsError(
+      'MLDS_BAD_VALUE',
+      `"${area.id}" is a departures area: it shows its feed's departures and takes no value (send "${area.id}=" ` +
+        `to clear it)`,
+      area.id,
+    );
   },
   // The board shows whenever the area has not been cleared.
   fallback: () => ({}),
@@ -99,7 +122,8 @@ export function rawBoard(a: Record<string, unknown>): RawBoard | undefined {
   if (a.type !== 'departures' || typeof a.feed !== 'string') return undefined;
   const d = DEFAULTS.departures;
   return {
-    feed: a.feed, stops: strings(a.stops) ?? [],
+    feed: a.feed,
+    stops: strings(a.stops) ?? [],
     routes: strings((a.filters as Record<string, unknown> | undefined)?.routes) ?? strings(a.routes),
     alertArea: typeof a.alertArea === 'string' ? a.alertArea : undefined,
     alertPriority: parseIntLike(a.alertPriority) ?? d.alertPriority,

@@ -9,7 +9,8 @@ export const image: AreaKind<AreaOf<'image'>> = {
   keyed: true,
   decodedFirst: true,
   files: ['.png', '.jpg', '.jpeg', '.gif'],
-  // Checked at load by its header: a picture too large to decode is a configuration fault, not a blown memory limit later.
+  // Checked at load by its header: a picture too large to decode is a configuration fault, not a blown memory limit
+  // later.
   configure: (r) => {
     const notPicture = (file: string) => pictureFileFault(file, r.settings.maxPicturePixels);
     return { ...r.base, ...fileFields(r, image.files!, { notPicture }) };

@@ -20,11 +20,16 @@ const isTable = (a: TextArea): boolean => Array.isArray(a.columns) && a.columns.
 /** The layout the renderer makes of the value (render/content/sign-text.ts), as far as fitting goes. */
 function options(a: TextArea, text: string, size: number): BlockOptions {
   return {
-    ...areaBlock(a, text, size), overflow: 'pages', pageMs: 3000, color: a.fontColor,
+    ...areaBlock(a, text, size),
+    overflow: 'pages',
+    pageMs: 3000,
+    color: a.fontColor,
     graphicSize: (n) => {
       const file = a.graphics?.[n - 1];
       const v = file ? pictureFileCheck(file, MAX_GRAPHIC_SIDE * MAX_GRAPHIC_SIDE) : undefined;
-      return v && !('fault' in v) && v.width <= MAX_GRAPHIC_SIDE && v.height <= MAX_GRAPHIC_SIDE ? { width: v.width, height: v.height } : undefined;
+      return v && !('fault' in v) && v.width <= MAX_GRAPHIC_SIDE && v.height <= MAX_GRAPHIC_SIDE
+        ? { width: v.width, height: v.height }
+        : undefined;
     },
   };
 }
@@ -40,7 +45,11 @@ function why(layout: Layout, a: TextArea): string {
 
 /** The layout, or undefined when it cannot be made (a font that does not load): the renderer shows that fault. */
 function tryLayout(doc: Doc, o: BlockOptions): Layout | undefined {
-  try { return layoutBlock(doc, o); } catch { return undefined; }
+  try {
+    return layoutBlock(doc, o);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why a MULTI value does not fit (its first page that does not), drawn at font size `size`; undefined when it fits. */
@@ -49,17 +58,27 @@ export function multiFitFault(a: TextArea, text: string, size: number): string |
   if (a.markup !== 'multi' || isTable(a)) return undefined;
   let doc: Doc;
   // A faulty tag is reported where tags are checked (text.ts), not here.
-  try { doc = docOf(a, text); } catch { return undefined; }
+  try {
+    doc = docOf(a, text);
+  } catch {
+    return undefined;
+  }
   const o = options(a, text, size);
   const whole = tryLayout(doc, o);
   if (!whole || FITTING.has(whole.fit)) return undefined;
   // Which page: the first that does not fit on its own (only on the way to a refusal).
   const pages = doc.pages.map((p): Doc => ({ pages: [p], multi: true }));
-  const index = Math.max(0, pages.findIndex((d) => !FITTING.has(tryLayout(d, o)?.fit ?? 'as-is')));
+  const index = Math.max(
+    0,
+    pages.findIndex((d) => !FITTING.has(tryLayout(d, o)?.fit ?? 'as-is')),
+  );
   const alone = tryLayout(pages[index], { ...o, minFontSize: undefined });
   const shrink = o.minFontSize !== undefined ? ` nor shrunk down to fontSize ${o.minFontSize}` : '';
   const detail = alone ? `: ${why(alone, a)}` : '';
-  return `page ${index + 1} of the MULTI text does not fit the area (${a.width}x${a.height} px) ` + `at fontSize ${size}${shrink}${o.wrap ? ' (wrapped)' : ''}${detail}`;
+  return (
+    `page ${index + 1} of the MULTI text does not fit the area (${a.width}x${a.height} px) ` +
+    `at fontSize ${size}${shrink}${o.wrap ? ' (wrapped)' : ''}${detail}`
+  );
 }
 
 /**

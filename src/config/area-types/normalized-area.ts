@@ -19,7 +19,10 @@ type OneOf<F extends PropertyKey> = EnumOf<SchemaOf<F>>;
 export interface AreaBase {
   id: string;
   /** Upper-left corner and size in pixels; the file's `x y X Y` is inclusive. */
-  x: number; y: number; width: number; height: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
   /** Seconds; undefined = content never expires. */
   ttl?: number;
   backgroundColor?: Rgba;
@@ -67,7 +70,8 @@ export interface NormalizedFields {
   xy?: { x: number; y: number };
 }
 
-export type DepartureField = 'route' | 'destination' | 'platform' | 'countdown' | 'time' | 'spacer' | 'accessible' | 'occupancy';
+export type DepartureField =
+  'route' | 'destination' | 'platform' | 'countdown' | 'time' | 'spacer' | 'accessible' | 'occupancy';
 
 /** A departures area's board: its feed, stops and texts (BOARD_FIELDS), and what each column shows. */
 export interface DeparturesConfig {
@@ -138,8 +142,9 @@ export type AreaTaking<F extends keyof NormalizedFields> = {
  * What laying a text out reads of its area (sign text, a line, a MULTI page's fit): the text's
  * look, and the sign-text and scroll fields where its type takes them (a date area takes none).
  */
-export type TextArea = AreaBase & Pick<NormalizedFields, 'align' | 'fontSize' | 'fontColor'>
-  & Partial<Pick<NormalizedFields, 'font' | keyof typeof SIGN_TEXT | keyof typeof SCROLLING>>;
+export type TextArea = AreaBase &
+  Pick<NormalizedFields, 'align' | 'fontSize' | 'fontColor'> &
+  Partial<Pick<NormalizedFields, 'font' | keyof typeof SIGN_TEXT | keyof typeof SCROLLING>>;
 
 // What the compiler holds to area-fields.ts (an error here names the field):
 type Never<T extends never> = T;

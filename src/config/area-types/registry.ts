@@ -16,7 +16,15 @@ export type { AreaKind } from './area-type.js';
 // The behaviour of each type, each taking its own type's area; the names, their order and the
 // fields are area-fields.ts's.
 const KINDS: { readonly [T in AreaType]: AreaKind<AreaOf<T>> } = {
-  static: staticText, text, dynamic, image, video, date, audio, web, departures,
+  static: staticText,
+  text,
+  dynamic,
+  image,
+  video,
+  date,
+  audio,
+  web,
+  departures,
 };
 
 const BY_TYPE = new Map<string, AreaKind>(Object.entries(KINDS));

@@ -14,7 +14,12 @@ export const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwn
 export function paramFor(area: AreaTaking<'params'>, value: string): string {
   if (!hasOwn(area.params, value)) {
     const keys = Object.keys(area.params);
-    throw new MldsError('MLDS_UNKNOWN_PARAM_KEY', `"${area.id}": "${value}" is not one of its params keys (${keys.slice(0, 20).join(', ')}${keys.length > 20 ? ', ...' : ''})`, area.id);
+    throw new MldsError(
+      'MLDS_UNKNOWN_PARAM_KEY',
+      `"${area.id}": "${value}" is not one of its params keys ` +
+        `(${keys.slice(0, 20).join(', ')}${keys.length > 20 ? ', ...' : ''})`,
+      area.id,
+    );
   }
   return area.params[value];
 }
@@ -29,10 +34,19 @@ export function fontOf(r: AreaRules): string | undefined {
   return undefined;
 }
 
-/** How a file that is there must look inside: for video and audio its media header (or ffprobe), for pictures their header. */
-export type MediaCheck = { notMedia(info: MediaInfo): string | undefined } | { notPicture(file: string): string | undefined };
+/**
+ * How a file that is there must look inside: for video and audio its media header (or ffprobe), for pictures their
+ * header.
+ */
+export type MediaCheck =
+  { notMedia(info: MediaInfo): string | undefined } | { notPicture(file: string): string | undefined };
 
-function fileCheck(dir: string, name: string, exts: readonly string[], media?: MediaCheck): { file: string } | { error: string } {
+function fileCheck(
+  dir: string,
+  name: string,
+  exts: readonly string[],
+  media?: MediaCheck,
+): { file: string } | { error: string } {
   const unsafe = unsafeReference(name, 'images');
   if (unsafe) return { error: unsafe };
   if (!exts.includes(path.extname(name).toLowerCase())) return { error: `"${name}" must be a ${exts.join(', ')} file` };
@@ -51,21 +65,25 @@ function fileCheck(dir: string, name: string, exts: readonly string[], media?: M
 
 /** The defaultValue as the file writes it. */
 export const rawDefault = (r: AreaRules): string | undefined =>
-  (typeof r.raw.defaultValue === 'string' ? r.raw.defaultValue : undefined);
+  typeof r.raw.defaultValue === 'string' ? r.raw.defaultValue : undefined;
 
 /** params values and defaultValue naming files in images/: each resolved to its absolute path. */
 export function fileFields(
-  r: AreaRules, exts: readonly string[], media?: MediaCheck,
+  r: AreaRules,
+  exts: readonly string[],
+  media?: MediaCheck,
 ): Pick<NormalizedFields, 'params' | 'defaultValue'> {
   const params = { ...r.params };
   for (const [k, v] of Object.entries(params)) {
     const f = fileCheck(r.dir, v, exts, media);
-    if ('error' in f) r.fault(pointer('params', k), f.error); else params[k] = f.file;
+    if ('error' in f) r.fault(pointer('params', k), f.error);
+    else params[k] = f.file;
   }
   let defaultValue = rawDefault(r);
   if (defaultValue !== undefined && defaultValue !== '') {
     const f = fileCheck(r.dir, defaultValue, exts, media);
-    if ('error' in f) r.fault('/defaultValue', f.error); else defaultValue = f.file;
+    if ('error' in f) r.fault('/defaultValue', f.error);
+    else defaultValue = f.file;
   }
   return { params, defaultValue };
 }
@@ -75,4 +93,4 @@ export const resolveFile = (area: AreaTaking<'params'>, value: string) => ({ fil
 
 /** A file type without a value: its defaultValue file. */
 export const fallbackFile = (area: AreaTaking<'params'>) =>
-  (area.defaultValue ? { file: area.defaultValue } : undefined);
+  area.defaultValue ? { file: area.defaultValue } : undefined;

@@ -19,7 +19,13 @@ type TextLook = Pick<NormalizedFields, keyof typeof TEXT_LOOK | keyof typeof GLY
 type SignTextLook = TextLook & Pick<NormalizedFields, keyof typeof SIGN_TEXT>;
 export type Scrolling = Pick<NormalizedFields, keyof typeof SCROLLING>;
 
-function files(r: AreaRules, key: 'fonts' | 'graphics', folder: 'fonts' | 'images', ok: RegExp, kinds: string): string[] | undefined {
+function files(
+  r: AreaRules,
+  key: 'fonts' | 'graphics',
+  folder: 'fonts' | 'images',
+  ok: RegExp,
+  kinds: string,
+): string[] | undefined {
   const list = r.raw[key];
   if (!Array.isArray(list)) return undefined;
   const out: string[] = [];
@@ -35,7 +41,10 @@ function files(r: AreaRules, key: 'fonts' | 'graphics', folder: 'fonts' | 'image
 }
 
 function bdfFault(r: AreaRules, at: string, file: string): boolean {
-  try { loadBdf(file); return false; } catch (err) {
+  try {
+    loadBdf(file);
+    return false;
+  } catch (err) {
     r.fault(at, `cannot be read as a BDF font: ${err instanceof BdfError ? err.message : String(err)}`);
     return true;
   }
@@ -50,7 +59,12 @@ function fontLook(r: AreaRules): { font?: string; fontSize?: number } {
   const asked = parseIntLike(r.raw.fontSize);
   // Without a fontSize a bitmap font draws at its own pixel size.
   if (asked === undefined) return { font, fontSize: bdf.pixelSize };
-  if (!bitmapScale(bdf, asked)) r.fault('/fontSize', `${asked} does not suit the bitmap font ${String(r.raw.font)}: use its pixel size or a whole multiple (${bitmapSizes(bdf, r.height)})`);
+  if (!bitmapScale(bdf, asked))
+    r.fault(
+      '/fontSize',
+      `${asked} does not suit the bitmap font ${String(r.raw.font)}: use its pixel size or a whole multiple ` +
+        `(${bitmapSizes(bdf, r.height)})`,
+    );
   return { font };
 }
 
@@ -106,8 +120,10 @@ export function columnsOf(r: AreaRules, board: boolean): NormalizedFields['colum
   if (total > r.width) r.fault('/columns', `are ${total} px wide together, the area ${r.width} px`);
   if (parseBoolLike(r.raw.wrap)) r.fault('/wrap', 'does not apply with columns (a cell too wide is cut at its column)');
   list.forEach((c: Record<string, unknown>, i) => {
-    if (board && c.field === undefined) r.fault(pointer('columns', String(i)), 'needs a field (route, destination, platform, countdown, time or spacer)');
-    if (!board && c.field !== undefined) r.fault(pointer('columns', String(i), 'field'), 'applies only to departures areas');
+    if (board && c.field === undefined)
+      r.fault(pointer('columns', String(i)), 'needs a field (route, destination, platform, countdown, time or spacer)');
+    if (!board && c.field !== undefined)
+      r.fault(pointer('columns', String(i), 'field'), 'applies only to departures areas');
   });
   return columns;
 }

@@ -15,7 +15,9 @@ const MAX_STATIC = 255;
 /** A MULTI value is checked when it arrives: a faulty command is refused (400, confirm=2) and changes nothing. */
 function checkMarkup(area: AreaTaking<'markup'>, value: string): void {
   if (area.markup !== 'multi') return;
-  try { docOf(area, value); } catch (err) {
+  try {
+    docOf(area, value);
+  } catch (err) {
     if (err instanceof MultiError) throw new MldsError('MLDS_BAD_VALUE', `"${area.id}": ${err.message}`, area.id);
     throw err;
   }
@@ -25,7 +27,8 @@ function checkMarkup(area: AreaTaking<'markup'>, value: string): void {
 const TAB_WITHOUT_COLUMNS = 'has a tab, which separates cells only in an area with columns';
 
 function checkTabs(area: AreaTaking<'markup'>, value: string): void {
-  if (!area.columns && value.includes('\t')) throw new MldsError('MLDS_BAD_VALUE', `"${area.id}": the value ${TAB_WITHOUT_COLUMNS}`, area.id);
+  if (!area.columns && value.includes('\t'))
+    throw new MldsError('MLDS_BAD_VALUE', `"${area.id}": the value ${TAB_WITHOUT_COLUMNS}`, area.id);
 }
 
 /** Texts the configuration itself holds (defaultValue, params) are held to the same rule at load. */
@@ -62,11 +65,16 @@ const FREE_TEXT: Omit<AreaKind<AreaOf<'text' | 'dynamic'>>, 'type' | 'configure'
 
 /** Request value shown as given; longer than the area, it scrolls. */
 export const text: AreaKind<AreaOf<'text'>> = {
-  type: 'text', ...FREE_TEXT, spoken: 'text', configure: (r) => ({ ...r.base, ...freeTextFields(r) }),
+  type: 'text',
+  ...FREE_TEXT,
+  spoken: 'text',
+  configure: (r) => ({ ...r.base, ...freeTextFields(r) }),
 };
 /** Like text, updated in place without resetting the scroll. */
 export const dynamic: AreaKind<AreaOf<'dynamic'>> = {
-  type: 'dynamic', ...FREE_TEXT, configure: (r) => ({ ...r.base, ...freeTextFields(r) }),
+  type: 'dynamic',
+  ...FREE_TEXT,
+  configure: (r) => ({ ...r.base, ...freeTextFields(r) }),
 };
 
 /** The request value is a key; its params text is shown (no arbitrary text reaches the panel). */
@@ -75,13 +83,20 @@ export const staticText: AreaKind<AreaOf<'static'>> = {
   keyed: true,
   overrides: true,
   configure(r) {
-    for (const [k, v] of Object.entries(r.params)) if (v.length > MAX_STATIC) r.fault(pointer('params', k), `must be at most ${MAX_STATIC} characters`);
+    for (const [k, v] of Object.entries(r.params))
+      if (v.length > MAX_STATIC) r.fault(pointer('params', k), `must be at most ${MAX_STATIC} characters`);
     const look = signTextLook(r);
-    configTabs(r, look, Object.entries(r.params).map(([k, v]) => [pointer('params', k), v]));
+    configTabs(
+      r,
+      look,
+      Object.entries(r.params).map(([k, v]) => [pointer('params', k), v]),
+    );
     if (look.markup === 'multi') {
       for (const [k, v] of Object.entries(r.params)) {
         // The area's align counts: text before a line's first [jl] takes it, and parts come left, centre, right.
-        try { docOf(look, v); } catch (err) {
+        try {
+          docOf(look, v);
+        } catch (err) {
           if (err instanceof MultiError) r.fault(pointer('params', k), err.message);
         }
       }
@@ -107,8 +122,13 @@ export const staticText: AreaKind<AreaOf<'static'>> = {
 function staticDefault(r: AreaRules, a: Pick<NormalizedFields, 'params' | 'defaultValue'>): void {
   if (!a.defaultValue || Object.hasOwn(a.params, a.defaultValue)) return;
   const keys = Object.keys(a.params);
-  const listed = `${keys.slice(0, 10).map((k) => JSON.stringify(k)).join(', ')}${keys.length > 10 ? ', ...' : ''}`;
+  const listed = `${keys
+    .slice(0, 10)
+    .map((k) => JSON.stringify(k))
+    .join(', ')}${keys.length > 10 ? ', ...' : ''}`;
   const shown = a.defaultValue.slice(0, 60);
-  r.fault('/defaultValue', `"${shown}" is not a key of this static area's params (${listed}): `
-    + 'name the key whose text it shows');
+  r.fault(
+    '/defaultValue',
+    `"${shown}" is not a key of this static area's params (${listed}): ` + 'name the key whose text it shows',
+  );
 }

@@ -9,7 +9,8 @@ export const video: AreaKind<AreaOf<'video'>> = {
   keyed: true,
   media: 'drawn',
   files: ['.mp4'],
-  // Checked at load by its header (src/media/sniff.ts): a file that is not an MP4 video is a configuration fault, not a blank area later.
+  // Checked at load by its header (src/media/sniff.ts): a file that is not an MP4 video is a configuration fault, not a
+  // blank area later.
   configure: (r) => ({ ...r.base, ...fileFields(r, video.files!, { notMedia: notVideo }) }),
   resolve: resolveFile,
   fallback: fallbackFile,

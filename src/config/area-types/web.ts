@@ -21,11 +21,15 @@ export const web: AreaKind<AreaOf<'web'>> = {
   media: 'drawn',
   configure(r) {
     for (const [k, v] of Object.entries(r.params)) urlFault(r, v, pointer('params', k));
-    if (typeof r.raw.defaultValue === 'string' && r.raw.defaultValue !== '') urlFault(r, r.raw.defaultValue, '/defaultValue');
+    if (typeof r.raw.defaultValue === 'string' && r.raw.defaultValue !== '')
+      urlFault(r, r.raw.defaultValue, '/defaultValue');
     const xy = typeof r.raw.xy === 'string' ? r.raw.xy.trim().split(/\s+/).map(Number) : undefined;
     return {
-      ...r.base, params: r.params, defaultValue: rawDefault(r),
-      xy: xy && xy.length === 2 ? { x: xy[0], y: xy[1] } : undefined, refreshSeconds: r.settings.webRefreshSeconds,
+      ...r.base,
+      params: r.params,
+      defaultValue: rawDefault(r),
+      xy: xy && xy.length === 2 ? { x: xy[0], y: xy[1] } : undefined,
+      refreshSeconds: r.settings.webRefreshSeconds,
     };
   },
   resolve: (area, value) => ({ url: paramFor(area, value) }),

@@ -15,28 +15,51 @@ function outcome(result: unknown, message: unknown, good: (r: string) => boolean
 }
 
 const times = (rows: Array<[string, unknown]>, zone: string): string =>
-  rows.filter(([, v]) => v).map(([label, v]) => `<div><span class="note">${esc(label)}</span> ${when(v, zone)}</div>`).join('');
+  rows
+    .filter(([, v]) => v)
+    .map(([label, v]) => `<div><span class="note">${esc(label)}</span> ${when(v, zone)}</div>`)
+    .join('');
 
 const ok = (r: string) => r === 'ok';
 const skipped = (n: unknown) => `<div class="note bad">skipped ${esc(n)}x: previous run not finished</div>`;
 
 export function cronsCard(facts: Obj, zone: string): string {
   const list = (facts.crons as Obj[] | undefined) ?? [];
-  const rows = list.map((c) => `<tr data-cron="${esc(c.cron)}">`
-    + `<th><code>${esc(c.cron)}</code><div class="note">${esc(c.type)}${c.format === 'json' ? ' (JSON)' : ''}</div></th>`
-    + `<td><div>${text(c.target)}</div>${times([['next', c.nextRunAt], ['last', c.lastRunAt]], zone)}`
-    + `<div>${c.running ? '<span class="note">running </span>' : ''}${outcome(c.lastResult, c.message, ok)}</div>`
-    + `${Number(c.skipped) ? skipped(c.skipped) : ''}</td></tr>`);
+  const rows = list.map(
+    (c) =>
+      `<tr data-cron="${esc(c.cron)}">` +
+      `<th><code>${esc(c.cron)}</code><div ` +
+      `class="note">${esc(c.type)}${c.format === 'json' ? ' (JSON)' : ''}</div></th>` +
+      `<td><div>${text(c.target)}</div>${times(
+        [
+          ['next', c.nextRunAt],
+          ['last', c.lastRunAt],
+        ],
+        zone,
+      )}` +
+      `<div>${c.running ? '<span class="note">running </span>' : ''}${outcome(c.lastResult, c.message, ok)}</div>` +
+      `${Number(c.skipped) ? skipped(c.skipped) : ''}</td></tr>`,
+  );
   return card('crons', 'Crons', kvTableOrNone(rows));
 }
 
 export function pollersCard(facts: Obj, zone: string): string {
   const list = (facts.pollers as Obj[] | undefined) ?? [];
-  const rows = list.map((p) => `<tr data-poller="${esc(p.url)}">`
-    + `<th>every ${esc(p.interval)} s${Number(p.backoffSeconds) ? `<div class="note bad">backing off: ${esc(p.backoffSeconds)} s</div>` : ''}</th>`
-    + `<td><div>${text(p.url)}</div>${p.mapper ? `<div class="note">${text(p.mapper)}</div>` : ''}`
-    + `${times([['next', p.nextFetchAt], ['last', p.lastFetchAt]], zone)}`
-    + `<div>${outcome(p.lastResult, p.message, (r) => r === 'applied' || r === 'unchanged')}</div>`
-    + `${Number(p.failures) ? `<div class="note bad">${esc(p.failures)} failures in a row</div>` : ''}</td></tr>`);
+  const rows = list.map(
+    (p) =>
+      `<tr data-poller="${esc(p.url)}">` +
+      `<th>every ${esc(p.interval)} ` +
+      `s${Number(p.backoffSeconds) ? `<div class="note bad">backing off: ${esc(p.backoffSeconds)} s</div>` : ''}</th>` +
+      `<td><div>${text(p.url)}</div>${p.mapper ? `<div class="note">${text(p.mapper)}</div>` : ''}` +
+      `${times(
+        [
+          ['next', p.nextFetchAt],
+          ['last', p.lastFetchAt],
+        ],
+        zone,
+      )}` +
+      `<div>${outcome(p.lastResult, p.message, (r) => r === 'applied' || r === 'unchanged')}</div>` +
+      `${Number(p.failures) ? `<div class="note bad">${esc(p.failures)} failures in a row</div>` : ''}</td></tr>`,
+  );
   return card('pollers', 'Pollers', kvTableOrNone(rows));
 }

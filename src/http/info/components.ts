@@ -39,7 +39,13 @@ const QUIET = new Set(['recheck']);
 
 function plainCard(name: string, facts: Obj): string {
   const value = (v: unknown) => text(typeof v === 'object' && v !== null ? JSON.stringify(v) : v);
-  return kvCard(name, name, Object.entries(facts).map(([k, v]) => row(esc(k), value(v))).join(''));
+  return kvCard(
+    name,
+    name,
+    Object.entries(facts)
+      .map(([k, v]) => row(esc(k), value(v)))
+      .join(''),
+  );
 }
 
 export function componentCards(status: Obj, zone: string): string {

@@ -34,11 +34,15 @@ export function feedsCard(facts: Obj, zone: string): string {
   const rows = feeds.map(([id, f]) => {
     const rt = (f.realtime ?? {}) as Obj;
     const age = typeof f.ageSeconds === 'number' ? `last good data ${duration(f.ageSeconds)} old` : 'no good data yet';
-    return `<tr data-feed="${esc(id)}"><th><code>${esc(id)}</code>`
-      + `<div class="note">${esc(f.type)}${f.zone ? `, ${esc(f.zone)}` : ''}</div></th><td>`
-      + `<div>${state(f.state)} <span class="note">${esc(age)}</span></div><div class="note">${text(rt.url)}</div>`
-      + lastFault(f, rt, zone) + schedule(f.schedule as Obj | undefined) + alertsOf(f.alerts as Obj | undefined)
-      + '</td></tr>';
+    return (
+      `<tr data-feed="${esc(id)}"><th><code>${esc(id)}</code>` +
+      `<div class="note">${esc(f.type)}${f.zone ? `, ${esc(f.zone)}` : ''}</div></th><td>` +
+      `<div>${state(f.state)} <span class="note">${esc(age)}</span></div><div class="note">${text(rt.url)}</div>` +
+      lastFault(f, rt, zone) +
+      schedule(f.schedule as Obj | undefined) +
+      alertsOf(f.alerts as Obj | undefined) +
+      '</td></tr>'
+    );
   });
   return card('feeds', 'Transit feeds', kvTableOrNone(rows));
 }

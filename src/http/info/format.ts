@@ -16,18 +16,25 @@ export const text = (v: unknown): string => esc(v).replace(/\S{25,}/g, (t) => t.
 /** `+` is a space and `%XX` is decoded, as the control path reads a query; a bad escape stays as written. */
 function decode(s: string): string {
   const plus = s.replace(/\+/g, ' ');
-  try { return decodeURIComponent(plus); } catch { return plus; }
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return plus;
+  }
 }
 
 /** A stored query as a person reads it: `destination=Dworzec Gdański`, not `%C5%84`, one pair per line. */
 export function readableQuery(query: unknown): string {
-  return String(query ?? '').split('&').filter((p) => p !== '')
+  return String(query ?? '')
+    .split('&')
+    .filter((p) => p !== '')
     .map((p) => {
       const eq = p.indexOf('=');
       const name = decode(eq < 0 ? p : p.slice(0, eq));
       const value = eq < 0 ? '' : `=${text(decode(p.slice(eq + 1)))}`;
       return `<span class="pair"><span class="name">${esc(name)}</span>${value}</span>`;
-    }).join(' ');
+    })
+    .join(' ');
 }
 
 const zoneNames = new Map<string, Intl.DateTimeFormat[]>();
@@ -57,8 +64,14 @@ export function localTime(iso: unknown, zone: string): string {
   if (!fmt) {
     try {
       fmt = new Intl.DateTimeFormat('en-CA', {
-        timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit',
-        hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
       });
     } catch {
       return zone === 'UTC' ? date.toISOString() : localTime(iso, 'UTC');
@@ -90,7 +103,8 @@ export function row(label: string, html: string | undefined, cls = ''): string {
 export const kvTable = (rows: string): string => `<table class="kv"><tbody>${rows}</tbody></table>`;
 
 /** The grid of `rows`, or a dim "none" when there are none. */
-export const kvTableOrNone = (rows: string[]): string => (rows.length ? kvTable(rows.join('')) : '<p class="dim">none</p>');
+export const kvTableOrNone = (rows: string[]): string =>
+  rows.length ? kvTable(rows.join('')) : '<p class="dim">none</p>';
 
 /** A capability's card: `name` marks it (data-component), `title` heads it, `body` is HTML. */
 export function card(name: string, title: string, body: string): string {

@@ -12,7 +12,11 @@ export interface InfoPageOptions {
   refreshMs?: number;
 }
 
-interface Address { interface: string; address: string; mac?: string }
+interface Address {
+  interface: string;
+  address: string;
+  mac?: string;
+}
 
 /** One address at the top of the page, with its interface and MAC. */
 function address(a: Address): string {
@@ -38,27 +42,41 @@ function problems(status: Obj, zone: string): string {
   const list = (status.problems as Obj[] | undefined) ?? [];
   if (!list.length) return '';
   const item = (p: Obj) =>
-    `<li><b>${esc(p.source)}</b>: ${text(p.message)}${p.since ? `<div class="note">since ${when(p.since, zone)}</div>` : ''}</li>`;
+    `<li><b>${esc(p.source)}</b>: ` +
+    `${text(p.message)}${p.since ? `<div class="note">since ${when(p.since, zone)}</div>` : ''}</li>`;
   return `<ul class="problems bad">${list.map(item).join('')}</ul>`;
 }
 
 /** The last /load_config?url=: a technician who sent one sees whether it took. */
 function archive(a: Obj | undefined, zone: string): string {
   if (!a) return '';
-  return row('Last archive', `${when(a.at, zone)} ${text(a.url)}<div>${text(a.message)}</div>`, a.result === 'ok' ? 'ok' : 'bad');
+  return row(
+    'Last archive',
+    `${when(a.at, zone)} ${text(a.url)}<div>${text(a.message)}</div>`,
+    a.result === 'ok' ? 'ok' : 'bad',
+  );
 }
 
 function facts(status: Obj, zone: string): string {
   const cfg = (status.config ?? {}) as Obj;
   const { host, addresses } = identity(status);
   const faults = (cfg.faults as Array<{ path: string; message: string }> | undefined) ?? [];
-  const recent = ((status.recentFaults as Obj[] | undefined) ?? []).map((f) =>
-    `<li>${when(f.at, zone)} <code>${esc(f.code)}</code>: ${text(f.message)}<div class="note">${readableQuery(f.query)}</div></li>`).join('');
+  const recent = ((status.recentFaults as Obj[] | undefined) ?? [])
+    .map(
+      (f) =>
+        `<li>${when(f.at, zone)} <code>${esc(f.code)}</code>: ${text(f.message)}<div ` +
+        `class="note">${readableQuery(f.query)}</div></li>`,
+    )
+    .join('');
   const uptime = Number(status.uptimeSeconds);
-  const started = typeof status.time === 'string' ? new Date(Date.parse(status.time) - uptime * 1000).toISOString() : undefined;
-  const configuration = cfg.status === 'ok'
-    ? `ok, loaded ${when(cfg.loadedAt, zone)}`
-    : `${faults.length} ${faults.length === 1 ? 'fault' : 'faults'} in the file (below)${cfg.lastAttemptAt ? `, found ${when(cfg.lastAttemptAt, zone)}` : ''}; still running the configuration loaded ${when(cfg.loadedAt, zone)}`;
+  const started =
+    typeof status.time === 'string' ? new Date(Date.parse(status.time) - uptime * 1000).toISOString() : undefined;
+  const configuration =
+    cfg.status === 'ok'
+      ? `ok, loaded ${when(cfg.loadedAt, zone)}`
+      : `${faults.length} ${faults.length === 1 ? 'fault' : 'faults'} in the file ` +
+        `(below)${cfg.lastAttemptAt ? `, found ${when(cfg.lastAttemptAt, zone)}` : ''}; still running the ` +
+        `configuration loaded ${when(cfg.loadedAt, zone)}`;
   const ident = addresses.length ? addresses.map(address).join(' ') : '<span class="dim">no IPv4 address</span>';
   return `<section class="card" id="facts">
 <h1>${esc(host)} <small>mlds ${esc(status.version)}</small></h1>
@@ -84,7 +102,8 @@ export function renderInfoPage(typed: Status | Obj, opts: InfoPageOptions = {}):
   const zone = String(status.timezone ?? 'UTC');
   const { host, addresses } = identity(status);
   const displays = (status.displays as Obj[] | undefined) ?? [];
-  const sharing = (d: Obj) => displays.filter((o) => o !== d && o.unit !== undefined && o.unit === d.unit).map((o) => String(o.id));
+  const sharing = (d: Obj) =>
+    displays.filter((o) => o !== d && o.unit !== undefined && o.unit === d.unit).map((o) => String(o.id));
   const title = [host, ...addresses.map((a) => a.address)].join(' ');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -5,8 +5,8 @@ import { esc, kvCard, row, text, when, type Obj } from './format.js';
 export function systemdCard(facts: Obj, zone: string): string {
   const withheld = (facts.watchdogWithheldFor as string[] | undefined) ?? [];
   const watchdog = facts.watchdogSeconds
-    ? `every ${esc(Number(facts.watchdogSeconds) / 2)} s: `
-      + `${esc(facts.watchdogSent ?? 0)} sent, ${esc(facts.watchdogWithheld ?? 0)} withheld`
+    ? `every ${esc(Number(facts.watchdogSeconds) / 2)} s: ` +
+      `${esc(facts.watchdogSent ?? 0)} sent, ${esc(facts.watchdogWithheld ?? 0)} withheld`
     : 'off';
   const rows = [
     facts.problem ? row('Problem', text(facts.problem), 'bad') : '',

@@ -5,12 +5,16 @@ import { esc, kvCard, row, text, when, type Obj } from './format.js';
 
 export function updateCard(facts: Obj, zone: string): string {
   const u = facts as unknown as UpdateStatus;
-  const slots = (u.slots ?? []).map((s) => row(
-    `Slot ${s.bootname}${s.bootname === u.bootSlot ? ' (booted)' : ''}`,
-    `${text(s.version ?? 'version unknown')}, ${esc(s.bootStatus ?? '?')}`
-      + `${s.installedAt ? `, installed ${when(s.installedAt, zone)}` : ''}`,
-    s.bootStatus === 'bad' ? 'bad' : undefined,
-  )).join('');
+  const slots = (u.slots ?? [])
+    .map((s) =>
+      row(
+        `Slot ${s.bootname}${s.bootname === u.bootSlot ? ' (booted)' : ''}`,
+        `${text(s.version ?? 'version unknown')}, ${esc(s.bootStatus ?? '?')}` +
+          `${s.installedAt ? `, installed ${when(s.installedAt, zone)}` : ''}`,
+        s.bootStatus === 'bad' ? 'bad' : undefined,
+      ),
+    )
+    .join('');
   const l = u.last;
   const percent = u.percent !== null && u.percent !== undefined ? ` ${esc(u.percent)} %` : '';
   const last = l && `${esc(l.outcome)}${l.markedGood ? ' (marked good)' : ''}, ${when(l.at, zone)}: ${text(l.message)}`;

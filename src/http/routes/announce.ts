@@ -11,21 +11,32 @@ import { displayIdOf, once } from '../query-params.js';
 export const ANNOUNCE_MAX = 500;
 
 const REFUSED: Record<NotQueued, [ErrorCode, string, string]> = {
-  'empty': ['MLDS_BAD_ANNOUNCEMENT', 'nothing is left to say in "text"', 'text'],
+  empty: ['MLDS_BAD_ANNOUNCEMENT', 'nothing is left to say in "text"', 'text'],
   'too-long': ['MLDS_BAD_ANNOUNCEMENT', `"text" must be at most ${ANNOUNCE_MAX} characters`, 'text'],
   'unknown-display': ['MLDS_UNKNOWN_ID', 'no such display in the configuration', 'id'],
-  'quiet': ['MLDS_SPEECH_QUIET', 'quiet hours: only priority announcements are spoken now', 'priority'],
-  'full': ['MLDS_SPEECH_FULL', 'the announcement queue is full of priority announcements', 'text'],
+  quiet: ['MLDS_SPEECH_QUIET', 'quiet hours: only priority announcements are spoken now', 'priority'],
+  full: ['MLDS_SPEECH_FULL', 'the announcement queue is full of priority announcements', 'text'],
 };
 
 export function announceRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/announce', 'api', json(), async (ctx) => {
     const id = displayIdOf(ctx, api.config());
     const speaker = api.component(SPEECH);
-    if (!speaker) throw new MldsError('MLDS_SPEECH_OFF', 'speech is not configured on this unit (no "speech" section in config.json)', 'speech');
+    if (!speaker)
+      throw new MldsError(
+        'MLDS_SPEECH_OFF',
+        'speech is not configured on this unit (no "speech" section in config.json)',
+        'speech',
+      );
     const text = once(ctx, 'text') ?? '';
-    if (text.trim() === '') throw new MldsError('MLDS_BAD_ANNOUNCEMENT', '"text" is required and must not be empty', 'text');
-    if (text.length > ANNOUNCE_MAX) throw new MldsError('MLDS_BAD_ANNOUNCEMENT', `"text" must be at most ${ANNOUNCE_MAX} characters (it has ${text.length})`, 'text');
+    if (text.trim() === '')
+      throw new MldsError('MLDS_BAD_ANNOUNCEMENT', '"text" is required and must not be empty', 'text');
+    if (text.length > ANNOUNCE_MAX)
+      throw new MldsError(
+        'MLDS_BAD_ANNOUNCEMENT',
+        `"text" must be at most ${ANNOUNCE_MAX} characters (it has ${text.length})`,
+        'text',
+      );
     const p = once(ctx, 'priority') ?? '0';
     if (p !== '0' && p !== '1') throw new MldsError('MLDS_BAD_ANNOUNCEMENT', '"priority" must be 0 or 1', 'priority');
     ctx.set('Cache-Control', 'no-store');

@@ -34,14 +34,30 @@ export function configRoutes(routes: Routes, api: ServiceApi): void {
       ctx.body = zip;
       return;
     }
-    if (typeof url !== 'string' || url === '') throw new MldsError('MLDS_BAD_PARAMETER', '"url" must be given once: the URL of a zip archive of the configuration', 'url');
+    if (typeof url !== 'string' || url === '')
+      throw new MldsError(
+        'MLDS_BAD_PARAMETER',
+        '"url" must be given once: the URL of a zip archive of the configuration',
+        'url',
+      );
     const sha256 = ctx.query.sha256;
-    if (sha256 !== undefined && (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256))) throw new MldsError('MLDS_BAD_PARAMETER', '"sha256" must be given once, as 64 hexadecimal digits', 'sha256');
-    if (!ctx.accepts('application/json')) throw new MldsError('MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
+    if (sha256 !== undefined && (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)))
+      throw new MldsError('MLDS_BAD_PARAMETER', '"sha256" must be given once, as 64 hexadecimal digits', 'sha256');
+    if (!ctx.accepts('application/json'))
+      throw new MldsError('MLDS_NOT_ACCEPTABLE', 'this endpoint answers with application/json');
     // HEAD checks the keys and the URL, and fetches nothing.
-    if (ctx.method === 'HEAD') return void (checkUrl(url, api.config().urlPortRange), sendJson(ctx, { result: 'configuration not loaded (HEAD)' }));
+    if (ctx.method === 'HEAD')
+      return void (
+        checkUrl(url, api.config().urlPortRange),
+        sendJson(ctx, { result: 'configuration not loaded (HEAD)' })
+      );
     const r = await api.loadConfig(url, sha256);
     // Files the archive does not hold are gone from the service folder: say which, and where they went.
-    sendJson(ctx, { ...answer(r, 'loaded'), backup: r.backup, removedFiles: r.removedFiles, ...(r.removedFilesNotListed ? { removedFilesNotListed: r.removedFilesNotListed } : {}) });
+    sendJson(ctx, {
+      ...answer(r, 'loaded'),
+      backup: r.backup,
+      removedFiles: r.removedFiles,
+      ...(r.removedFilesNotListed ? { removedFilesNotListed: r.removedFilesNotListed } : {}),
+    });
   });
 }

@@ -6,7 +6,12 @@ import { json, JSON_TYPE } from '../middleware.js';
 /** What koa makes of `{ result: 'command received' }`: the answer to almost every command. */
 const RECEIVED = JSON.stringify({ result: 'command received' });
 
-interface Outcome { displayId: string; layout: string; inumber?: string; ignored: string[] }
+interface Outcome {
+  displayId: string;
+  layout: string;
+  inumber?: string;
+  ignored: string[];
+}
 
 /** The answer to a command that passed (applied, or only checked for HEAD) and its log line's facts. */
 function answered(result: Outcome): { body: string; logged: object } {

@@ -7,7 +7,11 @@ import { json, sendJson } from '../middleware.js';
 
 function network(api: ServiceApi): NetworkControl {
   const n = api.component(NETWORK);
-  if (!n) throw new MldsError('MLDS_NETWORK_UNAVAILABLE', 'this unit cannot read or change its network configuration (the network capability needs Linux)');
+  if (!n)
+    throw new MldsError(
+      'MLDS_NETWORK_UNAVAILABLE',
+      'this unit cannot read or change its network configuration (the network capability needs Linux)',
+    );
   return n;
 }
 
@@ -33,6 +37,12 @@ export function ethernetRoutes(routes: Routes, api: ServiceApi): void {
     // Applied once this answer has left: the address may change under the connection.
     ctx.res.once('close', apply);
     ctx.set('Connection', 'close');
-    sendJson(ctx, { result: 'network change accepted', ...req, ...answer, applying: 'after this answer; the previous configuration returns when the gateway does not answer within rollbackSeconds' });
+    sendJson(ctx, {
+      result: 'network change accepted',
+      ...req,
+      ...answer,
+      applying:
+        'after this answer; the previous configuration returns when the gateway does not answer within rollbackSeconds',
+    });
   });
 }

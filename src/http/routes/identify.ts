@@ -16,10 +16,16 @@ export function identifyRoutes(routes: Routes, api: ServiceApi): void {
     const raw = ctx.query.seconds;
     if (Array.isArray(raw)) throw new MldsError('MLDS_BAD_PARAMETER', '"seconds" must be given once', 'seconds');
     const seconds = raw === undefined || raw === '' ? DEFAULT_IDENTIFY_S : /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-    if (!(seconds >= 0 && seconds <= MAX_IDENTIFY_S)) throw new MldsError('MLDS_BAD_PARAMETER', `"seconds" must be a whole number of seconds from 0 to ${MAX_IDENTIFY_S}`, 'seconds');
+    if (!(seconds >= 0 && seconds <= MAX_IDENTIFY_S))
+      throw new MldsError(
+        'MLDS_BAD_PARAMETER',
+        `"seconds" must be a whole number of seconds from 0 to ${MAX_IDENTIFY_S}`,
+        'seconds',
+      );
     const id = ctx.query.id;
     if (Array.isArray(id)) throw new MldsError('MLDS_BAD_PARAMETER', '"id" must be given once', 'id');
-    if (id !== undefined && !api.config().displayById.has(id)) throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
+    if (id !== undefined && !api.config().displayById.has(id))
+      throw new MldsError('MLDS_UNKNOWN_ID', `no display "${id}" in the configuration`, 'id');
     const boot = api.component(BOOT);
     if (!boot) throw new MldsError('MLDS_UNAVAILABLE', 'the info screen is not running yet');
     // HEAD checks the keys and the parameters, and shows nothing.

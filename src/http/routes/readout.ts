@@ -10,8 +10,8 @@ import { displayIdOf } from '../query-params.js';
 const REFUSED: Record<ReadoutRefused, [ErrorCode, string]> = {
   'unknown-display': ['MLDS_UNKNOWN_ID', 'no such display in the configuration'],
   'no-readout': ['MLDS_NO_READOUT', 'this display has no "readout" in the configuration'],
-  'empty': ['MLDS_NOTHING_TO_READ', 'the display shows nothing with words now'],
-  'full': ['MLDS_SPEECH_FULL', 'the announcement queue is full of alerts\' warnings'],
+  empty: ['MLDS_NOTHING_TO_READ', 'the display shows nothing with words now'],
+  full: ['MLDS_SPEECH_FULL', "the announcement queue is full of alerts' warnings"],
 };
 
 export function readoutRoutes(routes: Routes, api: ServiceApi): void {

@@ -14,7 +14,11 @@ function refreshMs(ctx: Context): number | undefined {
   if (raw === undefined) return undefined;
   const s = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
   if (!(s >= REFRESH_MIN_S && s <= REFRESH_MAX_S)) {
-    throw new MldsError('MLDS_BAD_PARAMETER', `"refresh" must be a number of seconds from ${REFRESH_MIN_S} to ${REFRESH_MAX_S}`, 'refresh');
+    throw new MldsError(
+      'MLDS_BAD_PARAMETER',
+      `"refresh" must be a number of seconds from ${REFRESH_MIN_S} to ${REFRESH_MAX_S}`,
+      'refresh',
+    );
   }
   return s * 1000;
 }

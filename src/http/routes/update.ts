@@ -13,8 +13,14 @@ import { json, sendJson } from '../middleware.js';
 export function updateRoutes(routes: Routes, api: ServiceApi): void {
   routes.get('/update', 'admin', json(), async (ctx) => {
     const { url, sha256 } = ctx.query;
-    if (typeof url !== 'string' || url === '') throw new MldsError('MLDS_BAD_PARAMETER', '"url" must be given once: the URL of a RAUC bundle', 'url');
-    if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) throw new MldsError('MLDS_BAD_PARAMETER', '"sha256" must be given once, as 64 hexadecimal digits: the SHA-256 of the bundle', 'sha256');
+    if (typeof url !== 'string' || url === '')
+      throw new MldsError('MLDS_BAD_PARAMETER', '"url" must be given once: the URL of a RAUC bundle', 'url');
+    if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256))
+      throw new MldsError(
+        'MLDS_BAD_PARAMETER',
+        '"sha256" must be given once, as 64 hexadecimal digits: the SHA-256 of the bundle',
+        'sha256',
+      );
     checkUrl(url, api.config().urlPortRange);
     const updater = updaterOf(api.component(UPDATE));
     ctx.set('Cache-Control', 'no-store');

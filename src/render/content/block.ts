@@ -25,7 +25,11 @@ export interface BlockOptions {
   graphicFile(n: number): string | undefined;
 }
 
-interface Placed { raster: LineRaster; x: number; y: number }
+interface Placed {
+  raster: LineRaster;
+  x: number;
+  y: number;
+}
 
 /**
  * Laid-out text in an area: still, pages in turn, a block moving sideways, or lines moving
@@ -62,13 +66,20 @@ export class BlockContent implements Content {
     this.period = layout.mode === 'scroll-up' ? this.blockH + lineH : Math.max(1, Math.round(this.blockW + opts.gapPx));
     this.cycle = layout.pages.reduce((t, p) => t + p.onMs + p.offMs, 0);
     const up = layout.mode === 'scroll-up';
-    this.xs = new Float64Array(this.scrolls ? maxCopies(up ? opts.height : opts.width, up ? this.blockH : this.blockW, this.period) : 0);
+    this.xs = new Float64Array(
+      this.scrolls ? maxCopies(up ? opts.height : opts.width, up ? this.blockH : this.blockW, this.period) : 0,
+    );
   }
 
   /** Lines of a page at their places in the area (a sideways block: in the block, aligned to its start). */
   private place(page: LaidPage, gap: number, sideways: boolean): Placed[] {
     const { width, height } = this.opts;
-    const top = page.valign === 'top' ? 0 : page.valign === 'bottom' ? height - page.height : Math.round((height - page.height) / 2);
+    const top =
+      page.valign === 'top'
+        ? 0
+        : page.valign === 'bottom'
+          ? height - page.height
+          : Math.round((height - page.height) / 2);
     let y = this.opts.layout.mode === 'scroll-up' ? 0 : top;
     const blockW = Math.max(0, ...page.lines.map((l) => Math.ceil(l.width)));
     return page.lines.map((l) => {
@@ -122,14 +133,20 @@ export class BlockContent implements Content {
 
   key(now: number): string {
     const step = this.scrolls ? this.distance(now) : this.pageAt(now).index;
-    if (step !== this.keyStep) { this.keyStep = step; this.keyText = `b${this.id}:${step}`; }
+    if (step !== this.keyStep) {
+      this.keyStep = step;
+      this.keyText = `b${this.id}:${step}`;
+    }
     return this.keyText;
   }
 
   nextChange(now: number): number {
     if (this.scrolls) {
       if (this.opts.pxPerSecond <= 0) return Infinity;
-      return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + this.opts.step));
+      return Math.max(
+        now + 1,
+        timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + this.opts.step),
+      );
     }
     return this.pageAt(now).until;
   }
@@ -163,7 +180,8 @@ export class BlockContent implements Content {
       const n = fillCopyPositions(this.xs, height, this.blockH, this.period, this.distance(now));
       for (let i = 0; i < n; i++) {
         const y = this.xs[i];
-        for (const p of lines) if (y + p.y < height && y + p.y + p.raster.height > 0) this.put(ctx, p, ox + p.x, oy + y + p.y, ox);
+        for (const p of lines)
+          if (y + p.y < height && y + p.y + p.raster.height > 0) this.put(ctx, p, ox + p.x, oy + y + p.y, ox);
       }
     } else {
       for (const p of this.pages[this.pageAt(now).index] ?? []) this.put(ctx, p, ox + p.x, oy + p.y, ox);

@@ -42,10 +42,18 @@ export interface Content {
 }
 
 /** What a content reports of its area on /status: the text it shows, as rows; a departure board's state. */
-export interface ContentReport { text?: string; board?: BoardState }
+export interface ContentReport {
+  text?: string;
+  board?: BoardState;
+}
 
 /** /status `fit` of a text area: as-is, shrunk, wrapped, paged, scrolled or clipped (by `clippedPx`), at `size` px. */
-export interface TextFit { fit: string; size: number; missing?: string[]; clippedPx?: number }
+export interface TextFit {
+  fit: string;
+  size: number;
+  missing?: string[];
+  clippedPx?: number;
+}
 
 let serial = 0;
 /** A process-unique id, so keys of two contents can never collide. */

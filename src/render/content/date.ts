@@ -17,7 +17,9 @@ export function dateText(area: AreaOf<'date'>, now: number, zone?: string): stri
   return formatEnglish(zonedAt(now, area.dateOffset, zone ?? systemZone()), area.dateFormat);
 }
 
-/** What a date area shows: nothing while the clock is not set (1970 after a boot without a battery), never a wrong date. */
+/**
+ * What a date area shows: nothing while the clock is not set (1970 after a boot without a battery), never a wrong date.
+ */
 export function shownDate(area: AreaOf<'date'>, now: number, zone?: string): string {
   return clockHeld(now) ? '' : dateText(area, now, zone);
 }
@@ -59,7 +61,10 @@ export class DateContent implements Content {
       this.textSecond = second;
       this.textHeld = held;
       const text = shownDate(this.area, now, this.zone);
-      if (text !== this.text || !this.keyText) { this.text = text; this.keyText = `d${this.id}:${text}`; }
+      if (text !== this.text || !this.keyText) {
+        this.text = text;
+        this.keyText = `d${this.id}:${text}`;
+      }
     }
     return this.text;
   }
@@ -83,7 +88,15 @@ export class DateContent implements Content {
   }
 
   private raster(text: string): LineRaster {
-    const env = { font: this.style.font, fonts: [], size: this.style.size, crisp: true, color: this.style.color, graphicSize: () => undefined, rtl: false };
+    const env = {
+      font: this.style.font,
+      fonts: [],
+      size: this.style.size,
+      crisp: true,
+      color: this.style.color,
+      graphicSize: () => undefined,
+      rtl: false,
+    };
     return new LineRaster(layLine({ spans: [{ text, font: 0 }] }, env)[0], () => undefined);
   }
 }

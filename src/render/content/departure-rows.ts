@@ -38,14 +38,22 @@ function countdown(b: DeparturesConfig, d: Departure, now: number): string {
 
 function plain(b: DeparturesConfig, d: Departure, field: Field, now: number, zone: string): string {
   switch (field) {
-    case 'route': return clean(d.route);
-    case 'destination': return clean(d.destination);
-    case 'platform': return clean(d.platform) + (d.platformChanged ? b.platformChangedMark : '');
-    case 'countdown': return countdown(b, d, now);
-    case 'time': return formatEnglish(zonedAt(d.time, undefined, b.timezone ?? d.zone ?? zone), 'HH:mm');
-    case 'spacer': return '';
-    case 'accessible': return d.accessible ? b.accessibleText : '';
-    case 'occupancy': return d.occupancy === undefined ? '' : b.occupancyTexts[d.occupancy] ?? '';
+    case 'route':
+      return clean(d.route);
+    case 'destination':
+      return clean(d.destination);
+    case 'platform':
+      return clean(d.platform) + (d.platformChanged ? b.platformChangedMark : '');
+    case 'countdown':
+      return countdown(b, d, now);
+    case 'time':
+      return formatEnglish(zonedAt(d.time, undefined, b.timezone ?? d.zone ?? zone), 'HH:mm');
+    case 'spacer':
+      return '';
+    case 'accessible':
+      return d.accessible ? b.accessibleText : '';
+    case 'occupancy':
+      return d.occupancy === undefined ? '' : (b.occupancyTexts[d.occupancy] ?? '');
   }
 }
 
@@ -60,7 +68,11 @@ function cell(b: DeparturesConfig, d: Departure, field: Field, now: number, zone
 const platforms = new Intl.Collator('en', { numeric: true });
 /** Platforms in their natural order ("2" before "10"), a departure without one last; then by time. */
 const byPlatform = (a: Departure, b: Departure): number =>
-  (a.platform === '') !== (b.platform === '') ? (a.platform === '' ? 1 : -1) : platforms.compare(a.platform, b.platform) || a.time - b.time;
+  (a.platform === '') !== (b.platform === '')
+    ? a.platform === ''
+      ? 1
+      : -1
+    : platforms.compare(a.platform, b.platform) || a.time - b.time;
 
 /**
  * The rows of `data` at `now` (at most `limit`, departures before `now` left out). A countdown

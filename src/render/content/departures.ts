@@ -18,7 +18,10 @@ import { boardRows } from './departure-rows.js';
 import { scrollPxPerSecond } from './scroll.js';
 
 /** The unit's board source as a drawer sees it: `version` counts the source's news. */
-export interface Boards { source: BoardSource | undefined; version: number }
+export interface Boards {
+  source: BoardSource | undefined;
+  version: number;
+}
 
 const MINUTE = 60_000;
 /** Pages a board with overflow "pages" shows at most. */
@@ -35,7 +38,11 @@ export function rowsThatFit(area: AreaOf<'departures'>): { fit: number; rowPx: n
 
 const timed = (f: string | undefined) => f === 'time' || f === 'countdown';
 
-export interface DeparturesEnv { boards?: () => Boards; timezone?: string; start: number }
+export interface DeparturesEnv {
+  boards?: () => Boards;
+  timezone?: string;
+  start: number;
+}
 
 export class DeparturesContent implements Content {
   readonly id = nextContentId();
@@ -60,19 +67,25 @@ export class DeparturesContent implements Content {
   /** What the board last showed, for /status: rows a line, cells tab-separated, and the feed's state. */
   private shown: ContentReport | undefined;
 
-  constructor(private readonly area: AreaOf<'departures'>, private readonly env: DeparturesEnv) {
+  constructor(
+    private readonly area: AreaOf<'departures'>,
+    private readonly env: DeparturesEnv,
+  ) {
     this.board = area.departures;
     this.zone = env.timezone ?? systemZone();
     this.perPage = this.board.rows ?? rowsThatFit(area).fit;
     // Time cells set their digits tabular and hang the scheduled mark outside them (columns.ts), so rows line up.
     const mark = this.board.scheduledMark;
-    this.columns = area.columns?.map((c, i) => (timed(this.board.fields[i]) ? { ...c, tabular: true, ...(mark ? { mark } : {}) } : c));
+    this.columns = area.columns?.map((c, i) =>
+      timed(this.board.fields[i]) ? { ...c, tabular: true, ...(mark ? { mark } : {}) } : c,
+    );
     this.limit = this.perPage * (area.overflow === 'pages' ? MAX_PAGES : 1);
   }
 
   private refresh(now: number): BlockContent {
     const b = this.env.boards?.();
-    if (this.block && b?.version === this.version && b?.source === this.source && now >= this.from && now < this.until) return this.block;
+    if (this.block && b?.version === this.version && b?.source === this.source && now >= this.from && now < this.until)
+      return this.block;
     this.version = b?.version ?? -1;
     this.source = b?.source;
     let data = NO_DATA;
@@ -82,11 +95,15 @@ export class DeparturesContent implements Content {
     } catch (err) {
       this.boardFault = `board: ${err instanceof Error ? err.message : String(err)}`;
     }
-    const { rows, until } = data.state === 'no-data' ? { rows: [], until: Infinity } : boardRows(this.board, data, now, this.zone, this.limit);
+    const { rows, until } =
+      data.state === 'no-data'
+        ? { rows: [], until: Infinity }
+        : boardRows(this.board, data, now, this.zone, this.limit);
     this.from = now;
     this.until = Math.min(until, (Math.floor(now / MINUTE) + 1) * MINUTE);
     // A board with nothing to show says why: no data from the feed, or no departure in it.
-    const empty = data.state === 'no-data' ? this.board.noDataText : rows.length ? undefined : this.board.noDeparturesText;
+    const empty =
+      data.state === 'no-data' ? this.board.noDataText : rows.length ? undefined : this.board.noDeparturesText;
     const lines = empty !== undefined ? [empty] : rows.map((r) => r.join('\t'));
     const text = `${empty !== undefined ? 'n' : 't'}${lines.join('\n')}`;
     if (text !== this.text || !this.block) {
@@ -101,7 +118,12 @@ export class DeparturesContent implements Content {
   private query(now: number): BoardQuery {
     const { feed, stops, routes, staleAfter, filters, walkMinutes } = this.board;
     return {
-      feed, stops, routes, staleAfter, now, limit: this.limit,
+      feed,
+      stops,
+      routes,
+      staleAfter,
+      now,
+      limit: this.limit,
       ...(filters?.directions?.length ? { directions: filters.directions } : {}),
       ...(filters?.headsigns?.length ? { headsigns: filters.headsigns } : {}),
       ...(walkMinutes ? { notBefore: now + walkMinutes * MINUTE } : {}),
@@ -116,17 +138,40 @@ export class DeparturesContent implements Content {
     }
     // Cells of earlier boards go now and then: the cache holds about what a few boards show.
     if (this.cellCache.size > 4 * this.limit * (a.columns?.length ?? 1)) this.cellCache.clear();
-    const layout = layoutBlock({ pages, multi: false }, {
-      width: a.width, height: a.height, font: a.font, fonts: a.fonts ?? [], fontSize: a.fontSize,
-      minFontSize: a.fit === 'shrink' ? (a.minFontSize ?? Math.max(1, Math.floor(a.fontSize / 2))) : undefined,
-      wrap: false, lineSpacing: a.lineSpacing, valign: a.valign ?? 'top', align: a.align,
-      overflow: a.overflow ?? 'pages', pageMs: (a.pageSeconds ?? 3) * 1000, crisp: a.antialias === 'none',
-      color: a.fontColor, rtl: false, graphicSize: () => undefined,
-      columns: table ? this.columns : undefined, cellCache: table ? this.cellCache : undefined,
-    });
+    const layout = layoutBlock(
+      { pages, multi: false },
+      {
+        width: a.width,
+        height: a.height,
+        font: a.font,
+        fonts: a.fonts ?? [],
+        fontSize: a.fontSize,
+        minFontSize: a.fit === 'shrink' ? (a.minFontSize ?? Math.max(1, Math.floor(a.fontSize / 2))) : undefined,
+        wrap: false,
+        lineSpacing: a.lineSpacing,
+        valign: a.valign ?? 'top',
+        align: a.align,
+        overflow: a.overflow ?? 'pages',
+        pageMs: (a.pageSeconds ?? 3) * 1000,
+        crisp: a.antialias === 'none',
+        color: a.fontColor,
+        rtl: false,
+        graphicSize: () => undefined,
+        columns: table ? this.columns : undefined,
+        cellCache: table ? this.cellCache : undefined,
+      },
+    );
     return new BlockContent({
-      layout, width: a.width, height: a.height, align: a.align, pxPerSecond: scrollPxPerSecond(DEFAULTS.scrollSpeed),
-      gapPx: 0, origin: this.env.start, step: 1, direction: 'left', graphicFile: () => undefined,
+      layout,
+      width: a.width,
+      height: a.height,
+      align: a.align,
+      pxPerSecond: scrollPxPerSecond(DEFAULTS.scrollSpeed),
+      gapPx: 0,
+      origin: this.env.start,
+      step: 1,
+      direction: 'left',
+      graphicFile: () => undefined,
     });
   }
 

@@ -50,7 +50,10 @@ type SignText = AreaTaking<'markup'>;
 
 function drawText(a: SignText, st: AreaState | undefined, env: DrawEnv): Content | undefined {
   if (!st || st.source === 'none' || !st.text) return undefined;
-  const prev = (env.previous instanceof TextContent || env.previous instanceof BlockContent) && env.previous.scrolls ? env.previous : undefined;
+  const prev =
+    (env.previous instanceof TextContent || env.previous instanceof BlockContent) && env.previous.scrolls
+      ? env.previous
+      : undefined;
   const scroll = scrollingOf(a);
   // A live swap keeps the scroll where it is; textFromStart=false carries it on after the effect.
   const origin = prev && (env.live || !scroll.textFromStart) ? prev.origin : env.start;
@@ -58,12 +61,18 @@ function drawText(a: SignText, st: AreaState | undefined, env: DrawEnv): Content
   const color = st.fontColor ?? a.fontColor;
   const pxPerSecond = scrollPxPerSecond(scroll.scrollSpeed);
   const step = scrollStep(pxPerSecond, env.fps ?? DEFAULTS.fps);
-  if (needsLayout(a, st.text)) return signTextContent({ area: a, text: st.text, size, color, pxPerSecond, origin, step });
+  if (needsLayout(a, st.text))
+    return signTextContent({ area: a, text: st.text, size, color, pxPerSecond, origin, step });
   return new TextContent({
     text: st.text,
     style: { font: a.font, size, color },
-    width: a.width, height: a.height, align: a.align,
-    pxPerSecond, headToTail: scroll.headToTail, origin: cycleOrigin(a.sync, 'scroll', origin), step,
+    width: a.width,
+    height: a.height,
+    align: a.align,
+    pxPerSecond,
+    headToTail: scroll.headToTail,
+    origin: cycleOrigin(a.sync, 'scroll', origin),
+    step,
   });
 }
 
@@ -73,7 +82,11 @@ function swapsText(previous: Content | undefined, st: AreaState | undefined): bo
 }
 
 function safeDate(area: AreaOf<'date'>, now: number, zone?: string): string {
-  try { return shownDate(area, now, zone); } catch (err) { return `(${(err as Error).message})`; }
+  try {
+    return shownDate(area, now, zone);
+  } catch (err) {
+    return `(${(err as Error).message})`;
+  }
 }
 
 /** A request's file or page that fails falls back to the defaultValue's (not to itself). */
@@ -88,32 +101,46 @@ const DRAWERS: { readonly [T in AreaType]: AreaDrawer<AreaOf<T>> } = {
   // Swapped in place always: the point of a dynamic area.
   dynamic: { draw: drawText, swapsLive: (_a, previous, st) => swapsText(previous, st) },
   image: {
-    draw: (a, st, env) => (st && st.source !== 'none' && st.file ? new ImageContent(st.file, a.width, a.height, env.start) : undefined),
+    draw: (a, st, env) =>
+      st && st.source !== 'none' && st.file ? new ImageContent(st.file, a.width, a.height, env.start) : undefined,
   },
   video: {
-    draw: (a, st) => (st && st.source !== 'none' && st.file ? new VideoContent(st.file, fallbackOf(a, st, st.file), a.width, a.height) : undefined),
+    draw: (a, st) =>
+      st && st.source !== 'none' && st.file
+        ? new VideoContent(st.file, fallbackOf(a, st, st.file), a.width, a.height)
+        : undefined,
   },
   date: {
     // The clock shows whenever the area has not been cleared.
-    draw: (a, st, env) => (st?.source === 'none' ? undefined : new DateContent(a, { font: a.font, size: a.fontSize, color: a.fontColor }, env.timezone)),
+    draw: (a, st, env) =>
+      st?.source === 'none'
+        ? undefined
+        : new DateContent(a, { font: a.font, size: a.fontSize, color: a.fontColor }, env.timezone),
     signature: (_a, st) => (st?.source === 'none' ? '' : 'clock'),
     statusText: (a, st, now, zone) => (st.source === 'none' ? undefined : safeDate(a, now, zone)),
   },
   // Plays through src/playback/audio-areas.ts.
   audio: {},
   web: {
-    draw: (a, st) => (st && st.source !== 'none' && st.url
-      ? new WebContent({
-        url: st.url, fallback: fallbackOf(a, st, st.url), width: a.width, height: a.height,
-        xy: a.xy ?? { x: 0, y: 0 }, refreshSeconds: a.refreshSeconds,
-      })
-      : undefined),
+    draw: (a, st) =>
+      st && st.source !== 'none' && st.url
+        ? new WebContent({
+            url: st.url,
+            fallback: fallbackOf(a, st, st.url),
+            width: a.width,
+            height: a.height,
+            xy: a.xy ?? { x: 0, y: 0 },
+            refreshSeconds: a.refreshSeconds,
+          })
+        : undefined,
   },
   departures: {
     // The board shows whenever the area has not been cleared.
     // Its pages (or its scroll, with sync "clock") count from the epoch: the start it is given.
-    draw: (a, st, env) => (st?.source === 'none' ? undefined
-      : new DeparturesContent(a, { ...env, start: cycleOrigin(a.sync, a.overflow ?? 'pages', env.start) })),
+    draw: (a, st, env) =>
+      st?.source === 'none'
+        ? undefined
+        : new DeparturesContent(a, { ...env, start: cycleOrigin(a.sync, a.overflow ?? 'pages', env.start) }),
     // Its text and state on /status are what the board last showed (DeparturesContent.report).
     signature: (_a, st) => (st?.source === 'none' ? '' : 'board'),
   },

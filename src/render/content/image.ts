@@ -28,7 +28,15 @@ export class ImageContent implements Content {
   ) {
     const pic = cachedPicture(file);
     if (pic) this.show(pic);
-    else preloadImage(file).then((p) => { if (!this.disposed) this.show(p); }, () => { this.failed = true; });
+    else
+      preloadImage(file).then(
+        (p) => {
+          if (!this.disposed) this.show(p);
+        },
+        () => {
+          this.failed = true;
+        },
+      );
   }
 
   private show(pic: Picture): void {
@@ -56,7 +64,12 @@ export class ImageContent implements Content {
     const pic = this.pic;
     const at = this.at;
     // `from` Infinity: an answer no later call may reuse.
-    if (!pic || pic.kind === 'still') { at.index = 0; at.from = Infinity; at.until = Infinity; return at; }
+    if (!pic || pic.kind === 'still') {
+      at.index = 0;
+      at.from = Infinity;
+      at.until = Infinity;
+      return at;
+    }
     if (now >= at.from && now < at.until) return at;
     const { delays, totalMs } = pic.anim;
     const t = Math.max(0, now - this.origin);
@@ -65,16 +78,26 @@ export class ImageContent implements Content {
       const start = end;
       end += delays[i];
       // Before the origin the animation waits on frame 0: that answer moves with `now`.
-      if (now < end) { at.index = i; at.from = now >= this.origin ? start : Infinity; at.until = end; return at; }
+      if (now < end) {
+        at.index = i;
+        at.from = now >= this.origin ? start : Infinity;
+        at.until = end;
+        return at;
+      }
     }
-    at.index = 0; at.from = Infinity; at.until = end + delays[0];
+    at.index = 0;
+    at.from = Infinity;
+    at.until = end + delays[0];
     return at;
   }
 
   key(now: number): string {
     if (!this.pic) return `i${this.id}:loading`;
     const index = this.frameAt(now).index;
-    if (index !== this.keyIndex) { this.keyIndex = index; this.keyText = `i${this.id}:${index}`; }
+    if (index !== this.keyIndex) {
+      this.keyIndex = index;
+      this.keyText = `i${this.id}:${index}`;
+    }
     return this.keyText;
   }
 

@@ -42,10 +42,20 @@ const isText = (p: TextPiece | GraphicPiece): p is TextPiece => 'text' in p;
 function setPx(d: Uint8ClampedArray, w: number, h: number, x: number, y: number, c: Rgb): void {
   if (x < 0 || y < 0 || x >= w || y >= h) return;
   const i = (y * w + x) * 4;
-  d[i] = c.r; d[i + 1] = c.g; d[i + 2] = c.b; d[i + 3] = 255;
+  d[i] = c.r;
+  d[i + 1] = c.g;
+  d[i + 2] = c.b;
+  d[i + 3] = 255;
 }
 
-function paintBitmap(d: Uint8ClampedArray, w: number, h: number, p: TextPiece & { face: BitmapFace }, x: number, baseline: number): void {
+function paintBitmap(
+  d: Uint8ClampedArray,
+  w: number,
+  h: number,
+  p: TextPiece & { face: BitmapFace },
+  x: number,
+  baseline: number,
+): void {
   const { font, scale } = p.face;
   for (const ch of p.text) {
     const cp = ch.codePointAt(0)!;
@@ -59,11 +69,12 @@ function paintBitmap(d: Uint8ClampedArray, w: number, h: number, p: TextPiece & 
       for (let r = 0; r < g.h; r++) {
         for (let c = 0; c < g.w; c++) {
           if (!g.bits[r * g.w + c]) continue;
-          for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) setPx(d, w, h, left + c * scale + dx, top + r * scale + dy, p.color);
+          for (let dy = 0; dy < scale; dy++)
+            for (let dx = 0; dx < scale; dx++) setPx(d, w, h, left + c * scale + dx, top + r * scale + dy, p.color);
         }
       }
     }
-    x += cell ? cell.ink + p.gap! : (g ? g.dwidth * scale : 0);
+    x += cell ? cell.ink + p.gap! : g ? g.dwidth * scale : 0;
   }
 }
 
@@ -72,14 +83,26 @@ function fillPiece(ctx: CanvasRenderingContext2D, p: TextPiece, x: number, basel
   ctx.font = p.face.css;
   if (p.gap !== undefined) {
     // Character by character, each to its ink (pango's shaping and kerning do not cross characters).
-    for (const ch of p.text) { const c = vectorCell(p.face.css, p.face.crisp, ch); ctx.fillText(ch, x - c.shift, baseline); x += c.ink + p.gap; }
+    for (const ch of p.text) {
+      const c = vectorCell(p.face.css, p.face.crisp, ch);
+      ctx.fillText(ch, x - c.shift, baseline);
+      x += c.ink + p.gap;
+    }
     return;
   }
   ctx.fillText(p.text, x, baseline);
 }
 
 /** Crisp TrueType: drawn in white on a scratch canvas, every pixel at least half covered becomes the colour. */
-function paintCrisp(d: Uint8ClampedArray, w: number, h: number, p: TextPiece, x: number, baseline: number, pad: number): void {
+function paintCrisp(
+  d: Uint8ClampedArray,
+  w: number,
+  h: number,
+  p: TextPiece,
+  x: number,
+  baseline: number,
+  pad: number,
+): void {
   const left = Math.floor(x) - pad;
   const sw = Math.max(1, Math.min(w - left, Math.ceil(p.width) + 2 * pad));
   if (left + sw <= 0 || left >= w) return;
@@ -88,7 +111,8 @@ function paintCrisp(d: Uint8ClampedArray, w: number, h: number, p: TextPiece, x:
   c.fillStyle = '#fff';
   fillPiece(c, p, x - left, baseline);
   const a = c.getImageData(0, 0, sw, h).data;
-  for (let y = 0; y < h; y++) for (let i = 0; i < sw; i++) if (a[(y * sw + i) * 4 + 3] >= 128) setPx(d, w, h, left + i, y, p.color);
+  for (let y = 0; y < h; y++)
+    for (let i = 0; i < sw; i++) if (a[(y * sw + i) * 4 + 3] >= 128) setPx(d, w, h, left + i, y, p.color);
 }
 
 export class LineRaster {
@@ -97,7 +121,10 @@ export class LineRaster {
   private readonly pad: number;
   private readonly tiles = new Map<number, Canvas>();
 
-  constructor(readonly line: LaidLine, private readonly graphicFile: (n: number) => string | undefined) {
+  constructor(
+    readonly line: LaidLine,
+    private readonly graphicFile: (n: number) => string | undefined,
+  ) {
     this.width = Math.ceil(line.width);
     this.height = Math.max(1, line.ascent + line.descent);
     this.pad = Math.ceil(Math.max(line.ascent, 4) / 4);
@@ -119,7 +146,8 @@ export class LineRaster {
     const last = Math.min(Math.ceil(total / TILE) - 1, Math.floor((right - origin) / TILE));
     const first = Math.max(0, Math.floor((left - origin) / TILE));
     for (let i = first; i <= last; i++) ctx.drawImage(this.tile(i, total), origin + i * TILE, y);
-    if (this.tiles.size > KEEP_TILES) for (const i of this.tiles.keys()) if (i < first || i > last + 1) this.tiles.delete(i);
+    if (this.tiles.size > KEEP_TILES)
+      for (const i of this.tiles.keys()) if (i < first || i > last + 1) this.tiles.delete(i);
   }
 
   private tile(i: number, total: number): Canvas {

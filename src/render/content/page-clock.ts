@@ -20,7 +20,10 @@ export function cycleOrigin(sync: 'clock' | 'free' | undefined, mode: CycleMode,
 }
 
 /** A page's times (a MULTI [pt]'s, else the area's pageSeconds, no off time). */
-export interface PageTime { onMs: number; offMs: number }
+export interface PageTime {
+  onMs: number;
+  offMs: number;
+}
 
 /**
  * The page shown at `now` of pages shown in turn from `origin`, and until when: index i for

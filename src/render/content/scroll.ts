@@ -44,7 +44,13 @@ export function maxCopies(areaWidth: number, stripWidth: number, period: number)
  * so no copy exists before its time (the first pass starts with an empty area). A frame
  * makes no array.
  */
-export function fillCopyPositions(out: Float64Array, areaWidth: number, stripWidth: number, period: number, d: number): number {
+export function fillCopyPositions(
+  out: Float64Array,
+  areaWidth: number,
+  stripWidth: number,
+  period: number,
+  d: number,
+): number {
   let count = 0;
   const last = Math.floor(d / period);
   // Copies whose right end is already past the left edge are skipped without iterating them.

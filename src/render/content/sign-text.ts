@@ -12,9 +12,21 @@ import { graphicImage } from './line-raster.js';
 
 /** Whether the area needs the sign-text layout, or is drawn as one line of TrueType as before. */
 export function needsLayout(a: TextArea, text: string): boolean {
-  return (!!a.font && isBitmapFontFile(a.font)) || a.antialias === 'none' || !!a.wrap || a.lineSpacing !== undefined
-    || a.valign !== undefined || (a.overflow ?? 'scroll') !== 'scroll' || a.fit === 'shrink' || a.markup === 'multi'
-    || a.scrollDirection !== undefined || !!a.columns || /[\n\r]/.test(text) || startsRtl(text) || hasMissing(text, a.font);
+  return (
+    (!!a.font && isBitmapFontFile(a.font)) ||
+    a.antialias === 'none' ||
+    !!a.wrap ||
+    a.lineSpacing !== undefined ||
+    a.valign !== undefined ||
+    (a.overflow ?? 'scroll') !== 'scroll' ||
+    a.fit === 'shrink' ||
+    a.markup === 'multi' ||
+    a.scrollDirection !== undefined ||
+    !!a.columns ||
+    /[\n\r]/.test(text) ||
+    startsRtl(text) ||
+    hasMissing(text, a.font)
+  );
 }
 
 export interface SignTextInput {
@@ -37,9 +49,16 @@ export function signTextContent(i: SignTextInput): BlockContent {
   const layout = layoutBlock(docOf(a, i.text), {
     ...block,
     // scrollDirection "up" makes a text that must scroll move up rather than sideways.
-    overflow: a.scrollDirection === 'up' && (a.overflow ?? 'scroll') === 'scroll' ? 'scroll-up' : a.overflow ?? 'scroll', pageMs: (a.pageSeconds ?? 3) * 1000,
-    color: i.color, columns: a.columns,
-    graphicSize: (n) => { const f = graphicFile(n); const img = f ? graphicImage(f) : undefined; return img && { width: img.width, height: img.height }; },
+    overflow:
+      a.scrollDirection === 'up' && (a.overflow ?? 'scroll') === 'scroll' ? 'scroll-up' : (a.overflow ?? 'scroll'),
+    pageMs: (a.pageSeconds ?? 3) * 1000,
+    color: i.color,
+    columns: a.columns,
+    graphicSize: (n) => {
+      const f = graphicFile(n);
+      const img = f ? graphicImage(f) : undefined;
+      return img && { width: img.width, height: img.height };
+    },
   });
   const base = faceFor(layout.font, layout.size, a.antialias === 'none');
   const direction: ScrollDirection = a.scrollDirection ?? (layout.mode === 'scroll-up' ? 'up' : rtl ? 'right' : 'left');
@@ -47,8 +66,15 @@ export function signTextContent(i: SignTextInput): BlockContent {
   const align = rtl && a.align === 'left' ? 'right' : a.align;
   const { headToTail } = scrollingOf(a);
   return new BlockContent({
-    layout, width: a.width, height: a.height, align, pxPerSecond: i.pxPerSecond,
+    layout,
+    width: a.width,
+    height: a.height,
+    align,
+    pxPerSecond: i.pxPerSecond,
     gapPx: headToTail > 0 ? measure(base, ' '.repeat(headToTail)) : 0,
-    origin: cycleOrigin(a.sync, layout.mode, i.origin), step: i.step ?? 1, direction, graphicFile,
+    origin: cycleOrigin(a.sync, layout.mode, i.origin),
+    step: i.step ?? 1,
+    direction,
+    graphicFile,
   });
 }

@@ -39,7 +39,11 @@ export class TextStrip {
   readonly inkBottom: number;
   private readonly tiles = new Map<number, Canvas>();
 
-  constructor(readonly text: string, readonly style: TextStyle, readonly height: number) {
+  constructor(
+    readonly text: string,
+    readonly style: TextStyle,
+    readonly height: number,
+  ) {
     measureCtx.font = cssFont(style.size, style.font);
     const m = measureCtx.measureText(text);
     this.width = m.width;
@@ -48,7 +52,10 @@ export class TextStrip {
     // middle of its box as a reader expects; an all-blank text falls back to the font box.
     let asc = m.actualBoundingBoxAscent;
     let desc = m.actualBoundingBoxDescent;
-    if (!(asc + desc > 0)) { asc = m.emHeightAscent; desc = m.emHeightDescent; }
+    if (!(asc + desc > 0)) {
+      asc = m.emHeightAscent;
+      desc = m.emHeightDescent;
+    }
     this.baseline = Math.round((height - (asc + desc)) / 2 + asc);
     // Antialiasing and hinting may spill a row or two past the measured box.
     this.inkTop = Math.max(0, Math.floor(this.baseline - asc) - 2);

@@ -64,12 +64,18 @@ export class TextContent implements Content {
 
   nextChange(now: number): number {
     if (!this.scrolls) return Infinity;
-    return Math.max(now + 1, timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + (this.opts.step ?? 1)));
+    return Math.max(
+      now + 1,
+      timeOfDistance(this.opts.pxPerSecond, this.opts.origin, this.distance(now) + (this.opts.step ?? 1)),
+    );
   }
 
   /** Left edges of the visible copies, relative to the area, into this.xs: how many. */
   private fillPositions(now: number): number {
-    if (!this.scrolls) { this.xs[0] = this.staticX; return 1; }
+    if (!this.scrolls) {
+      this.xs[0] = this.staticX;
+      return 1;
+    }
     return fillCopyPositions(this.xs, this.opts.width, Math.ceil(this.strip.width), this.period, this.distance(now));
   }
 

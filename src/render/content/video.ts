@@ -44,20 +44,29 @@ export class VideoContent implements Content {
       this.failure = `${path.basename(this.playing)}: ${this.decoder.fault}`;
       this.decoder.close();
       this.decoder = undefined;
-      if (this.fallback === undefined || this.playing === this.fallback) { this.disposed = true; unwatch(this.idler); return undefined; }
+      if (this.fallback === undefined || this.playing === this.fallback) {
+        this.disposed = true;
+        unwatch(this.idler);
+        return undefined;
+      }
       this.playing = this.fallback;
     }
     if (!this.decoder) {
       this.decoder = new VideoDecoder(this.playing, this.width, this.height);
       const d = this.decoder;
-      void probe(this.playing).then((r) => { if ('info' in r && r.info.video && this.decoder === d) this.period = 1000 / r.info.video.fps; });
+      void probe(this.playing).then((r) => {
+        if ('info' in r && r.info.video && this.decoder === d) this.period = 1000 / r.info.video.fps;
+      });
     }
     return this.decoder;
   }
 
   key(now: number): string {
     const seq = this.use()?.seq ?? -1;
-    if (seq !== this.seenSeq) { this.seenSeq = seq; this.seenAt = now; }
+    if (seq !== this.seenSeq) {
+      this.seenSeq = seq;
+      this.seenAt = now;
+    }
     return `v${this.id}:${this.playing}:${seq}`;
   }
 

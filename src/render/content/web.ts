@@ -23,7 +23,12 @@ export interface WebOptions {
 
 /** A URL as a fault or log line may show it: no query (it may carry a token), no fragment. */
 function shown(url: string): string {
-  try { const u = new URL(url); return `${u.origin}${u.pathname}`; } catch { return url; }
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
 }
 
 /**
@@ -64,7 +69,10 @@ export class WebContent implements Content {
     try {
       if (!this.page) {
         const page = await openPage(o.xy.x + o.width, o.xy.y + o.height);
-        if (gen !== this.generation) { await page.close(); return; }
+        if (gen !== this.generation) {
+          await page.close();
+          return;
+        }
         this.page = page;
       }
       let shot: Buffer | undefined;
@@ -95,7 +103,10 @@ export class WebContent implements Content {
       if (gen === this.generation) {
         this.loading = false;
         this.refreshAt = Date.now() + o.refreshSeconds * 1000;
-        this.timer = setTimeout(() => { this.timer = undefined; if (gen === this.generation) void this.cycle(gen); }, o.refreshSeconds * 1000);
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          if (gen === this.generation) void this.cycle(gen);
+        }, o.refreshSeconds * 1000);
         this.timer.unref();
       }
     }

@@ -17,10 +17,13 @@ const QEMU = 'qemu-system-aarch64';
 export const FIRMWARE = '/usr/share/qemu-efi-aarch64/QEMU_EFI.fd';
 
 export function imageUnavailable(): string | undefined {
-  if (spawnSync(QEMU, ['--version']).error) return `${QEMU} is not installed (Debian package qemu-system-arm; make test-image installs it)`;
+  if (spawnSync(QEMU, ['--version']).error)
+    return `${QEMU} is not installed (Debian package qemu-system-arm; make test-image installs it)`;
   if (spawnSync('debugfs', ['-V']).error) return 'debugfs is not installed (Debian package e2fsprogs)';
-  if (!existsSync(FIRMWARE)) return `${FIRMWARE} is missing (Debian package qemu-efi-aarch64; make test-image installs it)`;
-  if (spawnSync('mcopy', ['-V']).error || spawnSync('grub-editenv', ['--version']).error) return 'mtools or grub-editenv is not installed (Debian packages mtools, grub-common)';
+  if (!existsSync(FIRMWARE))
+    return `${FIRMWARE} is missing (Debian package qemu-efi-aarch64; make test-image installs it)`;
+  if (spawnSync('mcopy', ['-V']).error || spawnSync('grub-editenv', ['--version']).error)
+    return 'mtools or grub-editenv is not installed (Debian packages mtools, grub-common)';
   if (!existsSync(IMAGE)) return `${IMAGE} is missing (make image-arm64)`;
   return undefined;
 }
@@ -52,30 +55,64 @@ done
 
 /** The disk's partitions by GPT name, with their byte offsets. */
 export function partitions(disk: string): Record<string, { offset: number; bytes: number }> {
-  const t = JSON.parse(execFileSync('sfdisk', ['-J', disk], { encoding: 'utf8' })) as { partitiontable: { sectorsize?: number; partitions: Array<{ name?: string; start: number; size: number }> } };
+  const t = JSON.parse(execFileSync('sfdisk', ['-J', disk], { encoding: 'utf8' })) as {
+    partitiontable: { sectorsize?: number; partitions: Array<{ name?: string; start: number; size: number }> };
+  };
   const sector = t.partitiontable.sectorsize ?? 512;
-  return Object.fromEntries(t.partitiontable.partitions.map((p) => [p.name ?? '', { offset: p.start * sector, bytes: p.size * sector }]));
+  return Object.fromEntries(
+    t.partitiontable.partitions.map((p) => [p.name ?? '', { offset: p.start * sector, bytes: p.size * sector }]),
+  );
 }
 
-/** debugfs on one ext4 partition of the disk (e2fsprogs opens it at an offset), or on a file system image (no `part`). */
+/**
+ * debugfs on one ext4 partition of the disk (e2fsprogs opens it at an offset), or on a file system image (no `part`).
+ */
 export function debugfs(disk: string, part: string | undefined, cmds: string[], write = false): string {
   const at = part === undefined ? { offset: 0 } : partitions(disk)[part];
   assert.ok(at, `partition ${part} on ${disk}`);
-  return execFileSync('debugfs', [...(write ? ['-w'] : []), '-f', '-', at.offset ? `${disk}?offset=${at.offset}` : disk], { input: cmds.join('\n') + '\n', encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  return execFileSync(
+    'debugfs',
+    [...(write ? ['-w'] : []), '-f', '-', at.offset ? `${disk}?offset=${at.offset}` : disk],
+    { input: cmds.join('\n') + '\n', encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] },
+  );
 }
 
 /** Writes `files` (path -> text) into an ext4 partition, making their folders; checks each. */
-export function writeFiles(disk: string, part: string | undefined, work: string, files: Record<string, string>, links: Array<[string, string]> = []): void {
-  const local = (path: string, text: string) => { const f = join(work, `file-${part ?? 'fs'}-${basename(path)}`); writeFileSync(f, text); return f; };
+export function writeFiles(
+  disk: string,
+  part: string | undefined,
+  work: string,
+  files: Record<string, string>,
+  links: Array<[string, string]> = [],
+): void {
+  const local = (path: string, text: string) => {
+    const f = join(work, `file-${part ?? 'fs'}-${basename(path)}`);
+    writeFileSync(f, text);
+    return f;
+  };
   const dirs = new Set<string>();
-  for (const p of Object.keys(files)) for (let d = p.slice(0, p.lastIndexOf('/')); d; d = d.slice(0, d.lastIndexOf('/'))) dirs.add(d);
-  debugfs(disk, part, [
-    // mkdir of a folder that is there fails harmlessly; rm of a file that is not, too.
-    ...[...dirs].sort().map((d) => `mkdir ${d}`),
-    ...Object.entries(files).flatMap(([p, text]) => [`rm ${p}`, `write ${local(p, text)} ${p}`]),
-    ...links.map(([link, target]) => `symlink ${link} ${target}`),
-  ], true);
-  for (const [p, text] of Object.entries(files)) assert.equal(debugfs(disk, part, [`cat ${p}`]).split('\n').slice(1).join('\n'), text, `${p} in ${part ?? disk}`);
+  for (const p of Object.keys(files))
+    for (let d = p.slice(0, p.lastIndexOf('/')); d; d = d.slice(0, d.lastIndexOf('/'))) dirs.add(d);
+  debugfs(
+    disk,
+    part,
+    [
+      // mkdir of a folder that is there fails harmlessly; rm of a file that is not, too.
+      ...[...dirs].sort().map((d) => `mkdir ${d}`),
+      ...Object.entries(files).flatMap(([p, text]) => [`rm ${p}`, `write ${local(p, text)} ${p}`]),
+      ...links.map(([link, target]) => `symlink ${link} ${target}`),
+    ],
+    true,
+  );
+  for (const [p, text] of Object.entries(files))
+    assert.equal(
+      debugfs(disk, part, [`cat ${p}`])
+        .split('\n')
+        .slice(1)
+        .join('\n'),
+      text,
+      `${p} in ${part ?? disk}`,
+    );
 }
 
 /** The ESP's grubenv (GRUB's boot counters), read and optionally changed with grub-editenv. */
@@ -87,7 +124,12 @@ export function grubenv(disk: string, work: string, set: Record<string, string> 
     execFileSync('grub-editenv', [local, 'set', ...Object.entries(set).map(([k, v]) => `${k}=${v}`)]);
     execFileSync('mcopy', ['-o', '-n', '-i', img, local, '::/EFI/BOOT/grubenv']);
   }
-  return Object.fromEntries(execFileSync('grub-editenv', [local, 'list'], { encoding: 'utf8' }).trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    execFileSync('grub-editenv', [local, 'list'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 /**
@@ -97,16 +139,28 @@ export function grubenv(disk: string, work: string, set: Record<string, string> 
  * in emergency mode): the emulator's pace, not the image's. (systemd 252 has no kernel argument
  * for a device's wait.)
  */
-export const SLOW_GUEST_FILES = { '/etc/systemd/system.conf.d/test-slow-guest.conf': '[Manager]\nDefaultDeviceTimeoutSec=600\nDefaultTimeoutStartSec=600\n' };
+export const SLOW_GUEST_FILES = {
+  '/etc/systemd/system.conf.d/test-slow-guest.conf':
+    '[Manager]\nDefaultDeviceTimeoutSec=600\nDefaultTimeoutStartSec=600\n',
+};
 
 /** The test's shell on the virtio port, for a root file system (a slot or a bundle's root), with SLOW_GUEST_FILES. */
-export const AGENT_FILES = { '/etc/systemd/system/mlds-test-agent.service': AGENT_UNIT, '/usr/local/sbin/mlds-test-agent': AGENT_SCRIPT, ...SLOW_GUEST_FILES };
-export const AGENT_LINK: [string, string] = ['/etc/systemd/system/multi-user.target.wants/mlds-test-agent.service', '/etc/systemd/system/mlds-test-agent.service'];
+export const AGENT_FILES = {
+  '/etc/systemd/system/mlds-test-agent.service': AGENT_UNIT,
+  '/usr/local/sbin/mlds-test-agent': AGENT_SCRIPT,
+  ...SLOW_GUEST_FILES,
+};
+export const AGENT_LINK: [string, string] = [
+  '/etc/systemd/system/multi-user.target.wants/mlds-test-agent.service',
+  '/etc/systemd/system/mlds-test-agent.service',
+];
 
 /** Kernel arguments for the test's console: systemd's progress, no colours, the serial port. */
 export const TEST_CMDLINE = 'console=ttyAMA0 loglevel=3 systemd.show_status=1 systemd.log_color=0';
 
-export interface Prepared { disk: string }
+export interface Prepared {
+  disk: string;
+}
 
 /**
  * A copy of the image in `work` with `files` (path in the running system -> text) written over,
@@ -116,7 +170,8 @@ export interface Prepared { disk: string }
 export function prepareImage(work: string, files: Record<string, string>): Prepared {
   const disk = join(work, 'disk.img');
   execFileSync('cp', ['--sparse=always', IMAGE, disk]);
-  const slot: Record<string, string> = { ...AGENT_FILES }, data: Record<string, string> = {};
+  const slot: Record<string, string> = { ...AGENT_FILES },
+    data: Record<string, string> = {};
   for (const [p, text] of Object.entries(files)) {
     if (p.startsWith('/etc/mlds/')) data[p] = text;
     else if (p.startsWith('/var/lib/mlds/')) data[p.replace('/var/lib/mlds/', '/lib/mlds/')] = text;
@@ -129,24 +184,59 @@ export function prepareImage(work: string, files: Record<string, string>): Prepa
 }
 
 /** Boots the copy; `drives` are further raw disks (vdb, vdc, ...). */
-export function bootImage(o: Prepared & { work: string; drives?: string[]; onLine?: (l: string) => void }): Promise<Machine> {
+export function bootImage(
+  o: Prepared & { work: string; drives?: string[]; onLine?: (l: string) => void },
+): Promise<Machine> {
   return start({
-    kernel: '', initrd: '', outDir: o.work, work: o.work, guestIp: GUEST_IP, guestPort: 9199, cmdline: '', onLine: o.onLine,
+    kernel: '',
+    initrd: '',
+    outDir: o.work,
+    work: o.work,
+    guestIp: GUEST_IP,
+    guestPort: 9199,
+    cmdline: '',
+    onLine: o.onLine,
     qemu: ({ agentSock, monSock, port }) => ({
       bin: QEMU,
-      args: ['-M', 'virt', '-cpu', 'cortex-a53', '-smp', '2', '-m', '1536', '-accel', 'tcg',
-        '-display', 'none', '-bios', FIRMWARE,
-        '-drive', `file=${o.disk},format=raw,if=virtio`,
+      args: [
+        '-M',
+        'virt',
+        '-cpu',
+        'cortex-a53',
+        '-smp',
+        '2',
+        '-m',
+        '1536',
+        '-accel',
+        'tcg',
+        '-display',
+        'none',
+        '-bios',
+        FIRMWARE,
+        '-drive',
+        `file=${o.disk},format=raw,if=virtio`,
         ...(o.drives ?? []).flatMap((d) => ['-drive', `file=${d},format=raw,if=virtio`]),
-        '-device', 'virtio-gpu-pci',
+        '-device',
+        'virtio-gpu-pci',
         // A hardware watchdog, as a controller board has one: systemd pets it (the image's
         // system.conf.d/mlds-watchdog.conf) and it resets the machine when nothing does.
-        '-device', 'i6300esb', '-action', 'watchdog=reset',
-        '-nic', `user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:${port}-:9199`,
-        '-device', 'virtio-serial-pci',
-        '-chardev', `socket,id=agent,path=${agentSock},server=on,wait=off`,
-        '-device', 'virtserialport,chardev=agent,name=mlds.agent',
-        '-serial', 'stdio', '-monitor', `unix:${monSock},server=on,wait=off`],
+        '-device',
+        'i6300esb',
+        '-action',
+        'watchdog=reset',
+        '-nic',
+        `user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:${port}-:9199`,
+        '-device',
+        'virtio-serial-pci',
+        '-chardev',
+        `socket,id=agent,path=${agentSock},server=on,wait=off`,
+        '-device',
+        'virtserialport,chardev=agent,name=mlds.agent',
+        '-serial',
+        'stdio',
+        '-monitor',
+        `unix:${monSock},server=on,wait=off`,
+      ],
     }),
   });
 }

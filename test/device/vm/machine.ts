@@ -47,7 +47,9 @@ async function connectWhenThere(path: string, ms: number): Promise<Socket> {
           s.once('connect', () => res(s));
           s.once('error', rej);
         });
-      } catch { /* not listening yet */ }
+      } catch {
+        /* not listening yet */
+      }
     }
     if (Date.now() > end) throw new Error(`${path} did not appear`);
     await new Promise((r) => setTimeout(r, 50));
@@ -56,19 +58,46 @@ async function connectWhenThere(path: string, ms: number): Promise<Socket> {
 
 export async function start(o: MachineOptions): Promise<Machine> {
   const port = await freePort();
-  const agentSock = `${o.work}/agent.sock`, monSock = `${o.work}/monitor.sock`;
+  const agentSock = `${o.work}/agent.sock`,
+    monSock = `${o.work}/monitor.sock`;
   const custom = o.qemu?.({ agentSock, monSock, port });
-  const proc = custom ? spawn(custom.bin, custom.args, { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn('qemu-system-x86_64', [
-    '-machine', 'q35,accel=tcg', '-m', '1536', '-smp', '2',
-    '-vga', 'std', '-display', 'none', '-no-reboot',
-    '-kernel', o.kernel, '-initrd', o.initrd,
-    '-append', `console=ttyS0 loglevel=3 panic=-1 net.ifnames=0 ${o.cmdline}`,
-    '-serial', 'stdio', '-serial', `unix:${agentSock},server=on,wait=off`,
-    '-monitor', `unix:${monSock},server=on,wait=off`,
-    '-virtfs', 'local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap',
-    '-virtfs', `local,path=${o.outDir},mount_tag=out,security_model=none`,
-    '-nic', `user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:${port}-${o.guestIp}:${o.guestPort}`,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = custom
+    ? spawn(custom.bin, custom.args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(
+        'qemu-system-x86_64',
+        [
+          '-machine',
+          'q35,accel=tcg',
+          '-m',
+          '1536',
+          '-smp',
+          '2',
+          '-vga',
+          'std',
+          '-display',
+          'none',
+          '-no-reboot',
+          '-kernel',
+          o.kernel,
+          '-initrd',
+          o.initrd,
+          '-append',
+          `console=ttyS0 loglevel=3 panic=-1 net.ifnames=0 ${o.cmdline}`,
+          '-serial',
+          'stdio',
+          '-serial',
+          `unix:${agentSock},server=on,wait=off`,
+          '-monitor',
+          `unix:${monSock},server=on,wait=off`,
+          '-virtfs',
+          'local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap',
+          '-virtfs',
+          `local,path=${o.outDir},mount_tag=out,security_model=none`,
+          '-nic',
+          `user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:${port}-${o.guestIp}:${o.guestPort}`,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
   const lines: string[] = [];
   const waiters = new Set<(l: string) => void>();
   const onLine = (raw: string) => {
@@ -86,28 +115,55 @@ export async function start(o: MachineOptions): Promise<Machine> {
   const agent = await connectWhenThere(agentSock, 10_000);
   const agentLines: string[] = [];
   const agentWaiters = new Set<() => void>();
-  createInterface({ input: agent }).on('line', (l) => { agentLines.push(l.replace(/\r$/, '')); for (const w of [...agentWaiters]) w(); });
+  createInterface({ input: agent }).on('line', (l) => {
+    agentLines.push(l.replace(/\r$/, ''));
+    for (const w of [...agentWaiters]) w();
+  });
   let queue = Promise.resolve();
 
-  const waitFor = (re: RegExp, ms: number) => new Promise<RegExpExecArray>((res, rej) => {
-    const seen = lines.map((l) => re.exec(l)).find((m) => m);
-    if (seen) return res(seen);
-    const check = (l: string) => { const m = re.exec(l); if (m) { done(); res(m); } };
-    const t = setTimeout(() => { done(); rej(new Error(`guest: no console line matching ${re} within ${ms} ms`)); }, ms);
-    const done = () => { clearTimeout(t); waiters.delete(check); };
-    waiters.add(check);
-    void exited.then((code) => { done(); rej(new Error(`guest exited (${code}) before ${re}`)); });
-  });
+  const waitFor = (re: RegExp, ms: number) =>
+    new Promise<RegExpExecArray>((res, rej) => {
+      const seen = lines.map((l) => re.exec(l)).find((m) => m);
+      if (seen) return res(seen);
+      const check = (l: string) => {
+        const m = re.exec(l);
+        if (m) {
+          done();
+          res(m);
+        }
+      };
+      const t = setTimeout(() => {
+        done();
+        rej(new Error(`guest: no console line matching ${re} within ${ms} ms`));
+      }, ms);
+      const done = () => {
+        clearTimeout(t);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      void exited.then((code) => {
+        done();
+        rej(new Error(`guest exited (${code}) before ${re}`));
+      });
+    });
 
-  const agentLine = (pred: (l: string) => boolean, from: number, ms: number) => new Promise<number>((res, rej) => {
-    const check = () => {
-      const i = agentLines.findIndex((l, k) => k >= from && pred(l));
-      if (i >= 0) { agentWaiters.delete(check); clearTimeout(t); res(i); }
-    };
-    const t = setTimeout(() => { agentWaiters.delete(check); rej(new Error(`guest agent: no answer within ${ms} ms`)); }, ms);
-    agentWaiters.add(check);
-    check();
-  });
+  const agentLine = (pred: (l: string) => boolean, from: number, ms: number) =>
+    new Promise<number>((res, rej) => {
+      const check = () => {
+        const i = agentLines.findIndex((l, k) => k >= from && pred(l));
+        if (i >= 0) {
+          agentWaiters.delete(check);
+          clearTimeout(t);
+          res(i);
+        }
+      };
+      const t = setTimeout(() => {
+        agentWaiters.delete(check);
+        rej(new Error(`guest agent: no answer within ${ms} ms`));
+      }, ms);
+      agentWaiters.add(check);
+      check();
+    });
 
   return {
     lines,
@@ -121,9 +177,15 @@ export async function start(o: MachineOptions): Promise<Machine> {
         const from = agentLines.length;
         agent.write(cmd.replace(/\n/g, ' ') + '\n');
         const end = await agentLine((l) => l.startsWith('__AGENT_END__ '), from, ms);
-        return { out: agentLines.slice(from, end).join('\n'), code: Number(agentLines[end].slice('__AGENT_END__ '.length)) };
+        return {
+          out: agentLines.slice(from, end).join('\n'),
+          code: Number(agentLines[end].slice('__AGENT_END__ '.length)),
+        };
       });
-      queue = run.then(() => undefined, () => undefined);
+      queue = run.then(
+        () => undefined,
+        () => undefined,
+      );
       return run;
     },
     screendump(file) {
@@ -132,13 +194,19 @@ export async function start(o: MachineOptions): Promise<Machine> {
         let out = '';
         s.on('data', (d) => {
           out += d.toString();
-          if ((out.match(/\(qemu\) /g) ?? []).length >= 2) { s.end(); res(); }
+          if ((out.match(/\(qemu\) /g) ?? []).length >= 2) {
+            s.end();
+            res();
+          }
         });
         s.on('error', rej);
         s.on('connect', () => s.write(`screendump ${file} -f png\n`));
       });
     },
     agentStarts: () => agentLines.filter((l) => l === '__AGENT_READY__').length,
-    kill() { agent.destroy(); proc.kill('SIGKILL'); },
+    kill() {
+      agent.destroy();
+      proc.kill('SIGKILL');
+    },
   };
 }

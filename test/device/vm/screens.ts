@@ -4,13 +4,21 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from 'canvas';
 
-export interface Rgb { width: number; height: number; data: Uint8ClampedArray }
+export interface Rgb {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}
 
 export async function rgba(png: Buffer): Promise<Rgb> {
   const img = await loadImage(png);
   const c = createCanvas(img.width, img.height);
   c.getContext('2d').drawImage(img, 0, 0);
-  return { width: img.width, height: img.height, data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data };
+  return {
+    width: img.width,
+    height: img.height,
+    data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data,
+  };
 }
 
 /** The panel's top-left w x h of a screendump (RGB), and whether everything outside it is black. */
@@ -20,7 +28,10 @@ export function panel(dump: Rgb, w: number, h: number): { pixels: Buffer; blackO
   for (let y = 0; y < dump.height; y++) {
     for (let x = 0; x < dump.width; x++) {
       const i = (y * dump.width + x) * 4;
-      if (x < w && y < h) dump.data.subarray(i, i + 3).forEach((v, k) => { out[(y * w + x) * 3 + k] = v; });
+      if (x < w && y < h)
+        dump.data.subarray(i, i + 3).forEach((v, k) => {
+          out[(y * w + x) * 3 + k] = v;
+        });
       else if (dump.data[i] | dump.data[i + 1] | dump.data[i + 2]) blackOutside = false;
     }
   }
@@ -34,7 +45,9 @@ export function rgbOf(shot: Rgb): Buffer {
 }
 
 /** The RGB of pixel (x, y) of a w-wide panel. */
-export const pixelAt = (px: Buffer, w: number, x: number, y: number) => [...px.subarray((y * w + x) * 3, (y * w + x) * 3 + 3)];
+export const pixelAt = (px: Buffer, w: number, x: number, y: number) => [
+  ...px.subarray((y * w + x) * 3, (y * w + x) * 3 + 3),
+];
 
 /** Polls fn every 250 ms until it gives something other than undefined or false. */
 export async function until<T>(what: string, ms: number, fn: () => Promise<T | undefined | false>): Promise<T> {
@@ -54,13 +67,31 @@ export function panelConfig(infoScreenTtl: number, displayName: string): unknown
     port: '9199',
     displays: {
       main: {
-        displayName, displayIp: '127.0.0.1', displayWidth: String(PANEL.width), displayHeight: String(PANEL.height),
-        infoScreenTtl: String(infoScreenTtl), sensorBrightness: 'false', output: { driver: 'fbdev', device: '/dev/fb0' },
+        displayName,
+        displayIp: '127.0.0.1',
+        displayWidth: String(PANEL.width),
+        displayHeight: String(PANEL.height),
+        infoScreenTtl: String(infoScreenTtl),
+        sensorBrightness: 'false',
+        output: { driver: 'fbdev', device: '/dev/fb0' },
         startScreen: { loadLastRequest: true },
         layout: {
           l: {
-            line: { coordinates: '0 0 95 95', type: 'text', fontSize: '60', fontColor: '0 0 0', backgroundColor: '255 170 0', align: 'center' },
-            dest: { coordinates: '100 0 319 95', type: 'text', fontSize: '40', fontColor: '40 200 255', backgroundColor: '0 0 64' },
+            line: {
+              coordinates: '0 0 95 95',
+              type: 'text',
+              fontSize: '60',
+              fontColor: '0 0 0',
+              backgroundColor: '255 170 0',
+              align: 'center',
+            },
+            dest: {
+              coordinates: '100 0 319 95',
+              type: 'text',
+              fontSize: '40',
+              fontColor: '40 200 255',
+              backgroundColor: '0 0 64',
+            },
           },
         },
       },
@@ -69,23 +100,27 @@ export function panelConfig(infoScreenTtl: number, displayName: string): unknown
 }
 
 /** What the panel shows: black, the layout (the line area's orange at 2,2) or something else (the info screen). */
-export const kindOf = (px: Buffer) => px.every((v) => v === 0) ? 'black'
-  : pixelAt(px, PANEL.width, 2, 2).join() === '255,170,0' ? 'content' : 'other';
+export const kindOf = (px: Buffer) =>
+  px.every((v) => v === 0) ? 'black' : pixelAt(px, PANEL.width, 2, 2).join() === '255,170,0' ? 'content' : 'other';
 
 /** The service's state as the tests read it over the forwarded port and from systemd in the guest. */
 export function probes(m: { port: number; sh(cmd: string): Promise<{ out: string }> }) {
   const base = `http://127.0.0.1:${m.port}`;
   const unit = async (prop: string) => Number((await m.sh(`systemctl show -p ${prop} --value mlds`)).out.trim());
-  const json = async (path: string): Promise<Record<string, any> | undefined> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const json = async (path: string): Promise<Record<string, any> | undefined> => {
     try {
       const r = await fetch(base + path, { signal: AbortSignal.timeout(20_000) });
-      return r.status === 200 ? await r.json() as Record<string, unknown> : undefined;
-    } catch { return undefined; }
+      return r.status === 200 ? ((await r.json()) as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
   };
   return {
     json,
     /** The service's own screenshot, as RGB. */
-    shot: async () => rgbOf(await rgba(Buffer.from(await (await fetch(`${base}/screenshot?id=main&format=png`)).arrayBuffer()))),
+    shot: async () =>
+      rgbOf(await rgba(Buffer.from(await (await fetch(`${base}/screenshot?id=main&format=png`)).arrayBuffer()))),
     showing: async () => (await json('/status'))?.components?.boot?.units?.[0]?.showing as string | undefined,
     mainPid: () => unit('MainPID'),
     restarts: () => unit('NRestarts'),
@@ -114,15 +149,25 @@ export function dumper(m: { screendump(file: string): Promise<void> }, work: str
       const done = (async () => {
         while (watching) {
           const kind = kindOf((await dump()).pixels);
-          if (seen.at(-1) !== kind) { seen.push(kind); keep(`${prefix}-${seen.length}-${kind}`); }
+          if (seen.at(-1) !== kind) {
+            seen.push(kind);
+            keep(`${prefix}-${seen.length}-${kind}`);
+          }
         }
       })();
-      return { seen, stop: async () => { watching = false; await done; } };
+      return {
+        seen,
+        stop: async () => {
+          watching = false;
+          await done;
+        },
+      };
     },
     /** Screendumps until the panel shows `kind` (a frame reaches /dev/fb0 a moment after the service draws it). */
-    panelShows: (kind: string, ms: number) => until(`the panel showing ${kind}`, ms, async () => {
-      const d = await dump();
-      return kindOf(d.pixels) === kind ? d : undefined;
-    }),
+    panelShows: (kind: string, ms: number) =>
+      until(`the panel showing ${kind}`, ms, async () => {
+        const d = await dump();
+        return kindOf(d.pixels) === kind ? d : undefined;
+      }),
   };
 }

@@ -1,14 +1,27 @@
 // A "newc" cpio archive, the format the kernel unpacks as its initramfs, written directly so
 // the test needs no cpio tool.
-export interface CpioEntry { name: string; mode: number; data?: Uint8Array; link?: string }
+export interface CpioEntry {
+  name: string;
+  mode: number;
+  data?: Uint8Array;
+  link?: string;
+}
 
-const S_IFDIR = 0o040000, S_IFREG = 0o100000, S_IFLNK = 0o120000;
+const S_IFDIR = 0o040000,
+  S_IFREG = 0o100000,
+  S_IFLNK = 0o120000;
 const hex8 = (n: number) => n.toString(16).padStart(8, '0');
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
 
-export function dir(name: string): CpioEntry { return { name, mode: S_IFDIR | 0o755 }; }
-export function file(name: string, data: Uint8Array, perm = 0o644): CpioEntry { return { name, mode: S_IFREG | perm, data }; }
-export function symlink(name: string, target: string): CpioEntry { return { name, mode: S_IFLNK | 0o777, link: target }; }
+export function dir(name: string): CpioEntry {
+  return { name, mode: S_IFDIR | 0o755 };
+}
+export function file(name: string, data: Uint8Array, perm = 0o644): CpioEntry {
+  return { name, mode: S_IFREG | perm, data };
+}
+export function symlink(name: string, target: string): CpioEntry {
+  return { name, mode: S_IFLNK | 0o777, link: target };
+}
 
 export function cpio(entries: CpioEntry[]): Buffer {
   const parts: Buffer[] = [];

@@ -19,7 +19,9 @@ poweroff -f
 
 /** The start every guest's /init shares: busybox, /proc /sys /dev, the drivers, /dev/fb0 freed from the console. */
 export function bootPrelude(modules: string[], params: Record<string, string> = {}): string {
-  const load = modules.map((m) => `insmod /modules/${m}.ko ${params[m] ?? ''} || echo "MLDS-GUEST insmod ${m} failed"`).join('\n');
+  const load = modules
+    .map((m) => `insmod /modules/${m}.ko ${params[m] ?? ''} || echo "MLDS-GUEST insmod ${m} failed"`)
+    .join('\n');
   return `#!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc

@@ -4,7 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface Kernel { version: string; vmlinuz: string; modules: Map<string, string> }
+export interface Kernel {
+  version: string;
+  vmlinuz: string;
+  modules: Map<string, string>;
+}
 
 const run = (cmd: string, args: string[], cwd?: string) =>
   execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -12,7 +16,11 @@ const run = (cmd: string, args: string[], cwd?: string) =>
 /** linux-image-amd64 is a metapackage; the image it depends on holds the kernel. */
 function imagePackage(): string {
   let deps = '';
-  try { deps = run('apt-cache', ['depends', 'linux-image-amd64']); } catch { /* no package lists yet */ }
+  try {
+    deps = run('apt-cache', ['depends', 'linux-image-amd64']);
+  } catch {
+    /* no package lists yet */
+  }
   if (!/Depends:/.test(deps)) {
     // A fresh machine may never have fetched package lists.
     run('apt-get', ['update', '-qq']);
@@ -36,7 +44,8 @@ export function ensureKernel(cacheDir: string): Kernel {
   const pkg = imagePackage();
   const root = join(cacheDir, pkg);
   if (!existsSync(join(root, 'boot'))) {
-    if (!readdirSync(cacheDir).some((f) => f.startsWith(pkg + '_') && f.endsWith('.deb'))) run('apt-get', ['download', pkg], cacheDir);
+    if (!readdirSync(cacheDir).some((f) => f.startsWith(pkg + '_') && f.endsWith('.deb')))
+      run('apt-get', ['download', pkg], cacheDir);
     const deb = readdirSync(cacheDir).find((f) => f.startsWith(pkg + '_') && f.endsWith('.deb'));
     if (!deb) throw new Error(`apt-get download ${pkg} left no .deb`);
     rmSync(root, { recursive: true, force: true });

@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline';
 export const QEMU = 'qemu-system-x86_64';
 
 export function qemuUnavailable(): string | undefined {
-  if (spawnSync(QEMU, ['--version']).error) return `${QEMU} is not installed (Debian package qemu-system-x86; make test-deps installs it)`;
+  if (spawnSync(QEMU, ['--version']).error)
+    return `${QEMU} is not installed (Debian package qemu-system-x86; make test-deps installs it)`;
   if (spawnSync('/bin/busybox', ['true']).error) return '/bin/busybox is missing (Debian package busybox-static)';
   return undefined;
 }
@@ -36,14 +37,33 @@ export interface BootOptions {
 
 export function boot(o: BootOptions): Guest {
   const args = [
-    '-machine', 'q35,accel=tcg', '-m', '1024', '-smp', '1',
-    '-vga', 'std', '-display', 'none', '-no-reboot',
-    '-kernel', o.kernel, '-initrd', o.initrd,
-    '-append', `console=ttyS0 quiet loglevel=3 panic=-1 ${o.cmdline ?? ''}`,
-    '-serial', 'stdio', '-monitor', `unix:${o.monitorSocket},server=on,wait=off`,
-    '-virtfs', 'local,path=/,mount_tag=host,security_model=none,readonly=on',
-    '-virtfs', `local,path=${o.outDir},mount_tag=out,security_model=none`,
-    '-nic', 'none',
+    '-machine',
+    'q35,accel=tcg',
+    '-m',
+    '1024',
+    '-smp',
+    '1',
+    '-vga',
+    'std',
+    '-display',
+    'none',
+    '-no-reboot',
+    '-kernel',
+    o.kernel,
+    '-initrd',
+    o.initrd,
+    '-append',
+    `console=ttyS0 quiet loglevel=3 panic=-1 ${o.cmdline ?? ''}`,
+    '-serial',
+    'stdio',
+    '-monitor',
+    `unix:${o.monitorSocket},server=on,wait=off`,
+    '-virtfs',
+    'local,path=/,mount_tag=host,security_model=none,readonly=on',
+    '-virtfs',
+    `local,path=${o.outDir},mount_tag=out,security_model=none`,
+    '-nic',
+    'none',
   ];
   const proc: ChildProcess = spawn(QEMU, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
@@ -54,7 +74,10 @@ export function boot(o: BootOptions): Guest {
     o.onLine?.(line);
     for (const w of [...waiters]) {
       const m = w.re.exec(line);
-      if (m) { waiters.splice(waiters.indexOf(w), 1); w.res(m); }
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.res(m);
+      }
     }
   };
   createInterface({ input: proc.stdout! }).on('line', onLine);
@@ -69,8 +92,17 @@ export function boot(o: BootOptions): Guest {
       if (seen) return Promise.resolve(seen);
       return new Promise((res, rej) => {
         const t = setTimeout(() => rej(new Error(`guest: no line matching ${re} within ${ms} ms`)), ms);
-        waiters.push({ re, res: (m) => { clearTimeout(t); res(m); } });
-        void exited.then((code) => { clearTimeout(t); rej(new Error(`guest exited (${code}) before ${re}`)); });
+        waiters.push({
+          re,
+          res: (m) => {
+            clearTimeout(t);
+            res(m);
+          },
+        });
+        void exited.then((code) => {
+          clearTimeout(t);
+          rej(new Error(`guest exited (${code}) before ${re}`));
+        });
       });
     },
     monitor(cmd) {
@@ -80,12 +112,17 @@ export function boot(o: BootOptions): Guest {
         s.on('data', (d) => {
           out += d.toString();
           // The monitor prints a banner and a prompt, echoes the command, then a new prompt.
-          if ((out.match(/\(qemu\) /g) ?? []).length >= 2) { s.end(); res(out); }
+          if ((out.match(/\(qemu\) /g) ?? []).length >= 2) {
+            s.end();
+            res(out);
+          }
         });
         s.on('error', rej);
         s.on('connect', () => s.write(cmd + '\n'));
       });
     },
-    kill() { proc.kill('SIGKILL'); },
+    kill() {
+      proc.kill('SIGKILL');
+    },
   };
 }
