@@ -74,6 +74,15 @@ async function show(svc: RunningService, text: string): Promise<void> {
   await nextFrame(svc, 's', seq);
 }
 
+/**
+ * Turns a frame apart at most, but for one within two: a turn's time is when the listener hears
+ * of the frame, and a loaded machine's event loop can stall between the two units' frame timers
+ * (a unit off the grid turns hundreds of milliseconds apart).
+ */
+function inStep(gaps: number[], frame: number): boolean {
+  return Math.max(...gaps) <= 2 * frame && gaps.filter((g) => g > frame).length <= 1;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test(
@@ -104,7 +113,7 @@ test(
         gaps.push(Math.abs(match.at - t.at));
       }
       console.log(`page turns of the two units apart (ms): ${gaps.join(' ')}; max ${Math.max(...gaps)}`);
-      assert.ok(Math.max(...gaps) <= frame, `turns more than a frame (${frame} ms) apart: ${gaps.join(' ')}`);
+      assert.ok(inStep(gaps, frame), `turns more than a frame (${frame} ms) apart: ${gaps.join(' ')}`);
       // On the wall clock's grid: turns just after their slots, counted from the epoch. The time is
       // when the listener hears of the frame, which a stall of a loaded machine's event loop makes
       // late for both units alike: the median says where the turns are.
@@ -122,7 +131,7 @@ test(
         .slice(0, 5)
         .map((t) => Math.min(...b.turns.map((x) => Math.abs(x.at - t.at))));
       console.log(`after a new command to one unit, its turns and the other's apart (ms): ${newGaps.join(' ')}`);
-      assert.ok(Math.max(...newGaps) <= frame, `the new text turns off the grid: ${newGaps.join(' ')}`);
+      assert.ok(inStep(newGaps, frame), `the new text turns off the grid: ${newGaps.join(' ')}`);
     } finally {
       a.stop();
       b.stop();
