@@ -41,6 +41,20 @@ export async function gtfsZip(file: string, tables: Record<string, Array<Array<s
   return file;
 }
 
+/** The header row of a GTFS calendar.txt. */
+export const CALENDAR_HEADER = [
+  'service_id',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'start_date',
+  'end_date',
+];
+
 /** GTFS-realtime seconds of an instant. */
 export const sec = (ms: number) => Math.floor(ms / 1000);
 
