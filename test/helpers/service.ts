@@ -38,6 +38,11 @@ export function serviceDir(config: unknown): ServiceDir {
   };
 }
 
+/** The arguments of `node` that run `mlds start` with the configuration of `sd` on a free port, then `args`. */
+export function cliStart(sd: ServiceDir, ...args: string[]): string[] {
+  return ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0', ...args];
+}
+
 export async function start(sd: ServiceDir, extra: Partial<StartOptions> = {}): Promise<RunningService> {
   return startService({
     configFile: sd.configFile,
