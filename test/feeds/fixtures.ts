@@ -225,3 +225,23 @@ export function boardConfig(
     ...extra,
   };
 }
+
+/**
+ * A board of `stops` on the GTFS-realtime feed `name` served by `srv` (trip updates at /tu, alerts at /alerts, the
+ * schedule gtfs.zip, polled every 30 s), its alerts in the area `alert`; `board` adds to the departures area.
+ */
+export function alertsBoard(
+  srv: FeedServer,
+  name: string,
+  stops: string[],
+  board: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const feed = {
+    type: 'gtfs-rt',
+    url: srv.url('/tu'),
+    static: 'gtfs.zip',
+    interval: '30',
+    alertsUrl: srv.url('/alerts'),
+  };
+  return boardConfig({ [name]: feed }, stops, {}, { alertArea: 'alert', ...board });
+}
