@@ -2,26 +2,14 @@
 // its capital heights, contrasts and departure boards checked; each warning names the area and
 // its figures, and the exit code stays 0.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { test } from 'node:test';
 import { contrast, minCapHeightMm } from '../src/preview/legibility.js';
-import { REPO, baseConfig, serviceDir } from './helpers/service.js';
+import { baseConfig, mldsTest as runMldsTest, serviceDir } from './helpers/service.js';
 
 function mldsTest(config: unknown): { status: number | null; stderr: string } {
   const sd = serviceDir(config);
   try {
-    const args = [
-      '--import',
-      'tsx',
-      path.join(REPO, 'src/cli.ts'),
-      'test',
-      '--config',
-      sd.configFile,
-      '--out',
-      path.join(sd.dir, 'out'),
-    ];
-    const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000, cwd: REPO });
+    const r = runMldsTest(sd);
     return { status: r.status, stderr: r.stderr };
   } finally {
     sd.cleanup();

@@ -7,7 +7,7 @@
 // 2026, 02:00 EST -> 03:00 EDT), and a stop with its own stop_timezone (Chicago).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gtfsZip } from './fixtures.js';
+import { CALENDAR_HEADER, gtfsZip } from './fixtures.js';
 
 /** Friday 6 March 2026, 21:00 EST (UTC-5). */
 export const FRI_2100 = Date.UTC(2026, 2, 7, 2, 0);
@@ -166,18 +166,7 @@ export function subway(): Record<string, Row[]> {
       ['GS-GC-NIGHT', '24:00:00', '27:00:00', 1200, 1],
     ],
     'calendar.txt': [
-      [
-        'service_id',
-        'monday',
-        'tuesday',
-        'wednesday',
-        'thursday',
-        'friday',
-        'saturday',
-        'sunday',
-        'start_date',
-        'end_date',
-      ],
+      CALENDAR_HEADER,
       ['WK', 1, 1, 1, 1, 1, 0, 0, '20260101', '20261231'],
       ['SAT', 0, 0, 0, 0, 0, 1, 0, '20260101', '20261231'],
     ],

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
-import { boardConfig, feedMessage, feedServer, feedsRig, gtfsZip } from './fixtures.js';
+import { alertsBoard, feedMessage, feedServer, feedsRig, gtfsZip } from './fixtures.js';
 import { ld, nycSchedule } from './nyct.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -82,24 +82,8 @@ test(
     srv.bodies.set('/tu', feedMessage([], clock.now()));
     srv.bodies.set('/alerts', agencyAlerts(clock.now()));
     const zip = readFileSync(await gtfsZip(path.join(dir, 'nyc.zip'), nycSchedule()));
-    const rig = await feedsRig(
-      boardConfig(
-        {
-          nyct: {
-            type: 'gtfs-rt',
-            url: srv.url('/tu'),
-            static: 'gtfs.zip',
-            interval: '30',
-            alertsUrl: srv.url('/alerts'),
-          },
-        },
-        ['127S'],
-        {},
-        { alertArea: 'alert' },
-      ),
-      clock,
-      { 'gtfs.zip': zip },
-      (q) => svc.controller().apply(q, 'feed'),
+    const rig = await feedsRig(alertsBoard(srv, 'nyct', ['127S']), clock, { 'gtfs.zip': zip }, (q) =>
+      svc.controller().apply(q, 'feed'),
     );
     const display = async () => ((await get(svc, '/status')).json.displays as Obj[])[0];
     try {
@@ -135,24 +119,7 @@ test("an alert for a platform reaches its station's board", async () => {
     ),
   );
   const zip = readFileSync(await gtfsZip(path.join(dir, 'nyc.zip'), nycSchedule()));
-  const rig = await feedsRig(
-    boardConfig(
-      {
-        nyct: {
-          type: 'gtfs-rt',
-          url: srv.url('/tu'),
-          static: 'gtfs.zip',
-          interval: '30',
-          alertsUrl: srv.url('/alerts'),
-        },
-      },
-      ['127'],
-      {},
-      { alertArea: 'alert' },
-    ),
-    clock,
-    { 'gtfs.zip': zip },
-  );
+  const rig = await feedsRig(alertsBoard(srv, 'nyct', ['127']), clock, { 'gtfs.zip': zip });
   try {
     await until(() => rig.applied.length === 1, 10_000, 'the alert shown');
     assert.deepEqual(rig.applied, ['id=stop1&layout=board&alert=Downtown%20platform%20closed&priority=5&expires=90']);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
 import type { Announcement } from '../../src/capability/speaker.js';
-import { boardConfig, feedMessage, feedServer, feedsRig, gtfsZip, sec } from './fixtures.js';
+import { alertsBoard, feedMessage, feedServer, feedsRig, gtfsZip, sec } from './fixtures.js';
 import { schedule, T0, tripUpdates } from './gtfs-sample.js';
 
 const en = (text: string) => ({ translation: [{ text, language: 'en' }] });
@@ -56,20 +56,9 @@ test(
       ),
     );
     const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
-    const cfg = boardConfig(
-      {
-        vbb: {
-          type: 'gtfs-rt',
-          url: srv.url('/tu'),
-          static: 'gtfs.zip',
-          interval: '30',
-          alertsUrl: srv.url('/alerts'),
-        },
-      },
-      ['S1'],
-      {},
-      { alertArea: 'alert', alertPriority: '6' },
-    ) as { displays: { stop1: { layout: { board: { alert: Record<string, unknown> } } } } };
+    const cfg = alertsBoard(srv, 'vbb', ['S1'], { alertPriority: '6' }) as {
+      displays: { stop1: { layout: { board: { alert: Record<string, unknown> } } } };
+    };
     cfg.displays.stop1.layout.board.alert.speak = true;
     const rig = await feedsRig(cfg, clock, { 'gtfs.zip': zip }, undefined, { speech: speaker });
     try {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
 import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
-import { boardConfig, feedMessage, feedServer, feedsRig, gtfsZip, sec } from './fixtures.js';
+import { alertsBoard, boardConfig, feedMessage, feedServer, feedsRig, gtfsZip, sec } from './fixtures.js';
 import { schedule, T0, tripUpdates } from './gtfs-sample.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -51,24 +51,7 @@ test(
       ),
     );
     const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
-    const rig = await feedsRig(
-      boardConfig(
-        {
-          vbb: {
-            type: 'gtfs-rt',
-            url: srv.url('/tu'),
-            static: 'gtfs.zip',
-            interval: '30',
-            alertsUrl: srv.url('/alerts'),
-          },
-        },
-        ['S1'],
-        {},
-        { alertArea: 'alert', alertPriority: '6' },
-      ),
-      clock,
-      { 'gtfs.zip': zip },
-    );
+    const rig = await feedsRig(alertsBoard(srv, 'vbb', ['S1'], { alertPriority: '6' }), clock, { 'gtfs.zip': zip });
     const shown =
       'id=stop1&layout=board&alert=Lift%20out%20of%20order%20%E2%80%A2%20Line%2012%20diverted&priority=6&expires=90';
     const clear = 'id=stop1&priority=6&layout=';
@@ -151,24 +134,8 @@ test(
       feedMessage([alert('lift', 'Lift out of order', [{ stopId: 'S1' }], [[t0 - 60_000, t0 + 3600_000]])], t0),
     );
     const zip = readFileSync(await gtfsZip(path.join(dir, 'g.zip'), schedule()));
-    const rig = await feedsRig(
-      boardConfig(
-        {
-          vbb: {
-            type: 'gtfs-rt',
-            url: srv.url('/tu'),
-            static: 'gtfs.zip',
-            interval: '30',
-            alertsUrl: srv.url('/alerts'),
-          },
-        },
-        ['S1'],
-        {},
-        { alertArea: 'alert' },
-      ),
-      clock,
-      { 'gtfs.zip': zip },
-      (q) => svc.controller().apply(q, 'feed'),
+    const rig = await feedsRig(alertsBoard(srv, 'vbb', ['S1']), clock, { 'gtfs.zip': zip }, (q) =>
+      svc.controller().apply(q, 'feed'),
     );
     const display = async () => ((await get(svc, '/status')).json.displays as Obj[])[0];
     try {

@@ -11,7 +11,7 @@ import type { BoardQuery } from '../../src/config/board-source.js';
 import type { FeedsComponent } from '../../src/feeds/feeds-component.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
-import { boardConfig, feedMessage, feedServer, feedsRig, gtfsZip, rt, sec } from './fixtures.js';
+import { CALENDAR_HEADER, boardConfig, feedMessage, feedServer, feedsRig, gtfsZip, rt, sec } from './fixtures.js';
 import { at, T0 } from './gtfs-sample.js';
 
 type Row = Array<string | number>;
@@ -49,21 +49,7 @@ function schedule(): Record<string, Row[]> {
     ],
     'trips.txt': trips,
     'stop_times.txt': times,
-    'calendar.txt': [
-      [
-        'service_id',
-        'monday',
-        'tuesday',
-        'wednesday',
-        'thursday',
-        'friday',
-        'saturday',
-        'sunday',
-        'start_date',
-        'end_date',
-      ],
-      ['ALL', 1, 1, 1, 1, 1, 1, 1, '20260101', '20271231'],
-    ],
+    'calendar.txt': [CALENDAR_HEADER, ['ALL', 1, 1, 1, 1, 1, 1, 1, '20260101', '20271231']],
   };
 }
 

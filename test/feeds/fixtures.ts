@@ -41,6 +41,20 @@ export async function gtfsZip(file: string, tables: Record<string, Array<Array<s
   return file;
 }
 
+/** The header row of a GTFS calendar.txt. */
+export const CALENDAR_HEADER = [
+  'service_id',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'start_date',
+  'end_date',
+];
+
 /** GTFS-realtime seconds of an instant. */
 export const sec = (ms: number) => Math.floor(ms / 1000);
 
@@ -210,4 +224,24 @@ export function boardConfig(
     feeds,
     ...extra,
   };
+}
+
+/**
+ * A board of `stops` on the GTFS-realtime feed `name` served by `srv` (trip updates at /tu, alerts at /alerts, the
+ * schedule gtfs.zip, polled every 30 s), its alerts in the area `alert`; `board` adds to the departures area.
+ */
+export function alertsBoard(
+  srv: FeedServer,
+  name: string,
+  stops: string[],
+  board: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const feed = {
+    type: 'gtfs-rt',
+    url: srv.url('/tu'),
+    static: 'gtfs.zip',
+    interval: '30',
+    alertsUrl: srv.url('/alerts'),
+  };
+  return boardConfig({ [name]: feed }, stops, {}, { alertArea: 'alert', ...board });
 }

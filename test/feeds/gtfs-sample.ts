@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FakeClock } from '../helpers/clock.js';
-import { feedMessage, feedServer, gtfsZip, rt, sec, type FeedServer } from './fixtures.js';
+import { CALENDAR_HEADER, feedMessage, feedServer, gtfsZip, rt, sec, type FeedServer } from './fixtures.js';
 
 // Saturday 28 November 2026, 11:00 in Berlin (UTC+1): the service day's times count from 23:00 UTC the day before.
 export const T0 = Date.UTC(2026, 10, 28, 10, 0, 0);
@@ -104,18 +104,7 @@ export function schedule(): Record<string, Row[]> {
     'trips.txt': trips,
     'stop_times.txt': times,
     'calendar.txt': [
-      [
-        'service_id',
-        'monday',
-        'tuesday',
-        'wednesday',
-        'thursday',
-        'friday',
-        'saturday',
-        'sunday',
-        'start_date',
-        'end_date',
-      ],
+      CALENDAR_HEADER,
       ['WK', 1, 1, 1, 1, 1, 1, 1, '20260101', '20271231'],
       ['OFF', 1, 1, 1, 1, 1, 1, 1, '20260101', '20271231'],
       ['FAR', 1, 1, 1, 1, 1, 1, 1, '20260101', '20271231'],

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import yazl from 'yazl';
 import { REPO } from '../helpers/service.js';
-import { csv } from './fixtures.js';
+import { CALENDAR_HEADER, csv } from './fixtures.js';
 
 /**
  * Rows of stop_times.txt for stops no board names, `bytes` of them, then the two trips that call
@@ -70,21 +70,7 @@ async function bigZip(file: string, bytes: number, keptEvery = 0): Promise<void>
       ['R', 'D', 'mine1'],
       ['R', 'D', 'mine2'],
     ],
-    'calendar.txt': [
-      [
-        'service_id',
-        'monday',
-        'tuesday',
-        'wednesday',
-        'thursday',
-        'friday',
-        'saturday',
-        'sunday',
-        'start_date',
-        'end_date',
-      ],
-      ['D', 1, 1, 1, 1, 1, 1, 1, '20260101', '20271231'],
-    ],
+    'calendar.txt': [CALENDAR_HEADER, ['D', 1, 1, 1, 1, 1, 1, 1, '20260101', '20271231']],
   };
   for (const [name, rows] of Object.entries(small)) zip.addBuffer(Buffer.from(csv(rows)), name);
   // Stored, so the zip itself is as large as its text (a deflated national feed holds several times its size in text).

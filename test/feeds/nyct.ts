@@ -5,7 +5,7 @@
 // times are absolute, and trips the schedule does not hold come and go. Built from the
 // bindings' encodings with the extension bytes appended, as NYCT's producer sends them.
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
-import { rt, sec } from './fixtures.js';
+import { CALENDAR_HEADER, rt, sec } from './fixtures.js';
 
 type Bytes = Uint8Array;
 
@@ -166,20 +166,6 @@ export function nycSchedule(): Record<string, Row[]> {
     ],
     'trips.txt': trips,
     'stop_times.txt': times,
-    'calendar.txt': [
-      [
-        'service_id',
-        'monday',
-        'tuesday',
-        'wednesday',
-        'thursday',
-        'friday',
-        'saturday',
-        'sunday',
-        'start_date',
-        'end_date',
-      ],
-      ['Weekday', 1, 1, 1, 1, 1, 0, 0, '20261101', '20270430'],
-    ],
+    'calendar.txt': [CALENDAR_HEADER, ['Weekday', 1, 1, 1, 1, 1, 0, 0, '20261101', '20270430']],
   };
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
-import { boardConfig, feedMessage, feedServer, feedsRig, gtfsZip } from './fixtures.js';
+import { CALENDAR_HEADER, boardConfig, feedMessage, feedServer, feedsRig, gtfsZip } from './fixtures.js';
 
 test(
   'a schedule in New York on a machine in Auckland: a trip at 25:10 belongs to the day before, and the day ' +
@@ -54,18 +54,7 @@ test(
           ['removed', '11:30:00', '11:30:00', 'B', 2],
         ],
         'calendar.txt': [
-          [
-            'service_id',
-            'monday',
-            'tuesday',
-            'wednesday',
-            'thursday',
-            'friday',
-            'saturday',
-            'sunday',
-            'start_date',
-            'end_date',
-          ],
+          CALENDAR_HEADER,
           ['SAT', 0, 0, 0, 0, 0, 1, 0, '20260101', '20261231'],
           ['SUN', 0, 0, 0, 0, 0, 0, 1, '20260101', '20261231'],
           ['GONE', 1, 1, 1, 1, 1, 1, 1, '20260101', '20261231'],

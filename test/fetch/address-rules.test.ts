@@ -2,7 +2,7 @@
 // spelling of its addresses, links that leave their host, fetch.allowHosts, and a configured
 // URL on the local network that must keep working. The public side is in public-private.test.ts.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -20,6 +20,7 @@ import { setFetchUnitName } from '../../src/fetch/user-agent.js';
 import { closeServer, listen } from '../../src/http/listen.js';
 import { VERSION } from '../../src/version.js';
 import { REPO } from '../helpers/service.js';
+import { selfSigned } from '../helpers/certs.js';
 import type { Outcome } from './fetch-child.js';
 import { finished } from './public-ns.js';
 import { mldsErrorOf } from '../helpers/mlds-error.js';
@@ -240,29 +241,7 @@ test('fetches say who asks; bodies come decoded, and the cap counts decoded byte
 test('HTTPS: the certificate is checked against the name, and bodies and redirects work as over HTTP', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-tls-'));
   const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost',
-    ],
-    { stdio: 'ignore' },
-  );
+  selfSigned(cert, key, '/CN=localhost', 'DNS:localhost');
   const server = https.createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (req, res) => {
     if (req.url === '/to-lan') return void res.writeHead(302, { location: `${lanBase}/after-tls` }).end();
     res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(`tls ${req.url}`));

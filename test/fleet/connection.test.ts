@@ -3,11 +3,10 @@
 // with SIGKILL; two units with one name.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { test } from 'node:test';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { freePort } from '../helpers/ports.js';
-import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
+import { cliStart, baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
 
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;
@@ -133,22 +132,7 @@ test('kill -9 of the service: the broker publishes the retained offline within 1
   const broker = await new Broker().start();
   const sd = serviceDir(mqttConfig(broker.url));
   const w = await Watcher.open(broker.url, ['mlds/u1/availability']);
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(REPO, 'src/cli.ts'),
-      'start',
-      '--config',
-      sd.configFile,
-      '--port',
-      '0',
-      '--state-dir',
-      sd.stateDir,
-    ],
-    { cwd: REPO, stdio: 'ignore' },
-  );
+  const child = spawn(process.execPath, cliStart(sd, '--state-dir', sd.stateDir), { cwd: REPO, stdio: 'ignore' });
   try {
     await until(() => w.seen.some((s) => s.payload === 'online'), 20_000, 'online');
     const killedAt = Date.now();

@@ -6,14 +6,13 @@
 // ids hold only what Home Assistant takes (`[a-zA-Z0-9_-]`), and `mlds test` warns of two units
 // whose ids reduce to one topic.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { brightnessTable } from '../../src/output/pixel-format.js';
 import { VERSION } from '../../src/version.js';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
-import { baseConfig, decode, get, near, REPO, serviceDir, start, until } from '../helpers/service.js';
+import { mldsTest, baseConfig, decode, get, near, serviceDir, start, until } from '../helpers/service.js';
 import { ddpReceiver } from '../output/ddp-receiver.js';
 import { rgbOf } from '../output/frames.js';
 
@@ -347,22 +346,7 @@ test("mlds test warns when two units' display ids reduce to one discovery topic,
   cfg.mqtt = { url: 'mqtt://127.0.0.1:1883', unit: 'sign.031', homeAssistant: true };
   const sd = serviceDir(cfg);
   try {
-    const mldsTest = () =>
-      spawnSync(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          path.join(REPO, 'src/cli.ts'),
-          'test',
-          '--config',
-          sd.configFile,
-          '--out',
-          path.join(sd.dir, 'out'),
-        ],
-        { cwd: REPO, encoding: 'utf8', timeout: 120_000 },
-      );
-    const r = mldsTest();
+    const r = mldsTest(sd);
     assert.equal(r.status, 0, r.stderr);
     const warnings = r.stderr.split('\n').filter((l) => /discover/.test(l));
     assert.equal(warnings.length, 1, r.stderr);
@@ -373,7 +357,7 @@ test("mlds test warns when two units' display ids reduce to one discovery topic,
     // Without Home Assistant there is no discovery, and no warning.
     cfg.mqtt.homeAssistant = false;
     writeFileSync(sd.configFile, JSON.stringify(cfg));
-    const quiet = mldsTest();
+    const quiet = mldsTest(sd);
     assert.equal(quiet.status, 0, quiet.stderr);
     assert.doesNotMatch(quiet.stderr, /discover/);
   } finally {

@@ -19,6 +19,26 @@ const log = {
   },
 } as unknown as Logger;
 
+/** A link's settings as the fleet builds them: unit `unit` at `url`, keepalive 5 s, no Home Assistant. */
+function linkSettings(url: string, unit: string, over: { keepalive?: number; homeAssistant?: boolean } = {}) {
+  return {
+    url,
+    unit,
+    prefix: 'mlds',
+    groups: [],
+    keepalive: 5,
+    homeAssistant: false,
+    groupAdmin: false,
+    statusIntervalSeconds: 300,
+    sessionExpiry: 0,
+    fingerprint: '',
+    ...over,
+  };
+}
+
+/** Handlers that ignore every event. */
+const quiet = { connected: () => {}, message: () => {}, stateChanged: () => {} };
+
 test(
   'confirmations wait in a bounded queue while the broker is away (a full one drops QoS 0 ones first, then the ' +
     'oldest) and go out in order when it is back; nothing else is queued',
@@ -28,24 +48,9 @@ test(
     // the link's own retry come first, it would have sent the queue before anyone listened.
     const port = await freePort();
     const gatePort = await freePort();
-    const settings = {
-      url: `mqtt://127.0.0.1:${gatePort}`,
-      unit: 'q1',
-      prefix: 'mlds',
-      groups: [],
-      keepalive: 5,
-      homeAssistant: false,
-      groupAdmin: false,
-      statusIntervalSeconds: 300,
-      sessionExpiry: 0,
-      fingerprint: '',
-    };
+    const settings = linkSettings(`mqtt://127.0.0.1:${gatePort}`, 'q1');
     const topics = topicsOf(settings);
-    const link = new BrokerLink(settings, topics, log, {
-      connected: () => {},
-      message: () => {},
-      stateChanged: () => {},
-    });
+    const link = new BrokerLink(settings, topics, log, quiet);
     await link.start();
     const broker = new Broker({ port });
     let w: Watcher | undefined;
@@ -94,18 +99,7 @@ test(
   async () => {
     const port = await freePort();
     const gatePort = await freePort();
-    const settings = {
-      url: `mqtt://127.0.0.1:${gatePort}`,
-      unit: 'c1',
-      prefix: 'mlds',
-      groups: [],
-      keepalive: 5,
-      homeAssistant: true,
-      groupAdmin: false,
-      statusIntervalSeconds: 300,
-      sessionExpiry: 0,
-      fingerprint: '',
-    };
+    const settings = linkSettings(`mqtt://127.0.0.1:${gatePort}`, 'c1', { homeAssistant: true });
     const topics = topicsOf(settings);
     const discovery = 'homeassistant/light/c1/config';
     // As the fleet does on every connection: discovery, a light's state and the status, none of them queued.
@@ -151,23 +145,8 @@ test(
   { skip },
   async () => {
     const broker = await new Broker().start();
-    const settings = {
-      url: broker.url,
-      unit: 'k1',
-      prefix: 'mlds',
-      groups: [],
-      keepalive: 1,
-      homeAssistant: false,
-      groupAdmin: false,
-      statusIntervalSeconds: 300,
-      sessionExpiry: 0,
-      fingerprint: '',
-    };
-    const link = new BrokerLink(settings, topicsOf(settings), log, {
-      connected: () => {},
-      message: () => {},
-      stateChanged: () => {},
-    });
+    const settings = linkSettings(broker.url, 'k1', { keepalive: 1 });
+    const link = new BrokerLink(settings, topicsOf(settings), log, quiet);
     try {
       await link.start();
       await until(() => link.status().state === 'connected', 5000, 'connected');

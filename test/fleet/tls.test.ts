@@ -3,7 +3,6 @@
 // broker that requires a client certificate gets one. A client key of another certificate is a
 // configuration fault; a TLS failure at connect is shown at once, as lastError and a problem.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +12,7 @@ import { topicsOf } from '../../src/fleet/topics.js';
 import type { Logger } from '../../src/log/logger.js';
 import { Broker, hasMosquitto, makeCertificates } from '../helpers/broker.js';
 import { freePort } from '../helpers/ports.js';
-import { REPO, baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
+import { mldsTest, baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;
 type Facts = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -138,22 +137,7 @@ test(
     const { sd } = withClientPair(broker, certs.clientKey);
     let svc: Awaited<ReturnType<typeof start>> | undefined;
     try {
-      const mldsTest = () =>
-        spawnSync(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            path.join(REPO, 'src/cli.ts'),
-            'test',
-            '--config',
-            sd.configFile,
-            '--out',
-            path.join(sd.dir, 'out'),
-          ],
-          { encoding: 'utf8', timeout: 120_000, cwd: REPO },
-        );
-      assert.equal(mldsTest().status, 0, 'the matching pair passes');
+      assert.equal(mldsTest(sd).status, 0, 'the matching pair passes');
       svc = await start(sd);
       await until(
         async () => ((await get(svc!, '/status')).json.components as Record<string, Facts>).fleet.state === 'connected',
@@ -162,7 +146,7 @@ test(
       );
 
       copyFileSync(other.clientKey, path.join(sd.dir, 'tls/client.key'));
-      const r = mldsTest();
+      const r = mldsTest(sd);
       assert.equal(r.status, 78, r.stdout + r.stderr);
       assert.match(r.stderr, /\/mqtt\/key: .*client\.key is not the private key of the certificate in .*client\.pem/);
 

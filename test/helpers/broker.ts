@@ -8,6 +8,7 @@ import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
+import { selfSigned } from './certs.js';
 import { freePort } from './ports.js';
 import { until } from './wait.js';
 
@@ -216,23 +217,7 @@ export function makeCertificates(
 ): Record<'ca' | 'caKey' | 'server' | 'serverKey' | 'wrongName' | 'wrongNameKey' | 'client' | 'clientKey', string> {
   const f = (n: string) => path.join(dir, n);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  ssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    f('ca.key'),
-    '-out',
-    f('ca.pem'),
-    '-days',
-    '2',
-    '-subj',
-    '/CN=mlds test CA',
-  );
+  selfSigned(f('ca.pem'), f('ca.key'), '/CN=mlds test CA');
   const leaf = (name: string, cn: string, ext: string) => {
     ssl(
       'req',

@@ -1,8 +1,7 @@
 // The real CLI (`mlds start`) in a child process, for tests that kill it with SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { LISTEN_MS } from './emulation.js';
-import { REPO, until, type ServiceDir } from './service.js';
+import { cliStart, REPO, until, type ServiceDir } from './service.js';
 
 export interface CliChild {
   child: ChildProcess;
@@ -14,11 +13,7 @@ export interface CliChild {
 
 /** Starts it on a free port with the state folder of `sd` (or `args` naming others); resolves once it listens. */
 export async function startCli(sd: ServiceDir, args: string[] = ['--state-dir', sd.stateDir]): Promise<CliChild> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0', ...args],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const child = spawn(process.execPath, cliStart(sd, ...args), { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let err = '';
   child.stderr!.on('data', (d: Buffer) => {

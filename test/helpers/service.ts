@@ -1,6 +1,7 @@
 // Shared by the service-level tests: a throw-away service directory, a service on a free
 // loopback port, HTTP helpers, and decoded screenshot pixels.
 import { loadImage, createCanvas } from 'canvas';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,6 +37,21 @@ export function serviceDir(config: unknown): ServiceDir {
     stateDir: path.join(dir, 'state'),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** The arguments of `node` that run `mlds start` with the configuration of `sd` on a free port, then `args`. */
+export function cliStart(sd: ServiceDir, ...args: string[]): string[] {
+  return ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'start', '--config', sd.configFile, '--port', '0', ...args];
+}
+
+/** `mlds test` on the configuration of `sd`, its output in `sd`'s folder `out`, run to its end (at most 2 min). */
+export function mldsTest(sd: ServiceDir): SpawnSyncReturns<string> {
+  const args = ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'test', '--config', sd.configFile];
+  return spawnSync(process.execPath, [...args, '--out', path.join(sd.dir, 'out')], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 }
 
 export async function start(sd: ServiceDir, extra: Partial<StartOptions> = {}): Promise<RunningService> {

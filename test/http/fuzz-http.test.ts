@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { emulated, LISTEN_MS } from '../helpers/emulation.js';
-import { REPO, baseConfig, get, serviceDir, until } from '../helpers/service.js';
+import { cliStart, REPO, baseConfig, get, serviceDir, until } from '../helpers/service.js';
 import { fuzzRequests, type FuzzRequest } from './fuzz-requests.js';
 
 const COUNT = 20_000;
@@ -142,22 +142,11 @@ test(
     c.network = { networkdDir: networkd, rollbackSeconds: '1' };
     c.limits = { headersTimeoutMs: '2000', requestTimeoutMs: '4000' };
     writeFileSync(sd.configFile, JSON.stringify(c));
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(REPO, 'src/cli.ts'),
-        'start',
-        '--config',
-        sd.configFile,
-        '--port',
-        '0',
-        '--state-dir',
-        sd.stateDir,
-      ],
-      { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MLDS_NETWORK_APPLY_COMMAND: 'true' } },
-    );
+    const child = spawn(process.execPath, cliStart(sd, '--state-dir', sd.stateDir), {
+      cwd: REPO,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, MLDS_NETWORK_APPLY_COMMAND: 'true' },
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();

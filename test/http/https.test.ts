@@ -13,35 +13,14 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/config/faults.js';
 import { freePort } from '../helpers/ports.js';
+import { selfSigned } from '../helpers/certs.js';
 import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 
 /** A self-signed certificate for 127.0.0.1 and its key, as PEM files in `dir`. */
 function makeCert(dir: string, name: string, cn: string): { cert: string; key: string } {
   const cert = path.join(dir, `${name}.crt`);
   const key = path.join(dir, `${name}.key`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${cn}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  selfSigned(cert, key, `/CN=${cn}`, 'IP:127.0.0.1');
   return { cert, key };
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { archiveServer, makeZip, type ZipSpec } from '../helpers/zips.js';
-import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
+import { cliStart, baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
 import { LISTEN_MS } from '../helpers/emulation.js';
 
 let archives: Awaited<ReturnType<typeof archiveServer>>;
@@ -159,22 +159,10 @@ test(
 
 test('a download cut short by kill -9 lies in the service folder and the next start removes it', async () => {
   const sd = serviceDir(baseConfig());
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(REPO, 'src/cli.ts'),
-      'start',
-      '--config',
-      sd.configFile,
-      '--port',
-      '0',
-      '--state-dir',
-      sd.stateDir,
-    ],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const child = spawn(process.execPath, cliStart(sd, '--state-dir', sd.stateDir), {
+    cwd: REPO,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     let err = '';

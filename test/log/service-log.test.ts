@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { REPO, baseConfig, get, serviceDir, start, until, type Reply } from '../helpers/service.js';
+import { cliStart, REPO, baseConfig, get, serviceDir, start, until, type Reply } from '../helpers/service.js';
 import { mountTmpfs, sub, tmpfsUnavailable } from '../helpers/tmpfs.js';
 import { emulated } from '../helpers/emulation.js';
 
@@ -97,20 +97,7 @@ test('mlds start: a log folder that cannot be created exits 78 with one line, no
     writeFileSync(notADir, '');
     const r = spawnSync(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(REPO, 'src/cli.ts'),
-        'start',
-        '--config',
-        sd.configFile,
-        '--port',
-        '0',
-        '--state-dir',
-        sd.stateDir,
-        '--log-dir',
-        path.join(notADir, 'logs'),
-      ],
+      cliStart(sd, '--state-dir', sd.stateDir, '--log-dir', path.join(notADir, 'logs')),
       { encoding: 'utf8', timeout: emulated ? 120_000 : 30_000, cwd: REPO },
     );
     assert.equal(r.status, 78, r.stderr);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { GifWriter } from 'omggif';
-import type { AreaConfig, DisplayConfig, UnitConfig } from '../../src/config/types.js';
+import type { AreaConfig } from '../../src/config/types.js';
 import type { DisplayState } from '../../src/control/state.js';
 import { mergeDamage, type Frame } from '../../src/frame.js';
 import { ColorlightOutput } from '../../src/output/colorlight.js';
@@ -20,7 +20,7 @@ import { VirtualOutput } from '../../src/output/virtual.js';
 import { Compositor } from '../../src/render/compositor.js';
 import { preloadImage } from '../../src/render/images.js';
 import { underEmulation } from '../helpers/emulation.js';
-import { area, FONT_DIR, T0 } from '../render/helpers.js';
+import { area, FONT_DIR, T0, soleDisplay } from '../render/helpers.js';
 import { pictures, startCard, type Card } from './colorlight-card.js';
 import { ddpReceiver } from './ddp-receiver.js';
 import { rgbOf, waitFor } from './frames.js';
@@ -92,21 +92,7 @@ function scene() {
       backgroundColor: { r: 0, g: 90, b: 0, a: 1 },
     }),
   ];
-  const display: DisplayConfig = {
-    id: 'd1',
-    width: W,
-    height: H,
-    infoScreenTtl: 0,
-    sensorBrightness: false,
-    startScreen: { loadLastRequest: false },
-    layouts: new Map([
-      ['main', { name: 'main', areas: main }],
-      ['alt', { name: 'alt', areas: alt }],
-    ]),
-    output: { driver: 'virtual' },
-    unit: 'u',
-  };
-  const unit: UnitConfig = { key: 'u', output: { driver: 'virtual' }, width: W, height: H, displayIds: ['d1'] };
+  const { display, unit } = soleDisplay(W, H, { main, alt });
   const state: DisplayState = { id: 'd1', layout: 'main', layoutSetAt: T0, areas: new Map(), version: 1 };
   const set = (a: AreaConfig, s: { text?: string; file?: string }, at: number) => {
     state.areas.set(a.id, { area: a, source: 'request', ...s, setAt: at });

@@ -14,6 +14,7 @@ import { initScript } from './vm/init.js';
 import { boot, qemuUnavailable, type Guest } from './vm/qemu.js';
 import { nativeHelperProblem } from '../../src/native/helper.js';
 import { skipReason } from '../helpers/skip.js';
+import { panelConfig } from '../device/vm/screens.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const CACHE = join(ROOT, '.vm');
@@ -90,40 +91,7 @@ function compare(
   return bad;
 }
 
-const SERVICE_CONFIG = {
-  port: '9199',
-  displays: {
-    main: {
-      displayName: 'VM framebuffer',
-      displayIp: '127.0.0.1',
-      displayWidth: '320',
-      displayHeight: '96',
-      infoScreenTtl: '0',
-      sensorBrightness: 'false',
-      output: { driver: 'fbdev', device: '/dev/fb0' },
-      startScreen: { loadLastRequest: false },
-      layout: {
-        l: {
-          line: {
-            coordinates: '0 0 95 95',
-            type: 'text',
-            fontSize: '60',
-            fontColor: '0 0 0',
-            backgroundColor: '255 170 0',
-            align: 'center',
-          },
-          dest: {
-            coordinates: '100 0 319 95',
-            type: 'text',
-            fontSize: '40',
-            fontColor: '40 200 255',
-            backgroundColor: '0 0 64',
-          },
-        },
-      },
-    },
-  },
-};
+const SERVICE_CONFIG = panelConfig(0, 'VM framebuffer', false);
 
 const noService = skipReason(existsSync(join(ROOT, 'dist', 'cli.js')) ? undefined : 'dist/cli.js is not built');
 

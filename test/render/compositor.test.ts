@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { GifWriter } from 'omggif';
-import type { DisplayConfig, UnitConfig } from '../../src/config/types.js';
 import type { DisplayState } from '../../src/control/state.js';
 import { AreaRenderer } from '../../src/render/area.js';
 import { Compositor } from '../../src/render/compositor.js';
 import { preloadImage } from '../../src/render/images.js';
-import { area, FONT_DIR, px, T0 } from './helpers.js';
+import { area, FONT_DIR, px, T0, soleDisplay } from './helpers.js';
 
 let gif = '';
 before(async () => {
@@ -59,18 +58,7 @@ function scene() {
       backgroundColor: { r: 200, g: 0, b: 0, a: 0.5 },
     }),
   ];
-  const display: DisplayConfig = {
-    id: 'd1',
-    width: 640,
-    height: 160,
-    infoScreenTtl: 0,
-    sensorBrightness: false,
-    startScreen: { loadLastRequest: false },
-    layouts: new Map([['main', { name: 'main', areas }]]),
-    output: { driver: 'virtual' },
-    unit: 'u',
-  };
-  const unit: UnitConfig = { key: 'u', output: { driver: 'virtual' }, width: 640, height: 160, displayIds: ['d1'] };
+  const { display, unit } = soleDisplay(640, 160, { main: areas });
   const state: DisplayState = { id: 'd1', layout: 'main', layoutSetAt: T0, areas: new Map(), version: 1 };
   const [scroll, clock, pic, badge] = areas;
   state.areas.set('scroll', {
@@ -149,18 +137,7 @@ test('a unit with nothing to show paints nothing: its picture takes no memory un
   const areas = [
     area({ id: 'a', x: 0, y: 0, width: W, height: H, fontSize: 200, backgroundColor: { r: 0, g: 0, b: 90, a: 1 } }),
   ];
-  const display: DisplayConfig = {
-    id: 'd1',
-    width: W,
-    height: H,
-    infoScreenTtl: 0,
-    sensorBrightness: false,
-    startScreen: { loadLastRequest: false },
-    layouts: new Map([['main', { name: 'main', areas }]]),
-    output: { driver: 'virtual' },
-    unit: 'u',
-  };
-  const unit: UnitConfig = { key: 'u', output: { driver: 'virtual' }, width: W, height: H, displayIds: ['d1'] };
+  const { display, unit } = soleDisplay(W, H, { main: areas });
   // As after a start without a saved state: no layout until the first command.
   const state: DisplayState = { id: 'd1', layout: undefined, layoutSetAt: T0, areas: new Map(), version: 1 };
   const before = anonymousMB();

@@ -31,10 +31,8 @@ export function area<T extends AreaType = 'text'>(p: Partial<AreaOf<T>> & { id: 
   } as unknown as AreaOf<T>;
 }
 
-/** One display on its own unit, one layout "main" holding the given areas, and a mutable state. */
-export function rig(areas: AreaConfig[], opts: CompositorOptions & { width?: number; height?: number } = {}) {
-  const width = opts.width ?? 640;
-  const height = opts.height ?? 160;
+/** Display d1 alone on unit `unitKey` (virtual output), holding `layouts` (name -> areas), its start screen blank. */
+export function soleDisplay(width: number, height: number, layouts: Record<string, AreaConfig[]>, unitKey = 'u') {
   const display: DisplayConfig = {
     id: 'd1',
     width,
@@ -42,11 +40,19 @@ export function rig(areas: AreaConfig[], opts: CompositorOptions & { width?: num
     infoScreenTtl: 0,
     sensorBrightness: false,
     startScreen: { loadLastRequest: false },
-    layouts: new Map([['main', { name: 'main', areas }]]),
+    layouts: new Map(Object.entries(layouts).map(([name, areas]) => [name, { name, areas }])),
     output: { driver: 'virtual' },
-    unit: 'u1',
+    unit: unitKey,
   };
-  const unit: UnitConfig = { key: 'u1', output: { driver: 'virtual' }, width, height, displayIds: ['d1'] };
+  const unit: UnitConfig = { key: unitKey, output: { driver: 'virtual' }, width, height, displayIds: ['d1'] };
+  return { display, unit };
+}
+
+/** One display on its own unit, one layout "main" holding the given areas, and a mutable state. */
+export function rig(areas: AreaConfig[], opts: CompositorOptions & { width?: number; height?: number } = {}) {
+  const width = opts.width ?? 640;
+  const height = opts.height ?? 160;
+  const { display, unit } = soleDisplay(width, height, { main: areas }, 'u1');
   const state: DisplayState = { id: 'd1', layout: 'main', layoutSetAt: T0, areas: new Map(), version: 1 };
   const compositor = new Compositor(unit, [display], () => state, {
     fontDirs: [FONT_DIR],

@@ -7,12 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { GifWriter } from 'omggif';
-import type { DisplayConfig, UnitConfig } from '../../src/config/types.js';
 import type { DisplayState } from '../../src/control/state.js';
 import { Compositor } from '../../src/render/compositor.js';
 import { preloadImage } from '../../src/render/images.js';
 import { ScratchCanvases, STRIP_ROWS } from '../../src/render/scratch.js';
-import { area, FONT_DIR, px, T0 } from './helpers.js';
+import { area, FONT_DIR, px, T0, soleDisplay } from './helpers.js';
 
 let gif = '';
 before(async () => {
@@ -81,18 +80,7 @@ test('frames with a tall narrow GIF drawn on its own canvas in strips equal full
       backgroundColor: { r: 200, g: 0, b: 0, a: 0.5 },
     }),
   ];
-  const display: DisplayConfig = {
-    id: 'd1',
-    width: W,
-    height: H,
-    infoScreenTtl: 0,
-    sensorBrightness: false,
-    startScreen: { loadLastRequest: false },
-    layouts: new Map([['main', { name: 'main', areas }]]),
-    output: { driver: 'virtual' },
-    unit: 'u',
-  };
-  const unit: UnitConfig = { key: 'u', output: { driver: 'virtual' }, width: W, height: H, displayIds: ['d1'] };
+  const { display, unit } = soleDisplay(W, H, { main: areas });
   const state: DisplayState = { id: 'd1', layout: 'main', layoutSetAt: T0, areas: new Map(), version: 1 };
   state.areas.set('anim', { area: areas[0], source: 'request', file: gif, setAt: T0 });
   state.areas.set('ticker', {

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { REPO, baseConfig, get, serviceDir, until } from '../helpers/service.js';
+import { cliStart, REPO, baseConfig, get, serviceDir, until } from '../helpers/service.js';
 import { LISTEN_MS } from '../helpers/emulation.js';
 
 test('mkfifo state.json and mlds.log: the service starts, answers, and says it moved both aside', async () => {
@@ -18,24 +18,10 @@ test('mkfifo state.json and mlds.log: the service starts, answers, and says it m
   for (const f of [path.join(sd.stateDir, 'state.json'), path.join(logDir, 'mlds.log')]) {
     assert.equal(spawnSync('mkfifo', [f]).status, 0, `mkfifo ${f}`);
   }
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(REPO, 'src/cli.ts'),
-      'start',
-      '--config',
-      sd.configFile,
-      '--port',
-      '0',
-      '--state-dir',
-      sd.stateDir,
-      '--log-dir',
-      logDir,
-    ],
-    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, cliStart(sd, '--state-dir', sd.stateDir, '--log-dir', logDir), {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     let err = '';
     let out = '';
@@ -90,24 +76,10 @@ test('mkfifo shown.log: /history answers, the FIFO is moved aside and /status sa
   const logDir = path.join(sd.dir, 'logs');
   mkdirSync(logDir);
   assert.equal(spawnSync('mkfifo', [path.join(logDir, 'shown.log')]).status, 0);
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(REPO, 'src/cli.ts'),
-      'start',
-      '--config',
-      sd.configFile,
-      '--port',
-      '0',
-      '--state-dir',
-      sd.stateDir,
-      '--log-dir',
-      logDir,
-    ],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const child = spawn(process.execPath, cliStart(sd, '--state-dir', sd.stateDir, '--log-dir', logDir), {
+    cwd: REPO,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   try {
     let err = '';
     child.stderr.on('data', (d: Buffer) => {

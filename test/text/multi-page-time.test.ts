@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FakeClock } from '../helpers/clock.js';
-import { until } from '../helpers/service.js';
-import { sign } from './sign-service.js';
+import { clockStep, litCount, sign } from './sign-service.js';
 
 // sync "free": the pages count from the command, so the fake clock's steps land on them.
 test('[pt] holds for its page and the pages after it until the next [pt] (fake clock)', async () => {
@@ -26,23 +25,11 @@ test('[pt] holds for its page and the pages after it until the next [pt] (fake c
     { clock },
   );
   try {
-    const litCount = async () => {
-      const p = await s.shot();
-      let n = 0;
-      for (let y = 0; y < 48; y++) for (let x = 0; x < 192; x++) if (p.at(x, y)[0] > 0) n++;
-      return n;
-    };
-    const frame = () => s.svc.api.frame('s')?.seq ?? -1;
-    const step = async (ms: number) => {
-      const seq = frame();
-      clock.advance(ms);
-      await until(() => frame() > seq, 5000, `a frame after ${ms} ms`);
-      return litCount();
-    };
+    const step = clockStep(s, clock, 5000);
     // Page 1: 1 s on, 0.5 s off. Page 2 has no [pt]: the same times. Page 3: 2 s, and no off time (its [pt] gives
     // none).
     assert.equal((await s.show(`m=${encodeURIComponent('[pt10o5]I[np]WWW[np][pt20]II')}`)).status, 200);
-    const one = await litCount();
+    const one = await litCount(s);
     assert.ok(one > 0);
     assert.equal(await step(1000), 0, 'page 1 off time');
     const two = await step(500);

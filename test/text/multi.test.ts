@@ -11,7 +11,7 @@ import { area, FONT_DIR, rig, T0 } from '../render/helpers.js';
 import { parseMulti } from '../../src/text/multi.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/service.js';
-import { sign } from './sign-service.js';
+import { clockStep, litCount, sign } from './sign-service.js';
 
 const LIMITS = { fonts: 1, graphics: 1 };
 
@@ -177,21 +177,9 @@ test('pages alternate at their [pt] page times on a fake clock, with their off t
     { clock },
   );
   try {
-    const litCount = async () => {
-      const p = await s.shot();
-      let n = 0;
-      for (let y = 0; y < 48; y++) for (let x = 0; x < 192; x++) if (p.at(x, y)[0] > 0) n++;
-      return n;
-    };
-    const frame = () => s.svc.api.frame('s')?.seq ?? -1;
     assert.equal((await s.show(`m=${encodeURIComponent('[pt10o5]I[np][pt10o]WWW')}`)).status, 200);
-    const one = await litCount();
-    const step = async (ms: number) => {
-      const seq = frame();
-      clock.advance(ms);
-      await until(() => frame() > seq, 3000, `a frame after ${ms} ms`);
-      return litCount();
-    };
+    const one = await litCount(s);
+    const step = clockStep(s, clock, 3000);
     // Page 1 for 1 s, then 0.5 s blank, then page 2 for 1 s, then page 1 again.
     assert.ok(one > 0);
     assert.equal(await step(1000), 0, 'off time: blank');

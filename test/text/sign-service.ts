@@ -1,6 +1,7 @@
 // A one-display service for the sign-text tests: configure areas, send a value, decode the PNG screenshot.
 import type { RunningService, StartOptions } from '../../src/main.js';
-import { decode, get, nextFrame, serviceDir, start, type Pixels, type ServiceDir } from '../helpers/service.js';
+import type { FakeClock } from '../helpers/clock.js';
+import { decode, get, nextFrame, serviceDir, start, until, type Pixels, type ServiceDir } from '../helpers/service.js';
 
 export interface Sign {
   svc: RunningService;
@@ -57,4 +58,23 @@ export function colours(p: Pixels, x0: number, y0: number, w: number, h: number)
   const out = new Set<string>();
   for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) out.add(p.at(x, y).join(','));
   return out;
+}
+
+/** How many pixels of the screenshot have any red in them (the page-time tests' text is amber on black). */
+export async function litCount(s: Sign): Promise<number> {
+  const p = await s.shot();
+  let n = 0;
+  for (let y = 0; y < p.height; y++) for (let x = 0; x < p.width; x++) if (p.at(x, y)[0] > 0) n++;
+  return n;
+}
+
+/** A step of `clock` by `ms`: waits up to `waitMs` for the frame it brings, then counts the lit pixels. */
+export function clockStep(s: Sign, clock: FakeClock, waitMs: number): (ms: number) => Promise<number> {
+  const frame = () => s.svc.api.frame('s')?.seq ?? -1;
+  return async (ms) => {
+    const seq = frame();
+    clock.advance(ms);
+    await until(() => frame() > seq, waitMs, `a frame after ${ms} ms`);
+    return litCount(s);
+  };
 }

@@ -60,9 +60,11 @@ export async function until<T>(what: string, ms: number, fn: () => Promise<T | u
   }
 }
 
-/** The panel both VM tests drive: a 320 x 96 LCD on /dev/fb0 with one two-area layout. */
+/** The panel the VM tests drive: a 320 x 96 LCD on /dev/fb0 with one two-area layout. */
 export const PANEL = { width: 320, height: 96 };
-export function panelConfig(infoScreenTtl: number, displayName: string): unknown {
+
+/** The service's configuration for PANEL; `loadLastRequest`: whether its start screen shows the last request. */
+export function panelConfig(infoScreenTtl: number, displayName: string, loadLastRequest = true): unknown {
   return {
     port: '9199',
     displays: {
@@ -74,7 +76,7 @@ export function panelConfig(infoScreenTtl: number, displayName: string): unknown
         infoScreenTtl: String(infoScreenTtl),
         sensorBrightness: 'false',
         output: { driver: 'fbdev', device: '/dev/fb0' },
-        startScreen: { loadLastRequest: true },
+        startScreen: { loadLastRequest },
         layout: {
           l: {
             line: {
