@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { get, serviceDir, start, until } from '../test/helpers/service.js';
 import { speechConfig } from '../test/speech/audio.js';
+import { FFMPEG_QUIET } from '../src/media/children.js';
 
 const ROUNDS = Number(process.env.MLDS_BENCH_SPEECH_ROUNDS ?? 20);
 const TEXT = 'The next train to Central Station departs from platform two.';
@@ -43,12 +44,7 @@ function alone(dir: string): { espeak: number; sox: number; ffmpeg: number } {
   const sox = performance.now() - t;
   t = performance.now();
   execFileSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-threads',
-    '1',
+    ...FFMPEG_QUIET,
     '-i',
     words,
     '-ac',

@@ -30,6 +30,12 @@ interface Before {
   lastIgnored: HeldState['lastIgnored'];
 }
 
+const beforeOf = (st: HeldState): Before => ({
+  layers: st.layers,
+  lastCommand: st.lastCommand,
+  lastIgnored: st.lastIgnored,
+});
+
 const RECENT_FAULTS = 20;
 
 /** Runs `fn` once `stored` resolves (at once when there is nothing to wait for), never when it rejects. */
@@ -117,7 +123,7 @@ export class Controller {
     const areas = await buildAreas(cmd, old, now, this.deps);
     if (keeps) refuseUnlessStorable(this.deps, cmd, source);
     // Commit; taken back only when its journal line cannot be written.
-    const before: Before = { layers: st.layers, lastCommand: st.lastCommand, lastIgnored: st.lastIgnored };
+    const before = beforeOf(st);
     const layer: Layer = {
       priority: cmd.priority,
       layout: cmd.layout.name,
@@ -139,15 +145,10 @@ export class Controller {
     // it is the first of its turn: a write that fails then leaves no trace.
     const stored = !keeps
       ? undefined
-      : journal(
-          this.deps,
-          cmd,
-          source,
-          (undo) =>
-            layer.priority === 0
-              ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source }, undo)
-              : this.deps.store.noteLayers(id, savedLayers(st.layers), undo),
-          (drawn) => this.takeBack(id, st, before, layer, now, drawn),
+      : this.journalled(cmd, source, st, before, layer, now, (undo) =>
+          layer.priority === 0
+            ? this.deps.store.noteLastRequest(id, { query: layer.query, at: now, inumber: cmd.inumber, source }, undo)
+            : this.deps.store.noteLayers(id, savedLayers(st.layers), undo),
         );
     // Stored underneath and replaced there before it was ever shown (once it is certain that it was replaced).
     if (old?.reveal) after(stored, () => old.reveal?.('superseded'));
@@ -180,19 +181,15 @@ export class Controller {
     keeps: boolean,
   ): ApplyResult {
     const id = cmd.display.id;
-    const before: Before = { layers: st.layers, lastCommand: st.lastCommand, lastIgnored: st.lastIgnored };
+    const before = beforeOf(st);
     const layer = st.layers.find((l) => l.priority === cmd.priority);
     const onShow = layer !== undefined && st.layers[0] === layer;
     st.lastCommand = { query: cmd.query, at: now, inumber: cmd.inumber, source };
     if (layer) st.layers = st.layers.filter((l) => l !== layer);
     const stored = !keeps
       ? undefined
-      : journal(
-          this.deps,
-          cmd,
-          source,
-          (undo) => this.deps.store.noteLayers(id, savedLayers(st.layers), undo),
-          (drawn) => this.takeBack(id, st, before, undefined, now, drawn),
+      : this.journalled(cmd, source, st, before, undefined, now, (undo) =>
+          this.deps.store.noteLayers(id, savedLayers(st.layers), undo),
         );
     let written = Promise.resolve<Outcome>('shown');
     if (layer) {
@@ -232,6 +229,21 @@ export class Controller {
       if (o === 'superseded') countSuperseded();
       if (inumber !== undefined) this.deps.confirm(cmd.display, o === 'not shown' ? 0 : 1, inumber);
     });
+  }
+
+  /** The change's journal line, `note`; when it cannot be written, the change is taken back. */
+  private journalled(
+    cmd: Command | ClearCommand,
+    source: CommandSource,
+    st: HeldState,
+    before: Before,
+    layer: Layer | undefined,
+    now: number,
+    note: (undo: () => void) => Promise<void> | undefined,
+  ): Promise<void> | undefined {
+    return journal(this.deps, cmd, source, note, (drawn) =>
+      this.takeBack(cmd.display.id, st, before, layer, now, drawn),
+    );
   }
 
   /**

@@ -1,5 +1,5 @@
 // One audio file looping through ffmpeg to a sink (src/media/audio-sink.ts) until stopped.
-import { endChild, lastLine, spawnMedia, type Spawned } from './children.js';
+import { endChild, FFMPEG_QUIET, lastLine, spawnMedia, type Spawned } from './children.js';
 import type { Sink } from './audio-sink.js';
 
 const MAX_BACKOFF_MS = 60_000;
@@ -8,12 +8,7 @@ const HEALTHY_MS = 60_000;
 
 export function playerArgs(file: string, sink: Sink): string[] {
   return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-threads',
-    '1',
+    ...FFMPEG_QUIET,
     ...(sink.realtime ? ['-re'] : []),
     '-stream_loop',
     '-1',

@@ -8,6 +8,13 @@ export type MediaChild = ChildProcessByStdio<null, Readable | null, Readable>;
 const live = new Set<MediaChild>();
 let exitHook = false;
 
+/**
+ * How every ffmpeg the service starts begins: errors only on stderr (kept for the fault),
+ * never reading stdin (a child would steal the terminal's input), and one thread, since a
+ * sign's media is small and the frame loop needs the other core.
+ */
+export const FFMPEG_QUIET: readonly string[] = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-threads', '1'];
+
 /** Lines of a child's stderr kept for a fault message. */
 const STDERR_KEEP = 2048;
 

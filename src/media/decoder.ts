@@ -4,7 +4,7 @@
 // Pipe layout: frame after frame of width x height x 4 bytes (R, G, B, A; rows top to
 // bottom, no padding). The picture keeps its aspect ratio; the bands left over are
 // transparent (alpha 0), so the area's background shows there.
-import { endChild, lastLine, spawnMedia, type Spawned } from './children.js';
+import { endChild, FFMPEG_QUIET, lastLine, spawnMedia, type Spawned } from './children.js';
 
 /** Restarts after ffmpeg ended a file it was playing: 1 s, doubling, at most this. */
 const MAX_BACKOFF_MS = 30_000;
@@ -25,13 +25,7 @@ export function decoderArgs(file: string, width: number, height: number): string
     `pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black@0`,
   ].join(',');
   return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    // One thread each: a sign's video is small, and the frame loop needs the other core.
-    '-threads',
-    '1',
+    ...FFMPEG_QUIET,
     '-filter_threads',
     '1',
     '-re',

@@ -9,7 +9,7 @@
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SpeechSettings } from '../config/alert-speech-types.js';
-import { endChild, lastLine, spawnMedia, type Spawned } from '../media/children.js';
+import { endChild, FFMPEG_QUIET, lastLine, spawnMedia, type Spawned } from '../media/children.js';
 import { RATE, type AnnounceSink } from './sink.js';
 import { readWavInfo } from './wav.js';
 
@@ -59,12 +59,7 @@ export class Voice {
       await this.run(
         'ffmpeg',
         [
-          '-hide_banner',
-          '-loglevel',
-          'error',
-          '-nostdin',
-          '-threads',
-          '1',
+          ...FFMPEG_QUIET,
           '-re',
           ...inputs.flatMap((f) => ['-i', f]),
           '-filter_complex',
@@ -112,12 +107,7 @@ export class Voice {
     await this.run(
       'ffmpeg',
       [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-nostdin',
-        '-threads',
-        '1',
+        ...FFMPEG_QUIET,
         '-i',
         chime,
         '-map',
