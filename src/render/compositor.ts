@@ -37,6 +37,17 @@ interface DisplayMemory {
  * (see Content.key) are repainted, together with whatever overlaps them, and only those
  * rectangles are read back from cairo; an unchanged screen yields the previous frame.
  */
+/** The options as drawing takes them; the font folders are the process's own, set here. */
+function renderOptions(options: CompositorOptions): RenderOptions {
+  useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
+  return {
+    effectDurationMs: options.effectDurationMs ?? 500,
+    timezone: options.timezone,
+    fps: options.fps,
+    boards: options.boards,
+  };
+}
+
 export class Compositor {
   private readonly scratch: ScratchCanvases;
   private readonly memory = new Map<string, DisplayMemory>();
@@ -68,13 +79,7 @@ export class Compositor {
     private readonly stateOf: (id: string) => DisplayState,
     options: CompositorOptions = {},
   ) {
-    useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = {
-      effectDurationMs: options.effectDurationMs ?? 500,
-      timezone: options.timezone,
-      fps: options.fps,
-      boards: options.boards,
-    };
+    this.opts = renderOptions(options);
     this.scratch = new ScratchCanvases(unit.width, unit.height);
     this.buffer = new Uint8Array(unit.width * unit.height * 4);
     this.bounds = Object.freeze({ x: 0, y: 0, w: unit.width, h: unit.height });
@@ -241,13 +246,7 @@ export class Compositor {
       for (const ar of m.renderers) ar.dispose();
       this.memory.delete(id);
     }
-    useFontDirs(options.fontDirs ?? [PACKAGE_FONT_DIR]);
-    this.opts = {
-      effectDurationMs: options.effectDurationMs ?? 500,
-      timezone: options.timezone,
-      fps: options.fps,
-      boards: options.boards,
-    };
+    this.opts = renderOptions(options);
     this.everythingDirty = true;
   }
 

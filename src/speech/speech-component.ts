@@ -14,7 +14,7 @@ import { isoTime } from '../util/clock.js';
 import { isQuiet } from './quiet.js';
 import { showSpoken } from './show-spoken.js';
 import { displayVolume, volumeInForce } from './volume.js';
-import { SpeechQueue, type Waiting } from './queue.js';
+import { SpeechQueue, type Offered, type Waiting } from './queue.js';
 import { announceSink } from './sink.js';
 import { SpeakAreas } from './speak-areas.js';
 import { readoutText } from './readout-text.js';
@@ -127,18 +127,8 @@ export class SpeechComponent implements Component, Speaker {
       this.counts.refusedQuiet++;
       return { queued: false, reason: 'quiet' };
     }
-    const r = this.queue.offer({ ...a, text, at: performance.now() });
-    if (!r.queued) {
-      this.counts.refusedFull++;
-      return r;
-    }
-    if (r.dropped) {
-      this.counts.dropped++;
-      settle(r.dropped, false);
-      const { displayId: display, source, priority } = r.dropped;
-      const why = 'speech: the queue is full; its oldest announcement of the lowest rank is dropped';
-      ctx.log.warn({ display, source, priority }, why);
-    }
+    const r = this.enqueue({ ...a, text, at: performance.now() });
+    if (!r.queued) return r;
     void this.work();
     return { queued: true, position: r.position };
   }
@@ -155,15 +145,8 @@ export class SpeechComponent implements Component, Speaker {
     const mine = (w: Waiting) => w.source === 'readout' && w.displayId === displayId;
     const waiting = this.queue.list().findIndex(mine);
     if (waiting >= 0) return { queued: true, position: waiting + 1, restarted: false };
-    const r = this.queue.offer({ displayId, text, priority: true, source: 'readout', at });
-    if (!r.queued) {
-      this.counts.refusedFull++;
-      return r;
-    }
-    if (r.dropped) {
-      this.counts.dropped++;
-      settle(r.dropped, false);
-    }
+    const r = this.enqueue({ displayId, text, priority: true, source: 'readout', at });
+    if (!r.queued) return r;
     this.counts.readouts++;
     // Asked again while it is said: what is said now ends, and the readout starts again at once.
     const restarted = this.speaking !== undefined && mine(this.speaking.w);
@@ -174,6 +157,23 @@ export class SpeechComponent implements Component, Speaker {
     }
     void this.work();
     return { queued: true, position: r.position, restarted };
+  }
+
+  /** Into the queue, counted; a full queue refuses it or drops its oldest of the lowest rank, which is logged. */
+  private enqueue(w: Waiting): Offered {
+    const r = this.queue.offer(w);
+    if (!r.queued) {
+      this.counts.refusedFull++;
+      return r;
+    }
+    if (r.dropped) {
+      this.counts.dropped++;
+      settle(r.dropped, false);
+      const { displayId: display, source, priority } = r.dropped;
+      const why = 'speech: the queue is full; its oldest announcement of the lowest rank is dropped';
+      this.ctx?.log.warn({ display, source, priority }, why);
+    }
+    return r;
   }
 
   /** What a readout of `displayId` says now. */
