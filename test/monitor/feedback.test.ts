@@ -1,33 +1,11 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { Controller } from '../../src/control/controller.js';
 import { StateStore } from '../../src/control/store.js';
 import { loadConfig } from '../../src/config/load.js';
 import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 import { FakeClock } from '../helpers/clock.js';
-
-/** A feedback server on loopback recording every confirmation query it receives. */
-async function feedbackServer(handler?: (req: IncomingMessage, res: ServerResponse, n: number) => void) {
-  const got: string[] = [];
-  const server = createServer((req, res) => {
-    got.push(req.url!);
-    if (handler) handler(req, res, got.length);
-    else res.end('ok');
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    got,
-    port: (server.address() as AddressInfo).port,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
+import { sink } from '../helpers/sink.js';
 
 function configWithFeedback(port: number) {
   const c = baseConfig();
@@ -39,22 +17,22 @@ function configWithFeedback(port: number) {
 test(
   'confirm=1 after the frame is written, confirm=2 ' + 'for a faulty command; equal ones are not sent again',
   async () => {
-    const fb = await feedbackServer();
+    const fb = await sink();
     const sd = serviceDir(configWithFeedback(fb.port));
     const svc = await start(sd, { feedback: { firstDelayMs: 10 } });
     try {
       await get(svc, '/mlds?id=main&layout=l1&title=A&inumber=100');
       await until(() => fb.got.length === 1, 3000, 'confirm=1');
-      assert.equal(fb.got[0], '/mlds?confirm=1&inumber=100');
+      assert.equal(fb.got[0].url, '/mlds?confirm=1&inumber=100');
       await get(svc, '/mlds?id=main&layout=nope&inumber=101');
       await until(() => fb.got.length === 2, 3000, 'confirm=2');
-      assert.equal(fb.got[1], '/mlds?confirm=2&inumber=101');
+      assert.equal(fb.got[1].url, '/mlds?confirm=2&inumber=101');
       // The same faulty command again: equal to the last confirmation, so not sent.
       await get(svc, '/mlds?id=main&layout=nope&inumber=101');
       // An unknown id is confirmed to the MAIN display's feedback address.
       await get(svc, '/mlds?id=ghost&layout=x&inumber=a%20b');
       await until(() => fb.got.length === 3, 3000, 'confirm=2 for an unknown id');
-      assert.equal(fb.got[2], '/mlds?confirm=2&inumber=a%20b');
+      assert.equal(fb.got[2].url, '/mlds?confirm=2&inumber=a%20b');
       // Without inumber there is nothing to echo: nothing is sent.
       await get(svc, '/mlds?id=main&layout=l1&title=B');
       // the passing of time is what is tested: nothing is sent within 200 ms.
@@ -70,14 +48,15 @@ test(
 
 test('the reply never waits for the feedback server, and failed sends are retried', async () => {
   let release: (() => void) | undefined;
-  const fb = await feedbackServer((_req, res, n) => {
-    if (n === 1) {
+  const fb = await sink();
+  fb.answer = (_req, res) => {
+    if (fb.got.length === 1) {
       res.statusCode = 500;
       res.end();
       return;
     }
     release = () => res.end('ok');
-  });
+  };
   const sd = serviceDir(configWithFeedback(fb.port));
   const svc = await start(sd, { feedback: { firstDelayMs: 20 } });
   try {

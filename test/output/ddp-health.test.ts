@@ -3,10 +3,8 @@
 // runner must reopen after failures in a row, and a receiver that appears must bring it back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { closedUdpPort } from '../helpers/ports.js';
+import { sink } from '../helpers/sink.js';
 import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
 import { ddpReceiver, type Receiver } from './ddp-receiver.js';
@@ -15,24 +13,6 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 const W = 48,
   H = 16;
 
-async function feedbackServer() {
-  const got: string[] = [];
-  const server = createServer((req, res) => {
-    got.push(req.url!);
-    res.end('ok');
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    got,
-    port: (server.address() as AddressInfo).port,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 async function outputOf(svc: RunningService): Promise<Obj> {
   return ((await get(svc, '/status')).json as Obj).displays.find((d: Obj) => d.id === 'wled').output;
 }
@@ -40,7 +20,7 @@ async function outputOf(svc: RunningService): Promise<Obj> {
 test(
   'service: a DDP receiver whose port is closed is ' + 'confirm=0 and a failure on /status until it answers again',
   async () => {
-    const fb = await feedbackServer();
+    const fb = await sink();
     const port = await closedUdpPort();
     const c = baseConfig();
     c.displays = {
@@ -62,11 +42,10 @@ test(
     /** Sends a command with inumber `n` and waits for its confirmation: the confirm value. */
     const command = async (n: string): Promise<string> => {
       assert.equal((await get(svc!, `/mlds?id=wled&layout=l&t=${n}&inumber=${n}`)).status, 200);
-      await until(() => fb.got.some((u) => u.endsWith(`&inumber=${n}`)), 5000, `the confirmation of ${n}`);
-      return new URL(
-        fb.got.find((u) => u.endsWith(`&inumber=${n}`))!,
-        'http://x',
-      ).searchParams.get('confirm')!;
+      await until(() => fb.got.some(({ url }) => url.endsWith(`&inumber=${n}`)), 5000, `the confirmation of ${n}`);
+      return new URL(fb.got.find(({ url }) => url.endsWith(`&inumber=${n}`))!.url, 'http://x').searchParams.get(
+        'confirm',
+      )!;
     };
     try {
       svc = await start(sd, { feedback: { firstDelayMs: 5 } });

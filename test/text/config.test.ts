@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError } from '../../src/config/faults.js';
 import { packConfiguration } from '../../src/config/archive/pack.js';
-import { loadConfig } from '../../src/config/load.js';
 import { baseConfig, serviceDir } from '../helpers/service.js';
 import { configFaults, type Cfg } from '../helpers/config-faults.js';
 
@@ -63,58 +61,30 @@ test('sign-text faults name the field', () => {
   }
 });
 
+const signFaults = (sign: Record<string, unknown>) =>
+  configFaults((c) => Object.assign(c.displays.main.layout.l1.sign, sign));
+
 test('a static area with markup "multi" has its params checked at load', () => {
-  const c: Cfg = baseConfig();
-  Object.assign(c.displays.main.layout.l1.sign, {
-    markup: 'multi',
-    params: { a: 'Alpha[nl]Beta', b: 'Beta[xx]' },
-    defaultValue: 'a',
-  });
-  const sd = serviceDir(c);
-  try {
-    assert.throws(
-      () => loadConfig(sd.configFile),
-      (err: ConfigError) => {
-        assert.deepEqual(
-          err.faults.map((f) => f.path),
-          ['/displays/main/layout/l1/sign/params/b'],
-        );
-        assert.match(err.faults[0].message, /MULTI tag "\[xx\]" at character 5/);
-        return true;
-      },
-    );
-  } finally {
-    sd.cleanup();
-  }
+  const faults = signFaults({ markup: 'multi', params: { a: 'Alpha[nl]Beta', b: 'Beta[xx]' }, defaultValue: 'a' });
+  assert.deepEqual(
+    faults.map((f) => f.path),
+    ['/displays/main/layout/l1/sign/params/b'],
+  );
+  assert.match(faults[0].message, /MULTI tag "\[xx\]" at character 5/);
 });
 
 test("a static MULTI params text whose line parts go back along the line is a fault, the area's align counting", () => {
-  const c: Cfg = baseConfig();
-  Object.assign(c.displays.main.layout.l1.sign, {
+  const faults = signFaults({
     markup: 'multi',
     align: 'center',
     params: { a: 'Gleis[jl4]2', b: 'Mitte[jl2]links' },
     defaultValue: 'a',
   });
-  const sd = serviceDir(c);
-  try {
-    assert.throws(
-      () => loadConfig(sd.configFile),
-      (err: ConfigError) => {
-        assert.deepEqual(
-          err.faults.map((f) => f.path),
-          ['/displays/main/layout/l1/sign/params/b'],
-        );
-        assert.match(
-          err.faults[0].message,
-          /MULTI tag "\[jl2\]" at character 6: a line's parts come left, centre, right/,
-        );
-        return true;
-      },
-    );
-  } finally {
-    sd.cleanup();
-  }
+  assert.deepEqual(
+    faults.map((f) => f.path),
+    ['/displays/main/layout/l1/sign/params/b'],
+  );
+  assert.match(faults[0].message, /MULTI tag "\[jl2\]" at character 6: a line's parts come left, centre, right/);
 });
 
 test('a configuration archive carries the fonts and graphics lists', async () => {
