@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { until } from './wait.js';
+import { selfSigned } from './certs.js';
 
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
@@ -84,25 +85,7 @@ export class RaucRig {
 </busconfig>
 `,
     );
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        path.join(d, 'key.pem'),
-        '-out',
-        path.join(d, 'cert.pem'),
-        '-days',
-        '30',
-        '-subj',
-        '/CN=mlds test',
-      ],
-      { stdio: 'ignore' },
-    );
+    selfSigned(path.join(d, 'cert.pem'), path.join(d, 'key.pem'), '/CN=mlds test');
     // As GRUB's environment does it: set-primary puts the slot first and lets it be tried.
     writeFileSync(
       path.join(d, 'backend.sh'),
@@ -208,25 +191,7 @@ bootname=B
     if (opts.untrusted) {
       cert = path.join(this.dir, 'other-cert.pem');
       key = path.join(this.dir, 'other-key.pem');
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-keyout',
-          key,
-          '-out',
-          cert,
-          '-days',
-          '30',
-          '-subj',
-          '/CN=someone else',
-        ],
-        { stdio: 'ignore' },
-      );
+      selfSigned(cert, key, '/CN=someone else');
     }
     const file = path.join(this.dir, `v${version}-${path.basename(d)}.raucb`);
     execFileSync('rauc', ['bundle', `--cert=${cert}`, `--key=${key}`, d, file], { stdio: 'ignore' });
