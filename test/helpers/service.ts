@@ -96,6 +96,8 @@ export async function nextFrame(svc: RunningService, id: string, afterSeq: numbe
 export interface Pixels {
   width: number;
   height: number;
+  /** RGBA, row by row (opaque frames decode to their exact bytes: no premultiplication changes them). */
+  data: Uint8ClampedArray;
   at(x: number, y: number): [number, number, number];
 }
 
@@ -109,6 +111,7 @@ export async function decode(bytes: Buffer): Promise<Pixels> {
   return {
     width: img.width,
     height: img.height,
+    data: d,
     at: (x, y) => {
       const i = (y * img.width + x) * 4;
       return [d[i], d[i + 1], d[i + 2]];

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
 import { Router } from '@koa/router';
-import { createCanvas, loadImage } from 'canvas';
 import type { RunningService } from '../../src/main.js';
 import type { ServiceApi } from '../../src/http/api.js';
 import { errors } from '../../src/http/middleware.js';
@@ -168,18 +167,6 @@ describe('screenshots', () => {
   });
 });
 
-/** RGBA of a PNG as decoded (the frames are opaque, so no premultiplication changes them). */
-async function rgba(png: Buffer): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
-  const img = await loadImage(png);
-  const c = createCanvas(img.width, img.height);
-  c.getContext('2d').drawImage(img, 0, 0);
-  return {
-    width: img.width,
-    height: img.height,
-    data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data,
-  };
-}
-
 describe('screenshot encoding (off the event loop, once per frame)', () => {
   let sd: ServiceDir;
   let svc: RunningService;
@@ -220,7 +207,7 @@ describe('screenshot encoding (off the event loop, once per frame)', () => {
       const frame = svc.api.frame(id)!;
       const png = (await get(svc, `/screenshot?id=${id}&format=png`)).bytes;
       assert.equal(svc.api.frame(id), frame, 'the frame changed during the test');
-      const px = await rgba(png);
+      const px = await decode(png);
       assert.deepEqual([px.width, px.height], [w, h]);
       for (let y = 0; y < h; y++) {
         const want = frame.data.subarray(y * frame.width * 4, (y * frame.width + w) * 4);

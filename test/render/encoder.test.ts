@@ -1,9 +1,8 @@
 // The worker-thread encoder behind /screenshot: lossless PNG, JPEG, and a worker that leaves when idle and comes back.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createCanvas, loadImage } from 'canvas';
 import { ScreenshotEncoder } from '../../src/render/encoder.js';
-import { until } from '../helpers/service.js';
+import { decode, until } from '../helpers/service.js';
 
 /** A 64x16 unit frame of distinct opaque pixels. */
 function frame(seq: number) {
@@ -14,22 +13,11 @@ function frame(seq: number) {
   return { width, height, data, seq };
 }
 
-async function pixels(image: Buffer) {
-  const img = await loadImage(image);
-  const c = createCanvas(img.width, img.height);
-  c.getContext('2d').drawImage(img, 0, 0);
-  return {
-    width: img.width,
-    height: img.height,
-    data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data,
-  };
-}
-
 test('PNG of the top-left of a frame decodes to its exact pixels; JPEG has the size asked for', async () => {
   const enc = new ScreenshotEncoder();
   try {
     const f = frame(1);
-    const px = await pixels(await enc.encode(f, 40, 10, 'png'));
+    const px = await decode(await enc.encode(f, 40, 10, 'png'));
     assert.deepEqual([px.width, px.height], [40, 10]);
     for (let y = 0; y < 10; y++) {
       assert.deepEqual(
@@ -40,7 +28,7 @@ test('PNG of the top-left of a frame decodes to its exact pixels; JPEG has the s
     }
     const jpeg = await enc.encode(f, 64, 16, 'jpeg');
     assert.deepEqual([...jpeg.subarray(0, 2)], [0xff, 0xd8]);
-    assert.equal((await pixels(jpeg)).width, 64);
+    assert.equal((await decode(jpeg)).width, 64);
   } finally {
     await enc.close();
   }
@@ -51,7 +39,7 @@ test('what was never drawn (all zero) is opaque black in a PNG, as a panel shows
   try {
     const f = { width: 64, height: 16, data: new Uint8Array(64 * 16 * 4), seq: 0 };
     f.data.set([255, 128, 0, 255], (5 * 64 + 7) * 4);
-    const px = await pixels(await enc.encode(f, 64, 16, 'png'));
+    const px = await decode(await enc.encode(f, 64, 16, 'png'));
     assert.deepEqual([...px.data.subarray(0, 4)], [0, 0, 0, 255], 'a pixel never drawn');
     assert.deepEqual([...px.data.subarray((5 * 64 + 7) * 4, (5 * 64 + 8) * 4)], [255, 128, 0, 255], 'a drawn pixel');
   } finally {
@@ -64,7 +52,7 @@ test('the worker exits when idle and a later encode starts a new one', async () 
   await enc.encode(frame(1), 64, 16, 'png');
   assert.equal(enc.running, true);
   await until(() => !enc.running, 3000, 'the idle worker to exit');
-  const again = await pixels(await enc.encode(frame(2), 64, 16, 'png'));
+  const again = await decode(await enc.encode(frame(2), 64, 16, 'png'));
   assert.equal(again.data[0], frame(2).data[0]);
   await enc.close();
 });
@@ -83,7 +71,7 @@ test(
     const enc = new ScreenshotEncoder();
     try {
       const frames = [frame(1), frame(2), frame(3)];
-      const rowOf = async (b: Buffer) => [...(await pixels(b)).data.subarray(0, 256)];
+      const rowOf = async (b: Buffer) => [...(await decode(b)).data.subarray(0, 256)];
       for (const f of [frames[0], frames[1], frames[0]])
         assert.deepEqual(await rowOf(await enc.encode(f, 64, 16, 'png')), [...f.data.subarray(0, 256)]);
       const both = await Promise.all([enc.encode(frames[1], 64, 16, 'png'), enc.encode(frames[2], 64, 16, 'png')]);

@@ -2,7 +2,7 @@
 // panel's top-left corner of it, and the service's own screenshot in the same RGB layout.
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCanvas, loadImage } from 'canvas';
+import { decode } from '../../helpers/service.js';
 
 export interface Rgb {
   width: number;
@@ -10,16 +10,8 @@ export interface Rgb {
   data: Uint8ClampedArray;
 }
 
-export async function rgba(png: Buffer): Promise<Rgb> {
-  const img = await loadImage(png);
-  const c = createCanvas(img.width, img.height);
-  c.getContext('2d').drawImage(img, 0, 0);
-  return {
-    width: img.width,
-    height: img.height,
-    data: c.getContext('2d').getImageData(0, 0, img.width, img.height).data,
-  };
-}
+/** A PNG's RGBA. */
+export const rgba = (png: Buffer): Promise<Rgb> => decode(png);
 
 /** The panel's top-left w x h of a screendump (RGB), and whether everything outside it is black. */
 export function panel(dump: Rgb, w: number, h: number): { pixels: Buffer; blackOutside: boolean } {
