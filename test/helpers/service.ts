@@ -119,6 +119,16 @@ export async function decode(bytes: Buffer): Promise<Pixels> {
   };
 }
 
+/** The service's log file in `logDir` as text. */
+export const logText = (logDir: string): string => readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
+
+/** The service's log file in `logDir`, one parsed JSON object a line. */
+export const logLines = (logDir: string): Array<Record<string, unknown>> =>
+  logText(logDir)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
 /** Colour equality within a JPEG's tolerance. */
 export function near(actual: [number, number, number], expected: [number, number, number], tol = 12): boolean {
   return actual.every((v, i) => Math.abs(v - expected[i]) <= tol);

@@ -3,11 +3,11 @@
 // echo, a bounded log.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+
 import { connect } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
+import { baseConfig, get, serviceDir, start, until, logLines } from '../helpers/service.js';
 import { sink } from '../helpers/sink.js';
 
 interface RawReply {
@@ -98,11 +98,7 @@ test('1,000 requests over the rate limit are logged as a few counted lines, not 
   const sd = serviceDir(c);
   const logDir = path.join(sd.dir, 'logs');
   const svc = await start(sd, { logDir });
-  const lines = () =>
-    readFileSync(path.join(logDir, 'mlds.log'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = () => logLines(logDir);
   try {
     let refused = 0;
     let sent = 0;

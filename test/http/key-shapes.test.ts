@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { maskQuery, maskUrl } from '../../src/control/credentials.js';
-import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
+import { baseConfig, get, serviceDir, start, until, logText } from '../helpers/service.js';
 
 const API_KEY = 'the-api-key-0042';
 const SECRET = 'Sh4peSecret77';
@@ -116,11 +116,7 @@ for (const variant of [
           );
         }
         // Refusals (404) are logged as a count once a second, with the first one's URL.
-        await until(
-          () => readFileSync(path.join(logDir, 'mlds.log'), 'utf8').includes('"refused"'),
-          5000,
-          'the refusals line',
-        );
+        await until(() => logText(logDir).includes('"refused"'), 5000, 'the refusals line');
       } finally {
         await svc.close();
       }
@@ -132,11 +128,7 @@ for (const variant of [
           `the key is in ${path.relative(sd.dir, file)}: …${text.slice(Math.max(0, at - 200), at + 20)}`,
         );
       }
-      assert.match(
-        readFileSync(path.join(logDir, 'mlds.log'), 'utf8'),
-        /key\[\]=\*\*\*/,
-        'the log has the requests, masked',
-      );
+      assert.match(logText(logDir), /key\[\]=\*\*\*/, 'the log has the requests, masked');
       sd.cleanup();
     },
   );
@@ -172,7 +164,7 @@ test(
     } finally {
       await svc.close();
     }
-    const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
+    const log = logText(logDir);
     assert.match(log, /"status":401/, 'the log has the refused requests');
     const at = log.indexOf(SECRET);
     assert.ok(at < 0, `the key is in mlds.log: …${log.slice(Math.max(0, at - 200), at + 20)}`);

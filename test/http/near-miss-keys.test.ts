@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { maskQuery } from '../../src/control/credentials.js';
-import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
+import { baseConfig, get, serviceDir, start, logText } from '../helpers/service.js';
 
 const SECRET = 'SuperSecret2026';
 const NEAR_MISSES = [
@@ -57,7 +57,7 @@ test('near-miss key names are masked on /status, /info and in the log, rejected 
     } finally {
       await svc.close();
     }
-    const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
+    const log = logText(logDir);
     assert.match(log, /ghost/, 'the log has the commands');
     assert.ok(!log.includes(SECRET), `${unknownAreaKeys}: a near-miss key's value is in the log`);
     const saved = readFileSync(path.join(sd.stateDir, 'state.json'), 'utf8');

@@ -4,11 +4,11 @@
 // counted, and they count against the address's rate, so a valid request from it right after
 // is refused 429 while another address is served.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+
 import { connect } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
+import { baseConfig, get, serviceDir, start, until, logLines } from '../helpers/service.js';
 
 /**
  * Writes `data` on a new connection from `localAddress` and resolves with everything answered until the server closes
@@ -62,11 +62,7 @@ test(
     const sd = serviceDir({ ...baseConfig(), rateLimit: String(RATE) });
     const logDir = path.join(sd.dir, 'logs');
     const svc = await start(sd, { logDir });
-    const lines = () =>
-      readFileSync(path.join(logDir, 'mlds.log'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = () => logLines(logDir);
     let seen = 0;
     /** Lines logged since the last call, once every count is out. */
     const newLines = async (counted: number) => {

@@ -2,11 +2,11 @@
 // picture, or a still for a stream), and an HTTP/1.1 request without Host gets the JSON error
 // body and log line every error has (Node answered a bare 400 and logged nothing).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { baseConfig, get, serviceDir, start } from '../helpers/service.js';
+import { baseConfig, get, serviceDir, start, logText } from '../helpers/service.js';
 import { until } from '../helpers/wait.js';
 
 function twoDisplays() {
@@ -61,7 +61,7 @@ test('an HTTP/1.1 request without Host: 400 with the JSON body, and a (counted) 
   const refusals = /"statuses":\{"400":1\},"example":"GET \/status \(no Host\)","msg":"refused: 1 requests/;
   const log = () => {
     try {
-      return readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
+      return logText(logDir);
     } catch {
       return '';
     }

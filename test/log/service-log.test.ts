@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { cliStart, REPO, baseConfig, get, serviceDir, start, until, type Reply } from '../helpers/service.js';
+import { cliStart, REPO, baseConfig, get, serviceDir, start, until, type Reply, logText } from '../helpers/service.js';
 import { mountTmpfs, sub, tmpfsUnavailable } from '../helpers/tmpfs.js';
 import { emulated } from '../helpers/emulation.js';
 
@@ -22,11 +22,7 @@ test(
       const svc = await start(sd, { logDir });
       try {
         assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=Before')).status, 200);
-        await until(
-          () => readFileSync(path.join(logDir, 'mlds.log'), 'utf8').includes('title=Before'),
-          3000,
-          'the first line',
-        );
+        await until(() => logText(logDir).includes('title=Before'), 3000, 'the first line');
         fs.fill();
         // Before the fix the process died after about 13 of these (an unhandled ENOSPC 'error').
         for (let i = 0; i < 60; i++)
@@ -42,13 +38,9 @@ test(
 
         fs.free();
         assert.equal((await get(svc, '/mlds?id=main&layout=l1&title=AfterSpace')).status, 200);
-        await until(
-          () => readFileSync(path.join(logDir, 'mlds.log'), 'utf8').includes('title=AfterSpace'),
-          8000,
-          'new lines in the file',
-        );
+        await until(() => logText(logDir).includes('title=AfterSpace'), 8000, 'new lines in the file');
         await until(async () => problems(await get(svc, '/status')).length === 0, 3000, 'the problem to clear');
-        const log = readFileSync(path.join(logDir, 'mlds.log'), 'utf8');
+        const log = logText(logDir);
         assert.match(log, /"msg":"the log file is written again"/);
       } finally {
         await svc.close();

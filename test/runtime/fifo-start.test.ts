@@ -4,10 +4,10 @@
 // runs as a child process so a hang fails this test instead of blocking it.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { cliStart, REPO, baseConfig, get, serviceDir, until } from '../helpers/service.js';
+import { cliStart, REPO, baseConfig, get, serviceDir, until, logText } from '../helpers/service.js';
 import { LISTEN_MS } from '../helpers/emulation.js';
 
 test('mkfifo state.json and mlds.log: the service starts, answers, and says it moved both aside', async () => {
@@ -44,11 +44,7 @@ test('mkfifo state.json and mlds.log: the service starts, answers, and says it m
     assert.ok(statSync(path.join(sd.stateDir, asideState[0])).isFIFO());
     assert.ok(statSync(path.join(logDir, asideLog[0])).isFIFO());
     assert.ok(statSync(path.join(sd.stateDir, 'state.json')).isFile());
-    await until(
-      () => readFileSync(path.join(logDir, 'mlds.log'), 'utf8').includes('title=Shown'),
-      5000,
-      'the request in the new log file',
-    );
+    await until(() => logText(logDir).includes('title=Shown'), 5000, 'the request in the new log file');
 
     // It says what it did: on /status and in the log.
     const problems = (await get(svc, '/status')).json.problems as Array<{ source: string; message: string }>;
@@ -62,7 +58,7 @@ test('mkfifo state.json and mlds.log: the service starts, answers, and says it m
       log?.message ?? '',
       /mlds\.log was a named pipe \(FIFO\), not a regular file; it was moved to .*mlds\.log\.bad-.* and a new file started/,
     );
-    const logged = readFileSync(path.join(logDir, 'mlds.log'), 'utf8') + out;
+    const logged = logText(logDir) + out;
     assert.match(logged, /"msg":"[^"]*mlds\.log was a named pipe \(FIFO\)/);
     assert.match(logged, /"msg":"[^"]*state\.json cannot be read/);
   } finally {
@@ -111,10 +107,7 @@ test('mkfifo shown.log: /history answers, the FIFO is moved aside and /status sa
       /shown\.log was a named pipe \(FIFO\), not a regular file; it was moved to .*shown\.log\.bad-.* and a new file started/,
       JSON.stringify(problems),
     );
-    assert.match(
-      readFileSync(path.join(logDir, 'mlds.log'), 'utf8'),
-      /"msg":"[^"]*shown\.log was a named pipe \(FIFO\)/,
-    );
+    assert.match(logText(logDir), /"msg":"[^"]*shown\.log was a named pipe \(FIFO\)/);
   } finally {
     child.kill('SIGKILL');
     sd.cleanup();
