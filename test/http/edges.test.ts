@@ -3,7 +3,6 @@
 // echo, a bounded log.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-
 import { connect } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';

@@ -4,7 +4,6 @@
 // counted, and they count against the address's rate, so a valid request from it right after
 // is refused 429 while another address is served.
 import assert from 'node:assert/strict';
-
 import { connect } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';

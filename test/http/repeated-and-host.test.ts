@@ -2,7 +2,6 @@
 // picture, or a still for a stream), and an HTTP/1.1 request without Host gets the JSON error
 // body and log line every error has (Node answered a bare 400 and logged nothing).
 import assert from 'node:assert/strict';
-
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
