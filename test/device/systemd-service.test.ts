@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { nativeHelperProblem } from '../../src/native/helper.js';
 import { emulated } from '../helpers/emulation.js';
-import { baseConfig, get, REPO, serviceDir, start, until } from '../helpers/service.js';
+import { baseConfig, get, REPO, serviceDir, start, until, cliStart } from '../helpers/service.js';
 import { listen, type Datagram } from './listener.js';
 import { skipReason } from '../helpers/skip.js';
 
@@ -34,26 +34,11 @@ test(
     const l = await listen(join(dir, 'notify'));
     let child: ChildProcess | undefined;
     try {
-      child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          join(REPO, 'src/cli.ts'),
-          'start',
-          '--config',
-          sd.configFile,
-          '--port',
-          '0',
-          '--state-dir',
-          sd.stateDir,
-        ],
-        {
-          cwd: REPO,
-          env: { ...process.env, NOTIFY_SOCKET: l.address, WATCHDOG_USEC: '2000000', MLDS_TEST_HOOKS: '1' },
-          stdio: ['ignore', 'ignore', 'pipe'],
-        },
-      );
+      child = spawn(process.execPath, cliStart(sd, '--state-dir', sd.stateDir), {
+        cwd: REPO,
+        env: { ...process.env, NOTIFY_SOCKET: l.address, WATCHDOG_USEC: '2000000', MLDS_TEST_HOOKS: '1' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       const exited = new Promise<number | null>((r) => child!.on('exit', (code) => r(code)));
       const pid = child.pid!;
 

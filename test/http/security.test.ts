@@ -13,7 +13,7 @@ import { createApp } from '../../src/http/app.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { LiveViews } from '../../src/http/stream.js';
 import { VIEW_COOKIE, ViewTokens } from '../../src/http/view-tokens.js';
-import { REPO, baseConfig, get, serviceDir, start, until } from '../helpers/service.js';
+import { REPO, baseConfig, get, serviceDir, start, until, cliStart } from '../helpers/service.js';
 import { LISTEN_MS } from '../helpers/emulation.js';
 
 const API_KEY = 'api-key-123';
@@ -59,25 +59,10 @@ test('keys are compared by their SHA-256, so length and content do not decide th
 test('a key sent with a faulty command is masked on /status, /info, in the log file and on stdout', async () => {
   const sd = serviceDir(securedConfig());
   const logDir = path.join(sd.dir, 'logs');
-  const cli = path.join(REPO, 'src/cli.ts');
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      cli,
-      'start',
-      '--config',
-      sd.configFile,
-      '--port',
-      '0',
-      '--state-dir',
-      sd.stateDir,
-      '--log-dir',
-      logDir,
-    ],
-    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, cliStart(sd, '--state-dir', sd.stateDir, '--log-dir', logDir), {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => {
