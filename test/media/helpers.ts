@@ -5,6 +5,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 export type Rgb = [number, number, number];
 
+/** ffmpeg writes `file` from the lavfi source `source`, with `args` before the file. */
+function lavfi(file: string, source: string, ...args: string[]): void {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', source, ...args, file]);
+}
+
 /** The test video's picture in second s (0, 1, 2): left half, right half. */
 export const BARS: Array<{ left: Rgb; right: Rgb }> = [
   { left: [255, 0, 0], right: [0, 0, 255] },
@@ -16,38 +21,16 @@ export const BARS: Array<{ left: Rgb; right: Rgb }> = [
 export function makeBars(file: string, fps = 10, size = '64x36'): void {
   const ch = (i: 0 | 1 | 2, side: 'left' | 'right') => BARS.map((b, s) => `${b[side][i]}*eq(floor(T),${s})`).join('+');
   const expr = (i: 0 | 1 | 2) => `if(lt(X,W/2),${ch(i, 'left')},${ch(i, 'right')})`;
-  execFileSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=black:s=${size}:r=${fps}:d=3,format=rgb24,geq=r='${expr(0)}':g='${expr(1)}':b='${expr(2)}'`,
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    String(fps),
+  lavfi(
     file,
-  ]);
+    `color=c=black:s=${size}:r=${fps}:d=3,format=rgb24,geq=r='${expr(0)}':g='${expr(1)}':b='${expr(2)}'`,
+    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', String(fps)],
+  );
 }
 
 /** A sine tone of `hz` as WAV or MP3 (by the file's extension). */
 export function makeTone(file: string, hz: number, seconds = 2): void {
-  execFileSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=${hz}:sample_rate=44100:duration=${seconds}`,
-    file,
-  ]);
+  lavfi(file, `sine=frequency=${hz}:sample_rate=44100:duration=${seconds}`);
 }
 
 export interface Proc {
