@@ -177,7 +177,7 @@ test: test-deps build typecheck lint
 	node --import tsx --test --test-reporter=spec $(TESTS)
 
 # valgrind counts instructions per frame (bench/frame-cost.ts), a figure the shared machine's load does not move.
-bench: build
+bench: build $(MTA_GTFS)
 	$(call apt_ensure,valgrind)
 	node --import tsx bench/run.ts --write
 

@@ -15,6 +15,7 @@ import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import { decodeTripUpdates } from '../src/feeds/gtfs-rt.js';
 import { parseDocument, parseSiri } from '../src/feeds/siri.js';
 import { STOPS_PER_TRIP, TRIPS, writeRealSchedule } from './gtfs-schedule.js';
+import { mtaMissing, mtaTables, mtaZip } from '../test/feeds/real-mta.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
 const ROUNDS = Number(process.env.MLDS_BENCH_FEEDS_ROUNDS ?? 7);
@@ -95,44 +96,66 @@ async function loadInChild(mode: 'inflate' | 'read', file: string, stop = ''): P
   return JSON.parse(stdout) as Loaded;
 }
 
-/** The schedule read for a small stop and for the interchange every trip calls at, alternating; medians. */
+/** `file` read for each of `stops` ([label, stop id]) and inflated alone, alternating; medians as table rows. */
+async function scheduleRows(file: string, stops: Array<[string, string]>): Promise<string[]> {
+  const runs: Record<string, Loaded[]> = { inflate: [] };
+  for (let r = 0; r < SCHEDULE_ROUNDS; r++) {
+    runs.inflate.push(await loadInChild('inflate', file));
+    for (const [, stop] of stops) (runs[stop] ??= []).push(await loadInChild('read', file, stop));
+  }
+  const m = (k: string, f: keyof Loaded) => median(runs[k].map((x) => x[f]));
+  const base = m('inflate', 'seconds');
+  const baseCpu = m('inflate', 'cpuSeconds');
+  const cells = (k: string) => [
+    `${m(k, 'trips')} / ${m(k, 'stopTimes')}`,
+    m(k, 'seconds').toFixed(2),
+    (m(k, 'seconds') / base).toFixed(1),
+    (m(k, 'cpuSeconds') / baseCpu).toFixed(1),
+    m(k, 'peakMB').toFixed(0),
+    m(k, 'keptMB').toFixed(0),
+    `${m(k, 'blockMs').toFixed(0)} ms`,
+  ];
+  return [
+    '| | trips / stop times kept | s | time x inflating alone | CPU x inflating alone | peak RSS growth MB ' +
+      '| RSS kept MB | event loop held at most |',
+    '|---|---|---|---|---|---|---|---|',
+    `| inflating the zip's files alone (the baseline) | | ${base.toFixed(2)} | 1.0 | 1.0 ` +
+      `| ${m('inflate', 'peakMB').toFixed(0)} | | ${m('inflate', 'blockMs').toFixed(0)} ms |`,
+    ...stops.map(([label, stop]) => `| ${label} | ${cells(stop).join(' | ')} |`),
+  ];
+}
+
+/**
+ * The schedule read for a small stop and for the interchange every trip calls at, then MTA New York City
+ * Transit's real subway schedule (when `make test-deps` has fetched it) for Times Sq-42 St.
+ */
 export async function benchSchedule(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mlds-bench-gtfs-'));
   try {
     const file = path.join(dir, 'subway.zip');
     await writeRealSchedule(file);
-    const runs: Record<string, Loaded[]> = { inflate: [], S1: [], HUB: [] };
-    for (let r = 0; r < SCHEDULE_ROUNDS; r++) {
-      runs.inflate.push(await loadInChild('inflate', file));
-      for (const stop of ['S1', 'HUB']) runs[stop].push(await loadInChild('read', file, stop));
-    }
-    const m = (k: string, f: keyof Loaded) => median(runs[k].map((x) => x[f]));
-    const base = m('inflate', 'seconds');
-    const baseCpu = m('inflate', 'cpuSeconds');
-    const cells = (k: string) => [
-      `${m(k, 'trips')} / ${m(k, 'stopTimes')}`,
-      m(k, 'seconds').toFixed(2),
-      (m(k, 'seconds') / base).toFixed(1),
-      (m(k, 'cpuSeconds') / baseCpu).toFixed(1),
-      m(k, 'peakMB').toFixed(0),
-      m(k, 'keptMB').toFixed(0),
-      `${m(k, 'blockMs').toFixed(0)} ms`,
-    ];
-    const row = (label: string, k: string) => `| ${label} | ${cells(k).join(' | ')} |`;
-    const zipMB = (statSync(file).size / 2 ** 20).toFixed(1);
-    return [
+    const zipMB = (f: string) => (statSync(f).size / 2 ** 20).toFixed(1);
+    const out = [
       `A subway-sized GTFS schedule (${TRIPS} trips x ${STOPS_PER_TRIP} stops, ${TRIPS * STOPS_PER_TRIP} stop times;` +
-        ` a ${zipMB} MB zip), read as the service reads it (in the schedule's thread),` +
+        ` a ${zipMB(file)} MB zip), read as the service reads it (in the schedule's thread),` +
         ` each read in a process of its own, median of ${SCHEDULE_ROUNDS}:`,
       '',
-      '| | trips / stop times kept | s | time x inflating alone | CPU x inflating alone | peak RSS growth MB ' +
-        '| RSS kept MB | event loop held at most |',
-      '|---|---|---|---|---|---|---|---|',
-      `| inflating the zip's files alone (the baseline) | | ${base.toFixed(2)} | 1.0 | 1.0 ` +
-        `| ${m('inflate', 'peakMB').toFixed(0)} | | ${m('inflate', 'blockMs').toFixed(0)} ms |`,
-      row('a stop one trip in five calls at', 'S1'),
-      row('the interchange every trip calls at', 'HUB'),
-    ].join('\n');
+      ...(await scheduleRows(file, [
+        ['a stop one trip in five calls at', 'S1'],
+        ['the interchange every trip calls at', 'HUB'],
+      ])),
+    ];
+    if (mtaMissing()) return [...out, '', `MTA's real schedule left out: ${mtaMissing()}.`].join('\n');
+    const tables = await mtaTables();
+    const mta = await mtaZip(tables);
+    out.push(
+      '',
+      `MTA New York City Transit's real subway schedule of September 2026 (${tables.trips.length} trips, ` +
+        `${tables.stop_times.length} stop times; a ${zipMB(mta)} MB zip), the same way:`,
+      '',
+      ...(await scheduleRows(mta, [['Times Sq-42 St (station 127, both platforms)', '127']])),
+    );
+    return out.join('\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
