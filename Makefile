@@ -8,8 +8,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := build-essential python3 pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev \
             libgif-dev fonts-dejavu-core fonts-symbola fontconfig ffmpeg chromium espeak-ng \
             sox libsox-fmt-alsa
-# The framebuffer VM test only: installed when possible, the test says why it skips otherwise.
-VM_APT_PKGS := qemu-system-x86 busybox-static
+# The VM tests only: installed when possible, the tests say why they skip otherwise. The GPIO readout
+# VM test builds the kernel's gpio-sim for Debian's kernel (test/output/vm/gpio-sim.ts): the compiler
+# (build-essential), xz for the kernel's source and libelf for the headers' objtool.
+VM_APT_PKGS := qemu-system-x86 busybox-static xz-utils libelf1
 # Needed only by the tests (real ffmpeg, Java for the clock fixtures, Chromium for the /info browser test, promtool to check /metrics, ...).
 # python3-pymodbus only recommends the serial modules its RTU server needs; --no-install-recommends leaves them out.
 APT_TEST_PKGS := iproute2 chromium socat python3-pymodbus python3-serial python3-serial-asyncio python3-fonttools openssl systemd \
@@ -148,7 +150,8 @@ bench-image: image-arm64
 # The VM tests: the framebuffer one (also in `make test`) and the systemd boot of the unit
 # (test/device/systemd-boot.vm.ts, about 6 minutes under TCG, so only here).
 test-vm: test-deps build
-	node --import tsx --test --test-reporter=spec test/output/fbdev-vm.test.ts test/device/systemd-boot.vm.ts
+	node --import tsx --test --test-reporter=spec test/output/fbdev-vm.test.ts test/device/systemd-boot.vm.ts \
+	  test/speech/gpio-readout.vm.ts
 
 typecheck: deps
 	@npx tsc -p tsconfig.check.json
