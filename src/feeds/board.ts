@@ -57,7 +57,7 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
         zone: sched.zoneOf(call.stop.stopId) ?? f.zone,
         ...(p.stopId !== undefined && p.stopId !== call.stop.stopId ? { platformChanged: true } : {}),
         ...(call.trip.direction !== undefined ? { direction: call.trip.direction } : {}),
-        ...riderInfo(call, live ? f.rt : undefined, p.own),
+        ...riderInfo(call, live ? f.rt : undefined, p.own, sched.wheelchairAt(p.stopId ?? call.stop.stopId)),
       });
     }
   }

@@ -1,6 +1,8 @@
-// What a board may say of a departure beside its time, for riders who need it: whether its
-// vehicle takes a wheelchair (trips.txt wheelchair_accessible) and how full it is (GTFS-realtime
-// OccupancyStatus: the stop's departure_occupancy_status, else the vehicle's occupancy_status).
+// What a board may say of a departure beside its time, for riders who need it: whether a
+// wheelchair user can board it there (trips.txt wheelchair_accessible and the stop's
+// wheelchair_boarding: a vehicle that takes a wheelchair at a stop without step-free access is not
+// accessible there) and how full it is (GTFS-realtime OccupancyStatus: the stop's
+// departure_occupancy_status, else the vehicle's occupancy_status).
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import type { Departure } from '../config/board-source.js';
 import type { RtData, StopRt } from './model.js';
@@ -26,14 +28,28 @@ export function keepVehicle(
   if (data.occupancy.size < max || data.occupancy.has(trip)) data.occupancy.set(trip, v.occupancyStatus);
 }
 
-/** `accessible` and `occupancy` of a call's departure, set only where the data says. */
+/**
+ * Whether a wheelchair user can board: no where either the trip or the stop says not (2), yes where
+ * the trip says so and the stop does not deny it; undefined when the trip does not say.
+ */
+export function accessibleAt(trip: 1 | 2 | undefined, stop: 1 | 2 | undefined): boolean | undefined {
+  if (trip === 2 || stop === 2) return false;
+  return trip === 1 ? true : undefined;
+}
+
+/**
+ * `accessible` and `occupancy` of a call's departure, set only where the data says; `stop`: the
+ * wheelchair_boarding of the stop it departs from.
+ */
 export function riderInfo(
   call: ScheduledCall,
   rt: RtData | undefined,
   own: StopRt | undefined,
+  stop?: 1 | 2,
 ): Pick<Departure, 'accessible' | 'occupancy'> {
   const out: Pick<Departure, 'accessible' | 'occupancy'> = {};
-  if (call.trip.wheelchair !== undefined) out.accessible = call.trip.wheelchair === 1;
+  const accessible = accessibleAt(call.trip.wheelchair, stop);
+  if (accessible !== undefined) out.accessible = accessible;
   const occupancy = occupancyName(own?.occupancy ?? rt?.occupancy?.get(call.trip.id));
   if (occupancy) out.occupancy = occupancy;
   return out;
