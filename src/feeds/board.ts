@@ -152,6 +152,8 @@ export function siriBoard(q: BoardQuery, data: SiriData | undefined, fresh: bool
       cancelled: v.cancelled,
       ...(v.platformChanged ? { platformChanged: true } : {}),
       ...(zone ? { zone } : {}),
+      // Like a GTFS-realtime feed's, the vehicle's occupancy is said while the data is fresh.
+      ...(fresh && v.occupancy ? { occupancy: v.occupancy } : {}),
     });
   }
   if (!fresh && !out.length) return NO_DATA;

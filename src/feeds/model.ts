@@ -76,6 +76,8 @@ export interface SiriVisit {
   /** Expected departure, ms: a live prediction. */
   expected?: number;
   cancelled: boolean;
+  /** How full the vehicle is, as a GTFS-realtime OccupancyStatus name (siri-occupancy.ts). */
+  occupancy?: string;
 }
 
 export interface SiriData {
