@@ -9,12 +9,12 @@ import { keepVehicle } from './rider-info.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
 type Long = { toNumber(): number };
-type Num = number | Long | null | undefined;
+export type Num = number | Long | null | undefined;
 
 /** Above this a "seconds" value is a millisecond clock (it would be after the year 5000). */
 const MAX_SECONDS = 1e11;
 
-function seconds(v: Num, what: string): number | undefined {
+export function seconds(v: Num, what: string): number | undefined {
   if (v === null || v === undefined) return undefined;
   const n = typeof v === 'number' ? v : v.toNumber();
   if (n > MAX_SECONDS) throw new FeedFormatError(`${what} ${n} is not in POSIX seconds (milliseconds?)`);
@@ -79,7 +79,7 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
  * One FeedEntity decoded and used; one the producer got wrong is left out and counted (the first
  * few named with their id), and the rest of the feed stands.
  */
-function eachEntity(
+export function eachEntity(
   bytes: Uint8Array,
   skips: { skipped: number; skippedEntities: SkippedEntity[] },
   use: (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => void,
@@ -101,7 +101,7 @@ function eachEntity(
  * A field the message carries: decoded messages answer a default (0, "") for a field that was
  * not sent, and a stop_sequence or delay of 0 is not the same as none.
  */
-function given<T extends object, K extends keyof T>(m: T | null | undefined, key: K): T[K] | undefined {
+export function given<T extends object, K extends keyof T>(m: T | null | undefined, key: K): T[K] | undefined {
   return m && Object.prototype.hasOwnProperty.call(m, key) && m[key] !== null ? m[key] : undefined;
 }
 
@@ -145,6 +145,7 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
     deleted,
     stops,
     headsign: given(u.tripProperties, 'tripHeadsign') || undefined,
+    vehicleId: given(u.vehicle, 'id') || undefined,
   };
 }
 

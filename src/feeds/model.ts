@@ -32,6 +32,8 @@ export interface TripRt {
   deleted: boolean;
   /** TripProperties.trip_headsign, for a trip the schedule lacks. */
   headsign?: string;
+  /** The update's VehicleDescriptor id: how a VehiclePosition naming no trip is joined to it. */
+  vehicleId?: string;
   /** In the feed's order (stop_sequence order, as the reference requires). */
   stops: StopRt[];
 }
@@ -52,6 +54,25 @@ export interface RtData {
   trips: Map<string, TripRt[]>;
   /** occupancy_status of the VehiclePositions in the same feed, by trip_id. */
   occupancy?: Map<string, number>;
+}
+
+/** A VehiclePosition's occupancy_status, and which run of its trip it is for (as a TripUpdate's). */
+export interface VehicleOccupancy {
+  startDate?: string;
+  startTime?: string;
+  status: number;
+}
+
+/** A VehiclePositions feed (feeds.<id>.vehiclePositionsUrl): the occupancy of the vehicles that say it. */
+export interface VehicleData {
+  /** The feed header's timestamp, ms (0 when absent). */
+  timestamp: number;
+  /** By the trip_id the vehicle serves; more than one when several runs are in the feed. */
+  trips: Map<string, VehicleOccupancy[]>;
+  /** By VehicleDescriptor id, for a vehicle whose position names no trip. */
+  vehicles: Map<string, number>;
+  skipped: number;
+  skippedEntities: SkippedEntity[];
 }
 
 /** A departure as SIRI gives it (SIRI-SM MonitoredStopVisit or SIRI-ET EstimatedCall). */
