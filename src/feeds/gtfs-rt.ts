@@ -5,7 +5,7 @@
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import type { AlertData, AlertSelector, FeedAlert, RtData, SkippedEntity, StopRt, TripRt } from './model.js';
 import { FeedFormatError, textField, walkFields } from './proto-walk.js';
-import { keepVehicle } from './rider-info.js';
+import { keepPosition } from './rider-info.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
 type Long = { toNumber(): number };
@@ -44,7 +44,10 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
   const data: RtData = { timestamp: 0, trips: new Map(), skipped: 0, skippedEntities: [] };
   let header = false;
   const keep = (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => {
-    if (e.vehicle && !e.isDeleted) keepVehicle(data, e.vehicle, (id) => filter.trips.has(id), MAX_TRIP_UPDATES);
+    if (e.vehicle && !e.isDeleted) {
+      data.positions ??= { trips: new Map(), vehicles: new Map() };
+      keepPosition(data.positions, e.vehicle, (id) => filter.trips.has(id), MAX_TRIP_UPDATES);
+    }
     if (e.isDeleted || !e.tripUpdate) return;
     const trip = tripOf(e.tripUpdate);
     if (

@@ -52,8 +52,8 @@ export interface RtData {
   skippedEntities: SkippedEntity[];
   /** Trip updates by trip_id; more than one when several service days' runs are updated. */
   trips: Map<string, TripRt[]>;
-  /** occupancy_status of the VehiclePositions in the same feed, by trip_id. */
-  occupancy?: Map<string, number>;
+  /** The occupancy of VehiclePositions in the same feed (some producers send them with the trip updates). */
+  positions?: Positions;
 }
 
 /** A VehiclePosition's occupancy_status, and which run of its trip it is for (as a TripUpdate's). */
@@ -63,14 +63,18 @@ export interface VehicleOccupancy {
   status: number;
 }
 
-/** A VehiclePositions feed (feeds.<id>.vehiclePositionsUrl): the occupancy of the vehicles that say it. */
-export interface VehicleData {
-  /** The feed header's timestamp, ms (0 when absent). */
-  timestamp: number;
+/** The occupancy of the vehicles whose positions say it. */
+export interface Positions {
   /** By the trip_id the vehicle serves; more than one when several runs are in the feed. */
   trips: Map<string, VehicleOccupancy[]>;
   /** By VehicleDescriptor id, for a vehicle whose position names no trip. */
   vehicles: Map<string, number>;
+}
+
+/** A VehiclePositions feed (feeds.<id>.vehiclePositionsUrl). */
+export interface VehicleData extends Positions {
+  /** The feed header's timestamp, ms (0 when absent). */
+  timestamp: number;
   skipped: number;
   skippedEntities: SkippedEntity[];
 }

@@ -3,12 +3,12 @@
 // wheelchair_boarding: a vehicle that takes a wheelchair at a stop without step-free access is not
 // accessible there) and how full it is (GTFS-realtime OccupancyStatus: the stop's
 // departure_occupancy_status, else the occupancy_status of the vehicle's position in the
-// VehiclePositions feed (by its trip's run, else by the vehicle id the trip update gives), else
-// of a VehiclePosition in the TripUpdates feed itself).
+// VehiclePositions feed, else of one in the TripUpdates feed itself: by its trip's run, else by
+// the vehicle id the trip update gives).
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import type { Departure } from '../config/board-source.js';
 import { runOf } from './gtfs-rt-apply.js';
-import type { RtData, StopRt, TripRt, VehicleData } from './model.js';
+import type { Positions, RtData, StopRt, TripRt, VehicleData, VehicleOccupancy } from './model.js';
 import type { ScheduledCall } from './schedule.js';
 
 const STATUS = GtfsRealtimeBindings.transit_realtime.VehiclePosition.OccupancyStatus;
@@ -18,17 +18,34 @@ export function occupancyName(n: number | undefined): string | undefined {
   return n === undefined ? undefined : STATUS[n];
 }
 
-/** Trip ids -> the occupancy_status of their VehiclePosition, kept by the decoder beside the trip updates. */
-export function keepVehicle(
-  data: RtData,
+/** Positions of one trip_id for different runs kept at most. */
+const RUNS_PER_TRIP = 4;
+
+/**
+ * A VehiclePosition's occupancy_status kept: by its trip's run (trip_id with start_date and
+ * start_time) when it names a trip `wanted`, else by its vehicle id; at most `max` of each.
+ */
+export function keepPosition(
+  p: Positions,
   v: GtfsRealtimeBindings.transit_realtime.IVehiclePosition,
   wanted: (tripId: string) => boolean,
   max: number,
 ): void {
+  // A decoded message answers 0 (EMPTY) for a status that was not sent: only one it carries counts.
+  const status = Object.prototype.hasOwnProperty.call(v, 'occupancyStatus') ? v.occupancyStatus : undefined;
+  if (status === null || status === undefined) return;
   const trip = v.trip?.tripId;
-  if (!trip || !wanted(trip) || v.occupancyStatus === null || v.occupancyStatus === undefined) return;
-  data.occupancy ??= new Map();
-  if (data.occupancy.size < max || data.occupancy.has(trip)) data.occupancy.set(trip, v.occupancyStatus);
+  if (trip) {
+    if (!wanted(trip)) return;
+    const run = { startDate: v.trip?.startDate || undefined, startTime: v.trip?.startTime || undefined, status };
+    const list = p.trips.get(trip);
+    if (list) {
+      if (list.length < RUNS_PER_TRIP) list.push(run);
+    } else if (p.trips.size < max) p.trips.set(trip, [run]);
+    return;
+  }
+  const vehicle = v.vehicle?.id;
+  if (vehicle && (p.vehicles.size < max || p.vehicles.has(vehicle))) p.vehicles.set(vehicle.slice(0, 255), status);
 }
 
 /**
@@ -61,19 +78,22 @@ export function riderInfo(call: ScheduledCall, src: RiderSources): Pick<Departur
   const out: Pick<Departure, 'accessible' | 'occupancy'> = {};
   const accessible = accessibleAt(call.trip.wheelchair, src.stop);
   if (accessible !== undefined) out.accessible = accessible;
-  const occupancy = occupancyName(
-    src.own?.occupancy ?? vehicleOccupancy(call, src) ?? src.rt?.occupancy?.get(call.trip.id),
-  );
+  const at = (p: Positions | undefined) =>
+    positionOf(p, call.trip.id, (runs) => runOf(runs, call, src.current), src.run?.vehicleId);
+  const occupancy = occupancyName(src.own?.occupancy ?? at(src.vehicles) ?? at(src.rt?.positions));
   if (occupancy) out.occupancy = occupancy;
   return out;
 }
 
-/** The occupancy_status the VehiclePositions feed gives for the call's run, else for its trip update's vehicle. */
-function vehicleOccupancy(call: ScheduledCall, src: RiderSources): number | undefined {
-  const v = src.vehicles;
-  if (!v) return undefined;
-  const byTrip = runOf(v.trips.get(call.trip.id), call, src.current)?.status;
-  return byTrip ?? (src.run?.vehicleId === undefined ? undefined : v.vehicles.get(src.run.vehicleId));
+/** The occupancy_status positions give for a trip's run (`pick`), else for the trip update's vehicle. */
+function positionOf(
+  p: Positions | undefined,
+  trip: string,
+  pick: (runs: VehicleOccupancy[] | undefined) => VehicleOccupancy | undefined,
+  vehicleId: string | undefined,
+): number | undefined {
+  if (!p) return undefined;
+  return pick(p.trips.get(trip))?.status ?? (vehicleId === undefined ? undefined : p.vehicles.get(vehicleId));
 }
 
 /** The occupancy name of a call of a trip the schedule lacks: its stop's, else its vehicle's. */
@@ -83,7 +103,8 @@ export function addedOccupancy(
   rt: RtData,
   vehicles: VehicleData | undefined,
 ): string | undefined {
-  const byTrip = vehicles?.trips.get(t.tripId)?.find((r) => r.startDate === undefined || r.startDate === t.startDate);
-  const byVehicle = t.vehicleId === undefined ? undefined : vehicles?.vehicles.get(t.vehicleId);
-  return occupancyName(stop.occupancy ?? byTrip?.status ?? byVehicle ?? rt.occupancy?.get(t.tripId));
+  const pick = (runs: VehicleOccupancy[] | undefined) =>
+    runs?.find((r) => r.startDate === undefined || t.startDate === undefined || r.startDate === t.startDate);
+  const at = (p: Positions | undefined) => positionOf(p, t.tripId, pick, t.vehicleId);
+  return occupancyName(stop.occupancy ?? at(vehicles) ?? at(rt.positions));
 }

@@ -8,11 +8,9 @@ import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import type { VehicleData } from './model.js';
 import { eachEntity, given, MAX_TRIP_UPDATES, seconds, type Num } from './gtfs-rt.js';
 import { FeedFormatError, walkFields } from './proto-walk.js';
+import { keepPosition } from './rider-info.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
-/** Positions of one trip_id for different runs kept at most. */
-const RUNS_PER_TRIP = 4;
-
 /** `wanted`: the trips the boards may show (the schedule's kept trips and those the trip updates name). */
 export async function decodeVehiclePositions(
   buf: Uint8Array,
@@ -26,24 +24,7 @@ export async function decodeVehiclePositions(
     if (e.isDeleted || !v) return;
     // A position the producer timed in milliseconds is as wrong as a trip update's.
     seconds(given(v, 'timestamp') as Num, 'a vehicle timestamp');
-    const status = given(v, 'occupancyStatus');
-    if (status === undefined || status === null) return;
-    const trip = given(v.trip, 'tripId');
-    if (trip) {
-      if (!wanted.has(trip)) return;
-      const run = {
-        startDate: given(v.trip, 'startDate') || undefined,
-        startTime: given(v.trip, 'startTime') || undefined,
-        status,
-      };
-      const list = data.trips.get(trip);
-      if (list) {
-        if (list.length < RUNS_PER_TRIP) list.push(run);
-      } else if (data.trips.size < MAX_TRIP_UPDATES) data.trips.set(trip, [run]);
-      return;
-    }
-    const vehicle = given(v.vehicle, 'id');
-    if (vehicle && data.vehicles.size < MAX_TRIP_UPDATES) data.vehicles.set(vehicle.slice(0, 255), status);
+    keepPosition(data, v, (trip) => wanted.has(trip), MAX_TRIP_UPDATES);
   };
   await walkFields(
     buf,

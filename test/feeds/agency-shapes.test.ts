@@ -12,7 +12,7 @@ import type { Schedule } from '../../src/feeds/schedule.js';
 import { ScheduleReader } from '../../src/feeds/schedule-reader.js';
 import type { RtData, TripRt } from '../../src/feeds/model.js';
 import { fri, FRI_2100, SUN_0150, subway, subwayZip } from './agency-shapes.js';
-import { boardConfig, feedMessage } from './fixtures.js';
+import { boardConfig, feedMessage, rt } from './fixtures.js';
 import type { DeparturesConfig } from '../../src/config/types.js';
 import type { ConfigFault } from '../../src/config/faults.js';
 import { normalize } from '../../src/config/normalize.js';
@@ -253,5 +253,34 @@ test(
       await r.close();
       rmSync(own, { recursive: true, force: true });
     }
+  },
+);
+
+test(
+  "a VehiclePosition in the TripUpdates feed gives its run's occupancy (a frequency-based trip's by start_time); " +
+    'one that does not say its occupancy gives none',
+  async () => {
+    const s = await read(['902', '127']);
+    const OS = rt.VehiclePosition.OccupancyStatus;
+    const msg = feedMessage(
+      [
+        {
+          id: 'v-gs',
+          vehicle: {
+            trip: { tripId: 'GS-GC', startTime: '21:03:00', startDate: '20260306' },
+            occupancyStatus: OS.FULL,
+          },
+        },
+        { id: 'v-1', vehicle: { trip: { tripId: '1-S-2118', startDate: '20260306' }, vehicle: { id: '1234' } } },
+      ],
+      FRI_2100,
+    );
+    const data = await decodeTripUpdates(msg, { trips: new Set(s.trips.keys()), stops: new Set() });
+    const occupancy = (stops: string[]) =>
+      live(s, stops, FRI_2100, data)
+        .departures.slice(0, 3)
+        .map((d) => `${hhmm(d.time)} ${d.occupancy ?? '-'}`);
+    assert.deepEqual(occupancy(['902']), ['21:00 -', '21:03 FULL', '21:06 -']);
+    assert.deepEqual(occupancy(['127']).slice(0, 1), ['21:20 -']);
   },
 );

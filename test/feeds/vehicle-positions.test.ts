@@ -94,7 +94,11 @@ test(
       });
       srv.bodies.set('/tripupdates', mbtaTripUpdates(NY0 + 30_000, '20261204'));
       clock.advance(30_000);
-      await until(() => st().vehiclePositions.state === 'fault', 10_000, 'the failed positions poll');
+      await until(
+        () => st().vehiclePositions.state === 'fault' && st().feedTimestamp === new Date(NY0 + 30_000).toISOString(),
+        10_000,
+        'the failed positions poll and the new trip updates',
+      );
       assert.match(
         r.feeds
           .problems()
