@@ -36,6 +36,8 @@ export interface FeedConfig {
   /** The schedule's zone; undefined: agency.txt's. */
   timezone?: string;
   alertsUrl?: string;
+  /** gtfs-rt: a VehiclePositions feed apart from `url`, polled alike, for the vehicles' occupancy. */
+  vehiclePositionsUrl?: string;
   /** Sent with every poll (an API key); never logged or shown. */
   headers?: Record<string, string>;
   /** siri: `url` is asked by POSTing a SIRI-SM ServiceRequest for the boards' stops, as `requestorRef`. */

@@ -45,6 +45,14 @@ export function normalizeFeeds(raw: Raw, dir: string, fault: Fault): FeedConfig[
       }
     }
     if (typeof f.alertsUrl === 'string') feed.alertsUrl = f.alertsUrl;
+    if (typeof f.vehiclePositionsUrl === 'string') {
+      if (type !== 'gtfs-rt')
+        fault(
+          at('vehiclePositionsUrl'),
+          'only a gtfs-rt feed has a VehiclePositions feed (SIRI gives occupancy itself)',
+        );
+      else feed.vehiclePositionsUrl = f.vehiclePositionsUrl;
+    }
     if (f.method === 'post') {
       if (type !== 'siri') fault(at('method'), 'only a siri feed is asked by POST (a SIRI-SM ServiceRequest)');
       else if (typeof f.requestorRef !== 'string') {
@@ -113,6 +121,7 @@ export function checkFeedUrls(feeds: FeedConfig[], range: [number, number], faul
     const urls: Array<[string, string | undefined]> = [
       ['url', f.url],
       ['alertsUrl', f.alertsUrl],
+      ['vehiclePositionsUrl', f.vehiclePositionsUrl],
       ['static', f.static && 'url' in f.static ? f.static.url : undefined],
     ];
     for (const [field, url] of urls) {

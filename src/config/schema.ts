@@ -162,6 +162,7 @@ export const configSchema = {
           maxClockSkew: int(1, 86400),
           timezone: { type: 'string', minLength: 1, maxLength: 64 },
           alertsUrl: url,
+          vehiclePositionsUrl: url,
           method: { enum: ['get', 'post'] },
           requestorRef: { type: 'string', minLength: 1, maxLength: 255 },
           headers: {

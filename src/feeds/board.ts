@@ -4,11 +4,11 @@
 // until their time passes, also once the data that cancelled them is stale; departures before
 // now leave.
 import type { BoardData, BoardQuery, Departure } from '../config/board-source.js';
-import type { RtData, SiriData, TripRt } from './model.js';
+import type { RtData, SiriData, StopRt, TripRt, VehicleData } from './model.js';
 import { predict, runOf, type Prediction } from './gtfs-rt-apply.js';
 import type { Schedule, ScheduledCall } from './schedule.js';
 import { wantedBy } from './board-filter.js';
-import { riderInfo } from './rider-info.js';
+import { addedOccupancy, riderInfo } from './rider-info.js';
 
 /** How far back scheduled calls are looked at: a late train scheduled two hours ago may still come. */
 const LOOKBACK_MS = 3 * 3600_000;
@@ -21,6 +21,8 @@ export interface GtfsFeedData {
   zone: string;
   rt?: RtData;
   fresh: boolean;
+  /** The VehiclePositions feed's data while it is fresh (its occupancy is shown then only). */
+  vehicles?: VehicleData;
 }
 
 export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
@@ -41,7 +43,8 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
     }
     for (const call of calls) {
       if (!wantRoute(call.trip.route, call.trip.routeId)) continue;
-      const run = f.rt ? runOf(f.rt.trips.get(call.trip.id), call, nearest.get(runKey(call))?.date) : undefined;
+      const current = nearest.get(runKey(call))?.date;
+      const run = f.rt ? runOf(f.rt.trips.get(call.trip.id), call, current) : undefined;
       seen.add(call.trip.id);
       if (run?.deleted) continue;
       const p = live ? predict(call, run) : staleOf(call, run);
@@ -57,7 +60,12 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
         zone: sched.zoneOf(call.stop.stopId) ?? f.zone,
         ...(p.stopId !== undefined && p.stopId !== call.stop.stopId ? { platformChanged: true } : {}),
         ...(call.trip.direction !== undefined ? { direction: call.trip.direction } : {}),
-        ...riderInfo(call, live ? f.rt : undefined, p.own),
+        ...riderInfo(call, {
+          ...(live ? { rt: f.rt, own: p.own, run } : {}),
+          stop: sched.wheelchairAt(p.stopId ?? call.stop.stopId),
+          vehicles: f.vehicles,
+          current,
+        }),
       });
     }
   }
@@ -94,6 +102,7 @@ export function gtfsBoard(q: BoardQuery, f: GtfsFeedData): BoardData {
             live: true,
             cancelled: t.cancelled || s.skipped,
             zone: f.schedule?.zoneOf(s.stopId) ?? f.zone,
+            ...addedRiderInfo(t, s, f),
           });
         });
       }
@@ -120,6 +129,15 @@ function staleOf(call: ScheduledCall, run: TripRt | undefined): Prediction {
  */
 function addedDepartsAt(t: TripRt, i: number): boolean {
   return !t.stops[i].noPickup && (i !== t.stops.length - 1 || t.stops.length === 1);
+}
+
+/** A trip the schedule lacks: not accessible from a stop that says so, and its occupancy. */
+function addedRiderInfo(t: TripRt, s: StopRt, f: GtfsFeedData): Pick<Departure, 'accessible' | 'occupancy'> {
+  const occupancy = addedOccupancy(t, s, f.rt!, f.vehicles);
+  return {
+    ...(f.schedule?.wheelchairAt(s.stopId!) === 2 ? { accessible: false } : {}),
+    ...(occupancy ? { occupancy } : {}),
+  };
 }
 
 /** A trip the schedule lacks goes where the feed says (its headsign), else to the last stop it names. */
@@ -152,6 +170,8 @@ export function siriBoard(q: BoardQuery, data: SiriData | undefined, fresh: bool
       cancelled: v.cancelled,
       ...(v.platformChanged ? { platformChanged: true } : {}),
       ...(zone ? { zone } : {}),
+      // Like a GTFS-realtime feed's, the vehicle's occupancy is said while the data is fresh.
+      ...(fresh && v.occupancy ? { occupancy: v.occupancy } : {}),
     });
   }
   if (!fresh && !out.length) return NO_DATA;

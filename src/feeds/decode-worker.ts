@@ -6,9 +6,11 @@ import { lowerThreadPriority } from '../util/module-worker.js';
 import { decodeAlerts, decodeTripUpdates } from './gtfs-rt.js';
 import { parseSiriSx } from './siri-alerts.js';
 import { parseSiri } from './siri.js';
+import { decodeVehiclePositions } from './vehicle-positions.js';
 
 export type DecodeJob =
   | { kind: 'trip-updates'; body: Uint8Array; trips: string[]; stops: string[] }
+  | { kind: 'vehicle-positions'; body: Uint8Array; trips: string[] }
   | { kind: 'siri'; body: Uint8Array; zone: string }
   | { kind: 'gtfs-alerts' | 'siri-sx'; body: Uint8Array };
 
@@ -21,6 +23,8 @@ serveJobs<DecodeJob, unknown>((job) => {
   switch (job.kind) {
     case 'trip-updates':
       return decodeTripUpdates(body, { trips: new Set(job.trips), stops: new Set(job.stops) }, Infinity);
+    case 'vehicle-positions':
+      return decodeVehiclePositions(body, new Set(job.trips), Infinity);
     case 'gtfs-alerts':
       return decodeAlerts(body, Infinity);
     case 'siri':

@@ -2,7 +2,7 @@ import type { Transferable } from 'node:worker_threads';
 import { JobWorker } from '../util/job-worker.js';
 import { startModuleWorker } from '../util/module-worker.js';
 import type { DecodeJob } from './decode-worker.js';
-import type { AlertData, RtData, SiriData } from './model.js';
+import type { AlertData, RtData, SiriData, VehicleData } from './model.js';
 
 /**
  * The worker's code, which the bundle's build (scripts/bundle/build.mjs) puts in the bundle;
@@ -47,6 +47,14 @@ export class FeedDecoder {
       { kind: 'trip-updates', body, trips: [...trips], stops: [...stops] },
       transfer(body),
     ) as Promise<RtData>;
+  }
+
+  /** VehiclePositions' occupancy for `trips`, and of vehicles naming no trip. */
+  vehiclePositions(body: Uint8Array, trips: Iterable<string>): Promise<VehicleData> {
+    return this.jobs.run(
+      { kind: 'vehicle-positions', body, trips: [...trips] },
+      transfer(body),
+    ) as Promise<VehicleData>;
   }
 
   gtfsAlerts(body: Uint8Array): Promise<AlertData> {

@@ -15,7 +15,7 @@ import { gtfsBoard, NO_DATA, siriBoard } from './board.js';
 import { boardFaults, type BoardFault } from './board-check.js';
 import type { FeedDecoder } from './decoder.js';
 import { emptyScope, type AlertScope } from './alert-scope.js';
-import type { AlertData, RtData, SiriData, SiriVisit } from './model.js';
+import type { AlertData, RtData, SiriData, SiriVisit, VehicleData } from './model.js';
 import { FeedPoll } from './poll.js';
 import { stopMonitoringRequest } from './siri-request.js';
 import { headOf, notAFeed } from './received.js';
@@ -40,6 +40,8 @@ export class Feed {
   private nextLoadAt: number | undefined;
   readonly rt: FeedPoll<RtData | SiriData>;
   readonly alerts: FeedPoll<AlertData> | undefined;
+  /** `vehiclePositionsUrl`'s poll: the vehicles' occupancy. */
+  readonly vehicles: FeedPoll<VehicleData> | undefined;
   private readonly shows: AlertShows | undefined;
   private timers: unknown[] = [];
   private alertTimer: unknown;
@@ -93,6 +95,28 @@ export class Feed {
       onFault: (message) =>
         ctx.log.warn({ feed: config.id, err: message }, 'feed poll failed; the last good data stays'),
     });
+    if (config.vehiclePositionsUrl) {
+      this.vehicles = new FeedPoll<VehicleData>({
+        url: config.vehiclePositionsUrl,
+        field: `feeds/${config.id}/vehiclePositionsUrl`,
+        headers: config.headers,
+        interval: config.interval,
+        maxBytes,
+        portRange: c.urlPortRange,
+        clock: ctx.clock,
+        parse: (body, type) => this.protobuf(body, type, (b) => decoder.vehiclePositions(b, this.rtTrips())),
+        onData: (data) => {
+          if (data.skipped)
+            ctx.log.warn(
+              { feed: config.id, skipped: data.skipped, first: data.skippedEntities[0] },
+              'vehicle positions cannot be read; the rest are used',
+            );
+          this.changed();
+        },
+        onFault: (message) =>
+          ctx.log.warn({ feed: config.id, err: message }, 'vehicle positions poll failed; the last good data stays'),
+      });
+    }
     if (config.alertsUrl) {
       this.shows = new AlertShows(config, Math.min(3 * config.interval, 86_400));
       this.alerts = new FeedPoll<AlertData>({
@@ -129,6 +153,7 @@ export class Feed {
     const begin = () => {
       if (this.stopped) return;
       this.rt.start();
+      this.vehicles?.start();
       this.alerts?.start();
       if (this.alerts) this.alertTick();
     };
@@ -141,7 +166,7 @@ export class Feed {
     for (const t of this.timers) this.ctx.clock.clearTimeout(t);
     if (this.alertTimer !== undefined) this.ctx.clock.clearTimeout(this.alertTimer);
     if (this.staleTimer !== undefined) this.ctx.clock.clearTimeout(this.staleTimer);
-    await Promise.all([this.rt.stop(), this.alerts?.stop()]);
+    await Promise.all([this.rt.stop(), this.vehicles?.stop(), this.alerts?.stop()]);
     if (clearAlerts) await this.shows?.clearAll(this.ctx);
   }
 
@@ -156,6 +181,12 @@ export class Feed {
     return this.schedule ? new Set([...this.stops, ...this.schedule.counted()]) : this.stops;
   }
 
+  /** Trips whose vehicles' occupancy a board may show: the schedule's kept trips and those the trip updates name. */
+  private rtTrips(): Iterable<string> {
+    const updated = (this.rt.data as RtData | undefined)?.trips?.keys() ?? [];
+    return new Set([...(this.schedule?.trips.keys() ?? []), ...updated]);
+  }
+
   zone(): string {
     return this.config.timezone ?? this.schedule?.agencyZone ?? this.ctx.config().timezone ?? systemZone();
   }
@@ -164,7 +195,15 @@ export class Feed {
     const fresh = this.dataAge(q.now) <= q.staleAfter * 1000;
     if (this.config.type === 'siri') return siriBoard(q, this.siri(), fresh, this.config.timezone);
     if (!this.schedule && !this.rt.data) return NO_DATA;
-    return gtfsBoard(q, { schedule: this.schedule, zone: this.zone(), rt: this.rt.data as RtData | undefined, fresh });
+    // The vehicles' occupancy is shown while their own feed is younger than the board's staleAfter.
+    const vehicles = this.vehicles && this.vehicles.age(q.now) <= q.staleAfter * 1000 ? this.vehicles.data : undefined;
+    return gtfsBoard(q, {
+      schedule: this.schedule,
+      zone: this.zone(),
+      rt: this.rt.data as RtData | undefined,
+      fresh,
+      ...(vehicles ? { vehicles } : {}),
+    });
   }
 
   /** A SIRI feed's last good data. */
@@ -259,6 +298,16 @@ export class Feed {
             },
           }
         : {}),
+      ...(this.vehicles
+        ? {
+            vehiclePositions: {
+              ...this.vehicles.status(now),
+              trips: this.vehicles.data?.trips.size ?? 0,
+              vehicles: this.vehicles.data?.vehicles.size ?? 0,
+              ...skippedOf(this.vehicles.data),
+            },
+          }
+        : {}),
       ...(this.alerts
         ? {
             alerts: {
@@ -322,6 +371,13 @@ export class Feed {
         source: 'feeds',
         message: `feed "${this.config.id}" schedule: ${this.scheduleFault}`,
         since: isoTime(this.scheduleFaultAt ?? now),
+      });
+    const v = this.vehicles?.status(now);
+    if (v?.state === 'fault')
+      out.push({
+        source: 'feeds',
+        message: `feed "${this.config.id}" vehicle positions: ${v.lastFault}`,
+        since: v.failingSince ?? isoTime(now),
       });
     const a = this.alerts?.status(now);
     if (a?.state === 'fault')

@@ -18,14 +18,15 @@ export interface Prediction {
 }
 
 /**
- * The update of `trips` for this call's run: its start_date, or without one the run of `current`
- * (the one nearest now); a frequency-based run's also by its start_time, without which it has none.
+ * The update of `trips` (or a VehiclePosition of them) for this call's run: its start_date, or without one
+ * the run of `current` (the one nearest now); a frequency-based run's also by its start_time, without which
+ * it has none.
  */
-export function runOf(
-  trips: TripRt[] | undefined,
+export function runOf<T extends Pick<TripRt, 'startDate' | 'startTime'>>(
+  trips: T[] | undefined,
   call: ScheduledCall,
   current: string | undefined,
-): TripRt | undefined {
+): T | undefined {
   return trips?.find(
     (t) =>
       (t.startDate === undefined ? call.date === current : t.startDate === call.date) &&

@@ -5,16 +5,16 @@
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import type { AlertData, AlertSelector, FeedAlert, RtData, SkippedEntity, StopRt, TripRt } from './model.js';
 import { FeedFormatError, textField, walkFields } from './proto-walk.js';
-import { keepVehicle } from './rider-info.js';
+import { keepPosition } from './rider-info.js';
 
 const rt = GtfsRealtimeBindings.transit_realtime;
 type Long = { toNumber(): number };
-type Num = number | Long | null | undefined;
+export type Num = number | Long | null | undefined;
 
 /** Above this a "seconds" value is a millisecond clock (it would be after the year 5000). */
 const MAX_SECONDS = 1e11;
 
-function seconds(v: Num, what: string): number | undefined {
+export function seconds(v: Num, what: string): number | undefined {
   if (v === null || v === undefined) return undefined;
   const n = typeof v === 'number' ? v : v.toNumber();
   if (n > MAX_SECONDS) throw new FeedFormatError(`${what} ${n} is not in POSIX seconds (milliseconds?)`);
@@ -44,7 +44,10 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
   const data: RtData = { timestamp: 0, trips: new Map(), skipped: 0, skippedEntities: [] };
   let header = false;
   const keep = (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => {
-    if (e.vehicle && !e.isDeleted) keepVehicle(data, e.vehicle, (id) => filter.trips.has(id), MAX_TRIP_UPDATES);
+    if (e.vehicle && !e.isDeleted) {
+      data.positions ??= { trips: new Map(), vehicles: new Map() };
+      keepPosition(data.positions, e.vehicle, (id) => filter.trips.has(id), MAX_TRIP_UPDATES);
+    }
     if (e.isDeleted || !e.tripUpdate) return;
     const trip = tripOf(e.tripUpdate);
     if (
@@ -79,7 +82,7 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
  * One FeedEntity decoded and used; one the producer got wrong is left out and counted (the first
  * few named with their id), and the rest of the feed stands.
  */
-function eachEntity(
+export function eachEntity(
   bytes: Uint8Array,
   skips: { skipped: number; skippedEntities: SkippedEntity[] },
   use: (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => void,
@@ -101,7 +104,7 @@ function eachEntity(
  * A field the message carries: decoded messages answer a default (0, "") for a field that was
  * not sent, and a stop_sequence or delay of 0 is not the same as none.
  */
-function given<T extends object, K extends keyof T>(m: T | null | undefined, key: K): T[K] | undefined {
+export function given<T extends object, K extends keyof T>(m: T | null | undefined, key: K): T[K] | undefined {
   return m && Object.prototype.hasOwnProperty.call(m, key) && m[key] !== null ? m[key] : undefined;
 }
 
@@ -145,6 +148,7 @@ function tripOf(u: GtfsRealtimeBindings.transit_realtime.ITripUpdate): TripRt | 
     deleted,
     stops,
     headsign: given(u.tripProperties, 'tripHeadsign') || undefined,
+    vehicleId: given(u.vehicle, 'id') || undefined,
   };
 }
 

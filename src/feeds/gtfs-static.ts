@@ -221,23 +221,30 @@ async function read(
   const platforms = new Map<string, string>();
   const stationIds = new Set(parents.values());
   const ownZones = new Map<string, string>();
+  const ownAccess = new Map<string, string>();
   await csv('stops.txt', (get) => {
     const id = get('stop_id');
     const zone = get('stop_timezone');
     if (zone && (boardsOf.has(id) || stationIds.has(id))) ownZones.set(own(id), keptText(zone));
+    const access = get('wheelchair_boarding');
+    if ((access === '1' || access === '2') && (boardsOf.has(id) || stationIds.has(id))) ownAccess.set(own(id), access);
     if (named.has(id)) names.set(own(id), keptText(get('stop_name')));
     if (boardsOf.has(id) && get('platform_code')) platforms.set(own(id), keptText(get('platform_code')));
   });
   for (const t of trips.values())
     if (!t.headsign && t.stops.length) t.headsign = names.get(t.stops[t.stops.length - 1].stopId) ?? '';
-  // A stop without its own stop_timezone has its station's (the reference, stops.txt).
+  // A stop without its own stop_timezone or wheelchair_boarding (empty or 0) has its station's
+  // (the reference, stops.txt).
   const zones = new Map<string, string>();
+  const wheelchair = new Map<string, string>();
   for (const id of boardsOf.keys()) {
     const parent = parents.get(id);
     const zone = ownZones.get(id) ?? (parent === undefined ? undefined : ownZones.get(parent));
     if (zone) zones.set(id, zone);
+    const access = ownAccess.get(id) ?? (parent === undefined ? undefined : ownAccess.get(parent));
+    if (access) wheelchair.set(id, access);
   }
-  return { trips, boardsOf, days, agencyZone, platforms, zones, names, routes: routeInfo, stations };
+  return { trips, boardsOf, days, agencyZone, platforms, zones, wheelchair, names, routes: routeInfo, stations };
 }
 
 /**

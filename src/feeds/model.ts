@@ -32,6 +32,8 @@ export interface TripRt {
   deleted: boolean;
   /** TripProperties.trip_headsign, for a trip the schedule lacks. */
   headsign?: string;
+  /** The update's VehicleDescriptor id: how a VehiclePosition naming no trip is joined to it. */
+  vehicleId?: string;
   /** In the feed's order (stop_sequence order, as the reference requires). */
   stops: StopRt[];
 }
@@ -50,8 +52,31 @@ export interface RtData {
   skippedEntities: SkippedEntity[];
   /** Trip updates by trip_id; more than one when several service days' runs are updated. */
   trips: Map<string, TripRt[]>;
-  /** occupancy_status of the VehiclePositions in the same feed, by trip_id. */
-  occupancy?: Map<string, number>;
+  /** The occupancy of VehiclePositions in the same feed (some producers send them with the trip updates). */
+  positions?: Positions;
+}
+
+/** A VehiclePosition's occupancy_status, and which run of its trip it is for (as a TripUpdate's). */
+export interface VehicleOccupancy {
+  startDate?: string;
+  startTime?: string;
+  status: number;
+}
+
+/** The occupancy of the vehicles whose positions say it. */
+export interface Positions {
+  /** By the trip_id the vehicle serves; more than one when several runs are in the feed. */
+  trips: Map<string, VehicleOccupancy[]>;
+  /** By VehicleDescriptor id, for a vehicle whose position names no trip. */
+  vehicles: Map<string, number>;
+}
+
+/** A VehiclePositions feed (feeds.<id>.vehiclePositionsUrl). */
+export interface VehicleData extends Positions {
+  /** The feed header's timestamp, ms (0 when absent). */
+  timestamp: number;
+  skipped: number;
+  skippedEntities: SkippedEntity[];
 }
 
 /** A departure as SIRI gives it (SIRI-SM MonitoredStopVisit or SIRI-ET EstimatedCall). */
@@ -76,6 +101,8 @@ export interface SiriVisit {
   /** Expected departure, ms: a live prediction. */
   expected?: number;
   cancelled: boolean;
+  /** How full the vehicle is, as a GTFS-realtime OccupancyStatus name (siri-occupancy.ts). */
+  occupancy?: string;
 }
 
 export interface SiriData {

@@ -13,6 +13,7 @@
 //               from its first to the next one's
 //   boardsOf:   pairs stop, board (a stop once per board)   platforms: pairs stop, platform code
 //   zones:      pairs stop, stop_timezone    names: pairs stop, stop_name    stations: pairs stop, parent
+//   wheelchair: pairs stop, wheelchair_boarding ("1" or "2")
 //   routes:     per route, 3 Int32: routeId, agency_id, route_type
 //   frequencies: per period, 5 Int32: trip index, start, end, headway (seconds), exact_times
 //   weekly:     per service, 4 Int32: serviceId, weekdays (bit 0 Monday), start, end
@@ -33,6 +34,7 @@ export interface PackedSchedule {
   boardsOf: Int32Array;
   frequencies: Int32Array;
   zones: Int32Array;
+  wheelchair: Int32Array;
   platforms: Int32Array;
   names: Int32Array;
   stations: Int32Array;
@@ -109,6 +111,7 @@ export function packSchedule(p: ScheduleParts): PackedSchedule {
     boardsOf: lists(p.boardsOf),
     frequencies: Int32Array.from(frequencies),
     zones: pairs(p.zones),
+    wheelchair: pairs(p.wheelchair),
     platforms: pairs(p.platforms),
     names: pairs(p.names),
     stations: pairs(p.stations),
@@ -131,6 +134,7 @@ export function packedBuffers(p: PackedSchedule): Transferable[] {
     p.boardsOf,
     p.frequencies,
     p.zones,
+    p.wheelchair,
     p.platforms,
     p.names,
     p.stations,
@@ -232,6 +236,7 @@ export async function unpackSchedule(p: PackedSchedule): Promise<ScheduleParts> 
     agencyZone: p.agencyZone,
     platforms: pairs(p.platforms),
     zones: pairs(p.zones),
+    wheelchair: pairs(p.wheelchair),
     names: pairs(p.names),
     routes,
     stations: pairs(p.stations),

@@ -95,6 +95,8 @@ export interface ScheduleParts {
   names: Map<string, string>;
   /** stop_id -> its stop_timezone (or its station's), for the kept stops that give one. */
   zones: Map<string, string>;
+  /** stop_id -> its wheelchair_boarding "1" or "2" (or its station's), for the kept stops that give one. */
+  wheelchair: Map<string, string>;
   /** The kept trips' routes: agency_id (agency.txt's when routes.txt leaves it out) and route_type. */
   routes: Map<string, RouteInfo>;
   /** A configured stop -> its parent_station, for those that have one. */
@@ -116,6 +118,7 @@ export class Schedule {
   private readonly platforms: Map<string, string>;
   private readonly names: Map<string, string>;
   private readonly zones: Map<string, string>;
+  private readonly wheelchair: Map<string, string>;
   private readonly known: ReadonlySet<string>;
   private readonly boardsOf: Map<string, string[]>;
   private readonly routes: Map<string, RouteInfo>;
@@ -130,6 +133,7 @@ export class Schedule {
     this.platforms = p.platforms;
     this.names = p.names;
     this.zones = p.zones;
+    this.wheelchair = p.wheelchair;
     this.known = new Set([...p.boardsOf.values()].flat());
     this.boardsOf = p.boardsOf;
     this.routes = p.routes;
@@ -231,6 +235,12 @@ export class Schedule {
   /** The stop's own zone (stop_timezone, its station's), else undefined: the agency's. */
   zoneOf(stopId: string): string | undefined {
     return this.zones.get(stopId);
+  }
+
+  /** The stop's wheelchair_boarding (its station's when it gives none): 1 accessible, 2 not, undefined not known. */
+  wheelchairAt(stopId: string): 1 | 2 | undefined {
+    const v = this.wheelchair.get(stopId);
+    return v === '1' ? 1 : v === '2' ? 2 : undefined;
   }
 
   /**

@@ -8,9 +8,11 @@
 // Departure/ArrivalPlatformName, Departure/ArrivalStopAssignment (AimedQuayRef/Name,
 // ExpectedQuayRef/Name, ActualQuayRef/Name; SIRI 2.1's PlannedStopAssignment and
 // ExpectedStopAssignment alike), Cancellation, DepartureStatus, DepartureBoardingActivity.
+// Occupancy: siri-occupancy.ts.
 // A call no one can board at is no departure: one with arrival times only, DepartureStatus
 // noService, DepartureBoardingActivity noBoarding or passThru, or the journey's DestinationRef.
 import type { SiriVisit } from './model.js';
+import { siriOccupancy } from './siri-occupancy.js';
 import { dateTime, isNode, list, text, type Node } from './siri-values.js';
 
 /** How times are read: the zone of times without an offset, and those that could not be read. */
@@ -60,6 +62,7 @@ function callOf(j: Node, call: Node, stop: string, item: string, times: TimeRead
   const aimed = time('AimedDepartureTime', 'AimedArrivalTime');
   const route = text(j.PublishedLineName) || text(j.LineRef);
   const platform = quay.name || text(call.DeparturePlatformName) || text(call.ArrivalPlatformName);
+  const occupancy = siriOccupancy(j, call);
   return {
     key: `${journey || `${route}@${aimed ?? ''}`}/${text(framed.DataFrameRef)}/${stop}`,
     stop,
@@ -73,6 +76,7 @@ function callOf(j: Node, call: Node, stop: string, item: string, times: TimeRead
     aimed,
     expected: time('ExpectedDepartureTime', 'ExpectedArrivalTime'),
     cancelled: isTrue(call.Cancellation) || text(call.DepartureStatus).toLowerCase() === 'cancelled',
+    ...(occupancy ? { occupancy } : {}),
   };
 }
 

@@ -11,8 +11,8 @@ import { decodeTripUpdates } from '../../src/feeds/gtfs-rt.js';
 import type { Schedule } from '../../src/feeds/schedule.js';
 import { ScheduleReader } from '../../src/feeds/schedule-reader.js';
 import type { RtData, TripRt } from '../../src/feeds/model.js';
-import { fri, FRI_2100, SUN_0150, subwayZip } from './agency-shapes.js';
-import { boardConfig, feedMessage } from './fixtures.js';
+import { fri, FRI_2100, SUN_0150, subway, subwayZip } from './agency-shapes.js';
+import { boardConfig, feedMessage, rt } from './fixtures.js';
 import type { DeparturesConfig } from '../../src/config/types.js';
 import type { ConfigFault } from '../../src/config/faults.js';
 import { normalize } from '../../src/config/normalize.js';
@@ -162,29 +162,31 @@ test('a TripUpdate for a frequency-based trip with start_time applies to that ru
   );
 });
 
+/** A departures area showing the route and time, with `timezone` when given. */
+const area = (timezone?: string): DeparturesConfig => ({
+  feed: 'mta',
+  stops: [],
+  fields: ['route', 'time'],
+  nowText: 'now',
+  minutesText: '{m} min',
+  scheduledMark: '~',
+  cancelledText: 'cancelled',
+  platformChangedMark: '!',
+  accessibleText: 'A',
+  occupancyTexts: {},
+  noDataText: '-',
+  noDeparturesText: '-',
+  staleAfter: 180,
+  announceText: '',
+  alertPriority: 5,
+  ...(timezone ? { timezone } : {}),
+});
+
 test(
   "time cells are told in the agency's zone, a stop's stop_timezone where it has one, unless the area's " +
     'timezone says otherwise',
   async () => {
     const s = await read(['127', 'CHI']);
-    const area = (timezone?: string): DeparturesConfig => ({
-      feed: 'mta',
-      stops: [],
-      fields: ['route', 'time'],
-      nowText: 'now',
-      minutesText: '{m} min',
-      scheduledMark: '~',
-      cancelledText: 'cancelled',
-      platformChangedMark: '!',
-      accessibleText: 'A',
-      occupancyTexts: {},
-      noDataText: '-',
-      noDeparturesText: '-',
-      staleAfter: 180,
-      announceText: '',
-      alertPriority: 5,
-      ...(timezone ? { timezone } : {}),
-    });
     // The unit runs in UTC; the 21:20 at Times Sq is 02:20 UTC.
     const times = (stops: string[], b: DeparturesConfig) =>
       boardRows(b, board(s, stops, FRI_2100), FRI_2100, 'UTC', 1).rows[0];
@@ -204,5 +206,81 @@ test(
       faults.map((f) => f.path),
       ['/displays/stop1/layout/board/deps/timezone'],
     );
+  },
+);
+
+test(
+  "an accessible cell combines the trip's wheelchair_accessible with its stop's wheelchair_boarding, a platform " +
+    "without a value taking its station's",
+  async () => {
+    const t = subway();
+    // Station 127 has step-free access, but not to its southbound platform (its lift is out); 126 has none at all.
+    const access: Record<string, number> = { '127': 1, '127S': 2, '126': 2 };
+    t['stops.txt'] = t['stops.txt'].map((r, i) => [...r, i === 0 ? 'wheelchair_boarding' : (access[r[0]] ?? '')]);
+    // Every 1 train takes a wheelchair but the 21:38, which does not say.
+    t['trips.txt'] = t['trips.txt'].map((r, i) => [
+      ...r,
+      i === 0 ? 'wheelchair_accessible' : r[2] === '1-S-2138' ? '' : 1,
+    ]);
+    const own = mkdtempSync(path.join(tmpdir(), 'mlds-access-'));
+    const r = new ScheduleReader();
+    try {
+      await subwayZip(own, t);
+      const s = await r.read(path.join(own, 'subway.zip'), ['127', '126S'], 2 ** 30);
+      const access = (stops: string[], now = FRI_2100) =>
+        board(s, stops, now).departures.map((d) => `${d.key.split('/')[0]} ${d.accessible ?? '-'}`);
+      // At 127S the lift is out: no train is accessible there; 127N has its station's step-free access.
+      assert.deepEqual(access(['127']).slice(0, 4), [
+        '1-S-2118 false',
+        '1-N-2121 true',
+        '1-S-2138 false',
+        '1-S-NIGHT false',
+      ]);
+      // 126S has no value of its own, and its station has no step-free access: nor has the train there.
+      assert.deepEqual(access(['126S'], fri('21:00')).slice(0, 1), ['1-S-2118 false']);
+      const cells = boardRows(
+        { ...area(), fields: ['route', 'accessible', 'time'] },
+        board(s, ['127'], FRI_2100),
+        FRI_2100,
+        ZONE,
+        2,
+      ).rows;
+      assert.deepEqual(cells, [
+        ['1', '', '21:20~'],
+        ['1', 'A', '21:23~'],
+      ]);
+    } finally {
+      await r.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  "a VehiclePosition in the TripUpdates feed gives its run's occupancy (a frequency-based trip's by start_time); " +
+    'one that does not say its occupancy gives none',
+  async () => {
+    const s = await read(['902', '127']);
+    const OS = rt.VehiclePosition.OccupancyStatus;
+    const msg = feedMessage(
+      [
+        {
+          id: 'v-gs',
+          vehicle: {
+            trip: { tripId: 'GS-GC', startTime: '21:03:00', startDate: '20260306' },
+            occupancyStatus: OS.FULL,
+          },
+        },
+        { id: 'v-1', vehicle: { trip: { tripId: '1-S-2118', startDate: '20260306' }, vehicle: { id: '1234' } } },
+      ],
+      FRI_2100,
+    );
+    const data = await decodeTripUpdates(msg, { trips: new Set(s.trips.keys()), stops: new Set() });
+    const occupancy = (stops: string[]) =>
+      live(s, stops, FRI_2100, data)
+        .departures.slice(0, 3)
+        .map((d) => `${hhmm(d.time)} ${d.occupancy ?? '-'}`);
+    assert.deepEqual(occupancy(['902']), ['21:00 -', '21:03 FULL', '21:06 -']);
+    assert.deepEqual(occupancy(['127']).slice(0, 1), ['21:20 -']);
   },
 );

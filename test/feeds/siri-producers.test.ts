@@ -9,7 +9,7 @@ import type { FeedsComponent } from '../../src/feeds/feeds-component.js';
 import { FakeClock } from '../helpers/clock.js';
 import { until } from '../helpers/wait.js';
 import { boardConfig, feedServer, feedsRig } from './fixtures.js';
-import { cenSm, enturEt } from './siri-shapes.js';
+import { cenSm, enturEt, primJson } from './siri-shapes.js';
 
 const T0 = Date.UTC(2026, 10, 28, 10, 0, 0);
 const q = (feed: string, stop: string): BoardQuery => ({ feed, stops: [stop], staleAfter: 120, now: T0, limit: 10 });
@@ -125,6 +125,35 @@ test(
         '123|Paradise Park|B*|+4|live',
         '127|Hospital|C|+11|live',
       ]);
+    } finally {
+      await r.stop();
+    }
+  },
+);
+
+test(
+  "SIRI occupancy (the call's Occupancy, SIRI 2.1's ExpectedDepartureOccupancy, the journey's; SIRI-Lite " +
+    "JSON too) is the departure's occupancy, under GTFS-realtime's names, while the data is fresh",
+  async () => {
+    const r = await rig(
+      { et: { url: '/et' }, sm: { url: '/sm' }, prim: { url: '/prim' } },
+      { '/et': enturEt(T0), '/sm': cenSm(T0, { offsets: true, stopOnVisit: true }), '/prim': primJson(T0) },
+    );
+    const occupancy = (query: BoardQuery) =>
+      r.feeds.board(query).departures.map((d) => `${d.route}|${d.occupancy ?? '-'}`);
+    try {
+      // L1's call says standing room (SIRI 2.0 standingAvailable); R10's journey says seats (seatsAvailable).
+      assert.deepEqual(occupancy(q('et', 'NSR:Quay:NTH-2')), ['L1|STANDING_ROOM_ONLY', 'R10|MANY_SEATS_AVAILABLE']);
+      // 123's journey is full; 127's journey is full but its call, leaving here, has a few seats (the call wins).
+      assert.deepEqual(occupancy(q('sm', 'HLTST011')), ['123|FULL', '127|FEW_SEATS_AVAILABLE']);
+      // PRIM's JSON: manySeatsAvailable, and unknown (nothing said).
+      assert.deepEqual(occupancy(q('prim', 'STIF:StopPoint:Q:473921:')), [
+        'STIF:Line::C01742:|MANY_SEATS_AVAILABLE',
+        'STIF:Line::C01742:|-',
+      ]);
+      // Stale: the aimed times stay, what the vehicles' load was does not.
+      const later = { ...q('sm', 'HLTST011'), now: T0 + 200_000 };
+      assert.deepEqual(occupancy({ ...later, staleAfter: 120 }), ['123|-', '127|-']);
     } finally {
       await r.stop();
     }

@@ -2,7 +2,9 @@
 // profile (the `siri:` prefix, NSR ids, stop assignments), the CEN example's StopMonitoring,
 // the French profile's SOAP answer, and SIRI-Lite JSON as Île-de-France Mobilités' PRIM
 // (values as `{"value": ...}` objects) and 511 (no `Siri` object, a byte order mark) send it.
-// Times are given relative to `now` so a board shows them as upcoming.
+// Times are given relative to `now` so a board shows them as upcoming. Occupancy as each gives it:
+// Entur on the call and the journey, the CEN example on the journey and (SIRI 2.1) the call's
+// ExpectedDepartureOccupancy, PRIM on the journey.
 
 const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
 /** `t` as an Oslo wall-clock time with its offset (+01:00 in winter), as Entur writes it. */
@@ -48,6 +50,7 @@ export function enturEt(now: number): string {
        <siri:DeparturePlatformName>2</siri:DeparturePlatformName>
        <siri:DepartureStopAssignment><siri:AimedQuayRef>NSR:Quay:NTH-1</siri:AimedQuayRef><siri:ExpectedQuayRef>NSR:Quay:NTH-2</siri:ExpectedQuayRef></siri:DepartureStopAssignment>
        <siri:DepartureBoardingActivity>boarding</siri:DepartureBoardingActivity>
+       <siri:Occupancy>standingAvailable</siri:Occupancy>
       </siri:EstimatedCall>
       <siri:EstimatedCall>
        <siri:StopPointRef>NSR:Quay:OSLOS-9</siri:StopPointRef>
@@ -65,6 +68,7 @@ export function enturEt(now: number): string {
      <siri:FramedVehicleJourneyRef><siri:DataFrameRef>2026-11-28</siri:DataFrameRef><siri:DatedVehicleJourneyRef>VYG:ServiceJourney:810</siri:DatedVehicleJourneyRef></siri:FramedVehicleJourneyRef>
      <siri:PublishedLineName>R10</siri:PublishedLineName>
      <siri:DestinationRef>NSR:Quay:DRM-1</siri:DestinationRef>
+     <siri:Occupancy>seatsAvailable</siri:Occupancy>
      <siri:EstimatedCalls>
       <siri:EstimatedCall>
        <siri:StopPointRef>NSR:Quay:NTH-2</siri:StopPointRef>
@@ -98,7 +102,16 @@ export function enturEt(now: number): string {
  */
 export function cenSm(now: number, o: { offsets?: boolean; stopOnVisit?: boolean } = {}): string {
   const t = o.offsets ? oslo : osloBare;
-  const visit = (id: string, line: string, dest: string, destRef: string, inMin: number, extra = '', platform = '') => `
+  const visit = (
+    id: string,
+    line: string,
+    dest: string,
+    destRef: string,
+    inMin: number,
+    extra = '',
+    platform = '',
+    occupancy = '',
+  ) => `
     <MonitoredStopVisit>
       <RecordedAtTime>${t(now)}</RecordedAtTime>
       <ItemIdentifier>${id}</ItemIdentifier>${o.stopOnVisit ? '\n      <MonitoringRef>HLTST011</MonitoringRef>' : ''}
@@ -108,7 +121,7 @@ export function cenSm(now: number, o: { offsets?: boolean; stopOnVisit?: boolean
         <FramedVehicleJourneyRef><DataFrameRef>2026-11-28</DataFrameRef><DatedVehicleJourneyRef>${id}-j</DatedVehicleJourneyRef></FramedVehicleJourneyRef>
         <PublishedLineName>${line}</PublishedLineName>
         <DestinationRef>${destRef}</DestinationRef>
-        <DestinationName>${dest}</DestinationName>
+        <DestinationName>${dest}</DestinationName>${occupancy ? `\n        <Occupancy>${occupancy}</Occupancy>` : ''}
         <MonitoredCall>
           <AimedArrivalTime>${t(now + (inMin - 1) * MIN)}</AimedArrivalTime>
           <AimedDepartureTime>${t(now + inMin * MIN)}</AimedDepartureTime>
@@ -126,11 +139,11 @@ export function cenSm(now: number, o: { offsets?: boolean; stopOnVisit?: boolean
       <ResponseTimestamp>${t(now)}</ResponseTimestamp>
       <RequestMessageRef>12345</RequestMessageRef>
       <MonitoringRef>HLTST011</MonitoringRef>
-      ${visit('a', '123', 'Paradise Park', 'PLACE45', 4, '', '<DeparturePlatformName>B</DeparturePlatformName><PlannedStopAssignment><QuayName>A</QuayName></PlannedStopAssignment>')}
+      ${visit('a', '123', 'Paradise Park', 'PLACE45', 4, '', '<DeparturePlatformName>B</DeparturePlatformName><PlannedStopAssignment><QuayName>A</QuayName></PlannedStopAssignment>', 'full')}
       ${visit('b', '124', 'Town Centre', 'HLTST011', 6)}
       ${visit('c', '125', 'Airport', 'AIR1', 8, '<DepartureBoardingActivity>noBoarding</DepartureBoardingActivity>')}
       ${visit('d', '126', 'Harbour', 'HBR1', 9, '<DepartureStatus>noService</DepartureStatus>')}
-      ${visit('e', '127', 'Hospital', 'HSP1', 11, '', '<DeparturePlatformName>C</DeparturePlatformName><PlannedStopAssignment><QuayName>C</QuayName></PlannedStopAssignment>')}
+      ${visit('e', '127', 'Hospital', 'HSP1', 11, '<ExpectedDepartureOccupancy><OccupancyLevel>fewSeatsAvailable</OccupancyLevel></ExpectedDepartureOccupancy>', '<DeparturePlatformName>C</DeparturePlatformName><PlannedStopAssignment><QuayName>C</QuayName></PlannedStopAssignment>', 'full')}
     </StopMonitoringDelivery>
   </ServiceDelivery>
 </Siri>`;
@@ -187,7 +200,7 @@ export const SOAP_FAULT = `<?xml version="1.0" encoding="UTF-8"?>
 
 /** PRIM's SIRI-Lite stop-monitoring JSON: values as {"value": ...}, names as lists of them. */
 export function primJson(now: number): string {
-  const visit = (id: string, line: string, dest: string, inMin: number, platform: string) => ({
+  const visit = (id: string, line: string, dest: string, inMin: number, platform: string, occupancy: string) => ({
     RecordedAtTime: iso(now),
     ItemIdentifier: `SNCF_ACCES_CLOUD:Item::${id}`,
     MonitoringRef: { value: 'STIF:StopPoint:Q:473921:' },
@@ -201,6 +214,7 @@ export function primJson(now: number): string {
       DirectionName: [{ value: dest }],
       DestinationRef: { value: 'STIF:StopPoint:Q:411352:' },
       DestinationName: [{ value: dest }],
+      Occupancy: occupancy,
       JourneyNote: [],
       VehicleJourneyName: [],
       MonitoredCall: {
@@ -228,8 +242,8 @@ export function primJson(now: number): string {
             Version: '2.0',
             Status: 'true',
             MonitoredStopVisit: [
-              visit('PAUL', 'C01742', 'Saint-Germain-en-Laye', 2, '1'),
-              visit('QIKI', 'C01742', 'Boissy-Saint-Léger', 4, '2'),
+              visit('PAUL', 'C01742', 'Saint-Germain-en-Laye', 2, '1', 'manySeatsAvailable'),
+              visit('QIKI', 'C01742', 'Boissy-Saint-Léger', 4, '2', 'unknown'),
             ],
           },
         ],
