@@ -265,6 +265,7 @@ export async function benchFleetScale(): Promise<string> {
     // A change to the group's desired state, then the time until every unit reports it converged.
     const converge = async (doc: Obj, check: (r: Obj, unit: string) => boolean) => {
       const before = await traffic();
+      const cpuBefore = pids.map(cpuSeconds);
       const t = performance.now();
       await applyToGroup(observer!, GROUP, doc);
       own++;
@@ -277,8 +278,10 @@ export async function benchFleetScale(): Promise<string> {
         `${units[0].name} reported ${JSON.stringify(reported.get(units[0].name))})`;
       await until(() => units.every(done), 120_000, count, 50);
       const each = units.map((u) => arrived.get(u.name)! - t);
+      // The CPU the units spent converging: with every unit on this machine's 2 cores, it sets the time.
+      const cpuMs = (pids.reduce((a, p, i) => a + cpuSeconds(p) - cpuBefore[i], 0) / n) * 1000;
       await new Promise((r) => setTimeout(r, 2000));
-      return { ms: max(each), median: median(each), ...perUnit(before, await traffic()) };
+      return { ms: max(each), median: median(each), cpuMs, ...perUnit(before, await traffic()) };
     };
     const bright = await converge({ rev: 1, brightness: 40 }, (r) => r.parts.brightness?.message === '40 %');
     const zip = makeZip(path.join(dir, 'fleet.zip'), [
@@ -297,8 +300,8 @@ export async function benchFleetScale(): Promise<string> {
     const f1 = (x: number) => x.toFixed(1);
     const f2 = (x: number) => x.toFixed(2);
     const conv = (c: Awaited<ReturnType<typeof converge>>, what: string) =>
-      `| ${what} | **${f2(c.ms / 1000)} s** | ${f2(c.median / 1000)} s | ${f1(c.published)} | ${f1(c.received)} | ` +
-      `${f1(c.sent)} |`;
+      `| ${what} | **${f2(c.ms / 1000)} s** | ${f2(c.median / 1000)} s | ${c.cpuMs.toFixed(0)} ms | ` +
+      `${f1(c.published)} | ${f1(c.received)} | ${f1(c.sent)} |`;
     return [
       `${n} units of ${UNITS} asked for started (${stoppedBy || 'all'}), in batches of ${BATCH}, in ` +
         `${f1(startS)} s: real \`mlds start\` processes (dist/cli.js, the environment of systemd/mlds.service), ` +
@@ -323,17 +326,18 @@ export async function benchFleetScale(): Promise<string> {
         "(PUBLISH, PUBACK, PINGREQ/PINGRESP...: $SYS/broker/messages/received and sent, the bench's own " +
         'packets left out).',
       '',
-      '| window | to every unit converged | to the median unit | PUBLISH by the unit | packets received | ' +
-        'packets sent |',
-      '|---|---|---|---|---|---|',
-      `| idle, per minute | | | **${f2(idle.published * perMinute)}** | ${f2(idle.received * perMinute)} | ` +
-        `${f2(idle.sent * perMinute)} |`,
+      '| window | to every unit converged | to the median unit | CPU per unit | PUBLISH by the unit | ' +
+        'packets received | packets sent |',
+      '|---|---|---|---|---|---|---|',
+      `| idle, per minute | | | ${((median(cpuPct) / 100) * 60_000).toFixed(0)} ms (median) | ` +
+        `**${f2(idle.published * perMinute)}** | ${f2(idle.received * perMinute)} | ${f2(idle.sent * perMinute)} |`,
       conv(bright, "a group's desired brightness 40 %"),
       conv(config, 'its configuration archive (each unit fetches it over HTTP, checks its SHA-256) and 60 %'),
       '',
       "Converged: a group's desired document published once (retained, QoS 1, as `mlds fleet apply --group` " +
         "does), to the last (the median) unit's retained `reported` document saying it converged at that rev; " +
-        'its messages counted from the publish to 2 s after the last report.',
+        "its CPU (from each unit's /proc/<pid>/stat, per unit) from the publish to the last report, its messages " +
+        'to 2 s after it.',
     ].join('\n');
   } finally {
     await observer?.endAsync(true).catch(() => {});
