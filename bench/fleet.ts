@@ -2,7 +2,8 @@
 // `cmd`, `confirm` received) against the HTTP round trip (/mlds, then the feedback GET at the
 // feedback server) in the same run, alternating; 1,000 commands through the broker with none
 // lost; idle RSS of `mlds start` with `mqtt` configured against without (alternating rounds).
-// `benchFleet()` returns markdown lines; run alone with `node --import tsx bench/fleet.ts`.
+// `benchFleet()` returns markdown lines; run alone with `node --import tsx bench/fleet.ts`. A fleet of
+// many units on one broker is bench/fleet-scale.ts.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

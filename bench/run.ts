@@ -12,6 +12,7 @@ import { benchReload } from './reload.js';
 import { benchMedia } from './media.js';
 import { benchStart } from './start.js';
 import { benchFleet } from './fleet.js';
+import { benchFleetScale } from './fleet-scale.js';
 import { benchFeeds } from './feeds.js';
 import { benchBoards } from './boards.js';
 import { benchSpeech } from './speech.js';
@@ -28,6 +29,7 @@ const sections: Array<[string, () => Promise<string>]> = [
   ['Reloads', benchReload],
   ['Media areas', benchMedia],
   ['Fleet over MQTT', benchFleet],
+  ['Fleet at scale', benchFleetScale],
   ['Transit feeds', benchFeeds],
   ['Departure boards', benchBoards],
   ['Speech', benchSpeech],

@@ -44,6 +44,12 @@ export class Broker {
 
   constructor(private readonly opts: BrokerOptions = {}) {}
 
+  /** The broker's process, while it runs (a bench reads its CPU and memory in /proc). */
+  get pid(): number | undefined {
+    const c = this.child;
+    return c && c.exitCode === null && c.signalCode === null ? c.pid : undefined;
+  }
+
   get url(): string {
     return `${this.opts.tls ? 'mqtts' : 'mqtt'}://${this.opts.tls ? 'localhost' : '127.0.0.1'}:${this.port}`;
   }
