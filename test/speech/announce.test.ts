@@ -2,23 +2,23 @@
 // known sentence is 16 kHz mono, as long as espeak-ng makes it alone, and holds speech.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
 import { SPEECH } from '../../src/capability/speaker.js';
 import { fitted } from '../../src/speech/words.js';
-import { espeakAlone, readWav, rms, speechConfig } from './audio.js';
+import { espeakAlone, readWav, rms, speechConfig, wavFolder } from './audio.js';
 
 const SENTENCE = 'The next train to Central Station departs from platform two in five minutes.';
 let sd: ServiceDir;
 let svc: RunningService;
+let sink: ReturnType<typeof wavFolder>;
 let out: string;
 
 before(async () => {
-  out = mkdtempSync(path.join(tmpdir(), 'mlds-speech-out-'));
-  process.env.MLDS_AUDIO_SINK = `file:${out}`;
+  sink = wavFolder('mlds-speech-out-');
+  out = sink.dir;
   sd = serviceDir(speechConfig());
   svc = await start(sd);
 });
@@ -26,8 +26,7 @@ before(async () => {
 after(async () => {
   await svc?.close();
   sd?.cleanup();
-  rmSync(out, { recursive: true, force: true });
-  delete process.env.MLDS_AUDIO_SINK;
+  sink?.remove();
 });
 
 test(

@@ -5,6 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseWavHeader, type WavInfo } from '../../src/speech/wav.js';
+import type { RunningService } from '../../src/main.js';
+import { get, until } from '../helpers/service.js';
 
 export function readWav(file: string): { info: WavInfo; samples: Int16Array } {
   const b = readFileSync(file);
@@ -65,4 +67,35 @@ export function speechConfig(speech: Record<string, unknown> = {}): Record<strin
       },
     },
   };
+}
+
+/** A folder the WAV sink of this test file's services writes into (MLDS_AUDIO_SINK=file:<dir>). */
+export function wavFolder(prefix = 'mlds-speech-out-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  process.env.MLDS_AUDIO_SINK = `file:${dir}`;
+  return {
+    dir,
+    remove: () => {
+      rmSync(dir, { recursive: true, force: true });
+      delete process.env.MLDS_AUDIO_SINK;
+    },
+  };
+}
+
+/** The speech component's part of /status, in the shape the test reads. */
+export async function speechOf<T>(svc: RunningService): Promise<T> {
+  return ((await get(svc, '/status')).json.components as Record<string, T>).speech;
+}
+
+/** Waits (at most a minute) until nothing is spoken or waiting; the speech part of /status then. */
+export async function speechIdle<T extends { speaking: unknown; queue: unknown[] }>(svc: RunningService): Promise<T> {
+  await until(
+    async () => {
+      const s = await speechOf<T>(svc);
+      return !s.speaking && s.queue.length === 0;
+    },
+    60_000,
+    'speech idle',
+  );
+  return speechOf<T>(svc);
 }

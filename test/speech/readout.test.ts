@@ -5,14 +5,13 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import { ptyPair, ptyUnavailable, type PtyPair } from '../brightness/pty.js';
 import type { RunningService } from '../../src/main.js';
-import { espeakAlone, readWav, rms, speechConfig } from './audio.js';
+import { espeakAlone, readWav, rms, speechConfig, wavFolder, speechIdle, speechOf } from './audio.js';
 
 const skip =
   ptyUnavailable() ??
@@ -33,8 +32,9 @@ type Speech = {
   queue: Item[];
 };
 
+let sink: ReturnType<typeof wavFolder>;
 let out: string, sd: ServiceDir, svc: RunningService, broker: Broker, w: Watcher, pty: PtyPair;
-const speech = async () => ((await get(svc, '/status')).json.components as Record<string, Speech>).speech;
+const speech = () => speechOf<Speech>(svc);
 const files = () => readdirSync(out).filter((f) => f.startsWith('hall.announce.')).length;
 const file = (n: number) => path.join(out, `hall.announce.${n}.wav`);
 const confirmsOf = (inumber: string) =>
@@ -42,22 +42,12 @@ const confirmsOf = (inumber: string) =>
     .on('mlds/u1/confirm')
     .map((s) => JSON.parse(s.payload) as Record<string, unknown>)
     .filter((c) => c.inumber === inumber);
-async function idle(): Promise<Speech> {
-  await until(
-    async () => {
-      const s = await speech();
-      return !s.speaking && s.queue.length === 0;
-    },
-    60_000,
-    'speech idle',
-  );
-  return speech();
-}
+const idle = () => speechIdle<Speech>(svc);
 
 before(async () => {
   if (skip) return;
-  out = mkdtempSync(path.join(tmpdir(), 'mlds-readout-out-'));
-  process.env.MLDS_AUDIO_SINK = `file:${out}`;
+  sink = wavFolder('mlds-readout-out-');
+  out = sink.dir;
   broker = await new Broker().start();
   pty = await ptyPair();
   const cfg = speechConfig();
@@ -79,8 +69,7 @@ after(async () => {
   await broker?.cleanup();
   await pty?.close();
   sd?.cleanup();
-  rmSync(out, { recursive: true, force: true });
-  delete process.env.MLDS_AUDIO_SINK;
+  sink?.remove();
 });
 
 test(

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
-import { espeakAlone, readWav, rms, speechConfig } from './audio.js';
+import { espeakAlone, readWav, rms, speechConfig, wavFolder } from './audio.js';
 
 const MODEL = '/usr/share/pocketsphinx/model/en-us';
 const skip = !existsSync(path.join(MODEL, 'en-us')) ? 'pocketsphinx-en-us is not installed (make test-deps)' : false;
@@ -22,13 +22,14 @@ public <announcement> = <place> <number>;
 <number> = one | two | three | four | five | six | seven | eight | nine | ten;
 `;
 
+let sink: ReturnType<typeof wavFolder>;
 let out: string, work: string;
 const running: Array<{ svc: RunningService; sd: ServiceDir }> = [];
 
 before(() => {
-  out = mkdtempSync(path.join(tmpdir(), 'mlds-speech-out-'));
+  sink = wavFolder('mlds-speech-out-');
+  out = sink.dir;
   work = mkdtempSync(path.join(tmpdir(), 'mlds-speech-asr-'));
-  process.env.MLDS_AUDIO_SINK = `file:${out}`;
 });
 
 after(async () => {
@@ -36,9 +37,8 @@ after(async () => {
     await r.svc.close();
     r.sd.cleanup();
   }
-  rmSync(out, { recursive: true, force: true });
+  sink?.remove();
   rmSync(work, { recursive: true, force: true });
-  delete process.env.MLDS_AUDIO_SINK;
 });
 
 async function announce(

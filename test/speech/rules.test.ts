@@ -2,12 +2,11 @@
 // through real HTTP and real espeak-ng into the file sink.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { baseConfig, get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
-import { speechConfig } from './audio.js';
+import { speechConfig, wavFolder } from './audio.js';
 
 type Speech = {
   queue: Array<{ text: string; priority: boolean; source: string; display: string }>;
@@ -16,12 +15,13 @@ type Speech = {
   last: { text: string } | null;
 };
 
+let sink: ReturnType<typeof wavFolder>;
 let out: string;
 const running: Array<{ svc: RunningService; sd: ServiceDir }> = [];
 
 before(() => {
-  out = mkdtempSync(path.join(tmpdir(), 'mlds-speech-out-'));
-  process.env.MLDS_AUDIO_SINK = `file:${out}`;
+  sink = wavFolder('mlds-speech-out-');
+  out = sink.dir;
 });
 
 after(async () => {
@@ -29,8 +29,7 @@ after(async () => {
     await r.svc.close();
     r.sd.cleanup();
   }
-  rmSync(out, { recursive: true, force: true });
-  delete process.env.MLDS_AUDIO_SINK;
+  sink?.remove();
 });
 
 async function service(config: Record<string, unknown>): Promise<RunningService> {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
-import { readWav, speechConfig } from './audio.js';
+import { readWav, speechConfig, wavFolder, speechIdle, speechOf } from './audio.js';
 
 type Entry = {
   layout: string;
@@ -25,24 +25,15 @@ type Speech = {
   queue: unknown[];
   last: { text: string; source: string } | null;
 };
+let sink: ReturnType<typeof wavFolder>;
 let out: string, sd: ServiceDir, svc: RunningService;
-const speech = async () => ((await get(svc, '/status')).json.components as Record<string, Speech>).speech;
+const speech = () => speechOf<Speech>(svc);
 const history = async () => (await get(svc, '/history?id=hall')).json.entries as Entry[];
-async function idle(): Promise<Speech> {
-  await until(
-    async () => {
-      const s = await speech();
-      return !s.speaking && s.queue.length === 0;
-    },
-    60_000,
-    'speech idle',
-  );
-  return speech();
-}
+const idle = () => speechIdle<Speech>(svc);
 
 before(async () => {
-  out = mkdtempSync(path.join(tmpdir(), 'mlds-shown-out-'));
-  process.env.MLDS_AUDIO_SINK = `file:${out}`;
+  sink = wavFolder('mlds-shown-out-');
+  out = sink.dir;
   const cfg = speechConfig();
   cfg.displays.hall.layout.spoken = {
     said: { coordinates: '0 0 127 31', type: 'text', fontSize: '10', markup: 'multi', fit: 'shrink', minFontSize: '4' },
@@ -57,8 +48,7 @@ before(async () => {
 after(async () => {
   await svc?.close();
   sd?.cleanup();
-  rmSync(out, { recursive: true, force: true });
-  delete process.env.MLDS_AUDIO_SINK;
+  sink?.remove();
 });
 
 test(

@@ -3,13 +3,12 @@
 // read as shown (MULTI tags not read out).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
 import { get, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import type { RunningService } from '../../src/main.js';
-import { espeakAlone, readWav, rms, speechConfig } from './audio.js';
+import { espeakAlone, readWav, rms, speechConfig, wavFolder, speechOf } from './audio.js';
 
 const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;
 type Speech = {
@@ -19,8 +18,9 @@ type Speech = {
   queue: unknown[];
 };
 
+let sink: ReturnType<typeof wavFolder>;
 let out: string, sd: ServiceDir, svc: RunningService, broker: Broker, w: Watcher;
-const speech = async () => ((await get(svc, '/status')).json.components as Record<string, Speech>).speech;
+const speech = () => speechOf<Speech>(svc);
 const confirmsOf = (inumber: string) =>
   w
     .on('mlds/u1/confirm')
@@ -42,8 +42,8 @@ async function spoken(n: number): Promise<Speech> {
 
 before(async () => {
   if (skip) return;
-  out = mkdtempSync(path.join(tmpdir(), 'mlds-speech-out-'));
-  process.env.MLDS_AUDIO_SINK = `file:${out}`;
+  sink = wavFolder('mlds-speech-out-');
+  out = sink.dir;
   broker = await new Broker().start();
   const cfg = speechConfig();
   cfg.mqtt = { url: broker.url, unit: 'u1', keepalive: 5 };
@@ -59,8 +59,7 @@ after(async () => {
   await w?.close();
   await broker?.cleanup();
   sd?.cleanup();
-  rmSync(out, { recursive: true, force: true });
-  delete process.env.MLDS_AUDIO_SINK;
+  sink?.remove();
 });
 
 test(

@@ -11,7 +11,7 @@ import { FakeClock } from '../helpers/clock.js';
 import type { RunningService } from '../../src/main.js';
 import { parseConfig } from '../../src/config/load.js';
 import { volumeInForce } from '../../src/speech/volume.js';
-import { readWav, rms, speechConfig } from './audio.js';
+import { readWav, rms, speechConfig, wavFolder, speechOf } from './audio.js';
 
 type Speech = {
   volume: number;
@@ -23,18 +23,19 @@ type Speech = {
   speaking: unknown;
   queue: unknown[];
 };
+let sink: ReturnType<typeof wavFolder>;
 let out: string, sd: ServiceDir, svc: RunningService;
 // 12:00 UTC is 13:00 in Prague (winter time).
 const clock = new FakeClock(Date.UTC(2026, 11, 7, 12, 0, 0));
-const speech = async () => ((await get(svc, '/status')).json.components as Record<string, Speech>).speech;
+const speech = () => speechOf<Speech>(svc);
 const SCHEDULE = [
   { at: '22:00', volume: '20' },
   { at: '06:00', volume: 80 },
 ];
 
 before(async () => {
-  out = mkdtempSync(path.join(tmpdir(), 'mlds-volume-out-'));
-  process.env.MLDS_AUDIO_SINK = `file:${out}`;
+  sink = wavFolder('mlds-volume-out-');
+  out = sink.dir;
   const cfg = speechConfig({ volumeSchedule: SCHEDULE, quietHours: '23:00-05:00' });
   cfg.timezone = 'Europe/Prague';
   cfg.displays.hall.layout.board.line.speak = false;
@@ -46,8 +47,7 @@ before(async () => {
 after(async () => {
   await svc?.close();
   sd?.cleanup();
-  rmSync(out, { recursive: true, force: true });
-  delete process.env.MLDS_AUDIO_SINK;
+  sink?.remove();
 });
 
 async function said(id: string, n: number, text: string): Promise<number> {
