@@ -1,0 +1,342 @@
+// `mlds fleet` (the CLI, in a child process) against a real Mosquitto with four real units in
+// group g: status lists them with their fields (also --json); apply checks FILE and publishes
+// to a group, which every unit converges to; a rollout in steps 1,50%,100% reaches each step's
+// units only after the one before was converged and healthy for --healthy-for; a rollout that
+// meets a unit whose configuration fails the part stops, non-zero, naming it and the part, and
+// leaves the later steps' units untouched; a password never appears on the command's output.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
+import { baseConfig, REPO, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
+import { VERSION } from '../../src/version.js';
+import type { RunningService } from '../../src/main.js';
+
+const skip = !hasMosquitto() && process.env.CI !== 'true' ? 'mosquitto is not installed (make test-deps)' : false;
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+let broker: Broker, w: Watcher, files: ServiceDir;
+const dirs: ServiceDir[] = [];
+const units = new Map<string, RunningService>();
+const NAMES = ['a1', 'a2', 'a3', 'a4'];
+
+/** a2's one display is `side`, not `main`: a document with content for `main` on its own topic fails there. */
+function unitConfig(unit: string): Obj {
+  const cfg = baseConfig();
+  delete cfg.displays.main.layout.l1.pic;
+  cfg.displays.main.displayWidth = '64';
+  cfg.displays.main.displayHeight = '32';
+  cfg.displays.main.layout = { l1: { title: { coordinates: '0 0 63 31', type: 'text', fontSize: '12' } } };
+  if (unit === 'a2') cfg.displays = { side: cfg.displays.main };
+  cfg.mqtt = { url: broker.url, unit, groups: ['g'], keepalive: 5 };
+  return cfg;
+}
+
+before(async () => {
+  if (skip) return;
+  broker = await new Broker().start();
+  w = await Watcher.open(broker.url, ['mlds/#']);
+  files = serviceDir({});
+  dirs.push(files);
+  for (const name of NAMES) {
+    const sd = serviceDir(unitConfig(name));
+    dirs.push(sd);
+    units.set(name, await start(sd));
+  }
+  // Every unit's status is retained with its groups, and it reported once (no document yet).
+  for (const name of NAMES) {
+    await until(() => status(name)?.groups?.includes('g') === true, 15_000, `${name}'s status`);
+  }
+});
+
+after(async () => {
+  if (skip) return;
+  for (const s of units.values()) await s.close();
+  await w?.close();
+  await broker?.cleanup();
+  for (const d of dirs) d.cleanup();
+});
+
+const last = (topic: string): Obj | undefined => {
+  const m = w.on(topic).at(-1);
+  return m && m.payload ? (JSON.parse(m.payload) as Obj) : undefined;
+};
+const status = (unit: string) => last(`mlds/${unit}/status`);
+const reported = (unit: string) => last(`mlds/${unit}/reported`);
+const brightness = (unit: string): number =>
+  ((units.get(unit)!.api.status().components.brightness as Obj).units[0] as Obj).brightness as number;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `mlds fleet ...` run to its end, asynchronously: the units in this process keep running meanwhile. */
+function fleet(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'fleet', ...args], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+  });
+  let stdout = '',
+    stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+function doc(name: string, d: unknown): string {
+  const f = path.join(files.dir, name);
+  writeFileSync(f, typeof d === 'string' ? d : JSON.stringify(d));
+  return f;
+}
+
+test(
+  'status lists every unit with its rev, convergence, digest, software, clock and last sighting',
+  { skip },
+  async () => {
+    const r = await fleet(['status', '--url', broker.url]);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.match(lines[0], /^UNIT\s+STATE\s+REV\s+CONVERGED\s+DIGEST\s+SOFTWARE\s+CLOCK\s+LAST SEEN$/);
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(/\s+/)[0]),
+      NAMES,
+    );
+    for (const name of NAMES) {
+      const line = lines.find((l) => l.startsWith(`${name} `))!;
+      const digest = units.get(name)!.api.status().config.digest!;
+      assert.ok(line.includes(digest.slice(0, 12)), line);
+      assert.ok(line.includes(VERSION), line);
+      assert.match(line, /\d+ s ago$/);
+    }
+    const j = await fleet(['status', '--json', '--url', broker.url]);
+    assert.equal(j.code, 0, j.stderr);
+    const all = JSON.parse(j.stdout) as Obj[];
+    assert.deepEqual(
+      all.map((u) => u.unit),
+      NAMES,
+    );
+    for (const u of all) {
+      const s = status(u.unit)!;
+      assert.equal(u.digest, units.get(u.unit)!.api.status().config.digest);
+      assert.equal(u.online, true);
+      assert.deepEqual(u.groups, ['g']);
+      assert.deepEqual(u.software, { version: VERSION, slot: null });
+      assert.deepEqual(u.clock, {
+        synchronized: s.clock.synchronized,
+        offsetMs: s.clock.offsetMs,
+        source: s.clock.source,
+      });
+      assert.equal(u.lastSeen, s.at);
+      assert.equal(u.converged, reported(u.unit)?.converged ?? null);
+    }
+  },
+);
+
+test(
+  'apply refuses a faulty FILE naming the field and publishes nothing; a good one converges the group',
+  { skip },
+  async () => {
+    const before = w.on('mlds/group/g/desired').length;
+    const bad = await fleet([
+      'apply',
+      '--group',
+      'g',
+      doc('bad.json', { rev: 1, brightness: 300 }),
+      '--url',
+      broker.url,
+    ]);
+    assert.equal(bad.code, 65);
+    assert.match(bad.stderr, /"brightness" must be a whole number from 0 to 100/);
+    const unknown = await fleet([
+      'apply',
+      '--group',
+      'g',
+      doc('odd.json', { rev: 1, brightnes: 3 }),
+      '--url',
+      broker.url,
+    ]);
+    assert.equal(unknown.code, 65);
+    assert.match(unknown.stderr, /"brightnes" is not a field of a desired document/);
+    const both = await fleet([
+      'apply',
+      '--group',
+      'g',
+      '--unit',
+      'a1',
+      doc('ok.json', { rev: 1 }),
+      '--url',
+      broker.url,
+    ]);
+    assert.equal(both.code, 64);
+    assert.equal(w.on('mlds/group/g/desired').length, before);
+
+    const file = doc('group.json', { rev: 'g1', brightness: 30, content: { main: 'layout=l1&title=Group' } });
+    const r = await fleet(['apply', '--group', 'g', file, '--url', broker.url]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /published rev g1 to mlds\/group\/g\/desired/);
+    const m = w.on('mlds/group/g/desired').at(-1)!;
+    assert.equal(m.retain, true);
+    assert.equal(m.qos, 1);
+    for (const name of NAMES) {
+      await until(
+        () => reported(name)?.converged === true && reported(name)?.revs?.['mlds/group/g/desired'] === 'g1',
+        15_000,
+        `${name} converged at g1`,
+      );
+      assert.equal(brightness(name), 30);
+    }
+    assert.equal(units.get('a1')!.controller().state('main').areas.get('title')?.text, 'Group');
+    // The status command now shows the group's rev, converged, on every unit.
+    const s = await fleet(['status', '--json', '--url', broker.url]);
+    for (const u of JSON.parse(s.stdout) as Obj[]) assert.deepEqual([u.rev, u.converged], ['g1', true]);
+  },
+);
+
+test(
+  'a rollout in steps 1,50%,100% widens only after each step was converged and healthy for --healthy-for',
+  { skip },
+  async () => {
+    const startAt = w.seen.length;
+    const file = doc('roll.json', { rev: 'r1', brightness: 60 });
+    const r = await fleet([
+      'rollout',
+      '--group',
+      'g',
+      file,
+      '--steps',
+      '1,50%,100%',
+      '--healthy-for',
+      '2',
+      '--timeout',
+      '30',
+      '--url',
+      broker.url,
+    ]);
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /step 1 of 3: rev r1 published to a1\n/);
+    assert.match(r.stdout, /step 2 of 3: rev r1 published to a2\n/);
+    assert.match(r.stdout, /step 3 of 3: rev r1 published to a3, a4\n/);
+    assert.match(r.stdout, /rollout of rev r1 done: 4 unit\(s\)/);
+    // Not a terminal: plain lines, none rewritten.
+    assert.ok(!r.stdout.includes('\r') && !r.stdout.includes('\u001b'));
+    const seen = w.seen.slice(startAt);
+    const at = (pred: (m: (typeof seen)[number]) => boolean) => seen.find(pred)?.at;
+    const published = (u: string) => at((m) => m.topic === `mlds/${u}/desired`)!;
+    const converged = (u: string) =>
+      at(
+        (m) =>
+          m.topic === `mlds/${u}/reported` &&
+          (JSON.parse(m.payload) as Obj).revs?.[`mlds/${u}/desired`] === 'r1' &&
+          (JSON.parse(m.payload) as Obj).converged === true,
+      )!;
+    for (const u of NAMES) assert.ok(published(u) && converged(u), u);
+    // a2 was untouched while a1's step ran: nothing on its desired topic, its brightness still the group's.
+    assert.ok(published('a2') - converged('a1') >= 2000 - 50, `${published('a2') - converged('a1')} ms`);
+    assert.ok(
+      !seen.some((m) => m.topic === 'mlds/a2/reported' && m.at < published('a2') && m.payload.includes('"r1"')),
+    );
+    assert.ok(published('a3') - converged('a2') >= 2000 - 50);
+    assert.ok(Math.abs(published('a3') - published('a4')) < 1000);
+    for (const u of NAMES) assert.equal(brightness(u), 60);
+    // Retained on each unit's own topic, as a unit reads it.
+    assert.equal(w.on('mlds/a3/desired').at(-1)!.retain, true);
+  },
+);
+
+test(
+  'a rollout stops at a unit whose configuration fails the part, naming both, and leaves later steps untouched',
+  { skip },
+  async () => {
+    const startAt = w.seen.length;
+    const file = doc('content.json', { rev: 'r2', content: { main: 'layout=l1&title=Rolled' } });
+    const r = await fleet([
+      'rollout',
+      '--group',
+      'g',
+      file,
+      '--steps',
+      '1,50%,100%',
+      '--healthy-for',
+      '1',
+      '--timeout',
+      '30',
+      '--url',
+      broker.url,
+    ]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(
+      r.stderr,
+      /rollout stopped in step 2 of 3: unit a2: part "content\/main" failed: "content.main": this unit has no display "main"; not reached, left as they were: a3, a4/,
+    );
+    assert.equal(units.get('a1')!.controller().state('main').areas.get('title')?.text, 'Rolled');
+    const seen = w.seen.slice(startAt);
+    assert.ok(!seen.some((m) => m.topic === 'mlds/a3/desired' || m.topic === 'mlds/a4/desired'));
+    for (const u of ['a3', 'a4']) {
+      assert.equal(units.get(u)!.controller().state('main').areas.get('title')?.text, 'Group');
+      assert.equal(reported(u)?.revs?.[`mlds/${u}/desired`], 'r1');
+    }
+  },
+);
+
+test(
+  'a rollout that no unit finishes in time stops after --timeout naming the unit and what it waits for',
+  { skip },
+  async () => {
+    // a4 stopped: its report of the new rev never comes.
+    const a4 = units.get('a4')!;
+    units.delete('a4');
+    await a4.close();
+    await until(() => w.on('mlds/a4/availability').at(-1)?.payload === 'offline', 10_000, 'a4 offline');
+    const file = doc('late.json', { rev: 'r3', brightness: 50 });
+    const r = await fleet([
+      'rollout',
+      '--group',
+      'g',
+      file,
+      '--steps',
+      '100%',
+      '--healthy-for',
+      '0',
+      '--timeout',
+      '3',
+      '--url',
+      broker.url,
+    ]);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /rollout stopped in step 1 of 1: unit a4: not done within 3 s \(--timeout\): has not reported rev r3 yet \(offline\)/,
+    );
+  },
+);
+
+test('the broker login: a password from the environment or a file, never on the output', { skip }, async () => {
+  const secret = 'pw-9f3c-never-shown';
+  const locked = await new Broker({ users: { op: secret } }).start();
+  try {
+    const ok = await fleet(['status', '--url', locked.url, '--username', 'op'], { MLDS_MQTT_PASSWORD: secret });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /^UNIT/);
+    const pw = doc('pw', `${secret}\n`);
+    const fromFile = await fleet(['status', '--url', locked.url, '--username', 'op', '--password-file', pw]);
+    assert.equal(fromFile.code, 0, fromFile.stderr);
+    const wrong = await fleet(['status', '--url', locked.url, '--username', 'op'], { MLDS_MQTT_PASSWORD: 'nope' });
+    assert.equal(wrong.code, 69);
+    assert.match(wrong.stderr, /cannot connect to mqtt:\/\/127\.0\.0\.1:\d+: the broker refused the login/);
+    for (const x of [ok, fromFile, wrong]) assert.ok(!(x.stdout + x.stderr).includes(secret));
+    const cfg = doc('op.json', { mqtt: { url: locked.url, username: 'op', password: secret } });
+    const viaConfig = await fleet(['status', '--config', cfg]);
+    assert.equal(viaConfig.code, 0, viaConfig.stderr);
+  } finally {
+    await locked.cleanup();
+  }
+});
