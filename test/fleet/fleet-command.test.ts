@@ -287,6 +287,24 @@ test(
   },
 );
 
+test('on a terminal the rollout rewrites one progress line in place', { skip }, async () => {
+  const file = doc('tty.json', { rev: 'r1-tty', brightness: 55 });
+  const cmd = [process.execPath, '--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'fleet', 'rollout', '--group', 'g']
+    .concat([file, '--steps', '100%', '--healthy-for', '2', '--timeout', '30', '--url', broker.url])
+    .map((a) => `'${a}'`)
+    .join(' ');
+  // script(1) (util-linux, Debian's essential bsdutils) gives the command a pseudo-terminal.
+  const child = spawn('script', ['-qefc', cmd, '/dev/null'], { cwd: REPO });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  assert.equal(code, 0, out);
+  // The state line is written over itself ("\r", erase line) while the step waits, events above it.
+  assert.match(out, /\r\u001b\[Kstep 1 of 1: \d of 4 done; waiting: a\d /);
+  assert.match(out, /step 1 of 1: a1 healthy for 2 s\r?\n/);
+  assert.match(out, /rollout of rev r1-tty done: 4 unit\(s\)/);
+});
+
 test(
   'a rollout that no unit finishes in time stops after --timeout naming the unit and what it waits for',
   { skip },
