@@ -300,6 +300,7 @@ test('on a terminal the rollout rewrites one progress line in place', { skip }, 
   const code = await new Promise((resolve) => child.once('close', resolve));
   assert.equal(code, 0, out);
   // The state line is written over itself ("\r", erase line) while the step waits, events above it.
+  // eslint-disable-next-line no-control-regex
   assert.match(out, /\r\u001b\[Kstep 1 of 1: \d of 4 done; waiting: a\d /);
   assert.match(out, /step 1 of 1: a1 healthy for 2 s\r?\n/);
   assert.match(out, /rollout of rev r1-tty done: 4 unit\(s\)/);
