@@ -6,10 +6,12 @@
 // leaves the later steps' units untouched; a password never appears on the command's output.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { Broker, hasMosquitto, Watcher } from '../helpers/broker.js';
+import { Broker, hasMosquitto, makeCertificates, Watcher } from '../helpers/broker.js';
+import { archiveServer, makeZip } from '../helpers/zips.js';
 import { baseConfig, REPO, serviceDir, start, until, type ServiceDir } from '../helpers/service.js';
 import { VERSION } from '../../src/version.js';
 import type { RunningService } from '../../src/main.js';
@@ -287,6 +289,34 @@ test(
   },
 );
 
+test(
+  'a rollout stops at a unit whose configuration archive has the wrong digest, before any other unit',
+  { skip },
+  async () => {
+    const startAt = w.seen.length;
+    const zip = makeZip(path.join(files.dir, 'cfg.zip'), [
+      { name: 'config.json', text: JSON.stringify(unitConfig('a1')) },
+    ]);
+    const srv = await archiveServer(new Map([['cfg.zip', readFileSync(zip)]]));
+    try {
+      const wrong = createHash('sha256').update('another archive').digest('hex');
+      const file = doc('cfg.json', { rev: 'cfg-1', config: { url: `${srv.base}/cfg.zip`, sha256: wrong } });
+      const r = await fleet([
+        ...['rollout', '--group', 'g', file, '--steps', '1,50%,100%', '--healthy-for', '1', '--timeout', '30'],
+        ...['--url', broker.url],
+      ]);
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stderr, /rollout stopped in step 1 of 3: unit a1: part "config" failed: .*SHA-256/);
+      assert.match(r.stderr, /; not reached, left as they were: a2, a3, a4\n/);
+      assert.equal(units.get('a1')!.api.status().config.generation, 1, 'a1 kept its configuration');
+      const seen = w.seen.slice(startAt);
+      for (const u of ['a2', 'a3', 'a4']) assert.ok(!seen.some((m) => m.topic === `mlds/${u}/desired`), u);
+    } finally {
+      srv.close();
+    }
+  },
+);
+
 test('on a terminal the rollout rewrites one progress line in place', { skip }, async () => {
   const file = doc('tty.json', { rev: 'r1-tty', brightness: 55 });
   const cmd = [process.execPath, '--import', 'tsx', path.join(REPO, 'src/cli.ts'), 'fleet', 'rollout', '--group', 'g']
@@ -359,3 +389,22 @@ test('the broker login: a password from the environment or a file, never on the 
     await locked.cleanup();
   }
 });
+
+test(
+  'the broker verified with --ca: a broker the CA does not vouch for is refused, as the unit refuses it',
+  { skip },
+  async () => {
+    const certs = makeCertificates(path.join(files.dir));
+    const tls = await new Broker({ tls: { ca: certs.ca, cert: certs.server, key: certs.serverKey } }).start();
+    try {
+      const ok = await fleet(['status', '--url', tls.url, '--ca', certs.ca]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.match(ok.stdout, /^UNIT/);
+      const unverified = await fleet(['status', '--url', tls.url]);
+      assert.equal(unverified.code, 69);
+      assert.match(unverified.stderr, /cannot connect to mqtts:\/\/localhost:\d+: TLS failed: /);
+    } finally {
+      await tls.cleanup();
+    }
+  },
+);
