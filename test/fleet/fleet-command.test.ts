@@ -3,7 +3,9 @@
 // to a group, which every unit converges to; a rollout in steps 1,50%,100% reaches each step's
 // units only after the one before was converged and healthy for --healthy-for; a rollout that
 // meets a unit whose configuration fails the part stops, non-zero, naming it and the part, and
-// leaves the later steps' units untouched; a password never appears on the command's output.
+// leaves the later steps' units untouched (a part the unit cannot do, an archive of the wrong digest); a step
+// not done in time stops it; on a terminal one progress line is rewritten; the broker is reached with the
+// unit's login and TLS settings, and a password never appears on the command's output.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -391,18 +393,43 @@ test('the broker login: a password from the environment or a file, never on the 
 });
 
 test(
-  'the broker verified with --ca: a broker the CA does not vouch for is refused, as the unit refuses it',
+  'TLS as the unit has it: the broker verified with --ca, a client certificate from --cert and --key or the file',
   { skip },
   async () => {
     const certs = makeCertificates(path.join(files.dir));
-    const tls = await new Broker({ tls: { ca: certs.ca, cert: certs.server, key: certs.serverKey } }).start();
+    const tls = await new Broker({
+      tls: { ca: certs.ca, cert: certs.server, key: certs.serverKey, requireCertificate: true },
+    }).start();
     try {
-      const ok = await fleet(['status', '--url', tls.url, '--ca', certs.ca]);
+      const ok = await fleet([
+        'status',
+        '--url',
+        tls.url,
+        '--ca',
+        certs.ca,
+        '--cert',
+        certs.client,
+        '--key',
+        certs.clientKey,
+      ]);
       assert.equal(ok.code, 0, ok.stderr);
       assert.match(ok.stdout, /^UNIT/);
-      const unverified = await fleet(['status', '--url', tls.url]);
+      // Relative names in the file are the file's folder's, as the unit reads them.
+      const rel = (f: string) => path.relative(files.dir, f);
+      const cfg = doc('tls.json', {
+        mqtt: { url: tls.url, ca: rel(certs.ca), cert: rel(certs.client), key: rel(certs.clientKey) },
+      });
+      const viaConfig = await fleet(['status', '--config', cfg]);
+      assert.equal(viaConfig.code, 0, viaConfig.stderr);
+      const noCert = await fleet(['status', '--url', tls.url, '--ca', certs.ca]);
+      assert.equal(noCert.code, 69);
+      assert.match(noCert.stderr, /cannot connect to mqtts:\/\/localhost:\d+: /);
+      const unverified = await fleet(['status', '--url', tls.url, '--cert', certs.client, '--key', certs.clientKey]);
       assert.equal(unverified.code, 69);
       assert.match(unverified.stderr, /cannot connect to mqtts:\/\/localhost:\d+: TLS failed: /);
+      const halfPair = await fleet(['status', '--url', tls.url, '--cert', certs.client]);
+      assert.equal(halfPair.code, 64);
+      assert.match(halfPair.stderr, /key: a client certificate needs both `cert` and `key`/);
     } finally {
       await tls.cleanup();
     }
