@@ -38,12 +38,13 @@ fleet   the operator's command against the broker (docs/fleet.md, "The fleet com
         rollout  gives FILE to the group's units step by step on their own desired topics;
                  a step is done when each of its units reported the FILE's rev converged
                  and stayed healthy for --healthy-for seconds; stops at the first failed
-                 part or after --timeout seconds per step (900), naming the unit
+                 part or after --timeout seconds per step (900, or twice --healthy-for
+                 when longer), naming the unit
         BROKER: --config FILE (its "mqtt" section, as the unit reads it) and/or --url
         mqtt[s]://HOST:PORT, --ca, --cert, --key, --username, --prefix; the password from
         the file, the environment variable MLDS_MQTT_PASSWORD or --password-file FILE
 
-Defaults: --config ./config.json, else /etc/mlds/config.json; --state-dir ./state in a
+Defaults: --config ./config.json, else /etc/mlds/config.json (fleet: none); --state-dir ./state in a
 checkout, else /var/lib/mlds; logs only to stdout unless --log-dir is given.
 Exit codes: 0 ok, 64 usage error, 78 configuration cannot start; mark-good: 1 not marked
 (a fault lasted), 2 RAUC did not mark; fleet: 1 the rollout stopped, 65 a faulty FILE,

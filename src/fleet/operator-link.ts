@@ -15,6 +15,7 @@ export const QUIET_MS = 400;
 export const CAP_MS = 5000;
 const CONNECT_MS = 10_000;
 const PUBACK_MS = 10_000;
+const MAX_PACKET = 256 * 1024;
 
 /** Why the connection failed, in an operator's words: never the password, which no error carries. */
 function why(err: Error & { code?: unknown; reason?: unknown }): string {
@@ -51,6 +52,8 @@ export class OperatorLink {
       reconnectPeriod: 0,
       connectTimeout: CONNECT_MS,
       keepalive: 30,
+      // MQTT 5: the broker sends nothing larger (a unit's status is under 2 KB, a report a few).
+      properties: { maximumPacketSize: MAX_PACKET },
       ...loginOptions(s),
     });
     await new Promise<void>((resolve, reject) => {

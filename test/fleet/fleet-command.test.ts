@@ -279,7 +279,10 @@ test(
     assert.equal(r.code, 1, r.stdout);
     assert.match(
       r.stderr,
-      /rollout stopped in step 2 of 3: unit a2: part "content\/main" failed: "content.main": this unit has no display "main"; not reached, left as they were: a3, a4/,
+      new RegExp(
+        'rollout stopped in step 2 of 3: unit a2: part "content/main" failed: "content.main": this unit has no ' +
+          'display "main"; not reached, left as they were: a3, a4',
+      ),
     );
     assert.equal(units.get('a1')!.controller().state('main').areas.get('title')?.text, 'Rolled');
     const seen = w.seen.slice(startAt);
@@ -365,7 +368,10 @@ test(
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
-      /rollout stopped in step 1 of 1: unit a4: not done within 3 s \(--timeout\): has not reported rev r3 yet \(offline\)/,
+      new RegExp(
+        'rollout stopped in step 1 of 1: unit a4: not done within 3 s \\(--timeout\\): ' +
+          'has not reported rev r3 yet \\(offline\\)',
+      ),
     );
   },
 );
