@@ -13,6 +13,8 @@ export interface UnitView {
   status?: Obj;
   reported?: Obj;
   availability?: string;
+  /** The topics of the unit that hold a message now. */
+  held: Set<string>;
   /** The order in which reports arrived, over all units: a report after a publish is newer than it. */
   reportedSeq: number;
 }
@@ -73,7 +75,7 @@ export class FleetView {
     // An empty retained message clears a unit's topic; nothing is made for it.
     if (!u) {
       if (payload.length === 0 || this.units.size >= MAX_UNITS) return;
-      u = { name, reportedSeq: 0 };
+      u = { name, held: new Set(), reportedSeq: 0 };
       this.units.set(name, u);
     }
     if (kind === 'status') u.status = decode(payload);
@@ -81,7 +83,11 @@ export class FleetView {
       u.reported = decode(payload);
       u.reportedSeq = ++this.seq;
     } else if (kind === 'availability') u.availability = payload.length <= 16 ? payload.toString('utf8') : undefined;
-    if (!u.status && !u.reported && u.availability === undefined) this.units.delete(name);
+    else return;
+    // A topic that holds something unreadable still shows the unit (with nothing known); one cleared does not.
+    if (payload.length) u.held.add(kind);
+    else u.held.delete(kind);
+    if (!u.held.size) this.units.delete(name);
   }
 
   /** The units listing `group` in their retained status, by name. */

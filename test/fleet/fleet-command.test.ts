@@ -285,6 +285,13 @@ test(
       ),
     );
     assert.equal(units.get('a1')!.controller().state('main').areas.get('title')?.text, 'Rolled');
+    // status shows the failed part on a2's line, and whole in --json.
+    const t = await fleet(['status', '--url', broker.url]);
+    assert.match(t.stdout, /\na2 +ok +r2 +failed:content\/main /);
+    const j = JSON.parse((await fleet(['status', '--json', '--url', broker.url])).stdout) as Obj[];
+    assert.deepEqual(j.find((u) => u.unit === 'a2')!.failed, [
+      { part: 'content/main', message: '"content.main": this unit has no display "main"' },
+    ]);
     const seen = w.seen.slice(startAt);
     assert.ok(!seen.some((m) => m.topic === 'mlds/a3/desired' || m.topic === 'mlds/a4/desired'));
     for (const u of ['a3', 'a4']) {
@@ -441,3 +448,35 @@ test(
     }
   },
 );
+
+test('status takes what the broker holds as hostile: odd payloads and escapes break nothing', { skip }, async () => {
+  await w.publish('mlds/junk/status', 'not json', { retain: true });
+  await w.publish('mlds/big/status', Buffer.alloc(100 * 1024, 0x7b), { retain: true });
+  const evil = {
+    state: 'ok',
+    version: 'x\u001b[2J\u0007',
+    digest: 'd\nNEXT',
+    clock: { synchronized: 'yes' },
+    groups: 'g',
+  };
+  await w.publish('mlds/evil/status', JSON.stringify(evil), { retain: true });
+  await w.publish('mlds/evil/reported', JSON.stringify({ rev: { not: 'text' }, parts: [1, 2] }), { retain: true });
+  try {
+    const r = await fleet(['status', '--url', broker.url]);
+    assert.equal(r.code, 0, r.stderr);
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(r.stdout, /[\u0000-\u0009\u000b-\u001f]/);
+    const lines = r.stdout.trim().split('\n');
+    assert.ok(lines.every((l) => !l.startsWith('NEXT')));
+    assert.match(r.stdout, /\nevil +ok +- +- +d\?NEXT +x\?\[2J\? +- /);
+    assert.match(r.stdout, /\njunk +- /);
+    const j = JSON.parse((await fleet(['status', '--json', '--url', broker.url])).stdout) as Obj[];
+    const e = j.find((u) => u.unit === 'evil')!;
+    assert.deepEqual([e.rev, e.failed, e.groups, e.clock.synchronized], [null, [], [], null]);
+    // A rollout never counts it in group g: its groups are not a list.
+    assert.equal(j.find((u) => u.unit === 'big')!.state, null);
+  } finally {
+    for (const u of ['junk', 'big', 'evil']) await w.publish(`mlds/${u}/status`, '', { retain: true });
+    await w.publish('mlds/evil/reported', '', { retain: true });
+  }
+});
