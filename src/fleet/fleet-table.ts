@@ -20,7 +20,7 @@ function ago(at: string | null, now: number): string {
 
 function state(l: UnitLine): string {
   if (l.online === false) return 'offline';
-  if (l.state === 'problems') return `problems(${l.problems.length})`;
+  if (l.state === 'problems') return `problems(${l.problemCount})`;
   return l.state ?? '-';
 }
 

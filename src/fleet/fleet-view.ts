@@ -24,7 +24,9 @@ export interface UnitLine {
   unit: string;
   online: boolean | null;
   state: string | null;
+  /** The first problems (the retained status lists up to three), and how many there are. */
   problems: Array<{ source: unknown; message: unknown }>;
+  problemCount: number;
   rev: string | null;
   converged: boolean | null;
   failed: Array<{ part: string; message: string }>;
@@ -120,6 +122,8 @@ export function lineOf(u: UnitView): UnitLine {
       source: p.source,
       message: p.message,
     })),
+    problemCount:
+      typeof s.problemCount === 'number' ? s.problemCount : Array.isArray(s.problems) ? s.problems.length : 0,
     rev: str(r.rev),
     converged: typeof r.converged === 'boolean' ? r.converged : null,
     failed,
