@@ -140,7 +140,7 @@ test(
         source: s.clock.source,
       });
       assert.equal(u.lastSeen, s.at);
-    assert.deepEqual([u.state, u.problemCount], [s.state, s.problemCount]);
+      assert.deepEqual([u.state, u.problemCount], [s.state, s.problemCount]);
       assert.equal(u.converged, reported(u.unit)?.converged ?? null);
     }
   },
