@@ -4,7 +4,8 @@
 // units only after the one before was converged and healthy for --healthy-for; a rollout that
 // meets a unit whose configuration fails the part stops, non-zero, naming it and the part, and
 // leaves the later steps' units untouched (a part the unit cannot do, an archive of the wrong digest); a step
-// not done in time stops it; on a terminal one progress line is rewritten; the broker is reached with the
+// not done in time stops it, and a unit with a problem on its status holds its step until healthy for the time
+// given; on a terminal one progress line is rewritten; the broker is reached with the
 // unit's login and TLS settings, and a password never appears on the command's output.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -348,6 +349,76 @@ test('on a terminal the rollout rewrites one progress line in place', { skip }, 
   assert.match(out, /step 1 of 1: a1 healthy for 2 s\r?\n/);
   assert.match(out, /rollout of rev r1-tty done: 4 unit\(s\)/);
 });
+
+test(
+  'a unit converged but not healthy holds its step: --healthy-for counts from when its status is ok',
+  { skip },
+  async () => {
+    // A unit with a problem on its status, played by the test: the problem is what the rollout must wait out.
+    const sick = { v: 1, state: 'problems', problems: [{ source: 'output', message: 'panel 2 not answering' }] };
+    const status = (s: Obj) =>
+      w.publish('mlds/h1/status', JSON.stringify({ ...s, problemCount: 1, groups: ['h'] }), { retain: true });
+    await status(sick);
+    await w.publish('mlds/h1/availability', 'online', { retain: true });
+    const answer = (rev: string) => {
+      const onDesired = (topic: string, payload: Buffer) => {
+        if (topic !== 'mlds/h1/desired' || !payload.toString().includes(`"${rev}"`)) return;
+        w.client.off('message', onDesired);
+        const r = {
+          rev,
+          revs: { 'mlds/h1/desired': rev },
+          converged: true,
+          parts: {},
+          digest: null,
+          at: new Date().toISOString(),
+        };
+        void w.publish('mlds/h1/reported', JSON.stringify(r), { retain: true });
+      };
+      w.client.on('message', onDesired);
+    };
+    try {
+      answer('h-1');
+      const file = doc('h1.json', { rev: 'h-1', brightness: 20 });
+      const args = ['rollout', '--group', 'h', file, '--steps', '100%', '--healthy-for', '1', '--url', broker.url];
+      const late = await fleet([...args, '--timeout', '3']);
+      assert.equal(late.code, 1);
+      assert.match(late.stdout, /h1 converged at rev h-1/);
+      assert.match(
+        late.stderr,
+        /unit h1: not done within 3 s \(--timeout\): not healthy: output: panel 2 not answering/,
+      );
+
+      answer('h-2');
+      const file2 = doc('h2.json', { rev: 'h-2', brightness: 20 });
+      const child = spawn(process.execPath, [
+        '--import',
+        'tsx',
+        path.join(REPO, 'src/cli.ts'),
+        'fleet',
+        ...args.slice(0, 3),
+        file2,
+        ...args.slice(4),
+        '--timeout',
+        '30',
+      ]);
+      const said: Array<{ line: string; at: number }> = [];
+      child.stdout.on('data', (d: Buffer) => said.push({ line: d.toString(), at: Date.now() }));
+      const closed = new Promise((resolve) => child.once('close', resolve));
+      await until(() => said.some((s) => s.line.includes('h1 converged at rev h-2')), 20_000, 'h1 converged');
+      // The passing of time is what is tested: the step must not end while the problem stands.
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.ok(!said.some((s) => s.line.includes('step 1 of 1 done')), 'done while not healthy');
+      const okAt = Date.now();
+      await status({ v: 1, state: 'ok', problems: [] });
+      assert.equal(await closed, 0);
+      const done = said.find((s) => s.line.includes('h1 healthy for 1 s'))!;
+      assert.ok(done.at - okAt >= 1000 - 50, `${done.at - okAt} ms`);
+    } finally {
+      for (const t of ['status', 'availability', 'reported', 'desired'])
+        await w.publish(`mlds/h1/${t}`, '', { retain: true });
+    }
+  },
+);
 
 test(
   'a rollout that no unit finishes in time stops after --timeout naming the unit and what it waits for',
