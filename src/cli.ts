@@ -16,6 +16,9 @@ Usage:
   mlds start [--config FILE] [--port N] [--state-dir DIR] [--log-dir DIR]
   mlds test  [--config FILE] [--unit FILE] [--out DIR]
   mlds mark-good [--config FILE] [--port N] [--state-dir DIR] [--quiet-seconds N] [--deadline N]
+  mlds fleet status [--json] [BROKER]
+  mlds fleet apply (--group G | --unit U) FILE [BROKER]
+  mlds fleet rollout --group G FILE --steps 1,10%,100% --healthy-for SECONDS [--timeout SECONDS] [BROKER]
   mlds -h | --help
   mlds -V | --version
 
@@ -27,11 +30,25 @@ test    checks the configuration, prints every fault with its JSON path, and ren
 mark-good  after an update's reboot (mlds-mark-good.service): waits until the local service's
         /status shows no fault for --quiet-seconds in a row (60), then marks the booted slot
         good through RAUC; exits 1 without marking when a fault lasts past --deadline (600 s)
+fleet   the operator's command against the broker (docs/fleet.md, "The fleet command"):
+        status   one line per unit from its retained status and report (rev, converged,
+                 digest, software, clock, last seen); --json for the whole of each
+        apply    publishes the desired document FILE, checked first, retained at QoS 1 on
+                 mlds/group/G/desired or mlds/U/desired
+        rollout  gives FILE to the group's units step by step on their own desired topics;
+                 a step is done when each of its units reported the FILE's rev converged
+                 and stayed healthy for --healthy-for seconds; stops at the first failed
+                 part or after --timeout seconds per step (900, or twice --healthy-for
+                 when longer), naming the unit
+        BROKER: --config FILE (its "mqtt" section, as the unit reads it) and/or --url
+        mqtt[s]://HOST:PORT, --ca, --cert, --key, --username, --prefix; the password from
+        the file, the environment variable MLDS_MQTT_PASSWORD or --password-file FILE
 
-Defaults: --config ./config.json, else /etc/mlds/config.json; --state-dir ./state in a
+Defaults: --config ./config.json, else /etc/mlds/config.json (fleet: none); --state-dir ./state in a
 checkout, else /var/lib/mlds; logs only to stdout unless --log-dir is given.
 Exit codes: 0 ok, 64 usage error, 78 configuration cannot start; mark-good: 1 not marked
-(a fault lasted), 2 RAUC did not mark.`;
+(a fault lasted), 2 RAUC did not mark; fleet: 1 the rollout stopped, 65 a faulty FILE,
+69 the broker cannot be reached.`;
 
 function defaultConfig(): string {
   return existsSync('config.json') ? 'config.json' : '/etc/mlds/config.json';
@@ -61,6 +78,18 @@ async function main(argv: string[]): Promise<number> {
         unit: { type: 'string' },
         'quiet-seconds': { type: 'string' },
         deadline: { type: 'string' },
+        json: { type: 'boolean' },
+        group: { type: 'string' },
+        steps: { type: 'string' },
+        'healthy-for': { type: 'string' },
+        timeout: { type: 'string' },
+        url: { type: 'string' },
+        ca: { type: 'string' },
+        cert: { type: 'string' },
+        key: { type: 'string' },
+        username: { type: 'string' },
+        'password-file': { type: 'string' },
+        prefix: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -146,6 +175,27 @@ async function main(argv: string[]): Promise<number> {
     );
     if (config.digests) console.log(`digest ${config.digests.digest}`);
     return 0;
+  }
+
+  if (command === 'fleet') {
+    // --config here names the file whose `mqtt` section says how to reach the broker: no default.
+    const { fleetCommand } = await import('./fleet/operator.js');
+    return fleetCommand(positionals[1], positionals[2], {
+      config: values.config,
+      url: values.url,
+      ca: values.ca,
+      cert: values.cert,
+      key: values.key,
+      username: values.username,
+      passwordFile: values['password-file'],
+      prefix: values.prefix,
+      json: values.json,
+      group: values.group,
+      unit: values.unit,
+      steps: values.steps,
+      healthyFor: values['healthy-for'],
+      timeout: values.timeout,
+    });
   }
 
   if (command === 'mark-good') {

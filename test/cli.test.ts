@@ -26,8 +26,35 @@ test('-V prints the package version, -h the usage', () => {
     assert.equal(r.status, 0);
     assert.match(r.stdout, /mlds start/);
     assert.match(r.stdout, /mlds test/);
+    assert.match(r.stdout, /mlds fleet rollout --group G FILE --steps/);
   }
   assert.equal(run('bogus').status, 64);
+});
+
+test('mlds fleet: usage errors are said before any broker is asked, and exit 64', () => {
+  const cases: Array<[string[], RegExp]> = [
+    [['fleet'], /give status, apply or rollout/],
+    [['fleet', 'restart'], /unknown fleet command "restart"/],
+    [['fleet', 'apply', 'x.json', '--url', 'mqtt://127.0.0.1:1'], /give one of --group G or --unit U/],
+    [['fleet', 'apply', '--group', 'g', '--url', 'mqtt://127.0.0.1:1'], /give the desired document FILE/],
+    [['fleet', 'rollout', '--group', 'g', 'x.json', '--healthy-for', '5'], /--steps is needed/],
+    [
+      ['fleet', 'rollout', '--group', 'g', 'x.json', '--steps', '1,200%', '--healthy-for', '5'],
+      /"200%" is not a share/,
+    ],
+    [['fleet', 'rollout', '--group', 'g', 'x.json', '--steps', '1'], /--healthy-for N is needed/],
+    [
+      ['fleet', 'rollout', '--group', 'g', 'x.json', '--steps', '1', '--healthy-for', '9', '--timeout', '9'],
+      /--timeout must be longer/,
+    ],
+    [['fleet', 'status', '--url', 'mqtt://user@host:1883'], /no user name or path in it/],
+    [['fleet', 'status'], /no broker: give --url/],
+  ];
+  for (const [args, said] of cases) {
+    const r = run(...args);
+    assert.equal(r.status, 64, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, said);
+  }
 });
 
 test('mlds test: a faulty configuration prints every fault with its path and exits 78', () => {

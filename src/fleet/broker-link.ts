@@ -2,7 +2,6 @@
 // with our own backoff, the connection facts for /status, and a bounded queue for what must
 // wait while offline. MQTT.js's own reconnect (every second, forever, refused logins too) is
 // off: reconnectPeriod 0, and this class decides when to try again.
-import { readFileSync } from 'node:fs';
 import { requireCjs } from '../util/require-cjs.js';
 import type { IClientOptions, IPublishPacket, MqttClient } from 'mqtt';
 import type { MqttSettings } from '../config/types.js';
@@ -12,6 +11,7 @@ import type { Topics } from './topics.js';
 import { Outbox } from './outbox.js';
 import { CONNACK_REASONS, isTlsFailure, TAKEN_OVER } from './link-errors.js';
 import { keepSession, mayResume } from './session.js';
+import { loginOptions } from './login.js';
 
 export type LinkState = 'connecting' | 'connected' | 'disconnected' | 'refused' | 'stopped';
 
@@ -138,12 +138,7 @@ export class BrokerLink {
       queueQoSZero: false,
       // mqtt-packet would otherwise make 65,536 two-byte Buffers at the first write (about 4 MB).
       writeCache: false,
-      username: s.username,
-      password: s.password,
-      // Verified always: a broker that cannot prove its name gets no credentials.
-      rejectUnauthorized: true,
-      ...(s.ca ? { ca: readFileSync(s.ca) } : {}),
-      ...(s.cert && s.key ? { cert: readFileSync(s.cert), key: readFileSync(s.key) } : {}),
+      ...loginOptions(s),
       will: { topic: this.topics.availability, payload: Buffer.from('offline'), qos: 1, retain: true },
     };
     let client: MqttClient;
