@@ -42,7 +42,6 @@ export interface RtFilter {
 
 export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, sliceMs = 4): Promise<RtData> {
   const data: RtData = { timestamp: 0, trips: new Map(), skipped: 0, skippedEntities: [] };
-  let header = false;
   const keep = (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => {
     if (e.vehicle && !e.isDeleted) {
       data.positions ??= { trips: new Map(), vehicles: new Map() };
@@ -60,6 +59,21 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
       if (list.length < RUNS_PER_TRIP) list.push(trip);
     } else if (data.trips.size < MAX_TRIP_UPDATES) data.trips.set(trip.tripId, [trip]);
   };
+  await walkFeed(buf, data, keep, sliceMs);
+  return data;
+}
+
+/**
+ * A FeedMessage read field by field (proto-walk.ts): its header's time into `data.timestamp`, each
+ * entity to `use` through eachEntity; a message without a header is not a feed.
+ */
+export async function walkFeed(
+  buf: Uint8Array,
+  data: { timestamp: number; skipped: number; skippedEntities: SkippedEntity[] },
+  use: (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => void,
+  sliceMs: number,
+): Promise<void> {
+  let header = false;
   await walkFields(
     buf,
     (num, bytes) => {
@@ -68,14 +82,11 @@ export async function decodeTripUpdates(buf: Uint8Array, filter: RtFilter, slice
         if (!h.gtfsRealtimeVersion) throw new FeedFormatError('the header has no gtfs_realtime_version');
         data.timestamp = (seconds(h.timestamp as Num, 'the header timestamp') ?? 0) * 1000;
         header = true;
-      } else if (num === 2) {
-        eachEntity(bytes, data, keep);
-      }
+      } else if (num === 2) eachEntity(bytes, data, use);
     },
     sliceMs,
   );
   if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
-  return data;
 }
 
 /**

@@ -6,11 +6,9 @@
 // (proto-walk.ts); an entity that cannot be read is skipped and counted, the rest used.
 import GtfsRealtimeBindings from 'gtfs-realtime-bindings';
 import type { VehicleData } from './model.js';
-import { eachEntity, given, MAX_TRIP_UPDATES, seconds, type Num } from './gtfs-rt.js';
-import { FeedFormatError, walkFields } from './proto-walk.js';
+import { given, MAX_TRIP_UPDATES, seconds, walkFeed, type Num } from './gtfs-rt.js';
 import { keepPosition } from './rider-info.js';
 
-const rt = GtfsRealtimeBindings.transit_realtime;
 /** `wanted`: the trips the boards may show (the schedule's kept trips and those the trip updates name). */
 export async function decodeVehiclePositions(
   buf: Uint8Array,
@@ -18,7 +16,6 @@ export async function decodeVehiclePositions(
   sliceMs = 4,
 ): Promise<VehicleData> {
   const data: VehicleData = { timestamp: 0, trips: new Map(), vehicles: new Map(), skipped: 0, skippedEntities: [] };
-  let header = false;
   const keep = (e: GtfsRealtimeBindings.transit_realtime.FeedEntity) => {
     const v = e.vehicle;
     if (e.isDeleted || !v) return;
@@ -26,18 +23,6 @@ export async function decodeVehiclePositions(
     seconds(given(v, 'timestamp') as Num, 'a vehicle timestamp');
     keepPosition(data, v, (trip) => wanted.has(trip), MAX_TRIP_UPDATES);
   };
-  await walkFields(
-    buf,
-    (num, bytes) => {
-      if (num === 1) {
-        const h = rt.FeedHeader.decode(bytes);
-        if (!h.gtfsRealtimeVersion) throw new FeedFormatError('the header has no gtfs_realtime_version');
-        data.timestamp = (seconds(h.timestamp as Num, 'the header timestamp') ?? 0) * 1000;
-        header = true;
-      } else if (num === 2) eachEntity(bytes, data, keep);
-    },
-    sliceMs,
-  );
-  if (!header) throw new FeedFormatError('not a GTFS-realtime FeedMessage: no header');
+  await walkFeed(buf, data, keep, sliceMs);
   return data;
 }

@@ -172,6 +172,23 @@ bootname=B
     return { ...process.env, DBUS_SYSTEM_BUS_ADDRESS: this.bus };
   }
 
+  /**
+   * Points services started in this process at the rig (its bus, system.conf and boot id), with a reboot
+   * that touches `rebootedFile`; the returned function takes it back.
+   */
+  useInProcess(rebootedFile: string): () => void {
+    const set = {
+      DBUS_SYSTEM_BUS_ADDRESS: this.bus,
+      MLDS_RAUC_CONF: this.conf,
+      MLDS_REBOOT_COMMAND: `touch ${rebootedFile}`,
+      MLDS_BOOT_ID_FILE: this.bootIdFile,
+    };
+    Object.assign(process.env, set);
+    return () => {
+      for (const k of Object.keys(set)) delete process.env[k];
+    };
+  }
+
   /** A signed bundle of `bytes` random bytes as the rootfs image; `signedBy` another key makes one RAUC refuses. */
   bundle(
     version: string,

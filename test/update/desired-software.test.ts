@@ -17,7 +17,7 @@ import { archiveServer } from '../helpers/zips.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const skip = skipReason(raucMissing() ?? (hasMosquitto() ? undefined : 'mosquitto is not installed (make test-deps)'));
-const ENV = ['DBUS_SYSTEM_BUS_ADDRESS', 'MLDS_RAUC_CONF', 'MLDS_REBOOT_COMMAND', 'MLDS_BOOT_ID_FILE'];
+let restoreEnv: (() => void) | undefined;
 
 let rig: RaucRig, broker: Broker, w: Watcher, sd: ServiceDir, svc: RunningService | undefined;
 let files: { base: string; close(): void };
@@ -39,18 +39,13 @@ before(async () => {
   cfg.mqtt = { url: broker.url, unit: 'u1', keepalive: 5 };
   cfg.updateMaxMB = 2;
   sd = serviceDir(cfg);
-  Object.assign(process.env, {
-    DBUS_SYSTEM_BUS_ADDRESS: rig.bus,
-    MLDS_RAUC_CONF: rig.conf,
-    MLDS_REBOOT_COMMAND: `touch ${rebooted()}`,
-    MLDS_BOOT_ID_FILE: rig.bootIdFile,
-  });
+  restoreEnv = rig.useInProcess(rebooted());
   w = await Watcher.open(broker.url, ['mlds/u1/#']);
 });
 
 after(async () => {
   if (skip) return;
-  for (const k of ENV) delete process.env[k];
+  restoreEnv?.();
   await svc?.close();
   await w?.close();
   files?.close();

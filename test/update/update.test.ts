@@ -28,7 +28,7 @@ const served = new Map<string, Buffer>();
 /** Names served half at first; the rest once `release` is called. */
 const held = new Map<string, { res?: ServerResponse; release(): void }>();
 let n = 0;
-const ENV = ['DBUS_SYSTEM_BUS_ADDRESS', 'MLDS_RAUC_CONF', 'MLDS_REBOOT_COMMAND', 'MLDS_BOOT_ID_FILE'];
+let restoreEnv: (() => void) | undefined;
 
 const results = () => w.on('mlds/u1/admin/result').map((s) => JSON.parse(s.payload) as Obj);
 const rebooted = () => path.join(sd.dir, 'rebooted');
@@ -72,12 +72,7 @@ before(async () => {
   cfg.mqtt = { url: broker.url, unit: 'u1', keepalive: 5 };
   cfg.updateMaxMB = 2;
   sd = serviceDir(cfg);
-  Object.assign(process.env, {
-    DBUS_SYSTEM_BUS_ADDRESS: rig.bus,
-    MLDS_RAUC_CONF: rig.conf,
-    MLDS_REBOOT_COMMAND: `touch ${rebooted()}`,
-    MLDS_BOOT_ID_FILE: rig.bootIdFile,
-  });
+  restoreEnv = rig.useInProcess(rebooted());
   w = await Watcher.open(broker.url, ['mlds/u1/#']);
   svc = await start(sd);
   await until(() => w.on('mlds/u1/availability').at(-1)?.payload === 'online', 15_000, 'online');
@@ -85,7 +80,7 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  for (const k of ENV) delete process.env[k];
+  restoreEnv?.();
   await svc?.close();
   await w?.close();
   files?.close();
