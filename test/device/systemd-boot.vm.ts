@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cpio, dir, file, symlink } from '../output/vm/cpio.js';
+import { busyboxInitramfs } from '../output/vm/cpio.js';
 import { ensureKernel, loadOrder, type Kernel } from '../output/vm/kernel.js';
 import { qemuUnavailable } from '../output/vm/qemu.js';
 import { nativeHelperProblem } from '../../src/native/helper.js';
@@ -55,18 +55,10 @@ function initramfs(k: Kernel, path: string): void {
   const order = loadOrder(k, MODULES);
   writeFileSync(
     path,
-    cpio([
-      dir('bin'),
-      dir('dev'),
-      dir('proc'),
-      dir('sys'),
-      dir('tmp'),
-      dir('modules'),
-      file('bin/busybox', readFileSync('/bin/busybox'), 0o755),
-      symlink('bin/sh', 'busybox'),
-      file('init', Buffer.from(initScript(order, GUEST_IP, REPO)), 0o755),
-      ...order.map((m) => file(`modules/${m}.ko`, readFileSync(k.modules.get(m)!))),
-    ]),
+    busyboxInitramfs(
+      initScript(order, GUEST_IP, REPO),
+      order.map((m): [string, string] => [m, k.modules.get(m)!]),
+    ),
   );
 }
 

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadImage, createCanvas } from 'canvas';
 import { ensureKernel, loadOrder, type Kernel } from './vm/kernel.js';
-import { cpio, dir, file, symlink } from './vm/cpio.js';
+import { busyboxInitramfs } from './vm/cpio.js';
 import { initScript } from './vm/init.js';
 import { boot, qemuUnavailable, type Guest } from './vm/qemu.js';
 import { nativeHelperProblem } from '../../src/native/helper.js';
@@ -47,19 +47,13 @@ if (skip) console.log(`# fbdev VM test skipped: ${skip}`);
 
 function initramfs(k: Kernel, path: string): void {
   const order = loadOrder(k, MODULES);
-  const entries = [
-    dir('bin'),
-    dir('dev'),
-    dir('proc'),
-    dir('sys'),
-    dir('tmp'),
-    dir('modules'),
-    file('bin/busybox', readFileSync('/bin/busybox'), 0o755),
-    symlink('bin/sh', 'busybox'),
-    file('init', Buffer.from(initScript(order, { drm_kms_helper: process.env.MLDS_VM_KMS ?? '' })), 0o755),
-    ...order.map((m) => file(`modules/${m}.ko`, readFileSync(k.modules.get(m)!))),
-  ];
-  writeFileSync(path, cpio(entries));
+  writeFileSync(
+    path,
+    busyboxInitramfs(
+      initScript(order, { drm_kms_helper: process.env.MLDS_VM_KMS ?? '' }),
+      order.map((m): [string, string] => [m, k.modules.get(m)!]),
+    ),
+  );
 }
 
 async function rgbaOfPng(path: string): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureKernel, loadOrder, type Kernel } from '../output/vm/kernel.js';
 import { ensureGpioSim } from '../output/vm/gpio-sim.js';
-import { cpio, dir, file, symlink } from '../output/vm/cpio.js';
+import { busyboxInitramfs } from '../output/vm/cpio.js';
 import { initScript } from '../output/vm/init.js';
 import { boot, qemuUnavailable, type Guest } from '../output/vm/qemu.js';
 import { skipReason } from '../helpers/skip.js';
@@ -48,20 +48,13 @@ if (skip) console.log(`# GPIO readout VM test skipped: ${skip}`);
 
 function initramfs(k: Kernel, path: string): void {
   const order = loadOrder(k, MODULES);
-  const entries = [
-    dir('bin'),
-    dir('dev'),
-    dir('proc'),
-    dir('sys'),
-    dir('tmp'),
-    dir('modules'),
-    file('bin/busybox', readFileSync('/bin/busybox'), 0o755),
-    symlink('bin/sh', 'busybox'),
-    file('init', Buffer.from(initScript([...order, 'gpio_sim'], {}, false)), 0o755),
-    ...order.map((m) => file(`modules/${m}.ko`, readFileSync(k.modules.get(m)!))),
-    file('modules/gpio_sim.ko', readFileSync(gpioSim!)),
-  ];
-  writeFileSync(path, cpio(entries));
+  writeFileSync(
+    path,
+    busyboxInitramfs(initScript([...order, 'gpio_sim'], {}, false), [
+      ...order.map((m): [string, string] => [m, k.modules.get(m)!]),
+      ['gpio_sim', gpioSim!],
+    ]),
+  );
 }
 
 /** The guest's script: a gpio-sim chip of four lines, line 0 pulled up (a released button), then the service. */

@@ -1,5 +1,6 @@
 // A "newc" cpio archive, the format the kernel unpacks as its initramfs, written directly so
 // the test needs no cpio tool.
+import { readFileSync } from 'node:fs';
 export interface CpioEntry {
   name: string;
   mode: number;
@@ -36,4 +37,15 @@ export function cpio(entries: CpioEntry[]): Buffer {
   entries.forEach(put);
   put({ name: 'TRAILER!!!', mode: 0 });
   return Buffer.concat(parts);
+}
+
+/** The guests' initramfs: busybox as /bin/sh, `init` as /init and each module file as /modules/<name>.ko. */
+export function busyboxInitramfs(init: string, modules: Array<[name: string, file: string]>): Buffer {
+  return cpio([
+    ...['bin', 'dev', 'proc', 'sys', 'tmp', 'modules'].map(dir),
+    file('bin/busybox', readFileSync('/bin/busybox'), 0o755),
+    symlink('bin/sh', 'busybox'),
+    file('init', Buffer.from(init), 0o755),
+    ...modules.map(([name, f]) => file(`modules/${name}.ko`, readFileSync(f))),
+  ]);
 }
