@@ -3,7 +3,7 @@
 // render a frame of the example LED display, and the resident memory of an idle service.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { unitEnvironment } from './start.js';
+import { unitEnvironment, distStart } from './start.js';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -178,20 +178,10 @@ export async function benchCore(): Promise<string> {
   const lines: string[] = [];
   const bare = spawn(process.execPath, ['-e', BARE], { stdio: ['ignore', 'pipe', 'pipe'] });
   // As the device starts it: the unit's Environment= lines.
-  const svc = spawn(
-    process.execPath,
-    [
-      path.join(REPO, 'dist/cli.js'),
-      'start',
-      '--config',
-      path.join(dir, 'config.json'),
-      '--port',
-      '0',
-      '--state-dir',
-      path.join(dir, 'state'),
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...unitEnvironment() } },
-  );
+  const svc = spawn(process.execPath, distStart(path.join(dir, 'config.json'), path.join(dir, 'state')), {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...unitEnvironment() },
+  });
   try {
     const [barePort, svcPort] = await Promise.all([waitForPort(bare), waitForPort(svc)]);
     // Idle: the service has started, drawn its first frames and settled; nothing commanded yet.
@@ -231,20 +221,10 @@ export async function benchCore(): Promise<string> {
 async function idleRssLedOnly(dir: string, cfg: ReturnType<typeof exampleConfig>): Promise<number> {
   const file = path.join(dir, 'led-only.json');
   writeFileSync(file, JSON.stringify({ ...cfg, displays: { led1: cfg.displays.led1 } }));
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(REPO, 'dist/cli.js'),
-      'start',
-      '--config',
-      file,
-      '--port',
-      '0',
-      '--state-dir',
-      path.join(dir, 'state-led'),
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...unitEnvironment() } },
-  );
+  const child = spawn(process.execPath, distStart(file, path.join(dir, 'state-led')), {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...unitEnvironment() },
+  });
   try {
     await waitForPort(child);
     await new Promise((r) => setTimeout(r, 3000));

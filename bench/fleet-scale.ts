@@ -18,9 +18,8 @@ import { parseDesired } from '../src/fleet/desired.js';
 import { Broker } from '../test/helpers/broker.js';
 import { until } from '../test/helpers/service.js';
 import { archiveServer, makeZip } from '../test/helpers/zips.js';
-import { unitEnvironment } from './start.js';
+import { unitEnvironment, distStart } from './start.js';
 
-const REPO = path.resolve(import.meta.dirname, '..');
 const UNITS = Number(process.env.MLDS_BENCH_FLEET_UNITS ?? 100);
 const BATCH = Number(process.env.MLDS_BENCH_FLEET_BATCH ?? 10);
 const IDLE_S = Number(process.env.MLDS_BENCH_FLEET_IDLE_SECONDS ?? 60);
@@ -221,9 +220,8 @@ export async function benchFleetScale(): Promise<string> {
         writeFileSync(path.join(udir, 'config.json'), JSON.stringify(fleetConfig(broker.url, '255 255 255')));
         writeFileSync(path.join(udir, 'state/unit.json'), JSON.stringify({ mqtt: { unit: name, groups: [GROUP] } }));
         const log = openSync(path.join(udir, 'log'), 'w');
-        const args = ['start', '--config', path.join(udir, 'config.json'), '--port', '0'];
-        args.push('--state-dir', path.join(udir, 'state'));
-        const child = spawn(process.execPath, [path.join(REPO, 'dist/cli.js'), ...args], {
+        const args = distStart(path.join(udir, 'config.json'), path.join(udir, 'state'));
+        const child = spawn(process.execPath, args, {
           cwd: udir,
           stdio: ['ignore', log, log],
           env,

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Broker, Watcher } from '../test/helpers/broker.js';
 import { freePort } from '../test/helpers/ports.js';
 import { exampleConfig, start, until } from '../test/helpers/service.js';
-import { memory, unitEnvironment } from './start.js';
+import { memory, unitEnvironment, distStart } from './start.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const TRIPS = Number(process.env.MLDS_BENCH_FLEET_TRIPS ?? 300);
@@ -130,20 +130,10 @@ async function idleRss(
   const port = await freePort();
   const file = path.join(dir, `config-${withMqtt ? 'mqtt' : 'plain'}.json`);
   writeFileSync(file, JSON.stringify(benchConfig(9999, withMqtt ? broker.url : undefined)));
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(REPO, 'dist/cli.js'),
-      'start',
-      '--config',
-      file,
-      '--port',
-      String(port),
-      '--state-dir',
-      path.join(dir, `rss${round}${withMqtt}`),
-    ],
-    { stdio: 'ignore', env: { ...process.env, ...unitEnvironment() } },
-  );
+  const child = spawn(process.execPath, distStart(file, path.join(dir, `rss${round}${withMqtt}`), String(port)), {
+    stdio: 'ignore',
+    env: { ...process.env, ...unitEnvironment() },
+  });
   try {
     await until(
       async () => {

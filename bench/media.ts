@@ -15,8 +15,8 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { tree } from '../test/media/helpers.js';
 import { waitForPort } from './core.js';
+import { distStart } from './start.js';
 
-const REPO = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.MLDS_BENCH_MEDIA_SECONDS ?? 10);
 const SETTLE_MS = 4000;
 const ROUNDS = Number(process.env.MLDS_BENCH_MEDIA_ROUNDS ?? 2);
@@ -107,23 +107,10 @@ async function run(dir: string, name: string, areas: Areas): Promise<Figures> {
   };
   const file = path.join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(config));
-  const svc = spawn(
-    process.execPath,
-    [
-      path.join(REPO, 'dist/cli.js'),
-      'start',
-      '--config',
-      file,
-      '--port',
-      '0',
-      '--state-dir',
-      path.join(dir, `state-${name}`),
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, MLDS_AUDIO_SINK: 'null' },
-    },
-  );
+  const svc = spawn(process.execPath, distStart(file, path.join(dir, `state-${name}`)), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MLDS_AUDIO_SINK: 'null' },
+  });
   try {
     const port = await waitForPort(svc);
     const ok = await fetch(`http://127.0.0.1:${port}/mlds?id=lcd&layout=board`);

@@ -10,9 +10,9 @@ import http from 'node:http';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { exampleDir, waitForPort } from './core.js';
+import { distStart } from './start.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
-const CLI = process.env.MLDS_BENCH_CLI ?? path.join(REPO, 'dist/cli.js');
 const SECONDS = Number(process.env.MLDS_BENCH_SHOT_SECONDS ?? 10);
 const ROUNDS = 2;
 const COMMANDS_PER_SECOND = 20;
@@ -151,18 +151,7 @@ export async function benchScreenshot(): Promise<string> {
   const load0 = loadavg()[0];
   const svc = spawn(
     process.execPath,
-    [
-      CLI,
-      'start',
-      '--config',
-      path.join(dir, 'config.json'),
-      '--port',
-      '0',
-      '--state-dir',
-      path.join(dir, 'state'),
-      '--log-dir',
-      path.join(dir, 'log'),
-    ],
+    distStart(path.join(dir, 'config.json'), path.join(dir, 'state'), '0', '--log-dir', path.join(dir, 'log')),
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const rows: string[] = [];

@@ -28,6 +28,12 @@ http.createServer((req, res) => {
  * The environment the device's unit gives the service: its Environment= lines, and for
  * CacheDirectory= the CACHE_DIRECTORY systemd sets (here below `cacheRoot`).
  */
+/** `node`'s arguments for `mlds start` from dist/ (as `npm run bench` builds it), on `port`, then `more`. */
+export function distStart(configFile: string, stateDir: string, port = '0', ...more: string[]): string[] {
+  const cli = process.env.MLDS_BENCH_CLI ?? path.join(REPO, 'dist/cli.js');
+  return [cli, 'start', '--config', configFile, '--port', port, '--state-dir', stateDir, ...more];
+}
+
 export function unitEnvironment(
   unit = readFileSync(path.join(REPO, 'systemd/mlds.service'), 'utf8'),
   cacheRoot?: string,
