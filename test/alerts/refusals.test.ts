@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { get, serviceDir, start, until } from '../helpers/service.js';
 import { atomFeed, capAlert, capServer, CAP_NS } from './cap.js';
-import { alertsConfig, alertsStatus, isRed, mainDisplay, status } from './setup.js';
+import { alertArea, alertsConfig, alertsStatus, isRed, mainDisplay, status } from './setup.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -33,17 +33,7 @@ function twoPanels(url: string, board: Obj, entry: Obj = {}): Obj {
     output: { driver: 'virtual' },
     layout: {
       l1: { title: { coordinates: '0 0 199 99', type: 'text', fontSize: '20' } },
-      warn: {
-        msg: {
-          coordinates: '0 0 199 99',
-          type: 'text',
-          fontSize: '14',
-          backgroundColor: '255 0 0',
-          fontColor: '255 255 255',
-          markup: 'multi',
-          ...board,
-        },
-      },
+      warn: { msg: alertArea({ markup: 'multi', ...board }) },
     },
   };
   return c;

@@ -8,20 +8,24 @@ export const LAT = 52.23;
 export const LON = 21.01;
 export const RED: [number, number, number] = [255, 0, 0];
 
+/** The alert area: the whole 200 x 100 panel in red, with `extra` fields. */
+export function alertArea(extra: Obj = {}): Obj {
+  return {
+    coordinates: '0 0 199 99',
+    type: 'text',
+    fontSize: '14',
+    backgroundColor: '255 0 0',
+    fontColor: '255 255 255',
+    ...extra,
+  };
+}
+
 export function alertsConfig(url: string, entry: Obj = {}): Obj {
   const c = baseConfig();
   c.timezone = 'UTC';
   c.latitude = String(LAT);
   c.longitude = String(LON);
-  c.displays.main.layout.warn = {
-    msg: {
-      coordinates: '0 0 199 99',
-      type: 'text',
-      fontSize: '14',
-      backgroundColor: '255 0 0',
-      fontColor: '255 255 255',
-    },
-  };
+  c.displays.main.layout.warn = { msg: alertArea() };
   c.alerts = [{ url, interval: '1', show: { layout: 'warn', area: 'msg' }, ...entry }];
   return c;
 }
