@@ -8,8 +8,6 @@ import path from 'node:path';
 import { mqttOf } from '../config/mqtt.js';
 import type { MqttSettings } from '../config/types.js';
 
-export const PASSWORD_ENV = 'MLDS_MQTT_PASSWORD';
-
 export interface LinkFlags {
   config?: string;
   url?: string;
@@ -65,7 +63,7 @@ export function operatorSettings(f: LinkFlags, env: NodeJS.ProcessEnv = process.
     } catch (err) {
       faults.push(`--password-file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
-  } else if (env[PASSWORD_ENV] !== undefined) raw.password = env[PASSWORD_ENV];
+  } else if (env.MLDS_MQTT_PASSWORD !== undefined) raw.password = env.MLDS_MQTT_PASSWORD;
   if (typeof raw.url !== 'string') faults.push('no broker: give --url mqtt://HOST:PORT, or --config FILE with "mqtt"');
   else if (!/^mqtts?:\/\/[^/?#@]+(:\d{1,5})?\/?$/.test(raw.url)) {
     faults.push(`--url must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (no user name or path in it)`);
