@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
+import { CALENDAR_HEADER } from '../test/feeds/fixtures.js';
 
 export const TRIPS = 20_000;
 export const STOPS_PER_TRIP = 28;
@@ -53,18 +54,7 @@ export async function writeRealSchedule(file: string): Promise<void> {
   const routes = [['route_id', 'route_short_name', 'route_long_name', 'route_type']];
   for (let r = 0; r < 25; r++) routes.push([`R${r}`, String(r + 1), `Line ${r + 1} Local`, '1']);
   const week = [
-    [
-      'service_id',
-      'monday',
-      'tuesday',
-      'wednesday',
-      'thursday',
-      'friday',
-      'saturday',
-      'sunday',
-      'start_date',
-      'end_date',
-    ],
+    CALENDAR_HEADER,
     ['Weekday', '1', '1', '1', '1', '1', '0', '0', '20260101', '20271231'],
     ['Saturday', '0', '0', '0', '0', '0', '1', '0', '20260101', '20271231'],
     ['Sunday', '0', '0', '0', '0', '0', '0', '1', '20260101', '20271231'],
