@@ -4,7 +4,7 @@
 // service runs as a child process so a hang fails the test instead of blocking it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -53,6 +53,13 @@ test(
         ),
       );
       assert.equal(aside(sd.stateDir).length, 1);
+      // The next start reads what this one wrote, once it has written its own file.
+      const file = path.join(sd.stateDir, 'alerts.json');
+      await until(
+        () => (JSON.parse(readFileSync(file, 'utf8')) as Obj).feeds?.[`0 ${url}`] != null,
+        30_000,
+        'alerts.json written by the service',
+      );
 
       await svc.kill();
       svc = await startCli(sd);
